@@ -1,0 +1,8 @@
+#include "app/commands.h"
+
+namespace gcnprobe::app {
+
+// Not written yet: see the issue tracker.
+void addDeviceCommands(CLI::App& /*app*/, Context& /*ctx*/) {}
+
+}  // namespace gcnprobe::app

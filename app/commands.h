@@ -1,0 +1,25 @@
+// The gcnprobe subcommands. Each lives in its own app/cmd_<name>.cpp, adds itself to the
+// CLI11 app and reports its result through Context::exitCode. Commands throw gcn::Error
+// for bad input; main() prints it as "gcnprobe <cmd>: error: ..." and exits 2.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gcnprobe::app {
+
+struct Context {
+  int exitCode = 0;
+};
+
+// reference/ only
+void addConvertCommand(CLI::App& app, Context& ctx);  // format conversions
+void addVsharpCommand(CLI::App& app, Context& ctx);   // V# decode / encode
+void addAsmCommand(CLI::App& app, Context& ctx);      // asm and disasm
+void addRefCommand(CLI::App& app, Context& ctx);      // run one instruction on the reference
+// harness/
+void addDeviceCommands(CLI::App& app, Context& ctx);  // devices, formats
+void addRunCommands(CLI::App& app, Context& ctx);     // list, run
+void addIsaCommand(CLI::App& app, Context& ctx);      // isa (RADV null device)
+void addProbeCommand(CLI::App& app, Context& ctx);    // probe files
+
+}  // namespace gcnprobe::app

@@ -1,0 +1,22 @@
+#include "harness/vulkan/loader.h"
+
+#include <volk.h>
+
+#include <mutex>
+
+#include "reference/error.h"
+
+namespace gcnprobe::vk {
+
+void loadVulkan() {
+  static std::once_flag once;
+  static VkResult result = VK_SUCCESS;
+  std::call_once(once, [] { result = volkInitialize(); });
+  if (result != VK_SUCCESS) {
+    throw gcn::Error(
+        "cannot load the Vulkan loader (libvulkan.so.1): install libvulkan1 and "
+        "mesa-vulkan-drivers (scripts/setup.sh does)");
+  }
+}
+
+}  // namespace gcnprobe::vk

@@ -1,0 +1,41 @@
+// The one error type of the project: a message plus, where known, the place it is about
+// (a file, a line, a column in an instruction text or probe file).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace gcn {
+
+struct Place {
+  std::string file;  // probe file, suite name, or "" for command-line text
+  int line = 0;      // 1-based; 0 = unknown
+  int column = 0;    // 1-based; 0 = unknown
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& reason) : std::runtime_error(reason), reason_(reason) {}
+  Error(Place place, const std::string& reason)
+      : std::runtime_error(format(place, reason)), place_(std::move(place)), reason_(reason) {}
+
+  const Place& place() const { return place_; }
+  // The reason without the place prefix.
+  const std::string& reason() const { return reason_; }
+
+  // "file:line:column: reason", leaving out the parts that are unknown.
+  static std::string format(const Place& place, const std::string& reason) {
+    std::string out;
+    if (!place.file.empty()) out += place.file + ":";
+    if (place.line > 0) out += std::to_string(place.line) + ":";
+    if (place.column > 0) out += std::to_string(place.column) + ":";
+    if (!out.empty()) out += " ";
+    return out + reason;
+  }
+
+ private:
+  Place place_;
+  std::string reason_;
+};
+
+}  // namespace gcn

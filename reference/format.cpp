@@ -1,0 +1,167 @@
+#include "reference/format.h"
+
+#include <cctype>
+#include <charconv>
+#include <string>
+
+#include "reference/error.h"
+
+namespace gcn {
+namespace {
+
+// code, name, components, bits X..W, bit offsets X..W, bytes, floatCapable
+constexpr DfmtInfo kDfmts[16] = {
+    {Dfmt::Invalid, "INVALID", 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, false},
+    {Dfmt::F8, "8", 1, {8, 0, 0, 0}, {0, 0, 0, 0}, 1, false},
+    {Dfmt::F16, "16", 1, {16, 0, 0, 0}, {0, 0, 0, 0}, 2, true},
+    {Dfmt::F8_8, "8_8", 2, {8, 8, 0, 0}, {0, 8, 0, 0}, 2, false},
+    {Dfmt::F32, "32", 1, {32, 0, 0, 0}, {0, 0, 0, 0}, 4, true},
+    {Dfmt::F16_16, "16_16", 2, {16, 16, 0, 0}, {0, 16, 0, 0}, 4, true},
+    // Names list components from the most significant end; X is at bit 0.
+    {Dfmt::F10_11_11, "10_11_11", 3, {11, 11, 10, 0}, {0, 11, 22, 0}, 4, true},
+    {Dfmt::F11_11_10, "11_11_10", 3, {10, 11, 11, 0}, {0, 10, 21, 0}, 4, true},
+    {Dfmt::F10_10_10_2, "10_10_10_2", 4, {2, 10, 10, 10}, {0, 2, 12, 22}, 4, false},
+    {Dfmt::F2_10_10_10, "2_10_10_10", 4, {10, 10, 10, 2}, {0, 10, 20, 30}, 4, false},
+    {Dfmt::F8_8_8_8, "8_8_8_8", 4, {8, 8, 8, 8}, {0, 8, 16, 24}, 4, false},
+    {Dfmt::F32_32, "32_32", 2, {32, 32, 0, 0}, {0, 32, 0, 0}, 8, true},
+    {Dfmt::F16_16_16_16, "16_16_16_16", 4, {16, 16, 16, 16}, {0, 16, 32, 48}, 8, true},
+    {Dfmt::F32_32_32, "32_32_32", 3, {32, 32, 32, 0}, {0, 32, 64, 0}, 12, true},
+    {Dfmt::F32_32_32_32, "32_32_32_32", 4, {32, 32, 32, 32}, {0, 32, 64, 96}, 16, true},
+    {Dfmt::Reserved, "RESERVED", 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, false},
+};
+
+// Seed 003 "BufR"/"BufW"/"Reg type" columns.
+constexpr NfmtInfo kNfmts[8] = {
+    {Nfmt::Unorm, "UNORM", true, true, RegType::Float},
+    {Nfmt::Snorm, "SNORM", true, true, RegType::Float},
+    {Nfmt::Uscaled, "USCALED", true, false, RegType::Float},
+    {Nfmt::Sscaled, "SSCALED", true, false, RegType::Float},
+    {Nfmt::Uint, "UINT", true, true, RegType::Uint},
+    {Nfmt::Sint, "SINT", true, true, RegType::Sint},
+    {Nfmt::SnormOgl, "SNORM_OGL", true, false, RegType::Float},
+    {Nfmt::Float, "FLOAT", true, true, RegType::Float},
+};
+// NUM_FORMAT 6 on GFX8 and GFX9 (GCN-FACTS.md).
+constexpr NfmtInfo kNfmt6Gfx8 = {Nfmt::SnormOgl, "RESERVED", false, false, RegType::Float};
+constexpr NfmtInfo kNfmt6Gfx9 = {Nfmt::SnormOgl, "UNORM_UINT", true, false, RegType::Float};
+
+std::string upper(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool parseCode(std::string_view s, unsigned& value) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::string_view stripPrefix(std::string_view s, std::string_view prefix) {
+  if (s.size() > prefix.size() && s.substr(0, prefix.size()) == prefix)
+    s.remove_prefix(prefix.size());
+  return s;
+}
+
+}  // namespace
+
+const DfmtInfo& dfmtInfo(Dfmt d) {
+  return kDfmts[static_cast<uint8_t>(d) & 15];
+}
+std::span<const DfmtInfo> allDfmts() {
+  return kDfmts;
+}
+
+const NfmtInfo& nfmtInfo(Nfmt n, Gen gen) {
+  if (n == Nfmt::SnormOgl && gen == Gen::Gfx8) return kNfmt6Gfx8;
+  if (n == Nfmt::SnormOgl && gen == Gen::Gfx9) return kNfmt6Gfx9;
+  return kNfmts[static_cast<uint8_t>(n) & 7];
+}
+
+std::string_view dfmtName(Dfmt d) {
+  return dfmtInfo(d).name;
+}
+std::string_view nfmtName(Nfmt n, Gen gen) {
+  return nfmtInfo(n, gen).name;
+}
+std::string llvmDfmtName(Dfmt d) {
+  return "BUF_DATA_FORMAT_" + std::string(dfmtName(d));
+}
+std::string llvmNfmtName(Nfmt n, Gen gen) {
+  return "BUF_NUM_FORMAT_" + std::string(nfmtName(n, gen));
+}
+
+Dfmt parseDfmt(std::string_view text) {
+  const std::string u = upper(text);
+  unsigned code = 0;
+  if (parseCode(u, code)) {
+    if (code < 16) return static_cast<Dfmt>(code);
+    throw Error("data format code " + std::string(text) + " is out of range (0-15)");
+  }
+  const std::string_view name = stripPrefix(u, "BUF_DATA_FORMAT_");
+  for (const DfmtInfo& d : kDfmts) {
+    if (name == d.name) return d.code;
+  }
+  std::string known;
+  for (const DfmtInfo& d : kDfmts)
+    known += std::string(d.name) + " ";
+  throw Error("unknown data format '" + std::string(text) + "': expected one of " + known +
+              "(optionally prefixed BUF_DATA_FORMAT_) or a code 0-15");
+}
+
+Nfmt parseNfmt(std::string_view text, Gen gen) {
+  const std::string u = upper(text);
+  unsigned code = 0;
+  if (parseCode(u, code)) {
+    if (code < 8) return static_cast<Nfmt>(code);
+    throw Error("number format code " + std::string(text) + " is out of range (0-7)");
+  }
+  const std::string_view name = stripPrefix(u, "BUF_NUM_FORMAT_");
+  for (unsigned i = 0; i < 8; ++i) {
+    const NfmtInfo& n = nfmtInfo(static_cast<Nfmt>(i), gen);
+    if (name == n.name && name != "RESERVED") return n.code;
+  }
+  // Code 6 by any generation's name, so that text written for one generation parses on
+  // another; legality is decided later by pairStatus().
+  if (name == "SNORM_OGL" || name == "UNORM_UINT") return Nfmt::SnormOgl;
+  std::string known;
+  for (unsigned i = 0; i < 8; ++i)
+    known += std::string(nfmtInfo(static_cast<Nfmt>(i), gen).name) + " ";
+  throw Error("unknown number format '" + std::string(text) + "' on " + std::string(genName(gen)) +
+              ": expected one of " + known + "(optionally prefixed BUF_NUM_FORMAT_) or a code 0-7");
+}
+
+PairVerdict pairStatus(Gen gen, Dfmt d, Nfmt n, Direction dir) {
+  const DfmtInfo& df = dfmtInfo(d);
+  const NfmtInfo& nf = nfmtInfo(n, gen);
+  if (d == Dfmt::Invalid) return {PairStatus::Illegal, "data format 0 is INVALID"};
+  if (d == Dfmt::Reserved) return {PairStatus::Illegal, "data format 15 is reserved"};
+  if (n == Nfmt::SnormOgl && gen == Gen::Gfx8)
+    return {PairStatus::Illegal, "number format 6 is reserved on gfx8"};
+  if (n == Nfmt::SnormOgl && gen == Gen::Gfx9)
+    return {PairStatus::Unknown, "number format 6 (UNORM_UINT) on gfx9 has no public definition"};
+  if (dir == Direction::Load && !nf.load)
+    return {PairStatus::Illegal, "the number format is not readable (seed 003 BufR)"};
+  if (dir == Direction::Store && !nf.store)
+    return {PairStatus::Illegal, "the number format is not writable (seed 003 BufW)"};
+  if (n == Nfmt::Float && !df.floatCapable)
+    return {PairStatus::Illegal,
+            "FLOAT needs 32-, 16- or 11/10-bit components (seed 003: FLOAT applies to 32-bit "
+            "formats; 16-bit halves and packed 11/10-bit floats per GCN-FACTS.md)"};
+  if (gen == Gen::Gfx6 && (d == Dfmt::F10_11_11 || d == Dfmt::F11_11_10))
+    return {PairStatus::Unknown,
+            "seed 003: 10_11_11 and 11_11_10 \"seemingly don't work correctly\" on GCN 1.0"};
+  if (df.bits[0] == 32 && n != Nfmt::Uint && n != Nfmt::Sint && n != Nfmt::Float)
+    return {PairStatus::Unknown,
+            "no document defines normalized or scaled 32-bit components (GFX10's unified "
+            "format table has only UINT, SINT and FLOAT for 32-bit channels)"};
+  return {PairStatus::Defined, ""};
+}
+
+}  // namespace gcn

@@ -1,0 +1,97 @@
+// Buffer data formats (DATA_FORMAT / DFMT, 0-15) and number formats (NUM_FORMAT / NFMT,
+// 0-7): the one table of their names, component layouts and legality, per generation.
+// Source: seed 003 ("MUBUF/MTBUF format conversion"), corrected by GCN-FACTS.md for codes
+// 8 and 9 (003 is right: 8 = 10_10_10_2 with X the 2-bit field at bit 0, 9 = 2_10_10_10).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "reference/gen.h"
+
+namespace gcn {
+
+// DATA_FORMAT codes as in the seeds and AMD's register headers.
+enum class Dfmt : uint8_t {
+  Invalid = 0,
+  F8 = 1,
+  F16 = 2,
+  F8_8 = 3,
+  F32 = 4,
+  F16_16 = 5,
+  F10_11_11 = 6,
+  F11_11_10 = 7,
+  F10_10_10_2 = 8,
+  F2_10_10_10 = 9,
+  F8_8_8_8 = 10,
+  F32_32 = 11,
+  F16_16_16_16 = 12,
+  F32_32_32 = 13,
+  F32_32_32_32 = 14,
+  Reserved = 15,
+};
+
+// NUM_FORMAT codes. Code 6 means SNORM_OGL on GFX6/7, is reserved on GFX8 and is
+// UNORM_UINT on GFX9 (GCN-FACTS.md); the enum names the GFX6/7 meaning.
+enum class Nfmt : uint8_t {
+  Unorm = 0,
+  Snorm = 1,
+  Uscaled = 2,
+  Sscaled = 3,
+  Uint = 4,
+  Sint = 5,
+  SnormOgl = 6,
+  Float = 7,
+};
+
+enum class RegType : uint8_t { Float, Uint, Sint };
+
+struct DfmtInfo {
+  Dfmt code;
+  std::string_view name;          // seed name without prefix, e.g. "10_11_11"
+  uint8_t components;             // 0 for INVALID/RESERVED
+  std::array<uint8_t, 4> bits;    // width of X,Y,Z,W
+  std::array<uint8_t, 4> offset;  // bit offset of X,Y,Z,W from bit 0 of the element
+  uint8_t bytes;                  // element size in bytes (0 for INVALID/RESERVED)
+  bool floatCapable;              // has a FLOAT interpretation (32-, 16-, 11/10-bit)
+};
+
+struct NfmtInfo {
+  Nfmt code;
+  std::string_view name;  // name on this generation, e.g. "SNORM_OGL", "RESERVED"
+  bool load;              // seed "BufR"
+  bool store;             // seed "BufW"
+  RegType reg;            // register type of loaded / stored values
+};
+
+const DfmtInfo& dfmtInfo(Dfmt d);
+const NfmtInfo& nfmtInfo(Nfmt n, Gen gen);
+std::span<const DfmtInfo> allDfmts();  // codes 0..15
+
+// Names: case-insensitive, optional BUF_DATA_FORMAT_ / BUF_NUM_FORMAT_ prefix, decimal or
+// 0x-hex codes accepted. Throws gcn::Error naming the text and listing valid names.
+Dfmt parseDfmt(std::string_view text);
+Nfmt parseNfmt(std::string_view text, Gen gen);
+std::string_view dfmtName(Dfmt d);           // "8_8_8_8"
+std::string_view nfmtName(Nfmt n, Gen gen);  // "UNORM"
+// LLVM's spelling: "BUF_DATA_FORMAT_8_8_8_8", "BUF_NUM_FORMAT_UNORM".
+std::string llvmDfmtName(Dfmt d);
+std::string llvmNfmtName(Nfmt n, Gen gen);
+
+// Whether the reference claims a value for a (data format, number format) pair.
+enum class PairStatus : uint8_t {
+  Defined,  // converted as documented
+  Unknown,  // documents leave it open: the reference claims no value
+  Illegal,  // the seeds mark it unusable for this direction
+};
+struct PairVerdict {
+  PairStatus status;
+  std::string_view reason;  // empty when Defined
+};
+enum class Direction : uint8_t { Load, Store };
+PairVerdict pairStatus(Gen gen, Dfmt d, Nfmt n, Direction dir);
+
+}  // namespace gcn

@@ -1,0 +1,151 @@
+#include "reference/policy.h"
+
+#include "reference/error.h"
+
+namespace gcn {
+namespace {
+
+// Defaults: the seed (CLRX) rule unless a source specific to that generation says
+// otherwise (GCN-FACTS.md names the GFX9 emulator for gfx9-only points).
+constexpr PolicyPoint kPoints[] = {
+    {PolicyId::RawStraddle,
+     "straddle",
+     "raw buffer access straddling NUM_RECORDS: is only its start checked?",
+     {{{"start", "seed 003 (CLRX): BUFOFFSET >= NUMRECORDS - SGPR_OFFSET, start offset only"},
+       {"whole",
+        "AMD gfx950 emulator and RDNA ISA (seed 004): the whole access must end inside; "
+        "DWORDX2..4 per dword, format ops and atomics all-or-nothing"}}},
+     {0, 0, 0, 1}},
+    {PolicyId::SoffsetOverflow,
+     "soffset",
+     "raw range check when SOFFSET > NUM_RECORDS: does NUM_RECORDS - SOFFSET wrap?",
+     {{{"wraps",
+        "LLVM AMDGPU docs: GFX6/7 clamping bug when SOFFSET exceeds the buffer size "
+        "(unsigned subtraction wraps, everything passes)"},
+       {"oob", "seed 003 read as signed: every access is out of range"}}},
+     {0, 0, 1, 1}},
+    {PolicyId::StrideWithoutIdxen,
+     "stride-noidx",
+     "STRIDE != 0 without IDXEN: index check or byte check?",
+     {{{"index", "seed 003: STRIDE != 0 selects the index rule"},
+       {"byte", "GFX9 emulator: IDXEN selects the rule, not STRIDE"}}},
+     {0, 0, 0, 1}},
+    {PolicyId::IdxenOffsetVsStride,
+     "offset-vs-stride",
+     "IDXEN with OFFSET >= STRIDE: out of range?",
+     {{{"oob", "seed 003: OFFSET >= STRIDE is out of range"},
+       {"unchecked", "GFX9 emulator: no offset test"}}},
+     {0, 0, 0, 1}},
+    {PolicyId::TidWithoutIdxen,
+     "tid-noidx",
+     "ADD_TID_ENABLE without IDXEN: is the index checked?",
+     {{{"index", "seed 003: TID_ENABLE applies the index check"},
+       {"unchecked", "GFX9 (scratch): not checked at all"}}},
+     {0, 0, 0, 1}},
+    {PolicyId::IndexProduct,
+     "index-product",
+     "AINDEX * STRIDE: truncated to 32 bits or a 64-bit product?",
+     {{{"trunc32", "seed 003: (UINT32)(AINDEX*STRIDE)"},
+       {"wide64", "GFX9 emulator: 64-bit product"}}},
+     {0, 0, 0, 1}},
+    {PolicyId::SwizzleSoffset,
+     "swizzle-soffset",
+     "SOFFSET under swizzle: added to the base or swizzled with the offset?",
+     {{{"base", "seed 003 and seed 004: sgpr_offset is part of the base"},
+       {"swizzled", "one emulator folds SOFFSET into the swizzled offset"}}},
+     {0, 0, 0, 0}},
+    {PolicyId::SwizzleMultiDword,
+     "swizzle-multidword",
+     "multi-dword access under swizzle: contiguous from the start address, or per dword?",
+     {{{"contiguous", "seed 003: the formula gives the start address; dwords follow"},
+       {"perdword",
+        "each dword swizzled on its own: dwords of a lane may sit INDEX_STRIDE "
+        "elements apart"}}},
+     {0, 0, 0, 0}},
+    {PolicyId::TidWithIdxen,
+     "tid-idx",
+     "ADD_TID_ENABLE with IDXEN (no swizzle): is the lane id added to the index?",
+     {{{"added", "seed 003: AINDEX = VGPR_INDEX + LANEID"},
+       {"notadded", "AMD gfx950 emulator: lane not added"}}},
+     {0, 0, 0, 0}},
+    {PolicyId::OobDstSelOne,
+     "oob-one",
+     "out-of-range load of a component whose DST_SEL is 1: 0 or 1?",
+     {{{"zero", "seed 003: out-of-range reads are zero"},
+       {"one", "RDNA ISA (seed 004): components with DST_SEL = SEL_1 return 1"}}},
+     {0, 0, 0, 0}},
+    {PolicyId::UnalignedDword,
+     "unaligned",
+     "dword-or-wider access at an unaligned address",
+     {{{"ignore-low", "seed 003 / seed 004 DWORD alignment mode: low 2 bits ignored"},
+       {"unaligned", "SH_MEM_CONFIG.alignment_mode = UNALIGNED as kernel drivers set on GFX7+"}}},
+     {0, 0, 0, 0}},
+    {PolicyId::NormToFloat,
+     "norm",
+     "UNORM/SNORM -> float: correctly rounded c/(2^n-1), or c * float(1/(2^n-1))?",
+     {{{"exact", "correctly rounded quotient (the Vulkan spec's formula evaluated exactly)"},
+       {"mulrcp", "multiply by the float reciprocal, as lavapipe does (PLATFORM.md)"}}},
+     {0, 0, 0, 0}},
+    {PolicyId::IntStoreOverflow,
+     "int-store",
+     "UINT/SINT store of a register value that does not fit the component",
+     {{{"clamp", "saturate to the component's range (seed 003: writes clamp)"},
+       {"truncate", "keep the low bits"}}},
+     {0, 0, 0, 0}},
+};
+static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
+
+std::size_t genIndex(Gen gen) {
+  return static_cast<std::size_t>(gen) - 6;
+}
+
+}  // namespace
+
+std::span<const PolicyPoint> allPolicyPoints() {
+  return kPoints;
+}
+const PolicyPoint& policyPoint(PolicyId id) {
+  return kPoints[static_cast<std::size_t>(id)];
+}
+
+Policies Policies::defaults(Gen gen) {
+  Policies p;
+  for (const PolicyPoint& point : kPoints)
+    p.set(point.id, point.defaults[genIndex(gen)]);
+  return p;
+}
+
+void Policies::set(std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw Error("policy '" + std::string(assignment) + "' is not of the form name=option");
+  const std::string_view name = assignment.substr(0, eq);
+  const std::string_view option = assignment.substr(eq + 1);
+  for (const PolicyPoint& point : kPoints) {
+    if (point.name != name) continue;
+    for (uint8_t i = 0; i < point.options.size(); ++i) {
+      if (point.options[i].name == option) {
+        set(point.id, i);
+        return;
+      }
+    }
+    throw Error("policy '" + std::string(name) + "' has no option '" + std::string(option) +
+                "': expected " + std::string(point.options[0].name) + " or " +
+                std::string(point.options[1].name));
+  }
+  std::string known;
+  for (const PolicyPoint& point : kPoints)
+    known += std::string(point.name) + " ";
+  throw Error("unknown policy '" + std::string(name) + "': expected one of " + known);
+}
+
+std::string Policies::describe() const {
+  std::string out;
+  for (const PolicyPoint& point : kPoints) {
+    if (!out.empty()) out += ' ';
+    out += std::string(point.name) + "=" + std::string(point.options[get(point.id)].name);
+  }
+  return out;
+}
+
+}  // namespace gcn

@@ -1,0 +1,126 @@
+// Named policies: every point where the seeds, AMD's later documents, emulators and
+// drivers disagree about buffer behaviour (GCN-FACTS.md, "Range checking: where sources
+// disagree" and "Conversions"). The reference never guesses silently: each point is a
+// choice with its source, a default per generation, and can be overridden by name
+// ("straddle=whole") so a probe can print every prediction side by side.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "reference/gen.h"
+
+namespace gcn {
+
+enum class PolicyId : uint8_t {
+  RawStraddle,          // raw buffer access that straddles NUM_RECORDS
+  SoffsetOverflow,      // SOFFSET > NUM_RECORDS in the raw range check
+  StrideWithoutIdxen,   // STRIDE != 0 but IDXEN = 0: which check applies
+  IdxenOffsetVsStride,  // IDXEN with OFFSET >= STRIDE
+  TidWithoutIdxen,      // ADD_TID_ENABLE without IDXEN: range check?
+  IndexProduct,         // AINDEX * STRIDE: 32-bit truncated or 64-bit
+  SwizzleSoffset,       // SOFFSET under swizzle: added to base or swizzled
+  SwizzleMultiDword,    // dwords of one multi-dword lane access under swizzle
+  TidWithIdxen,         // ADD_TID_ENABLE with IDXEN (no swizzle): lane added?
+  OobDstSelOne,         // out-of-range load of a DST_SEL = 1 component
+  UnalignedDword,       // dword access at an address with low bits set
+  NormToFloat,          // UNORM/SNORM -> float: correctly rounded or c * (1/max)
+  IntStoreOverflow,     // UINT/SINT store of a value that does not fit the field
+  Count
+};
+inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
+
+namespace policy {
+enum class RawStraddle : uint8_t { StartOnly, WholeAccess };
+enum class SoffsetOverflow : uint8_t { Wraps, AllOutOfRange };
+enum class StrideWithoutIdxen : uint8_t { IndexCheck, ByteCheck };
+enum class IdxenOffsetVsStride : uint8_t { OutOfRange, NotChecked };
+enum class TidWithoutIdxen : uint8_t { IndexCheck, NotChecked };
+enum class IndexProduct : uint8_t { Truncate32, Wide64 };
+enum class SwizzleSoffset : uint8_t { AddedToBase, Swizzled };
+enum class SwizzleMultiDword : uint8_t { Contiguous, PerDword };
+enum class TidWithIdxen : uint8_t { LaneAdded, LaneNotAdded };
+enum class OobDstSelOne : uint8_t { Zero, One };
+enum class UnalignedDword : uint8_t { IgnoreLowBits, Unaligned };
+enum class NormToFloat : uint8_t { CorrectlyRounded, MulReciprocal };
+enum class IntStoreOverflow : uint8_t { Clamp, Truncate };
+}  // namespace policy
+
+struct PolicyOption {
+  std::string_view name;    // short token used on the command line and in probe files
+  std::string_view source;  // which document or model says this
+};
+
+struct PolicyPoint {
+  PolicyId id;
+  std::string_view name;      // e.g. "straddle"
+  std::string_view question;  // one line: what is disputed
+  std::array<PolicyOption, 2> options;
+  std::array<uint8_t, 4> defaults;  // option index for gfx6, gfx7, gfx8, gfx9
+};
+
+// The table of all points (one row per PolicyId, in enum order).
+std::span<const PolicyPoint> allPolicyPoints();
+const PolicyPoint& policyPoint(PolicyId id);
+
+class Policies {
+ public:
+  // The default choice of every point for a generation.
+  static Policies defaults(Gen gen);
+
+  uint8_t get(PolicyId id) const { return choice_[static_cast<std::size_t>(id)]; }
+  void set(PolicyId id, uint8_t option) { choice_[static_cast<std::size_t>(id)] = option; }
+  // "name=option" (e.g. "straddle=whole"); throws gcn::Error naming the valid choices.
+  void set(std::string_view assignment);
+  // "straddle=start soffset=wraps ..." in table order.
+  std::string describe() const;
+  bool operator==(const Policies&) const = default;
+
+  policy::RawStraddle rawStraddle() const { return as<policy::RawStraddle>(PolicyId::RawStraddle); }
+  policy::SoffsetOverflow soffsetOverflow() const {
+    return as<policy::SoffsetOverflow>(PolicyId::SoffsetOverflow);
+  }
+  policy::StrideWithoutIdxen strideWithoutIdxen() const {
+    return as<policy::StrideWithoutIdxen>(PolicyId::StrideWithoutIdxen);
+  }
+  policy::IdxenOffsetVsStride idxenOffsetVsStride() const {
+    return as<policy::IdxenOffsetVsStride>(PolicyId::IdxenOffsetVsStride);
+  }
+  policy::TidWithoutIdxen tidWithoutIdxen() const {
+    return as<policy::TidWithoutIdxen>(PolicyId::TidWithoutIdxen);
+  }
+  policy::IndexProduct indexProduct() const {
+    return as<policy::IndexProduct>(PolicyId::IndexProduct);
+  }
+  policy::SwizzleSoffset swizzleSoffset() const {
+    return as<policy::SwizzleSoffset>(PolicyId::SwizzleSoffset);
+  }
+  policy::SwizzleMultiDword swizzleMultiDword() const {
+    return as<policy::SwizzleMultiDword>(PolicyId::SwizzleMultiDword);
+  }
+  policy::TidWithIdxen tidWithIdxen() const {
+    return as<policy::TidWithIdxen>(PolicyId::TidWithIdxen);
+  }
+  policy::OobDstSelOne oobDstSelOne() const {
+    return as<policy::OobDstSelOne>(PolicyId::OobDstSelOne);
+  }
+  policy::UnalignedDword unalignedDword() const {
+    return as<policy::UnalignedDword>(PolicyId::UnalignedDword);
+  }
+  policy::NormToFloat normToFloat() const { return as<policy::NormToFloat>(PolicyId::NormToFloat); }
+  policy::IntStoreOverflow intStoreOverflow() const {
+    return as<policy::IntStoreOverflow>(PolicyId::IntStoreOverflow);
+  }
+
+ private:
+  template <class E>
+  E as(PolicyId id) const {
+    return static_cast<E>(get(id));
+  }
+  std::array<uint8_t, kPolicyCount> choice_{};
+};
+
+}  // namespace gcn

@@ -1,0 +1,78 @@
+// The buffer resource (V#): four dwords in SGPRs describing base, stride, size, format and
+// addressing mode. Layout per generation from seed 003 and GCN-FACTS.md ("V# per
+// generation"): GFX6/7/8 share word 3; GFX9 drops ELEMENT_SIZE/ATC/HASH/HEAP/MTYPE and adds
+// USER_VM_ENABLE, USER_VM_MODE, NV.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "reference/format.h"
+#include "reference/gen.h"
+
+namespace gcn {
+
+// DST_SEL codes (seed 003): 0 -> 0, 1 -> 1, 4..7 -> X..W; 2 and 3 are reserved.
+enum class DstSel : uint8_t {
+  Zero = 0,
+  One = 1,
+  Reserved2 = 2,
+  Reserved3 = 3,
+  X = 4,
+  Y = 5,
+  Z = 6,
+  W = 7
+};
+
+struct VSharp {
+  // word 0-1
+  uint64_t base = 0;    // 48 bits
+  uint16_t stride = 0;  // 14 bits
+  bool cacheSwizzle = false;
+  bool swizzleEnable = false;
+  // word 2
+  uint32_t numRecords = 0;
+  // word 3
+  std::array<DstSel, 4> dstSel{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W};
+  Nfmt numFormat = Nfmt::Unorm;
+  Dfmt dataFormat = Dfmt::Invalid;
+  uint8_t elementSize = 0;  // 2 bits, GFX6-8 only (GFX9: fixed at 4 bytes)
+  uint8_t indexStride = 0;  // 2 bits
+  bool addTidEnable = false;
+  bool atc = false;           // GFX6-8
+  bool hashEnable = false;    // GFX6-8
+  bool heap = false;          // GFX6-8
+  uint8_t mtype = 0;          // 3 bits, GFX6-8
+  bool userVmEnable = false;  // GFX9
+  bool userVmMode = false;    // GFX9
+  bool nv = false;            // GFX9
+  uint8_t type = 0;           // 2 bits; 0 = buffer
+
+  bool operator==(const VSharp&) const = default;
+};
+
+// Decode / encode with the generation's word-3 layout. Fields that do not exist on the
+// generation decode as 0 and must be 0 to encode (encode throws gcn::Error otherwise), so
+// decode(encode(v)) == v for every encodable v.
+VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words);
+std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v);
+
+// Readable text: "base=0x1000 stride=16 num_records=64 dst_sel=xyzw nfmt=UNORM
+// dfmt=8_8_8_8 ..." (fields at their default are left out except dfmt/nfmt/dst_sel).
+// parseVSharp reads it back (any order, case-insensitive names, fields left out = 0 /
+// identity DST_SEL); errors name the field and the reason.
+std::string formatVSharp(Gen gen, const VSharp& v);
+VSharp parseVSharp(Gen gen, std::string_view text);
+
+// Effective sizes for swizzled addressing (seed 003): ELEMSIZE = 2 << field (GFX9: 4),
+// INDEXSTRIDE = 8 << field.
+uint32_t swizzleElementBytes(Gen gen, const VSharp& v);
+uint32_t swizzleIndexStride(const VSharp& v);
+
+// "0", "1", "x".."w" (lower case); parseDstSel takes these, "r".."a", "SEL_X", or codes.
+std::string_view dstSelName(DstSel s);
+DstSel parseDstSel(std::string_view text);
+
+}  // namespace gcn

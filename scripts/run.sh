@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up (packages + build) and runs the default suite on the best device
+# (an AMD GCN GPU if present, else another GPU, else lavapipe). Extra arguments go to
+# `gcnprobe run`, e.g. scripts/run.sh --filter 'texel.*' --json out/results.json
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$GCNPROBE_ROOT"
+bash scripts/setup.sh
+./build/app/gcnprobe devices
+exec ./build/app/gcnprobe run "$@"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian package gcnprobe needs (scripts/packages.txt), then configures and
+# builds. Usage: scripts/setup.sh [--sanitize] [--build-dir DIR]
+# Environment: GCNPROBE_SKIP_APT=1 skips the package step (for machines set up already).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$GCNPROBE_ROOT"
+
+build_dir=build
+cmake_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sanitize) build_dir=build-asan; cmake_args+=(-DGCNPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF) ;;
+    --build-dir) build_dir="$2"; shift ;;
+    *) echo "setup.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+mapfile -t packages < <(grep -v '^\s*#' scripts/packages.txt | grep -v '^\s*$')
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${GCNPROBE_SKIP_APT:-0}" != 1 ] && [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B "$build_dir" -G "Unix Makefiles" "${cmake_args[@]}" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
+echo "setup: built in $build_dir"
