@@ -1,0 +1,118 @@
+// The one table of every MUBUF and MTBUF instruction of GFX6-GFX9: mnemonic, opcode per
+// generation, kind, data size, where format and DST_SEL come from. The encoder, decoder,
+// printer, parser and executor all read this table; no other list of opcodes exists.
+// Sources: seed 001 (MTBUF), CLRX GcnInstrsMubuf and LLVM BUFInstructions.td (MUBUF),
+// checked against llvm-mc (tests/reference/llvm_mc_test.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "reference/format.h"
+#include "reference/gen.h"
+
+namespace gcn {
+
+enum class Encoding : uint8_t { Mubuf, Mtbuf };
+
+enum class OpKind : uint8_t {
+  LoadFormat,   // BUFFER_LOAD_FORMAT_*, TBUFFER_LOAD_FORMAT_* (incl. D16)
+  StoreFormat,  // BUFFER_STORE_FORMAT_*, TBUFFER_STORE_FORMAT_*
+  Load,         // BUFFER_LOAD_<type> (UBYTE..DWORDX4, D16/D16_HI byte/short)
+  Store,        // BUFFER_STORE_<type>
+  Atomic,       // BUFFER_ATOMIC_*
+  Cache,        // BUFFER_WBINVL1, BUFFER_WBINVL1_SC/VOL: no data, no address
+};
+
+// Seed 003 "rules for data conversion": where data format, number format and DST_SEL come
+// from for each instruction kind.
+enum class FieldSource : uint8_t {
+  Instruction,  // MTBUF DFMT/NFMT fields
+  Derived,      // from the opcode, the resource is ignored
+  Resource,     // from the V#
+  Identity,     // DST_SEL only: each component to itself
+};
+
+enum class AtomicOp : uint8_t {
+  None,
+  Swap,
+  Cmpswap,
+  Add,
+  Sub,
+  Rsub,
+  Smin,
+  Umin,
+  Smax,
+  Umax,
+  And,
+  Or,
+  Xor,
+  Inc,
+  Dec,
+  Fcmpswap,
+  Fmin,
+  Fmax,
+};
+
+struct OpcodeInfo {
+  std::string_view mnemonic;  // lower case, LLVM spelling: "buffer_load_format_xyzw"
+  Encoding encoding;
+  OpKind kind;
+  std::array<int16_t, 4> opcode;  // gfx6, gfx7, gfx8, gfx9; -1 where absent
+  uint8_t components;             // format ops: 1..4 (X..XYZW); typed/atomic: dwords 1..4
+  uint8_t memBytes;               // typed ops and atomics: bytes per lane (1,2,4,8,12,16);
+                                  // format ops: 0 (the element size comes from the format)
+  bool signExtend;                // SBYTE, SSHORT (and their D16 forms)
+  bool d16;                       // data in 16-bit halves
+  bool d16Hi;                     // D16_HI: the high half of the VGPR
+  AtomicOp atomic;                // None unless kind == Atomic
+  bool wide;                      // _X2 atomics (64-bit)
+  bool ldsCapable;                // may take the LDS modifier (seed 003 list)
+  FieldSource dfmtSource, nfmtSource, dstSelSource;
+};
+
+std::span<const OpcodeInfo> allOpcodes();
+bool existsOn(const OpcodeInfo& op, Gen gen);
+// Case-insensitive; nullptr when unknown.
+const OpcodeInfo* findOpcode(std::string_view mnemonic);
+// nullptr when no instruction of that encoding has that opcode on the generation.
+const OpcodeInfo* findOpcode(Encoding enc, Gen gen, unsigned opcode);
+
+// VDATA registers the instruction reads or writes on a chip: D16 packing per chip
+// (Chip::d16Packed), data size, CMPSWAP's doubled operand; +1 with TFE.
+unsigned vdataRegs(const OpcodeInfo& op, const Chip& chip, bool tfe);
+
+// SOFFSET operand: an SGPR number (0..101), or an inline constant / special register in the
+// 8-bit operand encoding (124 = m0, 128 = 0, 129..192 = 1..64, 193..208 = -1..-16, ...).
+struct Instruction {
+  const OpcodeInfo* op = nullptr;
+  uint8_t vdata = 0;      // first VGPR of VDATA
+  uint8_t vaddr = 0;      // first VGPR of VADDR
+  uint8_t srsrc = 0;      // first SGPR of the V# (a multiple of 4)
+  uint8_t soffset = 128;  // operand encoding (128 = inline constant 0)
+  uint16_t offset = 0;    // 12-bit OFFSET
+  bool offen = false;
+  bool idxen = false;
+  bool addr64 = false;  // GFX6/7 only
+  bool glc = false;
+  bool slc = false;
+  bool tfe = false;
+  bool lds = false;         // MUBUF only
+  Dfmt dfmt = Dfmt::F8;     // MTBUF only (LLVM's default when format: is absent)
+  Nfmt nfmt = Nfmt::Unorm;  // MTBUF only
+
+  bool operator==(const Instruction&) const = default;
+};
+
+// Number of VADDR registers: 2 with ADDR64 or with both IDXEN and OFFEN, 1 with one of them,
+// 0 otherwise ("off").
+unsigned vaddrRegs(const Instruction& inst);
+
+// Throws gcn::Error when the instruction does not exist on the generation or a modifier is
+// illegal there (addr64 on gfx8+, lds on MTBUF or with tfe, idxen/offen with addr64, ...).
+void validate(Gen gen, const Instruction& inst);
+
+}  // namespace gcn
