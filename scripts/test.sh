@@ -5,6 +5,11 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
 build_dir=build
-[ "${1:-}" = "--sanitize" ] && build_dir=build-asan
+if [ "${1:-}" = "--sanitize" ]; then
+  build_dir=build-asan
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+  export LSAN_OPTIONS="suppressions=$GCNPROBE_ROOT/scripts/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+fi
 bash scripts/setup.sh "$@"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
