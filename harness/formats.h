@@ -1,0 +1,52 @@
+// THE table of VkFormats that can be texel buffers or vertex buffers on GCN, with the V# a
+// GCN driver (RADV, Mesa 22.3) builds for them: DATA_FORMAT, NUM_FORMAT, DST_SEL, element
+// stride. Sources (cited per function in formats.cpp): Mesa src/amd/vulkan/radv_formats.c
+// radv_translate_buffer_dataformat / radv_translate_buffer_numformat, and
+// radv_make_texel_buffer_descriptor (radv_device.c / radv_image.c) for DST_SEL.
+#pragma once
+
+#include <volk.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "reference/format.h"
+#include "reference/gen.h"
+#include "reference/resource.h"
+
+namespace gcnprobe {
+
+struct BufferFormat {
+  VkFormat vk;
+  std::string_view name;  // "VK_FORMAT_R8G8B8A8_UNORM"
+  gcn::Dfmt dfmt;         // Invalid when RADV has no buffer data format for it
+  gcn::Nfmt nfmt;
+  std::array<gcn::DstSel, 4> dstSel;  // from the format's swizzle (BGRA swaps here)
+  uint8_t stride;                     // element size in bytes
+  bool texel;             // RADV can make a texel-buffer V# for it (false: 3-channel 8/16-bit)
+  std::string_view note;  // why a row is special ("" otherwise)
+};
+
+// Every row, in VkFormat order.
+std::span<const BufferFormat> allBufferFormats();
+// nullptr when the format is not in the table.
+const BufferFormat* findBufferFormat(VkFormat format);
+// Accepts "VK_FORMAT_R8G8B8A8_UNORM" or "r8g8b8a8_unorm" (case-insensitive). Throws
+// gcn::Error naming the text when it is not a table format.
+const BufferFormat& parseBufferFormat(std::string_view name);
+
+// NUM_RECORDS a driver writes for a texel buffer of `elements` elements of `stride` bytes:
+// bytes on GFX8, elements elsewhere (GCN-FACTS.md "NUM_RECORDS units").
+uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride);
+
+// The V# RADV builds for a texel buffer view of `format` at `base` with `elements`
+// elements on `chip`: STRIDE = element size, NUM_RECORDS per texelBufferNumRecords,
+// DATA/NUM_FORMAT and DST_SEL from the table, everything else 0. Throws gcn::Error when the
+// format has no texel-buffer translation.
+gcn::VSharp makeTexelBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elements,
+                                  VkFormat format);
+
+}  // namespace gcnprobe

@@ -1,0 +1,111 @@
+// The Vulkan device: which devices exist, which one gcnprobe picks, and one opened
+// instance + device + queue with the robustness features the probes need.
+// Device order (issue): an AMD GCN GPU first, then another GPU, then a CPU device (lavapipe).
+#pragma once
+
+#include <volk.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/gen.h"
+
+namespace gcnprobe::vk {
+
+struct DeviceInfo {
+  uint32_t index = 0;  // position in vkEnumeratePhysicalDevices
+  std::string name;    // deviceName
+  uint32_t vendorId = 0, deviceId = 0;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  std::string driverName, driverInfo;  // VkPhysicalDeviceDriverProperties ("" if absent)
+  uint32_t apiVersion = 0;
+  std::optional<gcn::Chip> chip;         // AMD GCN (gfx6-9) devices, incl. the RADV null device
+  bool isSoftware = false;               // CPU device (lavapipe)
+  bool hasExecutableProperties = false;  // VK_KHR_pipeline_executable_properties
+  bool hasRobustness2 = false;           // VK_EXT_robustness2
+};
+
+// "cpu", "integrated-gpu", "discrete-gpu", "virtual-gpu", "other".
+std::string deviceTypeName(VkPhysicalDeviceType type);
+
+// Every physical device, through a temporary instance. Throws gcn::Error when Vulkan has
+// no loader or no device.
+std::vector<DeviceInfo> listDevices();
+
+// The device `selector` names among `devices`: "" = best (AMD GCN GPU, then other GPU, then
+// CPU, then anything); a decimal index ("1"); or a case-insensitive substring of the name.
+// Throws gcn::Error listing the devices when none matches.
+const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, const std::string& selector);
+
+// What Context enabled (false = absent on the device).
+struct Features {
+  bool robustBufferAccess = false;
+  bool robustBufferAccess2 = false;  // VK_EXT_robustness2
+  bool robustImageAccess2 = false;   // VK_EXT_robustness2
+  bool nullDescriptor = false;       // VK_EXT_robustness2
+  bool storageBuffer8BitAccess = false;
+  bool storageBuffer16BitAccess = false;
+  bool shaderInt8 = false;
+  bool shaderInt16 = false;
+  bool shaderInt64 = false;
+  bool shaderBufferInt64Atomics = false;
+  bool vertexPipelineStoresAndAtomics = false;
+  bool shaderStorageImageReadWithoutFormat = false;
+  bool shaderStorageImageWriteWithoutFormat = false;
+  bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties
+};
+
+// Instance + device + one queue with compute (and graphics when the family has it).
+// Non-copyable, non-movable: hold it in the unique_ptr open() returns.
+class Context {
+ public:
+  // validation = true enables VK_LAYER_KHRONOS_validation and a debug messenger that
+  // counts validation errors (validationErrors()) and prints them to stderr.
+  static std::unique_ptr<Context> open(const std::string& selector, bool validation = false);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physicalDevice() const { return physical_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queueFamily() const { return queueFamily_; }
+  const Features& features() const { return features_; }
+  const VkPhysicalDeviceLimits& limits() const { return limits_; }
+  // Query before every case (issue): support differs per device and per format.
+  VkFormatProperties formatProperties(VkFormat f) const;
+  // Throws gcn::Error when no memory type has `flags` among `typeBits`.
+  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const;
+  // Validation messages of severity error seen so far (0 when validation is off).
+  uint32_t validationErrors() const;
+  // The text of the validation errors seen so far.
+  std::vector<std::string> validationMessages() const;
+
+  struct Messenger;  // implementation detail (debug-messenger state)
+
+ private:
+  Context() = default;
+  DeviceInfo info_;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  std::unique_ptr<Messenger> messengerState_;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queueFamily_ = 0;
+  Features features_;
+  VkPhysicalDeviceLimits limits_{};
+  VkPhysicalDeviceMemoryProperties memory_{};
+};
+
+// Throws gcn::Error naming `what` and the VkResult when r is not VK_SUCCESS.
+void check(VkResult r, const char* what);
+// "VK_ERROR_OUT_OF_DEVICE_MEMORY", ...
+std::string resultName(VkResult r);
+
+}  // namespace gcnprobe::vk

@@ -1,0 +1,113 @@
+// Compute pipelines from SPIR-V with one descriptor set, the descriptor set that feeds them,
+// a one-shot submit, and ACO's ISA text through VK_KHR_pipeline_executable_properties.
+#pragma once
+
+#include <volk.h>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/vulkan/context.h"
+
+namespace gcnprobe::vk {
+
+// One binding of set 0.
+struct Binding {
+  uint32_t binding = 0;
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+};
+
+// A compute pipeline, its set-0 layout and pipeline layout. `pushConstantBytes` (0 = none)
+// is visible to the compute stage. With captureStatistics the pipeline is created with
+// VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR (needs
+// features().pipelineExecutableInfo) so captureIsa() returns text.
+// Specialization constants: `specialization` holds 32-bit values for constant ids 0..n-1.
+class ComputePipeline {
+ public:
+  ComputePipeline(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
+                  uint32_t pushConstantBytes = 0, bool captureIsa = false,
+                  std::span<const uint32_t> specialization = {});
+  ~ComputePipeline();
+  ComputePipeline(const ComputePipeline&) = delete;
+  ComputePipeline& operator=(const ComputePipeline&) = delete;
+
+  VkPipeline pipeline() const { return pipeline_; }
+  VkPipelineLayout layout() const { return layout_; }
+  VkDescriptorSetLayout setLayout() const { return setLayout_; }
+  const std::vector<Binding>& bindings() const { return bindings_; }
+
+ private:
+  VkDevice device_ = VK_NULL_HANDLE;
+  std::vector<Binding> bindings_;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+// A texel buffer view (uniform or storage texel buffer). Non-copyable, movable.
+class BufferView {
+ public:
+  BufferView(Context& ctx, VkBuffer buffer, VkFormat format, VkDeviceSize offset,
+             VkDeviceSize range);
+  ~BufferView();
+  BufferView(BufferView&& o) noexcept;
+  BufferView(const BufferView&) = delete;
+  BufferView& operator=(const BufferView&) = delete;
+  BufferView& operator=(BufferView&&) = delete;
+  VkBufferView view() const { return view_; }
+
+ private:
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkBufferView view_ = VK_NULL_HANDLE;
+};
+
+// A descriptor pool holding exactly one set for `pipeline`'s layout. Bind resources with
+// the write* calls before recording.
+class DescriptorSet {
+ public:
+  DescriptorSet(Context& ctx, const ComputePipeline& pipeline);
+  ~DescriptorSet();
+  DescriptorSet(const DescriptorSet&) = delete;
+  DescriptorSet& operator=(const DescriptorSet&) = delete;
+
+  // Storage or uniform buffer (the type comes from the binding). range may be VK_WHOLE_SIZE.
+  void writeBuffer(uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
+  // Uniform or storage texel buffer (the type comes from the binding).
+  void writeTexelBuffer(uint32_t binding, VkBufferView view);
+  VkDescriptorSet set() const { return set_; }
+
+ private:
+  VkDescriptorType typeOf(uint32_t binding) const;
+  VkDevice device_ = VK_NULL_HANDLE;
+  std::vector<Binding> bindings_;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+// Records a command buffer through `record` (between begin and end), submits it on the
+// context's queue and waits for it (fence, 10 s timeout -> gcn::Error).
+void submitAndWait(Context& ctx, const std::function<void(VkCommandBuffer)>& record);
+
+// Binds pipeline + set and dispatches groupsX x 1 x 1 workgroups; optional push constants.
+void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, const DescriptorSet& set,
+                    uint32_t groupsX, std::span<const uint8_t> pushConstants = {});
+
+// Full memory barrier (shader writes -> host reads), for use after a dispatch.
+void recordHostReadBarrier(VkCommandBuffer cmd);
+
+// ISA capture where VK_KHR_pipeline_executable_properties exists (the pipeline must have
+// been created with captureIsa = true). On RADV: `assembly` = the "Assembly"
+// representation (empty on gfx6/7 without clrxdisasm, PLATFORM.md), `acoIr` = "ACO IR".
+// Returns an empty list when the device lacks the extension.
+struct ExecutableIsa {
+  std::string name, description;
+  std::string assembly;
+  std::string acoIr;
+};
+std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline);
+
+}  // namespace gcnprobe::vk
