@@ -1,0 +1,65 @@
+// Bit-exact small-float helpers: IEEE binary16 (half) and the unsigned 11-bit / 10-bit
+// floats of the packed 10_11_11 / 11_11_10 data formats, plus correctly rounded division of
+// two integers into any of these layouts. Everything works on bit patterns, never on the
+// host's rounding mode, so results are the same on every machine.
+// Sources: IEEE 754-2008 (binary16); Khronos Data Format Specification, "Unsigned 11-bit /
+// 10-bit floating-point numbers" (5-bit exponent, bias 15, 6/5-bit mantissa, no sign), which
+// the Vulkan spec (fundamentals-fp11/fp10) refers to; GL_EXT_packed_float (same rules).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace gcn::fbits {
+
+inline uint32_t floatToBits(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+inline float bitsToFloat(uint32_t b) {
+  return std::bit_cast<float>(b);
+}
+
+// A binary floating-point layout: [sign] exponent mantissa, IEEE-style (exponent all ones =
+// Inf/NaN, exponent 0 = zero/denormal), bias 2^(expBits-1)-1.
+struct Layout {
+  unsigned expBits;
+  unsigned manBits;
+  bool hasSign;
+};
+inline constexpr Layout kFloat32{8, 23, true};
+inline constexpr Layout kHalf{5, 10, true};
+inline constexpr Layout kUf11{5, 6, false};
+inline constexpr Layout kUf10{5, 5, false};
+
+enum class Rounding : uint8_t { NearestEven, TowardZero };
+
+// Any small float (half, uf11, uf10) -> float32 bits, exactly: denormals become normal
+// floats, Inf stays Inf, NaN keeps its sign and payload (shifted to the top of the float
+// mantissa) with the quiet bit set.
+uint32_t smallToFloat(uint32_t bits, Layout from);
+inline uint32_t halfToFloat(uint16_t h) {
+  return smallToFloat(h, kHalf);
+}
+inline uint32_t uf11ToFloat(uint32_t v) {
+  return smallToFloat(v, kUf11);
+}
+inline uint32_t uf10ToFloat(uint32_t v) {
+  return smallToFloat(v, kUf10);
+}
+
+// float32 -> half. NearestEven: overflow -> Inf (IEEE). TowardZero: overflow -> max finite
+// (65504), as IEEE round-toward-zero does. Results may be denormal. NaN -> quiet NaN with the
+// sign and the top 10 payload bits. -0.0 -> 0x8000.
+uint16_t floatToHalf(uint32_t f, Rounding mode);
+// float32 -> unsigned 11/10-bit float, nearest even. Khronos Data Format Spec /
+// GL_EXT_packed_float: negative values (including -0.0 and -Inf) -> 0, finite values above
+// the largest finite (65024 for uf11, 64512 for uf10) -> that largest finite, +Inf -> +Inf,
+// any NaN -> a positive NaN (here: the float's top payload bits with the quiet bit set).
+uint32_t floatToUf11(uint32_t f);
+uint32_t floatToUf10(uint32_t f);
+
+// num/den (den != 0, both < 2^32), negated if `negative`, correctly rounded to nearest even
+// in `to`: exact integer arithmetic, no host floating point. Overflow gives Inf.
+uint32_t roundRatio(uint64_t num, uint64_t den, bool negative, Layout to);
+
+}  // namespace gcn::fbits
