@@ -1,0 +1,81 @@
+// Buffer addressing and range checking of MUBUF/MTBUF (seed 003 "Buffer addressing", seed
+// 004 swizzle / OOB / alignment rules). Every point GCN-FACTS.md lists as disputed ("NUM_RECORDS
+// units", "Range checking: where sources disagree") is read from gcn::Policies.
+// Pure functions over plain structs: no memory is touched here; the executor performs the
+// pieces this plans.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/gen.h"
+#include "reference/policy.h"
+#include "reference/resource.h"
+
+namespace gcn {
+
+struct AddressOperands {
+  bool offen = false, idxen = false, addr64 = false;
+  uint16_t instOffset = 0;          // the instruction's 12-bit OFFSET
+  std::array<uint32_t, 2> vaddr{};  // VGPR values as the instruction reads them (seed 003 table:
+                                    // idxen only: vaddr[0]=index; offen only: vaddr[0]=offset;
+                                    // both: vaddr[0]=index, vaddr[1]=offset; addr64: 64-bit)
+  uint32_t soffset = 0;             // SOFFSET value
+  unsigned lane = 0;                // 0..63
+};
+
+enum class CheckUnit : uint8_t {
+  Whole,
+  PerDword
+};  // format ops/atomics: all-or-nothing;
+    // DWORDX2..4: per dword (seed 004)
+
+struct AccessPiece {
+  uint64_t address = 0;     // byte address = V#.base + SOFFSET + buffer offset (+ rules)
+  uint32_t dataOffset = 0;  // where this piece sits in the lane's data (bytes)
+  uint8_t size = 0;         // bytes
+  bool inRange = false;
+};
+
+struct AccessPlan {
+  uint64_t index = 0;         // AINDEX
+  uint32_t offset = 0;        // AOFFSET
+  uint64_t bufferOffset = 0;  // BUFOFFSET (before SOFFSET and base)
+  bool swizzled = false;
+  std::vector<AccessPiece> pieces;  // one piece, or one per dword for PerDword / swizzle
+  std::string rule;                 // short text of the range rule applied (for reports)
+};
+
+// bytes: how much the lane accesses (1..16); alignBytes: the natural alignment the address is
+// forced to under the `unaligned` policy (4 for dword-or-wider typed ops, 2 for 16-bit, 1 for
+// bytes; format ops pass the format's rule). Throws gcn::Error for illegal combinations
+// (ADDR64 on gfx8+, ADDR64 with IDXEN/OFFEN, lane > 63, bytes 0 or > 16, alignBytes not a
+// power of two up to 16).
+AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
+                      uint32_t alignBytes, CheckUnit unit, const Policies& p);
+
+// NUM_RECORDS in bytes or in STRIDE units, per GCN-FACTS.md, for this access.
+bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen);
+
+// ---------------------------------------------------------------------------------------------
+// The V# field table (implemented in reference/resource.cpp, the one place that knows the bit
+// positions). It belongs in reference/resource.h; it is declared here until that header's
+// owner moves it (this file is the only header the resource engineer may edit).
+enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt };
+struct VSharpField {
+  std::string_view name;      // text-form name, e.g. "num_records", "dst_sel_x"
+  std::string_view reg;       // register field name, e.g. "NUM_RECORDS"
+  uint8_t bit;                // position of the lowest bit in the 128-bit V# (seed 003 table)
+  uint8_t width;              // bits
+  std::array<bool, 4> onGen;  // exists on gfx6, gfx7, gfx8, gfx9
+  VSharpFieldKind kind;
+};
+std::span<const VSharpField> vsharpFields();
+bool vsharpFieldExists(Gen gen, const VSharpField& f);
+uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f);
+
+}  // namespace gcn

@@ -1,0 +1,415 @@
+#include "reference/resource.h"
+
+#include <cctype>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "reference/address.h"
+#include "reference/error.h"
+
+namespace gcn {
+namespace {
+
+using Kind = VSharpFieldKind;
+constexpr std::array<bool, 4> kAll{true, true, true, true};
+constexpr std::array<bool, 4> kGfx6to8{true, true, true, false};
+constexpr std::array<bool, 4> kGfx9{false, false, false, true};
+
+// The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in seed 003's
+// "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation word 3 layout
+// from GCN-FACTS.md ("V# per generation"), which matches Mesa's sid.h S_008F0C_* macros:
+// GFX6/7/8 have ELEMENT_SIZE, ATC, HASH_ENABLE, HEAP, MTYPE; GFX9 instead has USER_VM_ENABLE
+// [19], USER_VM_MODE [20] and NV [27]. Seed 003 leaves ATC (bit 120) and MTYPE out of its
+// table; GCN-FACTS.md gives them.
+constexpr VSharpField kFields[] = {
+    {"base", "BASE", 0, 48, kAll, Kind::Address},
+    {"stride", "STRIDE", 48, 14, kAll, Kind::Number},
+    {"cache_swizzle", "CACHE_SWIZZLE", 62, 1, kAll, Kind::Flag},
+    {"swizzle_enable", "SWIZZLE_ENABLE", 63, 1, kAll, Kind::Flag},
+    {"num_records", "NUM_RECORDS", 64, 32, kAll, Kind::Number},
+    {"dst_sel_x", "DST_SEL_X", 96, 3, kAll, Kind::DstSel},
+    {"dst_sel_y", "DST_SEL_Y", 99, 3, kAll, Kind::DstSel},
+    {"dst_sel_z", "DST_SEL_Z", 102, 3, kAll, Kind::DstSel},
+    {"dst_sel_w", "DST_SEL_W", 105, 3, kAll, Kind::DstSel},
+    {"nfmt", "NUM_FORMAT", 108, 3, kAll, Kind::Nfmt},
+    {"dfmt", "DATA_FORMAT", 111, 4, kAll, Kind::Dfmt},
+    {"element_size", "ELEMENT_SIZE", 115, 2, kGfx6to8, Kind::Number},
+    {"user_vm_enable", "USER_VM_ENABLE", 115, 1, kGfx9, Kind::Flag},
+    {"user_vm_mode", "USER_VM_MODE", 116, 1, kGfx9, Kind::Flag},
+    {"index_stride", "INDEX_STRIDE", 117, 2, kAll, Kind::Number},
+    {"add_tid_enable", "ADD_TID_ENABLE", 119, 1, kAll, Kind::Flag},
+    {"atc", "ATC", 120, 1, kGfx6to8, Kind::Flag},
+    {"hash_enable", "HASH_ENABLE", 121, 1, kGfx6to8, Kind::Flag},
+    {"heap", "HEAP", 122, 1, kGfx6to8, Kind::Flag},
+    {"mtype", "MTYPE", 123, 3, kGfx6to8, Kind::Number},
+    {"nv", "NV", 123, 1, kGfx9, Kind::Flag},
+    {"type", "TYPE", 126, 2, kAll, Kind::Number},
+};
+
+// Field <-> struct member, by the field's name in kFields.
+uint64_t get(const VSharp& v, std::string_view name) {
+  if (name == "base") return v.base;
+  if (name == "stride") return v.stride;
+  if (name == "cache_swizzle") return v.cacheSwizzle;
+  if (name == "swizzle_enable") return v.swizzleEnable;
+  if (name == "num_records") return v.numRecords;
+  if (name == "dst_sel_x") return static_cast<uint64_t>(v.dstSel[0]);
+  if (name == "dst_sel_y") return static_cast<uint64_t>(v.dstSel[1]);
+  if (name == "dst_sel_z") return static_cast<uint64_t>(v.dstSel[2]);
+  if (name == "dst_sel_w") return static_cast<uint64_t>(v.dstSel[3]);
+  if (name == "nfmt") return static_cast<uint64_t>(v.numFormat);
+  if (name == "dfmt") return static_cast<uint64_t>(v.dataFormat);
+  if (name == "element_size") return v.elementSize;
+  if (name == "index_stride") return v.indexStride;
+  if (name == "add_tid_enable") return v.addTidEnable;
+  if (name == "atc") return v.atc;
+  if (name == "hash_enable") return v.hashEnable;
+  if (name == "heap") return v.heap;
+  if (name == "mtype") return v.mtype;
+  if (name == "user_vm_enable") return v.userVmEnable;
+  if (name == "user_vm_mode") return v.userVmMode;
+  if (name == "nv") return v.nv;
+  return v.type;  // "type"
+}
+
+// `x` has already been checked to fit the field's width.
+void set(VSharp& v, std::string_view name, uint64_t x) {
+  const auto u8 = static_cast<uint8_t>(x);
+  if (name == "base") v.base = x;
+  if (name == "stride") v.stride = static_cast<uint16_t>(x);
+  if (name == "cache_swizzle") v.cacheSwizzle = x != 0;
+  if (name == "swizzle_enable") v.swizzleEnable = x != 0;
+  if (name == "num_records") v.numRecords = static_cast<uint32_t>(x);
+  if (name == "dst_sel_x") v.dstSel[0] = static_cast<DstSel>(u8);
+  if (name == "dst_sel_y") v.dstSel[1] = static_cast<DstSel>(u8);
+  if (name == "dst_sel_z") v.dstSel[2] = static_cast<DstSel>(u8);
+  if (name == "dst_sel_w") v.dstSel[3] = static_cast<DstSel>(u8);
+  if (name == "nfmt") v.numFormat = static_cast<Nfmt>(u8);
+  if (name == "dfmt") v.dataFormat = static_cast<Dfmt>(u8);
+  if (name == "element_size") v.elementSize = u8;
+  if (name == "index_stride") v.indexStride = u8;
+  if (name == "add_tid_enable") v.addTidEnable = x != 0;
+  if (name == "atc") v.atc = x != 0;
+  if (name == "hash_enable") v.hashEnable = x != 0;
+  if (name == "heap") v.heap = x != 0;
+  if (name == "mtype") v.mtype = u8;
+  if (name == "user_vm_enable") v.userVmEnable = x != 0;
+  if (name == "user_vm_mode") v.userVmMode = x != 0;
+  if (name == "nv") v.nv = x != 0;
+  if (name == "type") v.type = u8;
+}
+
+uint64_t widthMask(unsigned width) {
+  return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
+uint64_t extractBits(const std::array<uint32_t, 4>& w, unsigned bit, unsigned width) {
+  uint64_t out = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned b = bit + i;
+    out |= static_cast<uint64_t>((w[b / 32] >> (b % 32)) & 1u) << i;
+  }
+  return out;
+}
+
+void insertBits(std::array<uint32_t, 4>& w, unsigned bit, unsigned width, uint64_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned b = bit + i;
+    if ((value >> i) & 1u) w[b / 32] |= 1u << (b % 32);
+  }
+}
+
+std::string lower(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool parseNumber(std::string_view s, uint64_t& value) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::string hex(uint64_t x) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, x, 16);
+  (void)ec;
+  return "0x" + std::string(buf, p);
+}
+
+const VSharpField* findField(std::string_view name) {
+  for (const VSharpField& f : kFields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string fieldList() {
+  std::string out = "dst_sel";
+  for (const VSharpField& f : kFields)
+    out += ", " + std::string(f.name);
+  return out;
+}
+
+struct Token {
+  std::string_view text;
+  int column;  // 1-based
+};
+
+std::vector<Token> tokenize(std::string_view text) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+    if (i > start) out.push_back({text.substr(start, i - start), static_cast<int>(start) + 1});
+  }
+  return out;
+}
+
+[[noreturn]] void fail(int column, const std::string& reason) {
+  throw Error(Place{"", 0, column}, reason);
+}
+
+// One field value from its text; errors carry the column of the value.
+uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, int column) {
+  try {
+    switch (f.kind) {
+      case Kind::DstSel:
+        return static_cast<uint64_t>(parseDstSel(value));
+      case Kind::Nfmt:
+        return static_cast<uint64_t>(parseNfmt(value, gen));
+      case Kind::Dfmt:
+        return static_cast<uint64_t>(parseDfmt(value));
+      case Kind::Flag: {
+        const std::string l = lower(value);
+        if (l == "1" || l == "true") return 1;
+        if (l == "0" || l == "false") return 0;
+        fail(column, std::string(f.name) + ": '" + std::string(value) +
+                         "' is not a flag value (expected 0, 1, true or false)");
+      }
+      case Kind::Number:
+      case Kind::Address:
+        break;
+    }
+  } catch (const Error& e) {
+    if (e.place().column != 0) throw;
+    fail(column, std::string(f.name) + ": " + e.reason());
+  }
+  uint64_t x = 0;
+  if (!parseNumber(value, x))
+    fail(column, std::string(f.name) + ": '" + std::string(value) +
+                     "' is not a number (decimal or 0x-hex)");
+  if (x > widthMask(f.width))
+    fail(column, std::string(f.name) + ": " + std::string(value) + " does not fit in " +
+                     std::to_string(f.width) + " bits");
+  return x;
+}
+
+std::string formatFieldValue(Gen gen, const VSharpField& f, uint64_t x) {
+  switch (f.kind) {
+    case Kind::Address:
+      return hex(x);
+    case Kind::DstSel:
+      return std::string(dstSelName(static_cast<DstSel>(x)));
+    case Kind::Nfmt: {
+      // GFX8's code 6 is named RESERVED, which parseNfmt does not take back: print the code.
+      const std::string_view name = nfmtName(static_cast<Nfmt>(x), gen);
+      return name == "RESERVED" ? std::to_string(x) : std::string(name);
+    }
+    case Kind::Dfmt:
+      return std::string(dfmtName(static_cast<Dfmt>(x)));
+    case Kind::Flag:
+    case Kind::Number:
+      break;
+  }
+  return std::to_string(x);
+}
+
+}  // namespace
+
+std::span<const VSharpField> vsharpFields() {
+  return kFields;
+}
+
+bool vsharpFieldExists(Gen gen, const VSharpField& f) {
+  return f.onGen[static_cast<std::size_t>(gen) - 6];
+}
+
+uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f) {
+  return get(v, f.name);
+}
+
+VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
+  VSharp v;
+  for (const VSharpField& f : kFields) {
+    if (vsharpFieldExists(gen, f)) set(v, f.name, extractBits(words, f.bit, f.width));
+  }
+  return v;
+}
+
+std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
+  std::array<uint32_t, 4> w{};
+  for (const VSharpField& f : kFields) {
+    const uint64_t x = get(v, f.name);
+    if (!vsharpFieldExists(gen, f)) {
+      if (x != 0)
+        throw Error("V# field " + std::string(f.reg) + " (" + std::string(f.name) +
+                    ") does not exist on " + std::string(genName(gen)) + " but is set to " +
+                    std::to_string(x));
+      continue;
+    }
+    if (x > widthMask(f.width))
+      throw Error("V# field " + std::string(f.reg) + " (" + std::string(f.name) + ") value " +
+                  std::to_string(x) + " does not fit in its " + std::to_string(f.width) +
+                  " bits on " + std::string(genName(gen)));
+    insertBits(w, f.bit, f.width, x);
+  }
+  return w;
+}
+
+std::string formatVSharp(Gen gen, const VSharp& v) {
+  const VSharp def;
+  std::string out;
+  auto add = [&out](std::string_view name, const std::string& value) {
+    if (!out.empty()) out += ' ';
+    out += std::string(name) + "=" + value;
+  };
+  for (const VSharpField& f : kFields) {
+    const uint64_t x = get(v, f.name);
+    if (f.kind == Kind::DstSel) {
+      if (f.name != "dst_sel_x") continue;
+      std::string sel;
+      for (DstSel s : v.dstSel)
+        sel += dstSelName(s);
+      add("dst_sel", sel);
+      continue;
+    }
+    const bool always = f.kind == Kind::Nfmt || f.kind == Kind::Dfmt;
+    if (!always && x == get(def, f.name)) continue;
+    // A field the generation lacks is still printed when set, so that parse reports it.
+    add(f.name, formatFieldValue(gen, f, x));
+  }
+  return out;
+}
+
+VSharp parseVSharp(Gen gen, std::string_view text) {
+  const std::vector<Token> tokens = tokenize(text);
+  bool anyAssignment = false;
+  for (const Token& t : tokens)
+    anyAssignment = anyAssignment || t.text.find('=') != std::string_view::npos;
+
+  // Four raw dwords, as `gcnprobe vsharp --decode` takes them.
+  if (!tokens.empty() && !anyAssignment) {
+    if (tokens.size() != 4)
+      fail(tokens[0].column, "expected four dwords (0x........ x4) or name=value fields, got " +
+                                 std::to_string(tokens.size()) + " words");
+    std::array<uint32_t, 4> words{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      uint64_t x = 0;
+      if (!parseNumber(tokens[i].text, x) || x > 0xffffffffull)
+        fail(tokens[i].column, "dword " + std::to_string(i) + ": '" + std::string(tokens[i].text) +
+                                   "' is not a 32-bit number");
+      words[i] = static_cast<uint32_t>(x);
+    }
+    return decodeVSharp(gen, words);
+  }
+
+  VSharp v;
+  std::vector<std::string> seen;
+  auto markSeen = [&seen](const std::string& name, int column) {
+    for (const std::string& s : seen)
+      if (s == name) fail(column, "field '" + name + "' is given twice");
+    seen.push_back(name);
+  };
+  for (const Token& t : tokens) {
+    const auto eq = t.text.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      fail(t.column, "'" + std::string(t.text) + "' is not of the form name=value");
+    const std::string name = lower(t.text.substr(0, eq));
+    const std::string_view value = t.text.substr(eq + 1);
+    const int valueColumn = t.column + static_cast<int>(eq) + 1;
+    if (value.empty()) fail(valueColumn, "field '" + name + "' has no value");
+    if (name == "dst_sel") {
+      if (value.size() != 4)
+        fail(valueColumn, "dst_sel: '" + std::string(value) +
+                              "' must be four selectors from 0, 1, x, y, z, w (e.g. zyx1)");
+      for (std::size_t i = 0; i < 4; ++i) {
+        const std::string one = "dst_sel_" + std::string(1, "xyzw"[i]);
+        markSeen(one, t.column);
+        set(v, one,
+            parseFieldValue(gen, *findField(one), value.substr(i, 1),
+                            valueColumn + static_cast<int>(i)));
+      }
+      continue;
+    }
+    const VSharpField* f = findField(name);
+    if (f == nullptr)
+      fail(t.column, "unknown V# field '" + name + "': expected one of " + fieldList());
+    if (!vsharpFieldExists(gen, *f))
+      fail(t.column, "V# field '" + name + "' (" + std::string(f->reg) + ") does not exist on " +
+                         std::string(genName(gen)));
+    markSeen(name, t.column);
+    set(v, name, parseFieldValue(gen, *f, value, valueColumn));
+  }
+  return v;
+}
+
+uint32_t swizzleElementBytes(Gen gen, const VSharp& v) {
+  // GCN-FACTS.md: GFX9 has no ELEMENT_SIZE field; swizzled elements are 4 bytes.
+  if (gen == Gen::Gfx9) return 4;
+  return 2u << v.elementSize;  // seed 003: ELEMSIZE = 2 << ELEMSIZE field
+}
+
+uint32_t swizzleIndexStride(const VSharp& v) {
+  return 8u << v.indexStride;  // seed 003: INDEXSTRIDE = 8 << INDEXSTRIDE field
+}
+
+std::string_view dstSelName(DstSel s) {
+  switch (s) {
+    case DstSel::Zero:
+      return "0";
+    case DstSel::One:
+      return "1";
+    case DstSel::Reserved2:
+      return "2";
+    case DstSel::Reserved3:
+      return "3";
+    case DstSel::X:
+      return "x";
+    case DstSel::Y:
+      return "y";
+    case DstSel::Z:
+      return "z";
+    case DstSel::W:
+      return "w";
+  }
+  return "?";
+}
+
+DstSel parseDstSel(std::string_view text) {
+  std::string l = lower(text);
+  if (l.rfind("sel_", 0) == 0) l = l.substr(4);
+  // Seed 003 DST_SEL table: codes 0, 1, 4..7 named 0, 1, R, G, B, A; 2 and 3 are reserved but
+  // encodable, so they are accepted as codes to let every V# be written as text.
+  if (l == "x" || l == "r") return DstSel::X;
+  if (l == "y" || l == "g") return DstSel::Y;
+  if (l == "z" || l == "b") return DstSel::Z;
+  if (l == "w" || l == "a") return DstSel::W;
+  uint64_t code = 0;
+  if (parseNumber(l, code) && code <= 7) return static_cast<DstSel>(code);
+  throw Error("unknown DST_SEL '" + std::string(text) +
+              "': expected 0, 1, x, y, z, w (or r, g, b, a, SEL_X, a code 0-7)");
+}
+
+}  // namespace gcn
