@@ -72,6 +72,10 @@ struct OpcodeInfo {
   bool wide;                      // _X2 atomics (64-bit)
   bool ldsCapable;                // may take the LDS modifier (seed 003 list)
   FieldSource dfmtSource, nfmtSource, dstSelSource;
+  // BUFFER_STORE_LDS_DWORD (GFX8/9): the data comes from LDS (M0-addressed), the
+  // instruction has no VDATA and no VADDR and always carries LDS. LLVM syntax:
+  // `buffer_store_lds_dword s[4:7], s1 offset:4 lds glc slc`.
+  bool ldsData = false;
 };
 
 std::span<const OpcodeInfo> allOpcodes();
@@ -110,6 +114,12 @@ struct Instruction {
 // Number of VADDR registers: 2 with ADDR64 or with both IDXEN and OFFEN, 1 with one of them,
 // 0 otherwise ("off").
 unsigned vaddrRegs(const Instruction& inst);
+
+// Whether an 8-bit SOFFSET operand code names something a buffer instruction may use on the
+// generation: an SGPR (s0..s103 on gfx6/7, s0..s101 on gfx8/9), vcc_lo/hi, m0, exec_lo/hi,
+// an integer inline constant (128..208) or a float inline constant (240..247; 248 = 1/(2pi)
+// from gfx8).
+bool soffsetLegal(Gen gen, uint8_t code);
 
 // Throws gcn::Error when the instruction does not exist on the generation or a modifier is
 // illegal there (addr64 on gfx8+, lds on MTBUF or with tfe, idxen/offen with addr64, ...).

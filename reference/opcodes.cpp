@@ -1,0 +1,341 @@
+#include "reference/opcodes.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "reference/error.h"
+
+namespace gcn {
+namespace {
+
+// Seed 003, "The rules for data conversion for particular instruction types": where the data
+// format, the number format and DST_SEL come from. One row per kind and encoding; the opcode
+// rows below take their three sources from here, never spell them out.
+struct ConversionRule {
+  Encoding encoding;
+  OpKind kind;
+  FieldSource dfmt, nfmt, dstSel;
+};
+constexpr ConversionRule kConversionRules[] = {
+    // TBUFFER_LOAD_FORMAT_* / TBUFFER_STORE_FORMAT_*: instruction, instruction, identity
+    {Encoding::Mtbuf, OpKind::LoadFormat, FieldSource::Instruction, FieldSource::Instruction,
+     FieldSource::Identity},
+    {Encoding::Mtbuf, OpKind::StoreFormat, FieldSource::Instruction, FieldSource::Instruction,
+     FieldSource::Identity},
+    // BUFFER_LOAD_<type> / BUFFER_STORE_<type>: derived, derived, identity
+    {Encoding::Mubuf, OpKind::Load, FieldSource::Derived, FieldSource::Derived,
+     FieldSource::Identity},
+    {Encoding::Mubuf, OpKind::Store, FieldSource::Derived, FieldSource::Derived,
+     FieldSource::Identity},
+    // BUFFER_LOAD_FORMAT_* / BUFFER_STORE_FORMAT_*: resource, resource, resource
+    {Encoding::Mubuf, OpKind::LoadFormat, FieldSource::Resource, FieldSource::Resource,
+     FieldSource::Resource},
+    {Encoding::Mubuf, OpKind::StoreFormat, FieldSource::Resource, FieldSource::Resource,
+     FieldSource::Resource},
+    // BUFFER_ATOMIC_*: derived, derived, identity
+    {Encoding::Mubuf, OpKind::Atomic, FieldSource::Derived, FieldSource::Derived,
+     FieldSource::Identity},
+    // Cache operations move no data; the seed has no row. Derived/identity: nothing is read
+    // from the resource's format fields.
+    {Encoding::Mubuf, OpKind::Cache, FieldSource::Derived, FieldSource::Derived,
+     FieldSource::Identity},
+};
+
+constexpr ConversionRule ruleFor(Encoding enc, OpKind kind) {
+  for (const ConversionRule& r : kConversionRules) {
+    if (r.encoding == enc && r.kind == kind) return r;
+  }
+  return {enc, kind, FieldSource::Derived, FieldSource::Derived, FieldSource::Identity};
+}
+
+constexpr int16_t X = -1;  // absent on that generation
+
+struct Flags {
+  bool signExtend = false;
+  bool d16 = false;
+  bool d16Hi = false;
+  bool ldsCapable = false;
+  bool ldsData = false;
+};
+
+constexpr OpcodeInfo row(std::string_view name, Encoding enc, OpKind kind,
+                         std::array<int16_t, 4> op, uint8_t components, uint8_t memBytes,
+                         Flags f = {}, AtomicOp atomic = AtomicOp::None, bool wide = false) {
+  const ConversionRule r = ruleFor(enc, kind);
+  return OpcodeInfo{name,         enc,    kind,     op,       components, memBytes,
+                    f.signExtend, f.d16,  f.d16Hi,  atomic,   wide,       f.ldsCapable,
+                    r.dfmt,       r.nfmt, r.dstSel, f.ldsData};
+}
+
+constexpr Encoding MU = Encoding::Mubuf;
+constexpr Encoding MT = Encoding::Mtbuf;
+constexpr Flags kLds{.ldsCapable = true};
+constexpr Flags kSignedLds{.signExtend = true, .ldsCapable = true};
+constexpr Flags kD16{.d16 = true};
+constexpr Flags kD16Signed{.signExtend = true, .d16 = true};
+constexpr Flags kD16Hi{.d16 = true, .d16Hi = true};
+constexpr Flags kD16HiSigned{.signExtend = true, .d16 = true, .d16Hi = true};
+
+constexpr OpcodeInfo atomic(std::string_view name, std::array<int16_t, 4> op, AtomicOp a,
+                            bool wide) {
+  return row(name, MU, OpKind::Atomic, op, wide ? 2 : 1, wide ? 8 : 4, {}, a, wide);
+}
+
+// Opcode per generation {gfx6, gfx7, gfx8, gfx9}.
+// MTBUF: seed 001 ("Instructions by opcode"; D16 rows GCN 1.2+). MUBUF: LLVM
+// BUFInstructions.td (defm ... MUBUF_Real_*_gfx6_gfx7 / MUBUF_Real_*_vi, MUBUF_Real_gfx6 /
+// _gfx7 for the cache ops), CLRX GcnInstrsMubuf, GCN-FACTS.md; every entry is checked
+// against llvm-mc 14 (tahiti, bonaire, tonga, gfx900) by tests/reference/llvm_mc_test.cpp.
+// Decisions by evidence:
+//  - BUFFER_LOAD/STORE_DWORDX3 on gfx6: llvm-mc 14 -mcpu=tahiti assembles both with opcodes
+//    0x0f/0x1f (same as gfx7); CLRX documents them from GCN 1.1. Kept on gfx6 because the
+//    assembler this project checks against accepts them; a device probe settles the rest.
+//  - BUFFER_ATOMIC_RSUB(_X2) on gfx6 (0x34/0x54): CLRX and GCN-FACTS.md list it; LLVM
+//    carries it only as a commented-out FIXME-GFX6 entry with these opcodes, so llvm-mc
+//    cannot check it (the llvm-mc test lists it as the one known exception).
+//  - D16 format ops exist on all of gfx8 (LLVM: _gfx80 unpacked and packed variants share
+//    the opcode); D16/D16_HI byte/short ops and FORMAT_D16_HI_X only on gfx9
+//    (HasD16LoadStore).
+//  - BUFFER_ATOMIC_ADD_F32/PK_ADD_F16 (gfx908+), FP64 atomics (gfx90a) and GFX10+ cache
+//    ops are outside gfx900 and left out.
+constexpr OpcodeInfo kOpcodes[] = {
+    // MTBUF (seed 001)
+    row("tbuffer_load_format_x", MT, OpKind::LoadFormat, {0, 0, 0, 0}, 1, 0),
+    row("tbuffer_load_format_xy", MT, OpKind::LoadFormat, {1, 1, 1, 1}, 2, 0),
+    row("tbuffer_load_format_xyz", MT, OpKind::LoadFormat, {2, 2, 2, 2}, 3, 0),
+    row("tbuffer_load_format_xyzw", MT, OpKind::LoadFormat, {3, 3, 3, 3}, 4, 0),
+    row("tbuffer_store_format_x", MT, OpKind::StoreFormat, {4, 4, 4, 4}, 1, 0),
+    row("tbuffer_store_format_xy", MT, OpKind::StoreFormat, {5, 5, 5, 5}, 2, 0),
+    row("tbuffer_store_format_xyz", MT, OpKind::StoreFormat, {6, 6, 6, 6}, 3, 0),
+    row("tbuffer_store_format_xyzw", MT, OpKind::StoreFormat, {7, 7, 7, 7}, 4, 0),
+    row("tbuffer_load_format_d16_x", MT, OpKind::LoadFormat, {X, X, 8, 8}, 1, 0, kD16),
+    row("tbuffer_load_format_d16_xy", MT, OpKind::LoadFormat, {X, X, 9, 9}, 2, 0, kD16),
+    row("tbuffer_load_format_d16_xyz", MT, OpKind::LoadFormat, {X, X, 10, 10}, 3, 0, kD16),
+    row("tbuffer_load_format_d16_xyzw", MT, OpKind::LoadFormat, {X, X, 11, 11}, 4, 0, kD16),
+    row("tbuffer_store_format_d16_x", MT, OpKind::StoreFormat, {X, X, 12, 12}, 1, 0, kD16),
+    row("tbuffer_store_format_d16_xy", MT, OpKind::StoreFormat, {X, X, 13, 13}, 2, 0, kD16),
+    row("tbuffer_store_format_d16_xyz", MT, OpKind::StoreFormat, {X, X, 14, 14}, 3, 0, kD16),
+    row("tbuffer_store_format_d16_xyzw", MT, OpKind::StoreFormat, {X, X, 15, 15}, 4, 0, kD16),
+
+    // MUBUF format ops. LDS: seed 003 lists BUFFER_LOAD_FORMAT_X.
+    row("buffer_load_format_x", MU, OpKind::LoadFormat, {0x00, 0x00, 0x00, 0x00}, 1, 0, kLds),
+    row("buffer_load_format_xy", MU, OpKind::LoadFormat, {0x01, 0x01, 0x01, 0x01}, 2, 0),
+    row("buffer_load_format_xyz", MU, OpKind::LoadFormat, {0x02, 0x02, 0x02, 0x02}, 3, 0),
+    row("buffer_load_format_xyzw", MU, OpKind::LoadFormat, {0x03, 0x03, 0x03, 0x03}, 4, 0),
+    row("buffer_store_format_x", MU, OpKind::StoreFormat, {0x04, 0x04, 0x04, 0x04}, 1, 0),
+    row("buffer_store_format_xy", MU, OpKind::StoreFormat, {0x05, 0x05, 0x05, 0x05}, 2, 0),
+    row("buffer_store_format_xyz", MU, OpKind::StoreFormat, {0x06, 0x06, 0x06, 0x06}, 3, 0),
+    row("buffer_store_format_xyzw", MU, OpKind::StoreFormat, {0x07, 0x07, 0x07, 0x07}, 4, 0),
+    row("buffer_load_format_d16_x", MU, OpKind::LoadFormat, {X, X, 0x08, 0x08}, 1, 0, kD16),
+    row("buffer_load_format_d16_xy", MU, OpKind::LoadFormat, {X, X, 0x09, 0x09}, 2, 0, kD16),
+    row("buffer_load_format_d16_xyz", MU, OpKind::LoadFormat, {X, X, 0x0a, 0x0a}, 3, 0, kD16),
+    row("buffer_load_format_d16_xyzw", MU, OpKind::LoadFormat, {X, X, 0x0b, 0x0b}, 4, 0, kD16),
+    row("buffer_store_format_d16_x", MU, OpKind::StoreFormat, {X, X, 0x0c, 0x0c}, 1, 0, kD16),
+    row("buffer_store_format_d16_xy", MU, OpKind::StoreFormat, {X, X, 0x0d, 0x0d}, 2, 0, kD16),
+    row("buffer_store_format_d16_xyz", MU, OpKind::StoreFormat, {X, X, 0x0e, 0x0e}, 3, 0, kD16),
+    row("buffer_store_format_d16_xyzw", MU, OpKind::StoreFormat, {X, X, 0x0f, 0x0f}, 4, 0, kD16),
+    row("buffer_load_format_d16_hi_x", MU, OpKind::LoadFormat, {X, X, X, 0x26}, 1, 0, kD16Hi),
+    row("buffer_store_format_d16_hi_x", MU, OpKind::StoreFormat, {X, X, X, 0x27}, 1, 0, kD16Hi),
+
+    // MUBUF typed loads and stores. LDS: seed 003 lists UBYTE, SBYTE, USHORT, SSHORT, DWORD.
+    row("buffer_load_ubyte", MU, OpKind::Load, {0x08, 0x08, 0x10, 0x10}, 1, 1, kLds),
+    row("buffer_load_sbyte", MU, OpKind::Load, {0x09, 0x09, 0x11, 0x11}, 1, 1, kSignedLds),
+    row("buffer_load_ushort", MU, OpKind::Load, {0x0a, 0x0a, 0x12, 0x12}, 1, 2, kLds),
+    row("buffer_load_sshort", MU, OpKind::Load, {0x0b, 0x0b, 0x13, 0x13}, 1, 2, kSignedLds),
+    row("buffer_load_dword", MU, OpKind::Load, {0x0c, 0x0c, 0x14, 0x14}, 1, 4, kLds),
+    row("buffer_load_dwordx2", MU, OpKind::Load, {0x0d, 0x0d, 0x15, 0x15}, 2, 8),
+    row("buffer_load_dwordx3", MU, OpKind::Load, {0x0f, 0x0f, 0x16, 0x16}, 3, 12),
+    row("buffer_load_dwordx4", MU, OpKind::Load, {0x0e, 0x0e, 0x17, 0x17}, 4, 16),
+    row("buffer_store_byte", MU, OpKind::Store, {0x18, 0x18, 0x18, 0x18}, 1, 1),
+    row("buffer_store_byte_d16_hi", MU, OpKind::Store, {X, X, X, 0x19}, 1, 1, kD16Hi),
+    row("buffer_store_short", MU, OpKind::Store, {0x1a, 0x1a, 0x1a, 0x1a}, 1, 2),
+    row("buffer_store_short_d16_hi", MU, OpKind::Store, {X, X, X, 0x1b}, 1, 2, kD16Hi),
+    row("buffer_store_dword", MU, OpKind::Store, {0x1c, 0x1c, 0x1c, 0x1c}, 1, 4),
+    row("buffer_store_dwordx2", MU, OpKind::Store, {0x1d, 0x1d, 0x1d, 0x1d}, 2, 8),
+    row("buffer_store_dwordx3", MU, OpKind::Store, {0x1f, 0x1f, 0x1e, 0x1e}, 3, 12),
+    row("buffer_store_dwordx4", MU, OpKind::Store, {0x1e, 0x1e, 0x1f, 0x1f}, 4, 16),
+    row("buffer_load_ubyte_d16", MU, OpKind::Load, {X, X, X, 0x20}, 1, 1, kD16),
+    row("buffer_load_ubyte_d16_hi", MU, OpKind::Load, {X, X, X, 0x21}, 1, 1, kD16Hi),
+    row("buffer_load_sbyte_d16", MU, OpKind::Load, {X, X, X, 0x22}, 1, 1, kD16Signed),
+    row("buffer_load_sbyte_d16_hi", MU, OpKind::Load, {X, X, X, 0x23}, 1, 1, kD16HiSigned),
+    row("buffer_load_short_d16", MU, OpKind::Load, {X, X, X, 0x24}, 1, 2, kD16),
+    row("buffer_load_short_d16_hi", MU, OpKind::Load, {X, X, X, 0x25}, 1, 2, kD16Hi),
+    // LDS -> memory, GFX8/9 only (LLVM: BUFFER_STORE_LDS_DWORD, MUBUF_Real_vi 0x3d).
+    row("buffer_store_lds_dword", MU, OpKind::Store, {X, X, 0x3d, 0x3d}, 1, 4,
+        Flags{.ldsCapable = true, .ldsData = true}),
+
+    // Cache invalidation: _SC is the gfx6 name of opcode 0x70, _VOL the gfx7+ one.
+    row("buffer_wbinvl1_sc", MU, OpKind::Cache, {0x70, X, X, X}, 0, 0),
+    row("buffer_wbinvl1_vol", MU, OpKind::Cache, {X, 0x70, 0x3f, 0x3f}, 0, 0),
+    row("buffer_wbinvl1", MU, OpKind::Cache, {0x71, 0x71, 0x3e, 0x3e}, 0, 0),
+
+    // 32-bit atomics: gfx6/7 0x30.., gfx8/9 0x40.. (GCN-FACTS.md).
+    atomic("buffer_atomic_swap", {0x30, 0x30, 0x40, 0x40}, AtomicOp::Swap, false),
+    atomic("buffer_atomic_cmpswap", {0x31, 0x31, 0x41, 0x41}, AtomicOp::Cmpswap, false),
+    atomic("buffer_atomic_add", {0x32, 0x32, 0x42, 0x42}, AtomicOp::Add, false),
+    atomic("buffer_atomic_sub", {0x33, 0x33, 0x43, 0x43}, AtomicOp::Sub, false),
+    atomic("buffer_atomic_rsub", {0x34, X, X, X}, AtomicOp::Rsub, false),
+    atomic("buffer_atomic_smin", {0x35, 0x35, 0x44, 0x44}, AtomicOp::Smin, false),
+    atomic("buffer_atomic_umin", {0x36, 0x36, 0x45, 0x45}, AtomicOp::Umin, false),
+    atomic("buffer_atomic_smax", {0x37, 0x37, 0x46, 0x46}, AtomicOp::Smax, false),
+    atomic("buffer_atomic_umax", {0x38, 0x38, 0x47, 0x47}, AtomicOp::Umax, false),
+    atomic("buffer_atomic_and", {0x39, 0x39, 0x48, 0x48}, AtomicOp::And, false),
+    atomic("buffer_atomic_or", {0x3a, 0x3a, 0x49, 0x49}, AtomicOp::Or, false),
+    atomic("buffer_atomic_xor", {0x3b, 0x3b, 0x4a, 0x4a}, AtomicOp::Xor, false),
+    atomic("buffer_atomic_inc", {0x3c, 0x3c, 0x4b, 0x4b}, AtomicOp::Inc, false),
+    atomic("buffer_atomic_dec", {0x3d, 0x3d, 0x4c, 0x4c}, AtomicOp::Dec, false),
+    atomic("buffer_atomic_fcmpswap", {0x3e, 0x3e, X, X}, AtomicOp::Fcmpswap, false),
+    atomic("buffer_atomic_fmin", {0x3f, 0x3f, X, X}, AtomicOp::Fmin, false),
+    atomic("buffer_atomic_fmax", {0x40, 0x40, X, X}, AtomicOp::Fmax, false),
+    // 64-bit atomics: gfx6/7 0x50.., gfx8/9 0x60.. (GCN-FACTS.md).
+    atomic("buffer_atomic_swap_x2", {0x50, 0x50, 0x60, 0x60}, AtomicOp::Swap, true),
+    atomic("buffer_atomic_cmpswap_x2", {0x51, 0x51, 0x61, 0x61}, AtomicOp::Cmpswap, true),
+    atomic("buffer_atomic_add_x2", {0x52, 0x52, 0x62, 0x62}, AtomicOp::Add, true),
+    atomic("buffer_atomic_sub_x2", {0x53, 0x53, 0x63, 0x63}, AtomicOp::Sub, true),
+    atomic("buffer_atomic_rsub_x2", {0x54, X, X, X}, AtomicOp::Rsub, true),
+    atomic("buffer_atomic_smin_x2", {0x55, 0x55, 0x64, 0x64}, AtomicOp::Smin, true),
+    atomic("buffer_atomic_umin_x2", {0x56, 0x56, 0x65, 0x65}, AtomicOp::Umin, true),
+    atomic("buffer_atomic_smax_x2", {0x57, 0x57, 0x66, 0x66}, AtomicOp::Smax, true),
+    atomic("buffer_atomic_umax_x2", {0x58, 0x58, 0x67, 0x67}, AtomicOp::Umax, true),
+    atomic("buffer_atomic_and_x2", {0x59, 0x59, 0x68, 0x68}, AtomicOp::And, true),
+    atomic("buffer_atomic_or_x2", {0x5a, 0x5a, 0x69, 0x69}, AtomicOp::Or, true),
+    atomic("buffer_atomic_xor_x2", {0x5b, 0x5b, 0x6a, 0x6a}, AtomicOp::Xor, true),
+    atomic("buffer_atomic_inc_x2", {0x5c, 0x5c, 0x6b, 0x6b}, AtomicOp::Inc, true),
+    atomic("buffer_atomic_dec_x2", {0x5d, 0x5d, 0x6c, 0x6c}, AtomicOp::Dec, true),
+    atomic("buffer_atomic_fcmpswap_x2", {0x5e, 0x5e, X, X}, AtomicOp::Fcmpswap, true),
+    atomic("buffer_atomic_fmin_x2", {0x5f, 0x5f, X, X}, AtomicOp::Fmin, true),
+    atomic("buffer_atomic_fmax_x2", {0x60, 0x60, X, X}, AtomicOp::Fmax, true),
+};
+
+int genIndex(Gen gen) {
+  return static_cast<int>(gen) - 6;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string hex(unsigned v) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  do {
+    out.insert(out.begin(), digits[v & 15]);
+    v >>= 4;
+  } while (v != 0);
+  return "0x" + out;
+}
+
+// Highest SGPR an instruction may name: 104 SGPRs (s0..s103) on gfx6/7; on gfx8/9 s102/s103
+// are FLAT_SCRATCH/XNACK_MASK and llvm-mc rejects them ("register not available").
+unsigned sgprCount(Gen gen) {
+  return gen <= Gen::Gfx7 ? 104 : 102;
+}
+
+}  // namespace
+
+std::span<const OpcodeInfo> allOpcodes() {
+  return kOpcodes;
+}
+
+bool existsOn(const OpcodeInfo& op, Gen gen) {
+  return op.opcode[genIndex(gen)] >= 0;
+}
+
+const OpcodeInfo* findOpcode(std::string_view mnemonic) {
+  for (const OpcodeInfo& op : kOpcodes) {
+    if (equalsIgnoreCase(op.mnemonic, mnemonic)) return &op;
+  }
+  return nullptr;
+}
+
+const OpcodeInfo* findOpcode(Encoding enc, Gen gen, unsigned opcode) {
+  for (const OpcodeInfo& op : kOpcodes) {
+    if (op.encoding == enc && op.opcode[genIndex(gen)] == static_cast<int>(opcode)) return &op;
+  }
+  return nullptr;
+}
+
+unsigned vdataRegs(const OpcodeInfo& op, const Chip& chip, bool tfe) {
+  if (op.kind == OpKind::Cache || op.ldsData) return 0;
+  unsigned regs = op.components;
+  if (op.d16 && !op.d16Hi && (op.kind == OpKind::LoadFormat || op.kind == OpKind::StoreFormat)) {
+    // D16 format data: packed two halves per VGPR on gfx810 and gfx9, one per VGPR on
+    // gfx801-803 (GCN-FACTS.md; LLVM HasPackedD16VMem / HasUnpackedD16VMem).
+    regs = chip.d16Packed ? (op.components + 1u) / 2u : op.components;
+  }
+  if (op.atomic == AtomicOp::Cmpswap || op.atomic == AtomicOp::Fcmpswap) regs *= 2;
+  return regs + (tfe ? 1u : 0u);
+}
+
+unsigned vaddrRegs(const Instruction& inst) {
+  if (inst.addr64) return 2;
+  if (inst.idxen && inst.offen) return 2;
+  return (inst.idxen || inst.offen) ? 1 : 0;
+}
+
+void validate(Gen gen, const Instruction& inst) {
+  auto fail = [&](const std::string& why) {
+    std::string name = inst.op ? std::string(inst.op->mnemonic) : std::string("instruction");
+    throw Error(name + " on " + std::string(genName(gen)) + ": " + why);
+  };
+  if (inst.op == nullptr) throw Error("instruction has no opcode");
+  const OpcodeInfo& op = *inst.op;
+  if (!existsOn(op, gen)) fail("the instruction does not exist on this generation");
+
+  if (op.kind == OpKind::Cache) {
+    Instruction bare;
+    bare.op = inst.op;
+    if (!(inst == bare)) fail("a cache operation takes no operands and no modifiers");
+    return;
+  }
+  if (inst.addr64 && gen >= Gen::Gfx8) fail("addr64 exists on gfx6/gfx7 only");
+  if (inst.addr64 && (inst.idxen || inst.offen)) fail("idxen/offen cannot be used with addr64");
+  if (op.ldsData) {
+    if (!inst.lds) fail("buffer_store_lds_dword always takes lds");
+    if (inst.vdata != 0 || inst.vaddr != 0 || inst.idxen || inst.offen || inst.addr64 || inst.tfe)
+      fail("buffer_store_lds_dword has no VDATA, no VADDR and no idxen/offen/addr64/tfe");
+  } else if (inst.lds) {
+    if (op.encoding == Encoding::Mtbuf) fail("lds is a MUBUF modifier (MTBUF has no LDS bit)");
+    if (!op.ldsCapable)
+      fail("lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x (seed 003)");
+    if (inst.tfe) fail("tfe and lds together are illegal (seed 003)");
+  }
+  if (op.encoding == Encoding::Mubuf && (inst.dfmt != Dfmt::F8 || inst.nfmt != Nfmt::Unorm))
+    fail("format is an MTBUF field; MUBUF takes the format from the resource");
+  if (inst.offset >= 4096) fail("offset " + std::to_string(inst.offset) + " exceeds 12 bits");
+  if (inst.srsrc % 4 != 0) fail("SRSRC must start at a multiple of 4 SGPRs");
+  if (inst.srsrc + 4u > sgprCount(gen))
+    fail("SRSRC s[" + std::to_string(inst.srsrc) + ":" + std::to_string(inst.srsrc + 3) +
+         "] is beyond the " + std::to_string(sgprCount(gen)) + " SGPRs");
+  if (!soffsetLegal(gen, inst.soffset))
+    fail("SOFFSET operand code " + hex(inst.soffset) + " is not an SGPR, m0, vcc, exec or an " +
+         "inline constant");
+  const unsigned data = vdataRegs(op, representativeChip(gen), inst.tfe);
+  if (data > 0 && inst.vdata + data > 256) fail("VDATA runs past v255");
+  const unsigned addr = vaddrRegs(inst);
+  if (addr == 0 && inst.vaddr != 0) fail("VADDR must be 0 when no address is read ('off')");
+  if (addr > 0 && inst.vaddr + addr > 256) fail("VADDR runs past v255");
+}
+
+bool soffsetLegal(Gen gen, uint8_t code) {
+  if (code < sgprCount(gen)) return true;  // s0..s103 / s0..s101
+  switch (code) {
+    case 106:  // vcc_lo
+    case 107:  // vcc_hi
+    case 124:  // m0
+    case 126:  // exec_lo
+    case 127:  // exec_hi
+      return true;
+    default:
+      break;
+  }
+  if (code >= 128 && code <= 208) return true;  // integers 0..64, -1..-16
+  if (code >= 240 && code <= 247) return true;  // +-0.5, +-1.0, +-2.0, +-4.0
+  return code == 248 && gen >= Gen::Gfx8;       // 1/(2*pi), gfx8+
+}
+
+}  // namespace gcn
