@@ -1,0 +1,152 @@
+#include "reference/atomic.h"
+
+#include <bit>
+#include <cmath>
+
+#include "reference/error.h"
+
+namespace gcn {
+namespace {
+
+// Float atomics (FCMPSWAP/FMIN/FMAX, GFX6/7 only). CLRX writes MIN(*VM, VDATA) / MAX and a
+// float ==, the SI ISA guide `(src < tmp) ? src : tmp`; neither says what a NaN operand,
+// a -0/+0 pair or a denormal (flushed or not by the texture unit's ALU) gives. The
+// reference computes the plain IEEE form but does not claim those cases.
+template <class F>
+bool floatUnclaimed(F a, F b) {
+  if (std::isnan(a) || std::isnan(b)) return true;
+  if (std::fpclassify(a) == FP_SUBNORMAL || std::fpclassify(b) == FP_SUBNORMAL) return true;
+  return a == F(0) && b == F(0) && std::signbit(a) != std::signbit(b);
+}
+
+template <class U, class S, class F>
+AtomicOutcome apply(AtomicOp op, U mem, U src, U cmp) {
+  AtomicOutcome out;
+  U r = mem;
+  switch (op) {
+    case AtomicOp::Swap:
+      r = src;
+      break;
+    case AtomicOp::Cmpswap:
+      r = mem == cmp ? src : mem;
+      break;
+    case AtomicOp::Add:
+      r = static_cast<U>(mem + src);
+      break;
+    case AtomicOp::Sub:
+      r = static_cast<U>(mem - src);
+      break;
+    case AtomicOp::Rsub:
+      r = static_cast<U>(src - mem);
+      break;
+    case AtomicOp::Smin:
+      r = static_cast<S>(src) < static_cast<S>(mem) ? src : mem;
+      break;
+    case AtomicOp::Umin:
+      r = src < mem ? src : mem;
+      break;
+    case AtomicOp::Smax:
+      r = static_cast<S>(src) > static_cast<S>(mem) ? src : mem;
+      break;
+    case AtomicOp::Umax:
+      r = src > mem ? src : mem;
+      break;
+    case AtomicOp::And:
+      r = mem & src;
+      break;
+    case AtomicOp::Or:
+      r = mem | src;
+      break;
+    case AtomicOp::Xor:
+      r = mem ^ src;
+      break;
+    // INC/DEC: CLRX `(*VM < VDATA) ? *VM+1 : 0` and `(*VM <= VDATA && *VM != 0) ? *VM-1 :
+    // VDATA`, i.e. LLVM's "tmp >= src ? 0 : tmp+1" and "(tmp == 0 || tmp > src) ? src : tmp-1".
+    case AtomicOp::Inc:
+      r = mem >= src ? U(0) : static_cast<U>(mem + 1);
+      break;
+    case AtomicOp::Dec:
+      r = (mem == 0 || mem > src) ? src : static_cast<U>(mem - 1);
+      break;
+    case AtomicOp::Fcmpswap: {
+      F m = std::bit_cast<F>(mem), c = std::bit_cast<F>(cmp);
+      r = m == c ? src : mem;
+      if (floatUnclaimed(m, c)) {
+        out.claimed = false;
+        out.reason =
+            "FCMPSWAP with a NaN, denormal or signed-zero pair: float compare rule "
+            "not documented (CLRX, SI ISA)";
+      }
+      break;
+    }
+    case AtomicOp::Fmin:
+    case AtomicOp::Fmax: {
+      F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
+      bool takeSrc = op == AtomicOp::Fmin ? s < m : s > m;
+      r = takeSrc ? src : mem;
+      if (floatUnclaimed(m, s)) {
+        out.claimed = false;
+        out.reason =
+            "FMIN/FMAX with a NaN, denormal or -0/+0 pair: not documented (CLRX "
+            "gives MIN/MAX only)";
+      }
+      break;
+    }
+    case AtomicOp::None:
+      throw Error("atomic: no atomic operation given");
+  }
+  out.newValue = r;
+  return out;
+}
+
+}  // namespace
+
+AtomicOutcome applyAtomic(AtomicOp op, bool wide, uint64_t mem, uint64_t src, uint64_t cmp) {
+  if (wide) return apply<uint64_t, int64_t, double>(op, mem, src, cmp);
+  return apply<uint32_t, int32_t, float>(op, static_cast<uint32_t>(mem), static_cast<uint32_t>(src),
+                                         static_cast<uint32_t>(cmp));
+}
+
+std::string_view atomicOpName(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::None:
+      return "NONE";
+    case AtomicOp::Swap:
+      return "SWAP";
+    case AtomicOp::Cmpswap:
+      return "CMPSWAP";
+    case AtomicOp::Add:
+      return "ADD";
+    case AtomicOp::Sub:
+      return "SUB";
+    case AtomicOp::Rsub:
+      return "RSUB";
+    case AtomicOp::Smin:
+      return "SMIN";
+    case AtomicOp::Umin:
+      return "UMIN";
+    case AtomicOp::Smax:
+      return "SMAX";
+    case AtomicOp::Umax:
+      return "UMAX";
+    case AtomicOp::And:
+      return "AND";
+    case AtomicOp::Or:
+      return "OR";
+    case AtomicOp::Xor:
+      return "XOR";
+    case AtomicOp::Inc:
+      return "INC";
+    case AtomicOp::Dec:
+      return "DEC";
+    case AtomicOp::Fcmpswap:
+      return "FCMPSWAP";
+    case AtomicOp::Fmin:
+      return "FMIN";
+    case AtomicOp::Fmax:
+      return "FMAX";
+  }
+  return "?";
+}
+
+}  // namespace gcn

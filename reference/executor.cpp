@@ -1,0 +1,650 @@
+// The wave executor. Sources: seed 003 (addressing, range checks, LDS-direct loads,
+// conversion rules per instruction kind), seed 004 (D16, component-count mismatches, OOB per
+// component, alignment), GCN-FACTS.md (all-zero V#, DATA_FORMAT INVALID, disputed points
+// as policies), CLRX doc/GcnInstrsMubuf.md (atomics, see reference/atomic.h).
+// Addressing and range checks live in reference/address, conversions in reference/convert:
+// this file only sequences them lane by lane and never re-derives their rules.
+#include "reference/executor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <string_view>
+
+#include "reference/address.h"
+#include "reference/atomic.h"
+#include "reference/convert.h"
+#include "reference/error.h"
+#include "reference/format.h"
+
+namespace gcn {
+namespace {
+
+constexpr std::array<DstSel, 4> kIdentitySel{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W};
+
+constexpr std::string_view kUnmapped =
+    "in-range access outside the memory image: not performed, value not claimed";
+constexpr std::string_view kReservedSel = "DST_SEL 2/3 is reserved (seed 003): value not claimed";
+// LLVM (llvm.amdgcn.image.dim.ll, load_1d_tfe) and Mesa read the TFE dword as a "texture
+// fail" code, 0 when the fetch succeeded; no source says what an out-of-range or failed
+// fetch writes there.
+constexpr std::string_view kTfeUnknown =
+    "TFE dword after an out-of-range or unclaimed fetch: no source gives its value";
+
+void addNote(std::vector<std::string>& notes, std::string_view text) {
+  if (std::find(notes.begin(), notes.end(), text) == notes.end()) notes.emplace_back(text);
+}
+
+void addLaneNote(LaneResult& lr, std::string_view text) {
+  if (lr.note.find(text) != std::string::npos) return;
+  if (!lr.note.empty()) lr.note += "; ";
+  lr.note += text;
+}
+
+bool isSelReserved(DstSel s) {
+  return s == DstSel::Reserved2 || s == DstSel::Reserved3;
+}
+
+// SOFFSET in the 8-bit scalar operand encoding (seed 001; CLRX doc/GcnOperands.md; LLVM
+// SIDefines.h). Legality per generation is checked by validate() (soffsetLegal).
+uint32_t soffsetValue(const Instruction& inst, const WaveState& s) {
+  const unsigned e = inst.soffset;
+  if (e < s.sgpr.size()) return s.sgpr[e];
+  if (e == 124) return s.m0;
+  if (e == 126) return static_cast<uint32_t>(s.exec);
+  if (e == 127) return static_cast<uint32_t>(s.exec >> 32);
+  if (e >= 128 && e <= 192) return e - 128;
+  if (e >= 193 && e <= 208) return static_cast<uint32_t>(-static_cast<int32_t>(e - 192));
+  // Float inline constants 240..247 = 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 as IEEE
+  // single bits; 248 = 1/(2*pi) (gfx8+).
+  constexpr uint32_t kFloatConst[] = {0x3f000000u, 0xbf000000u, 0x3f800000u,
+                                      0xbf800000u, 0x40000000u, 0xc0000000u,
+                                      0x40800000u, 0xc0800000u, 0x3e22f983u};
+  if (e >= 240 && e <= 248) return kFloatConst[e - 240];
+  throw Error("soffset: operand code " + std::to_string(e) +
+              " (vcc or other) is not part of WaveState; use an SGPR, m0, exec or a constant");
+}
+
+struct Gathered {
+  std::array<uint8_t, 16> bytes{};  // out-of-range bytes stay 0 (seed 003: reads are zero)
+  std::array<bool, 16> unknown{};   // in range but unmapped
+  bool allIn = true;
+  bool anyUnknown = false;
+};
+
+class WaveRun {
+ public:
+  WaveRun(const Chip& chip, const Instruction& inst, const WaveState& in, const Policies& pol,
+          ExecResult& out)
+      : chip_(chip), gen_(chip.gen), inst_(inst), op_(*inst.op), in_(in), pol_(pol), out_(out) {}
+
+  void run() {
+    decodeResource();
+    if (op_.kind == OpKind::LoadFormat || op_.kind == OpKind::StoreFormat) chooseFormat();
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+      LaneResult& lr = out_.lanes[lane];
+      lr.active = (in_.exec >> lane) & 1;
+      if (!lr.active) continue;
+      switch (op_.kind) {
+        case OpKind::LoadFormat:
+          loadFormat(lane, lr);
+          break;
+        case OpKind::StoreFormat:
+          storeFormat(lane, lr);
+          break;
+        case OpKind::Load:
+          loadTyped(lane, lr);
+          break;
+        case OpKind::Store:
+          storeTyped(lane, lr);
+          break;
+        case OpKind::Atomic:
+          atomic(lane, lr);
+          break;
+        case OpKind::Cache:
+          break;  // no address, no data (seed 001 / CLRX: cache control)
+      }
+      writeBack(lane, lr);
+    }
+    noteCollisions();
+  }
+
+ private:
+  void decodeResource() {
+    if (inst_.srsrc % 4 != 0 || inst_.srsrc + 3u >= in_.sgpr.size())
+      throw Error("srsrc: s[" + std::to_string(inst_.srsrc) +
+                  ":+3] is not a 4-aligned SGPR quad inside s0..s103");
+    std::array<uint32_t, 4> words{};
+    for (unsigned i = 0; i < 4; ++i)
+      words[i] = in_.sgpr[inst_.srsrc + i];
+    zeroV_ = words == std::array<uint32_t, 4>{};
+    v_ = decodeVSharp(gen_, words);
+    soffset_ = soffsetValue(inst_, in_);
+    if (zeroV_)
+      addNote(out_.notes,
+              "all-zero V#: loads return 0, stores and atomics do nothing "
+              "(GCN-FACTS.md, seed 004 \"infinite resources\")");
+    const unsigned data = vdataRegs(op_, chip_, inst_.tfe);
+    if (op_.kind != OpKind::Cache && inst_.vdata + data > 256)
+      throw Error("vdata: v" + std::to_string(inst_.vdata) + " plus " + std::to_string(data) +
+                  " registers runs past v255");
+    if (inst_.vaddr + vaddrRegs(inst_) > 256)
+      throw Error("vaddr: v" + std::to_string(inst_.vaddr) + " runs past v255");
+    if (inst_.tfe && (op_.kind == OpKind::Store || op_.kind == OpKind::StoreFormat ||
+                      op_.kind == OpKind::Atomic))
+      addNote(out_.notes, "TFE on a store or atomic: no status register is modelled");
+  }
+
+  // Seed 003 "rules for data conversion", read from the opcode table's FieldSource fields.
+  void chooseFormat() {
+    auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
+      if (s == FieldSource::Instruction) return fromInst;
+      if (s == FieldSource::Resource) return fromRes;
+      throw Error(std::string(op_.mnemonic) + ": " + what +
+                  " source is not instruction or "
+                  "resource for a format op (opcode table)");
+    };
+    dfmt_ = pick(op_.dfmtSource, inst_.dfmt, v_.dataFormat, "data format");
+    nfmt_ = pick(op_.nfmtSource, inst_.nfmt, v_.numFormat, "number format");
+    sel_ = op_.dstSelSource == FieldSource::Resource ? v_.dstSel : kIdentitySel;
+    const DfmtInfo& info = dfmtInfo(dfmt_);
+    elemBytes_ = info.bytes;
+    fmtComponents_ = info.components;
+    if (zeroV_) return;
+    if (dfmt_ == Dfmt::Invalid) {
+      fmtInvalid_ = true;
+      addNote(out_.notes,
+              "DATA_FORMAT INVALID on a format op: loads return 0, stores do "
+              "nothing (GCN-FACTS.md)");
+      return;
+    }
+    if (elemBytes_ == 0) {
+      fmtUnclaimed_ = "DATA_FORMAT 15 is reserved (seed 003): no value claimed";
+      return;
+    }
+    const Direction dir = op_.kind == OpKind::LoadFormat ? Direction::Load : Direction::Store;
+    PairVerdict verdict = pairStatus(gen_, dfmt_, nfmt_, dir);
+    if (verdict.status != PairStatus::Defined) fmtUnclaimed_ = verdict.reason;
+    if (fmtUnclaimed_.empty() && fmtComponents_ != op_.components)
+      addNote(out_.notes,
+              "component count of the opcode differs from the format's: seed 004 "
+              "rule (load: extra components from DST_SEL; store: missing ones "
+              "from DST_SEL, extra ones ignored)");
+  }
+
+  AddressOperands addressOf(unsigned lane) const {
+    AddressOperands a;
+    a.offen = inst_.offen;
+    a.idxen = inst_.idxen;
+    a.addr64 = inst_.addr64;
+    a.instOffset = inst_.offset;
+    a.soffset = soffset_;
+    a.lane = lane;
+    const unsigned n = vaddrRegs(inst_);
+    for (unsigned i = 0; i < n && i < 2; ++i)
+      a.vaddr[i] = in_.vgpr[inst_.vaddr + i][lane];
+    return a;
+  }
+
+  bool mapped(uint64_t address, uint64_t size) const {
+    const MemoryImage& m = out_.memory;
+    return address >= m.base && address - m.base <= m.bytes.size() &&
+           size <= m.bytes.size() - (address - m.base);
+  }
+  uint8_t* memAt(uint64_t address) {
+    return out_.memory.bytes.data() + (address - out_.memory.base);
+  }
+
+  // Seed 004 alignment: formats and typed ops align to min(size, 4) (the policy decides
+  // whether the low bits are ignored); atomics use the dword rule too (DWORD alignment
+  // mode: "the smaller of the element size or DWORD").
+  AccessPlan plan(unsigned lane, uint32_t bytes, CheckUnit unit, bool write, LaneResult& lr) {
+    AccessPlan p =
+        planAccess(gen_, v_, addressOf(lane), bytes, std::min<uint32_t>(bytes, 4), unit, pol_);
+    bool all = true;
+    for (const AccessPiece& piece : p.pieces) {
+      if (piece.dataOffset + piece.size > 16u)
+        throw Error("executor: access piece beyond 16 bytes (address plan: " + p.rule + ")");
+      all = all && piece.inRange;
+    }
+    // Format ops and atomics are all-or-nothing (seed 004); an all-zero V# reads 0 and
+    // drops writes whatever the range check says (GCN-FACTS.md).
+    for (AccessPiece& piece : p.pieces)
+      if (zeroV_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
+    lr.accesses.reserve(lr.accesses.size() + p.pieces.size());
+    for (const AccessPiece& piece : p.pieces)
+      lr.accesses.push_back(
+          {piece.address, piece.size, piece.inRange, mapped(piece.address, piece.size), write});
+    return p;
+  }
+
+  Gathered gather(const AccessPlan& p, LaneResult& lr) {
+    Gathered g;
+    for (const AccessPiece& piece : p.pieces) {
+      if (!piece.inRange) {
+        g.allIn = false;
+        continue;
+      }
+      if (mapped(piece.address, piece.size)) {
+        std::memcpy(g.bytes.data() + piece.dataOffset, memAt(piece.address), piece.size);
+      } else {
+        std::fill_n(g.unknown.begin() + piece.dataOffset, piece.size, true);
+        g.anyUnknown = true;
+        addLaneNote(lr, kUnmapped);
+      }
+    }
+    if (p.pieces.empty()) g.allIn = false;
+    return g;
+  }
+
+  void scatter(const AccessPlan& p, std::span<const uint8_t> data, unsigned lane, LaneResult& lr) {
+    for (const AccessPiece& piece : p.pieces) {
+      if (!piece.inRange) continue;
+      if (!mapped(piece.address, piece.size)) {
+        addLaneNote(lr, kUnmapped);
+        continue;
+      }
+      std::memcpy(memAt(piece.address), data.data() + piece.dataOffset, piece.size);
+      writes_.push_back({piece.address, piece.size, lane});
+    }
+  }
+
+  uint32_t vreg(unsigned i, unsigned lane) const { return in_.vgpr[inst_.vdata + i][lane]; }
+
+  // ---- format loads -------------------------------------------------------------------
+
+  // Components X..W after DST_SEL, 32-bit register values, or 16-bit ones for D16.
+  std::array<std::optional<uint32_t>, 4> formatValues(unsigned lane, LaneResult& lr,
+                                                      bool& fetched) {
+    std::array<std::optional<uint32_t>, 4> comps{};
+    fetched = false;
+    if (zeroV_ || fmtInvalid_) {
+      comps.fill(0u);
+      return comps;
+    }
+    if (!fmtUnclaimed_.empty()) {
+      addLaneNote(lr, fmtUnclaimed_);
+      plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
+      return comps;
+    }
+    AccessPlan p = plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
+    Gathered g = gather(p, lr);
+    const bool d16 = op_.d16;
+    if (!g.allIn) {
+      // Seed 003: out-of-range reads are zero; seed 004: except DST_SEL = 1 components
+      // (policy oob-one).
+      for (unsigned i = 0; i < 4; ++i) {
+        if (isSelReserved(sel_[i])) {
+          addLaneNote(lr, kReservedSel);
+        } else if (sel_[i] == DstSel::One && pol_.oobDstSelOne() == policy::OobDstSelOne::One) {
+          comps[i] = d16 ? oneValueD16(nfmt_) : oneValue(gen_, nfmt_);
+        } else {
+          comps[i] = 0u;
+        }
+      }
+      return comps;
+    }
+    if (g.anyUnknown) return comps;
+    fetched = true;
+    std::span<const uint8_t> bytes(g.bytes.data(), elemBytes_);
+    LoadedElement e;
+    if (!d16) {
+      e = loadElement(gen_, dfmt_, nfmt_, bytes, pol_);
+    } else {
+      e.count = fmtComponents_;
+      for (unsigned c = 0; c < e.count; ++c) {
+        auto h = loadComponentD16(gen_, dfmt_, nfmt_, c, extractComponent(dfmt_, c, bytes), pol_);
+        if (h)
+          e.reg[c] = *h;
+        else
+          e.undefinedReason = "D16 conversion not defined for this format (convert.h)";
+      }
+    }
+    comps = applyDstSel(gen_, nfmt_, e, sel_);
+    for (unsigned i = 0; i < 4; ++i) {
+      if (d16 && sel_[i] == DstSel::One) comps[i] = oneValueD16(nfmt_);
+      if (comps[i] || i >= op_.components) continue;
+      if (isSelReserved(sel_[i]))
+        addLaneNote(lr, kReservedSel);
+      else if (!e.undefinedReason.empty())
+        addLaneNote(lr, e.undefinedReason);
+      else
+        addLaneNote(lr, "DST_SEL names a component the data format lacks: value not claimed");
+    }
+    return comps;
+  }
+
+  void loadFormat(unsigned lane, LaneResult& lr) {
+    bool fetched = false;
+    auto comps = formatValues(lane, lr, fetched);
+    if (inst_.lds) {
+      ldsWrite(lane, comps[0], lr);
+      return;
+    }
+    const unsigned n = vdataRegs(op_, chip_, false);
+    lr.vdataCount = static_cast<uint8_t>(vdataRegs(op_, chip_, inst_.tfe));
+    if (!op_.d16) {
+      for (unsigned i = 0; i < n; ++i)
+        lr.vdata[i] = comps[i];
+    } else if (!chip_.d16Packed) {
+      // Unpacked D16 (gfx801-803): one VGPR per component, the half in bits 15:0. The
+      // upper half is taken as 0 (LLVM truncates it away, no document states it).
+      addNote(out_.notes, "unpacked D16: upper 16 bits of each VGPR assumed 0 (undocumented)");
+      for (unsigned i = 0; i < n; ++i)
+        lr.vdata[i] = comps[i];
+    } else {
+      // Packed D16 (gfx810, GFX9; seed 004: LSB first). A half the instruction does not
+      // produce keeps the register's old bits (LLVM: D16PreservesUnusedBits on GFX9).
+      for (unsigned r = 0; r < n; ++r) {
+        std::optional<uint32_t> lo, hi;
+        const uint32_t old = vreg(r, lane);
+        if (op_.d16Hi) {
+          lo = old & 0xffffu;
+          hi = comps[0];
+        } else {
+          lo = comps[2 * r];
+          hi = 2 * r + 1 < op_.components ? comps[2 * r + 1] : std::optional(old >> 16);
+        }
+        if (lo && hi) lr.vdata[r] = (*lo & 0xffffu) | (*hi << 16);
+      }
+    }
+    tfe(n, fetched, lr);
+  }
+
+  void tfe(unsigned index, bool fetched, LaneResult& lr) {
+    if (!inst_.tfe) return;
+    if (fetched) {
+      lr.vdata[index] = 0u;
+    } else {
+      addLaneNote(lr, kTfeUnknown);
+    }
+  }
+
+  // Seed 003: LDS_ADDR = LDS_BASE + (M0 & 0xffff) + LANEID*4, LDS_BASE = 0 for the image.
+  void ldsWrite(unsigned lane, std::optional<uint32_t> value, LaneResult& lr) {
+    const uint64_t at = (in_.m0 & 0xffffu) + 4ull * lane;
+    if (at + 4 > out_.lds.size()) {
+      addLaneNote(lr, "LDS address outside the LDS image: not written");
+      return;
+    }
+    if (!value) {
+      addLaneNote(lr, "LDS value not claimed: LDS left unchanged");
+      return;
+    }
+    std::memcpy(out_.lds.data() + at, &*value, 4);
+  }
+
+  // ---- format stores ------------------------------------------------------------------
+
+  void storeFormat(unsigned lane, LaneResult& lr) {
+    if (zeroV_ || fmtInvalid_) return;
+    if (!fmtUnclaimed_.empty()) {
+      addLaneNote(lr, fmtUnclaimed_);
+      plan(lane, elemBytes_, CheckUnit::Whole, true, lr);
+      addLaneNote(lr, "store not performed");
+      return;
+    }
+    const bool d16 = op_.d16;
+    // Register values of the components the instruction supplies (seed 004 D16 layout).
+    std::array<uint32_t, 4> src{};
+    for (unsigned i = 0; i < op_.components; ++i) {
+      if (!d16)
+        src[i] = vreg(i, lane);
+      else if (!chip_.d16Packed)
+        src[i] = vreg(i, lane) & 0xffffu;
+      else if (op_.d16Hi)
+        src[i] = vreg(0, lane) >> 16;
+      else
+        src[i] = (vreg(i / 2, lane) >> (16 * (i % 2))) & 0xffffu;
+    }
+    // Seed 004: store_format_x on a 4-component format stores every component "as DST_SEL
+    // selects": SEL_0/SEL_1 give constants, SEL_X..W a supplied component.
+    std::array<uint32_t, 4> regs{};
+    bool claimed = true;
+    for (unsigned j = 0; j < fmtComponents_; ++j) {
+      if (j < op_.components) {
+        regs[j] = src[j];
+        continue;
+      }
+      const DstSel s = sel_[j];
+      const unsigned k = static_cast<unsigned>(s) - static_cast<unsigned>(DstSel::X);
+      if (s == DstSel::Zero)
+        regs[j] = 0;
+      else if (s == DstSel::One)
+        regs[j] = d16 ? oneValueD16(nfmt_) : oneValue(gen_, nfmt_);
+      else if (!isSelReserved(s) && k < op_.components)
+        regs[j] = src[k];
+      else
+        claimed = false;
+    }
+    std::array<uint8_t, 16> bytes{};
+    std::string_view why;
+    if (claimed && !d16) {
+      StoredElement se = storeElement(gen_, dfmt_, nfmt_,
+                                      std::span<const uint32_t>(regs.data(), fmtComponents_), pol_);
+      if (se.defined)
+        bytes = se.bytes;
+      else
+        claimed = false, why = se.reason;
+    } else if (claimed) {
+      for (unsigned c = 0; c < fmtComponents_ && claimed; ++c) {
+        auto code = storeComponentD16(gen_, dfmt_, nfmt_, c, static_cast<uint16_t>(regs[c]), pol_);
+        if (code)
+          insertComponent(dfmt_, c, *code, std::span<uint8_t>(bytes.data(), elemBytes_));
+        else
+          claimed = false, why = "D16 store conversion not defined for this format";
+      }
+    } else {
+      why =
+          "a format component missing from the instruction has no DST_SEL constant or "
+          "supplied source: element not claimed";
+    }
+    AccessPlan p = plan(lane, elemBytes_, CheckUnit::Whole, true, lr);
+    if (!claimed) {
+      addLaneNote(lr, why);
+      addLaneNote(lr, "store not performed");
+      return;
+    }
+    scatter(p, bytes, lane, lr);
+  }
+
+  // ---- typed loads and stores ---------------------------------------------------------
+
+  void loadTyped(unsigned lane, LaneResult& lr) {
+    const uint32_t bytes = op_.memBytes;
+    // Seed 004: DWORDX2..4 are range-checked per dword, smaller ones as a whole.
+    AccessPlan p = plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, false, lr);
+    Gathered g = gather(p, lr);
+    const bool fetched = g.allIn && !g.anyUnknown;
+    if (bytes >= 4) {
+      const unsigned n = bytes / 4;
+      for (unsigned k = 0; k < n; ++k) {
+        if (std::any_of(g.unknown.begin() + 4 * k, g.unknown.begin() + 4 * k + 4,
+                        [](bool u) { return u; }))
+          continue;
+        uint32_t d;
+        std::memcpy(&d, g.bytes.data() + 4 * k, 4);
+        lr.vdata[k] = d;
+      }
+      if (inst_.lds) {
+        ldsWrite(lane, lr.vdata[0], lr);
+        lr.vdata = {};
+        return;
+      }
+      lr.vdataCount = static_cast<uint8_t>(vdataRegs(op_, chip_, inst_.tfe));
+      tfe(n, fetched, lr);
+      return;
+    }
+    std::optional<uint32_t> raw;
+    if (!g.unknown[0] && !(bytes == 2 && g.unknown[1]))
+      raw = bytes == 1 ? g.bytes[0] : static_cast<uint32_t>(g.bytes[0] | (g.bytes[1] << 8));
+    if (inst_.lds) {
+      // Seed 003: sub-dword values land in LDS zero-extended, for SBYTE/SSHORT too.
+      if (op_.signExtend)
+        addNote(out_.notes, "LDS-direct SBYTE/SSHORT: zero-extended per seed 003");
+      ldsWrite(lane, raw, lr);
+      return;
+    }
+    const unsigned bits = 8 * bytes;
+    std::optional<uint32_t> value;
+    if (raw) {
+      uint32_t x = *raw;
+      if (op_.signExtend && (x >> (bits - 1)) & 1) x |= ~0u << bits;
+      value = x;
+    }
+    lr.vdataCount = static_cast<uint8_t>(vdataRegs(op_, chip_, inst_.tfe));
+    if (!op_.d16) {
+      lr.vdata[0] = value;
+    } else if (value) {
+      // GFX9 D16 byte/short loads write one half and keep the other (seed 004; LLVM ties
+      // the old VDATA as an input of *_D16 and *_D16_HI).
+      const uint32_t old = vreg(0, lane), half = *value & 0xffffu;
+      lr.vdata[0] = op_.d16Hi ? (old & 0xffffu) | (half << 16) : (old & 0xffff0000u) | half;
+    }
+    tfe(1, fetched, lr);
+  }
+
+  void storeTyped(unsigned lane, LaneResult& lr) {
+    const uint32_t bytes = op_.memBytes;
+    std::array<uint8_t, 16> data{};
+    if (inst_.lds) {
+      // BUFFER_STORE_LDS_DWORD (GFX8/9): the dword comes from LDS at the seed 003 address.
+      const uint64_t at = (in_.m0 & 0xffffu) + 4ull * lane;
+      if (at + 4 > out_.lds.size()) {
+        addLaneNote(lr, "LDS address outside the LDS image: store not performed");
+        plan(lane, bytes, CheckUnit::Whole, true, lr);
+        return;
+      }
+      std::memcpy(data.data(), out_.lds.data() + at, 4);
+    } else if (bytes >= 4) {
+      for (unsigned k = 0; k < bytes / 4; ++k) {
+        const uint32_t d = vreg(k, lane);
+        std::memcpy(data.data() + 4 * k, &d, 4);
+      }
+    } else {
+      const uint32_t r = op_.d16Hi ? vreg(0, lane) >> 16 : vreg(0, lane);
+      data[0] = static_cast<uint8_t>(r);
+      data[1] = static_cast<uint8_t>(r >> 8);
+    }
+    AccessPlan p = plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, true, lr);
+    scatter(p, std::span<const uint8_t>(data.data(), 16), lane, lr);
+  }
+
+  // ---- atomics ------------------------------------------------------------------------
+
+  void atomic(unsigned lane, LaneResult& lr) {
+    const uint32_t bytes = op_.memBytes;
+    const bool wide = op_.wide;
+    const unsigned words = wide ? 2 : 1;
+    auto operand = [&](unsigned first) {
+      uint64_t x = vreg(first, lane);
+      if (wide) x |= static_cast<uint64_t>(vreg(first + 1, lane)) << 32;
+      return x;
+    };
+    const bool hasCmp = op_.atomic == AtomicOp::Cmpswap || op_.atomic == AtomicOp::Fcmpswap;
+    const uint64_t src = operand(0), cmp = hasCmp ? operand(words) : 0;
+    AccessPlan p = plan(lane, bytes, CheckUnit::Whole, true, lr);
+    if (inst_.glc) lr.vdataCount = static_cast<uint8_t>(words);
+    bool in = !p.pieces.empty();
+    for (const AccessPiece& piece : p.pieces)
+      in = in && piece.inRange;
+    if (!in) {
+      // Seed 004: out-of-range atomics are dropped; the returned value is the load's zero.
+      for (unsigned w = 0; w < words; ++w)
+        lr.vdata[w] = 0u;
+      return;
+    }
+    if (p.pieces.size() != 1 || !mapped(p.pieces[0].address, bytes)) {
+      addLaneNote(lr, kUnmapped);
+      return;
+    }
+    const uint64_t address = p.pieces[0].address;
+    if (wide && address % 8 != 0)
+      addNote(out_.notes,
+              "64-bit atomic at an address that is not 8-byte aligned: seed 004 "
+              "(RDNA) says MEMVIOL; performed here at the dword-aligned address");
+    uint64_t mem = 0;
+    std::memcpy(&mem, memAt(address), bytes);
+    AtomicOutcome o = applyAtomic(op_.atomic, wide, mem, src, cmp);
+    std::memcpy(memAt(address), &o.newValue, bytes);
+    writes_.push_back({address, static_cast<uint8_t>(bytes), lane});
+    if (!o.claimed) {
+      addLaneNote(lr, o.reason);
+      addLaneNote(lr, "memory value after the atomic not claimed");
+      addNote(out_.notes, o.reason);
+    }
+    lr.vdata[0] = static_cast<uint32_t>(mem);
+    if (wide) lr.vdata[1] = static_cast<uint32_t>(mem >> 32);
+  }
+
+  // ---- wave-wide ----------------------------------------------------------------------
+
+  void writeBack(unsigned lane, const LaneResult& lr) {
+    for (unsigned i = 0; i < lr.vdataCount; ++i)
+      if (lr.vdata[i]) out_.state.vgpr[inst_.vdata + i][lane] = *lr.vdata[i];
+  }
+
+  // Several lanes writing the same bytes: lanes are applied in order 0..63, which is one
+  // legal order (the hardware does not document one).
+  void noteCollisions() {
+    if (writes_.size() < 2) return;
+    std::sort(writes_.begin(), writes_.end(), [](const Write& a, const Write& b) {
+      return a.address != b.address ? a.address < b.address : a.lane < b.lane;
+    });
+    for (std::size_t i = 1; i < writes_.size(); ++i) {
+      const Write& a = writes_[i - 1];
+      const Write& b = writes_[i];
+      if (a.lane != b.lane && b.address < a.address + a.size) {
+        const char* what = op_.kind == OpKind::Atomic ? "atomics" : "stores";
+        addNote(out_.notes, std::string("several lanes ") + what +
+                                " to the same address (first: lanes " + std::to_string(a.lane) +
+                                " and " + std::to_string(b.lane) +
+                                "): applied in lane order, one legal order");
+        return;
+      }
+    }
+  }
+
+  struct Write {
+    uint64_t address;
+    uint8_t size;
+    unsigned lane;
+  };
+
+  const Chip& chip_;
+  Gen gen_;
+  const Instruction& inst_;
+  const OpcodeInfo& op_;
+  const WaveState& in_;
+  const Policies& pol_;
+  ExecResult& out_;
+
+  VSharp v_;
+  bool zeroV_ = false;
+  uint32_t soffset_ = 0;
+  Dfmt dfmt_ = Dfmt::Invalid;
+  Nfmt nfmt_ = Nfmt::Unorm;
+  std::array<DstSel, 4> sel_ = kIdentitySel;
+  uint8_t elemBytes_ = 0;
+  uint8_t fmtComponents_ = 0;
+  bool fmtInvalid_ = false;
+  std::string_view fmtUnclaimed_;
+  std::vector<Write> writes_;
+};
+
+}  // namespace
+
+ExecResult execute(const Chip& chip, const Instruction& inst, const WaveState& state,
+                   const MemoryImage& memory, const std::vector<uint8_t>& lds,
+                   const Policies& policies) {
+  if (inst.op == nullptr) throw Error("execute: instruction has no opcode");
+  validate(chip.gen, inst);
+  ExecResult out;
+  out.memory = memory;
+  out.lds = lds;
+  out.state = state;
+  WaveRun(chip, inst, state, policies, out).run();
+  return out;
+}
+
+}  // namespace gcn
