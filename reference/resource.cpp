@@ -190,6 +190,10 @@ uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, 
       case Kind::Nfmt:
         return static_cast<uint64_t>(parseNfmt(value, gen));
       case Kind::Dfmt:
+        // Names first: parseDfmt reads "8", "16" and "32" as codes (8 = 10_10_10_2), but the
+        // text form writes the seed's names, so "dfmt=32" must mean the 32-bit format.
+        for (const DfmtInfo& d : allDfmts())
+          if (lower(d.name) == lower(value)) return static_cast<uint64_t>(d.code);
         return static_cast<uint64_t>(parseDfmt(value));
       case Kind::Flag: {
         const std::string l = lower(value);
