@@ -1,0 +1,48 @@
+#version 450
+// Texel route, loads: lane l reads element idx[l] of the texel buffer at binding 0 and
+// writes the COMPS components it uses (so the driver emits BUFFER_LOAD_FORMAT_{X..XYZW},
+// PLATFORM.md) as raw bits. Lanes with enabled[l] == 0 skip the load (EXEC).
+// Defines: STORAGE (0: texelFetch on a samplerBuffer, 1: imageLoad on an imageBuffer
+// without format qualifier, GL_EXT_shader_image_load_formatted), TEX (the sampler or
+// image type: samplerBuffer, isamplerBuffer, uimageBuffer, ...), VEC4 (vec4 / ivec4 /
+// uvec4), IS_FLOAT, COMPS (1..4).
+#if STORAGE
+#extension GL_EXT_shader_image_load_formatted : require
+#endif
+layout(local_size_x = 64) in;
+
+#if STORAGE
+layout(set = 0, binding = 0) uniform readonly TEX tex;
+#define FETCH(i) imageLoad(tex, i)
+#else
+layout(set = 0, binding = 0) uniform TEX tex;
+#define FETCH(i) texelFetch(tex, i)
+#endif
+#if IS_FLOAT
+#define BITS(x) floatBitsToUint(x)
+#else
+#define BITS(x) uint(x)
+#endif
+
+layout(std430, set = 0, binding = 1) readonly buffer In {
+  uint idx[64];
+  uint enabled[64];
+  uint data[256];
+} inp;
+layout(std430, set = 0, binding = 2) buffer Out { uint v[256]; } outp;
+
+void main() {
+  uint l = gl_LocalInvocationID.x;
+  if (inp.enabled[l] == 0u) return;
+  VEC4 r = FETCH(int(inp.idx[l]));
+  outp.v[l * 4u + 0u] = BITS(r.x);
+#if COMPS >= 2
+  outp.v[l * 4u + 1u] = BITS(r.y);
+#endif
+#if COMPS >= 3
+  outp.v[l * 4u + 2u] = BITS(r.z);
+#endif
+#if COMPS >= 4
+  outp.v[l * 4u + 3u] = BITS(r.w);
+#endif
+}
