@@ -103,6 +103,15 @@ class Context {
   VkPhysicalDeviceMemoryProperties memory_{};
 };
 
+// A Vulkan struct with its sType set and every other member zero (aggregate init with only
+// sType trips -Wmissing-field-initializers).
+template <class T>
+T make(VkStructureType type) {
+  T t{};
+  t.sType = type;
+  return t;
+}
+
 // Throws gcn::Error naming `what` and the VkResult when r is not VK_SUCCESS.
 void check(VkResult r, const char* what);
 // "VK_ERROR_OUT_OF_DEVICE_MEMORY", ...

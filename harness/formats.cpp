@@ -1,0 +1,305 @@
+#include "harness/formats.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "reference/error.h"
+
+namespace gcnprobe {
+namespace {
+
+using gcn::Dfmt;
+using gcn::DstSel;
+using gcn::Nfmt;
+
+// DST_SEL = radv_map_swizzle(swizzle) where swizzle is the util format's swizzle
+// (radv_compose_swizzle(desc, NULL, ...) in radv_make_texel_buffer_descriptor, Mesa
+// src/amd/vulkan/radv_image.c / radv_buffer_view.c): channels the format lacks read 0, alpha
+// reads 1; BGR(A) formats are described in memory order and swapped back here.
+constexpr std::array<DstSel, 4> kX001{DstSel::X, DstSel::Zero, DstSel::Zero, DstSel::One};
+constexpr std::array<DstSel, 4> kXY01{DstSel::X, DstSel::Y, DstSel::Zero, DstSel::One};
+constexpr std::array<DstSel, 4> kXYZ1{DstSel::X, DstSel::Y, DstSel::Z, DstSel::One};
+constexpr std::array<DstSel, 4> kXYZW{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W};
+constexpr std::array<DstSel, 4> kZYX1{DstSel::Z, DstSel::Y, DstSel::X, DstSel::One};
+constexpr std::array<DstSel, 4> kZYXW{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W};
+// R64_UINT/SINT: radv_compose_swizzle's special case ("zw components are 1,0").
+constexpr std::array<DstSel, 4> kXY10{DstSel::X, DstSel::Y, DstSel::One, DstSel::Zero};
+
+// DATA_FORMAT per radv_translate_buffer_dataformat (Mesa 22.3 src/amd/vulkan/radv_formats.c):
+// equal channel sizes of 8/16/32 bits with 1, 2 or 4 channels (32 bits also 3); 10-10-10-2
+// -> 2_10_10_10 (seed 003 code 9, GCN-FACTS.md); R11G11B10_FLOAT -> 10_11_11; 1-channel
+// 64-bit integers -> 32_32; everything else (3 channels of 8/16 bits, other 64-bit) INVALID.
+// NUM_FORMAT per radv_translate_buffer_numformat: the first channel's type (normalized ->
+// UNORM/SNORM, pure integer -> UINT/SINT, else USCALED/SSCALED, float -> FLOAT); sRGB is
+// unsigned normalized there, so UNORM. `texel` is what RADV 22.3 reports in bufferFeatures
+// (uniform or storage texel), checked against the RADV null device in formats_test.cpp.
+#define ROW(fmt, dfmt, nfmt, sel, stride, texel, note) \
+  { VK_FORMAT_##fmt, "VK_FORMAT_" #fmt, Dfmt::dfmt, Nfmt::nfmt, sel, stride, texel, note }
+constexpr BufferFormat kFormats[] = {
+    ROW(R8_UNORM, F8, Unorm, kX001, 1, true, ""),
+    ROW(R8_SNORM, F8, Snorm, kX001, 1, true, ""),
+    ROW(R8_USCALED, F8, Uscaled, kX001, 1, true, ""),
+    ROW(R8_SSCALED, F8, Sscaled, kX001, 1, true, ""),
+    ROW(R8_UINT, F8, Uint, kX001, 1, true, ""),
+    ROW(R8_SINT, F8, Sint, kX001, 1, true, ""),
+    ROW(R8_SRGB, F8, Unorm, kX001, 1, true,
+        "sRGB: the buffer path does no sRGB decode; RADV offers it as storage texel only"),
+    ROW(R8G8_UNORM, F8_8, Unorm, kXY01, 2, true, ""),
+    ROW(R8G8_SNORM, F8_8, Snorm, kXY01, 2, true, ""),
+    ROW(R8G8_USCALED, F8_8, Uscaled, kXY01, 2, true, ""),
+    ROW(R8G8_SSCALED, F8_8, Sscaled, kXY01, 2, true, ""),
+    ROW(R8G8_UINT, F8_8, Uint, kXY01, 2, true, ""),
+    ROW(R8G8_SINT, F8_8, Sint, kXY01, 2, true, ""),
+    ROW(R8G8_SRGB, F8_8, Unorm, kXY01, 2, true,
+        "sRGB: the buffer path does no sRGB decode; RADV offers it as storage texel only"),
+    ROW(R8G8B8_UNORM, Invalid, Unorm, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8_SNORM, Invalid, Snorm, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8_USCALED, Invalid, Uscaled, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8_SSCALED, Invalid, Sscaled, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8_UINT, Invalid, Uint, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8_SINT, Invalid, Sint, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8_SRGB, Invalid, Unorm, kXYZ1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_UNORM, Invalid, Unorm, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_SNORM, Invalid, Snorm, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_USCALED, Invalid, Uscaled, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_SSCALED, Invalid, Sscaled, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_UINT, Invalid, Uint, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_SINT, Invalid, Sint, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(B8G8R8_SRGB, Invalid, Unorm, kZYX1, 3, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R8G8B8A8_UNORM, F8_8_8_8, Unorm, kXYZW, 4, true, ""),
+    ROW(R8G8B8A8_SNORM, F8_8_8_8, Snorm, kXYZW, 4, true, ""),
+    ROW(R8G8B8A8_USCALED, F8_8_8_8, Uscaled, kXYZW, 4, true, ""),
+    ROW(R8G8B8A8_SSCALED, F8_8_8_8, Sscaled, kXYZW, 4, true, ""),
+    ROW(R8G8B8A8_UINT, F8_8_8_8, Uint, kXYZW, 4, true, ""),
+    ROW(R8G8B8A8_SINT, F8_8_8_8, Sint, kXYZW, 4, true, ""),
+    ROW(R8G8B8A8_SRGB, F8_8_8_8, Unorm, kXYZW, 4, true,
+        "sRGB: the buffer path does no sRGB decode; RADV offers it as storage texel only"),
+    ROW(B8G8R8A8_UNORM, F8_8_8_8, Unorm, kZYXW, 4, true,
+        "BGRA: memory order B,G,R,A; RADV swaps through DST_SEL"),
+    ROW(B8G8R8A8_SNORM, F8_8_8_8, Snorm, kZYXW, 4, true,
+        "BGRA: memory order B,G,R,A; RADV swaps through DST_SEL"),
+    ROW(B8G8R8A8_USCALED, F8_8_8_8, Uscaled, kZYXW, 4, true,
+        "BGRA: memory order B,G,R,A; RADV swaps through DST_SEL"),
+    ROW(B8G8R8A8_SSCALED, F8_8_8_8, Sscaled, kZYXW, 4, true,
+        "BGRA: memory order B,G,R,A; RADV swaps through DST_SEL"),
+    ROW(B8G8R8A8_UINT, F8_8_8_8, Uint, kZYXW, 4, true,
+        "BGRA: memory order B,G,R,A; RADV swaps through DST_SEL"),
+    ROW(B8G8R8A8_SINT, F8_8_8_8, Sint, kZYXW, 4, true,
+        "BGRA: memory order B,G,R,A; RADV swaps through DST_SEL"),
+    ROW(B8G8R8A8_SRGB, F8_8_8_8, Unorm, kZYXW, 4, true,
+        "sRGB: the buffer path does no sRGB decode; RADV offers it as storage texel only"),
+    ROW(A8B8G8R8_UNORM_PACK32, F8_8_8_8, Unorm, kXYZW, 4, true, ""),
+    ROW(A8B8G8R8_SNORM_PACK32, F8_8_8_8, Snorm, kXYZW, 4, true, ""),
+    ROW(A8B8G8R8_USCALED_PACK32, F8_8_8_8, Uscaled, kXYZW, 4, true, ""),
+    ROW(A8B8G8R8_SSCALED_PACK32, F8_8_8_8, Sscaled, kXYZW, 4, true, ""),
+    ROW(A8B8G8R8_UINT_PACK32, F8_8_8_8, Uint, kXYZW, 4, true, ""),
+    ROW(A8B8G8R8_SINT_PACK32, F8_8_8_8, Sint, kXYZW, 4, true, ""),
+    ROW(A8B8G8R8_SRGB_PACK32, F8_8_8_8, Unorm, kXYZW, 4, true,
+        "sRGB: the buffer path does no sRGB decode; RADV offers it as storage texel only"),
+    ROW(A2R10G10B10_UNORM_PACK32, F2_10_10_10, Unorm, kZYXW, 4, true,
+        "BGRA order in the dword: swapped through DST_SEL"),
+    ROW(A2R10G10B10_SNORM_PACK32, F2_10_10_10, Snorm, kZYXW, 4, false,
+        "RADV removes the texel-buffer features of signed 2_10_10_10 "
+        "(radv_physical_device_get_format_properties); vertex only"),
+    ROW(A2R10G10B10_USCALED_PACK32, F2_10_10_10, Uscaled, kZYXW, 4, true,
+        "BGRA order in the dword: swapped through DST_SEL"),
+    ROW(A2R10G10B10_SSCALED_PACK32, F2_10_10_10, Sscaled, kZYXW, 4, false,
+        "RADV removes the texel-buffer features of signed 2_10_10_10 "
+        "(radv_physical_device_get_format_properties); vertex only"),
+    ROW(A2R10G10B10_UINT_PACK32, F2_10_10_10, Uint, kZYXW, 4, true,
+        "BGRA order in the dword: swapped through DST_SEL"),
+    ROW(A2R10G10B10_SINT_PACK32, F2_10_10_10, Sint, kZYXW, 4, false,
+        "RADV removes the texel-buffer features of signed 2_10_10_10 "
+        "(radv_physical_device_get_format_properties); vertex only"),
+    ROW(A2B10G10R10_UNORM_PACK32, F2_10_10_10, Unorm, kXYZW, 4, true, ""),
+    ROW(A2B10G10R10_SNORM_PACK32, F2_10_10_10, Snorm, kXYZW, 4, false,
+        "RADV removes the texel-buffer features of signed 2_10_10_10 "
+        "(radv_physical_device_get_format_properties); vertex only"),
+    ROW(A2B10G10R10_USCALED_PACK32, F2_10_10_10, Uscaled, kXYZW, 4, true, ""),
+    ROW(A2B10G10R10_SSCALED_PACK32, F2_10_10_10, Sscaled, kXYZW, 4, false,
+        "RADV removes the texel-buffer features of signed 2_10_10_10 "
+        "(radv_physical_device_get_format_properties); vertex only"),
+    ROW(A2B10G10R10_UINT_PACK32, F2_10_10_10, Uint, kXYZW, 4, true, ""),
+    ROW(A2B10G10R10_SINT_PACK32, F2_10_10_10, Sint, kXYZW, 4, false,
+        "RADV removes the texel-buffer features of signed 2_10_10_10 "
+        "(radv_physical_device_get_format_properties); vertex only"),
+    ROW(R16_UNORM, F16, Unorm, kX001, 2, true, ""),
+    ROW(R16_SNORM, F16, Snorm, kX001, 2, true, ""),
+    ROW(R16_USCALED, F16, Uscaled, kX001, 2, true, ""),
+    ROW(R16_SSCALED, F16, Sscaled, kX001, 2, true, ""),
+    ROW(R16_UINT, F16, Uint, kX001, 2, true, ""),
+    ROW(R16_SINT, F16, Sint, kX001, 2, true, ""),
+    ROW(R16_SFLOAT, F16, Float, kX001, 2, true, ""),
+    ROW(R16G16_UNORM, F16_16, Unorm, kXY01, 4, true, ""),
+    ROW(R16G16_SNORM, F16_16, Snorm, kXY01, 4, true, ""),
+    ROW(R16G16_USCALED, F16_16, Uscaled, kXY01, 4, true, ""),
+    ROW(R16G16_SSCALED, F16_16, Sscaled, kXY01, 4, true, ""),
+    ROW(R16G16_UINT, F16_16, Uint, kXY01, 4, true, ""),
+    ROW(R16G16_SINT, F16_16, Sint, kXY01, 4, true, ""),
+    ROW(R16G16_SFLOAT, F16_16, Float, kXY01, 4, true, ""),
+    ROW(R16G16B16_UNORM, Invalid, Unorm, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16_SNORM, Invalid, Snorm, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16_USCALED, Invalid, Uscaled, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16_SSCALED, Invalid, Sscaled, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16_UINT, Invalid, Uint, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16_SINT, Invalid, Sint, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16_SFLOAT, Invalid, Float, kXYZ1, 6, false,
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
+        "attribute only, one channel per load"),
+    ROW(R16G16B16A16_UNORM, F16_16_16_16, Unorm, kXYZW, 8, true, ""),
+    ROW(R16G16B16A16_SNORM, F16_16_16_16, Snorm, kXYZW, 8, true, ""),
+    ROW(R16G16B16A16_USCALED, F16_16_16_16, Uscaled, kXYZW, 8, true, ""),
+    ROW(R16G16B16A16_SSCALED, F16_16_16_16, Sscaled, kXYZW, 8, true, ""),
+    ROW(R16G16B16A16_UINT, F16_16_16_16, Uint, kXYZW, 8, true, ""),
+    ROW(R16G16B16A16_SINT, F16_16_16_16, Sint, kXYZW, 8, true, ""),
+    ROW(R16G16B16A16_SFLOAT, F16_16_16_16, Float, kXYZW, 8, true, ""),
+    ROW(R32_UINT, F32, Uint, kX001, 4, true, ""),
+    ROW(R32_SINT, F32, Sint, kX001, 4, true, ""),
+    ROW(R32_SFLOAT, F32, Float, kX001, 4, true, ""),
+    ROW(R32G32_UINT, F32_32, Uint, kXY01, 8, true, ""),
+    ROW(R32G32_SINT, F32_32, Sint, kXY01, 8, true, ""),
+    ROW(R32G32_SFLOAT, F32_32, Float, kXY01, 8, true, ""),
+    ROW(R32G32B32_UINT, F32_32_32, Uint, kXYZ1, 12, true, ""),
+    ROW(R32G32B32_SINT, F32_32_32, Sint, kXYZ1, 12, true, ""),
+    ROW(R32G32B32_SFLOAT, F32_32_32, Float, kXYZ1, 12, true, ""),
+    ROW(R32G32B32A32_UINT, F32_32_32_32, Uint, kXYZW, 16, true, ""),
+    ROW(R32G32B32A32_SINT, F32_32_32_32, Sint, kXYZW, 16, true, ""),
+    ROW(R32G32B32A32_SFLOAT, F32_32_32_32, Float, kXYZW, 16, true, ""),
+    ROW(R64_UINT, F32_32, Uint, kXY10, 8, true,
+        "read as 32_32 with DST_SEL x,y,1,0 (radv_compose_swizzle special case); storage texel and "
+        "atomics only"),
+    ROW(R64_SINT, F32_32, Sint, kXY10, 8, true,
+        "read as 32_32 with DST_SEL x,y,1,0 (radv_compose_swizzle special case); storage texel and "
+        "atomics only"),
+    ROW(R64_SFLOAT, Invalid, Float, kX001, 8, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64_UINT, Invalid, Uint, kXY01, 16, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64_SINT, Invalid, Sint, kXY01, 16, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64_SFLOAT, Invalid, Float, kXY01, 16, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64B64_UINT, Invalid, Uint, kXYZ1, 24, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64B64_SINT, Invalid, Sint, kXYZ1, 24, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64B64_SFLOAT, Invalid, Float, kXYZ1, 24, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64B64A64_UINT, Invalid, Uint, kXYZW, 32, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64B64A64_SINT, Invalid, Sint, kXYZW, 32, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(R64G64B64A64_SFLOAT, Invalid, Float, kXYZW, 32, false,
+        "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
+        "(32-bit loads)"),
+    ROW(B10G11R11_UFLOAT_PACK32, F10_11_11, Float, kXYZ1, 4, true,
+        "R at bits 0-10: seed DATA_FORMAT 10_11_11 (x = low 11 bits)"),
+};
+#undef ROW
+
+}  // namespace
+
+std::span<const BufferFormat> allBufferFormats() {
+  return kFormats;
+}
+
+const BufferFormat* findBufferFormat(VkFormat format) {
+  for (const BufferFormat& f : kFormats) {
+    if (f.vk == format) return &f;
+  }
+  return nullptr;
+}
+
+const BufferFormat& parseBufferFormat(std::string_view name) {
+  std::string upper(name);
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (upper.rfind("VK_FORMAT_", 0) != 0) upper = "VK_FORMAT_" + upper;
+  for (const BufferFormat& f : kFormats) {
+    if (f.name == upper) return f;
+  }
+  throw gcn::Error("unknown buffer format '" + std::string(name) +
+                   "': expected a VkFormat name such as VK_FORMAT_R8G8B8A8_UNORM or "
+                   "r32g32_sfloat (see `gcnprobe formats`)");
+}
+
+uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride) {
+  // radv_make_texel_buffer_descriptor: "if (gfx_level != GFX8 && stride) range /= stride",
+  // i.e. bytes on GFX8 (NUM_RECORDS counts bytes unless SWIZZLE_ENABLE, GCN-FACTS.md) and
+  // elements elsewhere.
+  if (gen == gcn::Gen::Gfx8) return elements * stride;
+  return elements;
+}
+
+gcn::VSharp makeTexelBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elements,
+                                  VkFormat format) {
+  const BufferFormat* f = findBufferFormat(format);
+  if (f == nullptr) {
+    throw gcn::Error("VkFormat " + std::to_string(static_cast<int>(format)) +
+                     " is not a GCN buffer format");
+  }
+  if (!f->texel || f->dfmt == Dfmt::Invalid) {
+    throw gcn::Error(std::string(f->name) +
+                     " has no texel-buffer V# on RADV: " + std::string(f->note));
+  }
+  gcn::VSharp v;
+  v.base = base;
+  v.stride = f->stride;
+  v.numRecords = texelBufferNumRecords(chip.gen, elements, f->stride);
+  v.dstSel = f->dstSel;
+  v.numFormat = f->nfmt;
+  v.dataFormat = f->dfmt;
+  return v;
+}
+
+}  // namespace gcnprobe

@@ -1,0 +1,119 @@
+#include "harness/vulkan/buffer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "reference/error.h"
+
+namespace gcnprobe::vk {
+
+HostBuffer::HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage)
+    : device_(ctx.device()), size_(bytes) {
+  if (bytes == 0) throw gcn::Error("a buffer needs at least one byte");
+  auto bi = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  bi.size = bytes;
+  bi.usage = usage;
+  bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(vkCreateBuffer(device_, &bi, nullptr, &buffer_), "vkCreateBuffer");
+  try {
+    VkMemoryRequirements req{};
+    vkGetBufferMemoryRequirements(device_, buffer_, &req);
+    auto ai = make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex =
+        ctx.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    check(vkAllocateMemory(device_, &ai, nullptr, &memory_), "vkAllocateMemory");
+    check(vkBindBufferMemory(device_, buffer_, memory_, 0), "vkBindBufferMemory");
+    void* p = nullptr;
+    check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+    mapped_ = static_cast<uint8_t*>(p);
+    std::memset(mapped_, 0, static_cast<size_t>(size_));
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void HostBuffer::release() {
+  if (device_ == VK_NULL_HANDLE) return;
+  if (mapped_ != nullptr) vkUnmapMemory(device_, memory_);
+  if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, buffer_, nullptr);
+  if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);
+  mapped_ = nullptr;
+  buffer_ = VK_NULL_HANDLE;
+  memory_ = VK_NULL_HANDLE;
+}
+
+HostBuffer::~HostBuffer() {
+  release();
+}
+
+HostBuffer::HostBuffer(HostBuffer&& o) noexcept
+    : device_(std::exchange(o.device_, VK_NULL_HANDLE)),
+      buffer_(std::exchange(o.buffer_, VK_NULL_HANDLE)),
+      memory_(std::exchange(o.memory_, VK_NULL_HANDLE)),
+      size_(std::exchange(o.size_, 0)),
+      mapped_(std::exchange(o.mapped_, nullptr)) {}
+
+HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
+  if (this != &o) {
+    release();
+    device_ = std::exchange(o.device_, VK_NULL_HANDLE);
+    buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
+    memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
+    size_ = std::exchange(o.size_, 0);
+    mapped_ = std::exchange(o.mapped_, nullptr);
+  }
+  return *this;
+}
+
+namespace {
+VkDeviceSize roundUp(VkDeviceSize v, VkDeviceSize a) {
+  return a == 0 ? v : (v + a - 1) / a * a;
+}
+}  // namespace
+
+GuardedBuffer::GuardedBuffer(Context& ctx, VkDeviceSize payloadBytes, VkBufferUsageFlags usage,
+                             VkDeviceSize guardBytes)
+    : payloadBytes_(payloadBytes) {
+  if (payloadBytes == 0) throw gcn::Error("a guarded buffer needs a payload of at least one byte");
+  const VkPhysicalDeviceLimits& l = ctx.limits();
+  // The payload is bound as a texel view or a storage/uniform descriptor at payloadOffset():
+  // the offset must satisfy every one of these alignments (Vulkan spec, VkBufferViewCreateInfo
+  // and VkDescriptorBufferInfo valid usage). All are powers of two, so the largest works.
+  VkDeviceSize align = std::max({l.minTexelBufferOffsetAlignment, l.minStorageBufferOffsetAlignment,
+                                 l.minUniformBufferOffsetAlignment, VkDeviceSize{16}});
+  front_ = roundUp(guardBytes, align);
+  storage_ = HostBuffer(ctx, front_ + payloadBytes + guardBytes, usage);
+  resetGuards();
+}
+
+std::span<uint8_t> GuardedBuffer::payload() {
+  return storage_.bytes().subspan(static_cast<size_t>(front_), static_cast<size_t>(payloadBytes_));
+}
+
+std::span<const uint8_t> GuardedBuffer::payload() const {
+  return storage_.bytes().subspan(static_cast<size_t>(front_), static_cast<size_t>(payloadBytes_));
+}
+
+void GuardedBuffer::resetGuards() {
+  auto all = storage_.bytes();
+  std::fill(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(front_), kGuardPattern);
+  std::fill(all.begin() + static_cast<std::ptrdiff_t>(front_ + payloadBytes_), all.end(),
+            kGuardPattern);
+}
+
+std::vector<int64_t> GuardedBuffer::changedGuardBytes() const {
+  std::vector<int64_t> out;
+  auto all = storage_.bytes();
+  const auto front = static_cast<int64_t>(front_);
+  for (int64_t i = 0; i < static_cast<int64_t>(all.size()); ++i) {
+    if (i >= front && i < front + static_cast<int64_t>(payloadBytes_)) continue;
+    if (all[static_cast<size_t>(i)] != kGuardPattern) out.push_back(i - front);
+  }
+  return out;
+}
+
+}  // namespace gcnprobe::vk

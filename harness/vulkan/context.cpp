@@ -1,0 +1,423 @@
+#include "harness/vulkan/context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "harness/gcn_detect.h"
+#include "harness/vulkan/loader.h"
+#include "reference/error.h"
+
+namespace gcnprobe::vk {
+
+struct Context::Messenger {
+  std::atomic<uint32_t> errors{0};
+  std::mutex mutex;
+  std::vector<std::string> messages;
+};
+
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool hasExtension(const std::vector<VkExtensionProperties>& exts, const char* name) {
+  return std::any_of(exts.begin(), exts.end(), [&](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, name) == 0;
+  });
+}
+
+std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice pd) {
+  uint32_t n = 0;
+  check(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr),
+        "vkEnumerateDeviceExtensionProperties");
+  std::vector<VkExtensionProperties> exts(n);
+  check(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data()),
+        "vkEnumerateDeviceExtensionProperties");
+  exts.resize(n);
+  return exts;
+}
+
+VkInstance createInstance(bool validation, bool* debugUtils) {
+  loadVulkan();
+  uint32_t loaderVersion = VK_API_VERSION_1_0;
+  if (vkEnumerateInstanceVersion != nullptr) vkEnumerateInstanceVersion(&loaderVersion);
+  if (loaderVersion < VK_API_VERSION_1_1) {
+    throw gcn::Error("the Vulkan loader is older than 1.1: install libvulkan1 >= 1.1");
+  }
+  auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  app.pApplicationName = "gcnprobe";
+  app.apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
+  std::vector<const char*> layers, exts;
+  *debugUtils = false;
+  if (validation) {
+    uint32_t n = 0;
+    vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> props(n);
+    vkEnumerateInstanceLayerProperties(&n, props.data());
+    bool found = std::any_of(props.begin(), props.end(), [](const VkLayerProperties& l) {
+      return std::strcmp(l.layerName, kValidationLayer) == 0;
+    });
+    if (!found) {
+      throw gcn::Error(std::string("validation requested but ") + kValidationLayer +
+                       " is not installed (Debian: vulkan-validationlayers)");
+    }
+    layers.push_back(kValidationLayer);
+    exts.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    *debugUtils = true;
+  }
+  auto ci = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  ci.pApplicationInfo = &app;
+  ci.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  ci.ppEnabledLayerNames = layers.data();
+  ci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
+  ci.ppEnabledExtensionNames = exts.data();
+  VkInstance instance = VK_NULL_HANDLE;
+  check(vkCreateInstance(&ci, nullptr, &instance), "vkCreateInstance");
+  volkLoadInstance(instance);
+  return instance;
+}
+
+std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
+  uint32_t n = 0;
+  check(vkEnumeratePhysicalDevices(instance, &n, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> pds(n);
+  check(vkEnumeratePhysicalDevices(instance, &n, pds.data()), "vkEnumeratePhysicalDevices");
+  pds.resize(n);
+  if (pds.empty()) {
+    throw gcn::Error(
+        "no Vulkan device: install mesa-vulkan-drivers (lavapipe) or check VK_ICD_FILENAMES");
+  }
+  return pds;
+}
+
+// Only plain property queries: the RADV null winsys lacks some (vulkaninfo crashes there,
+// PLATFORM.md), so no memory-budget or surface queries here.
+DeviceInfo describe(VkPhysicalDevice pd, uint32_t index) {
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(pd, &props);
+  DeviceInfo info;
+  info.index = index;
+  info.name = props.deviceName;
+  info.vendorId = props.vendorID;
+  info.deviceId = props.deviceID;
+  info.type = props.deviceType;
+  info.apiVersion = props.apiVersion;
+  auto exts = deviceExtensions(pd);
+  info.hasExecutableProperties =
+      hasExtension(exts, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  info.hasRobustness2 = hasExtension(exts, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  if (props.apiVersion >= VK_API_VERSION_1_2 ||
+      hasExtension(exts, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME)) {
+    auto driver =
+        make<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
+    auto p2 = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    p2.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    info.driverName = driver.driverName;
+    info.driverInfo = driver.driverInfo;
+  }
+  info.chip = detectChip(info.vendorId, info.deviceId, info.name);
+  info.isSoftware = info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return info;
+}
+
+// Lower rank = better: AMD GCN GPU, other GPU, CPU, anything else (issue text).
+int rank(const DeviceInfo& d) {
+  bool gpu = d.type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ||
+             d.type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ||
+             d.type == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU;
+  if (d.chip && gpu) return 0;
+  if (d.chip) return 1;  // the RADV null device reports type OTHER: still GCN
+  if (gpu) return 2;
+  if (d.isSoftware) return 3;
+  return 4;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                         VkDebugUtilsMessageTypeFlagsEXT /*types*/,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                         void* user) {
+  auto* m = static_cast<Context::Messenger*>(user);
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+    m->errors.fetch_add(1);
+    std::lock_guard<std::mutex> lock(m->mutex);
+    m->messages.emplace_back(data->pMessage != nullptr ? data->pMessage : "");
+    std::fprintf(stderr, "vulkan validation: %s\n", data->pMessage);
+  }
+  return VK_FALSE;
+}
+
+}  // namespace
+
+std::string resultName(VkResult r) {
+  switch (r) {
+#define NAME(x) \
+  case x:       \
+    return #x;
+    NAME(VK_SUCCESS)
+    NAME(VK_NOT_READY)
+    NAME(VK_TIMEOUT)
+    NAME(VK_INCOMPLETE)
+    NAME(VK_ERROR_OUT_OF_HOST_MEMORY)
+    NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    NAME(VK_ERROR_INITIALIZATION_FAILED)
+    NAME(VK_ERROR_DEVICE_LOST)
+    NAME(VK_ERROR_MEMORY_MAP_FAILED)
+    NAME(VK_ERROR_LAYER_NOT_PRESENT)
+    NAME(VK_ERROR_EXTENSION_NOT_PRESENT)
+    NAME(VK_ERROR_FEATURE_NOT_PRESENT)
+    NAME(VK_ERROR_INCOMPATIBLE_DRIVER)
+    NAME(VK_ERROR_TOO_MANY_OBJECTS)
+    NAME(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    NAME(VK_ERROR_UNKNOWN)
+#undef NAME
+    default:
+      return "VkResult(" + std::to_string(static_cast<int>(r)) + ")";
+  }
+}
+
+void check(VkResult r, const char* what) {
+  if (r != VK_SUCCESS) throw gcn::Error(std::string(what) + " failed: " + resultName(r));
+}
+
+std::string deviceTypeName(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "cpu";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual-gpu";
+    default:
+      return "other";
+  }
+}
+
+std::vector<DeviceInfo> listDevices() {
+  bool debugUtils = false;
+  VkInstance instance = createInstance(false, &debugUtils);
+  std::vector<DeviceInfo> out;
+  try {
+    auto pds = physicalDevices(instance);
+    for (uint32_t i = 0; i < pds.size(); ++i)
+      out.push_back(describe(pds[i], i));
+  } catch (...) {
+    vkDestroyInstance(instance, nullptr);
+    throw;
+  }
+  vkDestroyInstance(instance, nullptr);
+  return out;
+}
+
+const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices,
+                               const std::string& selector) {
+  if (devices.empty()) throw gcn::Error("no Vulkan device to select from");
+  if (selector.empty()) {
+    return *std::min_element(devices.begin(), devices.end(),
+                             [](const DeviceInfo& a, const DeviceInfo& b) {
+                               return rank(a) < rank(b);  // stable: first of equal rank
+                             });
+  }
+  bool numeric = std::all_of(selector.begin(), selector.end(),
+                             [](unsigned char c) { return std::isdigit(c) != 0; });
+  if (numeric && selector.size() < 6) {
+    uint32_t index = static_cast<uint32_t>(std::stoul(selector));
+    for (const DeviceInfo& d : devices) {
+      if (d.index == index) return d;
+    }
+  } else {
+    std::string needle = lower(selector);
+    for (const DeviceInfo& d : devices) {
+      if (lower(d.name).find(needle) != std::string::npos) return d;
+    }
+  }
+  std::string list;
+  for (const DeviceInfo& d : devices) {
+    list += "\n  " + std::to_string(d.index) + ": " + d.name;
+  }
+  throw gcn::Error("--device '" + selector +
+                   "' matches no device (give an index or part of a name); devices:" + list);
+}
+
+std::unique_ptr<Context> Context::open(const std::string& selector, bool validation) {
+  std::unique_ptr<Context> ctx(new Context());
+  bool debugUtils = false;
+  ctx->instance_ = createInstance(validation, &debugUtils);
+  if (debugUtils) {
+    ctx->messengerState_ = std::make_unique<Messenger>();
+    auto mi = make<VkDebugUtilsMessengerCreateInfoEXT>(
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    mi.pfnUserCallback = onMessage;
+    mi.pUserData = ctx->messengerState_.get();
+    check(vkCreateDebugUtilsMessengerEXT(ctx->instance_, &mi, nullptr, &ctx->messenger_),
+          "vkCreateDebugUtilsMessengerEXT");
+  }
+  auto pds = physicalDevices(ctx->instance_);
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < pds.size(); ++i)
+    infos.push_back(describe(pds[i], i));
+  ctx->info_ = selectDevice(infos, selector);
+  ctx->physical_ = pds[ctx->info_.index];
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(ctx->physical_, &props);
+  ctx->limits_ = props.limits;
+  vkGetPhysicalDeviceMemoryProperties(ctx->physical_, &ctx->memory_);
+
+  // One queue family with compute, preferring one that also has graphics (vertex routes).
+  uint32_t nq = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical_, &nq, nullptr);
+  std::vector<VkQueueFamilyProperties> families(nq);
+  vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical_, &nq, families.data());
+  int best = -1;
+  for (uint32_t i = 0; i < nq; ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+    if (best < 0 || (families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+      if (best < 0 || !(families[best].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+        best = static_cast<int>(i);
+    }
+  }
+  if (best < 0) throw gcn::Error(ctx->info_.name + " has no compute queue");
+  ctx->queueFamily_ = static_cast<uint32_t>(best);
+
+  // Features: ask what exists, enable what the probes use.
+  const bool v12 = ctx->info_.apiVersion >= VK_API_VERSION_1_2;
+  auto f2 = make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  auto f11 =
+      make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+  auto f12 =
+      make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto r2 = make<VkPhysicalDeviceRobustness2FeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
+  auto pe = make<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  void** tail = &f2.pNext;
+  auto append = [&](auto& s) {
+    *tail = &s;
+    tail = &s.pNext;
+  };
+  if (v12) {
+    append(f11);
+    append(f12);
+  }
+  if (ctx->info_.hasRobustness2) append(r2);
+  if (ctx->info_.hasExecutableProperties) append(pe);
+  vkGetPhysicalDeviceFeatures2(ctx->physical_, &f2);
+
+  // Keep only the features we use (everything else off: what is not asked for stays
+  // disabled, so results do not depend on unrelated driver features).
+  VkPhysicalDeviceFeatures core{};
+  core.robustBufferAccess = f2.features.robustBufferAccess;
+  core.shaderInt16 = f2.features.shaderInt16;
+  core.shaderInt64 = f2.features.shaderInt64;
+  core.vertexPipelineStoresAndAtomics = f2.features.vertexPipelineStoresAndAtomics;
+  core.shaderStorageImageReadWithoutFormat = f2.features.shaderStorageImageReadWithoutFormat;
+  core.shaderStorageImageWriteWithoutFormat = f2.features.shaderStorageImageWriteWithoutFormat;
+  f2.features = core;
+  Features& on = ctx->features_;
+  on.robustBufferAccess = core.robustBufferAccess;
+  on.shaderInt16 = core.shaderInt16;
+  on.shaderInt64 = core.shaderInt64;
+  on.vertexPipelineStoresAndAtomics = core.vertexPipelineStoresAndAtomics;
+  on.shaderStorageImageReadWithoutFormat = core.shaderStorageImageReadWithoutFormat;
+  on.shaderStorageImageWriteWithoutFormat = core.shaderStorageImageWriteWithoutFormat;
+  if (v12) {
+    auto k11 = make<VkPhysicalDeviceVulkan11Features>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    k11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
+    k11.pNext = f11.pNext;
+    f11 = k11;
+    auto k12 = make<VkPhysicalDeviceVulkan12Features>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    k12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+    k12.shaderInt8 = f12.shaderInt8;
+    k12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+    k12.pNext = f12.pNext;
+    f12 = k12;
+    on.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
+    on.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+    on.shaderInt8 = f12.shaderInt8;
+    on.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+  }
+  std::vector<const char*> exts;
+  if (ctx->info_.hasRobustness2) {
+    // robustBufferAccess2 requires robustBufferAccess (VUID-...-robustBufferAccess2-04000).
+    if (!core.robustBufferAccess) {
+      r2.robustBufferAccess2 = VK_FALSE;
+      r2.robustImageAccess2 = VK_FALSE;
+    }
+    on.robustBufferAccess2 = r2.robustBufferAccess2;
+    on.robustImageAccess2 = r2.robustImageAccess2;
+    on.nullDescriptor = r2.nullDescriptor;
+    exts.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  }
+  if (ctx->info_.hasExecutableProperties) {
+    on.pipelineExecutableInfo = pe.pipelineExecutableInfo;
+    exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  }
+
+  float priority = 1.0f;
+  auto qi = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  qi.queueFamilyIndex = ctx->queueFamily_;
+  qi.queueCount = 1;
+  qi.pQueuePriorities = &priority;
+  auto di = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  di.pNext = &f2;
+  di.queueCreateInfoCount = 1;
+  di.pQueueCreateInfos = &qi;
+  di.enabledExtensionCount = static_cast<uint32_t>(exts.size());
+  di.ppEnabledExtensionNames = exts.data();
+  check(vkCreateDevice(ctx->physical_, &di, nullptr, &ctx->device_), "vkCreateDevice");
+  vkGetDeviceQueue(ctx->device_, ctx->queueFamily_, 0, &ctx->queue_);
+  return ctx;
+}
+
+Context::~Context() {
+  if (device_ != VK_NULL_HANDLE) {
+    vkDeviceWaitIdle(device_);
+    vkDestroyDevice(device_, nullptr);
+  }
+  if (messenger_ != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+  if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+}
+
+VkFormatProperties Context::formatProperties(VkFormat f) const {
+  VkFormatProperties p{};
+  vkGetPhysicalDeviceFormatProperties(physical_, f, &p);
+  return p;
+}
+
+uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const {
+  for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+    if ((typeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & flags) == flags) return i;
+  }
+  throw gcn::Error(info_.name + " has no memory type with flags " + std::to_string(flags) +
+                   " among type bits " + std::to_string(typeBits));
+}
+
+uint32_t Context::validationErrors() const {
+  return messengerState_ ? messengerState_->errors.load() : 0;
+}
+
+std::vector<std::string> Context::validationMessages() const {
+  if (!messengerState_) return {};
+  std::lock_guard<std::mutex> lock(messengerState_->mutex);
+  return messengerState_->messages;
+}
+
+}  // namespace gcnprobe::vk
