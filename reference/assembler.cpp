@@ -1,0 +1,485 @@
+#include "reference/assembler.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <optional>
+#include <string>
+
+#include "reference/error.h"
+#include "reference/format.h"
+
+namespace gcn {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+[[noreturn]] void failAt(int column, const std::string& why) {
+  throw Error(Place{.file = "", .line = 0, .column = column}, why);
+}
+
+// Float inline constants of the 8-bit operand encoding (240..247), as llvm-mc prints them;
+// 248 (1/(2*pi)) exists from gfx8.
+constexpr std::string_view kFloatConstants[] = {"0.5", "-0.5", "1.0", "-1.0",
+                                                "2.0", "-2.0", "4.0", "-4.0"};
+constexpr std::string_view kInvTwoPi = "0.15915494";
+
+// LLVM 14 spells data format 15 BUF_DATA_FORMAT_RESERVED_15 and number format 6 on gfx8/9
+// BUF_NUM_FORMAT_RESERVED_6 (llvm-mc 14 rejects ..._RESERVED and ..._UNORM_UINT; measured).
+// Every other name is format.h's llvmDfmtName / llvmNfmtName.
+std::string printedDfmt(Dfmt d) {
+  return d == Dfmt::Reserved ? std::string("BUF_DATA_FORMAT_RESERVED_15") : llvmDfmtName(d);
+}
+std::string printedNfmt(Nfmt n, Gen gen) {
+  if (n == Nfmt::SnormOgl && gen >= Gen::Gfx8) return "BUF_NUM_FORMAT_RESERVED_6";
+  return llvmNfmtName(n, gen);
+}
+
+struct Token {
+  std::string_view text;
+  int column = 0;  // 1-based
+};
+
+// A cursor over the instruction text that knows the column of every token.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+
+  void skipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+  }
+  bool atEnd() {
+    skipSpace();
+    return pos_ >= text_.size();
+  }
+  int column() const { return static_cast<int>(pos_) + 1; }
+
+  // A word: letters, digits and _ . - + (register names, numbers, modifiers, format names).
+  Token word() {
+    skipSpace();
+    const size_t start = pos_;
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_];
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
+          c == '+')
+        ++pos_;
+      else
+        break;
+    }
+    return {text_.substr(start, pos_ - start), static_cast<int>(start) + 1};
+  }
+
+  bool accept(char c) {
+    skipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c, std::string_view what) {
+    skipSpace();
+    if (!accept(c)) {
+      std::string got = pos_ < text_.size() ? "'" + std::string(1, text_[pos_]) + "'" : "the end";
+      failAt(column(),
+             "expected '" + std::string(1, c) + "' " + std::string(what) + ", found " + got);
+    }
+  }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+std::optional<long long> parseInteger(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || s.size() > 12) return std::nullopt;
+  long long value = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return negative ? -value : value;
+}
+
+struct RegRange {
+  unsigned first = 0;
+  unsigned count = 0;
+  int column = 0;
+};
+
+// "v5", "v[5]", "v[5:7]" (kind 'v') or "s[4:7]", "s4" (kind 's').
+RegRange parseRegisters(Cursor& cur, char kind, std::string_view role) {
+  cur.skipSpace();
+  const int column = cur.column();
+  Token t = cur.word();
+  const std::string name = lower(t.text);
+  if (name.empty() || name[0] != kind) {
+    failAt(column, std::string(role) + ": expected a" + (kind == 'v' ? " VGPR" : "n SGPR") + " (" +
+                       kind + "N or " + kind + "[a:b]), found '" + std::string(t.text) + "'");
+  }
+  const unsigned limit = kind == 'v' ? 256 : 104;
+  RegRange r;
+  r.column = column;
+  if (name.size() > 1) {
+    auto n = parseInteger(std::string_view(name).substr(1));
+    if (!n || *n < 0 || name[1] == '-' || name[1] == '+')
+      failAt(column, std::string(role) + ": bad register '" + std::string(t.text) + "'");
+    if (*n >= limit)
+      failAt(column, std::string(role) + ": register '" + std::string(t.text) +
+                         "' is out of range (" + std::to_string(limit) + " registers)");
+    r.first = static_cast<unsigned>(*n);
+    r.count = 1;
+    return r;
+  }
+  cur.expect('[', "after the register kind");
+  Token a = cur.word();
+  auto first = parseInteger(a.text);
+  if (!first || *first < 0 || *first >= limit)
+    failAt(a.column, std::string(role) + ": bad register number '" + std::string(a.text) + "'");
+  long long last = *first;
+  if (cur.accept(':')) {
+    Token b = cur.word();
+    auto l = parseInteger(b.text);
+    if (!l || *l < 0 || *l >= limit)
+      failAt(b.column, std::string(role) + ": bad register number '" + std::string(b.text) + "'");
+    if (*l < *first) failAt(b.column, std::string(role) + ": register range ends before it starts");
+    last = *l;
+  }
+  cur.expect(']', "to close the register range");
+  r.first = static_cast<unsigned>(*first);
+  r.count = static_cast<unsigned>(last - *first + 1);
+  return r;
+}
+
+uint8_t parseSoffset(Gen gen, Token t) {
+  const std::string name = lower(t.text);
+  auto legal = [&](unsigned code) {
+    if (!soffsetLegal(gen, static_cast<uint8_t>(code)))
+      failAt(t.column, "SOFFSET '" + std::string(t.text) + "' is not available on " +
+                           std::string(genName(gen)));
+    return static_cast<uint8_t>(code);
+  };
+  if (name == "m0") return 124;
+  if (name == "vcc_lo") return 106;
+  if (name == "vcc_hi") return 107;
+  if (name == "exec_lo") return 126;
+  if (name == "exec_hi") return 127;
+  if (name.size() > 1 && name[0] == 's' && std::isdigit(static_cast<unsigned char>(name[1]))) {
+    auto n = parseInteger(std::string_view(name).substr(1));
+    if (!n || *n > 255) failAt(t.column, "SOFFSET: bad SGPR '" + std::string(t.text) + "'");
+    return legal(static_cast<unsigned>(*n));
+  }
+  for (unsigned i = 0; i < 8; ++i) {
+    if (name == kFloatConstants[i]) return static_cast<uint8_t>(240 + i);
+  }
+  if (name == kInvTwoPi) return legal(248);
+  if (auto v = parseInteger(name)) {
+    if (*v >= 0 && *v <= 64) return static_cast<uint8_t>(128 + *v);
+    if (*v >= -16 && *v <= -1) return static_cast<uint8_t>(192 - *v);
+    failAt(t.column, "SOFFSET " + std::string(t.text) +
+                         " is not an inline constant (0..64, -1..-16); literals are not encodable");
+  }
+  failAt(t.column,
+         "SOFFSET: expected sN, m0, vcc_lo/hi, exec_lo/hi or an inline constant, "
+         "found '" +
+             std::string(t.text) + "'");
+}
+
+struct FormatItem {
+  bool isNfmt;
+  bool positional;
+  uint8_t value;
+};
+
+FormatItem parseFormatItem(Gen gen, Token t, bool secondPosition) {
+  const std::string up = upper(t.text);
+  constexpr std::string_view kData = "BUF_DATA_FORMAT_";
+  constexpr std::string_view kNum = "BUF_NUM_FORMAT_";
+  try {
+    if (up.rfind(kData, 0) == 0) {
+      if (up == "BUF_DATA_FORMAT_RESERVED_15") return {false, false, 15};
+      return {false, false, static_cast<uint8_t>(parseDfmt(t.text))};
+    }
+    if (up.rfind(kNum, 0) == 0) {
+      if (up == "BUF_NUM_FORMAT_RESERVED_6" && gen >= Gen::Gfx8) return {true, false, 6};
+      return {true, false, static_cast<uint8_t>(parseNfmt(t.text, gen))};
+    }
+    if (secondPosition) return {true, true, static_cast<uint8_t>(parseNfmt(t.text, gen))};
+    if (up == "RESERVED_15") return {false, true, 15};
+    return {false, true, static_cast<uint8_t>(parseDfmt(t.text))};
+  } catch (const Error& e) {
+    failAt(t.column, "format: " + e.reason());
+  }
+}
+
+struct Seen {
+  int offen = 0, idxen = 0, addr64 = 0, glc = 0, slc = 0, tfe = 0, lds = 0, offset = 0, format = 0;
+};
+
+void parseFormat(Gen gen, Cursor& cur, Instruction& inst) {
+  if (!cur.accept('[')) {
+    // LLVM 14's unified numeric form: format:N with N = dfmt | nfmt << 4.
+    Token t = cur.word();
+    auto n = parseInteger(t.text);
+    if (!n || *n < 0 || *n > 127)
+      failAt(t.column, "format: expected [DFMT,NFMT] or a number 0..127, found '" +
+                           std::string(t.text) + "'");
+    inst.dfmt = static_cast<Dfmt>(*n & 15);
+    inst.nfmt = static_cast<Nfmt>(*n >> 4);
+    return;
+  }
+  bool haveDfmt = false, haveNfmt = false;
+  for (int index = 0;; ++index) {
+    Token t = cur.word();
+    if (t.text.empty()) failAt(cur.column(), "format: expected a data or number format name");
+    if (index >= 2) failAt(t.column, "format: at most two entries, [DFMT,NFMT]");
+    FormatItem item = parseFormatItem(gen, t, index == 1 && haveDfmt);
+    bool& have = item.isNfmt ? haveNfmt : haveDfmt;
+    if (have)
+      failAt(t.column,
+             std::string("format: ") + (item.isNfmt ? "number" : "data") + " format given twice");
+    have = true;
+    if (item.isNfmt)
+      inst.nfmt = static_cast<Nfmt>(item.value);
+    else
+      inst.dfmt = static_cast<Dfmt>(item.value);
+    if (cur.accept(']')) break;
+    cur.expect(',', "between format entries");
+  }
+}
+
+}  // namespace
+
+std::string soffsetText(Gen gen, uint8_t code) {
+  if (!soffsetLegal(gen, code))
+    throw Error("SOFFSET operand code " + std::to_string(code) + " has no text on " +
+                std::string(genName(gen)));
+  if (code < 104) return "s" + std::to_string(code);
+  switch (code) {
+    case 106:
+      return "vcc_lo";
+    case 107:
+      return "vcc_hi";
+    case 124:
+      return "m0";
+    case 126:
+      return "exec_lo";
+    case 127:
+      return "exec_hi";
+    case 248:
+      return std::string(kInvTwoPi);
+    default:
+      break;
+  }
+  if (code >= 128 && code <= 192) return std::to_string(code - 128);
+  if (code >= 193 && code <= 208) return std::to_string(192 - static_cast<int>(code));
+  return std::string(kFloatConstants[code - 240]);
+}
+
+Instruction parseInstruction(Gen gen, std::string_view text) {
+  Cursor cur(text);
+  const Token mnem = cur.word();
+  if (mnem.text.empty()) failAt(cur.column(), "expected an instruction mnemonic");
+  Instruction inst;
+  inst.op = findOpcode(mnem.text);
+  if (inst.op == nullptr)
+    failAt(mnem.column, "unknown MUBUF/MTBUF mnemonic '" + std::string(mnem.text) + "'");
+  const OpcodeInfo& op = *inst.op;
+  if (!existsOn(op, gen))
+    failAt(mnem.column,
+           std::string(op.mnemonic) + " does not exist on " + std::string(genName(gen)));
+  const Chip& chip = representativeChip(gen);
+
+  RegRange vdata, vaddr;
+  bool vaddrOff = true;
+  if (op.kind != OpKind::Cache) {
+    if (!op.ldsData) {
+      vdata = parseRegisters(cur, 'v', "VDATA");
+      cur.expect(',', "after VDATA");
+      cur.skipSpace();
+      const int col = cur.column();
+      Cursor probe = cur;
+      Token w = probe.word();
+      if (lower(w.text) == "off") {
+        cur = probe;
+        vaddr.column = col;
+      } else {
+        vaddr = parseRegisters(cur, 'v', "VADDR");
+        vaddrOff = false;
+      }
+      cur.expect(',', "after VADDR");
+    }
+    RegRange srsrc = parseRegisters(cur, 's', "SRSRC");
+    if (srsrc.count != 4)
+      failAt(srsrc.column, "SRSRC: the buffer resource is 4 SGPRs (s[4n:4n+3]), found " +
+                               std::to_string(srsrc.count));
+    if (srsrc.first % 4 != 0)
+      failAt(srsrc.column, "SRSRC must start at a multiple of 4 (s[4n:4n+3])");
+    const unsigned sgprs = gen <= Gen::Gfx7 ? 104 : 102;
+    if (srsrc.first + 4 > sgprs)
+      failAt(srsrc.column, "SRSRC is beyond the " + std::to_string(sgprs) + " SGPRs of " +
+                               std::string(genName(gen)));
+    inst.srsrc = static_cast<uint8_t>(srsrc.first);
+    cur.expect(',', "after SRSRC");
+    cur.skipSpace();
+    Token so = cur.word();
+    if (so.text.empty()) failAt(cur.column(), "expected SOFFSET");
+    inst.soffset = parseSoffset(gen, so);
+    inst.vdata = static_cast<uint8_t>(vdata.first);
+    inst.vaddr = static_cast<uint8_t>(vaddr.first);
+  }
+
+  Seen seen;
+  while (!cur.atEnd()) {
+    if (cur.accept(',')) continue;  // "dfmt:1, nfmt:2"-style separators are harmless
+    const Token t = cur.word();
+    if (t.text.empty()) failAt(cur.column(), "unexpected character");
+    const std::string m = lower(t.text);
+    auto once = [&](int& slot) {
+      if (slot != 0) failAt(t.column, "modifier '" + m + "' given twice");
+      slot = t.column;
+    };
+    if (op.kind == OpKind::Cache)
+      failAt(t.column, std::string(op.mnemonic) + " takes no operands or modifiers");
+    if (m == "offen") {
+      once(seen.offen);
+      inst.offen = true;
+    } else if (m == "idxen") {
+      once(seen.idxen);
+      inst.idxen = true;
+    } else if (m == "addr64") {
+      once(seen.addr64);
+      inst.addr64 = true;
+    } else if (m == "glc") {
+      once(seen.glc);
+      inst.glc = true;
+    } else if (m == "slc") {
+      once(seen.slc);
+      inst.slc = true;
+    } else if (m == "tfe") {
+      once(seen.tfe);
+      inst.tfe = true;
+    } else if (m == "lds") {
+      once(seen.lds);
+      inst.lds = true;
+    } else if (m == "offset") {
+      once(seen.offset);
+      cur.expect(':', "after offset");
+      const Token v = cur.word();
+      auto n = parseInteger(v.text);
+      if (!n) failAt(v.column, "offset: expected a number, found '" + std::string(v.text) + "'");
+      if (*n < 0 || *n > 4095)
+        failAt(v.column, "offset " + std::string(v.text) + " does not fit in 12 bits (0..4095)");
+      inst.offset = static_cast<uint16_t>(*n);
+    } else if (m == "format") {
+      once(seen.format);
+      if (op.encoding == Encoding::Mubuf)
+        failAt(t.column, "format is an MTBUF modifier; " + std::string(op.mnemonic) +
+                             " takes the format from the resource");
+      cur.expect(':', "after format");
+      parseFormat(gen, cur, inst);
+    } else {
+      failAt(t.column, "unknown modifier '" + std::string(t.text) + "'");
+    }
+  }
+
+  // Illegal combinations, each reported at the token that makes it illegal.
+  if (seen.addr64 && gen >= Gen::Gfx8)
+    failAt(seen.addr64, "addr64 exists on gfx6/gfx7 only, not on " + std::string(genName(gen)));
+  if (seen.addr64 && (seen.idxen || seen.offen)) {
+    const int other = seen.idxen && seen.offen ? std::max(seen.idxen, seen.offen)
+                                               : (seen.idxen ? seen.idxen : seen.offen);
+    failAt(std::max(seen.addr64, other), "idxen/offen cannot be combined with addr64");
+  }
+  if (seen.lds && op.encoding == Encoding::Mtbuf)
+    failAt(seen.lds, "lds is a MUBUF modifier; MTBUF has no LDS bit");
+  if (seen.lds && seen.tfe)
+    failAt(std::max(seen.lds, seen.tfe), "tfe and lds together are illegal");
+  if (seen.lds && !op.ldsCapable)
+    failAt(seen.lds, "lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
+  if (op.ldsData) {
+    if (!seen.lds) failAt(static_cast<int>(text.size()) + 1, "buffer_store_lds_dword needs lds");
+    const int bad = seen.idxen ? seen.idxen : seen.offen ? seen.offen : seen.tfe;
+    if (bad != 0) failAt(bad, "buffer_store_lds_dword takes no idxen/offen/tfe");
+  }
+
+  if (op.kind != OpKind::Cache && !op.ldsData) {
+    const unsigned want = vdataRegs(op, chip, inst.tfe);
+    const unsigned wantLlvm14 = vdataRegs(op, chip, false);
+    if (vdata.count != want && !(inst.tfe && vdata.count == wantLlvm14))
+      failAt(vdata.column, "VDATA: " + std::string(op.mnemonic) + " on " +
+                               std::string(genName(gen)) + (inst.tfe ? " with tfe" : "") +
+                               " takes " + std::to_string(want) + " VGPR(s), found " +
+                               std::to_string(vdata.count));
+    if (vdata.first + want > 256) failAt(vdata.column, "VDATA runs past v255");
+    const unsigned wantAddr = vaddrRegs(inst);
+    if (vaddrOff && wantAddr != 0)
+      failAt(vaddr.column,
+             "VADDR: 'off' but the address mode reads " + std::to_string(wantAddr) + " VGPR(s)");
+    if (!vaddrOff && vaddr.count != wantAddr)
+      failAt(vaddr.column, "VADDR: the address mode reads " + std::to_string(wantAddr) +
+                               " VGPR(s)" + (wantAddr == 0 ? " (write 'off')" : "") + ", found " +
+                               std::to_string(vaddr.count));
+  }
+  try {
+    validate(gen, inst);
+  } catch (const Error& e) {
+    failAt(mnem.column, e.reason());
+  }
+  return inst;
+}
+
+std::string printInstruction(Gen gen, const Instruction& inst) {
+  validate(gen, inst);
+  const OpcodeInfo& op = *inst.op;
+  std::string out(op.mnemonic);
+  if (op.kind == OpKind::Cache) return out;
+  auto range = [](char kind, unsigned first, unsigned count) {
+    if (count == 1) return std::string(1, kind) + std::to_string(first);
+    return std::string(1, kind) + "[" + std::to_string(first) + ":" +
+           std::to_string(first + count - 1) + "]";
+  };
+  out += ' ';
+  if (!op.ldsData) {
+    out += range('v', inst.vdata, vdataRegs(op, representativeChip(gen), inst.tfe)) + ", ";
+    const unsigned addr = vaddrRegs(inst);
+    out += (addr == 0 ? std::string("off") : range('v', inst.vaddr, addr)) + ", ";
+  }
+  out += range('s', inst.srsrc, 4) + ", " + soffsetText(gen, inst.soffset);
+  if (op.encoding == Encoding::Mtbuf)
+    out += " format:[" + printedDfmt(inst.dfmt) + "," + printedNfmt(inst.nfmt, gen) + "]";
+  if (inst.idxen) out += " idxen";
+  if (inst.offen) out += " offen";
+  if (inst.addr64) out += " addr64";
+  if (inst.offset != 0) out += " offset:" + std::to_string(inst.offset);
+  // llvm-mc 14 wants buffer_store_lds_dword's lds before the cache bits, every other lds last.
+  if (op.ldsData) out += " lds";
+  if (inst.glc) out += " glc";
+  if (inst.slc) out += " slc";
+  if (inst.tfe) out += " tfe";
+  if (inst.lds && !op.ldsData) out += " lds";
+  return out;
+}
+
+}  // namespace gcn
