@@ -16,7 +16,9 @@ TEST(Format, DfmtNamesAndCodesParse) {
     const auto code = static_cast<unsigned>(d.code);
     if (d.code != Dfmt::Invalid && d.code != Dfmt::Reserved) {
       // Plain "8", "16", "32" are checked in DfmtNumericNamesAreNames.
-      if (d.name.find('_') != std::string_view::npos) EXPECT_EQ(parseDfmt(d.name), d.code);
+      if (d.name.find('_') != std::string_view::npos) {
+        EXPECT_EQ(parseDfmt(d.name), d.code);
+      }
       EXPECT_EQ(parseDfmt("BUF_DATA_FORMAT_" + std::string(d.name)), d.code);
       EXPECT_EQ(parseDfmt("buf_data_format_" + std::string(d.name)), d.code);
     }
