@@ -304,6 +304,10 @@ void validate(Gen gen, const Instruction& inst) {
       fail("lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x (seed 003)");
     if (inst.tfe) fail("tfe and lds together are illegal (seed 003)");
   }
+  // LLVM has no TFE form of any buffer atomic (BUFInstructions.td: MUBUF_Real_Atomic_vi uses
+  // MUBUF_Real_AllAddr_vi<op, 0>, no _TFE); llvm-mc 14 rejects `tfe` on atomics and its
+  // disassembler drops bit 55 there. No public source defines what it would do.
+  if (inst.tfe && op.kind == OpKind::Atomic) fail("tfe is not defined for buffer atomics");
   if (op.encoding == Encoding::Mubuf && (inst.dfmt != Dfmt::F8 || inst.nfmt != Nfmt::Unorm))
     fail("format is an MTBUF field; MUBUF takes the format from the resource");
   if (inst.offset >= 4096) fail("offset " + std::to_string(inst.offset) + " exceeds 12 bits");
