@@ -120,6 +120,15 @@ class WaveRun {
     zeroV_ = words == std::array<uint32_t, 4>{};
     v_ = decodeVSharp(gen_, words);
     soffset_ = soffsetValue(inst_, in_);
+    // GCN-FACTS.md: on GFX8 a V# with DATA_FORMAT INVALID is unbound and stores do nothing;
+    // atomics are taken as writes too (dropped, returning 0 like an out-of-range atomic).
+    unboundWrites_ = !zeroV_ && gen_ == Gen::Gfx8 && v_.dataFormat == Dfmt::Invalid &&
+                     (op_.kind == OpKind::Store || op_.kind == OpKind::StoreFormat ||
+                      op_.kind == OpKind::Atomic);
+    if (unboundWrites_)
+      addNote(out_.notes,
+              "gfx8 V# with DATA_FORMAT INVALID: stores and atomics dropped "
+              "(GCN-FACTS.md)");
     if (zeroV_)
       addNote(out_.notes,
               "all-zero V#: loads return 0, stores and atomics do nothing "
@@ -210,7 +219,7 @@ class WaveRun {
     // Format ops and atomics are all-or-nothing (seed 004); an all-zero V# reads 0 and
     // drops writes whatever the range check says (GCN-FACTS.md).
     for (AccessPiece& piece : p.pieces)
-      if (zeroV_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
+      if (zeroV_ || unboundWrites_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
     lr.accesses.reserve(lr.accesses.size() + p.pieces.size());
     for (const AccessPiece& piece : p.pieces)
       lr.accesses.push_back(
@@ -621,6 +630,7 @@ class WaveRun {
 
   VSharp v_;
   bool zeroV_ = false;
+  bool unboundWrites_ = false;
   uint32_t soffset_ = 0;
   Dfmt dfmt_ = Dfmt::Invalid;
   Nfmt nfmt_ = Nfmt::Unorm;
