@@ -220,6 +220,11 @@ class WaveRun {
     // drops writes whatever the range check says (GCN-FACTS.md).
     for (AccessPiece& piece : p.pieces)
       if (zeroV_ || unboundWrites_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
+    // The range rule address.h applied (policy choices included) is a wave-wide remark.
+    if (p.rule != lastRule_) {
+      lastRule_ = p.rule;
+      addNote(out_.notes, "range check: " + p.rule);
+    }
     lr.accesses.reserve(lr.accesses.size() + p.pieces.size());
     for (const AccessPiece& piece : p.pieces)
       lr.accesses.push_back(
@@ -640,6 +645,7 @@ class WaveRun {
   bool fmtInvalid_ = false;
   std::string_view fmtUnclaimed_;
   std::vector<Write> writes_;
+  std::string lastRule_;
 };
 
 }  // namespace
