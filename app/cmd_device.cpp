@@ -1,8 +1,174 @@
+// `gcnprobe devices` and `gcnprobe formats`: what Vulkan sees and what `run` would pick;
+// the GCN buffer-format table with this device's support. Plus a hidden `_smoke-isa`
+// (used by tests/harness/vulkan_test.cpp on the RADV null device, where ICD selection is
+// per process): builds the smoke compute shader and prints ACO's texts.
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
 #include "app/commands.h"
+#include "harness/formats.h"
+#include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/format.h"
+#include "reference/gen.h"
+#include "reference/resource.h"
+#include "shaders/embedded.h"
 
 namespace gcnprobe::app {
+namespace {
 
-// Not written yet: see the issue tracker.
-void addDeviceCommands(CLI::App& /*app*/, Context& /*ctx*/) {}
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%04x", v);
+  return buf;
+}
+
+std::string chipText(const vk::DeviceInfo& d) {
+  if (!d.chip) return "-";
+  return std::string(d.chip->name) + " (" + std::string(gcn::genName(d.chip->gen)) + ", " +
+         std::string(gcn::gcnVersionName(d.chip->gen)) + ")";
+}
+
+void runDevices(bool json) {
+  auto devices = vk::listDevices();
+  const vk::DeviceInfo& pick = vk::selectDevice(devices, "");
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& d : devices) {
+      nlohmann::json j;
+      j["index"] = d.index;
+      j["name"] = d.name;
+      j["vendor_id"] = d.vendorId;
+      j["device_id"] = d.deviceId;
+      j["type"] = vk::deviceTypeName(d.type);
+      j["driver"] = d.driverName;
+      j["driver_info"] = d.driverInfo;
+      j["api_version"] = std::to_string(VK_API_VERSION_MAJOR(d.apiVersion)) + "." +
+                         std::to_string(VK_API_VERSION_MINOR(d.apiVersion)) + "." +
+                         std::to_string(VK_API_VERSION_PATCH(d.apiVersion));
+      j["chip"] = d.chip ? nlohmann::json(std::string(d.chip->name)) : nlohmann::json(nullptr);
+      j["gfx"] =
+          d.chip ? nlohmann::json(std::string(gcn::genName(d.chip->gen))) : nlohmann::json(nullptr);
+      j["software"] = d.isSoftware;
+      j["executable_properties"] = d.hasExecutableProperties;
+      j["robustness2"] = d.hasRobustness2;
+      j["selected"] = d.index == pick.index;
+      out.push_back(j);
+    }
+    std::printf("%s\n", out.dump(2).c_str());
+    return;
+  }
+  for (const auto& d : devices) {
+    std::printf("%c %u: %s\n", d.index == pick.index ? '*' : ' ', d.index, d.name.c_str());
+    std::printf("     vendor %s  device %s  type %s  driver %s %s\n", hex(d.vendorId).c_str(),
+                hex(d.deviceId).c_str(), vk::deviceTypeName(d.type).c_str(),
+                d.driverName.empty() ? "-" : d.driverName.c_str(), d.driverInfo.c_str());
+    std::printf("     GCN %s  executable-properties %s  robustness2 %s\n", chipText(d).c_str(),
+                d.hasExecutableProperties ? "yes" : "no", d.hasRobustness2 ? "yes" : "no");
+  }
+  std::printf("* = the device `gcnprobe run` picks (AMD GCN GPU, then other GPU, then CPU)\n");
+}
+
+std::string selName(const std::array<gcn::DstSel, 4>& s) {
+  std::string out;
+  for (gcn::DstSel x : s)
+    out += gcn::dstSelName(x);
+  return out;
+}
+
+void runFormats(const std::string& selector, bool json) {
+  auto ctx = vk::Context::open(selector);
+  // NUM_FORMAT names depend on the generation only for code 6, which no row uses; print
+  // them as GFX8 names unless the device is a known GCN chip.
+  gcn::Gen gen = ctx->info().chip ? ctx->info().chip->gen : gcn::Gen::Gfx8;
+  nlohmann::json out = nlohmann::json::array();
+  if (!json) {
+    std::printf("device %u: %s\n", ctx->info().index, ctx->info().name.c_str());
+    std::printf("%-36s %-12s %-8s %-4s %-6s %-3s %-3s %-3s %-3s\n", "vk_format", "dfmt", "nfmt",
+                "sel", "stride", "U", "S", "V", "A");
+  }
+  for (const BufferFormat& f : allBufferFormats()) {
+    VkFormatFeatureFlags b = ctx->formatProperties(f.vk).bufferFeatures;
+    bool u = b & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+    bool s = b & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+    bool v = b & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
+    bool a = b & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+    if (json) {
+      nlohmann::json j;
+      j["vk_format"] = std::string(f.name);
+      j["vk_format_code"] = static_cast<int>(f.vk);
+      j["dfmt"] = static_cast<int>(f.dfmt);
+      j["dfmt_name"] = std::string(gcn::dfmtName(f.dfmt));
+      j["nfmt"] = static_cast<int>(f.nfmt);
+      j["nfmt_name"] = std::string(gcn::nfmtName(f.nfmt, gen));
+      j["dst_sel"] = {static_cast<int>(f.dstSel[0]), static_cast<int>(f.dstSel[1]),
+                      static_cast<int>(f.dstSel[2]), static_cast<int>(f.dstSel[3])};
+      j["stride"] = f.stride;
+      j["radv_texel"] = f.texel;
+      j["uniform_texel"] = u;
+      j["storage_texel"] = s;
+      j["vertex"] = v;
+      j["storage_texel_atomic"] = a;
+      j["note"] = std::string(f.note);
+      out.push_back(j);
+    } else {
+      std::printf("%-36s %-12s %-8s %-4s %-6u %-3s %-3s %-3s %-3s\n", std::string(f.name).c_str(),
+                  std::string(gcn::dfmtName(f.dfmt)).c_str(),
+                  std::string(gcn::nfmtName(f.nfmt, gen)).c_str(), selName(f.dstSel).c_str(),
+                  f.stride, u ? "U" : "-", s ? "S" : "-", v ? "V" : "-", a ? "A" : "-");
+    }
+  }
+  if (json) {
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    std::printf(
+        "U/S = uniform/storage texel buffer, V = vertex buffer, A = storage texel atomics "
+        "(vkGetPhysicalDeviceFormatProperties bufferFeatures on this device)\n");
+  }
+}
+
+void runSmokeIsa(const std::string& selector) {
+  auto ctx = vk::Context::open(selector);
+  const vk::Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  vk::ComputePipeline pipeline(*ctx, shaders::get("smoke_fill"), bindings, 0, true);
+  std::printf("device: %s\nchip: %s\n", ctx->info().name.c_str(),
+              ctx->info().chip ? std::string(ctx->info().chip->name).c_str() : "-");
+  for (const auto& isa : vk::captureIsa(*ctx, pipeline.pipeline())) {
+    std::printf("=== executable: %s\n=== Assembly\n%s\n=== ACO IR\n%s\n", isa.name.c_str(),
+                isa.assembly.c_str(), isa.acoIr.c_str());
+  }
+}
+
+}  // namespace
+
+void addDeviceCommands(CLI::App& app, Context& /*ctx*/) {
+  struct Options {
+    std::string device;
+    bool json = false;
+  };
+  auto devicesOpts = std::make_shared<Options>();
+  auto* devices = app.add_subcommand(
+      "devices", "List Vulkan devices: vendor, driver, GCN chip, and the one `run` picks");
+  devices->add_flag("--json", devicesOpts->json, "print a JSON list");
+  devices->callback([devicesOpts] { runDevices(devicesOpts->json); });
+
+  auto formatsOpts = std::make_shared<Options>();
+  auto* formats = app.add_subcommand(
+      "formats",
+      "The VkFormat -> GCN V# (DATA_FORMAT, NUM_FORMAT, DST_SEL) table with this device's "
+      "buffer support");
+  formats->add_option("--device", formatsOpts->device,
+                      "device index or name substring (default: the best device)");
+  formats->add_flag("--json", formatsOpts->json, "print a JSON list");
+  formats->callback([formatsOpts] { runFormats(formatsOpts->device, formatsOpts->json); });
+
+  auto smokeOpts = std::make_shared<Options>();
+  auto* smoke = app.add_subcommand("_smoke-isa", "");
+  smoke->group("");  // hidden: a test helper, see the file comment
+  smoke->add_option("--device", smokeOpts->device, "device index or name substring");
+  smoke->callback([smokeOpts] { runSmokeIsa(smokeOpts->device); });
+}
 
 }  // namespace gcnprobe::app
