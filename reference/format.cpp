@@ -99,20 +99,23 @@ std::string llvmNfmtName(Nfmt n, Gen gen) {
 
 Dfmt parseDfmt(std::string_view text) {
   const std::string u = upper(text);
+  // Names first: seed 003 spells formats "8", "16" and "32", which are also decimal numbers;
+  // the name wins (code 8 is 10_10_10_2, not "8"). Other numbers are codes.
+  const std::string_view name = stripPrefix(u, "BUF_DATA_FORMAT_");
+  for (const DfmtInfo& d : kDfmts) {
+    if (name == d.name) return d.code;
+  }
   unsigned code = 0;
   if (parseCode(u, code)) {
     if (code < 16) return static_cast<Dfmt>(code);
     throw Error("data format code " + std::string(text) + " is out of range (0-15)");
   }
-  const std::string_view name = stripPrefix(u, "BUF_DATA_FORMAT_");
-  for (const DfmtInfo& d : kDfmts) {
-    if (name == d.name) return d.code;
-  }
   std::string known;
   for (const DfmtInfo& d : kDfmts)
     known += std::string(d.name) + " ";
   throw Error("unknown data format '" + std::string(text) + "': expected one of " + known +
-              "(optionally prefixed BUF_DATA_FORMAT_) or a code 0-15");
+              "(optionally prefixed BUF_DATA_FORMAT_) or a code 0-15 (names win: 8, 16 and 32 are "
+              "names)");
 }
 
 Nfmt parseNfmt(std::string_view text, Gen gen) {
