@@ -1,8 +1,121 @@
+// `gcnprobe list` and `gcnprobe run`: cases from the suites, expected from the reference
+// (profile.h), actual from the routes on the chosen device, the lane-by-lane diff, text and
+// JSON reports. Usage and the JSON schema: docs/run.md.
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "app/commands.h"
+#include "harness/routes/texel.h"
+#include "harness/run/profile.h"
+#include "harness/run/report.h"
+#include "harness/run/runner.h"
+#include "harness/run/suite.h"
+#include "harness/vulkan/context.h"
+#include "reference/error.h"
 
 namespace gcnprobe::app {
+namespace {
 
-// Not written yet: see the issue tracker.
-void addRunCommands(CLI::App& /*app*/, Context& /*ctx*/) {}
+struct RunOptions {
+  std::string filter;
+  std::string suite;
+  std::string device;
+  std::string profile;
+  std::string json;
+  unsigned jobs = 0;
+  bool verbose = false;
+};
+
+std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
+  std::vector<run::Case> cases = run::buildCases(o.suite, o.filter, chip);
+  if (cases.empty())
+    throw gcn::Error(gcn::Place{"--filter", 0, 0},
+                     "no case matches '" + o.filter + "'" +
+                         (o.suite.empty() ? "" : " in suite '" + o.suite + "'"));
+  return cases;
+}
+
+void runList(const RunOptions& o) {
+  // No device is opened: the V# (and so the assembler text) follows the profile's chip;
+  // without --profile, the portable profile's generation.
+  const run::Profile profile = run::resolveProfile(o.profile, std::nullopt);
+  for (const run::Case& c : selectCases(o, profile.chip))
+    std::printf("%s  %s\n", c.name.c_str(),
+                run::instructionText(profile.chip.gen, c.device.inst).c_str());
+}
+
+int runRun(const RunOptions& o) {
+  auto ctx = vk::Context::open(o.device);
+  const vk::DeviceInfo& info = ctx->info();
+  run::RunOptions ro;
+  ro.profile = run::resolveProfile(o.profile, info.chip);
+  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
+  ro.jobs = o.jobs;
+  const std::vector<run::Case> cases = selectCases(o, ro.profile.chip);
+
+  const std::string device = info.name + " (" + info.driverName + ")";
+  std::string expectation = "profile " + ro.profile.name + ": " +
+                            std::string(ro.profile.chip.name) + " (" +
+                            std::string(gcn::genName(ro.profile.chip.gen)) + ") reference";
+  expectation += ro.profile.portable
+                     ? ", widened to what the Vulkan spec guarantees (acceptance sets, named "
+                       "tolerances)"
+                     : ", exact";
+  std::printf("device: %s\n%s\n", device.c_str(), expectation.c_str());
+  std::fflush(stdout);
+
+  std::unique_ptr<run::JsonReport> json;
+  if (!o.json.empty())
+    json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation);
+
+  std::vector<std::unique_ptr<routes::Route>> routeList;
+  routeList.push_back(routes::makeTexelRoute(*ctx));
+
+  const auto sink = [&](const run::CaseResult& r) {
+    if (json) json->add(r);
+    const bool show = r.verdict == run::Verdict::Fail || r.verdict == run::Verdict::Error ||
+                      r.verdict == run::Verdict::RouteMiss || o.verbose;
+    if (show) std::printf("%s\n", run::caseText(r, o.verbose).c_str());
+    std::fflush(stdout);
+  };
+  const run::Summary summary = run::runCases(cases, routeList, ro, sink);
+  if (json) json->close(summary.line());
+  std::printf("%s\n", summary.line().c_str());
+  return summary.ok() ? 0 : 1;
+}
+
+void addCommon(CLI::App* sub, RunOptions& o) {
+  sub->add_option("--filter", o.filter, "only cases whose name matches this glob (* and ?)");
+  sub->add_option("--suite", o.suite, "only this suite (texel)");
+  sub->add_option("--profile", o.profile,
+                  "gfx6|gfx7|gfx8|gfx9|portable (default: the device's generation on an AMD GCN "
+                  "device, else portable)");
+}
+
+}  // namespace
+
+void addRunCommands(CLI::App& app, Context& ctx) {
+  auto list = std::make_shared<RunOptions>();
+  CLI::App* ls = app.add_subcommand("list", "List the cases of the suites: name and instruction");
+  addCommon(ls, *list);
+  ls->callback([list, &ctx] {
+    runList(*list);
+    ctx.exitCode = 0;
+  });
+
+  auto opts = std::make_shared<RunOptions>();
+  CLI::App* rn = app.add_subcommand(
+      "run", "Run cases on a Vulkan device and diff every lane against the reference");
+  addCommon(rn, *opts);
+  rn->add_option("--device", opts->device,
+                 "device: index or name substring (default: the best one, see `devices`)");
+  rn->add_option("--json", opts->json, "write one JSON record per case to this file");
+  rn->add_option("--jobs", opts->jobs, "threads for the reference (default: all cores)");
+  rn->add_flag("--verbose", opts->verbose, "print every case and every compared component");
+  rn->callback([opts, &ctx] { ctx.exitCode = runRun(*opts); });
+}
 
 }  // namespace gcnprobe::app

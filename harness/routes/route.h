@@ -1,0 +1,75 @@
+// The route interface: one way of making a Vulkan driver execute a GCN buffer instruction
+// class (texel buffers -> BUFFER_*_FORMAT now; vertex fetch -> TBUFFER_LOAD_FORMAT, storage
+// buffers -> BUFFER_LOAD/STORE_<type>, atomics -> BUFFER_ATOMIC_* next). Routes take plain
+// case data and return what the device did; they know nothing of expectations or reports
+// (PRODUCT.md: "nothing in routes/ knows how results are reported"; STYLE.md: Amber's
+// Engine interface).
+#pragma once
+
+#include <volk.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/executor.h"
+#include "reference/opcodes.h"
+
+namespace gcnprobe::routes {
+
+// How the case's buffer reaches the shader.
+enum class Binding : uint8_t {
+  UniformTexel,     // texelFetch(samplerBuffer): BUFFER_LOAD_FORMAT_*
+  StorageTexel,     // imageLoad / imageStore(imageBuffer): BUFFER_{LOAD,STORE}_FORMAT_*
+  VertexAttribute,  // vertex fetch: TBUFFER_LOAD_FORMAT_* (planned route)
+  StorageBuffer,    // SSBO loads, stores and atomics: BUFFER_<type>, BUFFER_ATOMIC_* (planned)
+};
+// "uniform-texel", "storage-texel", "vertex", "storage-buffer".
+std::string_view bindingName(Binding b);
+
+// What a route needs to realise one wave of one instruction. The lane inputs live where
+// the instruction reads them: VADDR in state.vgpr[inst.vaddr...], store data in
+// state.vgpr[inst.vdata...], the V# in state.sgpr[inst.srsrc...], EXEC in state.exec.
+// `memory` is the whole buffer the descriptor covers (memory.base = the V# base): a
+// texel view spans exactly memory.bytes.
+struct DeviceCase {
+  gcn::Instruction inst;
+  gcn::WaveState state;
+  gcn::MemoryImage memory;
+  Binding binding = Binding::UniformTexel;
+  VkFormat format = VK_FORMAT_UNDEFINED;  // view / attribute format; UNDEFINED when untyped
+};
+
+// What the device did for one case.
+struct DeviceResult {
+  std::string unsupported;  // non-empty: the route could not realise the case (the reason)
+  // Registers the instruction returned, per lane (loads/atomics with return); only lanes
+  // active in state.exec are meaningful.
+  std::array<std::array<uint32_t, 5>, gcn::kWaveSize> vdata{};
+  uint8_t vdataCount = 0;
+  std::vector<uint8_t> memory;             // the buffer's bytes after the dispatch
+  std::vector<int64_t> changedGuardBytes;  // guard bytes around the buffer that changed
+};
+
+class Route {
+ public:
+  virtual ~Route() = default;
+  virtual std::string_view name() const = 0;
+  // Whether this route is the one for the case's binding.
+  virtual bool handles(const DeviceCase& c) const = 0;
+  // "" when the device can run the case; else why not (format features, device features,
+  // an instruction the route cannot express). Queried before every case.
+  virtual std::string unsupportedReason(const DeviceCase& c) const = 0;
+  // Cases with the same key share one pipeline and run in one submission.
+  virtual std::string batchKey(const DeviceCase& c) const = 0;
+  // Runs cases that share a batch key; one result per case, in order. Throws gcn::Error
+  // when the batch as a whole cannot run (the runner records the error for these cases
+  // only and goes on with other batches).
+  virtual std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) = 0;
+};
+
+}  // namespace gcnprobe::routes

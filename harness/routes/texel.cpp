@@ -1,0 +1,205 @@
+#include "harness/routes/texel.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "harness/formats.h"
+#include "harness/vulkan/buffer.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/error.h"
+#include "shaders/embedded.h"
+
+namespace gcnprobe::routes {
+namespace {
+
+// Layout of the In buffer of shaders/texel_*.comp: idx[64], enabled[64], data[256].
+constexpr size_t kInWords = 64 + 64 + 256;
+constexpr size_t kOutWords = 256;
+constexpr uint32_t kUnwritten = 0xdeadbeefu;  // Out words a lane did not write
+
+const vk::Binding kBindingsUniform[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
+                                        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                        {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+const vk::Binding kBindingsStorage[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER},
+                                        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                        {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+
+bool isTexelBinding(Binding b) {
+  return b == Binding::UniformTexel || b == Binding::StorageTexel;
+}
+
+// The sampled type of a format: Vulkan's numeric type follows the number format
+// (USCALED/SSCALED/UNORM/SNORM/FLOAT read as float, UINT as uint, SINT as int).
+char sampledType(const BufferFormat& f) {
+  if (f.nfmt == gcn::Nfmt::Uint) return 'u';
+  if (f.nfmt == gcn::Nfmt::Sint) return 'i';
+  return 'f';
+}
+
+class TexelRoute final : public Route {
+ public:
+  explicit TexelRoute(vk::Context& ctx) : ctx_(ctx) {}
+
+  std::string_view name() const override { return "texel"; }
+
+  bool handles(const DeviceCase& c) const override { return isTexelBinding(c.binding); }
+
+  std::string unsupportedReason(const DeviceCase& c) const override {
+    const gcn::Instruction& in = c.inst;
+    if (in.op == nullptr) return "no instruction";
+    const bool load = in.op->kind == gcn::OpKind::LoadFormat;
+    const bool store = in.op->kind == gcn::OpKind::StoreFormat;
+    if (in.op->encoding != gcn::Encoding::Mubuf || (!load && !store) || in.op->d16)
+      return "the texel route realises only BUFFER_LOAD_FORMAT_* and BUFFER_STORE_FORMAT_*";
+    if (store && c.binding != Binding::StorageTexel) return "stores need a storage texel buffer";
+    if (store && in.op->components != 4)
+      return "imageStore always writes four components: only buffer_store_format_xyzw";
+    if (!in.idxen || in.offen || in.addr64 || in.offset != 0 || in.soffset != 128 || in.tfe ||
+        in.lds)
+      return "a texel buffer access is IDXEN with OFFSET 0 and SOFFSET 0 (no OFFEN, ADDR64, TFE, "
+             "LDS)";
+    const BufferFormat* f = findBufferFormat(c.format);
+    if (f == nullptr) return "format is not in the buffer format table";
+    const VkFormatProperties props = ctx_.formatProperties(c.format);
+    const VkFormatFeatureFlags need = c.binding == Binding::UniformTexel
+                                          ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
+                                          : VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+    if ((props.bufferFeatures & need) == 0)
+      return std::string(f->name) + " lacks " +
+             (c.binding == Binding::UniformTexel ? "VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT"
+                                                 : "VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT") +
+             " on this device";
+    if (c.binding == Binding::StorageTexel && load &&
+        !ctx_.features().shaderStorageImageReadWithoutFormat)
+      return "device lacks shaderStorageImageReadWithoutFormat (imageLoad without format)";
+    if (store && !ctx_.features().shaderStorageImageWriteWithoutFormat)
+      return "device lacks shaderStorageImageWriteWithoutFormat (imageStore without format)";
+    if (f->stride == 0 || c.memory.bytes.empty() || c.memory.bytes.size() % f->stride != 0)
+      return "the buffer is not a whole number of elements";
+    if (c.memory.bytes.size() / f->stride > ctx_.limits().maxTexelBufferElements)
+      return "view exceeds maxTexelBufferElements";
+    return "";
+  }
+
+  std::string batchKey(const DeviceCase& c) const override { return texelVariant(c); }
+
+  std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
+    std::vector<DeviceResult> results(cases.size());
+    if (cases.empty()) return results;
+    const std::string variant = texelVariant(*cases.front());
+    const bool uniform = cases.front()->binding == Binding::UniformTexel;
+    vk::ComputePipeline& pipeline = pipelineFor(variant, uniform);
+
+    struct PerCase {
+      std::unique_ptr<vk::GuardedBuffer> texels;
+      std::unique_ptr<vk::BufferView> view;
+      std::unique_ptr<vk::HostBuffer> in, out;
+      std::unique_ptr<vk::DescriptorSet> set;
+    };
+    std::vector<PerCase> per(cases.size());
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const DeviceCase& c = *cases[i];
+      PerCase& p = per[i];
+      const VkBufferUsageFlags usage = uniform ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                                               : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+      p.texels = std::make_unique<vk::GuardedBuffer>(ctx_, c.memory.bytes.size(), usage);
+      std::memcpy(p.texels->payload().data(), c.memory.bytes.data(), c.memory.bytes.size());
+      p.texels->resetGuards();
+      p.view = std::make_unique<vk::BufferView>(ctx_, p.texels->buffer(), c.format,
+                                                p.texels->payloadOffset(), p.texels->payloadSize());
+      p.in =
+          std::make_unique<vk::HostBuffer>(ctx_, kInWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+      p.out =
+          std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+      std::vector<uint32_t> in(kInWords, 0);
+      for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+        in[l] = c.state.vgpr[c.inst.vaddr][l];
+        in[64 + l] = (c.state.exec >> l) & 1u;
+        for (unsigned k = 0; k < 4; ++k)
+          in[128 + l * 4 + k] = c.state.vgpr[c.inst.vdata + k][l];
+      }
+      std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
+      std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
+      p.set = std::make_unique<vk::DescriptorSet>(ctx_, pipeline);
+      p.set->writeTexelBuffer(0, p.view->view());
+      p.set->writeBuffer(1, p.in->buffer(), 0, VK_WHOLE_SIZE);
+      p.set->writeBuffer(2, p.out->buffer(), 0, VK_WHOLE_SIZE);
+    }
+
+    vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
+      for (PerCase& p : per)
+        vk::recordDispatch(cmd, pipeline, *p.set, 1);
+      vk::recordHostReadBarrier(cmd);
+    });
+
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const DeviceCase& c = *cases[i];
+      PerCase& p = per[i];
+      DeviceResult& r = results[i];
+      const bool store = c.inst.op->kind == gcn::OpKind::StoreFormat;
+      r.vdataCount = store ? 0 : c.inst.op->components;
+      std::vector<uint32_t> out(kOutWords);
+      std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
+      for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+        for (unsigned k = 0; k < r.vdataCount; ++k)
+          r.vdata[l][k] = out[l * 4 + k];
+      const auto payload = p.texels->payload();
+      r.memory.assign(payload.begin(), payload.end());
+      r.changedGuardBytes = p.texels->changedGuardBytes();
+    }
+    return results;
+  }
+
+ private:
+  vk::ComputePipeline& pipelineFor(const std::string& variant, bool uniform) {
+    auto it = pipelines_.find(variant);
+    if (it != pipelines_.end()) return *it->second;
+    std::span<const uint32_t> spirv;
+    try {
+      spirv = shaders::get(variant);
+    } catch (const std::out_of_range& e) {
+      throw gcn::Error(e.what());
+    }
+    auto p = std::make_unique<vk::ComputePipeline>(
+        ctx_, spirv,
+        uniform ? std::span<const vk::Binding>(kBindingsUniform)
+                : std::span<const vk::Binding>(kBindingsStorage));
+    return *pipelines_.emplace(variant, std::move(p)).first->second;
+  }
+
+  vk::Context& ctx_;
+  std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
+};
+
+}  // namespace
+
+std::string_view bindingName(Binding b) {
+  switch (b) {
+    case Binding::UniformTexel:
+      return "uniform-texel";
+    case Binding::StorageTexel:
+      return "storage-texel";
+    case Binding::VertexAttribute:
+      return "vertex";
+    case Binding::StorageBuffer:
+      return "storage-buffer";
+  }
+  return "?";
+}
+
+std::string texelVariant(const DeviceCase& c) {
+  if (!isTexelBinding(c.binding) || c.inst.op == nullptr) return "";
+  const BufferFormat* f = findBufferFormat(c.format);
+  const char t = f != nullptr ? sampledType(*f) : 'f';
+  if (c.inst.op->kind == gcn::OpKind::StoreFormat) return std::string("texel_store_") + t;
+  return std::string("texel_load_") +
+         (c.binding == Binding::UniformTexel ? "uniform_" : "storage_") + t +
+         std::to_string(std::clamp<unsigned>(c.inst.op->components, 1, 4));
+}
+
+std::unique_ptr<Route> makeTexelRoute(vk::Context& ctx) {
+  return std::make_unique<TexelRoute>(ctx);
+}
+
+}  // namespace gcnprobe::routes

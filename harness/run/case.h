@@ -1,0 +1,56 @@
+// A case is plain data (STYLE.md, Amber): an intended GCN instruction, the wave state it
+// runs on (V#, per-lane VGPRs, EXEC), the initial memory, the route parameters, and the
+// named tolerance the case asks for. Expected values come from gcn::execute(), actual
+// values from a route; the diff (diff.h) compares them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/routes/route.h"
+
+namespace gcnprobe::run {
+
+struct Case {
+  std::string name;   // unique, dot-separated: "texel.uniform.r8g8b8a8_unorm.load_format_xyzw"
+  std::string suite;  // "texel"
+  std::string tolerance = "exact";  // a row of allTolerances() (tolerance.h)
+  routes::DeviceCase device;
+};
+
+// PRODUCT.md: unsupported is never pass; route-miss is reserved for the ISA check.
+enum class Verdict : uint8_t { Pass, Fail, Unsupported, RouteMiss, Error };
+std::string_view verdictName(Verdict v);  // "pass", "fail", "unsupported", "route-miss", "error"
+
+// One compared component (or memory field) of a failing lane.
+struct ComponentDiff {
+  int lane = -1;             // -1 when no lane is known (a memory field nobody wrote)
+  int64_t element = -1;      // element index (VADDR index for IDXEN), -1 when none
+  int64_t byteOffset = -1;   // byte offset in the buffer of the element, -1 when none
+  unsigned component = 0;    // 0..3 = X..W (register index for loads)
+  bool memoryField = false;  // true: compares stored memory, false: a returned register
+  std::string memoryBits;    // raw memory bits of the field (hex), "" when none
+  std::string expectedBits, expectedValue;
+  std::string actualBits, actualValue;
+  bool match = false;
+  std::string classification;  // "" for matches
+};
+
+struct CaseResult {
+  std::string name;
+  std::string suite;
+  std::string instruction;  // assembler text
+  std::string format;       // VkFormat name, "" when untyped
+  std::string binding;
+  Verdict verdict = Verdict::Error;
+  std::string reason;                // unsupported / error / fail summary
+  std::string tolerance;             // the tolerance actually applied
+  std::string expectation;           // how expected values were obtained (profile, alternatives)
+  std::vector<ComponentDiff> diffs;  // every component of every failing lane / field
+  std::vector<int64_t> changedGuardBytes;
+  std::vector<std::string> notes;
+};
+
+}  // namespace gcnprobe::run

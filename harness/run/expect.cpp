@@ -1,0 +1,105 @@
+#include "harness/run/expect.h"
+
+#include <algorithm>
+
+#include "reference/convert.h"
+#include "reference/policy.h"
+
+namespace gcnprobe::run {
+namespace {
+
+// Policy points whose answer the Vulkan spec does not fix for texel buffers, so the
+// portable profile accepts either option: UNORM/SNORM -> float rounding (fixedfpconv
+// states the formula, not the rounding), integer stores that do not fit the field (the
+// spec leaves out-of-range integer conversions undefined), the 1 inserted by DST_SEL for
+// an out-of-bounds component (replaced by the Vulkan OOB rules below anyway).
+constexpr gcn::PolicyId kPortableOpen[] = {
+    gcn::PolicyId::NormToFloat, gcn::PolicyId::IntStoreOverflow, gcn::PolicyId::OobDstSelOne};
+
+uint32_t vulkanOne(gcn::RegType t) {
+  return t == gcn::RegType::Float ? 0x3f800000u : 1u;
+}
+
+}  // namespace
+
+Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules) {
+  Expected e;
+  const routes::DeviceCase& d = c.device;
+  const gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
+  const std::vector<uint8_t> noLds;
+  e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
+                            gcn::execute(profile.chip, d.inst, d.state, d.memory, noLds, base)});
+  e.description = std::string(profile.chip.name) + " (" +
+                  std::string(gcn::genName(profile.chip.gen)) + ") reference, default policies";
+  if (!profile.portable) return e;
+
+  // Every combination of the open points, each as a labelled alternative.
+  constexpr unsigned kOpen = sizeof(kPortableOpen) / sizeof(kPortableOpen[0]);
+  for (unsigned mask = 1; mask < (1u << kOpen); ++mask) {
+    gcn::Policies p = base;
+    std::string label = std::string(gcn::genName(profile.chip.gen));
+    for (unsigned i = 0; i < kOpen; ++i) {
+      if ((mask & (1u << i)) == 0) continue;
+      const gcn::PolicyPoint& pt = gcn::policyPoint(kPortableOpen[i]);
+      const uint8_t flipped = base.get(kPortableOpen[i]) == 0 ? 1 : 0;
+      p.set(kPortableOpen[i], flipped);
+      label += " " + std::string(pt.name) + "=" + std::string(pt.options[flipped].name);
+    }
+    if (p == base) continue;
+    e.alternatives.push_back(
+        {label, gcn::execute(profile.chip, d.inst, d.state, d.memory, noLds, p)});
+  }
+  e.description += ", widened for portable: any option of norm/int-store/oob-one";
+
+  // Vulkan out-of-bounds loads (spec, robustBufferAccess / robustBufferAccess2 in
+  // VkPhysicalDeviceRobustness2FeaturesEXT): robustBufferAccess2 returns zero with
+  // (0,0,1) inserted for missing G, B, A; robustBufferAccess alone returns zero, (0,0,0,x)
+  // with x = 0, 1 or the largest integer (0.0 or 1.0 for floats), or values from anywhere
+  // in the buffer.
+  const FormatView fv = formatViewOf(profile.chip, d);
+  const unsigned formatComps = gcn::dfmtInfo(fv.dfmt).components;
+  const gcn::ExecResult& primary = e.alternatives.front().result;
+  std::vector<std::array<std::optional<uint32_t>, 5>> inBuffer;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const gcn::LaneResult& pl = primary.lanes[l];
+    if (!pl.active || pl.vdataCount == 0 || pl.accesses.empty()) continue;
+    const bool oob = std::none_of(pl.accesses.begin(), pl.accesses.end(),
+                                  [](const gcn::LaneAccess& a) { return a.inRange; });
+    if (!oob) continue;
+    LaneOption zeroFill{"vulkan robustBufferAccess2: zero, (0,0,1) for missing components", {}};
+    for (unsigned k = 0; k < 4; ++k)
+      zeroFill.vdata[k] = k < formatComps || k < 3 ? 0u : vulkanOne(fv.reg);
+    e.laneOptions[l].push_back(zeroFill);
+    e.onlyLaneOptions[l] = true;
+    if (rules.robustBufferAccess2) continue;
+    const uint32_t big = fv.reg == gcn::RegType::Sint ? 0x7fffffffu : 0xffffffffu;
+    for (uint32_t x : {0u, vulkanOne(fv.reg), big}) {
+      if (fv.reg == gcn::RegType::Float && x == big) continue;
+      LaneOption o{"vulkan robustBufferAccess: (0,0,0,x)", {0u, 0u, 0u, x, std::nullopt}};
+      e.laneOptions[l].push_back(o);
+    }
+    // Values from anywhere within the buffer: what an in-range load of each element gives.
+    if (inBuffer.empty() && d.inst.idxen && fv.stride != 0) {
+      const uint32_t elements = static_cast<uint32_t>(d.memory.bytes.size() / fv.stride);
+      for (uint32_t first = 0; first < elements; first += gcn::kWaveSize) {
+        gcn::WaveState s = d.state;
+        s.exec = ~0ull;
+        for (unsigned k = 0; k < gcn::kWaveSize; ++k)
+          s.vgpr[d.inst.vaddr][k] = std::min(first + k, elements - 1);
+        const gcn::ExecResult r = gcn::execute(profile.chip, d.inst, s, d.memory, noLds, base);
+        for (unsigned k = 0; k < gcn::kWaveSize && first + k < elements; ++k)
+          inBuffer.push_back(r.lanes[k].vdata);
+      }
+    }
+    for (const auto& v : inBuffer)
+      e.laneOptions[l].push_back({"vulkan robustBufferAccess: a value from the buffer", v});
+  }
+  e.oobStoresMayLand = !rules.robustBufferAccess2;
+  e.description +=
+      rules.robustBufferAccess2
+          ? "; out-of-bounds per robustBufferAccess2"
+          : "; out-of-bounds per robustBufferAccess (zero, (0,0,0,x), in-buffer values)";
+  return e;
+}
+
+}  // namespace gcnprobe::run

@@ -1,0 +1,43 @@
+// Seeded data patterns derived from the format table (gcn::dfmtInfo bits) rather than
+// written per format: every field's edge codes (0, max, min, min+1, signed max, and for
+// float fields zeros, 1.0, max finite, smallest normal, denormals, infinities, quiet and
+// signalling NaN) followed by seeded random codes.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "reference/format.h"
+
+namespace gcnprobe::run {
+
+// Edge codes of component `comp` of data format `d` read with number format `n`
+// (float encodings when n is FLOAT on a float-capable format, else integer edges), each
+// masked to the field's width, without duplicates.
+std::vector<uint32_t> edgeCodes(gcn::Dfmt d, gcn::Nfmt n, unsigned comp);
+
+// Register values worth storing through component `comp` of (d, n): in-range, boundary,
+// rounding ties, out-of-range (clamp/overflow) and special float values.
+std::vector<uint32_t> edgeRegisterValues(gcn::Dfmt d, gcn::Nfmt n, unsigned comp);
+
+// `elements` elements of (d, n): element e < rows holds edge code e of every component
+// (cycling through shorter lists), later elements seeded random codes.
+std::vector<uint8_t> patternMemory(gcn::Dfmt d, gcn::Nfmt n, uint32_t elements, uint64_t seed);
+
+// Layout of a float field of a buffer format (seed 003 / GCN-FACTS.md): 32-bit IEEE
+// single, 16-bit half, and the unsigned 11-bit (5e6m) and 10-bit (5e5m) floats of
+// 10_11_11 and 11_11_10.
+struct FloatField {
+  unsigned exp, mant;
+  bool sign;
+};
+FloatField floatField(unsigned bits);
+bool isNan(const FloatField& f, uint32_t code);
+bool isDenormal(const FloatField& f, uint32_t code);
+
+// A stable seed for a name (FNV-1a), so a case's data never depends on run order.
+uint64_t seedOf(std::string_view name);
+
+}  // namespace gcnprobe::run

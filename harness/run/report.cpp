@@ -1,0 +1,91 @@
+#include "harness/run/report.h"
+
+#include "reference/error.h"
+
+namespace gcnprobe::run {
+namespace {
+constexpr const char* kComp = "xyzw?";
+}
+
+nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
+                          const std::string& device) {
+  nlohmann::json j;
+  j["name"] = r.name;
+  j["suite"] = r.suite;
+  j["instruction"] = r.instruction;
+  j["format"] = r.format;
+  j["binding"] = r.binding;
+  j["verdict"] = std::string(verdictName(r.verdict));
+  j["reason"] = r.reason;
+  j["profile"] = profile;
+  j["device"] = device;
+  j["tolerance"] = r.tolerance;
+  j["expectation"] = r.expectation;
+  j["changed_guard_bytes"] = r.changedGuardBytes;
+  j["notes"] = r.notes;
+  nlohmann::json lanes = nlohmann::json::array();
+  for (const ComponentDiff& d : r.diffs) {
+    lanes.push_back({{"lane", d.lane},
+                     {"element", d.element},
+                     {"byte_offset", d.byteOffset},
+                     {"component", std::string(1, kComp[d.component < 4 ? d.component : 4])},
+                     {"kind", d.memoryField ? "memory" : "register"},
+                     {"memory_bits", d.memoryBits},
+                     {"expected_bits", d.expectedBits},
+                     {"expected_value", d.expectedValue},
+                     {"actual_bits", d.actualBits},
+                     {"actual_value", d.actualValue},
+                     {"verdict", d.match ? "match" : "mismatch"},
+                     {"classification", d.classification}});
+  }
+  j["lanes"] = lanes;
+  return j;
+}
+
+std::string caseText(const CaseResult& r, bool verbose) {
+  std::string s = std::string(verdictName(r.verdict)) + "  " + r.name + "  " + r.instruction;
+  if (!r.reason.empty()) s += "\n    " + r.reason;
+  if (r.verdict == Verdict::Fail) {
+    s += "\n    tolerance " + r.tolerance + "; expected from " + r.expectation;
+    for (const ComponentDiff& d : r.diffs) {
+      if (d.match && !verbose) continue;
+      s += "\n    " + std::string(d.memoryField ? "mem " : "reg ") + "lane " +
+           std::to_string(d.lane) + " elem " + std::to_string(d.element) + " off " +
+           std::to_string(d.byteOffset) + " " + kComp[d.component < 4 ? d.component : 4] +
+           ": mem " + (d.memoryBits.empty() ? "-" : d.memoryBits) + " expected " + d.expectedBits +
+           " (" + d.expectedValue + ") actual " + d.actualBits + " (" + d.actualValue + ") " +
+           (d.match ? "ok" : "MISMATCH " + d.classification);
+    }
+  }
+  return s;
+}
+
+JsonReport::JsonReport(const std::string& path, const std::string& profile,
+                       const std::string& device, const std::string& expectation)
+    : out_(path), profile_(profile), device_(device) {
+  if (!out_) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the JSON report for writing");
+  out_ << "{\n\"profile\": " << nlohmann::json(profile).dump()
+       << ",\n\"device\": " << nlohmann::json(device).dump()
+       << ",\n\"expectation\": " << nlohmann::json(expectation).dump() << ",\n\"cases\": [";
+  out_.flush();
+}
+
+JsonReport::~JsonReport() {
+  close("incomplete: the run stopped early");
+}
+
+void JsonReport::add(const CaseResult& r) {
+  if (closed_) return;
+  out_ << (first_ ? "\n" : ",\n") << caseRecord(r, profile_, device_).dump();
+  first_ = false;
+  out_.flush();
+}
+
+void JsonReport::close(const std::string& summaryLine) {
+  if (closed_) return;
+  closed_ = true;
+  out_ << "\n],\n\"summary\": " << nlohmann::json(summaryLine).dump() << "\n}\n";
+  out_.flush();
+}
+
+}  // namespace gcnprobe::run

@@ -1,0 +1,43 @@
+// Reports of a run: readable text (failing cases with lane details) and JSON (one record
+// per case, written incrementally: each record is flushed as it arrives and the document
+// is closed by close() or the destructor, so an error later in the run loses nothing).
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/run/case.h"
+
+namespace gcnprobe::run {
+
+// The JSON record of one case (schema in docs/run.md).
+nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
+                          const std::string& device);
+
+// Text for one case: one line; for failures also one line per differing component
+// (every component of a failing lane when verbose, the mismatching ones otherwise).
+std::string caseText(const CaseResult& r, bool verbose);
+
+class JsonReport {
+ public:
+  // Throws gcn::Error when the file cannot be opened.
+  JsonReport(const std::string& path, const std::string& profile, const std::string& device,
+             const std::string& expectation);
+  ~JsonReport();
+  JsonReport(const JsonReport&) = delete;
+  JsonReport& operator=(const JsonReport&) = delete;
+  void add(const CaseResult& r);
+  // Writes the summary and closes the document (idempotent).
+  void close(const std::string& summaryLine);
+
+ private:
+  std::ofstream out_;
+  std::string profile_, device_;
+  bool first_ = true;
+  bool closed_ = false;
+};
+
+}  // namespace gcnprobe::run

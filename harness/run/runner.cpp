@@ -1,0 +1,162 @@
+#include "harness/run/runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include "harness/formats.h"
+#include "harness/run/diff.h"
+#include "harness/run/suite.h"
+#include "harness/run/tolerance.h"
+
+namespace gcnprobe::run {
+
+std::string Summary::line() const {
+  std::string s = std::to_string(count(Verdict::Pass)) + " passed, " +
+                  std::to_string(count(Verdict::Fail)) + " failed, " +
+                  std::to_string(count(Verdict::Unsupported)) + " unsupported";
+  if (count(Verdict::RouteMiss) > 0)
+    s += ", " + std::to_string(count(Verdict::RouteMiss)) + " route-miss";
+  if (count(Verdict::Error) > 0) s += ", " + std::to_string(count(Verdict::Error)) + " error";
+  return s;
+}
+
+bool Summary::ok() const {
+  return count(Verdict::Fail) == 0 && count(Verdict::RouteMiss) == 0 && count(Verdict::Error) == 0;
+}
+
+Summary runCases(std::span<const Case> cases,
+                 std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
+                 const ResultSink& sink) {
+  Summary summary;
+  std::vector<CaseResult> results(cases.size());
+  const auto emit = [&](std::size_t i) {
+    ++summary.counts[static_cast<std::size_t>(results[i].verdict)];
+    if (sink) sink(results[i]);
+  };
+
+  // Which cases run where; the rest are decided now (unsupported / error).
+  std::vector<routes::Route*> routeOf(cases.size(), nullptr);
+  std::vector<bool> decided(cases.size(), false);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    CaseResult& r = results[i];
+    r.name = c.name;
+    r.suite = c.suite;
+    r.instruction = instructionText(options.profile.chip.gen, c.device.inst);
+    const BufferFormat* bf = findBufferFormat(c.device.format);
+    r.format = bf != nullptr ? std::string(bf->name) : "";
+    r.binding = std::string(routes::bindingName(c.device.binding));
+    r.tolerance = options.profile.portable ? c.tolerance : "exact";
+    for (const auto& route : routes)
+      if (route->handles(c.device)) routeOf[i] = route.get();
+    if (routeOf[i] == nullptr) {
+      r.verdict = Verdict::Unsupported;
+      r.reason = "no route for binding " + r.binding + " on this build";
+      decided[i] = true;
+      continue;
+    }
+    try {
+      r.reason = routeOf[i]->unsupportedReason(c.device);
+    } catch (const std::exception& e) {
+      r.reason = e.what();
+      r.verdict = Verdict::Error;
+      decided[i] = true;
+      continue;
+    }
+    if (!r.reason.empty()) {
+      r.verdict = Verdict::Unsupported;
+      decided[i] = true;
+    }
+  }
+
+  // Expectations on all cores (the reference is pure; one case per task).
+  std::vector<std::optional<Expected>> expected(cases.size());
+  {
+    std::atomic<std::size_t> next{0};
+    const unsigned jobs =
+        std::max(1u, options.jobs != 0 ? options.jobs : std::thread::hardware_concurrency());
+    const auto worker = [&] {
+      for (std::size_t i = next++; i < cases.size(); i = next++) {
+        if (decided[i]) continue;
+        try {
+          expected[i] = buildExpected(cases[i], options.profile, options.rules);
+        } catch (const std::exception& e) {
+          results[i].verdict = Verdict::Error;
+          results[i].reason = std::string("reference: ") + e.what();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < jobs; ++t)
+      pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool)
+      t.join();
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (!decided[i] && !expected[i]) decided[i] = true;  // reference error
+    if (decided[i]) emit(i);
+  }
+
+  // Batches: cases sharing a route and batch key, in first-seen order.
+  std::vector<std::pair<routes::Route*, std::vector<std::size_t>>> batches;
+  std::map<std::pair<routes::Route*, std::string>, std::size_t> batchIndex;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (decided[i]) continue;
+    const auto key = std::make_pair(routeOf[i], routeOf[i]->batchKey(cases[i].device));
+    auto [it, inserted] = batchIndex.emplace(key, batches.size());
+    if (inserted) batches.push_back({routeOf[i], {}});
+    batches[it->second].second.push_back(i);
+  }
+
+  for (auto& [route, members] : batches) {
+    std::vector<const routes::DeviceCase*> inputs;
+    for (std::size_t i : members)
+      inputs.push_back(&cases[i].device);
+    std::vector<routes::DeviceResult> actual;
+    std::string batchError;
+    try {
+      actual = route->run(inputs);
+      if (actual.size() != inputs.size()) batchError = "route returned a wrong number of results";
+    } catch (const std::exception& e) {
+      batchError = std::string(route->name()) + " route: " + e.what();
+    }
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      const std::size_t i = members[k];
+      CaseResult& r = results[i];
+      r.expectation = expected[i]->description;
+      if (!batchError.empty()) {
+        r.verdict = Verdict::Error;
+        r.reason = batchError;
+      } else if (!actual[k].unsupported.empty()) {
+        r.verdict = Verdict::Unsupported;
+        r.reason = actual[k].unsupported;
+      } else {
+        try {
+          const FormatView fv = formatViewOf(options.profile.chip, cases[i].device);
+          const DiffResult d =
+              diffCase(cases[i].device, fv, *expected[i], actual[k], findTolerance(r.tolerance));
+          r.verdict = d.pass ? Verdict::Pass : Verdict::Fail;
+          r.reason = d.summary;
+          r.changedGuardBytes = actual[k].changedGuardBytes;
+          if (!d.pass) r.diffs = d.diffs;
+          for (const gcn::LaneResult& lane : expected[i]->alternatives.front().result.lanes)
+            if (!lane.note.empty() &&
+                std::find(r.notes.begin(), r.notes.end(), lane.note) == r.notes.end())
+              r.notes.push_back(lane.note);
+        } catch (const std::exception& e) {
+          r.verdict = Verdict::Error;
+          r.reason = std::string("diff: ") + e.what();
+        }
+      }
+      emit(i);
+    }
+  }
+  return summary;
+}
+
+}  // namespace gcnprobe::run

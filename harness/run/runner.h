@@ -1,0 +1,41 @@
+// The runner: case -> (reference expectations, on all cores) + (route on the device, one
+// submission per batch of cases sharing a pipeline) -> diff -> a CaseResult per case,
+// handed to a sink as soon as it exists, so results already computed are never lost when
+// a later batch fails.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "harness/routes/route.h"
+#include "harness/run/case.h"
+#include "harness/run/expect.h"
+#include "harness/run/profile.h"
+
+namespace gcnprobe::run {
+
+struct Summary {
+  std::array<std::size_t, 5> counts{};  // by Verdict
+  std::size_t count(Verdict v) const { return counts[static_cast<std::size_t>(v)]; }
+  // "N passed, N failed, N unsupported" (+ ", N route-miss", ", N error" when non-zero).
+  std::string line() const;
+  bool ok() const;  // no fail, route-miss or error
+};
+
+struct RunOptions {
+  Profile profile;
+  DeviceRules rules;
+  unsigned jobs = 0;  // reference threads; 0 = hardware concurrency
+};
+
+using ResultSink = std::function<void(const CaseResult&)>;
+
+Summary runCases(std::span<const Case> cases,
+                 std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
+                 const ResultSink& sink);
+
+}  // namespace gcnprobe::run

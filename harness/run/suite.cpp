@@ -1,0 +1,174 @@
+#include "harness/run/suite.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <random>
+
+#include "harness/formats.h"
+#include "harness/run/pattern.h"
+#include "reference/assembler.h"
+#include "reference/error.h"
+#include "reference/resource.h"
+
+namespace gcnprobe::run {
+namespace {
+
+constexpr uint64_t kTexelBase = 0x100000;  // any 48-bit address: the V# base of every view
+constexpr uint8_t kSrsrc = 4;              // s[4:7]
+constexpr uint8_t kVaddr = 0;              // v0 = element index (IDXEN)
+constexpr uint8_t kVdata = 1;              // v[1:4]
+
+std::string lower(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Element indices per lane for loads: every in-range element once, the last element again,
+// indices just and far past the end (NUM_RECORDS checks; 0x7fffffff/0xffffffff also probe
+// the index * stride product), then seeded random in-range indices. Lanes 62 and 63 are
+// inactive (EXEC) so inactive lanes are seen to be left alone.
+std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
+  std::array<uint32_t, gcn::kWaveSize> idx{};
+  const uint32_t n = kTexelElements;
+  for (uint32_t l = 0; l < n; ++l)
+    idx[l] = l;
+  const uint32_t tail[] = {n - 1, n, n + 1, n + 7, 2 * n, 1000, 0x7fffffffu, 0xffffffffu};
+  for (uint32_t i = 0; i < 8; ++i)
+    idx[n + i] = tail[i];
+  std::mt19937 rng(static_cast<uint32_t>(seed));
+  for (uint32_t l = n + 8; l < gcn::kWaveSize; ++l)
+    idx[l] = rng() % n;
+  return idx;
+}
+
+Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding binding,
+                   const gcn::OpcodeInfo& op) {
+  Case c;
+  const std::string fmt = lower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
+  std::string mnemonic(op.mnemonic);
+  c.name = "texel." +
+           std::string(binding == routes::Binding::UniformTexel ? "uniform" : "storage") + "." +
+           fmt + "." + mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0);
+  c.suite = "texel";
+  const bool store = op.kind == gcn::OpKind::StoreFormat;
+  const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
+  c.tolerance = store ? "portable-texel" : (norm ? "norm-1ulp" : "exact");
+
+  routes::DeviceCase& d = c.device;
+  d.binding = binding;
+  d.format = f.vk;
+  d.inst.op = &op;
+  d.inst.vdata = kVdata;
+  d.inst.vaddr = kVaddr;
+  d.inst.srsrc = kSrsrc;
+  d.inst.soffset = 128;  // inline constant 0
+  d.inst.idxen = true;
+  const gcn::VSharp v = makeTexelBufferVSharp(chip, kTexelBase, kTexelElements, f.vk);
+  const auto words = gcn::encodeVSharp(chip.gen, v);
+  for (unsigned i = 0; i < 4; ++i)
+    d.state.sgpr[kSrsrc + i] = words[i];
+  const uint64_t seed = seedOf(c.name);
+  d.memory.base = kTexelBase;
+  d.memory.bytes = patternMemory(f.dfmt, f.nfmt, kTexelElements, seed);
+  d.state.exec = ~0ull & ~(3ull << 62);
+
+  auto idx = loadIndices(seed);
+  if (store) {
+    // Stores: distinct in-range elements per lane (Vulkan leaves the order of two lanes'
+    // writes to one texel open), reversed so lane and element differ.
+    for (uint32_t l = 0; l < kTexelElements; ++l)
+      idx[l] = kTexelElements - 1 - l;
+    for (uint32_t l = kTexelElements + 1; l < gcn::kWaveSize; ++l)
+      if (idx[l] < kTexelElements) idx[l] = kTexelElements + l;  // past the end instead
+    idx[kTexelElements] = kTexelElements;
+    std::mt19937_64 rng(seed ^ 0x5151);
+    for (unsigned k = 0; k < 4; ++k) {
+      const std::vector<uint32_t> edges = edgeRegisterValues(
+          f.dfmt, f.nfmt, std::min<unsigned>(k, gcn::dfmtInfo(f.dfmt).components - 1));
+      for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+        uint32_t value = edges[(l + k) % edges.size()];
+        if (l >= 2 * edges.size()) {
+          // Later lanes: seeded values inside the format's range.
+          value = static_cast<uint32_t>(rng());
+          if (f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Float ||
+              f.nfmt == gcn::Nfmt::Snorm) {
+            const float x = static_cast<float>(static_cast<int32_t>(value)) / 2147483648.0f;
+            value = std::bit_cast<uint32_t>(f.nfmt == gcn::Nfmt::Unorm ? (x < 0 ? -x : x) : x);
+          }
+        }
+        d.state.vgpr[kVdata + k][l] = value;
+      }
+    }
+  }
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    d.state.vgpr[kVaddr][l] = idx[l];
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> suiteNames() {
+  return {"texel"};
+}
+
+std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
+  if (inst.op == nullptr) return "<no instruction>";
+  try {
+    return gcn::printInstruction(gen, inst);
+  } catch (const gcn::Error& e) {
+    return std::string(inst.op->mnemonic) + " <" + e.reason() + ">";
+  }
+}
+
+std::vector<Case> texelSuite(const gcn::Chip& chip) {
+  std::vector<Case> cases;
+  for (const BufferFormat& f : allBufferFormats()) {
+    if (!f.texel || f.dfmt == gcn::Dfmt::Invalid) continue;
+    const unsigned comps = gcn::dfmtInfo(f.dfmt).components;
+    if (comps == 0) continue;
+    std::vector<unsigned> counts{1, comps, 4};
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    static constexpr const char* kLoads[] = {"buffer_load_format_x", "buffer_load_format_xy",
+                                             "buffer_load_format_xyz", "buffer_load_format_xyzw"};
+    for (routes::Binding b : {routes::Binding::UniformTexel, routes::Binding::StorageTexel}) {
+      for (unsigned n : counts) {
+        const gcn::OpcodeInfo* op = gcn::findOpcode(kLoads[n - 1]);
+        if (op == nullptr) throw gcn::Error("opcode table lacks " + std::string(kLoads[n - 1]));
+        cases.push_back(makeTexelCase(chip, f, b, *op));
+      }
+    }
+    // imageStore writes a whole vec4 (the format decides which components land).
+    const gcn::OpcodeInfo* st = gcn::findOpcode("buffer_store_format_xyzw");
+    if (st == nullptr) throw gcn::Error("opcode table lacks buffer_store_format_xyzw");
+    cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, *st));
+  }
+  return cases;
+}
+
+std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
+                             const gcn::Chip& chip) {
+  std::vector<Case> all;
+  if (suite.empty() || suite == "texel") {
+    all = texelSuite(chip);
+  } else {
+    std::string known;
+    for (const std::string& s : suiteNames())
+      known += (known.empty() ? "" : ", ") + s;
+    throw gcn::Error(gcn::Place{"--suite", 0, 0},
+                     "unknown suite '" + std::string(suite) + "' (known: " + known + ")");
+  }
+  if (filter.empty()) return all;
+  const std::string pattern(filter);
+  std::vector<Case> out;
+  for (Case& c : all)
+    if (fnmatch(pattern.c_str(), c.name.c_str(), 0) == 0) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace gcnprobe::run

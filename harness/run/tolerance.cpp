@@ -1,0 +1,45 @@
+#include "harness/run/tolerance.h"
+
+#include <string>
+
+#include "reference/error.h"
+
+namespace gcnprobe::run {
+namespace {
+
+constexpr Tolerance kTolerances[] = {
+    {"exact", 0, 0, false, false,
+     "default: on a GCN device the reference predicts every bit (PRODUCT.md)"},
+    // Vulkan spec "Conversion from Normalized Fixed-Point to Floating-Point" gives
+    // f = c / (2^b - 1) without requiring a correctly rounded result; PLATFORM.md measured
+    // lavapipe computing float(c) * float(1/255): 1 ulp away for 126 of 256 codes.
+    {"norm-1ulp", 1, 0, false, false,
+     "Vulkan fixed-point conversion (fundamentals-fixedfpconv) states no exact rounding; "
+     "lavapipe is 1 ulp off (PLATFORM.md)"},
+    // Texel formats under the portable profile: the load rule above; stores: Vulkan's
+    // convertFloatToUint/Int returns "one of the two ... integers closest" (round to
+    // nearest is only recommended) and float -> 16/11/10-bit float rounding is
+    // implementation-dependent; NaN payloads and denormal flushing are not specified for
+    // formatted texel accesses.
+    {"portable-texel", 1, 1, true, true,
+     "Vulkan fundamentals-fixedfpconv / fundamentals-fp16..fp10: rounding, NaN payload and "
+     "denormal handling of format conversions are implementation-dependent"},
+};
+
+}  // namespace
+
+std::span<const Tolerance> allTolerances() {
+  return kTolerances;
+}
+
+const Tolerance& findTolerance(std::string_view name) {
+  std::string known;
+  for (const Tolerance& t : kTolerances) {
+    if (t.name == name) return t;
+    known += known.empty() ? "" : ", ";
+    known += t.name;
+  }
+  throw gcn::Error("unknown tolerance '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace gcnprobe::run

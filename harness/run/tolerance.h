@@ -1,0 +1,27 @@
+// Named tolerance policies: where a comparison may accept a value other than the
+// reference's bits. Exact is the default; the others exist because the Vulkan spec allows
+// rounding or representation freedom that GCN does not (used only under the portable
+// profile, profile.h).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace gcnprobe::run {
+
+struct Tolerance {
+  std::string_view name;
+  uint8_t normLoadUlps;  // UNORM/SNORM -> float loads: |actual - expected| in float ulps
+  uint8_t storeCodes;    // stored UNORM/SNORM/float fields: |actual - expected| in codes
+  bool anyNanPayload;    // a NaN matches any NaN
+  bool denormFlush;      // a denormal may read or store as zero of the same sign
+  std::string_view source;
+};
+
+// The table, "exact" first.
+std::span<const Tolerance> allTolerances();
+// Throws gcn::Error naming the text and the known names.
+const Tolerance& findTolerance(std::string_view name);
+
+}  // namespace gcnprobe::run
