@@ -1,0 +1,347 @@
+#include "probe/probe_eval.h"
+
+#if __has_include("reference/assembler.h")
+#include "reference/assembler.h"
+#else
+// reference/assembler.h is being written (the agreed interface); declared here until it lands.
+namespace gcn {
+Instruction parseInstruction(Gen gen, std::string_view text);
+}
+#endif
+
+#include <algorithm>
+
+namespace gcn::probe {
+namespace {
+
+// An error from a reference parser (column relative to the text) moved to the probe line.
+[[noreturn]] void rethrowAt(const Error& e, const Place& textPlace) {
+  Place p = textPlace;
+  if (e.place().column > 0 && p.column > 0) p.column += e.place().column - 1;
+  throw Error(p, e.reason());
+}
+
+const PolicyPoint* findPoint(std::string_view assignment) {
+  const std::string_view name = assignment.substr(0, assignment.find('='));
+  for (const PolicyPoint& point : allPolicyPoints())
+    if (point.name == name) return &point;
+  return nullptr;
+}
+
+void storeLe(std::vector<uint8_t>& bytes, uint64_t offset, unsigned size, uint64_t value) {
+  for (unsigned b = 0; b < size; ++b)
+    bytes[offset + b] = static_cast<uint8_t>(value >> (8 * b));
+}
+uint64_t loadLe(const std::vector<uint8_t>& bytes, uint64_t offset, unsigned size) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < size; ++b)
+    v |= static_cast<uint64_t>(bytes[offset + b]) << (8 * b);
+  return v;
+}
+
+void applyWrite(const DataWrite& w, std::vector<uint8_t>& image, const char* what) {
+  if (w.fill) {
+    for (uint64_t i = 0; i < image.size(); ++i)
+      image[i] = static_cast<uint8_t>(w.values.list[0].eval(i));
+    return;
+  }
+  const uint64_t count = w.count.value_or(1);
+  const uint64_t bytes = count * w.elementBytes;
+  if (w.offset > image.size() || bytes > image.size() - w.offset)
+    throw Error(w.values.place, std::string(what) + " write of " + std::to_string(bytes) +
+                                    " bytes at offset " + std::to_string(w.offset) +
+                                    " runs past the image (" + std::to_string(image.size()) +
+                                    " bytes; set '" + what + " size')");
+  for (uint64_t i = 0; i < count; ++i) {
+    const Expr& e = w.values.isList ? w.values.list[i] : w.values.list[0];
+    storeLe(image, w.offset + i * w.elementBytes, w.elementBytes, e.eval(i));
+  }
+}
+
+void checkListLength(std::size_t size, bool isList, unsigned lanes, const Place& place,
+                     const std::string& what) {
+  if (isList && size != lanes)
+    throw Error(place, what + " lists " + std::to_string(size) + " values but the probe has " +
+                           std::to_string(lanes) + " lanes (give one per lane, or one expression)");
+}
+
+}  // namespace
+
+Setup prepare(const Probe& probe, const EvalOptions& options) {
+  Setup s;
+  if (options.gen) {
+    s.chip = &parseChip(*options.gen);
+  } else if (probe.gen) {
+    try {
+      s.chip = &parseChip(probe.gen->value);
+    } catch (const Error& e) {
+      rethrowAt(e, probe.gen->place);
+    }
+  } else {
+    throw Error(Place{probe.file, 0, 0}, "no 'gen = ...' line and no --gen: which generation?");
+  }
+  const Gen gen = s.chip->gen;
+
+  try {
+    s.inst = parseInstruction(gen, probe.inst->value);
+    validate(gen, s.inst);
+  } catch (const Error& e) {
+    rethrowAt(e, probe.inst->place);
+  }
+  if (s.inst.op == nullptr) throw Error(probe.inst->place, "no instruction");
+
+  std::array<uint32_t, 4> words{};
+  if (probe.vsharpWords) {
+    for (std::size_t i = 0; i < 4; ++i)
+      words[i] = static_cast<uint32_t>(probe.vsharpWords->value[i]);
+  } else {
+    try {
+      words = encodeVSharp(gen, parseVSharp(gen, probe.vsharp->value));
+    } catch (const Error& e) {
+      rethrowAt(e, probe.vsharp->place);
+    }
+  }
+  if (s.inst.srsrc + 3u >= s.state.sgpr.size())
+    throw Error(probe.inst->place, "the V# registers run past s103");
+  for (std::size_t i = 0; i < 4; ++i)
+    s.state.sgpr[s.inst.srsrc + i] = words[i];
+  // Explicit SGPRs come after the V#, so a probe can patch single V# dwords.
+  for (const auto& sg : probe.sgprs)
+    s.state.sgpr[sg.value.first] = static_cast<uint32_t>(sg.value.second);
+  for (std::size_t i = 0; i < 4; ++i)
+    words[i] = s.state.sgpr[s.inst.srsrc + i];
+  s.vsharp = decodeVSharp(gen, words);
+
+  s.lanes = probe.lanes ? static_cast<unsigned>(probe.lanes->value) : kWaveSize;
+  const uint64_t laneMask = s.lanes == 64 ? ~0ull : (1ull << s.lanes) - 1;
+  s.state.exec = laneMask;
+  if (probe.exec) {
+    if ((probe.exec->value & ~laneMask) != 0)
+      throw Error(probe.exec->place,
+                  "exec sets lanes at or above 'lanes = " + std::to_string(s.lanes) + "'");
+    s.state.exec = probe.exec->value;
+  }
+  if (probe.m0) s.state.m0 = static_cast<uint32_t>(probe.m0->value);
+  for (const RegInit& r : probe.vgprs) {
+    checkListLength(r.values.list.size(), r.values.isList, s.lanes, r.values.place,
+                    "v" + std::to_string(r.reg));
+    for (unsigned lane = 0; lane < s.lanes; ++lane) {
+      const Expr& e = r.values.isList ? r.values.list[lane] : r.values.list[0];
+      s.state.vgpr[r.reg][lane] = static_cast<uint32_t>(e.eval(lane));
+    }
+  }
+  for (const ExpectReg& r : probe.expectRegs)
+    checkListLength(r.values.list.size(), r.values.isList, s.lanes, r.values.place,
+                    "expect v" + std::to_string(r.reg));
+  if (probe.expectInRange)
+    checkListLength(probe.expectInRange->list.size(), probe.expectInRange->isList, s.lanes,
+                    probe.expectInRange->place, "expect inrange");
+
+  s.memory.base = probe.memoryBase ? probe.memoryBase->value : s.vsharp.base;
+  s.memory.bytes.assign(probe.memorySize ? probe.memorySize->value : 256, 0);
+  s.lds.assign(probe.ldsSize ? probe.ldsSize->value : kMaxLdsBytes, 0);
+  for (const DataWrite& w : probe.writes)
+    applyWrite(w, w.lds ? s.lds : s.memory.bytes, w.lds ? "lds" : "memory");
+  for (const ExpectData& e : probe.expectData) {
+    const uint64_t size = e.lds ? s.lds.size() : s.memory.bytes.size();
+    const uint64_t bytes = e.count.value_or(1) * e.elementBytes;
+    if (e.offset > size || bytes > size - e.offset)
+      throw Error(e.values.place, "expectation of " + std::to_string(bytes) + " bytes at offset " +
+                                      std::to_string(e.offset) + " runs past the image");
+  }
+
+  s.policies = Policies::defaults(gen);
+  auto pin = [&s](const std::string& assignment, const Place& place) {
+    try {
+      s.policies.set(assignment);
+    } catch (const Error& e) {
+      throw Error(place, e.reason());
+    }
+    const PolicyId id = findPoint(assignment)->id;
+    if (std::find(s.pinned.begin(), s.pinned.end(), id) == s.pinned.end()) s.pinned.push_back(id);
+  };
+  for (const auto& p : probe.policies)
+    pin(p.value, p.place);
+  for (const std::string& p : options.policies)
+    pin(p, Place{"--policy", 0, 0});
+  return s;
+}
+
+ExecResult run(const Probe& probe, const Setup& setup, const Policies& policies) {
+  try {
+    return execute(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds, policies);
+  } catch (const Error& e) {
+    throw Error(probe.inst->place, e.reason());
+  }
+}
+
+bool samePrediction(const ExecResult& a, const ExecResult& b, unsigned lanes) {
+  for (unsigned l = 0; l < lanes && l < kWaveSize; ++l) {
+    const LaneResult& x = a.lanes[l];
+    const LaneResult& y = b.lanes[l];
+    if (x.active != y.active || x.vdataCount != y.vdataCount || x.vdata != y.vdata) return false;
+    if (x.accesses.size() != y.accesses.size()) return false;
+    for (std::size_t i = 0; i < x.accesses.size(); ++i) {
+      const LaneAccess& p = x.accesses[i];
+      const LaneAccess& q = y.accesses[i];
+      if (p.address != q.address || p.size != q.size || p.inRange != q.inRange ||
+          p.mapped != q.mapped || p.write != q.write)
+        return false;
+    }
+  }
+  return a.memory.bytes == b.memory.bytes && a.lds == b.lds;
+}
+
+namespace {
+
+std::string hex32(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Whether `item` holds for an observed value (nullopt = the reference claims none).
+// (A plain flag rather than std::optional: GCC 12 warns maybe-uninitialized on the latter.)
+struct Observed {
+  bool defined = false;
+  uint64_t value = 0;
+  std::string text() const { return defined ? hex32(value) : "undef"; }
+};
+bool holds(const ExpectItem& item, const Observed& observed, uint64_t index, uint64_t mask,
+           std::string& expected) {
+  switch (item.kind) {
+    case ExpectItem::Kind::Any:
+      return true;
+    case ExpectItem::Kind::Undefined:
+      expected = "undef";
+      return !observed.defined;
+    case ExpectItem::Kind::Value:
+      break;
+  }
+  const uint64_t want = item.value->eval(index) & mask;
+  expected = hex32(want);
+  return observed.defined && observed.value == want;
+}
+
+}  // namespace
+
+std::vector<ExpectFailure> checkExpect(const Probe& probe, const Setup& setup,
+                                       const ExecResult& result) {
+  std::vector<ExpectFailure> out;
+  for (const ExpectReg& r : probe.expectRegs) {
+    for (unsigned l = 0; l < setup.lanes; ++l) {
+      const LaneResult& lane = result.lanes[l];
+      Observed observed{true, result.state.vgpr[r.reg][l]};
+      if (lane.active && r.reg >= setup.inst.vdata && r.reg < setup.inst.vdata + lane.vdataCount) {
+        const auto& v = lane.vdata[r.reg - setup.inst.vdata];
+        observed = v ? Observed{true, *v} : Observed{};
+      }
+      const ExpectItem& item = r.values.isList ? r.values.list[l] : r.values.list[0];
+      std::string expected;
+      if (!holds(item, observed, l, 0xffffffffull, expected))
+        out.push_back({r.values.place, "lane " + std::to_string(l) + " v" + std::to_string(r.reg) +
+                                           ": expected " + expected + ", reference " +
+                                           observed.text()});
+    }
+  }
+  if (probe.expectInRange) {
+    const ExpectValues& ev = *probe.expectInRange;
+    for (unsigned l = 0; l < setup.lanes; ++l) {
+      const LaneResult& lane = result.lanes[l];
+      if (!lane.active) continue;
+      const bool all = std::all_of(lane.accesses.begin(), lane.accesses.end(),
+                                   [](const LaneAccess& a) { return a.inRange; });
+      const ExpectItem& item = ev.isList ? ev.list[l] : ev.list[0];
+      std::string expected;
+      if (!holds(item, Observed{true, all ? 1u : 0u}, l, ~0ull, expected))
+        out.push_back({ev.place, "lane " + std::to_string(l) + " inrange: expected " + expected +
+                                     ", reference " + (all ? "1" : "0")});
+    }
+  }
+  for (const ExpectData& e : probe.expectData) {
+    const std::vector<uint8_t>& image = e.lds ? result.lds : result.memory.bytes;
+    const uint64_t count = e.count.value_or(1);
+    const uint64_t mask = e.elementBytes == 4 ? 0xffffffffull : (1ull << (8 * e.elementBytes)) - 1;
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t off = e.offset + i * e.elementBytes;
+      const Observed observed = off + e.elementBytes <= image.size()
+                                    ? Observed{true, loadLe(image, off, e.elementBytes)}
+                                    : Observed{};
+      const ExpectItem& item = e.values.isList ? e.values.list[i] : e.values.list[0];
+      std::string expected;
+      if (!holds(item, observed, i, mask, expected))
+        out.push_back({e.values.place, std::string(e.lds ? "lds" : "mem") + " @" + hex32(off) +
+                                           ": expected " + expected + ", reference " +
+                                           observed.text()});
+    }
+  }
+  return out;
+}
+
+Exploration explore(const Probe& probe, const Setup& setup) {
+  Exploration ex;
+  const Policies base = setup.policies;
+  const ExecResult baseResult = run(probe, setup, base);
+  for (const PolicyPoint& point : allPolicyPoints()) {
+    if (std::find(setup.pinned.begin(), setup.pinned.end(), point.id) != setup.pinned.end())
+      continue;
+    Policies flipped = base;
+    flipped.set(point.id, static_cast<uint8_t>(1 - base.get(point.id)));
+    if (!samePrediction(run(probe, setup, flipped), baseResult, setup.lanes))
+      ex.mattering.push_back(point.id);
+  }
+  // Every combination of the points that matter (2^k runs of one instruction each); with
+  // many points only one flip at a time, so the run stays short.
+  constexpr std::size_t kMaxCombined = 8;
+  ex.exhaustive = ex.mattering.size() <= kMaxCombined;
+  std::vector<Policies> combos;
+  if (ex.exhaustive) {
+    for (uint32_t bits = 0; bits < (1u << ex.mattering.size()); ++bits) {
+      Policies p = base;
+      for (std::size_t i = 0; i < ex.mattering.size(); ++i)
+        if (bits & (1u << i))
+          p.set(ex.mattering[i], static_cast<uint8_t>(1 - base.get(ex.mattering[i])));
+      combos.push_back(p);
+    }
+  } else {
+    combos.push_back(base);
+    for (PolicyId id : ex.mattering) {
+      Policies p = base;
+      p.set(id, static_cast<uint8_t>(1 - base.get(id)));
+      combos.push_back(p);
+    }
+  }
+  for (const Policies& p : combos) {
+    std::string label;
+    for (PolicyId id : ex.mattering) {
+      if (!label.empty()) label += ' ';
+      const PolicyPoint& point = policyPoint(id);
+      label += std::string(point.name) + "=" + std::string(point.options[p.get(id)].name);
+    }
+    if (label.empty()) label = "(every policy)";
+    ExecResult r = p == base ? baseResult : run(probe, setup, p);
+    auto same =
+        std::find_if(ex.predictions.begin(), ex.predictions.end(),
+                     [&](const Prediction& q) { return samePrediction(q.result, r, setup.lanes); });
+    if (same == ex.predictions.end()) {
+      ex.predictions.push_back(Prediction{std::move(r), p, {label}, p == base});
+    } else {
+      same->labels.push_back(label);
+      same->isDefault = same->isDefault || p == base;
+    }
+  }
+  return ex;
+}
+
+RegType dataRegType(const Setup& setup) {
+  const OpcodeInfo& op = *setup.inst.op;
+  if (op.d16) return RegType::Uint;
+  if (op.kind == OpKind::LoadFormat || op.kind == OpKind::StoreFormat) {
+    const Nfmt n =
+        op.nfmtSource == FieldSource::Instruction ? setup.inst.nfmt : setup.vsharp.numFormat;
+    return nfmtInfo(n, setup.chip->gen).reg;
+  }
+  return op.signExtend ? RegType::Sint : RegType::Uint;
+}
+
+}  // namespace gcn::probe

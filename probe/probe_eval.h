@@ -1,0 +1,72 @@
+// Evaluating a probe on the reference: prepare the wave (registers, V#, memory, LDS) for a
+// chip, run gcn::execute under a set of policies, check the probe's own expectations, and
+// explore the policy points (reference/policy.h) to find every distinct prediction.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probe/probe_file.h"
+#include "reference/executor.h"
+#include "reference/gen.h"
+#include "reference/opcodes.h"
+#include "reference/policy.h"
+#include "reference/resource.h"
+
+namespace gcn::probe {
+
+struct EvalOptions {
+  std::optional<std::string> gen;     // --gen: overrides the file's `gen`
+  std::vector<std::string> policies;  // --policy name=option, pinned like the file's `policy`
+};
+
+// A probe made concrete for one chip: what gcn::execute takes.
+struct Setup {
+  const Chip* chip = nullptr;
+  Instruction inst;
+  VSharp vsharp;
+  WaveState state;
+  MemoryImage memory;
+  std::vector<uint8_t> lds;
+  unsigned lanes = 64;
+  Policies policies;             // the generation's defaults with pinned choices applied
+  std::vector<PolicyId> pinned;  // points fixed by the file or the command line
+};
+
+// Throws gcn::Error naming the probe file and the line of the offending entry.
+Setup prepare(const Probe& probe, const EvalOptions& options);
+
+// gcn::execute for the setup under `policies`; errors name the probe file and `inst` line.
+ExecResult run(const Probe& probe, const Setup& setup, const Policies& policies);
+
+// Whether two results predict the same thing: every lane's registers, accesses (address,
+// size, range verdict) and the memory and LDS images afterwards.
+bool samePrediction(const ExecResult& a, const ExecResult& b, unsigned lanes);
+
+struct ExpectFailure {
+  Place place;
+  std::string what;  // "lane 3 v1: expected 0x1, reference 0x0"
+};
+// The probe's expectations against one result; empty when all hold (or none are given).
+std::vector<ExpectFailure> checkExpect(const Probe& probe, const Setup& setup,
+                                       const ExecResult& result);
+
+// Every distinct prediction over the policy points that matter for this probe.
+struct Prediction {
+  ExecResult result;
+  Policies policies;                // one representative choice
+  std::vector<std::string> labels;  // every combination giving it, e.g. "straddle=whole"
+  bool isDefault = false;           // the generation's default (with pinned points)
+};
+struct Exploration {
+  std::vector<PolicyId> mattering;      // points whose choice changed the prediction
+  std::vector<Prediction> predictions;  // distinct; the default first
+  bool exhaustive = true;               // false when too many points mattered to combine
+};
+Exploration explore(const Probe& probe, const Setup& setup);
+
+// "UNORM" etc.: the register type the instruction returns or takes, for printing values.
+RegType dataRegType(const Setup& setup);
+
+}  // namespace gcn::probe

@@ -1,0 +1,392 @@
+#include "probe/probe_file.h"
+
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace gcn::probe {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> splitWs(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+      ++i;
+    const std::size_t start = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])))
+      ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+class LineParser {
+ public:
+  LineParser(Probe& probe, int line) : probe_(probe), line_(line) {}
+
+  void parse(std::string_view raw) {
+    std::string_view text = raw;
+    if (const auto hash = text.find('#'); hash != std::string_view::npos)
+      text = text.substr(0, hash);
+    if (trim(text).empty()) return;
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos)
+      fail(firstColumn(raw), "expected 'key = value', found no '='");
+    const std::string_view key = trim(text.substr(0, eq));
+    std::string_view value = text.substr(eq + 1);
+    std::size_t valueStart = eq + 1;
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) {
+      value.remove_prefix(1);
+      ++valueStart;
+    }
+    value = trim(value);
+    valueColumn_ = static_cast<int>(valueStart) + 1;
+    keyColumn_ = firstColumn(raw);
+    if (key.empty()) fail(keyColumn_, "missing key before '='");
+    handle(splitWs(key), value);
+  }
+
+ private:
+  [[noreturn]] void fail(int column, const std::string& reason) const {
+    throw Error(Place{probe_.file, line_, column}, reason);
+  }
+  static int firstColumn(std::string_view raw) {
+    std::size_t i = 0;
+    while (i < raw.size() && std::isspace(static_cast<unsigned char>(raw[i])))
+      ++i;
+    return static_cast<int>(i) + 1;
+  }
+  Place valuePlace(int offset = 0) const {
+    return Place{probe_.file, line_, valueColumn_ + offset};
+  }
+  Place keyPlace() const { return Place{probe_.file, line_, keyColumn_}; }
+
+  void requireValue(std::string_view key, std::string_view value) const {
+    if (value.empty()) fail(valueColumn_, "'" + std::string(key) + "' needs a value after '='");
+  }
+  template <class T>
+  void setOnce(std::optional<Placed<T>>& slot, T value, std::string_view key) {
+    if (slot)
+      fail(keyColumn_,
+           "'" + std::string(key) + "' is already set on line " + std::to_string(slot->place.line));
+    slot = Placed<T>{std::move(value), keyPlace()};
+  }
+  uint64_t number(std::string_view value, std::string_view key) const {
+    requireValue(key, value);
+    return Expr::parse(value, IndexVar::None, valuePlace()).eval(0);
+  }
+  // The register number of "v12" / "s4", or nullopt when `tok` is not of that form.
+  static std::optional<unsigned> regNumber(std::string_view tok, char prefix) {
+    if (tok.size() < 2 || std::tolower(static_cast<unsigned char>(tok[0])) != prefix)
+      return std::nullopt;
+    unsigned n = 0;
+    for (char c : tok.substr(1)) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      n = n * 10 + static_cast<unsigned>(c - '0');
+      if (n > 100000) return std::nullopt;
+    }
+    return n;
+  }
+
+  // Comma-separated at parenthesis depth 0; each piece with its column offset.
+  std::vector<std::pair<std::string_view, int>> splitList(std::string_view value) const {
+    std::vector<std::pair<std::string_view, int>> out;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= value.size(); ++i) {
+      if (i < value.size()) {
+        if (value[i] == '(') ++depth;
+        if (value[i] == ')') --depth;
+        if (value[i] != ',' || depth != 0) continue;
+      }
+      std::string_view piece = value.substr(start, i - start);
+      std::size_t lead = 0;
+      while (lead < piece.size() && std::isspace(static_cast<unsigned char>(piece[lead])))
+        ++lead;
+      piece = trim(piece);
+      if (piece.empty())
+        fail(valueColumn_ + static_cast<int>(start), "empty entry in a comma-separated list");
+      out.emplace_back(piece, static_cast<int>(start + lead));
+      start = i + 1;
+    }
+    return out;
+  }
+  Values values(std::string_view value, IndexVar var, std::string_view key) const {
+    requireValue(key, value);
+    Values v;
+    v.place = valuePlace();
+    const auto pieces = splitList(value);
+    v.isList = pieces.size() > 1;
+    for (const auto& [piece, off] : pieces)
+      v.list.push_back(Expr::parse(piece, v.isList ? IndexVar::None : var, valuePlace(off)));
+    return v;
+  }
+  ExpectValues expectValues(std::string_view value, IndexVar var, std::string_view key) const {
+    requireValue(key, value);
+    ExpectValues v;
+    v.place = valuePlace();
+    const auto pieces = splitList(value);
+    v.isList = pieces.size() > 1;
+    for (const auto& [piece, off] : pieces) {
+      ExpectItem item;
+      if (piece == "*") {
+        item.kind = ExpectItem::Kind::Any;
+      } else if (piece == "undef") {
+        item.kind = ExpectItem::Kind::Undefined;
+      } else {
+        item.value = Expr::parse(piece, v.isList ? IndexVar::None : var, valuePlace(off));
+      }
+      v.list.push_back(std::move(item));
+    }
+    return v;
+  }
+
+  // "@OFFSET TYPE [xN]" after "mem"/"lds"; fills offset, element size and count.
+  template <class W>
+  void dataTarget(const std::vector<std::string_view>& k, std::size_t from, W& w) {
+    const std::string what = std::string(k[from - 1]);
+    if (k.size() <= from || k[from].empty() || k[from][0] != '@')
+      fail(keyColumn_,
+           "'" + what + "' needs '@OFFSET TYPE' (e.g. '" + what + " @0x10 u32 = 1, 2'), or 'fill'");
+    if (k.size() < from + 2)
+      fail(keyColumn_, "'" + what + " " + std::string(k[from]) + "' needs a type: u8, u16 or u32");
+    if (k.size() > from + 3)
+      fail(keyColumn_, "unexpected '" + std::string(k[from + 3]) + "' in '" + what + "' key");
+    const std::string_view off = k[from].substr(1);
+    if (off.empty()) fail(keyColumn_, "'@' needs an offset (e.g. @0x10)");
+    w.offset = Expr::parse(off, IndexVar::None, keyPlace()).eval(0);
+    const std::string_view type = k[from + 1];
+    if (type == "u8") {
+      w.elementBytes = 1;
+    } else if (type == "u16") {
+      w.elementBytes = 2;
+    } else if (type == "u32") {
+      w.elementBytes = 4;
+    } else {
+      fail(keyColumn_, "unknown element type '" + std::string(type) + "': expected u8, u16 or u32");
+    }
+    if (k.size() == from + 3) {
+      const std::string_view xn = k[from + 2];
+      if (xn.size() < 2 || xn[0] != 'x')
+        fail(keyColumn_,
+             "expected a count like 'x16' after the type, found '" + std::string(xn) + "'");
+      const uint64_t n = Expr::parse(xn.substr(1), IndexVar::None, keyPlace()).eval(0);
+      if (n == 0 || n > kMaxMemoryBytes)
+        fail(keyColumn_, "count '" + std::string(xn) + "' out of range");
+      w.count = n;
+    }
+  }
+  template <class W>
+  void checkCount(W& w, std::size_t listSize) const {
+    if (listSize > 1) {
+      if (w.count && *w.count != listSize)
+        fail(keyColumn_, "count x" + std::to_string(*w.count) + " but the list has " +
+                             std::to_string(listSize) + " entries");
+      w.count = listSize;
+    }
+    if (!w.count) w.count = 1;
+  }
+
+  void handle(const std::vector<std::string_view>& k, std::string_view value) {
+    const std::string_view k0 = k[0];
+    const std::string key = [&] {
+      std::string s;
+      for (auto t : k)
+        s += (s.empty() ? "" : " ") + std::string(t);
+      return s;
+    }();
+    if (k.size() == 1 && k0 == "question") {
+      requireValue(key, value);
+      if (!probe_.question.empty()) probe_.question += ' ';
+      probe_.question += std::string(value);
+    } else if (k.size() == 1 && (k0 == "source" || k0 == "sources")) {
+      requireValue(key, value);
+      probe_.sources.emplace_back(value);
+    } else if (k.size() == 1 && k0 == "gen") {
+      requireValue(key, value);
+      setOnce(probe_.gen, std::string(value), key);
+      probe_.gen->place = valuePlace();
+    } else if (k.size() == 1 && k0 == "inst") {
+      requireValue(key, value);
+      setOnce(probe_.inst, std::string(value), key);
+      probe_.inst->place = valuePlace();
+    } else if (k.size() == 1 && k0 == "vsharp") {
+      // Repeated lines continue the V# text (long V#s); errors point at the first line.
+      if (probe_.vsharpWords) fail(keyColumn_, "both 'vsharp' and 'vsharp words' are given");
+      if (probe_.vsharp) {
+        probe_.vsharp->value += " " + std::string(value);
+      } else {
+        probe_.vsharp = Placed<std::string>{std::string(value), valuePlace()};
+      }
+    } else if (k.size() == 2 && k0 == "vsharp" && k[1] == "words") {
+      if (probe_.vsharp) fail(keyColumn_, "both 'vsharp' and 'vsharp words' are given");
+      requireValue(key, value);
+      std::vector<uint64_t> words;
+      for (const auto& [piece, off] : splitList(value)) {
+        const uint64_t w = Expr::parse(piece, IndexVar::None, valuePlace(off)).eval(0);
+        if (w > 0xffffffffull) fail(valueColumn_ + off, "V# word does not fit in 32 bits");
+        words.push_back(w);
+      }
+      if (words.size() != 4)
+        fail(valueColumn_,
+             "'vsharp words' needs exactly 4 dwords, found " + std::to_string(words.size()));
+      setOnce(probe_.vsharpWords, std::move(words), key);
+    } else if (k.size() == 1 && k0 == "lanes") {
+      const uint64_t n = number(value, key);
+      if (n < 1 || n > 64) fail(valueColumn_, "lanes must be 1..64, found " + std::to_string(n));
+      setOnce(probe_.lanes, n, key);
+    } else if (k.size() == 1 && k0 == "exec") {
+      setOnce(probe_.exec, number(value, key), key);
+    } else if (k.size() == 1 && k0 == "m0") {
+      const uint64_t v = number(value, key);
+      if (v > 0xffffffffull) fail(valueColumn_, "m0 does not fit in 32 bits");
+      setOnce(probe_.m0, v, key);
+    } else if (k.size() == 1 && regNumber(k0, 'v')) {
+      const unsigned reg = *regNumber(k0, 'v');
+      if (reg > 255) fail(keyColumn_, "no VGPR " + std::string(k0) + ": v0..v255");
+      for (const RegInit& r : probe_.vgprs)
+        if (r.reg == reg)
+          fail(keyColumn_,
+               std::string(k0) + " is already set on line " + std::to_string(r.values.place.line));
+      probe_.vgprs.push_back(RegInit{reg, values(value, IndexVar::Lane, key)});
+    } else if (k.size() == 1 && regNumber(k0, 's')) {
+      const unsigned reg = *regNumber(k0, 's');
+      if (reg > 103) fail(keyColumn_, "no SGPR " + std::string(k0) + ": s0..s103");
+      for (const auto& s : probe_.sgprs)
+        if (s.value.first == reg)
+          fail(keyColumn_,
+               std::string(k0) + " is already set on line " + std::to_string(s.place.line));
+      const uint64_t v = number(value, key);
+      if (v > 0xffffffffull) fail(valueColumn_, std::string(k0) + " value does not fit in 32 bits");
+      probe_.sgprs.push_back({{reg, v}, keyPlace()});
+    } else if (k.size() == 2 && k0 == "memory" && k[1] == "base") {
+      setOnce(probe_.memoryBase, number(value, key), key);
+    } else if (k.size() == 2 && k0 == "memory" && k[1] == "size") {
+      const uint64_t n = number(value, key);
+      if (n > kMaxMemoryBytes)
+        fail(valueColumn_, "memory size " + std::to_string(n) + " is over the limit of " +
+                               std::to_string(kMaxMemoryBytes) + " bytes");
+      setOnce(probe_.memorySize, n, key);
+    } else if (k.size() == 2 && k0 == "lds" && k[1] == "size") {
+      const uint64_t n = number(value, key);
+      if (n > kMaxLdsBytes)
+        fail(valueColumn_, "lds size " + std::to_string(n) + " is over GCN's 64 KiB");
+      setOnce(probe_.ldsSize, n, key);
+    } else if ((k0 == "mem" || k0 == "lds") && k.size() == 2 && k[1] == "fill") {
+      DataWrite w;
+      w.lds = k0 == "lds";
+      w.fill = true;
+      w.values = values(value, IndexVar::Element, key);
+      if (w.values.isList) fail(valueColumn_, "'fill' takes one expression of i, not a list");
+      probe_.writes.push_back(std::move(w));
+    } else if (k0 == "mem" || k0 == "lds") {
+      DataWrite w;
+      w.lds = k0 == "lds";
+      dataTarget(k, 1, w);
+      w.values = values(value, IndexVar::Element, key);
+      checkCount(w, w.values.list.size());
+      probe_.writes.push_back(std::move(w));
+    } else if (k.size() == 1 && k0 == "policy") {
+      requireValue(key, value);
+      for (std::string_view a : splitWs(value)) {
+        const int col = valueColumn_ + static_cast<int>(a.data() - value.data());
+        if (a.find('=') == std::string_view::npos)
+          fail(col, "policy '" + std::string(a) + "' is not of the form name=option");
+        probe_.policies.push_back({std::string(a), Place{probe_.file, line_, col}});
+      }
+    } else if (k0 == "expect") {
+      handleExpect(k, key, value);
+    } else {
+      fail(keyColumn_, "unknown key '" + key +
+                           "' (known: question, source, gen, inst, vsharp, vsharp words, lanes, "
+                           "exec, m0, vN, sN, memory base, memory size, mem, lds, lds size, "
+                           "policy, expect)");
+    }
+  }
+
+  void handleExpect(const std::vector<std::string_view>& k, const std::string& key,
+                    std::string_view value) {
+    if (k.size() < 2)
+      fail(keyColumn_, "'expect' needs a target: vN, inrange, mem @OFF TYPE, lds @OFF TYPE");
+    if (k.size() == 2 && regNumber(k[1], 'v')) {
+      const unsigned reg = *regNumber(k[1], 'v');
+      if (reg > 255) fail(keyColumn_, "no VGPR " + std::string(k[1]) + ": v0..v255");
+      for (const ExpectReg& r : probe_.expectRegs)
+        if (r.reg == reg)
+          fail(keyColumn_,
+               "'" + key + "' is already given on line " + std::to_string(r.values.place.line));
+      probe_.expectRegs.push_back(ExpectReg{reg, expectValues(value, IndexVar::Lane, key)});
+    } else if (k.size() == 2 && k[1] == "inrange") {
+      if (probe_.expectInRange)
+        fail(keyColumn_, "'expect inrange' is already given on line " +
+                             std::to_string(probe_.expectInRange->place.line));
+      probe_.expectInRange = expectValues(value, IndexVar::Lane, key);
+    } else if (k[1] == "mem" || k[1] == "lds") {
+      ExpectData e;
+      e.lds = k[1] == "lds";
+      dataTarget(k, 2, e);
+      e.values = expectValues(value, IndexVar::Element, key);
+      checkCount(e, e.values.list.size());
+      probe_.expectData.push_back(std::move(e));
+    } else {
+      fail(keyColumn_, "unknown expectation '" + key +
+                           "': expected 'expect vN', 'expect inrange', 'expect mem @OFF TYPE' or "
+                           "'expect lds @OFF TYPE'");
+    }
+  }
+
+  Probe& probe_;
+  int line_;
+  int valueColumn_ = 0;
+  int keyColumn_ = 0;
+};
+
+}  // namespace
+
+Probe parseProbe(std::string_view text, const std::string& file) {
+  Probe probe;
+  probe.file = file;
+  int line = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view raw = text.substr(pos, end - pos);
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    ++line;
+    LineParser(probe, line).parse(raw);
+    pos = end + 1;
+  }
+  if (!probe.inst)
+    throw Error(Place{file, 0, 0}, "no 'inst = ...' line: a probe runs one instruction");
+  if (!probe.vsharp && !probe.vsharpWords)
+    throw Error(Place{file, 0, 0},
+                "no 'vsharp = ...' (or 'vsharp words = ...') line: the instruction needs a V#");
+  return probe;
+}
+
+Probe loadProbe(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return parseProbe(text, "<stdin>");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Place{path, 0, 0}, "cannot open the probe file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parseProbe(ss.str(), path);
+}
+
+}  // namespace gcn::probe

@@ -1,0 +1,113 @@
+// A probe file: one precise question for the silicon (this instruction, this V#, these
+// lanes, this memory: what happens?), written by hand in a small line format and parsed into
+// plain data. The format is described in docs/probes.md. Parsing is pure text processing:
+// instruction and V# texts are kept with their places and interpreted when the probe is
+// prepared for a chip (probe/probe_eval.h), so errors there also name the file and line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probe/expr.h"
+#include "reference/error.h"
+
+namespace gcn::probe {
+
+// A value per lane or per element: one expression of the index, or an explicit list.
+struct Values {
+  std::vector<Expr> list;  // one entry: an expression evaluated for every index
+  bool isList = false;     // written as a comma-separated list
+  Place place;
+};
+
+// An expected value of one lane or element: a number, `*` (anything), or `undef` (the
+// reference claims no value there).
+struct ExpectItem {
+  enum class Kind : uint8_t { Value, Any, Undefined };
+  Kind kind = Kind::Value;
+  std::optional<Expr> value;
+};
+struct ExpectValues {
+  std::vector<ExpectItem> list;  // one entry: applies to every lane / element
+  bool isList = false;
+  Place place;
+};
+
+struct RegInit {
+  unsigned reg = 0;
+  Values values;
+};
+
+// `mem @OFFSET u32 x4 = ...` (and lds): elements of 1, 2 or 4 bytes from a byte offset.
+struct DataWrite {
+  bool lds = false;
+  bool fill = false;  // `mem fill = ...`: every byte of the image, elementBytes 1
+  uint64_t offset = 0;
+  unsigned elementBytes = 1;
+  std::optional<uint64_t> count;  // xN
+  Values values;                  // index variable `i`
+};
+
+struct ExpectReg {
+  unsigned reg = 0;
+  ExpectValues values;  // index variable `lane`
+};
+struct ExpectData {
+  bool lds = false;
+  uint64_t offset = 0;
+  unsigned elementBytes = 1;
+  std::optional<uint64_t> count;
+  ExpectValues values;  // index variable `i`
+};
+
+template <class T>
+struct Placed {
+  T value{};
+  Place place;
+};
+
+struct Probe {
+  std::string file;  // as given to parseProbe, used in every error
+  std::string question;
+  std::vector<std::string> sources;
+
+  std::optional<Placed<std::string>> gen;   // chip or generation name
+  std::optional<Placed<std::string>> inst;  // assembler text
+  std::optional<Placed<std::string>> vsharp;
+  std::optional<Placed<std::vector<uint64_t>>> vsharpWords;  // `vsharp words = a, b, c, d`
+
+  std::optional<Placed<uint64_t>> lanes;  // 1..64, default 64
+  std::optional<Placed<uint64_t>> exec;   // default: the low `lanes` bits
+  std::optional<Placed<uint64_t>> m0;
+  std::vector<RegInit> vgprs;
+  std::vector<Placed<std::pair<unsigned, uint64_t>>> sgprs;  // sN = value (after the V#)
+
+  std::optional<Placed<uint64_t>> memoryBase;  // default: the V#'s BASE
+  std::optional<Placed<uint64_t>> memorySize;  // default 256
+  std::optional<Placed<uint64_t>> ldsSize;     // default 65536
+  std::vector<DataWrite> writes;               // in file order
+
+  std::vector<Placed<std::string>> policies;  // "name=option", pinned for every evaluation
+
+  std::vector<ExpectReg> expectRegs;
+  std::vector<ExpectData> expectData;
+  std::optional<ExpectValues> expectInRange;  // per lane: 1 = every access in range
+
+  bool hasExpect() const {
+    return !expectRegs.empty() || !expectData.empty() || expectInRange.has_value();
+  }
+};
+
+// Limits that keep a probe (and a mutated one) small.
+inline constexpr uint64_t kMaxMemoryBytes = 16ull << 20;
+inline constexpr uint64_t kMaxLdsBytes = 64ull << 10;
+
+// Throws gcn::Error with Place{file, line, column} and the reason for any malformed line.
+Probe parseProbe(std::string_view text, const std::string& file);
+// Reads the file ("-" = standard input) and parses it; errors name the path.
+Probe loadProbe(const std::string& path);
+
+}  // namespace gcn::probe
