@@ -24,6 +24,11 @@ std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
 // has a texel-buffer V# (harness/formats.h).
 std::vector<Case> texelSuite(const gcn::Chip& chip);
 
+// The storage suite (suite_storage.cpp): BUFFER_LOAD/STORE_<type> through an SSBO.
+std::vector<Case> storageSuite(const gcn::Chip& chip);
+// The atomic suite (suite_atomic.cpp): BUFFER_ATOMIC_* on SSBOs and R32 texel buffers.
+std::vector<Case> atomicSuite(const gcn::Chip& chip);
+
 // Elements in each texel case's view; lanes index in range, at the last element and past
 // the end (see suite.cpp).
 inline constexpr uint32_t kTexelElements = 48;

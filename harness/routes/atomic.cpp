@@ -1,0 +1,148 @@
+#include "harness/routes/atomic.h"
+
+#include <map>
+
+#include "harness/routes/storage.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/error.h"
+#include "shaders/embedded.h"
+
+namespace gcnprobe::routes {
+namespace {
+
+// The operations GLSL reaches (shaders/variants.cmake rows). INC/DEC, RSUB and the float
+// atomics have no GLSL/SPIR-V atomic that RADV lowers to them.
+bool routable(gcn::AtomicOp a) {
+  switch (a) {
+    case gcn::AtomicOp::Swap:
+    case gcn::AtomicOp::Cmpswap:
+    case gcn::AtomicOp::Add:
+    case gcn::AtomicOp::Sub:
+    case gcn::AtomicOp::Smin:
+    case gcn::AtomicOp::Umin:
+    case gcn::AtomicOp::Smax:
+    case gcn::AtomicOp::Umax:
+    case gcn::AtomicOp::And:
+    case gcn::AtomicOp::Or:
+    case gcn::AtomicOp::Xor:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool isAtomic(const DeviceCase& c) {
+  return c.inst.op != nullptr && c.inst.op->kind == gcn::OpKind::Atomic &&
+         (c.binding == Binding::StorageBuffer || c.binding == Binding::StorageTexel);
+}
+
+class AtomicRoute final : public Route {
+ public:
+  explicit AtomicRoute(vk::Context& ctx) : ctx_(ctx) {}
+
+  std::string_view name() const override { return "atomic"; }
+
+  bool handles(const DeviceCase& c) const override { return isAtomic(c); }
+
+  std::string unsupportedReason(const DeviceCase& c) const override {
+    if (!isAtomic(c)) return "the atomic route realises only BUFFER_ATOMIC_*";
+    const gcn::Instruction& in = c.inst;
+    const gcn::OpcodeInfo& op = *in.op;
+    if (!routable(op.atomic))
+      return std::string(op.mnemonic) + " has no GLSL atomic that reaches it";
+    if (!in.glc)
+      return "the shader uses the returned value, so the driver emits GLC: cases need glc";
+    if (in.lds || in.tfe || in.addr64 || in.soffset != 128)
+      return "an atomic through Vulkan has no LDS, TFE, ADDR64 or SOFFSET";
+    if (c.memory.bytes.empty() || c.memory.bytes.size() % 4 != 0)
+      return "memory must be whole dwords";
+    const RawBufferFields v = rawBufferFields(c);
+    if (v.base != c.memory.base) return "the V# base is not the memory image's base";
+    if (v.swizzle || v.addTid) return "RADV's V# has no swizzle and no ADD_TID";
+    const vk::Features& f = ctx_.features();
+    if (op.wide && !(f.shaderInt64 && f.shaderBufferInt64Atomics))
+      return "device lacks shaderInt64 + shaderBufferInt64Atomics (64-bit SSBO atomics)";
+    if (c.binding == Binding::StorageBuffer) {
+      const uint32_t es = op.wide ? 8 : 4;
+      if (!in.offen || in.idxen) return "an SSBO atomic is OFFEN (no IDXEN)";
+      if (v.stride != 0) return "RADV's SSBO V# has STRIDE 0";
+      if (in.offset % es != 0)
+        return "OFFSET is not a multiple of the " + std::to_string(es) + "-byte element";
+      for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+        if (((c.state.exec >> l) & 1) && c.state.vgpr[in.vaddr][l] % es != 0)
+          return "lane " + std::to_string(l) + ": byte offset is not a multiple of " +
+                 std::to_string(es);
+      if (v.numRecords % 4 != 0 || v.numRecords > c.memory.bytes.size() + detail::kMaxOverrun)
+        return "NUM_RECORDS must be whole dwords and end near the memory image";
+      return "";
+    }
+    // Storage texel buffer: imageAtomic* on an R32 view.
+    if (op.wide) return "texel-buffer atomics are 32-bit (R32_UINT / R32_SINT views)";
+    if (!in.idxen || in.offen || in.offset != 0)
+      return "a texel-buffer atomic is IDXEN with OFFSET 0";
+    const VkFormat want = atomicTexelFormat(op.atomic);
+    if (c.format != want)
+      return std::string("this operation runs on ") +
+             (want == VK_FORMAT_R32_SINT ? "VK_FORMAT_R32_SINT" : "VK_FORMAT_R32_UINT");
+    if ((ctx_.formatProperties(c.format).bufferFeatures &
+         VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT) == 0)
+      return "format lacks VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT on this device";
+    if (c.memory.bytes.size() / 4 > ctx_.limits().maxTexelBufferElements)
+      return "view exceeds maxTexelBufferElements";
+    return "";
+  }
+
+  std::string batchKey(const DeviceCase& c) const override {
+    return atomicVariant(c) + "@" + std::to_string(c.inst.offset);
+  }
+
+  std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
+    if (cases.empty()) return {};
+    const DeviceCase& first = *cases.front();
+    const bool texel = first.binding == Binding::StorageTexel;
+    const std::string variant = atomicVariant(first);
+    const std::string key = variant + "@" + std::to_string(first.inst.offset);
+    auto it = pipelines_.find(key);
+    if (it == pipelines_.end()) {
+      std::span<const uint32_t> spirv;
+      try {
+        spirv = shaders::get(variant);
+      } catch (const std::out_of_range& e) {
+        throw gcn::Error(e.what());
+      }
+      const uint32_t spec[] = {first.inst.offset};
+      auto p = std::make_unique<vk::ComputePipeline>(
+          ctx_, spirv, detail::laneShaderBindings(texel), 0, false,
+          texel ? std::span<const uint32_t>() : std::span<const uint32_t>(spec));
+      it = pipelines_.emplace(key, std::move(p)).first;
+    }
+    return detail::runLaneShader(ctx_, *it->second, cases,
+                                 texel ? first.format : VK_FORMAT_UNDEFINED,
+                                 first.inst.op->wide ? 2 : 1);
+  }
+
+ private:
+  vk::Context& ctx_;
+  std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
+};
+
+}  // namespace
+
+VkFormat atomicTexelFormat(gcn::AtomicOp op) {
+  return op == gcn::AtomicOp::Smin || op == gcn::AtomicOp::Smax ? VK_FORMAT_R32_SINT
+                                                                : VK_FORMAT_R32_UINT;
+}
+
+std::string atomicVariant(const DeviceCase& c) {
+  if (!isAtomic(c) || !routable(c.inst.op->atomic)) return "";
+  std::string m(c.inst.op->mnemonic);
+  if (m.rfind("buffer_atomic_", 0) == 0) m = m.substr(14);
+  const bool texel = c.binding == Binding::StorageTexel;
+  return std::string(texel ? "atomic_texel_" : "atomic_ssbo_") + m;
+}
+
+std::unique_ptr<Route> makeAtomicRoute(vk::Context& ctx) {
+  return std::make_unique<AtomicRoute>(ctx);
+}
+
+}  // namespace gcnprobe::routes

@@ -1,0 +1,232 @@
+#include "harness/routes/storage.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "harness/vulkan/buffer.h"
+#include "reference/error.h"
+#include "shaders/embedded.h"
+
+namespace gcnprobe::routes {
+namespace {
+
+// Layout of In / Out in shaders/storage_access.comp and atomic_*.comp.
+constexpr size_t kInWords = 64 + 64 + 256;
+constexpr size_t kOutWords = 256;
+constexpr uint32_t kUnwritten = 0xdeadbeefu;
+
+const vk::Binding kSsboBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                     {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                     {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+const vk::Binding kTexelBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER},
+                                      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+
+bool isTyped(const gcn::OpcodeInfo* op) {
+  return op != nullptr && op->encoding == gcn::Encoding::Mubuf &&
+         (op->kind == gcn::OpKind::Load || op->kind == gcn::OpKind::Store);
+}
+
+// Element size the shader indexes with: the DTYPE of storage_access.comp.
+uint32_t shaderElementBytes(const gcn::OpcodeInfo& op) {
+  return std::min<uint32_t>(op.memBytes, 4);
+}
+
+class StorageRoute final : public Route {
+ public:
+  explicit StorageRoute(vk::Context& ctx) : ctx_(ctx) {}
+
+  std::string_view name() const override { return "storage"; }
+
+  bool handles(const DeviceCase& c) const override {
+    return c.binding == Binding::StorageBuffer && isTyped(c.inst.op);
+  }
+
+  std::string unsupportedReason(const DeviceCase& c) const override {
+    const gcn::Instruction& in = c.inst;
+    if (!isTyped(in.op)) return "the storage route realises only BUFFER_LOAD/STORE_<type>";
+    const gcn::OpcodeInfo& op = *in.op;
+    if (op.d16 || op.ldsData || in.lds || in.tfe)
+      return "D16, LDS and TFE forms have no SSBO expression in GLSL";
+    if (!in.offen || in.idxen || in.addr64 || in.soffset != 128)
+      return "an SSBO access is OFFEN with SOFFSET 0 (no IDXEN, ADDR64)";
+    const uint32_t es = shaderElementBytes(op);
+    if (in.offset % es != 0)
+      return "OFFSET " + std::to_string(in.offset) + " is not a multiple of the " +
+             std::to_string(es) + "-byte element the shader indexes";
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+      if (((c.state.exec >> l) & 1) && c.state.vgpr[in.vaddr][l] % es != 0)
+        return "lane " + std::to_string(l) + ": byte offset " +
+               std::to_string(c.state.vgpr[in.vaddr][l]) + " is not a multiple of " +
+               std::to_string(es) + " (GLSL indexes whole elements)";
+    const RawBufferFields v = rawBufferFields(c);
+    if (v.stride != 0 || v.swizzle || v.addTid)
+      return "RADV's SSBO V# has STRIDE 0, no swizzle and no ADD_TID";
+    if (v.base != c.memory.base) return "the V# base is not the memory image's base";
+    if (c.memory.bytes.empty() || c.memory.bytes.size() % 4 != 0 || v.numRecords % 4 != 0)
+      return "memory and NUM_RECORDS must be whole dwords (RADV rounds the range up to 4)";
+    if (v.numRecords > c.memory.bytes.size() + detail::kMaxOverrun)
+      return "NUM_RECORDS runs more than " + std::to_string(detail::kMaxOverrun) +
+             " bytes past the memory image";
+    const vk::Features& f = ctx_.features();
+    if (op.memBytes == 1 && !(f.storageBuffer8BitAccess && f.shaderInt8))
+      return "device lacks storageBuffer8BitAccess + shaderInt8 (uint8_t/int8_t SSBO access)";
+    if (op.memBytes == 2 && !(f.storageBuffer16BitAccess && f.shaderInt16))
+      return "device lacks storageBuffer16BitAccess + shaderInt16 (uint16_t/int16_t SSBO access)";
+    if (v.numRecords > ctx_.limits().maxStorageBufferRange)
+      return "range exceeds maxStorageBufferRange";
+    return "";
+  }
+
+  std::string batchKey(const DeviceCase& c) const override {
+    return storageVariant(c) + "@" + std::to_string(c.inst.offset);
+  }
+
+  std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
+    if (cases.empty()) return {};
+    const DeviceCase& first = *cases.front();
+    const bool store = first.inst.op->kind == gcn::OpKind::Store;
+    const unsigned words = store ? 0 : std::max<unsigned>(1, first.inst.op->memBytes / 4);
+    return detail::runLaneShader(ctx_, pipelineFor(storageVariant(first), first.inst.offset), cases,
+                                 VK_FORMAT_UNDEFINED, words);
+  }
+
+ private:
+  vk::ComputePipeline& pipelineFor(const std::string& variant, uint32_t offset) {
+    const std::string key = variant + "@" + std::to_string(offset);
+    auto it = pipelines_.find(key);
+    if (it != pipelines_.end()) return *it->second;
+    std::span<const uint32_t> spirv;
+    try {
+      spirv = shaders::get(variant);
+    } catch (const std::out_of_range& e) {
+      throw gcn::Error(e.what());
+    }
+    const uint32_t spec[] = {offset};
+    auto p = std::make_unique<vk::ComputePipeline>(ctx_, spirv, detail::laneShaderBindings(false),
+                                                   0, false, spec);
+    return *pipelines_.emplace(key, std::move(p)).first->second;
+  }
+
+  vk::Context& ctx_;
+  std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
+};
+
+}  // namespace
+
+gcn::VSharp makeStorageBufferVSharp(uint64_t base, uint32_t rangeBytes) {
+  gcn::VSharp v;
+  v.base = base;
+  v.stride = 0;
+  v.numRecords = (rangeBytes + 3u) & ~3u;
+  v.dstSel = {gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
+  v.dataFormat = gcn::Dfmt::F32;
+  v.numFormat = gcn::Nfmt::Float;
+  return v;
+}
+
+std::string storageVariant(const DeviceCase& c) {
+  if (c.binding != Binding::StorageBuffer || !isTyped(c.inst.op)) return "";
+  std::string m(c.inst.op->mnemonic);
+  if (m.rfind("buffer_", 0) == 0) m = m.substr(7);
+  return "storage_" + m;
+}
+
+RawBufferFields rawBufferFields(const DeviceCase& c) {
+  const auto& s = c.state.sgpr;
+  const unsigned r = c.inst.srsrc;
+  if (r + 3u >= s.size()) throw gcn::Error("srsrc: s[" + std::to_string(r) + ":+3] out of range");
+  RawBufferFields f;
+  f.base = s[r] | (static_cast<uint64_t>(s[r + 1] & 0xffffu) << 32);
+  f.stride = (s[r + 1] >> 16) & 0x3fffu;
+  f.swizzle = (s[r + 1] >> 31) & 1u;
+  f.numRecords = s[r + 2];
+  f.addTid = (s[r + 3] >> 23) & 1u;
+  return f;
+}
+
+namespace detail {
+
+std::span<const vk::Binding> laneShaderBindings(bool texel) {
+  return texel ? std::span<const vk::Binding>(kTexelBindings)
+               : std::span<const vk::Binding>(kSsboBindings);
+}
+
+std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
+                                        std::span<const DeviceCase* const> cases,
+                                        VkFormat texelFormat, unsigned vdataWords) {
+  const bool texel = texelFormat != VK_FORMAT_UNDEFINED;
+  std::vector<DeviceResult> results(cases.size());
+  struct PerCase {
+    std::unique_ptr<vk::GuardedBuffer> data;
+    std::unique_ptr<vk::BufferView> view;
+    std::unique_ptr<vk::HostBuffer> in, out;
+    std::unique_ptr<vk::DescriptorSet> set;
+  };
+  std::vector<PerCase> per(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const DeviceCase& c = *cases[i];
+    PerCase& p = per[i];
+    const VkBufferUsageFlags usage =
+        texel ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    p.data =
+        std::make_unique<vk::GuardedBuffer>(ctx, c.memory.bytes.size(), usage, 256 + kMaxOverrun);
+    std::memcpy(p.data->payload().data(), c.memory.bytes.data(), c.memory.bytes.size());
+    p.data->resetGuards();
+    p.in = std::make_unique<vk::HostBuffer>(ctx, kInWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    p.out =
+        std::make_unique<vk::HostBuffer>(ctx, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    std::vector<uint32_t> in(kInWords, 0);
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      in[l] = c.state.vgpr[c.inst.vaddr][l];
+      in[64 + l] = (c.state.exec >> l) & 1u;
+      for (unsigned k = 0; k < 4 && c.inst.vdata + k < c.state.vgpr.size(); ++k)
+        in[128 + l * 4 + k] = c.state.vgpr[c.inst.vdata + k][l];
+    }
+    std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
+    std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
+    p.set = std::make_unique<vk::DescriptorSet>(ctx, pipeline);
+    if (texel) {
+      p.view = std::make_unique<vk::BufferView>(ctx, p.data->buffer(), texelFormat,
+                                                p.data->payloadOffset(), p.data->payloadSize());
+      p.set->writeTexelBuffer(0, p.view->view());
+    } else {
+      // The descriptor range is what the V# says (NUM_RECORDS bytes): a V# that overruns
+      // the memory image reaches into the guard band, where the write is caught.
+      p.set->writeBuffer(0, p.data->buffer(), p.data->payloadOffset(),
+                         rawBufferFields(c).numRecords);
+    }
+    p.set->writeBuffer(1, p.in->buffer(), 0, VK_WHOLE_SIZE);
+    p.set->writeBuffer(2, p.out->buffer(), 0, VK_WHOLE_SIZE);
+  }
+
+  vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+    for (PerCase& p : per)
+      vk::recordDispatch(cmd, pipeline, *p.set, 1);
+    vk::recordHostReadBarrier(cmd);
+  });
+
+  for (size_t i = 0; i < cases.size(); ++i) {
+    PerCase& p = per[i];
+    DeviceResult& r = results[i];
+    r.vdataCount = static_cast<uint8_t>(vdataWords);
+    std::vector<uint32_t> out(kOutWords);
+    std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+      for (unsigned k = 0; k < vdataWords && k < 4; ++k)
+        r.vdata[l][k] = out[l * 4 + k];
+    const auto payload = p.data->payload();
+    r.memory.assign(payload.begin(), payload.end());
+    r.changedGuardBytes = p.data->changedGuardBytes();
+  }
+  return results;
+}
+
+}  // namespace detail
+
+std::unique_ptr<Route> makeStorageRoute(vk::Context& ctx) {
+  return std::make_unique<StorageRoute>(ctx);
+}
+
+}  // namespace gcnprobe::routes

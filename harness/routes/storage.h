@@ -1,0 +1,64 @@
+// The storage-buffer route: BUFFER_LOAD_{UBYTE,SBYTE,USHORT,SSHORT,DWORD,DWORDX2..4} and
+// BUFFER_STORE_{BYTE,SHORT,DWORD,DWORDX2..4} with OFFEN (per-lane byte offset) and the
+// instruction OFFSET, through an SSBO (shaders/storage_access.comp). RADV/ACO emits the
+// typed MUBUF ops for SSBO accesses (PLATFORM.md "Observed instruction selection"), except
+// SBYTE/SSHORT, which it never emits (UBYTE/USHORT + a sign-extending bitfield extract): a
+// case naming them is what the GLSL int8_t/int16_t load means on GCN, and the ISA check
+// reports what the driver chose. docs/routes.md has the table per device.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/routes/route.h"
+#include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/resource.h"
+
+namespace gcnprobe::routes {
+
+std::unique_ptr<Route> makeStorageRoute(vk::Context& ctx);
+
+// The V# RADV writes for a storage-buffer descriptor of `rangeBytes` at `base` on GFX6-9:
+// STRIDE 0, NUM_RECORDS = the range in bytes rounded up to 4, DST_SEL XYZW, DATA_FORMAT 32,
+// NUM_FORMAT FLOAT, nothing else set (Mesa src/amd/vulkan/radv_descriptor_set.c,
+// write_buffer_descriptor: "dst[2] = align(range, 4)" and the GFX6-9 branch
+// "S_008F0C_NUM_FORMAT(V_008F0C_BUF_NUM_FORMAT_FLOAT) |
+// S_008F0C_DATA_FORMAT(V_008F0C_BUF_DATA_FORMAT_32)"; radeonsi builds the same word 3).
+gcn::VSharp makeStorageBufferVSharp(uint64_t base, uint32_t rangeBytes);
+
+// The shader variant (shaders/variants.cmake) for a storage case ("storage_load_dwordx3"),
+// "" when the case is not one.
+std::string storageVariant(const DeviceCase& c);
+
+// The plain V# fields every GFX6-9 layout shares (seed 003 bit table: BASE [47:0], STRIDE
+// [61:48], SWIZZLE_ENABLE [63], NUM_RECORDS [95:64], ADD_TID_ENABLE [119]), read from
+// state.sgpr[inst.srsrc..+3]: the routes bind what the V# says.
+struct RawBufferFields {
+  uint64_t base = 0;
+  uint32_t stride = 0;
+  uint32_t numRecords = 0;
+  bool swizzle = false;
+  bool addTid = false;
+};
+RawBufferFields rawBufferFields(const DeviceCase& c);
+
+namespace detail {
+// Shared by the storage and atomic routes: shaders with the data at binding 0 (a storage
+// buffer whose descriptor range is the V#'s NUM_RECORDS, or, with texelFormat set, a
+// storage texel buffer view of the whole memory), In {addr[64], enabled[64], data[256]} at
+// binding 1 and Out {v[256]} at binding 2. Lane l gets addr = VADDR[0], data = VDATA[0..3];
+// `vdataWords` returned words per lane are read back. Each case has its own guarded buffer.
+std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
+                                        std::span<const DeviceCase* const> cases,
+                                        VkFormat texelFormat, unsigned vdataWords);
+// The In/data/Out bindings of those shaders.
+std::span<const vk::Binding> laneShaderBindings(bool texel);
+// Guard band behind the payload: large enough for a V# whose NUM_RECORDS overruns the
+// memory by up to this much (the overrun lands in the guard band and is reported).
+inline constexpr uint32_t kMaxOverrun = 1024;
+}  // namespace detail
+
+}  // namespace gcnprobe::routes
