@@ -81,13 +81,24 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   // straddling lanes: expect.cpp's portable out-of-bounds vector for a lane with every
   // dword out of range is (0,0,0,1) (the texel-format rule), while an SSBO load returns 0
   // in every component under robustBufferAccess2 (report of h9).
-  std::vector<uint32_t> tail{end - s};
-  for (uint32_t k = 4; k < s; k += 4)
-    tail.push_back(end - k);
-  const bool allOobOk = store || s != 16;
-  if (allOobOk) {
+  std::vector<uint32_t> tail;
+  if (store) {
+    // Stores: no two lanes may write the same byte (Vulkan orders no two invocations'
+    // writes), so one lane either ends exactly at NUM_RECORDS or (DWORDX2..4) straddles
+    // it with its first dword inside; the others start at or past the end, each elsewhere.
+    tail.push_back(s > 4 ? end - s + 4 : end - s);
     for (uint32_t x : {end, end + al, end + 64, 0x1000u, 0x7ffffff0u})
       tail.push_back(x);
+    for (uint32_t k = 0; tail.size() < 14; ++k)
+      tail.push_back(end + 128 + 16 * k);
+  } else {
+    tail.push_back(end - s);
+    for (uint32_t k = 4; k < s; k += 4)
+      tail.push_back(end - k);
+    if (s != 16) {
+      for (uint32_t x : {end, end + al, end + 64, 0x1000u, 0x7ffffff0u})
+        tail.push_back(x);
+    }
   }
   for (uint32_t l = 48; l < 62; ++l)
     addr[l] = tail[(l - 48) % tail.size()];
