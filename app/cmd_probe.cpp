@@ -21,7 +21,7 @@ struct ProbeOptions {
 };
 
 // DEVICE HOOK. The device side needs a route (harness/routes/route.h) that realises the probe:
-// build a routes::DeviceCase from the Setup (inst, state, memory), pick the route whose
+// build a routes::DeviceCase from the ProbeSetup (inst, state, memory), pick the route whose
 // handles() accepts it, run it, and compare its DeviceResult per lane with every
 // Prediction (samePrediction on registers and memory) to say which policies it matched.
 // No route implementation exists in harness/routes yet, so the device side reports why it
@@ -30,7 +30,7 @@ struct DeviceOutcome {
   std::string text;
   nlohmann::json json;
 };
-DeviceOutcome runOnDevice(const gcn::probe::Setup& /*setup*/, const std::string& selector) {
+DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& /*setup*/, const std::string& selector) {
   const std::string reason =
       "not run: no route can realise this probe yet (harness/routes has the route interface "
       "but no route implementation" +
@@ -57,7 +57,7 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
       gcn::probe::EvalOptions eo;
       if (!opts->gen.empty()) eo.gen = opts->gen;
       eo.policies = opts->policies;
-      const gcn::probe::Setup setup = gcn::probe::prepare(probe, eo);
+      const gcn::probe::ProbeSetup setup = gcn::probe::prepare(probe, eo);
       const gcn::probe::Exploration ex = gcn::probe::explore(probe, setup);
       const gcn::ExecResult& def = ex.predictions.front().isDefault
                                        ? ex.predictions.front().result

@@ -34,7 +34,7 @@ void addRefCommand(CLI::App& app, Context& ctx) {
     gcn::probe::EvalOptions eo;
     if (!opts->gen.empty()) eo.gen = opts->gen;
     eo.policies = opts->policies;
-    const gcn::probe::Setup setup = gcn::probe::prepare(probe, eo);
+    const gcn::probe::ProbeSetup setup = gcn::probe::prepare(probe, eo);
     const gcn::ExecResult result = gcn::probe::run(probe, setup, setup.policies);
     const auto failures = gcn::probe::checkExpect(probe, setup, result);
     if (opts->json) {

@@ -67,8 +67,8 @@ void checkListLength(std::size_t size, bool isList, unsigned lanes, const Place&
 
 }  // namespace
 
-Setup prepare(const Probe& probe, const EvalOptions& options) {
-  Setup s;
+ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
+  ProbeSetup s;
   if (options.gen) {
     s.chip = &parseChip(*options.gen);
   } else if (probe.gen) {
@@ -167,7 +167,7 @@ Setup prepare(const Probe& probe, const EvalOptions& options) {
   return s;
 }
 
-ExecResult run(const Probe& probe, const Setup& setup, const Policies& policies) {
+ExecResult run(const Probe& probe, const ProbeSetup& setup, const Policies& policies) {
   try {
     return execute(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds, policies);
   } catch (const Error& e) {
@@ -225,7 +225,7 @@ bool holds(const ExpectItem& item, const Observed& observed, uint64_t index, uin
 
 }  // namespace
 
-std::vector<ExpectFailure> checkExpect(const Probe& probe, const Setup& setup,
+std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& setup,
                                        const ExecResult& result) {
   std::vector<ExpectFailure> out;
   for (const ExpectReg& r : probe.expectRegs) {
@@ -278,7 +278,7 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const Setup& setup,
   return out;
 }
 
-Exploration explore(const Probe& probe, const Setup& setup) {
+Exploration explore(const Probe& probe, const ProbeSetup& setup) {
   Exploration ex;
   const Policies base = setup.policies;
   const ExecResult baseResult = run(probe, setup, base);
@@ -333,7 +333,7 @@ Exploration explore(const Probe& probe, const Setup& setup) {
   return ex;
 }
 
-RegType dataRegType(const Setup& setup) {
+RegType dataRegType(const ProbeSetup& setup) {
   const OpcodeInfo& op = *setup.inst.op;
   if (op.d16) return RegType::Uint;
   if (op.kind == OpKind::LoadFormat || op.kind == OpKind::StoreFormat) {

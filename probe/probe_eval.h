@@ -22,7 +22,7 @@ struct EvalOptions {
 };
 
 // A probe made concrete for one chip: what gcn::execute takes.
-struct Setup {
+struct ProbeSetup {
   const Chip* chip = nullptr;
   Instruction inst;
   VSharp vsharp;
@@ -35,10 +35,10 @@ struct Setup {
 };
 
 // Throws gcn::Error naming the probe file and the line of the offending entry.
-Setup prepare(const Probe& probe, const EvalOptions& options);
+ProbeSetup prepare(const Probe& probe, const EvalOptions& options);
 
 // gcn::execute for the setup under `policies`; errors name the probe file and `inst` line.
-ExecResult run(const Probe& probe, const Setup& setup, const Policies& policies);
+ExecResult run(const Probe& probe, const ProbeSetup& setup, const Policies& policies);
 
 // Whether two results predict the same thing: every lane's registers, accesses (address,
 // size, range verdict) and the memory and LDS images afterwards.
@@ -49,7 +49,7 @@ struct ExpectFailure {
   std::string what;  // "lane 3 v1: expected 0x1, reference 0x0"
 };
 // The probe's expectations against one result; empty when all hold (or none are given).
-std::vector<ExpectFailure> checkExpect(const Probe& probe, const Setup& setup,
+std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& setup,
                                        const ExecResult& result);
 
 // Every distinct prediction over the policy points that matter for this probe.
@@ -64,9 +64,9 @@ struct Exploration {
   std::vector<Prediction> predictions;  // distinct; the default first
   bool exhaustive = true;               // false when too many points mattered to combine
 };
-Exploration explore(const Probe& probe, const Setup& setup);
+Exploration explore(const Probe& probe, const ProbeSetup& setup);
 
 // "UNORM" etc.: the register type the instruction returns or takes, for printing values.
-RegType dataRegType(const Setup& setup);
+RegType dataRegType(const ProbeSetup& setup);
 
 }  // namespace gcn::probe

@@ -83,7 +83,7 @@ nlohmann::json changesJson(const std::vector<uint8_t>& before, const std::vector
   return arr;
 }
 
-std::string header(const Probe& probe, const Setup& setup) {
+std::string header(const Probe& probe, const ProbeSetup& setup) {
   std::string out = "probe: " + probe.file + "\n";
   if (!probe.question.empty()) out += "question: " + probe.question + "\n";
   for (const std::string& s : probe.sources)
@@ -98,7 +98,7 @@ std::string header(const Probe& probe, const Setup& setup) {
   return out;
 }
 
-nlohmann::json headerJson(const Probe& probe, const Setup& setup) {
+nlohmann::json headerJson(const Probe& probe, const ProbeSetup& setup) {
   std::vector<std::string> pinned;
   for (PolicyId id : setup.pinned)
     pinned.emplace_back(policyPoint(id).name);
@@ -116,7 +116,7 @@ nlohmann::json headerJson(const Probe& probe, const Setup& setup) {
           {"pinnedPolicies", pinned}};
 }
 
-nlohmann::json lanesJson(const Setup& setup, const ExecResult& r) {
+nlohmann::json lanesJson(const ProbeSetup& setup, const ExecResult& r) {
   nlohmann::json arr = nlohmann::json::array();
   for (unsigned l = 0; l < setup.lanes; ++l) {
     const LaneResult& lr = r.lanes[l];
@@ -140,7 +140,7 @@ nlohmann::json lanesJson(const Setup& setup, const ExecResult& r) {
   return arr;
 }
 
-nlohmann::json predictionJson(const Setup& setup, const ExecResult& r) {
+nlohmann::json predictionJson(const ProbeSetup& setup, const ExecResult& r) {
   return {{"lanes", lanesJson(setup, r)},
           {"memoryChanges", changesJson(setup.memory.bytes, r.memory.bytes)},
           {"ldsChanges", changesJson(setup.lds, r.lds)},
@@ -165,7 +165,7 @@ std::string expectText(const Probe& probe, const std::vector<ExpectFailure>& fai
 
 }  // namespace
 
-std::string laneCell(const Setup& setup, const ExecResult& result, unsigned lane) {
+std::string laneCell(const ProbeSetup& setup, const ExecResult& result, unsigned lane) {
   const LaneResult& lr = result.lanes[lane];
   if (!lr.active) return "(exec off)";
   const RegType t = dataRegType(setup);
@@ -181,7 +181,7 @@ std::string laneCell(const Setup& setup, const ExecResult& result, unsigned lane
   return s;
 }
 
-std::string refText(const Probe& probe, const Setup& setup, const ExecResult& result,
+std::string refText(const Probe& probe, const ProbeSetup& setup, const ExecResult& result,
                     const std::vector<ExpectFailure>& failures) {
   std::string out = header(probe, setup);
   out += "policies: " + setup.policies.describe() + "\n";
@@ -200,7 +200,7 @@ std::string refText(const Probe& probe, const Setup& setup, const ExecResult& re
   return out;
 }
 
-nlohmann::json refJson(const Probe& probe, const Setup& setup, const ExecResult& result,
+nlohmann::json refJson(const Probe& probe, const ProbeSetup& setup, const ExecResult& result,
                        const std::vector<ExpectFailure>& failures) {
   nlohmann::json j = headerJson(probe, setup);
   j["policies"] = setup.policies.describe();
@@ -209,7 +209,7 @@ nlohmann::json refJson(const Probe& probe, const Setup& setup, const ExecResult&
   return j;
 }
 
-std::string exploreText(const Probe& probe, const Setup& setup, const Exploration& ex,
+std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Exploration& ex,
                         const std::vector<ExpectFailure>& failures, const std::string& device) {
   std::string out = header(probe, setup);
   std::string pinned;
@@ -274,7 +274,7 @@ std::string exploreText(const Probe& probe, const Setup& setup, const Exploratio
   return out;
 }
 
-nlohmann::json exploreJson(const Probe& probe, const Setup& setup, const Exploration& ex,
+nlohmann::json exploreJson(const Probe& probe, const ProbeSetup& setup, const Exploration& ex,
                            const std::vector<ExpectFailure>& failures,
                            const nlohmann::json& device) {
   nlohmann::json j = headerJson(probe, setup);

@@ -10,20 +10,20 @@
 
 namespace gcn::probe {
 
-std::string refText(const Probe& probe, const Setup& setup, const ExecResult& result,
+std::string refText(const Probe& probe, const ProbeSetup& setup, const ExecResult& result,
                     const std::vector<ExpectFailure>& failures);
-nlohmann::json refJson(const Probe& probe, const Setup& setup, const ExecResult& result,
+nlohmann::json refJson(const Probe& probe, const ProbeSetup& setup, const ExecResult& result,
                        const std::vector<ExpectFailure>& failures);
 
 // `device` is the device line: its result and the predictions it matched, or why it was
 // not run.
-std::string exploreText(const Probe& probe, const Setup& setup, const Exploration& ex,
+std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Exploration& ex,
                         const std::vector<ExpectFailure>& failures, const std::string& device);
-nlohmann::json exploreJson(const Probe& probe, const Setup& setup, const Exploration& ex,
+nlohmann::json exploreJson(const Probe& probe, const ProbeSetup& setup, const Exploration& ex,
                            const std::vector<ExpectFailure>& failures,
                            const nlohmann::json& device);
 
 // Compact per-lane text: "v1=0x3f800000 (1) v2=undef | 0x1004+4 in". Used by both outputs.
-std::string laneCell(const Setup& setup, const ExecResult& result, unsigned lane);
+std::string laneCell(const ProbeSetup& setup, const ExecResult& result, unsigned lane);
 
 }  // namespace gcn::probe

@@ -1,0 +1,102 @@
+// `gcnprobe ref` and `gcnprobe probe` run as a user runs them (GCNPROBE_BINARY).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int exit = -1;
+  std::string out;
+};
+
+CliRun runCli(const std::string& args) {
+  const std::string cmd = std::string(GCNPROBE_BINARY) + " " + args + " 2>&1";
+  CliRun r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    r.out.append(buf, n);
+  const int status = pclose(f);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// Runs `gcnprobe <args> -` with `text` on standard input.
+CliRun runCliStdin(const std::string& args, const std::string& text) {
+  const std::string path = testing::TempDir() + "/gcnprobe_cli_stdin.probe";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) return {};
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return runCli(args + " - < " + path);
+}
+
+const std::string kStraddle = std::string(GCNPROBE_SOURCE_DIR) + "/probes/raw-straddle.probe";
+
+// Default gfx8 policy straddle=start (seed 003): lane 1 reads dwords 1 and 2 of the pattern
+// 0x11111111 * (k + 1).
+TEST(RefCli, PrintsLanesUnderTheDefaultPolicies) {
+  const CliRun r = runCli("ref " + kStraddle);
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("lane  1: v1=0x22222222 v2=0x33333333"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0x1008+4 in"), std::string::npos) << r.out;
+}
+
+// --policy straddle=whole (seed 004): the dword at byte 8 = NUM_RECORDS is out of range.
+TEST(RefCli, PolicyOverrideChangesThePrediction) {
+  const CliRun r = runCli("ref " + kStraddle + " --policy straddle=whole --json");
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["result"]["lanes"][1]["vdata"][1], 0);
+  EXPECT_EQ(j["result"]["lanes"][1]["accesses"][1]["inRange"], false);
+  EXPECT_EQ(j["expect"]["given"], false);
+}
+
+TEST(RefCli, ReadsStandardInputAndFailsOnUnmetExpect) {
+  const CliRun r = runCliStdin("ref",
+                               "gen = gfx8\n"
+                               "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+                               "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
+                               "lanes = 2\n"
+                               "v0 = lane * 4\n"
+                               "expect v1 = 5\n");
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("expect: FAILS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<stdin>:6:"), std::string::npos) << r.out;
+}
+
+TEST(RefCli, MalformedFileIsAnErrorWithFileAndLine) {
+  const CliRun r = runCliStdin("ref",
+                               "gen = gfx8\n"
+                               "lanes = many\n");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("<stdin>:2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unknown name 'many'"), std::string::npos) << r.out;
+}
+
+TEST(ProbeCli, ShowsEveryPredictionAndTheDevice) {
+  const CliRun r = runCli("probe " + kStraddle);
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("policy points that matter: straddle"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 distinct predictions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("B: v1=0x22222222 v2=0x0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("device: "), std::string::npos) << r.out;
+}
+
+TEST(ProbeCli, JsonListsPredictionsPerFile) {
+  const CliRun r = runCli("probe --json " + kStraddle + " " + std::string(GCNPROBE_SOURCE_DIR) +
+                          "/probes/all-zero-vsharp.probe");
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["predictions"].size(), 2u);
+  EXPECT_EQ(j[1]["expect"]["holds"], true);
+}
+
+}  // namespace

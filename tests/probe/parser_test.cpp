@@ -1,0 +1,195 @@
+// Probe-file parsing: malformed input gives gcn::Error naming file, line and reason; a
+// mutation fuzz loop over the shipped probes gives only gcn::Error or success.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "probe/expr.h"
+#include "probe/probe_eval.h"
+#include "probe/probe_file.h"
+
+namespace gcn::probe {
+namespace {
+
+// A valid probe; the malformed cases below append or replace one line.
+const std::string kValid =
+    "gen = gfx8\n"
+    "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+    "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
+    "lanes = 4\n"
+    "v0 = lane * 4\n";
+
+// Parses and prepares; returns the error (or fails the test when none is thrown).
+Error errorOf(const std::string& text) {
+  try {
+    const Probe p = parseProbe(text, "t.probe");
+    const ProbeSetup s = prepare(p, {});
+    (void)run(p, s, s.policies);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for:\n" << text;
+  return Error("none");
+}
+
+struct Bad {
+  std::string text;
+  int line;
+  std::string reason;  // a substring of the reason
+};
+
+TEST(ProbeParser, MalformedInputNamesFileLineAndReason) {
+  const std::vector<Bad> cases = {
+      {kValid + "lanes 4\n", 6, "no '='"},
+      {kValid + "colour = red\n", 6, "unknown key 'colour'"},
+      {kValid + "m0 = 12q\n", 6, "not an integer"},
+      {"lanes = 0\n" + kValid, 1, "lanes must be 1..64"},
+      {"lanes = 65\n" + kValid, 1, "lanes must be 1..64"},
+      {kValid + "gen = gfx9\n", 6, "already set on line 1"},
+      {kValid + "v1 = lane + foo\n", 6, "unknown name 'foo'"},
+      {kValid + "v1 = 1, 2, 3\n", 6, "lists 3 values but the probe has 4 lanes"},
+      {kValid + "mem @250 u32 x4 = 1\n", 6, "runs past the image"},
+      {kValid + "policy = straddle=sideways\n", 6, "no option 'sideways'"},
+      {kValid + "policy = frobnicate=on\n", 6, "unknown policy 'frobnicate'"},
+      {kValid + "exec = 0x10\n", 6, "exec sets lanes at or above"},
+      {kValid + "mem @0 u24 = 1\n", 6, "unknown element type 'u24'"},
+      {kValid + "mem @0 u32 x3 = 1, 2\n", 6, "count x3 but the list has 2"},
+      {kValid + "expect v1 = 1, 2\n", 6, "lists 2 values"},
+      {kValid + "expect colour = 1\n", 6, "unknown expectation"},
+      {kValid + "v300 = 1\n", 6, "no VGPR v300"},
+      {kValid + "mem @0 u8 = i * lane\n", 6, "'lane' is not available here: use 'i'"},
+      {kValid + "v1 = (1 + 2\n", 6, "expected ')'"},
+      {kValid + "v1 = 1 / (lane - 2)\n", 6, "division by zero"},
+      {kValid + "memory size = 0x10000000\n", 6, "over the limit"},
+      {"gen = gfx42\ninst = buffer_load_dword v1, off, s[4:7], 0\nvsharp = dfmt=32\n", 1, ""},
+      {"gen = gfx8\ninst = buffer_load_dwrd v1, off, s[4:7], 0\nvsharp = dfmt=32\n", 2, ""},
+      {"gen = gfx8\ninst = buffer_load_dword v1, off, s[4:7], 0 addr64\nvsharp = dfmt=32\n", 2, ""},
+      {"gen = gfx8\ninst = buffer_load_dword v1, off, s[4:7], 0\nvsharp = colour=3\n", 3, "colour"},
+      {"gen = gfx8\ninst = buffer_load_dword v1, off, s[4:7], 0\nvsharp words = 1, 2, 3\n", 3,
+       "exactly 4 dwords"},
+      {"gen = gfx8\nvsharp = dfmt=32\n", 0, "no 'inst = ...'"},
+      {"gen = gfx8\ninst = buffer_load_dword v1, off, s[4:7], 0\n", 0, "no 'vsharp"},
+      {"inst = buffer_load_dword v1, off, s[4:7], 0\nvsharp = dfmt=32\n", 0, "no 'gen = ...'"},
+  };
+  for (const Bad& b : cases) {
+    const Error e = errorOf(b.text);
+    EXPECT_EQ(e.place().file, "t.probe") << b.text;
+    EXPECT_EQ(e.place().line, b.line) << b.text << "\n-> " << e.what();
+    EXPECT_NE(e.reason().find(b.reason), std::string::npos) << b.text << "\n-> " << e.what();
+    EXPECT_FALSE(e.reason().empty());
+  }
+}
+
+// Columns point into the line: "v1 = lane + foo" has foo at column 13.
+TEST(ProbeParser, ErrorColumnPointsAtTheToken) {
+  const Error e = errorOf(kValid + "v1 = lane + foo\n");
+  EXPECT_EQ(e.place().column, 13);
+}
+
+// Hand-computed values of the expression language.
+TEST(ProbeExpr, ArithmeticPrecedenceAndFloats) {
+  const Place p{"x", 1, 1};
+  EXPECT_EQ(Expr::parse("lane*4+16", IndexVar::Lane, p).eval(3), 28u);
+  EXPECT_EQ(Expr::parse("1+2*3", IndexVar::None, p).eval(0), 7u);
+  EXPECT_EQ(Expr::parse("1<<4|1", IndexVar::None, p).eval(0), 17u);
+  EXPECT_EQ(Expr::parse("(0x10 - 1) & ~3", IndexVar::None, p).eval(0), 12u);
+  EXPECT_EQ(Expr::parse("-1", IndexVar::None, p).eval(0) & 0xffffffffu, 0xffffffffu);
+  // IEEE 754 binary32: 1.5 = 0x3fc00000, -2.0 = 0xc0000000, 1.0 = 0x3f800000.
+  EXPECT_EQ(Expr::parse("f32(1.5)", IndexVar::None, p).eval(0), 0x3fc00000u);
+  EXPECT_EQ(Expr::parse("f32(-2.0)", IndexVar::None, p).eval(0), 0xc0000000u);
+  EXPECT_EQ(Expr::parse("f32(i + 1)", IndexVar::Element, p).eval(0), 0x3f800000u);
+  EXPECT_EQ(Expr::parse("f32(inf)", IndexVar::None, p).eval(0), 0x7f800000u);
+  // rand is a function of (seed, index): same inputs, same value; different index differs
+  // (splitmix64 has no collisions on consecutive inputs in this range).
+  const Expr r = Expr::parse("rand(5)", IndexVar::Element, p);
+  EXPECT_EQ(r.eval(7), r.eval(7));
+  EXPECT_NE(r.eval(7), r.eval(8));
+}
+
+TEST(ProbeParser, ValuesReachRegistersAndMemory) {
+  const Probe p = parseProbe(kValid +
+                                 "s8 = 0x40\nm0 = 3\nexec = 0b1010\n"
+                                 "mem @4 u16 = 0x1234, 0xabcd\nlds @0 u8 x3 = i + 7\n",
+                             "t.probe");
+  const ProbeSetup s = prepare(p, {});
+  EXPECT_EQ(s.state.vgpr[0][3], 12u);  // lane*4 at lane 3
+  EXPECT_EQ(s.state.sgpr[8], 0x40u);
+  EXPECT_EQ(s.state.m0, 3u);
+  EXPECT_EQ(s.state.exec, 0b1010u);
+  EXPECT_EQ(s.memory.base, 0x1000u);  // the V#'s base when no 'memory base'
+  // Little-endian u16s at byte 4.
+  EXPECT_EQ(s.memory.bytes[4], 0x34);
+  EXPECT_EQ(s.memory.bytes[5], 0x12);
+  EXPECT_EQ(s.memory.bytes[6], 0xcd);
+  EXPECT_EQ(s.memory.bytes[7], 0xab);
+  EXPECT_EQ(s.lds[2], 9);
+  // The V# sits in s[4:7]: word 2 is NUM_RECORDS (seed 003 bits 64-95).
+  EXPECT_EQ(s.state.sgpr[6], 16u);
+}
+
+std::vector<std::filesystem::path> shippedProbes() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(GCNPROBE_SOURCE_DIR "/probes"))
+    if (e.path().extension() == ".probe") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Random byte edits of valid probes: parsing, preparing and running end in success or a
+// gcn::Error that names the file; anything else (another exception, a crash) fails.
+TEST(ProbeParser, MutationFuzzGivesOnlyErrorsOrSuccess) {
+  std::mt19937 rng(12345);
+  const std::string alphabet = "0123456789abcdefxv@=,#()*+-<>&|^~ \n\t.:[]_sl\x01\xff";
+  int errors = 0, successes = 0;
+  for (const auto& path : shippedProbes()) {
+    const std::string base = readFile(path);
+    ASSERT_FALSE(base.empty());
+    for (int iter = 0; iter < 150; ++iter) {
+      std::string text = base;
+      const int edits = 1 + static_cast<int>(rng() % 4);
+      for (int k = 0; k < edits; ++k) {
+        const std::size_t pos = rng() % (text.size() + 1);
+        const char c = alphabet[rng() % alphabet.size()];
+        switch (rng() % 3) {
+          case 0:
+            if (pos < text.size()) text[pos] = c;
+            break;
+          case 1:
+            text.insert(text.begin() + static_cast<std::ptrdiff_t>(pos), c);
+            break;
+          default:
+            if (pos < text.size()) text.erase(pos, 1);
+        }
+      }
+      try {
+        const Probe p = parseProbe(text, "fuzz.probe");
+        const ProbeSetup s = prepare(p, {});
+        (void)run(p, s, s.policies);
+        ++successes;
+      } catch (const Error& e) {
+        ++errors;
+        EXPECT_FALSE(e.reason().empty());
+        EXPECT_EQ(e.place().file.empty() ? std::string("fuzz.probe") : e.place().file,
+                  "fuzz.probe");
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << path << ": non-gcn::Error exception " << e.what() << " for:\n" << text;
+      }
+    }
+  }
+  // Both outcomes must occur, or the loop tested nothing.
+  EXPECT_GT(errors, 0);
+  EXPECT_GT(successes, 0);
+}
+
+}  // namespace
+}  // namespace gcn::probe

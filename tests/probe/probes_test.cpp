@@ -1,0 +1,99 @@
+// Every file in probes/ parses, evaluates on the reference, and is worth running: its policy
+// variants predict at least two different things, or its own `expect` lines hold.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "probe/probe_eval.h"
+#include "probe/probe_file.h"
+
+namespace gcn::probe {
+namespace {
+
+std::vector<std::filesystem::path> shippedProbes() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(GCNPROBE_SOURCE_DIR "/probes"))
+    if (e.path().extension() == ".probe") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Probes, EveryProbeEvaluatesAndSettlesSomething) {
+  const auto files = shippedProbes();
+  // One per disputed point of GCN-FACTS.md: the 11 range-check rows plus conversions,
+  // component counts, TFE, zero/invalid V#, NUM_RECORDS units.
+  EXPECT_GE(files.size(), 20u);
+  for (const auto& path : files) {
+    SCOPED_TRACE(path.string());
+    const Probe probe = loadProbe(path.string());
+    EXPECT_FALSE(probe.question.empty()) << "a probe states its question";
+    EXPECT_FALSE(probe.sources.empty()) << "a probe cites its sources";
+    const ProbeSetup setup = prepare(probe, {});
+    const Exploration ex = explore(probe, setup);
+    ASSERT_FALSE(ex.predictions.empty());
+    EXPECT_TRUE(ex.predictions.front().isDefault);
+    const auto failures = checkExpect(probe, setup, ex.predictions.front().result);
+    for (const ExpectFailure& f : failures)
+      ADD_FAILURE() << Error::format(f.place, f.what);
+    EXPECT_TRUE(ex.predictions.size() >= 2 || probe.hasExpect())
+        << "the policies agree and no expectation is given: the probe settles nothing";
+    // Distinct predictions really differ, and every pair of them is told apart.
+    for (std::size_t i = 0; i < ex.predictions.size(); ++i)
+      for (std::size_t j = i + 1; j < ex.predictions.size(); ++j)
+        EXPECT_FALSE(
+            samePrediction(ex.predictions[i].result, ex.predictions[j].result, setup.lanes));
+  }
+}
+
+// raw-straddle.probe: memory dword k holds 0x11111111 * (k + 1); lane 1 reads dwords 1 and 2
+// of an 8-byte buffer. Seed 003 checks the start only (dword 2 = 0x33333333 read); seed 004
+// checks per dword (dword 2 is out of range: 0). Only `straddle` matters.
+TEST(Probes, RawStraddleShowsBothRules) {
+  const Probe probe = loadProbe(GCNPROBE_SOURCE_DIR "/probes/raw-straddle.probe");
+  const ProbeSetup setup = prepare(probe, {});
+  const Exploration ex = explore(probe, setup);
+  ASSERT_EQ(ex.mattering.size(), 1u);
+  EXPECT_EQ(ex.mattering[0], PolicyId::RawStraddle);
+  ASSERT_EQ(ex.predictions.size(), 2u);
+  for (const Prediction& p : ex.predictions) {
+    const auto& lane1 = p.result.lanes[1];
+    ASSERT_EQ(lane1.vdataCount, 2);
+    EXPECT_EQ(lane1.vdata[0], 0x22222222u);
+    const bool startOnly = p.policies.rawStraddle() == policy::RawStraddle::StartOnly;
+    EXPECT_EQ(lane1.vdata[1], startOnly ? 0x33333333u : 0u);
+  }
+}
+
+// A pinned point is not varied: with straddle pinned, raw-straddle has one prediction.
+TEST(Probes, PinnedPolicyIsNotVaried) {
+  const Probe probe = loadProbe(GCNPROBE_SOURCE_DIR "/probes/raw-straddle.probe");
+  EvalOptions o;
+  o.policies = {"straddle=whole"};
+  const ProbeSetup setup = prepare(probe, o);
+  const Exploration ex = explore(probe, setup);
+  EXPECT_TRUE(ex.mattering.empty());
+  ASSERT_EQ(ex.predictions.size(), 1u);
+  EXPECT_EQ(ex.predictions[0].result.lanes[1].vdata[1], 0u);
+}
+
+// An expectation that does not hold is reported with its line.
+TEST(Probes, FailingExpectationIsReported) {
+  const Probe probe = parseProbe(
+      "gen = gfx8\n"
+      "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+      "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
+      "lanes = 2\n"
+      "v0 = lane * 4\n"
+      "mem @0 u32 x2 = 7 + i\n"
+      "expect v1 = 7, 9\n",  // lane 1 reads dword 1 = 8, not 9
+      "t.probe");
+  const ProbeSetup setup = prepare(probe, {});
+  const auto failures = checkExpect(probe, setup, run(probe, setup, setup.policies));
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].place.line, 7);
+  EXPECT_NE(failures[0].what.find("lane 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gcn::probe
