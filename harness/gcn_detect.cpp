@@ -57,7 +57,9 @@ std::optional<gcn::Chip> chipFromDeviceName(std::string_view deviceName) {
   std::string family(deviceName.substr(begin, end - begin));
   std::transform(family.begin(), family.end(), family.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  // Only chip names: generation words ("gfx9") are not RADV family names.
+  // Only chip names: generation words ("gfx9", also rows of the chip table) and gfxip
+  // names are not RADV family names.
+  if (family.rfind("gfx", 0) == 0) return std::nullopt;
   auto chip = chipByName(family);
   if (chip && chip->name != family) return std::nullopt;
   return chip;

@@ -68,12 +68,16 @@ ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
     check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
           "vkCreateComputePipelines");
   } catch (...) {
-    this->~ComputePipeline();
+    destroy();  // not ~ComputePipeline(): members are destroyed by the unwinding itself
     throw;
   }
 }
 
 ComputePipeline::~ComputePipeline() {
+  destroy();
+}
+
+void ComputePipeline::destroy() {
   if (pipeline_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, pipeline_, nullptr);
   if (layout_ != VK_NULL_HANDLE) vkDestroyPipelineLayout(device_, layout_, nullptr);
   if (setLayout_ != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);

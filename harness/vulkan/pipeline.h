@@ -40,6 +40,7 @@ class ComputePipeline {
   const std::vector<Binding>& bindings() const { return bindings_; }
 
  private:
+  void destroy();
   VkDevice device_ = VK_NULL_HANDLE;
   std::vector<Binding> bindings_;
   VkShaderModule module_ = VK_NULL_HANDLE;

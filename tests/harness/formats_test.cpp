@@ -1,0 +1,177 @@
+// The VkFormat -> V# table. Golden values with their sources:
+// - DATA_FORMAT codes: seed 003 / reference/format.h (8_8_8_8 = 10, 2_10_10_10 = 9 per
+//   GCN-FACTS.md, 10_11_11 = 6, 32_32_32 = 13); NUM_FORMAT UNORM = 0, FLOAT = 7;
+//   DST_SEL codes X..W = 4..7, 0 = 0, 1 = 1 (seed 003).
+// - RADV's choices (radv_formats.c, radv_make_texel_buffer_descriptor): BGRA swaps through
+//   DST_SEL (zyxw); one-channel formats read x,0,0,1; NUM_RECORDS in bytes on GFX8 and in
+//   elements elsewhere (GCN-FACTS.md).
+// - Device counts: PLATFORM.md (lavapipe 87 uniform / 44 storage / 108 vertex over all core
+//   formats; RADV 52 / 77 / 107), measured independently of this table.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "harness/formats.h"
+#include "harness/vulkan/context.h"
+#include "reference/error.h"
+#include "reference/format.h"
+
+namespace {
+
+using gcn::Dfmt;
+using gcn::DstSel;
+using gcn::Nfmt;
+using gcnprobe::BufferFormat;
+using gcnprobe::findBufferFormat;
+
+const BufferFormat& row(VkFormat f) {
+  const BufferFormat* r = findBufferFormat(f);
+  if (r == nullptr) throw std::runtime_error("format missing from the table");
+  return *r;
+}
+
+TEST(BufferFormats, FactsFromTheSeedsAndRadv) {
+  const auto& rgba = row(VK_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_EQ(static_cast<int>(rgba.dfmt), 10);
+  EXPECT_EQ(static_cast<int>(rgba.nfmt), 0);
+  EXPECT_EQ(rgba.dstSel, (std::array<DstSel, 4>{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W}));
+  EXPECT_EQ(rgba.stride, 4);
+  EXPECT_EQ(rgba.name, "VK_FORMAT_R8G8B8A8_UNORM");
+
+  const auto& bgra = row(VK_FORMAT_B8G8R8A8_UNORM);
+  EXPECT_EQ(static_cast<int>(bgra.dfmt), 10);
+  EXPECT_EQ(bgra.dstSel, (std::array<DstSel, 4>{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W}));
+
+  EXPECT_EQ(static_cast<int>(row(VK_FORMAT_A2B10G10R10_UNORM_PACK32).dfmt), 9);
+  EXPECT_EQ(row(VK_FORMAT_A2R10G10B10_UNORM_PACK32).dstSel,
+            (std::array<DstSel, 4>{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W}));
+
+  const auto& b10 = row(VK_FORMAT_B10G11R11_UFLOAT_PACK32);
+  EXPECT_EQ(static_cast<int>(b10.dfmt), 6);
+  EXPECT_EQ(static_cast<int>(b10.nfmt), 7);
+
+  const auto& r8 = row(VK_FORMAT_R8_UNORM);
+  EXPECT_EQ(static_cast<int>(r8.dfmt), 1);
+  EXPECT_EQ(r8.dstSel, (std::array<DstSel, 4>{DstSel::X, DstSel::Zero, DstSel::Zero, DstSel::One}));
+
+  const auto& rgb32 = row(VK_FORMAT_R32G32B32_SFLOAT);
+  EXPECT_EQ(static_cast<int>(rgb32.dfmt), 13);
+  EXPECT_EQ(rgb32.stride, 12);
+  EXPECT_EQ(rgb32.nfmt, Nfmt::Float);
+
+  EXPECT_EQ(row(VK_FORMAT_R16G16_SSCALED).nfmt, Nfmt::Sscaled);
+  EXPECT_EQ(row(VK_FORMAT_R32_UINT).nfmt, Nfmt::Uint);
+
+  // 3-channel 8/16-bit formats: no texel-buffer format on RADV (GCN-FACTS.md).
+  for (VkFormat f : {VK_FORMAT_R8G8B8_UNORM, VK_FORMAT_B8G8R8_UINT, VK_FORMAT_R16G16B16_SFLOAT}) {
+    EXPECT_FALSE(row(f).texel);
+    EXPECT_EQ(row(f).dfmt, Dfmt::Invalid);
+    EXPECT_FALSE(row(f).note.empty());
+  }
+  EXPECT_EQ(findBufferFormat(VK_FORMAT_R5G6B5_UNORM_PACK16), nullptr);  // not a GCN buffer format
+}
+
+TEST(BufferFormats, TableProperties) {
+  std::set<int> seen;
+  for (const BufferFormat& f : gcnprobe::allBufferFormats()) {
+    EXPECT_TRUE(seen.insert(static_cast<int>(f.vk)).second) << f.name;
+    EXPECT_EQ(f.name.rfind("VK_FORMAT_", 0), 0u) << f.name;
+    EXPECT_EQ(&gcnprobe::parseBufferFormat(f.name), &f);
+    // Where RADV has a data format, its element size is the view's stride: the V# STRIDE
+    // and the format agree (seed 003 component widths), except 64-bit integers read as
+    // 32_32 (8 bytes either way).
+    if (f.dfmt != Dfmt::Invalid) {
+      EXPECT_EQ(gcn::dfmtInfo(f.dfmt).bytes, f.stride) << f.name;
+    } else {
+      EXPECT_FALSE(f.texel) << f.name;
+    }
+  }
+  // RADV 22.3 exposes buffer features for exactly VkFormat 9..122 (measured on the null
+  // device): the table holds all 114.
+  EXPECT_EQ(seen.size(), 114u);
+  EXPECT_EQ(*seen.begin(), 9);
+  EXPECT_EQ(*seen.rbegin(), 122);
+  EXPECT_EQ(gcnprobe::parseBufferFormat("r8g8b8a8_unorm").vk, VK_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_THROW(gcnprobe::parseBufferFormat("VK_FORMAT_R5G6B5_UNORM_PACK16"), gcn::Error);
+  EXPECT_THROW(gcnprobe::parseBufferFormat("rgba8"), gcn::Error);
+}
+
+TEST(BufferFormats, TexelBufferVSharp) {
+  // 100 elements of R16G16_UINT (4 bytes): NUM_RECORDS = 400 bytes on GFX8, 100 elsewhere.
+  EXPECT_EQ(gcnprobe::texelBufferNumRecords(gcn::Gen::Gfx8, 100, 4), 400u);
+  for (gcn::Gen g : {gcn::Gen::Gfx6, gcn::Gen::Gfx7, gcn::Gen::Gfx9}) {
+    EXPECT_EQ(gcnprobe::texelBufferNumRecords(g, 100, 4), 100u);
+  }
+  gcn::VSharp v = gcnprobe::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0x12340, 100,
+                                                  VK_FORMAT_B8G8R8A8_UNORM);
+  EXPECT_EQ(v.base, 0x12340u);
+  EXPECT_EQ(v.stride, 4);
+  EXPECT_EQ(v.numRecords, 400u);
+  EXPECT_EQ(v.dataFormat, Dfmt::F8_8_8_8);
+  EXPECT_EQ(v.numFormat, Nfmt::Unorm);
+  EXPECT_EQ(v.dstSel, (std::array<DstSel, 4>{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W}));
+  EXPECT_FALSE(v.swizzleEnable);
+  EXPECT_FALSE(v.addTidEnable);
+  gcn::VSharp w = gcnprobe::makeTexelBufferVSharp(gcn::parseChip("vega10"), 0, 100,
+                                                  VK_FORMAT_R32G32B32A32_SFLOAT);
+  EXPECT_EQ(w.numRecords, 100u);
+  EXPECT_EQ(w.stride, 16);
+  EXPECT_THROW(
+      gcnprobe::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0, 1, VK_FORMAT_R8G8B8_UNORM),
+      gcn::Error);
+  EXPECT_THROW(
+      gcnprobe::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0, 1, VK_FORMAT_R5G6B5_UNORM_PACK16),
+      gcn::Error);
+}
+
+TEST(BufferFormats, LavapipeCountsMatchPlatformDoc) {
+  auto ctx = gcnprobe::vk::Context::open("llvmpipe");
+  int u = 0, s = 0, v = 0;
+  for (int f = 1; f <= VK_FORMAT_E5B9G9R9_UFLOAT_PACK32; ++f) {
+    auto b = ctx->formatProperties(static_cast<VkFormat>(f)).bufferFeatures;
+    u += (b & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) ? 1 : 0;
+    s += (b & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) ? 1 : 0;
+    v += (b & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) ? 1 : 0;
+  }
+  EXPECT_EQ(u, 87);
+  EXPECT_EQ(s, 44);
+  EXPECT_EQ(v, 108);
+}
+
+// The table's `texel` column against what RADV itself reports (null device, own process).
+TEST(BufferFormats, TexelColumnMatchesRadv) {
+  const char* icd = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
+  if (!std::filesystem::exists(icd)) GTEST_SKIP() << "no RADV ICD";
+  std::string cmd = std::string("XDG_RUNTIME_DIR=/tmp VK_ICD_FILENAMES=") + icd +
+                    " RADV_FORCE_FAMILY=polaris10 " + GCNPROBE_BINARY +
+                    " formats --json 2>/dev/null";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+    out.append(buf, n);
+  ASSERT_EQ(pclose(p), 0) << cmd;
+  auto rows = nlohmann::json::parse(out);
+  ASSERT_EQ(rows.size(), gcnprobe::allBufferFormats().size());
+  int u = 0, s = 0, v = 0;
+  for (const auto& r : rows) {
+    const BufferFormat& f = gcnprobe::parseBufferFormat(r["vk_format"].get<std::string>());
+    bool texel = r["uniform_texel"].get<bool>() || r["storage_texel"].get<bool>();
+    EXPECT_EQ(texel, f.texel) << f.name;
+    EXPECT_EQ(r["dfmt"].get<int>(), static_cast<int>(f.dfmt)) << f.name;
+    u += r["uniform_texel"].get<bool>();
+    s += r["storage_texel"].get<bool>();
+    v += r["vertex"].get<bool>();
+  }
+  EXPECT_EQ(u, 52);
+  EXPECT_EQ(s, 77);
+  EXPECT_EQ(v, 107);
+}
+
+}  // namespace

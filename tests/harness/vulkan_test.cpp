@@ -1,0 +1,187 @@
+// The Vulkan core on the devices this machine has: lavapipe (executes) and, when Mesa's RADV
+// ICD is installed, RADV's null device (compiles with ACO, cannot execute; PLATFORM.md).
+// Validation is on wherever work is recorded: any validation error fails the test.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "harness/vulkan/buffer.h"
+#include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/error.h"
+#include "shaders/embedded.h"
+
+namespace {
+
+using namespace gcnprobe::vk;
+
+constexpr const char* kRadvIcd = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
+
+// Runs a shell command, returns its stdout and sets *status.
+std::string capture(const std::string& cmd, int* status) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) {
+    *status = -1;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+    out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+
+DeviceInfo fake(uint32_t index, const char* name, VkPhysicalDeviceType type, bool gcn) {
+  DeviceInfo d;
+  d.index = index;
+  d.name = name;
+  d.type = type;
+  if (gcn) d.chip = gcn::parseChip("polaris10");
+  d.isSoftware = type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return d;
+}
+
+TEST(VulkanDevices, LavapipeIsListedAsSoftware) {
+  auto devices = listDevices();
+  ASSERT_FALSE(devices.empty());
+  bool found = false;
+  for (const auto& d : devices) {
+    // PLATFORM.md: lavapipe reports "llvmpipe (LLVM 15.0.6, 256 bits)", vendor 0x10005.
+    if (d.name.find("llvmpipe") != std::string::npos) {
+      found = true;
+      EXPECT_TRUE(d.isSoftware);
+      EXPECT_EQ(d.vendorId, 0x10005u);
+      EXPECT_FALSE(d.chip.has_value());
+      EXPECT_FALSE(d.hasExecutableProperties);  // PLATFORM.md
+    }
+  }
+  EXPECT_TRUE(found) << "lavapipe (mesa-vulkan-drivers) not among the devices";
+}
+
+TEST(VulkanDevices, SelectionOrderAndSelectors) {
+  std::vector<DeviceInfo> devs = {
+      fake(0, "llvmpipe (LLVM 15.0.6, 256 bits)", VK_PHYSICAL_DEVICE_TYPE_CPU, false),
+      fake(1, "NVIDIA GeForce GTX 1080", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, false),
+      fake(2, "AMD Radeon RX 580 Series (RADV POLARIS10)", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
+           true),
+  };
+  EXPECT_EQ(selectDevice(devs, "").index, 2u);  // AMD GCN GPU first
+  devs.pop_back();
+  EXPECT_EQ(selectDevice(devs, "").index, 1u);  // then another GPU
+  devs.pop_back();
+  EXPECT_EQ(selectDevice(devs, "").index, 0u);  // then the CPU device
+  devs = {fake(0, "llvmpipe (LLVM 15.0.6, 256 bits)", VK_PHYSICAL_DEVICE_TYPE_CPU, false),
+          fake(1, "NVIDIA GeForce GTX 1080", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, false)};
+  EXPECT_EQ(selectDevice(devs, "0").index, 0u);
+  EXPECT_EQ(selectDevice(devs, "LLVMPIPE").index, 0u);  // case-insensitive substring
+  EXPECT_EQ(selectDevice(devs, "geforce").index, 1u);
+  try {
+    selectDevice(devs, "7");
+    FAIL() << "index 7 accepted";
+  } catch (const gcn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("llvmpipe"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(selectDevice(devs, "radeon"), gcn::Error);
+}
+
+TEST(VulkanContext, OpensWithRobustBufferAccess) {
+  auto ctx = Context::open("", true);
+  EXPECT_TRUE(ctx->features().robustBufferAccess);
+  if (ctx->info().hasRobustness2) {
+    EXPECT_TRUE(ctx->features().robustBufferAccess2);
+  }
+  EXPECT_NE(ctx->device(), VK_NULL_HANDLE);
+  EXPECT_NE(ctx->queue(), VK_NULL_HANDLE);
+  // R8G8B8A8_UNORM must be a uniform texel buffer format on every device (Vulkan spec,
+  // "Required Format Support"): proves the query reaches the driver.
+  EXPECT_TRUE(ctx->formatProperties(VK_FORMAT_R8G8B8A8_UNORM).bufferFeatures &
+              VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT);
+  EXPECT_THROW(ctx->findMemoryType(0, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT), gcn::Error);
+  EXPECT_EQ(ctx->validationErrors(), 0u);
+}
+
+TEST(VulkanContext, SmokeShaderWritesThreeIPlusOne) {
+  auto ctx = Context::open("", true);
+  constexpr uint32_t kLanes = 256;  // 4 workgroups of 64 (smoke_fill.comp)
+  GuardedBuffer buf(*ctx, kLanes * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  EXPECT_EQ(buf.payloadOffset() % ctx->limits().minStorageBufferOffsetAlignment, 0u);
+  const Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  ComputePipeline pipeline(*ctx, gcnprobe::shaders::get("smoke_fill"), bindings);
+  DescriptorSet set(*ctx, pipeline);
+  set.writeBuffer(0, buf.buffer(), buf.payloadOffset(), buf.payloadSize());
+  submitAndWait(*ctx, [&](VkCommandBuffer cmd) {
+    recordDispatch(cmd, pipeline, set, kLanes / 64);
+    recordHostReadBarrier(cmd);
+  });
+  auto bytes = buf.payload();
+  for (uint32_t i = 0; i < kLanes; ++i) {
+    uint32_t v;
+    std::memcpy(&v, bytes.data() + i * 4, 4);
+    ASSERT_EQ(v, 3 * i + 1) << "lane " << i;
+  }
+  EXPECT_TRUE(buf.changedGuardBytes().empty());
+  EXPECT_EQ(ctx->validationErrors(), 0u);
+}
+
+TEST(VulkanContext, GuardBandsReportWritesOutsideThePayload) {
+  auto ctx = Context::open("", true);
+  GuardedBuffer buf(*ctx, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    256);
+  // 4 bytes right after the payload and 4 bytes right before it (vkCmdFillBuffer needs
+  // 4-byte aligned offsets; payloadOffset() is at least 16-aligned).
+  submitAndWait(*ctx, [&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, buf.buffer(), buf.payloadOffset() + 64, 4, 0x01020304u);
+    vkCmdFillBuffer(cmd, buf.buffer(), buf.payloadOffset() - 4, 4, 0);
+    vkCmdFillBuffer(cmd, buf.buffer(), buf.payloadOffset(), 64, 0x11111111u);  // in range
+    recordHostReadBarrier(cmd);
+  });
+  std::vector<int64_t> expected = {-4, -3, -2, -1, 64, 65, 66, 67};
+  EXPECT_EQ(buf.changedGuardBytes(), expected);
+  EXPECT_EQ(buf.payload()[0], 0x11);
+  buf.resetGuards();
+  EXPECT_TRUE(buf.changedGuardBytes().empty());
+  EXPECT_EQ(buf.payload()[63], 0x11);  // resetGuards leaves the payload alone
+  EXPECT_EQ(ctx->validationErrors(), 0u);
+}
+
+TEST(VulkanContext, CaptureIsaIsEmptyWithoutTheExtension) {
+  auto ctx = Context::open("");
+  if (ctx->features().pipelineExecutableInfo) GTEST_SKIP() << "device has the extension";
+  const Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  ComputePipeline pipeline(*ctx, gcnprobe::shaders::get("smoke_fill"), bindings);
+  EXPECT_TRUE(captureIsa(*ctx, pipeline.pipeline()).empty());
+  EXPECT_THROW(ComputePipeline(*ctx, gcnprobe::shaders::get("smoke_fill"), bindings, 0, true),
+               gcn::Error);
+}
+
+// ICD selection is per process: run `gcnprobe _smoke-isa` with the RADV null device.
+TEST(VulkanNullDevice, AcoAssemblyHasTheBufferStore) {
+  if (!std::filesystem::exists(kRadvIcd)) GTEST_SKIP() << "no RADV ICD";
+  for (const char* family : {"tonga", "vega10"}) {
+    std::string cmd = std::string("XDG_RUNTIME_DIR=/tmp VK_ICD_FILENAMES=") + kRadvIcd +
+                      " RADV_FORCE_FAMILY=" + family + " " + GCNPROBE_BINARY +
+                      " _smoke-isa 2>/dev/null";
+    int status = 0;
+    std::string out = capture(cmd, &status);
+    ASSERT_EQ(status, 0) << cmd << "\n" << out;
+    EXPECT_NE(out.find(std::string("chip: ") + family), std::string::npos) << out;
+    size_t asmAt = out.find("=== Assembly");
+    size_t irAt = out.find("=== ACO IR");
+    ASSERT_NE(asmAt, std::string::npos) << out;
+    ASSERT_NE(irAt, std::string::npos) << out;
+    // smoke_fill.comp stores one uint per lane to an SSBO: PLATFORM.md's table says ACO
+    // selects buffer_store_dword for that, with the encoded words after ';' on gfx8+.
+    std::string assembly = out.substr(asmAt, irAt - asmAt);
+    EXPECT_NE(assembly.find("buffer_store_dword"), std::string::npos) << assembly;
+    EXPECT_NE(assembly.find(";"), std::string::npos) << assembly;
+    EXPECT_NE(out.substr(irAt).find("buffer_store_dword"), std::string::npos) << out;
+  }
+}
+
+}  // namespace
