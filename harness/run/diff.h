@@ -41,6 +41,9 @@ struct Expected {
   // in the buffer (Vulkan spec, robustBufferAccess), so memory outside in-range writes is
   // not compared when a lane was out of bounds.
   bool oobStoresMayLand = false;
+  // openFields[element][field]: any stored value is accepted there (e.g. a NaN register
+  // stored to a UNORM/SNORM field: the spec's clamp-and-scale is undefined for NaN).
+  std::vector<std::array<bool, 4>> openFields;
   std::string description;  // how the expectation was built (for the report)
 };
 

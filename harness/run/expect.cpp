@@ -95,6 +95,24 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       e.laneOptions[l].push_back({"vulkan robustBufferAccess: a value from the buffer", v});
   }
   e.oobStoresMayLand = !rules.robustBufferAccess2;
+
+  // NaN stored to a UNORM/SNORM field: the spec's float -> normalized conversion clamps
+  // and scales (fundamentals-fpfixedconv) and says nothing of NaN, so any code is legal.
+  if (d.inst.op != nullptr && d.inst.op->kind == gcn::OpKind::StoreFormat &&
+      (fv.nfmt == gcn::Nfmt::Unorm || fv.nfmt == gcn::Nfmt::Snorm) && fv.stride != 0) {
+    e.openFields.assign(d.memory.bytes.size() / fv.stride + 1, {});
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      for (const gcn::LaneAccess& a : primary.lanes[l].accesses) {
+        if (!a.write || !a.inRange || a.address < d.memory.base) continue;
+        const uint64_t el = (a.address - d.memory.base) / fv.stride;
+        for (unsigned k = 0; k < formatComps && el < e.openFields.size(); ++k) {
+          const uint32_t reg = d.state.vgpr[d.inst.vdata + k][l];
+          if ((reg & 0x7f800000u) == 0x7f800000u && (reg & 0x007fffffu) != 0)
+            e.openFields[el][k] = true;
+        }
+      }
+    }
+  }
   e.description +=
       rules.robustBufferAccess2
           ? "; out-of-bounds per robustBufferAccess2"

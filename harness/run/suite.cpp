@@ -57,7 +57,8 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
   c.suite = "texel";
   const bool store = op.kind == gcn::OpKind::StoreFormat;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
-  c.tolerance = store ? "portable-texel" : (norm ? "norm-1ulp" : "exact");
+  c.tolerance = norm && !store ? "norm-1ulp"
+                               : (store || f.nfmt == gcn::Nfmt::Float ? "portable-texel" : "exact");
 
   routes::DeviceCase& d = c.device;
   d.binding = binding;
