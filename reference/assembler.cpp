@@ -36,17 +36,6 @@ constexpr std::string_view kFloatConstants[] = {"0.5", "-0.5", "1.0", "-1.0",
                                                 "2.0", "-2.0", "4.0", "-4.0"};
 constexpr std::string_view kInvTwoPi = "0.15915494";
 
-// LLVM 14 spells data format 15 BUF_DATA_FORMAT_RESERVED_15 and number format 6 on gfx8/9
-// BUF_NUM_FORMAT_RESERVED_6 (llvm-mc 14 rejects ..._RESERVED and ..._UNORM_UINT; measured).
-// Every other name is format.h's llvmDfmtName / llvmNfmtName.
-std::string printedDfmt(Dfmt d) {
-  return d == Dfmt::Reserved ? std::string("BUF_DATA_FORMAT_RESERVED_15") : llvmDfmtName(d);
-}
-std::string printedNfmt(Nfmt n, Gen gen) {
-  if (n == Nfmt::SnormOgl && gen >= Gen::Gfx8) return "BUF_NUM_FORMAT_RESERVED_6";
-  return llvmNfmtName(n, gen);
-}
-
 struct Token {
   std::string_view text;
   int column = 0;  // 1-based
@@ -468,7 +457,7 @@ std::string printInstruction(Gen gen, const Instruction& inst) {
   }
   out += range('s', inst.srsrc, 4) + ", " + soffsetText(gen, inst.soffset);
   if (op.encoding == Encoding::Mtbuf)
-    out += " format:[" + printedDfmt(inst.dfmt) + "," + printedNfmt(inst.nfmt, gen) + "]";
+    out += " format:[" + llvmDfmtName(inst.dfmt) + "," + llvmNfmtName(inst.nfmt, gen) + "]";
   if (inst.idxen) out += " idxen";
   if (inst.offen) out += " offen";
   if (inst.addr64) out += " addr64";

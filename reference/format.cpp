@@ -90,10 +90,15 @@ std::string_view dfmtName(Dfmt d) {
 std::string_view nfmtName(Nfmt n, Gen gen) {
   return nfmtInfo(n, gen).name;
 }
+// llvm-mc 14 spells the reserved codes with their number: data format 15 is
+// BUF_DATA_FORMAT_RESERVED_15 and number format 6 on gfx8/gfx9 is BUF_NUM_FORMAT_RESERVED_6
+// (it rejects ..._RESERVED and ..._UNORM_UINT); parseDfmt/parseNfmt read these back.
 std::string llvmDfmtName(Dfmt d) {
+  if (d == Dfmt::Reserved) return "BUF_DATA_FORMAT_RESERVED_15";
   return "BUF_DATA_FORMAT_" + std::string(dfmtName(d));
 }
 std::string llvmNfmtName(Nfmt n, Gen gen) {
+  if (n == Nfmt::SnormOgl && gen >= Gen::Gfx8) return "BUF_NUM_FORMAT_RESERVED_6";
   return "BUF_NUM_FORMAT_" + std::string(nfmtName(n, gen));
 }
 
@@ -102,6 +107,7 @@ Dfmt parseDfmt(std::string_view text) {
   // Names first: seed 003 spells formats "8", "16" and "32", which are also decimal numbers;
   // the name wins (code 8 is 10_10_10_2, not "8"). Other numbers are codes.
   const std::string_view name = stripPrefix(u, "BUF_DATA_FORMAT_");
+  if (name == "RESERVED_15") return Dfmt::Reserved;
   for (const DfmtInfo& d : kDfmts) {
     if (name == d.name) return d.code;
   }
@@ -132,7 +138,7 @@ Nfmt parseNfmt(std::string_view text, Gen gen) {
   }
   // Code 6 by any generation's name, so that text written for one generation parses on
   // another; legality is decided later by pairStatus().
-  if (name == "SNORM_OGL" || name == "UNORM_UINT") return Nfmt::SnormOgl;
+  if (name == "SNORM_OGL" || name == "UNORM_UINT" || name == "RESERVED_6") return Nfmt::SnormOgl;
   std::string known;
   for (unsigned i = 0; i < 8; ++i)
     known += std::string(nfmtInfo(static_cast<Nfmt>(i), gen).name) + " ";
