@@ -154,7 +154,8 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
     if (isNan(f, e) && isNan(f, a)) return "nan-payload";
   }
   for (unsigned k = 0; k < expectedFields.size(); ++k) {
-    if (k != comp && expectedFields[k] == a && a != 0) return std::string("channel-swap(") + kComp[k] + ")";
+    if (k != comp && expectedFields[k] == a && a != 0)
+      return std::string("channel-swap(") + kComp[k] + ")";
   }
   if (a == initial) return "not-written";
   if (isFloatField(d, n)) {
