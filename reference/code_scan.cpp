@@ -1,0 +1,209 @@
+#include "reference/code_scan.h"
+
+#include <cstdio>
+#include <string>
+
+#include "reference/error.h"
+
+namespace gcn {
+namespace {
+
+constexpr uint32_t kLiteral = 255;  // operand code: a 32-bit literal follows the instruction
+constexpr uint32_t kSdwa = 249;     // VOP1/2/C SRC0 on gfx8+: an SDWA dword follows
+constexpr uint32_t kDpp = 250;      // VOP1/2/C SRC0 on gfx8+: a DPP dword follows
+
+std::string hexWord(uint32_t w) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", w);
+  return buf;
+}
+
+bool gfx8Plus(Gen gen) {
+  return gen == Gen::Gfx8 || gen == Gen::Gfx9;
+}
+
+// VOP2 opcodes whose encoding always carries a 32-bit constant (K): v_madmk_*/v_madak_*.
+// gfx6/7: v_madmk_f32 = 32, v_madak_f32 = 33; gfx8/9: v_madmk_f32 = 23, v_madak_f32 = 24,
+// v_madmk_f16 = 36, v_madak_f16 = 37 (LLVM VOP2Instructions.td; llvm-mc words in the test).
+bool vop2HasConstant(Gen gen, uint32_t opcode) {
+  if (gfx8Plus(gen)) return opcode == 23 || opcode == 24 || opcode == 36 || opcode == 37;
+  return opcode == 32 || opcode == 33;
+}
+
+// SOPK s_setreg_imm32_b32 carries its immediate as a second dword: opcode 21 on gfx6/7,
+// 20 on gfx8/9 (LLVM SOPInstructions.td).
+bool sopkHasConstant(Gen gen, uint32_t opcode) {
+  return opcode == (gfx8Plus(gen) ? 20u : 21u);
+}
+
+struct Classified {
+  CodeClass cls;
+  unsigned dwords;
+};
+
+// Encoding and base length of the instruction whose first dword is w (literals added by the
+// caller from the operand fields). Returns false for a word no encoding of `gen` matches.
+bool classify(Gen gen, uint32_t w, Classified& out) {
+  const uint32_t top9 = w >> 23;
+  const uint32_t top6 = w >> 26;
+  if ((w >> 31) == 0) {  // VOP1 / VOPC / VOP2: [31] = 0
+    const uint32_t top7 = w >> 25;
+    out = {top7 == 0x3f ? CodeClass::Vop1 : top7 == 0x3e ? CodeClass::Vopc : CodeClass::Vop2, 1};
+    return true;
+  }
+  if ((w >> 30) == 0b10) {  // scalar ALU: [31:30] = 10
+    if (top9 == 0x17d)
+      out = {CodeClass::Sop1, 1};
+    else if (top9 == 0x17e)
+      out = {CodeClass::Sopc, 1};
+    else if (top9 == 0x17f)
+      out = {CodeClass::Sopp, 1};
+    else if ((w >> 28) == 0b1011)
+      out = {CodeClass::Sopk, 1};
+    else
+      out = {CodeClass::Sop2, 1};
+    return true;
+  }
+  switch (top6) {
+    case 0x38:
+      out = {CodeClass::Mubuf, 2};
+      return true;
+    case 0x3a:
+      out = {CodeClass::Mtbuf, 2};
+      return true;
+    case 0x3c:
+      out = {CodeClass::Mimg, 2};
+      return true;
+    case 0x34:
+      out = {CodeClass::Vop3, 2};  // VOP3 (and VOP3P on gfx9): no literal before gfx10
+      return true;
+    case 0x36:
+      out = {CodeClass::Ds, 2};
+      return true;
+    case 0x37:
+      if (gen == Gen::Gfx6) return false;  // FLAT arrived with gfx7
+      out = {CodeClass::Flat, 2};
+      return true;
+    default:
+      break;
+  }
+  if (gfx8Plus(gen)) {
+    if (top6 == 0x30)
+      out = {CodeClass::Smem, 2};
+    else if (top6 == 0x31)
+      out = {CodeClass::Exp, 2};
+    else if (top6 == 0x35)
+      out = {CodeClass::Vintrp, 1};
+    else
+      return false;
+    return true;
+  }
+  if ((w >> 27) == 0x18)
+    out = {CodeClass::Smrd, 1};  // [31:27] = 11000
+  else if (top6 == 0x32)
+    out = {CodeClass::Vintrp, 1};
+  else if (top6 == 0x3e)
+    out = {CodeClass::Exp, 2};
+  else
+    return false;
+  return true;
+}
+
+}  // namespace
+
+std::string_view codeClassName(CodeClass c) {
+  switch (c) {
+    case CodeClass::Sop2:
+      return "sop2";
+    case CodeClass::Sopk:
+      return "sopk";
+    case CodeClass::Sop1:
+      return "sop1";
+    case CodeClass::Sopc:
+      return "sopc";
+    case CodeClass::Sopp:
+      return "sopp";
+    case CodeClass::Smrd:
+      return "smrd";
+    case CodeClass::Smem:
+      return "smem";
+    case CodeClass::Vop2:
+      return "vop2";
+    case CodeClass::Vop1:
+      return "vop1";
+    case CodeClass::Vopc:
+      return "vopc";
+    case CodeClass::Vop3:
+      return "vop3";
+    case CodeClass::Vintrp:
+      return "vintrp";
+    case CodeClass::Ds:
+      return "ds";
+    case CodeClass::Mubuf:
+      return "mubuf";
+    case CodeClass::Mtbuf:
+      return "mtbuf";
+    case CodeClass::Mimg:
+      return "mimg";
+    case CodeClass::Exp:
+      return "exp";
+    case CodeClass::Flat:
+      return "flat";
+  }
+  return "?";
+}
+
+CodeInstruction scanInstruction(Gen gen, std::span<const uint32_t> words, std::size_t at) {
+  const Place place{"code", 0, 0};
+  if (at >= words.size())
+    throw Error(place, "dword " + std::to_string(at) + ": past the end of the code (" +
+                           std::to_string(words.size()) + " dwords)");
+  const uint32_t w = words[at];
+  Classified c{};
+  if (!classify(gen, w, c))
+    throw Error(place, "dword " + std::to_string(at) + ": " + hexWord(w) + " is no " +
+                           std::string(genName(gen)) + " instruction encoding");
+  unsigned extra = 0;
+  switch (c.cls) {
+    case CodeClass::Sop2:
+    case CodeClass::Sopc:  // SSRC0 [7:0], SSRC1 [15:8]
+      extra = ((w & 0xff) == kLiteral || ((w >> 8) & 0xff) == kLiteral) ? 1 : 0;
+      break;
+    case CodeClass::Sop1:  // SSRC0 [7:0]
+      extra = (w & 0xff) == kLiteral ? 1 : 0;
+      break;
+    case CodeClass::Sopk:  // OP [27:23]
+      extra = sopkHasConstant(gen, (w >> 23) & 0x1f) ? 1 : 0;
+      break;
+    case CodeClass::Smrd:  // gfx7: IMM [8] = 0 with OFFSET [7:0] = 255 -> literal offset
+      extra = (gen == Gen::Gfx7 && ((w >> 8) & 1) == 0 && (w & 0xff) == kLiteral) ? 1 : 0;
+      break;
+    case CodeClass::Vop1:
+    case CodeClass::Vop2:
+    case CodeClass::Vopc: {  // SRC0 [8:0]
+      const uint32_t src0 = w & 0x1ff;
+      if (src0 == kLiteral || (gfx8Plus(gen) && (src0 == kSdwa || src0 == kDpp))) extra = 1;
+      if (c.cls == CodeClass::Vop2 && vop2HasConstant(gen, (w >> 25) & 0x3f)) extra = 1;
+      break;
+    }
+    default:
+      break;
+  }
+  const unsigned dwords = c.dwords + extra;
+  if (at + dwords > words.size())
+    throw Error(place, "dword " + std::to_string(at) + ": " + std::string(codeClassName(c.cls)) +
+                           " instruction " + hexWord(w) + " needs " + std::to_string(dwords) +
+                           " dwords, the code ends after " + std::to_string(words.size() - at));
+  return {at, dwords, c.cls};
+}
+
+std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words) {
+  std::vector<CodeInstruction> out;
+  for (std::size_t at = 0; at < words.size();) {
+    out.push_back(scanInstruction(gen, words, at));
+    at += out.back().dwords;
+  }
+  return out;
+}
+
+}  // namespace gcn
