@@ -4,6 +4,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/commands.h"
@@ -30,7 +31,7 @@ std::string hex32(uint32_t w) {
 std::string bitsText(const gcn::VSharpField& f) {
   const unsigned lo = f.bit, hi = f.bit + f.width - 1;
   const std::string word = "w" + std::to_string(lo / 32) + "[" +
-                           (hi / 32 == lo / 32 ? std::to_string(hi % 32) + ":" : "31:") +
+                           (hi != lo ? std::to_string(hi % 32) + ":" : "") +
                            std::to_string(lo % 32) + "]";
   const std::string abs = std::to_string(lo) + (hi != lo ? "-" + std::to_string(hi) : "");
   return abs + " " + (hi / 32 != lo / 32 ? "w0[31:0] w1[15:0]" : word);
@@ -59,6 +60,17 @@ std::string valueText(gcn::Gen gen, const gcn::VSharpField& f, uint64_t x) {
   return out;
 }
 
+// The text has no file or line: say which option the column is in.
+gcn::VSharp parseOption(gcn::Gen gen, std::string_view option, const std::string& text) {
+  try {
+    return gcn::parseVSharp(gen, text);
+  } catch (const gcn::Error& e) {
+    if (e.place().column == 0) throw;
+    throw gcn::Error(std::string(option) + " column " + std::to_string(e.place().column) + ": " +
+                     e.reason());
+  }
+}
+
 void runDecode(gcn::Gen gen, const VsharpOptions& o) {
   std::string joined;
   for (const std::string& w : o.decode) {
@@ -66,7 +78,7 @@ void runDecode(gcn::Gen gen, const VsharpOptions& o) {
       throw gcn::Error("vsharp --decode takes four dwords, not '" + w + "' (use --encode)");
     joined += w + " ";
   }
-  const gcn::VSharp v = gcn::parseVSharp(gen, joined);
+  const gcn::VSharp v = parseOption(gen, "--decode", joined);
   const std::string text = gcn::formatVSharp(gen, v);
   if (o.json) {
     nlohmann::ordered_json j;
@@ -91,7 +103,7 @@ void runDecode(gcn::Gen gen, const VsharpOptions& o) {
 }
 
 void runEncode(gcn::Gen gen, const VsharpOptions& o) {
-  const gcn::VSharp v = gcn::parseVSharp(gen, o.encode);
+  const gcn::VSharp v = parseOption(gen, "--encode", o.encode);
   const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
   if (o.json) {
     nlohmann::ordered_json j;
