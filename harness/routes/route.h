@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/vulkan/pipeline.h"
 #include "reference/executor.h"
 #include "reference/opcodes.h"
 
@@ -55,6 +56,14 @@ struct DeviceResult {
   std::vector<int64_t> changedGuardBytes;  // guard bytes around the buffer that changed
 };
 
+// What the ISA check (harness/isa/check.h) needs of the pipeline that realises a case.
+struct PipelineIsa {
+  std::vector<vk::ExecutableIsa> executables;  // empty: the device cannot capture ISA
+  // The route puts inst.offset into the instruction's OFFSET field (so the check compares
+  // it); false when the shader's addressing may fold offsets elsewhere.
+  bool offsetFixed = true;
+};
+
 class Route {
  public:
   virtual ~Route() = default;
@@ -70,6 +79,10 @@ class Route {
   // when the batch as a whole cannot run (the runner records the error for these cases
   // only and goes on with other batches).
   virtual std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) = 0;
+  // Builds (never dispatches) the pipeline that runs the case and returns its ISA where the
+  // device has VK_KHR_pipeline_executable_properties. Throws gcn::Error when the pipeline
+  // cannot be built. The default (no executables) skips the ISA check for the route.
+  virtual PipelineIsa pipelineIsa(const DeviceCase& /*c*/) { return {}; }
 };
 
 }  // namespace gcnprobe::routes

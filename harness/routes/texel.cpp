@@ -43,7 +43,12 @@ class TexelRoute final : public Route {
 
   std::string_view name() const override { return "texel"; }
 
-  bool handles(const DeviceCase& c) const override { return isTexelBinding(c.binding); }
+  // Format loads and stores only: atomics on storage texel buffers belong to the atomic route.
+  bool handles(const DeviceCase& c) const override {
+    return isTexelBinding(c.binding) && c.inst.op != nullptr &&
+           (c.inst.op->kind == gcn::OpKind::LoadFormat ||
+            c.inst.op->kind == gcn::OpKind::StoreFormat);
+  }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
     const gcn::Instruction& in = c.inst;
@@ -106,6 +111,17 @@ class TexelRoute final : public Route {
   }
 
   std::string batchKey(const DeviceCase& c) const override { return texelVariant(c); }
+
+  PipelineIsa pipelineIsa(const DeviceCase& c) override {
+    const std::string variant = texelVariant(c);
+    if (variant.empty()) throw gcn::Error("not a texel case");
+    auto it = isa_.find(variant);
+    if (it == isa_.end()) {
+      const vk::ComputePipeline& p = pipelineFor(variant, c.binding == Binding::UniformTexel);
+      it = isa_.emplace(variant, vk::captureIsa(ctx_, p.pipeline())).first;
+    }
+    return {it->second, true};  // texel accesses are IDXEN with OFFSET 0 (unsupportedReason)
+  }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     std::vector<DeviceResult> results(cases.size());
@@ -184,15 +200,19 @@ class TexelRoute final : public Route {
     } catch (const std::out_of_range& e) {
       throw gcn::Error(e.what());
     }
+    // Capture ISA wherever the device can, so the runner's ISA check (harness/isa) sees
+    // which instruction the pipeline really holds.
     auto p = std::make_unique<vk::ComputePipeline>(
         ctx_, spirv,
         uniform ? std::span<const vk::Binding>(kBindingsUniform)
-                : std::span<const vk::Binding>(kBindingsStorage));
+                : std::span<const vk::Binding>(kBindingsStorage),
+        0, ctx_.features().pipelineExecutableInfo);
     return *pipelines_.emplace(variant, std::move(p)).first->second;
   }
 
   vk::Context& ctx_;
   std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
+  std::map<std::string, std::vector<vk::ExecutableIsa>> isa_;  // per variant
 };
 
 }  // namespace
