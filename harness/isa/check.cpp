@@ -1,0 +1,148 @@
+#include "harness/isa/check.h"
+
+#include <cstdio>
+
+#include "harness/isa/aco_asm.h"
+#include "reference/assembler.h"
+#include "reference/code_scan.h"
+#include "reference/encoding.h"
+#include "reference/error.h"
+
+namespace gcnprobe::isa {
+namespace {
+
+std::string hexWords(const std::vector<uint32_t>& words) {
+  std::string s;
+  char buf[16];
+  for (uint32_t w : words) {
+    std::snprintf(buf, sizeof buf, "%s%08x", s.empty() ? "" : " ", w);
+    s += buf;
+  }
+  return s;
+}
+
+std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst) {
+  try {
+    return gcn::printInstruction(gen, inst);
+  } catch (const gcn::Error& e) {
+    return std::string(inst.op != nullptr ? inst.op->mnemonic : "?") + " <" + e.reason() + ">";
+  }
+}
+
+// Compares the driver's text with the decoded words: parsed with the project's LLVM-syntax
+// parser, the two must be the same instruction (every field, not just the mnemonic).
+std::string disagreement(gcn::Gen gen, const EmittedInstruction& e) {
+  if (!e.decoded) return "";
+  gcn::Instruction fromText;
+  try {
+    fromText = gcn::parseInstruction(gen, e.driverText);
+  } catch (const gcn::Error& err) {
+    return "driver text not readable: " + std::string(err.what());
+  }
+  if (fromText == e.inst) return "";
+  return "driver text reads as '" + printOrReason(gen, fromText) + "', the words decode as '" +
+         printOrReason(gen, e.inst) + "'";
+}
+
+}  // namespace
+
+std::string EmittedInstruction::describe(gcn::Gen gen) const {
+  const std::string text =
+      decoded ? printOrReason(gen, inst) : "<undecodable: " + decodeError + ">";
+  return text + " ; " + hexWords(words);
+}
+
+std::vector<EmittedInstruction> emittedBufferInstructions(
+    gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables) {
+  std::vector<EmittedInstruction> out;
+  for (const auto& exe : executables) {
+    for (const AsmInstruction& a : parseAcoAssembly(exe.assembly)) {
+      gcn::CodeClass cls;
+      try {
+        cls = gcn::scanInstruction(gen, a.words, 0).cls;
+      } catch (const gcn::Error&) {
+        continue;  // not an encoding of this generation: certainly no buffer instruction
+      }
+      if (!gcn::isBufferClass(cls)) continue;
+      EmittedInstruction e;
+      e.executable = exe.name;
+      e.driverText = a.text;
+      e.words = a.words;
+      try {
+        if (a.words.size() != 2) throw gcn::Error("a buffer instruction has two dwords");
+        e.inst = gcn::decode(gen, a.words[0], a.words[1]);
+        e.decoded = true;
+      } catch (const gcn::Error& err) {
+        e.decodeError = err.reason();
+      }
+      e.textDisagreement = disagreement(gen, e);
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+std::string mismatchField(const gcn::Instruction& intended, const gcn::Instruction& emitted,
+                          bool offsetFixed) {
+  if (intended.op != emitted.op) return "opcode";
+  if (intended.op != nullptr && intended.op->encoding == gcn::Encoding::Mtbuf &&
+      (intended.dfmt != emitted.dfmt || intended.nfmt != emitted.nfmt))
+    return "format";
+  if (intended.idxen != emitted.idxen) return "idxen";
+  if (intended.offen != emitted.offen) return "offen";
+  if (offsetFixed && intended.offset != emitted.offset) return "offset";
+  return "";
+}
+
+std::string_view outcomeName(Outcome o) {
+  switch (o) {
+    case Outcome::Verified:
+      return "verified";
+    case Outcome::RouteMiss:
+      return "route-miss";
+    case Outcome::NoIsa:
+      return "no-isa";
+    case Outcome::NoAssembly:
+      return "no-assembly";
+  }
+  return "?";
+}
+
+CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
+                     const routes::PipelineIsa& isa) {
+  CheckResult r;
+  if (isa.executables.empty()) {
+    r.outcome = Outcome::NoIsa;
+    r.reason = "the device captures no ISA (VK_KHR_pipeline_executable_properties)";
+    return r;
+  }
+  bool anyAssembly = false;
+  for (const auto& exe : isa.executables)
+    anyAssembly = anyAssembly || !exe.assembly.empty();
+  if (!anyAssembly) {
+    r.outcome = Outcome::NoAssembly;
+    r.reason =
+        "the driver returned no Assembly text (RADV on gfx6/7 needs clrxdisasm on PATH; "
+        "`gcnprobe isa` provides one)";
+    return r;
+  }
+  r.emitted = emittedBufferInstructions(gen, isa.executables);
+  for (const EmittedInstruction& e : r.emitted)
+    if (e.decoded && mismatchField(intended, e.inst, isa.offsetFixed).empty()) {
+      r.outcome = Outcome::Verified;
+      return r;
+    }
+  r.outcome = Outcome::RouteMiss;
+  r.reason = "intended '" + printOrReason(gen, intended) + "'" +
+             (isa.offsetFixed ? "" : " (OFFSET not compared)") + " is not in the pipeline; ";
+  if (r.emitted.empty()) {
+    r.reason += "it holds no buffer instruction";
+  } else {
+    r.reason += "it holds:";
+    for (const EmittedInstruction& e : r.emitted)
+      r.reason += " [" + e.describe(gen) + "]";
+  }
+  return r;
+}
+
+}  // namespace gcnprobe::isa

@@ -1,0 +1,63 @@
+// The ISA check (issue 6): which MUBUF/MTBUF instructions a pipeline really holds, decoded
+// by the reference's decoder from the encoded words (never by trusting the driver's text),
+// and whether the case's intended instruction is among them: opcode, DFMT/NFMT for MTBUF,
+// IDXEN/OFFEN, and OFFSET where the route fixes it. A pipeline without it is a route-miss.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/routes/route.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/gen.h"
+#include "reference/opcodes.h"
+
+namespace gcnprobe::isa {
+
+// One buffer instruction of a pipeline's code.
+struct EmittedInstruction {
+  std::string executable;       // ExecutableIsa::name ("Compute Shader")
+  std::string driverText;       // the driver's text for it (ACO / LLVM / clrxdisasm)
+  std::vector<uint32_t> words;  // its encoded dwords
+  bool decoded = false;         // the reference decoder accepted the words
+  gcn::Instruction inst;        // valid when decoded
+  std::string decodeError;      // why not, when !decoded
+  // "" when the driver's text, read by gcn::parseInstruction, is the decoded instruction;
+  // else what differs (or why the text could not be read).
+  std::string textDisagreement;
+
+  // printInstruction of the decoded words, or "<undecodable: reason>"; plus " ; <words>".
+  std::string describe(gcn::Gen gen) const;
+};
+
+// The MUBUF/MTBUF instructions of every executable's "Assembly" text (code_scan picks the
+// buffer encodings from the words). Throws gcn::Error for unreadable assembly text.
+std::vector<EmittedInstruction> emittedBufferInstructions(
+    gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables);
+
+// Whether `emitted` realises `intended` in the fields the check compares. "" when it does,
+// else the first field that differs ("opcode", "format", "idxen", "offen", "offset").
+std::string mismatchField(const gcn::Instruction& intended, const gcn::Instruction& emitted,
+                          bool offsetFixed);
+
+enum class Outcome : uint8_t {
+  Verified,    // the intended instruction is in the pipeline
+  RouteMiss,   // it is not: the case tests some other instruction
+  NoIsa,       // the device captures no ISA (no VK_KHR_pipeline_executable_properties)
+  NoAssembly,  // executables exist but their Assembly text is empty (gfx6/7 without clrxdisasm)
+};
+std::string_view outcomeName(Outcome o);  // "verified", "route-miss", "no-isa", "no-assembly"
+
+struct CheckResult {
+  Outcome outcome = Outcome::NoIsa;
+  std::string reason;  // for RouteMiss / NoAssembly: the intended and the emitted instructions
+  std::vector<EmittedInstruction> emitted;
+};
+
+// Throws gcn::Error as emittedBufferInstructions does.
+CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
+                     const routes::PipelineIsa& isa);
+
+}  // namespace gcnprobe::isa
