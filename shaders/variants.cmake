@@ -86,3 +86,8 @@ foreach(row swap:Exchange:u cmpswap:CompSwap:u add:Add:u sub:Add:u smin:Min:i um
   gcnprobe_shader(NAME atomic_texel_${op} SOURCE atomic_texel.comp
     DEFINES T=${t32} TEX=${tex} FMT=${fmt} FN=imageAtomic${fn} CMPSWAP=${cmp} NEG=${neg})
 endforeach()
+# Vertex route (harness/routes/vertex.cpp): the attribute's numeric type (f = vec4 for
+# UNORM/SNORM/USCALED/SSCALED/FLOAT, i = ivec4 for SINT, u = uvec4 for UINT).
+gcnprobe_shader(NAME vertex_fetch_f SOURCE vertex_fetch.vert DEFINES VEC4=vec4 IS_FLOAT=1)
+gcnprobe_shader(NAME vertex_fetch_i SOURCE vertex_fetch.vert DEFINES VEC4=ivec4 IS_FLOAT=0)
+gcnprobe_shader(NAME vertex_fetch_u SOURCE vertex_fetch.vert DEFINES VEC4=uvec4 IS_FLOAT=0)
