@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "harness/formats.h"
+#include "harness/isa/check.h"
 #include "harness/run/diff.h"
 #include "harness/run/suite.h"
 #include "harness/run/tolerance.h"
@@ -27,6 +28,30 @@ std::string Summary::line() const {
 bool Summary::ok() const {
   return count(Verdict::Fail) == 0 && count(Verdict::RouteMiss) == 0 && count(Verdict::Error) == 0;
 }
+
+namespace {
+
+// Issue 6: where the device captures ISA, a case only counts when its pipeline holds the
+// intended instruction (harness/isa/check.h); otherwise it tested something else and is a
+// route-miss, never a pass. Devices without VK_KHR_pipeline_executable_properties skip it.
+void applyIsaCheck(routes::Route& route, const routes::DeviceCase& c, gcn::Gen gen, CaseResult& r) {
+  try {
+    const isa::CheckResult check = isa::checkIsa(gen, c.inst, route.pipelineIsa(c));
+    if (check.outcome == isa::Outcome::NoIsa) return;
+    if (check.outcome == isa::Outcome::RouteMiss) {
+      r.verdict = Verdict::RouteMiss;
+      r.reason = check.reason;
+      r.diffs.clear();
+    } else {
+      r.notes.push_back("isa: " + std::string(isa::outcomeName(check.outcome)) +
+                        (check.reason.empty() ? "" : " (" + check.reason + ")"));
+    }
+  } catch (const std::exception& e) {
+    r.notes.push_back(std::string("isa: not checked: ") + e.what());
+  }
+}
+
+}  // namespace
 
 Summary runCases(std::span<const Case> cases,
                  std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
@@ -153,6 +178,8 @@ Summary runCases(std::span<const Case> cases,
           r.reason = std::string("diff: ") + e.what();
         }
       }
+      if (r.verdict == Verdict::Pass || r.verdict == Verdict::Fail)
+        applyIsaCheck(*route, cases[i].device, options.profile.chip.gen, r);
       emit(i);
     }
   }
