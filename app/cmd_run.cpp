@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "harness/routes/atomic.h"
+#include "harness/routes/storage.h"
 #include "harness/routes/texel.h"
 #include "harness/run/profile.h"
 #include "harness/run/report.h"
@@ -73,6 +75,8 @@ int runRun(const RunOptions& o) {
 
   std::vector<std::unique_ptr<routes::Route>> routeList;
   routeList.push_back(routes::makeTexelRoute(*ctx));
+  routeList.push_back(routes::makeStorageRoute(*ctx));
+  routeList.push_back(routes::makeAtomicRoute(*ctx));
 
   const auto sink = [&](const run::CaseResult& r) {
     if (json) json->add(r);
@@ -89,7 +93,7 @@ int runRun(const RunOptions& o) {
 
 void addCommon(CLI::App* sub, RunOptions& o) {
   sub->add_option("--filter", o.filter, "only cases whose name matches this glob (* and ?)");
-  sub->add_option("--suite", o.suite, "only this suite (texel)");
+  sub->add_option("--suite", o.suite, "only this suite (texel, storage, atomic)");
   sub->add_option("--profile", o.profile,
                   "gfx6|gfx7|gfx8|gfx9|portable (default: the device's generation on an AMD GCN "
                   "device, else portable)");

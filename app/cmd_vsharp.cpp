@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "reference/address.h"
 #include "reference/error.h"
 #include "reference/resource.h"
 

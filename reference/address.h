@@ -62,20 +62,4 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
 bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen);
 
 // ---------------------------------------------------------------------------------------------
-// The V# field table (implemented in reference/resource.cpp, the one place that knows the bit
-// positions). It belongs in reference/resource.h; it is declared here until that header's
-// owner moves it (this file is the only header the resource engineer may edit).
-enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt };
-struct VSharpField {
-  std::string_view name;      // text-form name, e.g. "num_records", "dst_sel_x"
-  std::string_view reg;       // register field name, e.g. "NUM_RECORDS"
-  uint8_t bit;                // position of the lowest bit in the 128-bit V# (seed 003 table)
-  uint8_t width;              // bits
-  std::array<bool, 4> onGen;  // exists on gfx6, gfx7, gfx8, gfx9
-  VSharpFieldKind kind;
-};
-std::span<const VSharpField> vsharpFields();
-bool vsharpFieldExists(Gen gen, const VSharpField& f);
-uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f);
-
 }  // namespace gcn

@@ -28,7 +28,11 @@ class Error : public std::runtime_error {
     std::string out;
     if (!place.file.empty()) out += place.file + ":";
     if (place.line > 0) out += std::to_string(place.line) + ":";
-    if (place.column > 0) out += std::to_string(place.column) + ":";
+    if (place.column > 0) {
+      // A bare column (command-line text) reads better spelled out.
+      if (out.empty()) return "column " + std::to_string(place.column) + ": " + reason;
+      out += std::to_string(place.column) + ":";
+    }
     if (!out.empty()) out += " ";
     return out + reason;
   }

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "reference/address.h"
 #include "reference/error.h"
 
 namespace gcn {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -74,5 +75,20 @@ uint32_t swizzleIndexStride(const VSharp& v);
 // "0", "1", "x".."w" (lower case); parseDstSel takes these, "r".."a", "SEL_X", or codes.
 std::string_view dstSelName(DstSel s);
 DstSel parseDstSel(std::string_view text);
+
+// The V# field table: the one place that knows each field's bit position and the generations
+// that have it; decode, encode, the text form and `gcnprobe vsharp` all read it.
+enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt };
+struct VSharpField {
+  std::string_view name;      // text-form name, e.g. "num_records", "dst_sel_x"
+  std::string_view reg;       // register field name, e.g. "NUM_RECORDS"
+  uint8_t bit;                // position of the lowest bit in the 128-bit V# (seed 003 table)
+  uint8_t width;              // bits
+  std::array<bool, 4> onGen;  // exists on gfx6, gfx7, gfx8, gfx9
+  VSharpFieldKind kind;
+};
+std::span<const VSharpField> vsharpFields();
+bool vsharpFieldExists(Gen gen, const VSharpField& f);
+uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f);
 
 }  // namespace gcn

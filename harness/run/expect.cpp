@@ -67,8 +67,10 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
                                   [](const gcn::LaneAccess& a) { return a.inRange; });
     if (!oob) continue;
     LaneOption zeroFill{"vulkan robustBufferAccess2: zero, (0,0,1) for missing components", {}};
+    // (0,0,0,1) is the texel rule; untyped SSBO loads return all zeros.
+    const bool formatted = d.inst.op->kind == gcn::OpKind::LoadFormat;
     for (unsigned k = 0; k < 4; ++k)
-      zeroFill.vdata[k] = k < formatComps || k < 3 ? 0u : vulkanOne(fv.reg);
+      zeroFill.vdata[k] = !formatted || k < formatComps || k < 3 ? 0u : vulkanOne(fv.reg);
     e.laneOptions[l].push_back(zeroFill);
     e.onlyLaneOptions[l] = true;
     if (rules.robustBufferAccess2) continue;
