@@ -28,6 +28,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip);
 std::vector<Case> storageSuite(const gcn::Chip& chip);
 // The atomic suite (suite_atomic.cpp): BUFFER_ATOMIC_* on SSBOs and R32 texel buffers.
 std::vector<Case> atomicSuite(const gcn::Chip& chip);
+// The vertex suite (suite_vertex.cpp): TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a
+// vertex attribute, every format with a vertex fetch instruction.
+std::vector<Case> vertexSuite(const gcn::Chip& chip);
 
 // Elements in each texel case's view; lanes index in range, at the last element and past
 // the end (see suite.cpp).
