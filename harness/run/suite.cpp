@@ -114,7 +114,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
 }  // namespace
 
 std::vector<std::string> suiteNames() {
-  return {"texel", "storage", "atomic"};
+  return {"texel", "storage", "atomic", "vertex"};
 }
 
 std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
@@ -155,13 +155,17 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
 std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
                              const gcn::Chip& chip) {
   std::vector<Case> all;
-  if (suite.empty() || suite == "texel" || suite == "storage" || suite == "atomic") {
+  if (suite.empty() || suite == "texel" || suite == "storage" || suite == "atomic" ||
+      suite == "vertex") {
     if (suite.empty() || suite == "texel") all = texelSuite(chip);
     if (suite.empty() || suite == "storage")
       for (Case& c : storageSuite(chip))
         all.push_back(std::move(c));
     if (suite.empty() || suite == "atomic")
       for (Case& c : atomicSuite(chip))
+        all.push_back(std::move(c));
+    if (suite.empty() || suite == "vertex")
+      for (Case& c : vertexSuite(chip))
         all.push_back(std::move(c));
   } else {
     std::string known;
