@@ -1,8 +1,402 @@
+// `gcnprobe isa`: which GCN instruction each case really runs, proven from the encoded words
+// of the pipeline RADV's compiler (ACO) builds for a chip on RADV's compile-only null device
+// (PLATFORM.md; VK_KHR_pipeline_executable_properties). The ICD choice is per process, so
+// every chip runs in a child process (hidden `_isa-worker`, JSON lines on a pipe) with
+// VK_ICD_FILENAMES / RADV_FORCE_FAMILY set. For gfx6/7 ACO runs `clrxdisasm` (Mesa 22.3.6
+// aco_print_asm.cpp): the child's PATH starts with a temp dir holding a `clrxdisasm` script
+// that runs this binary's hidden `_clrxdisasm` (harness/isa/clrx_listing.h).
+// Usage and output: docs/isa.md.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
 #include "app/commands.h"
+#include "harness/isa/check.h"
+#include "harness/isa/clrx_listing.h"
+#include "harness/isa/coverage.h"
+#include "harness/routes/texel.h"
+#include "harness/run/suite.h"
+#include "harness/vulkan/context.h"
+#include "reference/error.h"
+#include "reference/format.h"
+#include "reference/resource.h"
+
+extern char** environ;
 
 namespace gcnprobe::app {
+namespace {
 
-// Not written yet: see the issue tracker.
-void addIsaCommand(CLI::App& /*app*/, Context& /*ctx*/) {}
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The routes `gcnprobe run` uses (app/cmd_run.cpp builds the same list).
+std::vector<std::unique_ptr<routes::Route>> makeRoutes(vk::Context& ctx) {
+  std::vector<std::unique_ptr<routes::Route>> out;
+  out.push_back(routes::makeTexelRoute(ctx));
+  return out;
+}
+
+// ---- `_clrxdisasm`: the stand-in for CLRX's disassembler -------------------------------
+
+struct ClrxOptions {
+  bool version = false;
+  bool raw = false;
+  std::string gpuType;
+  std::vector<std::string> files;
+};
+
+int runClrx(const ClrxOptions& o) {
+  if (o.version) {
+    std::printf("gcnprobe clrxdisasm stand-in: raw GCN code listing for ACO (docs/isa.md)\n");
+    return 0;
+  }
+  if (!o.raw || o.files.size() != 1)
+    throw gcn::Error("clrxdisasm stand-in: only `--gpuType=<chip> -r <file>` is supported");
+  const gcn::Gen gen = isa::clrxGpuTypeGen(o.gpuType);
+  std::ifstream in(o.files[0], std::ios::binary);
+  if (!in) throw gcn::Error(gcn::Place{o.files[0], 0, 0}, "cannot open");
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+  if (bytes.size() % 4 != 0)
+    throw gcn::Error(gcn::Place{o.files[0], 0, 0},
+                     "size " + std::to_string(bytes.size()) + " is not a whole number of dwords");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  for (std::size_t i = 0; i < words.size(); ++i)  // ACO writes the dwords little-endian
+    for (unsigned b = 0; b < 4; ++b)
+      words[i] |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i * 4 + b])) << (8 * b);
+  std::fputs(isa::clrxListing(gen, words).c_str(), stdout);
+  return 0;
+}
+
+// ---- `_isa-worker`: one chip, inside the null-device environment ----------------------
+
+struct IsaOptions {
+  std::vector<std::string> families;
+  std::string filter;
+  std::string suite;
+  bool coverage = false;
+  bool verbose = false;
+  int outFd = 1;  // _isa-worker: where the JSON lines go
+};
+
+json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
+  const gcn::OpcodeInfo* op = d.inst.op;
+  json j = json::object();
+  if (op == nullptr) return j;
+  if (op->dfmtSource == gcn::FieldSource::Instruction) {
+    j["dfmt"] = static_cast<int>(d.inst.dfmt);
+    j["nfmt"] = static_cast<int>(d.inst.nfmt);
+  } else if (op->dfmtSource == gcn::FieldSource::Resource) {
+    std::array<uint32_t, 4> w{};
+    for (unsigned i = 0; i < 4; ++i)
+      w[i] = d.state.sgpr[d.inst.srsrc + i];
+    const gcn::VSharp v = gcn::decodeVSharp(gen, w);
+    j["dfmt"] = static_cast<int>(v.dataFormat);
+    j["nfmt"] = static_cast<int>(v.numFormat);
+  }
+  return j;
+}
+
+int runWorker(const IsaOptions& o) {
+  if (o.families.size() != 1) throw gcn::Error("_isa-worker takes one --family");
+  auto ctx = vk::Context::open("");
+  const vk::DeviceInfo& info = ctx->info();
+  const char* forced = std::getenv("RADV_FORCE_FAMILY");
+  if (!info.chip || forced == nullptr || info.chip->radvFamily != forced)
+    throw gcn::Error("device '" + info.name + "' is not RADV's null device for " +
+                     (forced != nullptr ? forced : "(RADV_FORCE_FAMILY unset)"));
+  const gcn::Chip chip = *info.chip;
+  auto routeList = makeRoutes(*ctx);
+  // JSON goes to its own descriptor: the driver and ACO's `system("clrxdisasm --version")`
+  // write to stdout.
+  FILE* out = fdopen(dup(o.outFd), "w");
+  if (out == nullptr) throw gcn::Error("--out-fd " + std::to_string(o.outFd) + " is not open");
+  const std::vector<run::Case> cases = run::buildCases(o.suite, o.filter, chip);
+  const json header{
+      {"device", info.name}, {"chip", std::string(chip.name)}, {"cases", cases.size()}};
+  std::fprintf(out, "%s\n", header.dump().c_str());
+  std::fflush(out);
+  for (const run::Case& c : cases) {
+    json j = pairJson(c.device, chip.gen);
+    j["case"] = c.name;
+    j["intended"] = run::instructionText(chip.gen, c.device.inst);
+    j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
+    j["unsupported"] = "";
+    j["emitted"] = json::array();
+    routes::Route* route = nullptr;
+    for (const auto& r : routeList)
+      if (r->handles(c.device)) route = r.get();
+    if (route == nullptr) {
+      j["outcome"] = "no-route";
+      j["reason"] = "no route for binding " + std::string(routes::bindingName(c.device.binding)) +
+                    " on this build";
+      std::fprintf(out, "%s\n", j.dump().c_str());
+      continue;
+    }
+    try {
+      j["unsupported"] = route->unsupportedReason(c.device);
+      const isa::CheckResult check =
+          isa::checkIsa(chip.gen, c.device.inst, route->pipelineIsa(c.device));
+      j["outcome"] = std::string(isa::outcomeName(check.outcome));
+      j["reason"] = check.reason;
+      for (const isa::EmittedInstruction& e : check.emitted)
+        j["emitted"].push_back({{"text", e.describe(chip.gen)},
+                                {"driver", e.driverText},
+                                {"disagreement", e.textDisagreement}});
+    } catch (const std::exception& e) {
+      j["outcome"] = "error";
+      j["reason"] = e.what();
+    }
+    std::fprintf(out, "%s\n", j.dump().c_str());
+    std::fflush(out);
+  }
+  std::fclose(out);
+  return 0;
+}
+
+// ---- `isa`: the parent ------------------------------------------------------------------
+
+std::string radvIcd() {
+  if (const char* env = std::getenv("GCNPROBE_RADV_ICD")) return env;
+  const fs::path dir = "/usr/share/vulkan/icd.d";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("radeon_icd.", 0) == 0) return e.path().string();
+  throw gcn::Error("RADV's ICD file (radeon_icd.*.json) is not in " + dir.string() +
+                   " (Debian: mesa-vulkan-drivers)");
+}
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// A temp dir with `clrxdisasm` -> this binary's `_clrxdisasm`; removed on destruction.
+class ClrxDir {
+ public:
+  ClrxDir() {
+    std::string tmpl = (fs::temp_directory_path() / "gcnprobe-isa-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw gcn::Error("cannot create a temp dir in " + tmpl);
+    dir_ = tmpl;
+    const fs::path script = dir_ / "clrxdisasm";
+    std::ofstream(script) << "#!/bin/sh\nexec " << shellQuote(fs::read_symlink("/proc/self/exe"))
+                          << " _clrxdisasm \"$@\"\n";
+    fs::permissions(script, fs::perms::owner_all);
+  }
+  ~ClrxDir() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  ClrxDir(const ClrxDir&) = delete;
+  ClrxDir& operator=(const ClrxDir&) = delete;
+  const fs::path& path() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
+// Runs `gcnprobe _isa-worker` for one RADV family; returns its JSON lines. Throws
+// gcn::Error when it cannot start or does not exit 0.
+std::vector<json> runChild(const std::string& family, const IsaOptions& o, const ClrxDir& clrx) {
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  // The JSON lines come on fd 3; the child's stdout (driver chatter) goes to our stderr.
+  std::vector<std::string> args = {self, "_isa-worker", "--family", family, "--out-fd", "3"};
+  if (!o.filter.empty()) args.insert(args.end(), {"--filter", o.filter});
+  if (!o.suite.empty()) args.insert(args.end(), {"--suite", o.suite});
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    const auto eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  const std::string icd = radvIcd();
+  env["VK_ICD_FILENAMES"] = icd;
+  env["VK_DRIVER_FILES"] = icd;  // newer loaders prefer it over VK_ICD_FILENAMES
+  env["RADV_FORCE_FAMILY"] = family;
+  env["PATH"] = clrx.path().string() + (env.count("PATH") ? ":" + env["PATH"] : "");
+  if (!env.count("XDG_RUNTIME_DIR")) env["XDG_RUNTIME_DIR"] = clrx.path().string();
+  std::vector<std::string> envStrings;
+  for (const auto& [k, v] : env)
+    envStrings.push_back(k + "=" + v);
+  std::vector<char*> argv, envp;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : envStrings)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  int fds[2];
+  if (pipe(fds) != 0) throw gcn::Error("pipe failed");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);  // before the dup2: fds[0] may be 3
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 3);
+  if (fds[1] != 3) posix_spawn_file_actions_addclose(&fa, fds[1]);
+  posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, self.c_str(), &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    throw gcn::Error("cannot start " + self + " (" + std::to_string(rc) + ")");
+  }
+  std::vector<json> lines;
+  std::string pending, parseError;
+  FILE* in = fdopen(fds[0], "r");
+  char buf[8192];
+  while (std::fgets(buf, sizeof buf, in) != nullptr) {
+    pending += buf;
+    if (pending.empty() || pending.back() != '\n') continue;
+    try {
+      lines.push_back(json::parse(pending));
+    } catch (const std::exception& e) {
+      if (parseError.empty()) parseError = e.what();
+    }
+    pending.clear();
+  }
+  std::fclose(in);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw gcn::Error("the " + family + " null-device process failed (" +
+                     (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                          : "exit " + std::to_string(WEXITSTATUS(status))) +
+                     "); its messages are above");
+  if (!parseError.empty()) throw gcn::Error("unreadable worker output: " + parseError);
+  if (lines.empty()) throw gcn::Error("the " + family + " null-device process printed nothing");
+  return lines;
+}
+
+int runIsa(const IsaOptions& o) {
+  std::vector<const gcn::Chip*> chips;
+  if (o.families.empty())
+    for (gcn::Gen g : gcn::kAllGens)
+      chips.push_back(&gcn::representativeChip(g));
+  for (const std::string& f : o.families) {
+    const gcn::Chip& c = gcn::parseChip(f);
+    if (c.radvFamily.empty())
+      throw gcn::Error(gcn::Place{"--family", 0, 0}, "RADV has no family for '" + f + "'");
+    chips.push_back(&c);
+  }
+  const ClrxDir clrx;
+  bool failed = false;
+  std::string coverageText;
+  for (const gcn::Chip* chip : chips) {
+    const std::string family(chip->radvFamily);
+    const std::vector<json> lines = runChild(family, o, clrx);
+    const gcn::Chip& real = gcn::parseChip(lines.front().value("chip", family));
+    std::printf("== %s (%s): %s\n", std::string(real.name).c_str(),
+                std::string(gcn::genName(real.gen)).c_str(),
+                lines.front().value("device", std::string("?")).c_str());
+    std::map<std::string, unsigned> counts;
+    unsigned unsupported = 0, disagreements = 0;
+    std::vector<isa::CaseIsaRecord> records;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const json& j = lines[i];
+      const std::string outcome = j.value("outcome", std::string("error"));
+      const std::string unsup = j.value("unsupported", std::string());
+      ++counts[outcome];
+      if (!unsup.empty()) ++unsupported;
+      isa::CaseIsaRecord rec{j.value("case", std::string()),
+                             j.value("mnemonic", std::string()),
+                             std::nullopt,
+                             std::nullopt,
+                             outcome,
+                             unsup};
+      if (j.contains("dfmt")) {
+        rec.dfmt = static_cast<gcn::Dfmt>(j["dfmt"].get<int>());
+        rec.nfmt = static_cast<gcn::Nfmt>(j["nfmt"].get<int>());
+      }
+      records.push_back(rec);
+      if (o.coverage && !o.verbose) continue;
+      std::printf("%s  %s  %s\n", rec.caseName.c_str(), outcome.c_str(),
+                  j.value("intended", std::string()).c_str());
+      for (const json& e : j["emitted"]) {
+        std::printf("    emitted: %s\n", e.value("text", std::string()).c_str());
+        const std::string dis = e.value("disagreement", std::string());
+        if (!dis.empty()) {
+          ++disagreements;
+          std::printf("    driver text disagrees: %s\n", dis.c_str());
+        }
+      }
+      if (outcome != "verified")
+        std::printf("    reason: %s\n", j.value("reason", std::string()).c_str());
+      if (!unsup.empty()) std::printf("    unsupported on this chip: %s\n", unsup.c_str());
+    }
+    std::string line = std::string(real.name) + ": " + std::to_string(records.size()) + " cases, " +
+                       std::to_string(counts["verified"]) + " verified, " +
+                       std::to_string(counts["route-miss"]) + " route-miss";
+    for (const auto& [k, n] : counts)
+      if (k != "verified" && k != "route-miss") line += ", " + std::to_string(n) + " " + k;
+    line += " (" + std::to_string(unsupported) + " of them unsupported on the chip";
+    if (disagreements > 0)
+      line += ", " + std::to_string(disagreements) + " driver-text disagreements";
+    line += ")";
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+    // Issue 6: non-zero on any route-miss; an error (pipeline not built, unreadable ISA) or
+    // missing assembly also means the check did not prove anything.
+    for (const char* bad : {"route-miss", "error", "no-assembly", "no-isa"})
+      if (counts[bad] > 0) failed = true;
+    if (o.coverage)
+      coverageText +=
+          "\n" + isa::coverageMarkdown(real, isa::coverage(real.gen, records, real.name));
+  }
+  if (o.coverage) std::printf("%s", coverageText.c_str());
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+void addIsaCommand(CLI::App& app, Context& ctx) {
+  auto opts = std::make_shared<IsaOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "isa",
+      "Build every case's pipeline on RADV's null device for a chip and prove from the "
+      "encoded words that it holds the intended buffer instruction (route-miss otherwise)");
+  cmd->add_option("--family", opts->families,
+                  "chip(s): tahiti|hawaii|bonaire|tonga|polaris10|vega10|... or gfx6..gfx9 "
+                  "(default: tahiti, bonaire, tonga, vega10)");
+  cmd->add_option("--filter", opts->filter, "only cases whose name matches this glob");
+  cmd->add_option("--suite", opts->suite, "only this suite");
+  cmd->add_flag("--coverage", opts->coverage,
+                "print the (opcode, DFMT, NFMT) coverage table per chip instead of every case");
+  cmd->add_flag("--verbose", opts->verbose, "with --coverage, print every case too");
+  cmd->callback([opts, &ctx] { ctx.exitCode = runIsa(*opts); });
+
+  auto worker = std::make_shared<IsaOptions>();
+  CLI::App* w = app.add_subcommand("_isa-worker", "");
+  w->group("");  // hidden: the child process of `isa` (see the file comment)
+  w->add_option("--family", worker->families);
+  w->add_option("--filter", worker->filter);
+  w->add_option("--suite", worker->suite);
+  w->add_option("--out-fd", worker->outFd);
+  w->callback([worker, &ctx] { ctx.exitCode = runWorker(*worker); });
+
+  auto clrx = std::make_shared<ClrxOptions>();
+  CLI::App* c = app.add_subcommand("_clrxdisasm", "");
+  c->group("");  // hidden: what the `clrxdisasm` script in the child's PATH runs
+  c->add_flag("--version", clrx->version);
+  c->add_flag("-r,--raw", clrx->raw);
+  c->add_option("-g,--gpuType", clrx->gpuType);
+  c->add_option("file", clrx->files);
+  c->callback([clrx, &ctx] { ctx.exitCode = runClrx(*clrx); });
+}
 
 }  // namespace gcnprobe::app

@@ -1,0 +1,41 @@
+// The coverage table (issue 6): for every (opcode, DFMT, NFMT) the reference knows on a
+// generation, whether some case reaches it there, verified by ISA, and why not where not.
+// "Knows" = the opcode exists on the generation and, for format instructions, the pair is
+// not Illegal for the direction in reference/format.h (pairStatus). Other instructions
+// take no format: one row each.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/format.h"
+#include "reference/gen.h"
+
+namespace gcnprobe::isa {
+
+// One case's ISA verdict on one chip.
+struct CaseIsaRecord {
+  std::string caseName;
+  std::string mnemonic;           // the intended opcode
+  std::optional<gcn::Dfmt> dfmt;  // the format pair the case exercises: MTBUF fields or the
+  std::optional<gcn::Nfmt> nfmt;  // V#'s for MUBUF format ops; none for the others
+  std::string outcome;            // "verified", "route-miss", "no-assembly", "error", ...
+  std::string unsupported;        // why the device could not run it ("" = it can)
+};
+
+struct CoverageRow {
+  std::string mnemonic;
+  unsigned known = 0;    // (DFMT, NFMT) pairs the reference knows (1 for non-format ops)
+  unsigned reached = 0;  // of them: some case is ISA-verified and runnable on the chip
+  std::string whyNot;    // for the unreached ones, grouped reasons with counts
+};
+
+std::vector<CoverageRow> coverage(gcn::Gen gen, std::span<const CaseIsaRecord> records,
+                                  std::string_view chipName);
+
+// A markdown table with a heading line for the chip and totals.
+std::string coverageMarkdown(const gcn::Chip& chip, std::span<const CoverageRow> rows);
+
+}  // namespace gcnprobe::isa
