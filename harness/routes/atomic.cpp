@@ -96,32 +96,41 @@ class AtomicRoute final : public Route {
     return atomicVariant(c) + "@" + std::to_string(c.inst.offset);
   }
 
+  PipelineIsa pipelineIsa(const DeviceCase& c) override {
+    if (atomicVariant(c).empty()) throw gcn::Error("not an atomic case");
+    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true};
+  }
+
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     if (cases.empty()) return {};
     const DeviceCase& first = *cases.front();
     const bool texel = first.binding == Binding::StorageTexel;
-    const std::string variant = atomicVariant(first);
-    const std::string key = variant + "@" + std::to_string(first.inst.offset);
-    auto it = pipelines_.find(key);
-    if (it == pipelines_.end()) {
-      std::span<const uint32_t> spirv;
-      try {
-        spirv = shaders::get(variant);
-      } catch (const std::out_of_range& e) {
-        throw gcn::Error(e.what());
-      }
-      const uint32_t spec[] = {first.inst.offset};
-      auto p = std::make_unique<vk::ComputePipeline>(
-          ctx_, spirv, detail::laneShaderBindings(texel), 0, false,
-          texel ? std::span<const uint32_t>() : std::span<const uint32_t>(spec));
-      it = pipelines_.emplace(key, std::move(p)).first;
-    }
-    return detail::runLaneShader(ctx_, *it->second, cases,
+    return detail::runLaneShader(ctx_, pipelineFor(first), cases,
                                  texel ? first.format : VK_FORMAT_UNDEFINED,
                                  first.inst.op->wide ? 2 : 1);
   }
 
  private:
+  vk::ComputePipeline& pipelineFor(const DeviceCase& c) {
+    const bool texel = c.binding == Binding::StorageTexel;
+    const std::string variant = atomicVariant(c);
+    const std::string key = variant + "@" + std::to_string(c.inst.offset);
+    auto it = pipelines_.find(key);
+    if (it != pipelines_.end()) return *it->second;
+    std::span<const uint32_t> spirv;
+    try {
+      spirv = shaders::get(variant);
+    } catch (const std::out_of_range& e) {
+      throw gcn::Error(e.what());
+    }
+    const uint32_t spec[] = {c.inst.offset};
+    // ISA captured wherever the device can, for the runner's ISA check (harness/isa).
+    auto p = std::make_unique<vk::ComputePipeline>(
+        ctx_, spirv, detail::laneShaderBindings(texel), 0, ctx_.features().pipelineExecutableInfo,
+        texel ? std::span<const uint32_t>() : std::span<const uint32_t>(spec));
+    return *pipelines_.emplace(key, std::move(p)).first->second;
+  }
+
   vk::Context& ctx_;
   std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
 };

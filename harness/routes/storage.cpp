@@ -83,6 +83,11 @@ class StorageRoute final : public Route {
     return storageVariant(c) + "@" + std::to_string(c.inst.offset);
   }
 
+  PipelineIsa pipelineIsa(const DeviceCase& c) override {
+    if (storageVariant(c).empty()) throw gcn::Error("not a storage-buffer case");
+    return {vk::captureIsa(ctx_, pipelineFor(storageVariant(c), c.inst.offset).pipeline()), true};
+  }
+
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     if (cases.empty()) return {};
     const DeviceCase& first = *cases.front();
@@ -104,8 +109,10 @@ class StorageRoute final : public Route {
       throw gcn::Error(e.what());
     }
     const uint32_t spec[] = {offset};
+    // ISA captured wherever the device can: the runner's ISA check (harness/isa) proves
+    // ACO's instruction and that the specialised offset lands in OFFSET.
     auto p = std::make_unique<vk::ComputePipeline>(ctx_, spirv, detail::laneShaderBindings(false),
-                                                   0, false, spec);
+                                                   0, ctx_.features().pipelineExecutableInfo, spec);
     return *pipelines_.emplace(key, std::move(p)).first->second;
   }
 
