@@ -26,7 +26,10 @@
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
+#include "harness/routes/atomic.h"
+#include "harness/routes/storage.h"
 #include "harness/routes/texel.h"
+#include "harness/routes/vertex.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
@@ -45,6 +48,9 @@ using nlohmann::json;
 std::vector<std::unique_ptr<routes::Route>> makeRoutes(vk::Context& ctx) {
   std::vector<std::unique_ptr<routes::Route>> out;
   out.push_back(routes::makeTexelRoute(ctx));
+  out.push_back(routes::makeStorageRoute(ctx));
+  out.push_back(routes::makeAtomicRoute(ctx));
+  out.push_back(routes::makeVertexRoute(ctx));
   return out;
 }
 
