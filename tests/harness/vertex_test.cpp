@@ -119,6 +119,33 @@ TEST(VertexSuite, CasesCarryTheirFetch) {
   }
 }
 
+// On every generation the reference, reading the suite's V#, puts exactly the vertices
+// whose attribute ends inside the binding in range: index * STRIDE + OFFSET + format size
+// <= buffer bytes (the Vulkan robustBufferAccess2 rule for vertex input), computed here
+// from the case's layout, not from the V#.
+TEST(VertexSuite, ReferenceRangeMatchesTheVulkanVertexRule) {
+  for (gcn::Gen gen : gcn::kAllGens) {
+    const run::Profile profile = run::resolveProfile(gcn::genName(gen), std::nullopt);
+    for (const run::Case& c : run::vertexSuite(profile.chip)) {
+      const routes::DeviceCase& d = c.device;
+      const uint64_t stride = (d.state.sgpr[d.inst.srsrc + 1] >> 16) & 0x3fff;
+      const uint64_t size = findBufferFormat(d.format)->stride;
+      const run::Expected e = run::buildExpected(c, profile, {true});
+      const gcn::ExecResult& r = e.alternatives.front().result;
+      for (unsigned l = 0; l < 62; ++l) {
+        const uint64_t index = d.state.vgpr[d.inst.vaddr][l];
+        const bool inside = index * stride + d.inst.offset + size <= d.memory.bytes.size();
+        ASSERT_FALSE(r.lanes[l].accesses.empty()) << c.name << " lane " << l;
+        bool inRange = true;
+        for (const gcn::LaneAccess& a : r.lanes[l].accesses)
+          inRange = inRange && a.inRange;
+        EXPECT_EQ(inRange, inside)
+            << gcn::genName(gen) << " " << c.name << " lane " << l << " index " << index;
+      }
+    }
+  }
+}
+
 // Format class of a case by its data format (seed 003 names).
 std::string formatClass(gcn::Dfmt d) {
   switch (d) {
