@@ -96,6 +96,14 @@ class VertexRoute final : public Route {
 
   std::string batchKey(const DeviceCase& c) const override { return vertexVariant(c); }
 
+  // ACO puts the attribute offset in OFFSET while it is at most the stride and below 4096
+  // (unsupportedReason keeps cases there), so the ISA check may compare OFFSET.
+  PipelineIsa pipelineIsa(const DeviceCase& c) override {
+    if (vertexVariant(c).empty()) throw gcn::Error("not a vertex case");
+    if (!pass_) pass_ = std::make_unique<vk::EmptyRenderPass>(ctx_);
+    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true};
+  }
+
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     std::vector<DeviceResult> results(cases.size());
     if (cases.empty()) return results;
@@ -198,7 +206,9 @@ class VertexRoute final : public Route {
       throw gcn::Error(e.what());
     }
     const vk::VertexInput input{strideOf(c), c.format, c.inst.offset};
-    auto p = std::make_unique<vk::GraphicsPipeline>(ctx_, spirv, kBindings, input, *pass_);
+    // Capture ACO's ISA wherever the device can (RADV), for pipelineIsa.
+    auto p = std::make_unique<vk::GraphicsPipeline>(ctx_, spirv, kBindings, input, *pass_,
+                                                    ctx_.features().pipelineExecutableInfo);
     return *pipelines_.emplace(key, std::move(p)).first->second;
   }
 
