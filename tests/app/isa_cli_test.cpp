@@ -1,0 +1,175 @@
+// CI's ISA check (issue 6): `gcnprobe isa --family <chip>` for one chip of each of gfx6, gfx7,
+// gfx8 and gfx9 on RADV's null device. Every case must be ISA-verified or listed in
+// docs/isa-misses.md with its reason; every row there must still be needed; no case may
+// end in error; and on gfx8/9 (ACO text from LLVM's disassembler) the driver's text must
+// agree with the reference decoder's view of the words.
+#include <fnmatch.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool haveRadv() {
+  for (const auto& e : std::filesystem::directory_iterator(
+           "/usr/share/vulkan/icd.d", std::filesystem::directory_options::skip_permission_denied))
+    if (e.path().filename().string().rfind("radeon_icd.", 0) == 0) return true;
+  return false;
+}
+
+struct CmdRun {
+  int status = -1;
+  std::string out;
+};
+
+CmdRun runIsa(const std::string& args) {
+  CmdRun r;
+  const std::string cmd = std::string(GCNPROBE_BINARY) + " isa " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr)
+    r.out += buf;
+  r.status = pclose(p);
+  return r;
+}
+
+struct Explained {
+  std::string glob, chips, outcome, reason;
+  bool used = false;
+};
+
+std::vector<Explained> readMisses() {
+  std::ifstream f(std::string(GCNPROBE_SOURCE_DIR) + "/docs/isa-misses.md");
+  std::vector<Explained> rows;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("| ", 0) != 0 || line.rfind("| case glob", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line.substr(1));
+    std::string cell;
+    while (std::getline(ss, cell, '|')) {
+      const auto b = cell.find_first_not_of(' ');
+      const auto e = cell.find_last_not_of(' ');
+      cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+    }
+    if (cells.size() >= 4) rows.push_back({cells[0], cells[1], cells[2], cells[3]});
+  }
+  return rows;
+}
+
+bool chipMatches(const std::string& chips, const std::string& chip) {
+  if (chips == "*") return true;
+  std::stringstream ss(chips);
+  std::string c;
+  while (std::getline(ss, c, ','))
+    if (c.find(chip) != std::string::npos) return true;
+  return false;
+}
+
+TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
+  if (!haveRadv()) GTEST_SKIP() << "RADV's ICD (mesa-vulkan-drivers) is not installed";
+  std::vector<Explained> misses = readMisses();
+  ASSERT_FALSE(misses.empty()) << "docs/isa-misses.md has no rows";
+  for (const auto& m : misses)
+    ASSERT_FALSE(m.reason.empty()) << m.glob << " has no reason";
+  const std::regex caseLine(R"(^(\S+)  (\S+)  (.+)$)");
+  const std::regex countLine(R"(^(\w+): (\d+) cases, (\d+) verified, (\d+) route-miss)");
+  for (const std::string chip : {"tahiti", "bonaire", "tonga", "vega10"}) {
+    SCOPED_TRACE(chip);
+    const CmdRun r = runIsa("--family " + chip);
+    ASSERT_GE(r.status, 0);
+    std::istringstream in(r.out);
+    std::string line;
+    unsigned cases = 0, unexplainedMisses = 0, countCases = 0, countVerified = 0, countMiss = 0;
+    unsigned seenMiss = 0, seenVerified = 0;
+    bool sawCount = false;
+    const bool gfx89 = chip == "tonga" || chip == "vega10";
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (std::regex_search(line, m, countLine)) {
+        sawCount = true;
+        countCases = std::stoul(m[2]);
+        countVerified = std::stoul(m[3]);
+        countMiss = std::stoul(m[4]);
+        continue;
+      }
+      if (gfx89) {
+        EXPECT_EQ(line.find("driver text disagrees"), std::string::npos) << line;
+      }
+      if (line.rfind("==", 0) == 0 || !std::regex_match(line, m, caseLine)) continue;
+      ++cases;
+      const std::string name = m[1], outcome = m[2];
+      if (outcome == "verified") {
+        ++seenVerified;
+        continue;
+      }
+      if (outcome == "route-miss") ++seenMiss;
+      EXPECT_NE(outcome, "error") << name;
+      bool explained = false;
+      for (auto& x : misses)
+        if (x.outcome == outcome && chipMatches(x.chips, chip) &&
+            fnmatch(x.glob.c_str(), name.c_str(), 0) == 0) {
+          x.used = true;
+          explained = true;
+        }
+      if (!explained) {
+        ++unexplainedMisses;
+        ADD_FAILURE() << name << " is " << outcome << " and not explained in docs/isa-misses.md";
+      }
+    }
+    ASSERT_TRUE(sawCount) << "no count line in:\n" << r.out.substr(0, 2000);
+    EXPECT_GT(cases, 400u);  // the texel suite alone has 431 cases
+    EXPECT_EQ(cases, countCases);
+    EXPECT_EQ(seenVerified, countVerified);
+    EXPECT_EQ(seenMiss, countMiss);
+    EXPECT_EQ(unexplainedMisses, 0u);
+    // Exit status: non-zero exactly when some case is a route-miss (or worse).
+    EXPECT_EQ(r.status != 0, countVerified != countCases) << "status " << r.status;
+  }
+  for (const auto& x : misses)
+    EXPECT_TRUE(x.used) << "docs/isa-misses.md row '" << x.glob
+                        << "' matches no case any more: remove it";
+}
+
+TEST(IsaCli, UnknownFamilyIsAnErrorNamingIt) {
+  const CmdRun r = runIsa("--family gfx42");
+  EXPECT_NE(r.status, 0);
+}
+
+// The clrxdisasm stand-in as ACO calls it.
+TEST(IsaCli, ClrxdisasmStandInListsRawCode) {
+  const auto path = std::filesystem::temp_directory_path() / "gcnprobe_isa_cli_code.bin";
+  {
+    // s_mov_b32 s0, 0x12345678 ; buffer_load_dword v0, v1, s[4:7], 0 offen ; s_endpgm
+    // (llvm-mc -mcpu=tahiti words, little-endian)
+    const uint32_t words[] = {0xbe8003ff, 0x12345678, 0xe0301000, 0x80010001, 0xbf810000};
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(words), sizeof words);
+  }
+  const std::string cmd =
+      std::string(GCNPROBE_BINARY) + " _clrxdisasm --gpuType=tahiti -r " + path.string();
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr)
+    out += buf;
+  EXPECT_EQ(pclose(p), 0);
+  std::filesystem::remove(path);
+  EXPECT_EQ(out,
+            "/*000000000000*/ .long 0xbe8003ff, 0x12345678 /* sop1 */\n"
+            "/*000000000008*/ buffer_load_dword v0, v1, s[4:7], 0 offen\n"
+            "/*000000000010*/ .long 0xbf810000 /* sopp */\n");
+  EXPECT_EQ(
+      std::system((std::string(GCNPROBE_BINARY) + " _clrxdisasm --version >/dev/null").c_str()), 0);
+}
+
+}  // namespace
