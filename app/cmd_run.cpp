@@ -8,9 +8,7 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "harness/routes/atomic.h"
-#include "harness/routes/storage.h"
-#include "harness/routes/texel.h"
+#include "harness/routes/all_routes.h"
 #include "harness/run/profile.h"
 #include "harness/run/report.h"
 #include "harness/run/runner.h"
@@ -73,10 +71,7 @@ int runRun(const RunOptions& o) {
   if (!o.json.empty())
     json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation);
 
-  std::vector<std::unique_ptr<routes::Route>> routeList;
-  routeList.push_back(routes::makeTexelRoute(*ctx));
-  routeList.push_back(routes::makeStorageRoute(*ctx));
-  routeList.push_back(routes::makeAtomicRoute(*ctx));
+  const std::vector<std::unique_ptr<routes::Route>> routeList = routes::makeAllRoutes(*ctx);
 
   const auto sink = [&](const run::CaseResult& r) {
     if (json) json->add(r);
@@ -93,7 +88,7 @@ int runRun(const RunOptions& o) {
 
 void addCommon(CLI::App* sub, RunOptions& o) {
   sub->add_option("--filter", o.filter, "only cases whose name matches this glob (* and ?)");
-  sub->add_option("--suite", o.suite, "only this suite (texel, storage, atomic)");
+  sub->add_option("--suite", o.suite, "only this suite (texel, storage, atomic, vertex)");
   sub->add_option("--profile", o.profile,
                   "gfx6|gfx7|gfx8|gfx9|portable (default: the device's generation on an AMD GCN "
                   "device, else portable)");
