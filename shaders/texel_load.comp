@@ -2,16 +2,20 @@
 // Texel route, loads: lane l reads element idx[l] of the texel buffer at binding 0 and
 // writes the COMPS components it uses (so the driver emits BUFFER_LOAD_FORMAT_{X..XYZW},
 // PLATFORM.md) as raw bits. Lanes with enabled[l] == 0 skip the load (EXEC).
-// Defines: STORAGE (0: texelFetch on a samplerBuffer, 1: imageLoad on an imageBuffer
-// without format qualifier, GL_EXT_shader_image_load_formatted), TEX (the sampler or
-// image type: samplerBuffer, isamplerBuffer, uimageBuffer, ...), VEC4 (vec4 / ivec4 /
-// uvec4), IS_FLOAT, COMPS (1..4).
-#if STORAGE
+// Defines: STORAGE (0: texelFetch on a samplerBuffer, 1: imageLoad on an imageBuffer),
+// FMT (STORAGE only: the image's GLSL format layout qualifier, e.g. rgba8, r11f_g11f_b10f;
+// without it the image has no format, GL_EXT_shader_image_load_formatted, which needs
+// shaderStorageImageReadWithoutFormat), TEX (the sampler or image type: samplerBuffer,
+// isamplerBuffer, uimageBuffer, ...), VEC4 (vec4 / ivec4 / uvec4), IS_FLOAT, COMPS (1..4).
+#if STORAGE && !defined(FMT)
 #extension GL_EXT_shader_image_load_formatted : require
 #endif
 layout(local_size_x = 64) in;
 
-#if STORAGE
+#if STORAGE && defined(FMT)
+layout(set = 0, binding = 0, FMT) uniform readonly TEX tex;
+#define FETCH(i) imageLoad(tex, i)
+#elif STORAGE
 layout(set = 0, binding = 0) uniform readonly TEX tex;
 #define FETCH(i) imageLoad(tex, i)
 #else

@@ -26,6 +26,47 @@ foreach(kind f i u)
   gcnprobe_shader(NAME texel_store_${kind} SOURCE texel_store.comp
     DEFINES TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} SCALAR=${scalar})
 endforeach()
+# Texel route, storage-texel loads on devices without shaderStorageImageReadWithoutFormat
+# (lavapipe 22.3): imageLoad on an imageBuffer declared with its format layout qualifier.
+# Rows are "VkFormat:GLSL qualifier": the Vulkan spec's table "Compatibility Between SPIR-V
+# Image Formats and Vulkan Formats" (appendices/spirvenv, [[spirvenv-image-formats]]), with
+# each SPIR-V Image Format spelled as its GLSL format layout qualifier (GLSL 4.60, 4.4.6.2
+# "Format Layout Qualifiers"). R64ui/R64i (Int64ImageEXT) are left out: texel.cpp reports
+# 64-bit texels unsupported. This list is the only VkFormat -> qualifier table: texel.cpp
+# names the variant after the VkFormat and reads "no variant" as "no SPIR-V image format".
+# The sampled type follows the qualifier (GLSL: *ui -> uimageBuffer, *i -> iimageBuffer,
+# every other qualifier -> imageBuffer).
+foreach(row
+    R32G32B32A32_SFLOAT:rgba32f R16G16B16A16_SFLOAT:rgba16f R32_SFLOAT:r32f
+    R8G8B8A8_UNORM:rgba8 R8G8B8A8_SNORM:rgba8_snorm R32G32_SFLOAT:rg32f R16G16_SFLOAT:rg16f
+    B10G11R11_UFLOAT_PACK32:r11f_g11f_b10f R16_SFLOAT:r16f R16G16B16A16_UNORM:rgba16
+    A2B10G10R10_UNORM_PACK32:rgb10_a2 R16G16_UNORM:rg16 R8G8_UNORM:rg8 R16_UNORM:r16
+    R8_UNORM:r8 R16G16B16A16_SNORM:rgba16_snorm R16G16_SNORM:rg16_snorm R8G8_SNORM:rg8_snorm
+    R16_SNORM:r16_snorm R8_SNORM:r8_snorm R32G32B32A32_SINT:rgba32i R16G16B16A16_SINT:rgba16i
+    R8G8B8A8_SINT:rgba8i R32_SINT:r32i R32G32_SINT:rg32i R16G16_SINT:rg16i R8G8_SINT:rg8i
+    R16_SINT:r16i R8_SINT:r8i R32G32B32A32_UINT:rgba32ui R16G16B16A16_UINT:rgba16ui
+    R8G8B8A8_UINT:rgba8ui R32_UINT:r32ui A2B10G10R10_UINT_PACK32:rgb10_a2ui R32G32_UINT:rg32ui
+    R16G16_UINT:rg16ui R8G8_UINT:rg8ui R16_UINT:r16ui R8_UINT:r8ui)
+  string(REPLACE ":" ";" f ${row})
+  list(GET f 0 vkformat)
+  list(GET f 1 qualifier)
+  string(TOLOWER ${vkformat} lname)
+  if(qualifier MATCHES "ui$")
+    set(pre u)
+    set(isf 0)
+  elseif(qualifier MATCHES "i$")
+    set(pre i)
+    set(isf 0)
+  else()
+    set(pre "")
+    set(isf 1)
+  endif()
+  foreach(n 1 2 3 4)
+    gcnprobe_shader(NAME texel_load_formatted_${lname}_${n} SOURCE texel_load.comp
+      DEFINES STORAGE=1 FMT=${qualifier} TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf}
+              COMPS=${n})
+  endforeach()
+endforeach()
 # Storage-buffer route (harness/routes/storage.cpp): one variant per BUFFER_LOAD_<type> /
 # BUFFER_STORE_<type>; rows are "name:DTYPE:SIGNED:ESIZE:WORDS:BITS8:BITS16".
 foreach(row

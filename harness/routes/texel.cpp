@@ -1,6 +1,7 @@
 #include "harness/routes/texel.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
 
@@ -29,6 +30,21 @@ bool isTexelBinding(Binding b) {
   return b == Binding::UniformTexel || b == Binding::StorageTexel;
 }
 
+bool hasShaderVariant(std::string_view name) {
+  const auto all = shaders::all();
+  return std::any_of(all.begin(), all.end(),
+                     [&](const shaders::Variant& v) { return v.name == name; });
+}
+
+// "r8g8b8a8_unorm" for VK_FORMAT_R8G8B8A8_UNORM: the variant names of shaders/variants.cmake.
+std::string lowerFormatName(std::string_view name) {
+  if (name.rfind("VK_FORMAT_", 0) == 0) name.remove_prefix(10);
+  std::string out;
+  for (char ch : name)
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
 // The sampled type of a format: Vulkan's numeric type follows the number format
 // (USCALED/SSCALED/UNORM/SNORM/FLOAT read as float, UINT as uint, SINT as int).
 char sampledType(const BufferFormat& f) {
@@ -39,7 +55,8 @@ char sampledType(const BufferFormat& f) {
 
 class TexelRoute final : public Route {
  public:
-  explicit TexelRoute(vk::Context& ctx) : ctx_(ctx) {}
+  explicit TexelRoute(vk::Context& ctx)
+      : ctx_(ctx), readWithoutFormat_(ctx.features().shaderStorageImageReadWithoutFormat) {}
 
   std::string_view name() const override { return "texel"; }
 
@@ -66,17 +83,22 @@ class TexelRoute final : public Route {
              "LDS)";
     const BufferFormat* f = findBufferFormat(c.format);
     if (f == nullptr) return "format is not in the buffer format table";
-    // sRGB views decode sRGB in Vulkan; a BUFFER_LOAD_FORMAT with the table's UNORM V#
-    // does not (formats.h: "the buffer path does no sRGB decode"), so the instruction of
-    // the case is not what the view does.
+    // A buffer V#'s NUM_FORMAT is 3 bits (GCN-FACTS.md: word3 [14:12] on GFX6-8, seed 003's
+    // codes 0-7); SRGB (code 9 in seed 003's number format list) exists for image
+    // resources only. Vulkan decodes sRGB through the view, RADV gives it the UNORM V#
+    // (formats.h), so no BUFFER_LOAD/STORE_FORMAT does what the view does.
     if (f->name.find("_SRGB") != std::string_view::npos)
-      return std::string(f->name) + ": the view decodes sRGB, the case's UNORM V# does not";
-    // Vulkan: a 64-bit component format needs a 64-bit sampled type in the shader
-    // (Int64ImageEXT, VK_EXT_shader_image_atomic_int64); the 32-bit variants here read a
-    // converted value, not the 32_32 V#'s two dwords.
+      return std::string(f->name) +
+             ": GCN buffer instructions have no sRGB number format (NUM_FORMAT 0-7; SRGB is an "
+             "image-only code)";
+    // Vulkan: a 64-bit component format needs a 64-bit sampled type in the shader (R64ui /
+    // R64i, capability Int64ImageEXT, VK_EXT_shader_image_atomic_int64's
+    // shaderImageInt64Atomics; lavapipe 22.3 does not expose the extension); the 32-bit
+    // variants here would read a converted value, not the 32_32 V#'s two dwords.
     if (f->name.find("R64") != std::string_view::npos)
       return std::string(f->name) +
-             ": 64-bit texels need a 64-bit sampled type (not in this route)";
+             ": 64-bit texels need a 64-bit sampled type (Int64ImageEXT, "
+             "VK_EXT_shader_image_atomic_int64): not in this route";
     // GCN applies DST_SEL on reads (seed 003); the executor stores fields in register order.
     // A Vulkan store through a swizzled (BGRA) format puts components where the format
     // says, which this V# + BUFFER_STORE_FORMAT pair does not express.
@@ -98,9 +120,15 @@ class TexelRoute final : public Route {
              (c.binding == Binding::UniformTexel ? "VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT"
                                                  : "VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT") +
              " on this device";
-    if (c.binding == Binding::StorageTexel && load &&
-        !ctx_.features().shaderStorageImageReadWithoutFormat)
-      return "device lacks shaderStorageImageReadWithoutFormat (imageLoad without format)";
+    // Without shaderStorageImageReadWithoutFormat the image must declare its format, which
+    // exists only for the VkFormats of the Vulkan spec's "Compatibility Between SPIR-V
+    // Image Formats and Vulkan Formats" table (the formatted variants in variants.cmake).
+    if (c.binding == Binding::StorageTexel && load && !readWithoutFormat_ &&
+        !hasShaderVariant(texelVariant(c, false)))
+      return std::string(f->name) +
+             " has no SPIR-V image format (Vulkan spec, \"Compatibility Between SPIR-V Image "
+             "Formats and Vulkan Formats\") and the device lacks "
+             "shaderStorageImageReadWithoutFormat: no imageLoad reads it";
     if (store && !ctx_.features().shaderStorageImageWriteWithoutFormat)
       return "device lacks shaderStorageImageWriteWithoutFormat (imageStore without format)";
     if (f->stride == 0 || c.memory.bytes.empty() || c.memory.bytes.size() % f->stride != 0)
@@ -110,10 +138,12 @@ class TexelRoute final : public Route {
     return "";
   }
 
-  std::string batchKey(const DeviceCase& c) const override { return texelVariant(c); }
+  std::string batchKey(const DeviceCase& c) const override {
+    return texelVariant(c, readWithoutFormat_);
+  }
 
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
-    const std::string variant = texelVariant(c);
+    const std::string variant = texelVariant(c, readWithoutFormat_);
     if (variant.empty()) throw gcn::Error("not a texel case");
     auto it = isa_.find(variant);
     if (it == isa_.end()) {
@@ -126,7 +156,7 @@ class TexelRoute final : public Route {
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     std::vector<DeviceResult> results(cases.size());
     if (cases.empty()) return results;
-    const std::string variant = texelVariant(*cases.front());
+    const std::string variant = texelVariant(*cases.front(), readWithoutFormat_);
     const bool uniform = cases.front()->binding == Binding::UniformTexel;
     vk::ComputePipeline& pipeline = pipelineFor(variant, uniform);
 
@@ -211,6 +241,7 @@ class TexelRoute final : public Route {
   }
 
   vk::Context& ctx_;
+  const bool readWithoutFormat_;  // storage loads: imageLoad without format, else formatted
   std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
   std::map<std::string, std::vector<vk::ExecutableIsa>> isa_;  // per variant
 };
@@ -231,14 +262,19 @@ std::string_view bindingName(Binding b) {
   return "?";
 }
 
-std::string texelVariant(const DeviceCase& c) {
+std::string texelVariant(const DeviceCase& c, bool readWithoutFormat) {
   if (!isTexelBinding(c.binding) || c.inst.op == nullptr) return "";
   const BufferFormat* f = findBufferFormat(c.format);
   const char t = f != nullptr ? sampledType(*f) : 'f';
   if (c.inst.op->kind == gcn::OpKind::StoreFormat) return std::string("texel_store_") + t;
+  const std::string comps = std::to_string(std::clamp<unsigned>(c.inst.op->components, 1, 4));
+  if (c.binding == Binding::StorageTexel && !readWithoutFormat) {
+    // The format qualifier fixes the sampled type, so the name carries the format.
+    if (f == nullptr) return "";
+    return "texel_load_formatted_" + lowerFormatName(f->name) + "_" + comps;
+  }
   return std::string("texel_load_") +
-         (c.binding == Binding::UniformTexel ? "uniform_" : "storage_") + t +
-         std::to_string(std::clamp<unsigned>(c.inst.op->components, 1, 4));
+         (c.binding == Binding::UniformTexel ? "uniform_" : "storage_") + t + comps;
 }
 
 std::unique_ptr<Route> makeTexelRoute(vk::Context& ctx) {
