@@ -8,23 +8,10 @@
 
 #include "reference/error.h"
 #include "reference/format.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 [[noreturn]] void failAt(int column, const std::string& why) {
   throw Error(Place{.file = "", .line = 0, .column = column}, why);
@@ -122,7 +109,7 @@ RegRange parseRegisters(Cursor& cur, char kind, std::string_view role) {
   cur.skipSpace();
   const int column = cur.column();
   Token t = cur.word();
-  const std::string name = lower(t.text);
+  const std::string name = asciiLower(t.text);
   if (name.empty() || name[0] != kind) {
     failAt(column, std::string(role) + ": expected a" + (kind == 'v' ? " VGPR" : "n SGPR") + " (" +
                        kind + "N or " + kind + "[a:b]), found '" + std::string(t.text) + "'");
@@ -162,7 +149,7 @@ RegRange parseRegisters(Cursor& cur, char kind, std::string_view role) {
 }
 
 uint8_t parseSoffset(Gen gen, Token t) {
-  const std::string name = lower(t.text);
+  const std::string name = asciiLower(t.text);
   auto legal = [&](unsigned code) {
     if (!soffsetLegal(gen, static_cast<uint8_t>(code)))
       failAt(t.column, "SOFFSET '" + std::string(t.text) + "' is not available on " +
@@ -202,7 +189,7 @@ struct FormatItem {
 };
 
 FormatItem parseFormatItem(Gen gen, Token t, bool secondPosition) {
-  const std::string up = upper(t.text);
+  const std::string up = asciiUpper(t.text);
   constexpr std::string_view kData = "BUF_DATA_FORMAT_";
   constexpr std::string_view kNum = "BUF_NUM_FORMAT_";
   try {
@@ -310,7 +297,7 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
       const int col = cur.column();
       Cursor probe = cur;
       Token w = probe.word();
-      if (lower(w.text) == "off") {
+      if (asciiLower(w.text) == "off") {
         cur = probe;
         vaddr.column = col;
       } else {
@@ -344,7 +331,7 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
     if (cur.accept(',')) continue;  // "dfmt:1, nfmt:2"-style separators are harmless
     const Token t = cur.word();
     if (t.text.empty()) failAt(cur.column(), "unexpected character");
-    const std::string m = lower(t.text);
+    const std::string m = asciiLower(t.text);
     auto once = [&](int& slot) {
       if (slot != 0) failAt(t.column, "modifier '" + m + "' given twice");
       slot = t.column;

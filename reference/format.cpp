@@ -1,10 +1,9 @@
 #include "reference/format.h"
 
-#include <cctype>
-#include <charconv>
 #include <string>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -44,24 +43,6 @@ constexpr NfmtInfo kNfmts[8] = {
 // NUM_FORMAT 6 on GFX8 and GFX9 (GCN-FACTS.md).
 constexpr NfmtInfo kNfmt6Gfx8 = {Nfmt::SnormOgl, "RESERVED", false, false, RegType::Float};
 constexpr NfmtInfo kNfmt6Gfx9 = {Nfmt::SnormOgl, "UNORM_UINT", true, false, RegType::Float};
-
-std::string upper(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool parseCode(std::string_view s, unsigned& value) {
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
-  }
-  if (s.empty()) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
-  return ec == std::errc() && p == s.data() + s.size();
-}
 
 std::string_view stripPrefix(std::string_view s, std::string_view prefix) {
   if (s.size() > prefix.size() && s.substr(0, prefix.size()) == prefix)
@@ -103,7 +84,7 @@ std::string llvmNfmtName(Nfmt n, Gen gen) {
 }
 
 Dfmt parseDfmt(std::string_view text) {
-  const std::string u = upper(text);
+  const std::string u = asciiUpper(text);
   // Names first: seed 003 spells formats "8", "16" and "32", which are also decimal numbers;
   // the name wins (code 8 is 10_10_10_2, not "8"). Other numbers are codes.
   const std::string_view name = stripPrefix(u, "BUF_DATA_FORMAT_");
@@ -111,8 +92,8 @@ Dfmt parseDfmt(std::string_view text) {
   for (const DfmtInfo& d : kDfmts) {
     if (name == d.name) return d.code;
   }
-  unsigned code = 0;
-  if (parseCode(u, code)) {
+  uint64_t code = 0;
+  if (parseUnsigned(u, code)) {
     if (code < 16) return static_cast<Dfmt>(code);
     throw Error("data format code " + std::string(text) + " is out of range (0-15)");
   }
@@ -125,9 +106,9 @@ Dfmt parseDfmt(std::string_view text) {
 }
 
 Nfmt parseNfmt(std::string_view text, Gen gen) {
-  const std::string u = upper(text);
-  unsigned code = 0;
-  if (parseCode(u, code)) {
+  const std::string u = asciiUpper(text);
+  uint64_t code = 0;
+  if (parseUnsigned(u, code)) {
     if (code < 8) return static_cast<Nfmt>(code);
     throw Error("number format code " + std::string(text) + " is out of range (0-7)");
   }

@@ -1,10 +1,10 @@
 #include "reference/gen.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -48,11 +48,11 @@ constexpr Chip kChips[] = {
     {"renoir", "gfx90c", Gen::Gfx9, "gfx90c", "renoir", true},
 };
 
-std::string lower(std::string_view s) {
+// Lower case without separators: "GCN 1.2", "gcn-1.2" and "gcn1.2" are one name.
+std::string normalized(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    if (c == ' ' || c == '_' || c == '-') continue;  // "GCN 1.2", "gcn-1.2"
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : asciiLower(s)) {
+    if (c != ' ' && c != '_' && c != '-') out += c;
   }
   return out;
 }
@@ -99,7 +99,7 @@ const Chip& representativeChip(Gen gen) {
 }
 
 const Chip& parseChip(std::string_view text) {
-  const std::string t = lower(text);
+  const std::string t = normalized(text);
   static constexpr struct {
     std::string_view alias;
     Gen gen;

@@ -1,11 +1,11 @@
 #include "reference/resource.h"
 
 #include <cctype>
-#include <charconv>
 #include <string>
 #include <vector>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -119,24 +119,6 @@ void insertBits(std::array<uint32_t, 4>& w, unsigned bit, unsigned width, uint64
   }
 }
 
-std::string lower(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool parseNumber(std::string_view s, uint64_t& value) {
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
-  }
-  if (s.empty()) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
 std::string hex(uint64_t x) {
   char buf[24];
   auto [p, ec] = std::to_chars(buf, buf + sizeof buf, x, 16);
@@ -192,10 +174,10 @@ uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, 
         // Names first: parseDfmt reads "8", "16" and "32" as codes (8 = 10_10_10_2), but the
         // text form writes the seed's names, so "dfmt=32" must mean the 32-bit format.
         for (const DfmtInfo& d : allDfmts())
-          if (lower(d.name) == lower(value)) return static_cast<uint64_t>(d.code);
+          if (asciiLower(d.name) == asciiLower(value)) return static_cast<uint64_t>(d.code);
         return static_cast<uint64_t>(parseDfmt(value));
       case Kind::Flag: {
-        const std::string l = lower(value);
+        const std::string l = asciiLower(value);
         if (l == "1" || l == "true") return 1;
         if (l == "0" || l == "false") return 0;
         fail(column, std::string(f.name) + ": '" + std::string(value) +
@@ -210,7 +192,7 @@ uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, 
     fail(column, std::string(f.name) + ": " + e.reason());
   }
   uint64_t x = 0;
-  if (!parseNumber(value, x))
+  if (!parseUnsigned(value, x))
     fail(column, std::string(f.name) + ": '" + std::string(value) +
                      "' is not a number (decimal or 0x-hex)");
   if (x > widthMask(f.width))
@@ -320,7 +302,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
     std::array<uint32_t, 4> words{};
     for (std::size_t i = 0; i < 4; ++i) {
       uint64_t x = 0;
-      if (!parseNumber(tokens[i].text, x) || x > 0xffffffffull)
+      if (!parseUnsigned(tokens[i].text, x) || x > 0xffffffffull)
         fail(tokens[i].column, "dword " + std::to_string(i) + ": '" + std::string(tokens[i].text) +
                                    "' is not a 32-bit number");
       words[i] = static_cast<uint32_t>(x);
@@ -339,7 +321,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
     const auto eq = t.text.find('=');
     if (eq == std::string_view::npos || eq == 0)
       fail(t.column, "'" + std::string(t.text) + "' is not of the form name=value");
-    const std::string name = lower(t.text.substr(0, eq));
+    const std::string name = asciiLower(t.text.substr(0, eq));
     const std::string_view value = t.text.substr(eq + 1);
     const int valueColumn = t.column + static_cast<int>(eq) + 1;
     if (value.empty()) fail(valueColumn, "field '" + name + "' has no value");
@@ -401,7 +383,7 @@ std::string_view dstSelName(DstSel s) {
 }
 
 DstSel parseDstSel(std::string_view text) {
-  std::string l = lower(text);
+  std::string l = asciiLower(text);
   if (l.rfind("sel_", 0) == 0) l = l.substr(4);
   // Seed 003 DST_SEL table: codes 0, 1, 4..7 named 0, 1, R, G, B, A; 2 and 3 are reserved but
   // encodable, so they are accepted as codes to let every V# be written as text.
@@ -410,7 +392,7 @@ DstSel parseDstSel(std::string_view text) {
   if (l == "z" || l == "b") return DstSel::Z;
   if (l == "w" || l == "a") return DstSel::W;
   uint64_t code = 0;
-  if (parseNumber(l, code) && code <= 7) return static_cast<DstSel>(code);
+  if (parseUnsigned(l, code) && code <= 7) return static_cast<DstSel>(code);
   throw Error("unknown DST_SEL '" + std::string(text) +
               "': expected 0, 1, x, y, z, w (or r, g, b, a, SEL_X, a code 0-7)");
 }
