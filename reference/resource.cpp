@@ -1,6 +1,7 @@
 #include "reference/resource.h"
 
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <vector>
 
