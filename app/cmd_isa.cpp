@@ -26,10 +26,7 @@
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
-#include "harness/routes/atomic.h"
-#include "harness/routes/storage.h"
-#include "harness/routes/texel.h"
-#include "harness/routes/vertex.h"
+#include "harness/routes/all_routes.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
@@ -43,16 +40,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The routes `gcnprobe run` uses (app/cmd_run.cpp builds the same list).
-std::vector<std::unique_ptr<routes::Route>> makeRoutes(vk::Context& ctx) {
-  std::vector<std::unique_ptr<routes::Route>> out;
-  out.push_back(routes::makeTexelRoute(ctx));
-  out.push_back(routes::makeStorageRoute(ctx));
-  out.push_back(routes::makeAtomicRoute(ctx));
-  out.push_back(routes::makeVertexRoute(ctx));
-  return out;
-}
 
 // ---- `_clrxdisasm`: the stand-in for CLRX's disassembler -------------------------------
 
@@ -124,7 +111,7 @@ int runWorker(const IsaOptions& o) {
     throw gcn::Error("device '" + info.name + "' is not RADV's null device for " +
                      (forced != nullptr ? forced : "(RADV_FORCE_FAMILY unset)"));
   const gcn::Chip chip = *info.chip;
-  auto routeList = makeRoutes(*ctx);
+  auto routeList = routes::makeAllRoutes(*ctx);  // the same list `gcnprobe run` uses
   // JSON goes to its own descriptor: the driver and ACO's `system("clrxdisasm --version")`
   // write to stdout.
   FILE* out = fdopen(dup(o.outFd), "w");
