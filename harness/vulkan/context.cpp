@@ -328,6 +328,8 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
   core.vertexPipelineStoresAndAtomics = f2.features.vertexPipelineStoresAndAtomics;
   core.shaderStorageImageReadWithoutFormat = f2.features.shaderStorageImageReadWithoutFormat;
   core.shaderStorageImageWriteWithoutFormat = f2.features.shaderStorageImageWriteWithoutFormat;
+  // Formatted imageLoad variants of the texel route declare StorageImageExtendedFormats.
+  core.shaderStorageImageExtendedFormats = f2.features.shaderStorageImageExtendedFormats;
   f2.features = core;
   Features& on = ctx->features_;
   on.robustBufferAccess = core.robustBufferAccess;
@@ -336,6 +338,7 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
   on.vertexPipelineStoresAndAtomics = core.vertexPipelineStoresAndAtomics;
   on.shaderStorageImageReadWithoutFormat = core.shaderStorageImageReadWithoutFormat;
   on.shaderStorageImageWriteWithoutFormat = core.shaderStorageImageWriteWithoutFormat;
+  on.shaderStorageImageExtendedFormats = core.shaderStorageImageExtendedFormats;
   if (v12) {
     auto k11 = make<VkPhysicalDeviceVulkan11Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);

@@ -55,7 +55,8 @@ struct Features {
   bool vertexPipelineStoresAndAtomics = false;
   bool shaderStorageImageReadWithoutFormat = false;
   bool shaderStorageImageWriteWithoutFormat = false;
-  bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties
+  bool shaderStorageImageExtendedFormats = false;  // r8, rg16, rgb10_a2, ... image formats
+  bool pipelineExecutableInfo = false;             // VK_KHR_pipeline_executable_properties
 };
 
 // Instance + device + one queue with compute (and graphics when the family has it).
