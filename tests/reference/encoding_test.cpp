@@ -239,6 +239,24 @@ TEST(Encoding, OpcodeFieldHoldsTheTableOpcode) {
   }
 }
 
+// ACO (vega10 null device) emitted e07c4000 05020480: VADDR = 0x80 while no address is read.
+// `llvm-mc -arch=amdgcn -mcpu=gfx900 -disassemble` prints it as
+// `buffer_store_dwordx4 v[4:7], off, s[8:11], s5 glc` and re-encodes VADDR as 0.
+TEST(Encoding, UnreadVaddrIsDontCare) {
+  const gcn::Instruction inst = gcn::decode(gcn::Gen::Gfx9, 0xe07c4000u, 0x05020480u);
+  ASSERT_NE(inst.op, nullptr);
+  EXPECT_EQ(inst.op->mnemonic, "buffer_store_dwordx4");
+  EXPECT_EQ(inst.vaddr, 0);
+  EXPECT_EQ(inst.vdata, 4);
+  EXPECT_EQ(inst.srsrc, 8);
+  EXPECT_EQ(inst.soffset, 5);
+  EXPECT_TRUE(inst.glc);
+  EXPECT_FALSE(inst.offen || inst.idxen);
+  const auto words = gcn::encode(gcn::Gen::Gfx9, inst);
+  EXPECT_EQ(words[0], 0xe07c4000u);
+  EXPECT_EQ(words[1], 0x05020400u);
+}
+
 TEST(Encoding, DecodeRejectsForeignAndUndefinedWords) {
   // VOP1 v_mov_b32 (encoding 0x7e000000) is not a buffer instruction.
   EXPECT_THROW(gcn::decode(Gen::Gfx8, 0x7e000280, 0), gcn::Error);
