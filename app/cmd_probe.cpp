@@ -1,11 +1,19 @@
 // `gcnprobe probe FILE... [--gen G] [--device SEL] [--json]`: each probe file evaluated on the
 // reference once per policy variant that matters (reference/policy.h), distinct predictions
-// printed side by side per lane, then what the device did. Exit 1 when any probe's own
-// `expect` lines do not hold (against the default prediction, and the device when run).
+// printed side by side per lane, then what the device did: the probe runs through the route
+// whose Vulkan construct realises exactly its instruction and V# (run::realise,
+// harness/run/suite_disputed.cpp), and each lane and the memory are matched bit for bit
+// against every prediction. Exit 1 when any probe's own `expect` lines do not hold against
+// the default prediction.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "app/commands.h"
+#include "harness/formats.h"
+#include "harness/routes/all_routes.h"
+#include "harness/run/suite.h"
+#include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_report.h"
 
@@ -20,22 +28,176 @@ struct ProbeOptions {
   bool json = false;
 };
 
-// DEVICE HOOK. The device side needs a route (harness/routes/route.h) that realises the probe:
-// build a routes::DeviceCase from the ProbeSetup (inst, state, memory), pick the route whose
-// handles() accepts it, run it, and compare its DeviceResult per lane with every
-// Prediction (samePrediction on registers and memory) to say which policies it matched.
-// No route implementation exists in harness/routes yet, so the device side reports why it
-// did not run instead of guessing.
 struct DeviceOutcome {
   std::string text;
   nlohmann::json json;
 };
-DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& /*setup*/, const std::string& selector) {
-  const std::string reason =
-      "not run: no route can realise this probe yet (harness/routes has the route interface "
-      "but no route implementation" +
-      (selector.empty() ? std::string() : ", --device " + selector) + ")";
-  return {reason, {{"run", false}, {"reason", reason}}};
+
+std::string letter(std::size_t i) {
+  return std::string(1, static_cast<char>('A' + i % 26));
+}
+
+// The device is opened once, on the first probe a route can realise.
+class DeviceSession {
+ public:
+  explicit DeviceSession(std::string selector) : selector_(std::move(selector)) {}
+
+  // nullptr when no device opens; error() says why.
+  vk::Context* context() {
+    if (!tried_) {
+      tried_ = true;
+      try {
+        ctx_ = vk::Context::open(selector_);
+        routes_ = routes::makeAllRoutes(*ctx_);
+      } catch (const std::exception& e) {
+        error_ = e.what();
+        ctx_.reset();
+        routes_.clear();
+      }
+    }
+    return ctx_.get();
+  }
+  const std::string& error() const { return error_; }
+  const std::vector<std::unique_ptr<routes::Route>>& routeList() const { return routes_; }
+
+ private:
+  std::string selector_;
+  bool tried_ = false;
+  std::unique_ptr<vk::Context> ctx_;
+  std::vector<std::unique_ptr<routes::Route>> routes_;
+  std::string error_;
+};
+
+DeviceOutcome notRun(const std::string& reason, nlohmann::json extra = nlohmann::json::object()) {
+  extra["run"] = false;
+  extra["reason"] = reason;
+  return {"not run: " + reason, extra};
+}
+
+DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe::Exploration& ex,
+                          DeviceSession& session) {
+  const run::Realisation rz = run::realise(*setup.chip, setup.inst, setup.state, setup.memory);
+  if (!rz.device) return notRun("no route can realise this probe: " + rz.reason);
+  const routes::DeviceCase& dc = *rz.device;
+
+  vk::Context* ctx = session.context();
+  if (ctx == nullptr) return notRun("no Vulkan device: " + session.error());
+  const vk::DeviceInfo& info = ctx->info();
+  const std::string deviceName = info.name + " (" + info.driverName + ")";
+  nlohmann::json j = {
+      {"device", deviceName},
+      {"gcn", info.chip.has_value()},
+      {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)}};
+  // On a GCN device the V# the driver builds (and the rules) are its generation's.
+  if (info.chip && info.chip->gen != setup.chip->gen)
+    return notRun(deviceName + " is " + std::string(gcn::genName(info.chip->gen)) +
+                      " but the probe is prepared for " +
+                      std::string(gcn::genName(setup.chip->gen)) + ": pass --gen " +
+                      std::string(gcn::genName(info.chip->gen)),
+                  j);
+
+  routes::Route* route = nullptr;
+  for (const auto& r : session.routeList())
+    if (r->handles(dc)) route = r.get();
+  j["binding"] = std::string(routes::bindingName(dc.binding));
+  if (route == nullptr)
+    return notRun("no route on this build handles binding " + j["binding"].get<std::string>(), j);
+  j["route"] = std::string(route->name());
+  const std::string unsupported = route->unsupportedReason(dc);
+  if (!unsupported.empty()) return notRun(deviceName + ": " + unsupported, j);
+  const routes::DeviceCase* one[] = {&dc};
+  std::vector<routes::DeviceResult> results;
+  try {
+    results = route->run(one);
+  } catch (const std::exception& e) {
+    return notRun(std::string(route->name()) + " route failed: " + e.what(), j);
+  }
+  if (results.size() != 1) return notRun("the route returned no result", j);
+  const routes::DeviceResult& r = results.front();
+  if (!r.unsupported.empty()) return notRun(deviceName + ": " + r.unsupported, j);
+
+  std::vector<const gcn::ExecResult*> preds;
+  for (const gcn::probe::Prediction& p : ex.predictions)
+    preds.push_back(&p.result);
+  const run::DeviceMatch m = run::matchDevice(dc, r, preds);
+
+  const std::string caveat = info.chip ? "an AMD GCN device (" + std::string(info.chip->name) +
+                                             ", " + std::string(gcn::genName(info.chip->gen)) +
+                                             "): a match is the silicon's answer"
+                                       : "NOT an AMD GCN device: a match says what Vulkan on " +
+                                             info.name + " does, not what GCN silicon does";
+  std::string text = deviceName + ", " + caveat + "\n";
+  const BufferFormat* bf = findBufferFormat(dc.format);
+  const std::string format = bf != nullptr ? std::string(bf->name) : "";
+  text += "  route: " + std::string(route->name()) + " (" + j["binding"].get<std::string>() +
+          (format.empty() ? "" : ", " + format) + ")\n";
+  j["run"] = true;
+  j["caveat"] = caveat;
+  j["format"] = format;
+
+  // The device's registers as a result the probe report can print.
+  gcn::ExecResult shown;
+  nlohmann::json lanes = nlohmann::json::array();
+  for (unsigned l = 0; l < setup.lanes; ++l) {
+    gcn::LaneResult& lr = shown.lanes[l];
+    lr.active = ((dc.state.exec >> l) & 1u) != 0;
+    lr.vdataCount = r.vdataCount;
+    nlohmann::json vdata = nlohmann::json::array();
+    for (unsigned k = 0; k < r.vdataCount && k < 5; ++k) {
+      lr.vdata[k] = r.vdata[l][k];
+      vdata.push_back(r.vdata[l][k]);
+    }
+    std::string matched;
+    nlohmann::json mj = nlohmann::json::array();
+    for (std::size_t p = 0; p < preds.size(); ++p)
+      if (m.lanes[l][p]) {
+        matched += " " + letter(p);
+        mj.push_back(letter(p));
+      }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%clane %2u device: ", matched.empty() ? '!' : ' ', l);
+    text += buf + gcn::probe::laneCell(setup, shown, l) +
+            (lr.active ? "  matches" + (matched.empty() ? std::string(" none") : matched) : "") +
+            "\n";
+    lanes.push_back({{"lane", l}, {"active", lr.active}, {"vdata", vdata}, {"matches", mj}});
+  }
+  j["lanes"] = lanes;
+
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < r.memory.size() && i < dc.memory.bytes.size(); ++i)
+    if (r.memory[i] != dc.memory.bytes[i]) ++changed;
+  std::string memMatched;
+  nlohmann::json memj = nlohmann::json::array();
+  for (std::size_t p = 0; p < preds.size(); ++p)
+    if (m.memory[p]) {
+      memMatched += " " + letter(p);
+      memj.push_back(letter(p));
+    }
+  text += "  mem device: " + std::to_string(changed) + " of " + std::to_string(r.memory.size()) +
+          " bytes changed" +
+          (r.changedGuardBytes.empty()
+               ? std::string()
+               : ", " + std::to_string(r.changedGuardBytes.size()) + " guard bytes changed") +
+          "  matches" + (memMatched.empty() ? std::string(" none") : memMatched) + "\n";
+  j["memoryChangedBytes"] = changed;
+  j["changedGuardBytes"] = r.changedGuardBytes;
+  j["memoryMatches"] = memj;
+
+  nlohmann::json all = nlohmann::json::array();
+  std::string overall;
+  for (std::size_t p = 0; p < preds.size(); ++p) {
+    if (!m.all[p]) continue;
+    const gcn::probe::Prediction& pr = ex.predictions[p];
+    std::string labels;
+    for (std::size_t k = 0; k < pr.labels.size(); ++k)
+      labels += (k ? " | " : "") + pr.labels[k];
+    overall += (overall.empty() ? "" : "; ") + letter(p) + (pr.isDefault ? " (default)" : "") +
+               (labels.empty() ? "" : ": " + labels);
+    all.push_back({{"prediction", letter(p)}, {"default", pr.isDefault}, {"labels", pr.labels}});
+  }
+  text += "  device matched: " + (overall.empty() ? "none of the predictions" : overall);
+  j["matched"] = all;
+  return {text, j};
 }
 }  // namespace
 
@@ -52,6 +214,7 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
   cmd->callback([opts, &ctx] {
     nlohmann::json all = nlohmann::json::array();
     bool first = true;
+    DeviceSession session(opts->device);
     for (const std::string& file : opts->files) {
       const gcn::probe::Probe probe = gcn::probe::loadProbe(file);
       gcn::probe::EvalOptions eo;
@@ -63,7 +226,7 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
                                        ? ex.predictions.front().result
                                        : gcn::probe::run(probe, setup, setup.policies);
       const auto failures = gcn::probe::checkExpect(probe, setup, def);
-      const DeviceOutcome device = runOnDevice(setup, opts->device);
+      const DeviceOutcome device = runOnDevice(setup, ex, session);
       if (!failures.empty()) ctx.exitCode = 1;
       if (opts->json) {
         all.push_back(gcn::probe::exploreJson(probe, setup, ex, failures, device.json));

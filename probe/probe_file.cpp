@@ -1,6 +1,9 @@
 #include "probe/probe_file.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -387,6 +390,20 @@ Probe loadProbe(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return parseProbe(ss.str(), path);
+}
+
+std::vector<std::string> shippedProbeFiles() {
+  const char* env = std::getenv("GCNPROBE_PROBES_DIR");
+  const std::string dir = env != nullptr && *env != '\0' ? env : GCNPROBE_PROBES_DIR;
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".probe") out.push_back(e.path().string());
+  if (ec)
+    throw Error(Place{dir, 0, 0}, "cannot read the probe directory: " + ec.message() +
+                                      " (set GCNPROBE_PROBES_DIR to the probes/ folder)");
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace gcn::probe

@@ -110,4 +110,9 @@ Probe parseProbe(std::string_view text, const std::string& file);
 // Reads the file ("-" = standard input) and parses it; errors name the path.
 Probe loadProbe(const std::string& path);
 
+// The shipped probe files (probes/*.probe, sorted): the directory in $GCNPROBE_PROBES_DIR
+// when set, else the source tree's probes/ (compiled in). Throws gcn::Error when the
+// directory cannot be read.
+std::vector<std::string> shippedProbeFiles();
+
 }  // namespace gcn::probe

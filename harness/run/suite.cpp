@@ -114,7 +114,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
 }  // namespace
 
 std::vector<std::string> suiteNames() {
-  return {"texel", "storage", "atomic", "vertex"};
+  return {"texel", "storage", "atomic", "vertex", "disputed"};
 }
 
 std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
@@ -156,7 +156,7 @@ std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
                              const gcn::Chip& chip) {
   std::vector<Case> all;
   if (suite.empty() || suite == "texel" || suite == "storage" || suite == "atomic" ||
-      suite == "vertex") {
+      suite == "vertex" || suite == "disputed") {
     if (suite.empty() || suite == "texel") all = texelSuite(chip);
     if (suite.empty() || suite == "storage")
       for (Case& c : storageSuite(chip))
@@ -166,6 +166,10 @@ std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
         all.push_back(std::move(c));
     if (suite.empty() || suite == "vertex")
       for (Case& c : vertexSuite(chip))
+        all.push_back(std::move(c));
+    // Only on request: its cases come from probe files, not from the route tables.
+    if (suite == "disputed")
+      for (Case& c : disputedSuite(chip))
         all.push_back(std::move(c));
   } else {
     std::string known;

@@ -2,6 +2,9 @@
 // predicts them (the V# layout and NUM_RECORDS units depend on the generation).
 #pragma once
 
+#include <array>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,32 @@ std::vector<Case> atomicSuite(const gcn::Chip& chip);
 // The vertex suite (suite_vertex.cpp): TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a
 // vertex attribute, every format with a vertex fetch instruction.
 std::vector<Case> vertexSuite(const gcn::Chip& chip);
+
+// The disputed suite (suite_disputed.cpp): every probe in probes/ (docs/probes.md) that a
+// route can realise on `chip`, prepared for that chip's generation, as case
+// "disputed.<probe-name>". Throws gcn::Error naming the file for a malformed probe.
+std::vector<Case> disputedSuite(const gcn::Chip& chip);
+
+// Whether a route's Vulkan construct makes the driver run exactly this instruction with
+// exactly this V#: `device` when it does (memory cut to what the route binds), else
+// `reason` says why not.
+struct Realisation {
+  std::optional<routes::DeviceCase> device;
+  std::string reason;
+};
+Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
+                    const gcn::WaveState& state, const gcn::MemoryImage& memory);
+
+// The device's result against reference predictions, bit for bit (a register the
+// reference leaves undefined matches anything): per lane (inactive lanes match) and memory
+// (the route's buffer afterwards, no guard byte changed), per prediction.
+struct DeviceMatch {
+  std::array<std::vector<bool>, gcn::kWaveSize> lanes;  // [lane][prediction]
+  std::vector<bool> memory;                             // [prediction]
+  std::vector<bool> all;                                // [prediction]: every lane and memory
+};
+DeviceMatch matchDevice(const routes::DeviceCase& c, const routes::DeviceResult& r,
+                        std::span<const gcn::ExecResult* const> predictions);
 
 // Elements in each texel case's view; lanes index in range, at the last element and past
 // the end (see suite.cpp).
