@@ -121,11 +121,12 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
     preds.push_back(&p.result);
   const run::DeviceMatch m = run::matchDevice(dc, r, preds);
 
-  const std::string caveat = info.chip ? "an AMD GCN device (" + std::string(info.chip->name) +
-                                             ", " + std::string(gcn::genName(info.chip->gen)) +
-                                             "): a match is the silicon's answer"
-                                       : "NOT an AMD GCN device: a match says what Vulkan on " +
-                                             info.name + " does, not what GCN silicon does";
+  const std::string caveat = info.chip
+                                 ? "an AMD GCN device (" + std::string(info.chip->name) + ", " +
+                                       std::string(gcn::genName(info.chip->gen)) +
+                                       "): a match is the silicon's answer"
+                                 : "NOT an AMD GCN device: a match says what Vulkan on the " +
+                                       info.driverName + " driver does, not what GCN silicon does";
   std::string text = deviceName + ", " + caveat + "\n";
   const BufferFormat* bf = findBufferFormat(dc.format);
   const std::string format = bf != nullptr ? std::string(bf->name) : "";
@@ -164,8 +165,18 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
   j["lanes"] = lanes;
 
   std::size_t changed = 0;
-  for (std::size_t i = 0; i < r.memory.size() && i < dc.memory.bytes.size(); ++i)
-    if (r.memory[i] != dc.memory.bytes[i]) ++changed;
+  std::string bytes;
+  nlohmann::json changes = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.memory.size() && i < dc.memory.bytes.size(); ++i) {
+    if (r.memory[i] == dc.memory.bytes[i]) continue;
+    if (++changed <= 16) {
+      char b[48];
+      std::snprintf(b, sizeof b, " +%zu: 0x%02x -> 0x%02x", i, dc.memory.bytes[i], r.memory[i]);
+      bytes += b;
+    }
+    changes.push_back({{"offset", i}, {"before", dc.memory.bytes[i]}, {"after", r.memory[i]}});
+  }
+  if (changed > 16) bytes += " ...";
   std::string memMatched;
   nlohmann::json memj = nlohmann::json::array();
   for (std::size_t p = 0; p < preds.size(); ++p)
@@ -174,12 +185,12 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
       memj.push_back(letter(p));
     }
   text += "  mem device: " + std::to_string(changed) + " of " + std::to_string(r.memory.size()) +
-          " bytes changed" +
+          " bytes changed" + bytes +
           (r.changedGuardBytes.empty()
                ? std::string()
                : ", " + std::to_string(r.changedGuardBytes.size()) + " guard bytes changed") +
           "  matches" + (memMatched.empty() ? std::string(" none") : memMatched) + "\n";
-  j["memoryChangedBytes"] = changed;
+  j["memoryChanges"] = changes;
   j["changedGuardBytes"] = r.changedGuardBytes;
   j["memoryMatches"] = memj;
 
