@@ -1,0 +1,339 @@
+// The device side of probes: which shipped probe a route can realise (and why not), the
+// DeviceCase built for it, matching a device result against predictions, the disputed
+// suite, and realisable probes run on the machine's Vulkan device (lavapipe here).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "harness/routes/all_routes.h"
+#include "harness/run/runner.h"
+#include "harness/run/suite.h"
+#include "harness/vulkan/context.h"
+#include "probe/probe_eval.h"
+#include "probe/probe_file.h"
+#include "reference/resource.h"
+
+namespace {
+
+using namespace gcnprobe;
+
+std::string probePath(const std::string& name) {
+  return std::string(GCNPROBE_SOURCE_DIR) + "/probes/" + name + ".probe";
+}
+
+struct Loaded {
+  gcn::probe::Probe probe;
+  gcn::probe::ProbeSetup setup;
+};
+Loaded load(const std::string& name) {
+  Loaded l{gcn::probe::loadProbe(probePath(name)), {}};
+  l.setup = gcn::probe::prepare(l.probe, {});
+  return l;
+}
+
+run::Realisation realiseSetup(const gcn::probe::ProbeSetup& s) {
+  return run::realise(*s.chip, s.inst, s.state, s.memory);
+}
+
+// The decision per shipped probe under its own `gen`, derived from the probe's text and
+// what a Vulkan driver builds (docs/routes.md; harness/formats.h for texel-view V#s:
+// DST_SEL x001 for one-channel formats, xyzw for four; routes/storage.h for the SSBO V#:
+// DATA_FORMAT 32, NUM_FORMAT FLOAT). Empty reason = realisable.
+const std::map<std::string, std::string>& decisions() {
+  static const std::map<std::string, std::string> m = {
+      // dfmt=0 nfmt=unorm dst_sel=0000: not the SSBO V# (DATA_FORMAT 32 FLOAT xyzw).
+      {"all-zero-vsharp", "storage-buffer V#"},
+      // 10_11_11 FLOAT with DST_SEL xyzw: B10G11R11's view has xyz1.
+      {"fmt-10-11-11-gfx6", "texel-buffer view"},
+      // 32_32_32_32 UINT xyzw, STRIDE 16, NUM_RECORDS 32 bytes on gfx8 = 2 elements:
+      // exactly R32G32B32A32_UINT's view.
+      {"format-x-on-4-components", ""},
+      // 32 UINT x001 STRIDE 4: R32_UINT's view.
+      {"format-xyzw-on-1-component", ""},
+      // BUFFER_LOAD_DWORD with IDXEN: not an SSBO access (those are OFFEN).
+      {"idxen-offset-vs-stride", "OFFEN without IDXEN"},
+      {"index-product", "OFFEN without IDXEN"},
+      {"num-records-units-gfx8", "OFFEN without IDXEN"},
+      // buffer_store_format_x: imageStore always stores four components.
+      {"invalid-dfmt-store-gfx8", "buffer_store_format_xyzw"},
+      {"uint-store-overflow", "buffer_store_format_xyzw"},
+      // DST_SEL xyz1 on a four-channel format; xyzw on one-channel formats: no view has it.
+      {"oob-dstsel-one", "texel-buffer view"},
+      {"snorm-minimum", "texel-buffer view"},
+      {"store-format-xyzw-on-1-component", "texel-buffer view"},
+      {"unorm8-to-float", "texel-buffer view"},
+      // SNORM_OGL is no VkFormat's number format.
+      {"snorm-ogl-gfx6", "texel-buffer view"},
+      // NUM_FORMAT UINT (RADV: FLOAT) or STRIDE 16 (RADV: 0).
+      {"raw-straddle", "storage-buffer V#"},
+      {"stride-without-idxen", "storage-buffer V#"},
+      {"unaligned-dword", "storage-buffer V#"},
+      {"soffset-overflow", "SOFFSET"},
+      {"swizzle-multidword", "SWIZZLE_ENABLE"},
+      {"swizzle-soffset", "SWIZZLE_ENABLE"},
+      {"tfe-load", "TFE"},
+      {"tid-with-idxen", "ADD_TID_ENABLE"},
+      {"tid-without-idxen", "ADD_TID_ENABLE"},
+      // The probes written to be realisable (their comments derive the V#).
+      {"texel-unorm8-to-float", ""},
+      {"texel-oob-dstsel-one", ""},
+      {"texel-uint-store-overflow", ""},
+      {"ssbo-raw-straddle", ""},
+  };
+  return m;
+}
+
+TEST(ProbeRealise, EveryShippedProbeHasTheDerivedDecision) {
+  std::size_t seen = 0;
+  for (const std::string& file : gcn::probe::shippedProbeFiles()) {
+    const std::string name = std::filesystem::path(file).stem().string();
+    SCOPED_TRACE(name);
+    const auto it = decisions().find(name);
+    ASSERT_NE(it, decisions().end()) << "new probe: add its realisability decision here";
+    ++seen;
+    const Loaded l = load(name);
+    const run::Realisation r = realiseSetup(l.setup);
+    if (it->second.empty()) {
+      EXPECT_TRUE(r.device.has_value()) << r.reason;
+      EXPECT_TRUE(r.reason.empty());
+    } else {
+      EXPECT_FALSE(r.device.has_value());
+      EXPECT_NE(r.reason.find(it->second), std::string::npos) << r.reason;
+    }
+  }
+  EXPECT_EQ(seen, decisions().size()) << "a probe of the table is missing from probes/";
+}
+
+// The DeviceCase of each realisable probe: binding and VkFormat from the V# (formats.h
+// rows), memory as the route binds it (a view is cut to elements * stride; an SSBO keeps
+// the whole image, its range being NUM_RECORDS).
+TEST(ProbeRealise, BuildsTheRoutesCase) {
+  struct Row {
+    const char* probe;
+    routes::Binding binding;
+    VkFormat format;
+    std::size_t bytes;
+  };
+  const Row rows[] = {
+      // 2 elements of 16 bytes (NUM_RECORDS 32 bytes on gfx8).
+      {"format-x-on-4-components", routes::Binding::UniformTexel, VK_FORMAT_R32G32B32A32_UINT, 32},
+      // NUM_RECORDS 2 elements (gfx9) of 4 bytes.
+      {"format-xyzw-on-1-component", routes::Binding::UniformTexel, VK_FORMAT_R32_UINT, 8},
+      {"texel-unorm8-to-float", routes::Binding::UniformTexel, VK_FORMAT_R8_UNORM, 64},
+      {"texel-oob-dstsel-one", routes::Binding::UniformTexel, VK_FORMAT_R8_UNORM, 4},
+      // A store: imageStore needs a storage texel buffer.
+      {"texel-uint-store-overflow", routes::Binding::StorageTexel, VK_FORMAT_R8_UINT, 16},
+      // Default memory image: 256 bytes.
+      {"ssbo-raw-straddle", routes::Binding::StorageBuffer, VK_FORMAT_UNDEFINED, 256},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.probe);
+    const Loaded l = load(row.probe);
+    const run::Realisation r = realiseSetup(l.setup);
+    ASSERT_TRUE(r.device.has_value()) << r.reason;
+    EXPECT_EQ(r.device->binding, row.binding);
+    EXPECT_EQ(r.device->format, row.format);
+    EXPECT_EQ(r.device->memory.bytes.size(), row.bytes);
+    EXPECT_EQ(r.device->memory.base, 0x1000u);
+    EXPECT_EQ(r.device->inst, l.setup.inst);
+    EXPECT_EQ(r.device->state.exec, l.setup.state.exec);
+  }
+}
+
+// One bit of the V# away from what the driver builds is no longer realisable.
+TEST(ProbeRealise, AnyOtherVSharpIsRejectedWithItsText) {
+  Loaded l = load("ssbo-raw-straddle");
+  const unsigned w3 = l.setup.inst.srsrc + 3u;
+  l.setup.state.sgpr[w3] ^= 1u << 12;  // NUM_FORMAT FLOAT (7) -> 6 (seed 003: bits [14:12])
+  const run::Realisation r = realiseSetup(l.setup);
+  EXPECT_FALSE(r.device.has_value());
+  EXPECT_NE(r.reason.find("is not RADV's storage-buffer V#"), std::string::npos) << r.reason;
+
+  Loaded t = load("texel-unorm8-to-float");
+  // NUM_RECORDS 300 (bytes on gfx8, STRIDE 1): a view larger than the 256-byte default image.
+  t.setup.state.sgpr[t.setup.inst.srsrc + 2u] = 300;
+  const run::Realisation rt = realiseSetup(t.setup);
+  EXPECT_FALSE(rt.device.has_value());
+  EXPECT_NE(rt.reason.find("smaller than the VK_FORMAT_R8_UNORM view"), std::string::npos)
+      << rt.reason;
+}
+
+// matchDevice without a device: a lane matches a prediction only with equal bits, an
+// undefined register matches anything, changed guard bytes fail the memory of every one.
+TEST(ProbeMatch, ComparesBitsLaneByLane) {
+  const Loaded l = load("texel-unorm8-to-float");
+  const run::Realisation rz = realiseSetup(l.setup);
+  ASSERT_TRUE(rz.device.has_value());
+  gcn::ExecResult a, b;
+  a.memory = b.memory = rz.device->memory;
+  for (unsigned lane = 0; lane < gcn::kWaveSize; ++lane) {
+    a.lanes[lane].active = b.lanes[lane].active = true;
+    a.lanes[lane].vdataCount = b.lanes[lane].vdataCount = 1;
+    a.lanes[lane].vdata[0] = 0x3f000000u;
+    b.lanes[lane].vdata[0] = 0x3f000001u;
+  }
+  b.lanes[5].vdata[0].reset();  // the reference claims nothing for lane 5 under B
+  routes::DeviceResult dev;
+  dev.vdataCount = 1;
+  for (auto& v : dev.vdata)
+    v[0] = 0x3f000000u;
+  dev.memory = rz.device->memory.bytes;
+  const gcn::ExecResult* preds[] = {&a, &b};
+  run::DeviceMatch m = run::matchDevice(*rz.device, dev, preds);
+  EXPECT_TRUE(m.all[0]);
+  EXPECT_FALSE(m.all[1]);
+  EXPECT_TRUE(m.lanes[0][0]);
+  EXPECT_FALSE(m.lanes[0][1]);
+  EXPECT_TRUE(m.lanes[5][1]);
+  EXPECT_TRUE(m.memory[0] && m.memory[1]);
+
+  dev.memory[3] ^= 0xff;  // a byte no prediction wrote
+  m = run::matchDevice(*rz.device, dev, preds);
+  EXPECT_FALSE(m.memory[0]);
+  EXPECT_FALSE(m.all[0]);
+  dev.memory[3] ^= 0xff;
+  dev.changedGuardBytes = {-1};
+  m = run::matchDevice(*rz.device, dev, preds);
+  EXPECT_FALSE(m.memory[0]);
+}
+
+// Realisable probes whose V# also holds on gfx9 (the portable profile's generation):
+// format-x-on-4-components' NUM_RECORDS 32 counts elements there, a 512-byte view larger
+// than its 256-byte image, so it drops out; the stride-1 and SSBO probes keep their meaning.
+TEST(DisputedSuite, HoldsTheRealisableProbes) {
+  const std::vector<run::Case> cases = run::disputedSuite(gcn::representativeChip(gcn::Gen::Gfx9));
+  std::set<std::string> names;
+  for (const run::Case& c : cases) {
+    names.insert(c.name);
+    EXPECT_EQ(c.suite, "disputed");
+  }
+  const std::set<std::string> want = {"disputed.format-xyzw-on-1-component",
+                                      "disputed.ssbo-raw-straddle", "disputed.texel-oob-dstsel-one",
+                                      "disputed.texel-uint-store-overflow",
+                                      "disputed.texel-unorm8-to-float"};
+  EXPECT_EQ(names, want);
+  EXPECT_EQ(run::buildCases("disputed", "", gcn::representativeChip(gcn::Gen::Gfx9)).size(),
+            want.size());
+  // On gfx8 the 2-element R32G32B32A32_UINT view of format-x-on-4-components is realisable.
+  bool found = false;
+  for (const run::Case& c : run::disputedSuite(gcn::representativeChip(gcn::Gen::Gfx8)))
+    found = found || c.name == "disputed.format-x-on-4-components";
+  EXPECT_TRUE(found);
+}
+
+std::unique_ptr<vk::Context> openDevice() {
+  try {
+    return vk::Context::open("");
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// texel-unorm8-to-float on the device: PLATFORM.md measured that lavapipe converts UNORM8
+// as float(c) * float(1/255), i.e. the norm=mulrcp prediction and not the correctly rounded
+// one; lanes where both round the same match both.
+TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {
+  auto ctx = openDevice();
+  if (!ctx) GTEST_SKIP() << "no Vulkan device";
+  if (ctx->info().chip) GTEST_SKIP() << "a GCN device: the lavapipe golden does not apply";
+  const Loaded l = load("texel-unorm8-to-float");
+  const gcn::probe::Exploration ex = gcn::probe::explore(l.probe, l.setup);
+  ASSERT_EQ(ex.predictions.size(), 2u);
+  const run::Realisation rz = realiseSetup(l.setup);
+  ASSERT_TRUE(rz.device.has_value()) << rz.reason;
+  const auto routeList = routes::makeAllRoutes(*ctx);
+  routes::Route* route = nullptr;
+  for (const auto& r : routeList)
+    if (r->handles(*rz.device)) route = r.get();
+  ASSERT_NE(route, nullptr);
+  ASSERT_EQ(route->unsupportedReason(*rz.device), "");
+  const routes::DeviceCase* one[] = {&*rz.device};
+  const std::vector<routes::DeviceResult> res = route->run(one);
+  ASSERT_EQ(res.size(), 1u);
+  const gcn::ExecResult* preds[] = {&ex.predictions[0].result, &ex.predictions[1].result};
+  const run::DeviceMatch m = run::matchDevice(*rz.device, res[0], preds);
+  const bool firstIsExact = ex.predictions[0].policies.get(gcn::PolicyId::NormToFloat) == 0;
+  const std::size_t mulrcp = firstIsExact ? 1 : 0;
+  EXPECT_TRUE(m.all[mulrcp]);
+  EXPECT_FALSE(m.all[1 - mulrcp]);
+  // Lane 0 reads code 1: 1/255 = 0x3b808081 both ways (no second rounding at this code).
+  EXPECT_EQ(res[0].vdata[0][0], 0x3b808081u);
+  EXPECT_TRUE(m.lanes[0][0] && m.lanes[0][1]);
+}
+
+// Every case of the disputed suite runs on the device and is judged (portable profile).
+TEST(ProbeDevice, DisputedSuiteRuns) {
+  auto ctx = openDevice();
+  if (!ctx) GTEST_SKIP() << "no Vulkan device";
+  run::RunOptions ro;
+  ro.profile = run::resolveProfile("portable", std::nullopt);
+  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
+  const auto routeList = routes::makeAllRoutes(*ctx);
+  const std::vector<run::Case> cases = run::disputedSuite(ro.profile.chip);
+  ASSERT_FALSE(cases.empty());
+  std::size_t judged = 0;
+  run::runCases(cases, routeList, ro, [&](const run::CaseResult& r) {
+    EXPECT_TRUE(r.verdict == run::Verdict::Pass || r.verdict == run::Verdict::Fail)
+        << r.name << ": " << r.reason;
+    ++judged;
+  });
+  EXPECT_EQ(judged, cases.size());
+}
+
+struct CliRun {
+  int exit = -1;
+  std::string out;
+};
+CliRun runCli(const std::string& args) {
+  const std::string cmd = std::string(GCNPROBE_BINARY) + " " + args + " 2>/dev/null";
+  CliRun r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    r.out.append(buf, n);
+  const int status = pclose(f);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(ProbeDeviceCli, PrintsTheDeviceResultAndWhatItMatched) {
+  if (!openDevice()) GTEST_SKIP() << "no Vulkan device";
+  const CliRun r = runCli("probe " + probePath("texel-oob-dstsel-one"));
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("route: texel (uniform-texel, VK_FORMAT_R8_UNORM)"), std::string::npos)
+      << r.out;
+  // Lane 0 reads code 0 of R8_UNORM: (0, 0, 0, 1) from DST_SEL x001 under every prediction.
+  EXPECT_NE(r.out.find(" lane  0 device: v1=0x0 (0) v2=0x0 (0) v3=0x0 (0) v4=0x3f800000 (1)  "
+                       "matches A B"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("device matched: "), std::string::npos) << r.out;
+  const auto j =
+      nlohmann::json::parse(runCli("probe --json " + probePath("texel-oob-dstsel-one")).out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["device"]["run"], true);
+  EXPECT_EQ(j[0]["device"]["lanes"].size(), 6u);
+  EXPECT_EQ(j[0]["device"]["format"], "VK_FORMAT_R8_UNORM");
+  if (!j[0]["device"]["gcn"].get<bool>()) {
+    EXPECT_NE(r.out.find("NOT an AMD GCN device"), std::string::npos) << r.out;
+  }
+}
+
+TEST(ProbeDeviceCli, SaysWhyAProbeIsNotRun) {
+  const CliRun r = runCli("probe " + probePath("swizzle-soffset"));
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("device: not run: no route can realise this probe: V# has SWIZZLE_ENABLE: "
+                       "plain Vulkan never builds it"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
