@@ -414,8 +414,20 @@ class WaveRun {
     // Seed 004: store_format_x on a 4-component format stores every component "as DST_SEL
     // selects": SEL_0/SEL_1 give constants, SEL_X..W a supplied component.
     std::array<uint32_t, 4> regs{};
+    std::array<bool, 4> assigned{};
+    // Policy store-dst-sel=inverse: a supplied register component i lands in the memory
+    // component that DST_SEL[i] names (the inverse of the load swizzle).
+    if (pol_.storeDstSel() == policy::StoreDstSel::Inverse) {
+      for (unsigned i = 0; i < op_.components; ++i) {
+        const DstSel s = sel_[i];
+        if (s < DstSel::X) continue;
+        const unsigned k = static_cast<unsigned>(s) - static_cast<unsigned>(DstSel::X);
+        if (k < fmtComponents_ && !assigned[k]) regs[k] = src[i], assigned[k] = true;
+      }
+    }
     bool claimed = true;
     for (unsigned j = 0; j < fmtComponents_; ++j) {
+      if (assigned[j]) continue;
       if (j < op_.components) {
         regs[j] = src[j];
         continue;

@@ -92,6 +92,17 @@ constexpr PolicyPoint kPoints[] = {
      {{{"clamp", "saturate to the component's range (seed 003: writes clamp)"},
        {"truncate", "keep the low bits"}}},
      {0, 0, 0, 0}},
+    {PolicyId::StoreDstSel,
+     "store-dst-sel",
+     "BUFFER_STORE_FORMAT with a non-identity DST_SEL (BGRA formats): does the store apply it?",
+     {{{"ignore",
+        "seed 003 describes DST_SEL only for reads: components are stored in "
+        "register order"},
+       {"inverse",
+        "RADV offers storage texel buffers for B8G8R8A8 with a ZYXW V# (harness "
+        "formats table, RADV null device): Vulkan-correct only if memory component "
+        "DST_SEL[i] receives register component i (or the compiler pre-swizzles)"}}},
+     {0, 0, 0, 0}},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 

@@ -29,6 +29,7 @@ enum class PolicyId : uint8_t {
   UnalignedDword,       // dword access at an address with low bits set
   NormToFloat,          // UNORM/SNORM -> float: correctly rounded or c * (1/max)
   IntStoreOverflow,     // UINT/SINT store of a value that does not fit the field
+  StoreDstSel,          // BUFFER_STORE_FORMAT through a V# whose DST_SEL is not identity
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -47,6 +48,7 @@ enum class OobDstSelOne : uint8_t { Zero, One };
 enum class UnalignedDword : uint8_t { IgnoreLowBits, Unaligned };
 enum class NormToFloat : uint8_t { CorrectlyRounded, MulReciprocal };
 enum class IntStoreOverflow : uint8_t { Clamp, Truncate };
+enum class StoreDstSel : uint8_t { Ignore, Inverse };
 }  // namespace policy
 
 struct PolicyOption {
@@ -114,6 +116,7 @@ class Policies {
   policy::IntStoreOverflow intStoreOverflow() const {
     return as<policy::IntStoreOverflow>(PolicyId::IntStoreOverflow);
   }
+  policy::StoreDstSel storeDstSel() const { return as<policy::StoreDstSel>(PolicyId::StoreDstSel); }
 
  private:
   template <class E>

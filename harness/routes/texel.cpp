@@ -99,18 +99,6 @@ class TexelRoute final : public Route {
       return std::string(f->name) +
              ": 64-bit texels need a 64-bit sampled type (Int64ImageEXT, "
              "VK_EXT_shader_image_atomic_int64): not in this route";
-    // GCN applies DST_SEL on reads (seed 003); the executor stores fields in register order.
-    // A Vulkan store through a swizzled (BGRA) format puts components where the format
-    // says, which this V# + BUFFER_STORE_FORMAT pair does not express.
-    if (store) {
-      const gcn::DstSel ident[4] = {gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
-      const unsigned n = gcn::dfmtInfo(f->dfmt).components;
-      for (unsigned k = 0; k < n; ++k)
-        if (f->dstSel[k] != ident[k])
-          return std::string(f->name) +
-                 ": a store through a swizzled format (DST_SEL not identity) is not a "
-                 "BUFFER_STORE_FORMAT with this V#";
-    }
     const VkFormatProperties props = ctx_.formatProperties(c.format);
     const VkFormatFeatureFlags need = c.binding == Binding::UniformTexel
                                           ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT

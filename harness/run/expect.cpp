@@ -4,6 +4,7 @@
 
 #include "reference/convert.h"
 #include "reference/policy.h"
+#include "reference/resource.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -25,7 +26,10 @@ uint32_t vulkanOne(gcn::RegType t) {
 Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules) {
   Expected e;
   const routes::DeviceCase& d = c.device;
-  const gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
+  gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
+  // Vulkan fixes where a store through a swizzled (BGRA) format puts each component: in the
+  // format's own order, which for the driver's ZYXW V# is the inverse of DST_SEL.
+  if (profile.portable) base.set(gcn::PolicyId::StoreDstSel, 1);
   const std::vector<uint8_t> noLds;
   e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
                             gcn::execute(profile.chip, d.inst, d.state, d.memory, noLds, base)});
@@ -103,14 +107,25 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   if (d.inst.op != nullptr && d.inst.op->kind == gcn::OpKind::StoreFormat &&
       (fv.nfmt == gcn::Nfmt::Unorm || fv.nfmt == gcn::Nfmt::Snorm) && fv.stride != 0) {
     e.openFields.assign(d.memory.bytes.size() / fv.stride + 1, {});
+    // The field register k lands in: k, or DST_SEL[k] under store-dst-sel=inverse.
+    const gcn::VSharp v = gcn::decodeVSharp(
+        profile.chip.gen, {d.state.sgpr[d.inst.srsrc], d.state.sgpr[d.inst.srsrc + 1u],
+                           d.state.sgpr[d.inst.srsrc + 2u], d.state.sgpr[d.inst.srsrc + 3u]});
+    std::array<unsigned, 4> fieldOf{0, 1, 2, 3};
+    if (base.storeDstSel() == gcn::policy::StoreDstSel::Inverse) {
+      for (unsigned k = 0; k < 4; ++k)
+        if (v.dstSel[k] >= gcn::DstSel::X)
+          fieldOf[k] = static_cast<unsigned>(v.dstSel[k]) - static_cast<unsigned>(gcn::DstSel::X);
+    }
     for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
       for (const gcn::LaneAccess& a : primary.lanes[l].accesses) {
         if (!a.write || !a.inRange || a.address < d.memory.base) continue;
         const uint64_t el = (a.address - d.memory.base) / fv.stride;
         for (unsigned k = 0; k < formatComps && el < e.openFields.size(); ++k) {
           const uint32_t reg = d.state.vgpr[d.inst.vdata + k][l];
-          if ((reg & 0x7f800000u) == 0x7f800000u && (reg & 0x007fffffu) != 0)
-            e.openFields[el][k] = true;
+          if ((reg & 0x7f800000u) == 0x7f800000u && (reg & 0x007fffffu) != 0 &&
+              fieldOf[k] < formatComps)
+            e.openFields[el][fieldOf[k]] = true;
         }
       }
     }

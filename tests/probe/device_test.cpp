@@ -85,6 +85,7 @@ const std::map<std::string, std::string>& decisions() {
       {"texel-oob-dstsel-one", ""},
       {"texel-uint-store-overflow", ""},
       {"ssbo-raw-straddle", ""},
+      {"texel-bgra-store", ""},
   };
   return m;
 }
@@ -129,6 +130,8 @@ TEST(ProbeRealise, BuildsTheRoutesCase) {
       {"texel-oob-dstsel-one", routes::Binding::UniformTexel, VK_FORMAT_R8_UNORM, 4},
       // A store: imageStore needs a storage texel buffer.
       {"texel-uint-store-overflow", routes::Binding::StorageTexel, VK_FORMAT_R8_UINT, 16},
+      // 4 elements of 4 bytes (NUM_RECORDS counts elements on gfx9).
+      {"texel-bgra-store", routes::Binding::StorageTexel, VK_FORMAT_B8G8R8A8_UNORM, 16},
       // Default memory image: 256 bytes.
       {"ssbo-raw-straddle", routes::Binding::StorageBuffer, VK_FORMAT_UNDEFINED, 256},
   };
@@ -213,10 +216,10 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
     names.insert(c.name);
     EXPECT_EQ(c.suite, "disputed");
   }
-  const std::set<std::string> want = {"disputed.format-xyzw-on-1-component",
-                                      "disputed.ssbo-raw-straddle", "disputed.texel-oob-dstsel-one",
-                                      "disputed.texel-uint-store-overflow",
-                                      "disputed.texel-unorm8-to-float"};
+  const std::set<std::string> want = {
+      "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
+      "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",
+      "disputed.texel-bgra-store",           "disputed.texel-unorm8-to-float"};
   EXPECT_EQ(names, want);
   EXPECT_EQ(run::buildCases("disputed", "", gcn::representativeChip(gcn::Gen::Gfx9)).size(),
             want.size());

@@ -380,6 +380,24 @@ TEST(Executor, FormatStoreConvertsFloatToUnorm) {
   EXPECT_EQ(r.dwordAt(out, 0), 0xff00ff80u);
 }
 
+// A BGRA-style V# (DST_SEL Z,Y,X,W, as RADV builds for B8G8R8A8) under both readings of
+// policy store-dst-sel. UINT registers R=1, G=2, B=3, A=4 (one byte each, no conversion).
+// ignore: bytes in register order 01 02 03 04 -> dword 0x04030201.
+// inverse: memory component DST_SEL[i] gets register i: R -> Z (byte 2), G -> Y (byte 1),
+// B -> X (byte 0), A -> W (byte 3): bytes 03 02 01 04 -> dword 0x04010203 (Vulkan's BGRA).
+TEST(Executor, SwizzledFormatStoreFollowsTheStoreDstSelPolicy) {
+  for (const bool inverse : {false, true}) {
+    Rig r(Gen::Gfx8, "buffer_store_format_xyzw");
+    r.setV(formatV(64, Dfmt::F8_8_8_8, Nfmt::Uint, {DstSel::Z, DstSel::Y, DstSel::X, DstSel::W}));
+    r.pol.set(inverse ? "store-dst-sel=inverse" : "store-dst-sel=ignore");
+    r.st.exec = 1;
+    for (unsigned i = 0; i < 4; ++i)
+      r.st.vgpr[10 + i][0] = i + 1;
+    ExecResult out = r.run();
+    EXPECT_EQ(r.dwordAt(out, 0), inverse ? 0x04010203u : 0x04030201u) << inverse;
+  }
+}
+
 TEST(Executor, DataFormatInvalidOnFormatOpsLoadsZero) {
   Rig r(Gen::Gfx8, "buffer_load_format_xy");
   r.setV(formatV(64, Dfmt::Invalid, Nfmt::Uint, kXyzw));
