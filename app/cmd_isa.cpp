@@ -81,7 +81,8 @@ struct IsaOptions {
   std::string suite;
   bool coverage = false;
   bool verbose = false;
-  int outFd = 1;  // _isa-worker: where the JSON lines go
+  bool dumpAsm = false;  // print every executable's Assembly text (fixtures for tests)
+  int outFd = 1;         // _isa-worker: where the JSON lines go
 };
 
 json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
@@ -140,8 +141,11 @@ int runWorker(const IsaOptions& o) {
     }
     try {
       j["unsupported"] = route->unsupportedReason(c.device);
-      const isa::CheckResult check =
-          isa::checkIsa(chip.gen, c.device.inst, route->pipelineIsa(c.device));
+      const routes::PipelineIsa pisa = route->pipelineIsa(c.device);
+      const isa::CheckResult check = isa::checkIsa(chip.gen, c.device.inst, pisa);
+      if (o.dumpAsm)
+        for (const auto& exe : pisa.executables)
+          j["assembly"].push_back({{"name", exe.name}, {"text", exe.assembly}});
       j["outcome"] = std::string(isa::outcomeName(check.outcome));
       j["reason"] = check.reason;
       for (const isa::EmittedInstruction& e : check.emitted)
@@ -210,6 +214,7 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
   std::vector<std::string> args = {self, "_isa-worker", "--family", family, "--out-fd", "3"};
   if (!o.filter.empty()) args.insert(args.end(), {"--filter", o.filter});
   if (!o.suite.empty()) args.insert(args.end(), {"--suite", o.suite});
+  if (o.dumpAsm) args.push_back("--dump-asm");
   std::map<std::string, std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string kv(*e);
@@ -331,6 +336,10 @@ int runIsa(const IsaOptions& o) {
       if (outcome != "verified")
         std::printf("    reason: %s\n", j.value("reason", std::string()).c_str());
       if (!unsup.empty()) std::printf("    unsupported on this chip: %s\n", unsup.c_str());
+      if (j.contains("assembly"))
+        for (const json& a : j["assembly"])
+          std::printf("    --- %s ---\n%s", a.value("name", std::string()).c_str(),
+                      a.value("text", std::string()).c_str());
     }
     std::string line = std::string(real.name) + ": " + std::to_string(records.size()) + " cases, " +
                        std::to_string(counts["verified"]) + " verified, " +
@@ -371,6 +380,8 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--coverage", opts->coverage,
                 "print the (opcode, DFMT, NFMT) coverage table per chip instead of every case");
   cmd->add_flag("--verbose", opts->verbose, "with --coverage, print every case too");
+  cmd->add_flag("--dump-asm", opts->dumpAsm,
+                "print each case's full Assembly text (the listings tests paste)");
   cmd->callback([opts, &ctx] { ctx.exitCode = runIsa(*opts); });
 
   auto worker = std::make_shared<IsaOptions>();
@@ -380,6 +391,7 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   w->add_option("--filter", worker->filter);
   w->add_option("--suite", worker->suite);
   w->add_option("--out-fd", worker->outFd);
+  w->add_flag("--dump-asm", worker->dumpAsm);
   w->callback([worker, &ctx] { ctx.exitCode = runWorker(*worker); });
 
   auto clrx = std::make_shared<ClrxOptions>();

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "harness/isa/aco_asm.h"
+#include "harness/isa/descriptor_trace.h"
 #include "reference/assembler.h"
 #include "reference/code_scan.h"
 #include "reference/encoding.h"
@@ -46,17 +47,28 @@ std::string disagreement(gcn::Gen gen, const EmittedInstruction& e) {
 
 }  // namespace
 
+std::string EmittedInstruction::descriptorName() const {
+  return descriptor ? bufferSlotName(*descriptor) : "descriptor not traced";
+}
+
 std::string EmittedInstruction::describe(gcn::Gen gen) const {
   const std::string text =
       decoded ? printOrReason(gen, inst) : "<undecodable: " + decodeError + ">";
-  return text + " ; " + hexWords(words);
+  return text + " ; " + hexWords(words) + " ; " + descriptorName();
 }
 
 std::vector<EmittedInstruction> emittedBufferInstructions(
     gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables) {
   std::vector<EmittedInstruction> out;
   for (const auto& exe : executables) {
-    for (const AsmInstruction& a : parseAcoAssembly(exe.assembly)) {
+    const std::vector<AsmInstruction> code = parseAcoAssembly(exe.assembly);
+    std::vector<std::vector<uint32_t>> words;
+    for (const AsmInstruction& a : code)
+      words.push_back(a.words);
+    const std::vector<TracedDescriptor> traced =
+        traceDescriptors(gen, words, radvUserSgprRoles(exe.name));
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      const AsmInstruction& a = code[i];
       gcn::CodeClass cls;
       try {
         cls = gcn::scanInstruction(gen, a.words, 0).cls;
@@ -76,6 +88,8 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
         e.decodeError = err.reason();
       }
       e.textDisagreement = disagreement(gen, e);
+      e.descriptor = traced[i].slot;
+      e.descriptorWhy = traced[i].why;
       out.push_back(std::move(e));
     }
   }
@@ -127,14 +141,30 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
     return r;
   }
   r.emitted = emittedBufferInstructions(gen, isa.executables);
-  for (const EmittedInstruction& e : r.emitted)
-    if (e.decoded && mismatchField(intended, e.inst, isa.offsetFixed).empty()) {
+  const std::string caseBuffer = bufferSlotName(isa.caseBuffer);
+  std::vector<std::string> elsewhere, untraced;  // matches that prove nothing
+  for (const EmittedInstruction& e : r.emitted) {
+    if (!e.decoded || !mismatchField(intended, e.inst, isa.offsetFixed).empty()) continue;
+    if (e.descriptor == isa.caseBuffer) {
       r.outcome = Outcome::Verified;
       return r;
     }
+    if (e.descriptor)
+      elsewhere.push_back(bufferSlotName(*e.descriptor));
+    else
+      untraced.push_back(e.descriptorWhy);
+  }
   r.outcome = Outcome::RouteMiss;
   r.reason = "intended '" + printOrReason(gen, intended) + "'" +
-             (isa.offsetFixed ? "" : " (OFFSET not compared)") + " is not in the pipeline; ";
+             (isa.offsetFixed ? "" : " (OFFSET not compared)");
+  if (!untraced.empty())
+    r.reason += " is in the pipeline but its descriptor is not traced to the case's buffer (" +
+                caseBuffer + "): " + untraced.front() + "; ";
+  else if (!elsewhere.empty())
+    r.reason += " is in the pipeline only on " + elsewhere.front() +
+                " (the route's own I/O), not on the case's buffer (" + caseBuffer + "); ";
+  else
+    r.reason += " is not in the pipeline; ";
   if (r.emitted.empty()) {
     r.reason += "it holds no buffer instruction";
   } else {

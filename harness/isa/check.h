@@ -1,10 +1,13 @@
 // The ISA check (issue 6): which MUBUF/MTBUF instructions a pipeline really holds, decoded
 // by the reference's decoder from the encoded words (never by trusting the driver's text),
-// and whether the case's intended instruction is among them: opcode, DFMT/NFMT for MTBUF,
-// IDXEN/OFFEN, and OFFSET where the route fixes it. A pipeline without it is a route-miss.
+// and whether the case's intended instruction is among them ON THE CASE'S BUFFER (its SRSRC
+// traced to the descriptor the route names, descriptor_trace.h): opcode, DFMT/NFMT for MTBUF,
+// IDXEN/OFFEN, and OFFSET where the route fixes it. A pipeline without it is a route-miss;
+// an instruction whose descriptor cannot be traced proves nothing.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,8 +30,15 @@ struct EmittedInstruction {
   // "" when the driver's text, read by gcn::parseInstruction, is the decoded instruction;
   // else what differs (or why the text could not be read).
   std::string textDisagreement;
+  // The descriptor its SRSRC holds (descriptor_trace.h); empty when not traced.
+  std::optional<routes::BufferSlot> descriptor;
+  std::string descriptorWhy;  // why not traced
 
-  // printInstruction of the decoded words, or "<undecodable: reason>"; plus " ; <words>".
+  // "set 0 binding 1", "vertex buffer 0" or "descriptor not traced".
+  std::string descriptorName() const;
+
+  // printInstruction of the decoded words, or "<undecodable: reason>"; plus " ; <words>"
+  // and " ; <descriptorName()>".
   std::string describe(gcn::Gen gen) const;
 };
 
@@ -43,8 +53,8 @@ std::string mismatchField(const gcn::Instruction& intended, const gcn::Instructi
                           bool offsetFixed);
 
 enum class Outcome : uint8_t {
-  Verified,    // the intended instruction is in the pipeline
-  RouteMiss,   // it is not: the case tests some other instruction
+  Verified,    // the intended instruction is in the pipeline, on the case's buffer
+  RouteMiss,   // it is not (or only on other buffers, or on an untraced descriptor)
   NoIsa,       // the device captures no ISA (no VK_KHR_pipeline_executable_properties)
   NoAssembly,  // executables exist but their Assembly text is empty (gfx6/7 without clrxdisasm)
 };

@@ -98,7 +98,9 @@ class AtomicRoute final : public Route {
 
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
     if (atomicVariant(c).empty()) throw gcn::Error("not an atomic case");
-    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true};
+    // The case's SSBO / texel buffer is binding 0 (shaders/atomic_*.comp); 1/2 are lane I/O.
+    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
+            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

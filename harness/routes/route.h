@@ -56,12 +56,25 @@ struct DeviceResult {
   std::vector<int64_t> changedGuardBytes;  // guard bytes around the buffer that changed
 };
 
+// A buffer's descriptor as a shader sees it: binding `index` of descriptor set `set`, or
+// vertex buffer binding `index` (harness/isa/descriptor_trace.h traces instructions to it).
+struct BufferSlot {
+  enum class Kind : uint8_t { DescriptorSet, VertexBuffer };
+  Kind kind = Kind::DescriptorSet;
+  uint32_t set = 0;
+  uint32_t index = 0;
+  bool operator==(const BufferSlot&) const = default;
+};
+
 // What the ISA check (harness/isa/check.h) needs of the pipeline that realises a case.
 struct PipelineIsa {
   std::vector<vk::ExecutableIsa> executables;  // empty: the device cannot capture ISA
   // The route puts inst.offset into the instruction's OFFSET field (so the check compares
   // it); false when the shader's addressing may fold offsets elsewhere.
   bool offsetFixed = true;
+  // Where the case's buffer is: the check requires the intended instruction on it, not on
+  // the route's own input/output buffers.
+  BufferSlot caseBuffer;
 };
 
 class Route {

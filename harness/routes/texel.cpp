@@ -138,7 +138,9 @@ class TexelRoute final : public Route {
       const vk::ComputePipeline& p = pipelineFor(variant, c.binding == Binding::UniformTexel);
       it = isa_.emplace(variant, vk::captureIsa(ctx_, p.pipeline())).first;
     }
-    return {it->second, true};  // texel accesses are IDXEN with OFFSET 0 (unsupportedReason)
+    // Texel accesses are IDXEN with OFFSET 0 (unsupportedReason); the texel buffer is binding 0
+    // (shaders/texel_load.comp, texel_store.comp), the lane I/O SSBOs bindings 1 and 2.
+    return {it->second, true, BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

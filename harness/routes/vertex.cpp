@@ -101,7 +101,9 @@ class VertexRoute final : public Route {
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
     if (vertexVariant(c).empty()) throw gcn::Error("not a vertex case");
     if (!pass_) pass_ = std::make_unique<vk::EmptyRenderPass>(ctx_);
-    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true};
+    // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...)).
+    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
+            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/isa/aco_asm.h"
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
+#include "harness/isa/descriptor_trace.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "reference/assembler.h"
@@ -53,9 +55,125 @@ const char* kTexelGfx8 = R"(BB0:
 [000000] 00000000 3f800000
 )";
 
-gcnprobe::routes::PipelineIsa isaOf(const char* assembly, bool offsetFixed = true) {
+// The texel pipelines' descriptor loads (tonga, texel_load_uniform_f4): s[4:7] <- set 0
+// byte 0x10 (binding 1, the lane input SSBO), s[8:11] <- byte 0 (binding 0, the case's texel
+// buffer), so kTexelGfx8's idxen accesses on s[8:11] are the case's.
+const char* kTexelLoads =
+    R"(	s_load_dwordx4 s[4:7], s[2:3], 0x10                         ; c00a0101 00000010
+	s_load_dwordx4 s[8:11], s[2:3], 0x0                         ; c00a0201 00000000
+)";
+
+// `gcnprobe isa --family tahiti|tonga --filter storage.load_dword.offset0 --dump-asm` and
+// `--family vega10 --filter vertex.r8_unorm.tbuffer_load_format_x.packed --dump-asm`
+// (Mesa 22.3.6 on RADV's null device; gfx6 text is the clrxdisasm stand-in's).
+const char* kTahitiStorageLoadDword = R"(BB0:
+	.long 0xbe830380 /* sop1 */                                 ; be830380
+	.long 0xc0820304 /* smrd */                                 ; c0820304
+	.long 0x34020082 /* vop2 */                                 ; 34020082
+	.long 0xbf8cc07f /* sopp */                                 ; bf8cc07f
+	buffer_load_dword v2, v1, s[4:7], 0 offen offset:256        ; e0301100 80010201
+	.long 0xbe80047e /* sop1 */                                 ; be80047e
+	.long 0xbf8c3f70 /* sopp */                                 ; bf8c3f70
+	.long 0x7d2a0480 /* vopc */                                 ; 7d2a0480
+	.long 0xbf88000d /* sopp */                                 ; bf88000d
+BB1:
+	.long 0xc0840300 /* smrd */                                 ; c0840300
+	buffer_load_dword v1, v1, s[4:7], 0 offen                   ; e0301000 80010101
+	.long 0xbf8c3f70 /* sopp */                                 ; bf8c3f70
+	.long 0x360202c4 /* vop2 */                                 ; 360202c4
+	.long 0xbf8cc07f /* sopp */                                 ; bf8cc07f
+	buffer_load_dword v1, v1, s[8:11], 0 offen                  ; e0301000 80020101
+	.long 0xc0820308 /* smrd */                                 ; c0820308
+	.long 0x34000084 /* vop2 */                                 ; 34000084
+	.long 0xbf8c0070 /* sopp */                                 ; bf8c0070
+	buffer_store_dword v1, v0, s[4:7], 0 offen glc              ; e0705000 80010100
+BB6:
+	.long 0xbf810000 /* sopp */                                 ; bf810000
+)";
+const char* kTongaStorageLoadDword = R"(BB0:
+	s_mov_b32 s3, 0                                             ; be830080
+	s_load_dwordx4 s[4:7], s[2:3], 0x10                         ; c00a0101 00000010
+	v_lshlrev_b32_e32 v1, 2, v0                                 ; 24020082
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_load_dword v2, v1, s[4:7], 0 offen offset:256        ; e0501100 80010201
+	s_mov_b64 s[0:1], exec                                      ; be80017e
+	s_waitcnt vmcnt(0)                                          ; bf8c3f70
+	v_cmpx_ne_i32_e32 vcc, 0, v2                                ; 7daa0480
+	s_cbranch_execz BB6                                         ; bf88000f
+BB1:
+	s_load_dwordx4 s[8:11], s[2:3], 0x0                         ; c00a0201 00000000
+	buffer_load_dword v1, v1, s[4:7], 0 offen                   ; e0501000 80010101
+	s_waitcnt vmcnt(0)                                          ; bf8c3f70
+	v_and_b32_e32 v1, -4, v1                                    ; 260202c4
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_load_dword v1, v1, s[8:11], 0 offen                  ; e0501000 80020101
+	s_load_dwordx4 s[4:7], s[2:3], 0x20                         ; c00a0101 00000020
+	v_lshlrev_b32_e32 v0, 4, v0                                 ; 24000084
+	s_waitcnt vmcnt(0) lgkmcnt(0)                               ; bf8c0070
+	buffer_store_dword v1, v0, s[4:7], 0 offen glc              ; e0705000 80010100
+BB6:
+	s_endpgm                                                    ; bf810000
+)";
+const char* kVega10VertexFetch = R"(BB0:
+	s_setprio 3                                                 ; bf8f0003
+	s_mov_b32 s0, s3                                            ; be800003
+	s_movk_i32 s3, 0x8000                                       ; b0038000
+	s_load_dwordx4 s[8:11], s[2:3], 0x0                         ; c00a0201 00000000
+	v_add_u32_e32 v0, s0, v0                                    ; 68000000
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	tbuffer_load_format_x v1, v0, s[8:11], 0 idxen              ; e8082000 80020100
+	s_mov_b32 s0, 0                                             ; be800080
+BB1:
+	s_cmp_ge_u32 s0, 64                                         ; bf09c000
+	s_cbranch_scc1 BB14                                         ; bf850023
+BB4:
+	s_mov_b32 s2, s4                                            ; be820004
+	s_movk_i32 s3, 0x8000                                       ; b0038000
+	s_load_dwordx4 s[8:11], s[2:3], 0x0                         ; c00a0201 00000000
+	s_lshl_b32 s1, s0, 2                                        ; 8e018200
+	s_lshl2_add_u32 s5, s0, 0x100                               ; 9785ff00 00000100
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	s_buffer_load_dword s5, s[8:11], s5                         ; c0200144 00000005
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	s_cmp_lg_i32 s5, 0                                          ; bf018005
+	s_cbranch_scc0 BB6                                          ; bf840005
+BB5:
+	s_buffer_load_dword s1, s[8:11], s1                         ; c0200044 00000001
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	v_cmp_eq_i32_e32 vcc, s1, v0                                ; 7d840001
+	s_branch BB7                                                ; bf820001
+BB6:
+	s_mov_b64 vcc, 0                                            ; beea0180
+BB7:
+	s_and_saveexec_b64 s[6:7], vcc                              ; be86206a
+	s_cbranch_execz BB13                                        ; bf88000b
+BB8:
+	s_load_dwordx4 s[8:11], s[2:3], 0x10                        ; c00a0201 00000010
+	s_lshl_b32 s5, s0, 4                                        ; 8e058400
+	s_waitcnt vmcnt(0)                                          ; bf8c3f70
+	v_mov_b32_e32 v4, v1                                        ; 7e080301
+	v_mov_b32_e32 v5, 0                                         ; 7e0a0280
+	v_mov_b32_e32 v6, 0                                         ; 7e0c0280
+	v_mov_b32_e32 v7, 1.0                                       ; 7e0e02f2
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_store_dwordx4 v[4:7], off, s[8:11], s5 glc           ; e07c4000 05020480
+BB13:
+	s_mov_b64 exec, s[6:7]                                      ; befe0106
+	s_add_u32 s0, s0, 1                                         ; 80008100
+	s_branch BB1                                                ; bf82ffdb
+BB14:
+	v_mov_b32_e32 v0, 0                                         ; 7e000280
+	s_waitcnt vmcnt(0)                                          ; bf8c3f70
+	v_mov_b32_e32 v1, 1.0                                       ; 7e0202f2
+	exp pos0 v0, v0, v0, v1                                     ; c40000cf 01000000
+	exp pos1 v1, off, off, off done                             ; c40008d1 80808001
+	s_endpgm                                                    ; bf810000
+)";
+
+gcnprobe::routes::PipelineIsa isaOf(const std::string& assembly, bool offsetFixed = true,
+                                    const char* stage = "Compute Shader") {
   gcnprobe::routes::PipelineIsa p;
-  p.executables.push_back({"Compute Shader", "", assembly, ""});
+  p.executables.push_back({stage, "", assembly, ""});
   p.offsetFixed = offsetFixed;
   return p;
 }
@@ -127,7 +245,7 @@ TEST(IsaCheck, TextThatContradictsTheWordsIsReported) {
 TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
   const auto r = gcnprobe::isa::checkIsa(
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
-      isaOf(kTexelGfx8));
+      isaOf(std::string(kTexelLoads) + kTexelGfx8));
   EXPECT_EQ(r.outcome, Outcome::Verified) << r.reason;
   // Registers are the compiler's choice: the check ignores them.
   const auto t = gcnprobe::isa::checkIsa(
@@ -135,8 +253,14 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
       intended(Gen::Gfx9,
                "tbuffer_load_format_xyzw v[0:3], v9, s[12:15], 0 "
                "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_SNORM] idxen"),
-      isaOf(kTexelGfx8));
+      isaOf(std::string(kTexelLoads) + kTexelGfx8));
   EXPECT_EQ(t.outcome, Outcome::Verified) << t.reason;
+  // Without the descriptor loads nothing ties s[8:11] to the case's buffer: no proof.
+  const auto u = gcnprobe::isa::checkIsa(
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
+      isaOf(kTexelGfx8));
+  EXPECT_EQ(u.outcome, Outcome::RouteMiss);
+  EXPECT_NE(u.reason.find("descriptor not traced"), std::string::npos) << u.reason;
 }
 
 // Deliberately wrong intended instructions: each differs from everything in the pipeline in
@@ -163,8 +287,8 @@ TEST(IsaCheck, DeliberatelyWrongIntendedInstructionIsRouteMiss) {
   const auto loose = gcnprobe::isa::checkIsa(
       Gen::Gfx8,
       intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen offset:4"),
-      isaOf(kTexelGfx8, false));
-  EXPECT_EQ(loose.outcome, Outcome::Verified);
+      isaOf(std::string(kTexelLoads) + kTexelGfx8, false));
+  EXPECT_EQ(loose.outcome, Outcome::Verified) << loose.reason;
 }
 
 TEST(IsaCheck, NoIsaAndNoAssemblyAreNotVerified) {
@@ -178,7 +302,7 @@ TEST(IsaCheck, NoIsaAndNoAssemblyAreNotVerified) {
 // verdict.
 class FakeRoute final : public gcnprobe::routes::Route {
  public:
-  explicit FakeRoute(const char* isa) : isa_(isa) {}
+  explicit FakeRoute(std::string isa) : isa_(std::move(isa)) {}
   std::string_view name() const override { return "fake"; }
   bool handles(const gcnprobe::routes::DeviceCase&) const override { return true; }
   std::string unsupportedReason(const gcnprobe::routes::DeviceCase&) const override { return ""; }
@@ -200,10 +324,10 @@ class FakeRoute final : public gcnprobe::routes::Route {
   }
 
  private:
-  const char* isa_;
+  std::string isa_;
 };
 
-gcnprobe::run::Verdict runOne(const char* isa, std::string* reason) {
+gcnprobe::run::Verdict runOne(const std::string& isa, std::string* reason) {
   const gcn::Chip& chip = gcn::representativeChip(Gen::Gfx8);
   const auto cases =
       gcnprobe::run::buildCases("texel", "texel.uniform.r8_unorm.load_format_x", chip);
@@ -226,8 +350,14 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   // The pipeline holds buffer_load_format_xyzw, the case intends buffer_load_format_x.
   EXPECT_EQ(runOne(kTexelGfx8, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
   EXPECT_NE(reason.find("buffer_load_format_x v1, v0, s[4:7], 0 idxen"), std::string::npos);
-  const char* right = "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n";
+  const std::string right = std::string(kTexelLoads) +
+                            "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n";
   EXPECT_EQ(runOne(right, &reason), gcnprobe::run::Verdict::Fail) << reason;
+  // The same instruction on the lane-input SSBO's descriptor (s[4:7], binding 1) proves
+  // nothing about the case's buffer.
+  const std::string io = std::string(kTexelLoads) +
+                         "\tbuffer_load_format_x v1, v1, s[4:7], 0 idxen ; e0002000 80010101\n";
+  EXPECT_EQ(runOne(io, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
 }
 
 // The clrxdisasm stand-in: one "/*offset*/ text" line per instruction, offsets advancing by
@@ -293,6 +423,156 @@ TEST(Coverage, RowsCountReachedPairsAndSayWhyNot) {
   const auto gfx6 = gcnprobe::isa::coverage(Gen::Gfx6, recs, "tahiti");
   EXPECT_TRUE(std::none_of(gfx6.begin(), gfx6.end(),
                            [](const auto& r) { return r.mnemonic == "buffer_load_format_d16_x"; }));
+}
+
+// ---- descriptor tracing (harness/isa/descriptor_trace.h) -----------------------------------
+
+std::vector<std::string> tracedSlots(Gen gen, const std::string& assembly,
+                                     const char* stage = "Compute Shader") {
+  std::vector<std::vector<uint32_t>> words;
+  for (const auto& a : gcnprobe::isa::parseAcoAssembly(assembly))
+    words.push_back(a.words);
+  std::vector<std::string> out;
+  for (const auto& t :
+       gcnprobe::isa::traceDescriptors(gen, words, gcnprobe::isa::radvUserSgprRoles(stage)))
+    if (t.why != "not a buffer instruction")
+      out.push_back(t.slot ? gcnprobe::isa::bufferSlotName(*t.slot) : "untraced");
+  return out;
+}
+
+// The storage route's shader (shaders/storage_access.comp): binding 0 = the case's SSBO,
+// 1 = lane inputs, 2 = results. RADV puts binding b at byte 16*b of the set (16-byte buffer
+// descriptors, radv_descriptor_set.c); set 0's pointer is s2 in a compute shader. Expected
+// slots by hand from the scalar loads in the listings:
+//   tonga (SMEM, byte offsets): s_load_dwordx4 s[4:7] @0x10 -> binding 1; s[8:11] @0x0 ->
+//   binding 0; s[4:7] @0x20 -> binding 2.
+//   tahiti (SMRD, dword offsets): c0820304 = sdst s4, sbase s[2:3], IMM, OFFSET 4 dwords =
+//   16 bytes -> binding 1; c0840300 = s8, 0 -> binding 0; c0820308 = s4, 8 dwords -> 2.
+TEST(DescriptorTrace, StorageRouteListingsOnGfx6AndGfx8) {
+  const std::vector<std::string> expected = {
+      "set 0 binding 1",  // buffer_load_dword ... offset:256 (the lane's address input)
+      "set 0 binding 1",  // buffer_load_dword (the lane's address)
+      "set 0 binding 0",  // buffer_load_dword on the case's SSBO
+      "set 0 binding 2",  // buffer_store_dword (the result)
+  };
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, kTongaStorageLoadDword), expected);
+  EXPECT_EQ(tracedSlots(Gen::Gfx6, kTahitiStorageLoadDword), expected);
+}
+
+// The vertex route's VS on vega10: s[2:3] is first the vertex buffer table (the attribute
+// fetch at byte 0 = vertex buffer binding 0), then inside the result loop ACO copies s4
+// (set 0's pointer in a VS) into s2 and loads byte 0x10 (binding 1 = the result SSBO). The
+// loop's back edge merges s2 = vertex buffers with s2 = set 0, so only the in-loop copy
+// makes the store traceable.
+TEST(DescriptorTrace, VertexShaderFetchIsTheVertexBufferAndTheLoopStoreIsBinding1) {
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch, "Vertex Shader"),
+            (std::vector<std::string>{"vertex buffer 0", "set 0 binding 1"}));
+  // Unknown stage: no argument roles, so nothing is traced.
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch, "Fragment Shader"),
+            (std::vector<std::string>{"untraced", "untraced"}));
+}
+
+// Copies, wide loads, overwrites and joins (words from llvm-mc 14 -mcpu=tonga/bonaire).
+TEST(DescriptorTrace, WideLoadsCopiesOverwritesAndJoins) {
+  // s_load_dwordx8 s[8:15] @0x10 holds bindings 1 (s[8:11]) and 2 (s[12:15]); s_mov_b64
+  // copies s[12:15] to s[16:19].
+  const std::string wide = R"(
+	s_load_dwordx8 s[8:15], s[2:3], 0x10 ; c00e0201 00000010
+	buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101
+	s_mov_b64 s[16:17], s[12:13] ; be90010c
+	s_mov_b64 s[18:19], s[14:15] ; be92010e
+	buffer_load_dword v1, v1, s[16:19], 0 offen ; e0501000 80040101
+	s_endpgm ; bf810000
+)";
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, wide),
+            (std::vector<std::string>{"set 0 binding 1", "set 0 binding 2"}));
+  // gfx7 SMRD: s_load_dwordx8 s[8:15], s[2:3], 0x4 (dwords: byte 16 -> bindings 1 and 2);
+  // literal form s_load_dwordx4 s[8:11], s[2:3], 0x1234 dwords = byte 0x48d0 -> binding 1165.
+  const std::string gfx7 = R"(
+	s_load_dwordx8 s[8:15], s[2:3], 0x4 ; c0c40304
+	buffer_load_dword v1, v1, s[12:15], 0 offen ; e0301000 80030101
+	s_load_dwordx4 s[8:11], s[2:3], 0x1234 ; c08402ff 00001234
+	buffer_load_dword v1, v1, s[8:11], 0 offen ; e0301000 80020101
+)";
+  EXPECT_EQ(tracedSlots(Gen::Gfx7, gfx7),
+            (std::vector<std::string>{"set 0 binding 2", "set 0 binding 1165"}));
+  // v_cmp_eq_u32_e64 s[8:9] overwrites half the V#; s_buffer_load fills s[8:11] from memory
+  // the trace cannot see; an SGPR offset (s_load_dwordx4 s[8:11], s[2:3], s9) is unknown.
+  const std::string clobbered = R"(
+	s_load_dwordx4 s[8:11], s[2:3], 0x0 ; c00a0201 00000000
+	v_cmp_eq_u32_e64 s[8:9], v1, v2 ; d0ca0008 00020501
+	buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101
+	s_buffer_load_dwordx4 s[8:11], s[4:7], 0x0 ; c02a0202 00000000
+	buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101
+	s_load_dwordx4 s[4:7], s[2:3], s9 ; c0080101 00000009
+	buffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101
+)";
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, clobbered),
+            (std::vector<std::string>{"untraced", "untraced", "untraced"}));
+  // A join whose paths load different bindings into s[8:11] (s_cbranch_scc0 skips the
+  // second 2-dword load): untraced; when both paths agree, traced.
+  const auto join = [](const char* second) {
+    return std::string(
+               "\ts_load_dwordx4 s[8:11], s[2:3], 0x0 ; c00a0201 00000000\n"
+               "\ts_cbranch_scc0 2 ; bf840002\n") +
+           second + "\tbuffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101\n";
+  };
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, join("\ts_load_dwordx4 s[8:11], s[2:3], 0x10 ; "
+                                        "c00a0201 00000010\n")),
+            (std::vector<std::string>{"untraced"}));
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, join("\ts_load_dwordx4 s[8:11], s[2:3], 0x0 ; "
+                                        "c00a0201 00000000\n")),
+            (std::vector<std::string>{"set 0 binding 0"}));
+}
+
+// The flaw this closes: the storage route's own I/O is buffer_load_dword/buffer_store_dword
+// too. With the case's load (binding 0) compiled to something else, the intended
+// buffer_load_dword exists only on binding 1 and must not count.
+TEST(IsaCheck, IntendedInstructionOnlyOnTheHarnessIoBindingIsRouteMiss) {
+  const auto inst = intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen");
+  const auto ok = gcnprobe::isa::checkIsa(Gen::Gfx8, inst, isaOf(kTongaStorageLoadDword));
+  EXPECT_EQ(ok.outcome, Outcome::Verified) << ok.reason;
+  // The case's load replaced by buffer_load_ubyte v1, v1, s[8:11], 0 offen (llvm-mc:
+  // e0401000 80020101): the remaining buffer_load_dword ... offen is the route's input read.
+  std::string wrong = kTongaStorageLoadDword;
+  const std::string caseLoad = "e0501000 80020101";
+  ASSERT_NE(wrong.find(caseLoad), std::string::npos);
+  wrong.replace(wrong.find(caseLoad), caseLoad.size(), "e0401000 80020101");
+  const auto miss = gcnprobe::isa::checkIsa(Gen::Gfx8, inst, isaOf(wrong));
+  EXPECT_EQ(miss.outcome, Outcome::RouteMiss);
+  EXPECT_NE(miss.reason.find("only on set 0 binding 1"), std::string::npos) << miss.reason;
+  EXPECT_NE(miss.reason.find("set 0 binding 0"), std::string::npos) << miss.reason;
+  // Intended at OFFSET 256 exists only as the route's own second input read (binding 1).
+  const auto off = gcnprobe::isa::checkIsa(
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen offset:256"),
+      isaOf(kTongaStorageLoadDword));
+  EXPECT_EQ(off.outcome, Outcome::RouteMiss) << off.reason;
+  // A case whose buffer the route says is elsewhere: binding 2 holds no load.
+  auto p = isaOf(kTongaStorageLoadDword);
+  p.caseBuffer = {gcnprobe::routes::BufferSlot::Kind::DescriptorSet, 0, 2};
+  EXPECT_EQ(gcnprobe::isa::checkIsa(Gen::Gfx8, inst, p).outcome, Outcome::RouteMiss);
+  // Gfx6 through the clrxdisasm stand-in's listing: same verdicts.
+  const auto t = gcnprobe::isa::checkIsa(
+      Gen::Gfx6, intended(Gen::Gfx6, "buffer_load_dword v1, v0, s[4:7], 0 offen"),
+      isaOf(kTahitiStorageLoadDword));
+  EXPECT_EQ(t.outcome, Outcome::Verified) << t.reason;
+  // The emitted list names each instruction's descriptor.
+  ASSERT_EQ(ok.emitted.size(), 4u);
+  EXPECT_EQ(ok.emitted[3].descriptorName(), "set 0 binding 2");
+  EXPECT_NE(ok.emitted[3].describe(Gen::Gfx8).find("; set 0 binding 2"), std::string::npos);
+}
+
+TEST(IsaCheck, VertexFetchIsVerifiedOnlyOnTheVertexBuffer) {
+  const auto inst = intended(
+      Gen::Gfx9,
+      "tbuffer_load_format_x v1, v0, s[4:7], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_UNORM] "
+      "idxen");
+  auto p = isaOf(kVega10VertexFetch, true, "Vertex Shader");
+  p.caseBuffer = {gcnprobe::routes::BufferSlot::Kind::VertexBuffer, 0, 0};
+  const auto r = gcnprobe::isa::checkIsa(Gen::Gfx9, inst, p);
+  EXPECT_EQ(r.outcome, Outcome::Verified) << r.reason;
+  p.caseBuffer = {gcnprobe::routes::BufferSlot::Kind::DescriptorSet, 0, 0};
+  EXPECT_EQ(gcnprobe::isa::checkIsa(Gen::Gfx9, inst, p).outcome, Outcome::RouteMiss);
 }
 
 }  // namespace

@@ -1,0 +1,328 @@
+#include "harness/isa/descriptor_trace.h"
+
+#include <array>
+#include <map>
+
+#include "reference/code_scan.h"
+#include "reference/error.h"
+
+namespace gcnprobe::isa {
+namespace {
+
+// SGPR numbers 0..127 (s0-s101, flat_scratch/xnack, vcc 106/107, ttmp, m0 124, exec 126/127).
+constexpr unsigned kSgprs = 128;
+constexpr unsigned kVcc = 106;
+
+struct Val {
+  enum class K : uint8_t { Unknown, Arg, Const, DescWord };
+  K k = K::Unknown;
+  unsigned arg = 0;       // Arg: the SGPR's number at entry; DescWord: the pointer argument
+  uint32_t offset = 0;    // DescWord: byte offset of this dword in the pointed-to table
+  uint32_t constant = 0;  // Const
+  bool operator==(const Val&) const = default;
+};
+using State = std::array<Val, kSgprs>;
+
+void setUnknown(State& s, unsigned first, unsigned count) {
+  for (unsigned i = first; i < first + count && i < kSgprs; ++i)
+    s[i] = Val{};
+}
+
+// A scalar source operand (SSRC0): SGPR, inline integer constant or literal.
+Val sourceVal(const State& s, unsigned src, const std::vector<uint32_t>& words) {
+  if (src < 104) return s[src];
+  if (src >= 128 && src <= 192) return Val{Val::K::Const, 0, 0, src - 128};  // 0..64
+  if (src >= 193 && src <= 208)                                              // -1..-16
+    return Val{Val::K::Const, 0, 0, static_cast<uint32_t>(192 - static_cast<int>(src))};
+  if (src == 255 && words.size() > 1) return Val{Val::K::Const, 0, 0, words[1]};
+  return Val{};
+}
+
+// A scalar load of `count` dwords into sdst from the pointer in s[sbase:sbase+1] at
+// `byteOffset` (nullopt: offset not an immediate).
+void scalarLoad(State& s, unsigned sdst, unsigned count, unsigned sbase,
+                std::optional<uint32_t> byteOffset) {
+  const Val base = s[sbase];
+  for (unsigned k = 0; k < count && sdst + k < kSgprs; ++k) {
+    if (base.k == Val::K::Arg && byteOffset)
+      s[sdst + k] = Val{Val::K::DescWord, base.arg, *byteOffset + 4 * k, 0};
+    else
+      s[sdst + k] = Val{};
+  }
+}
+
+// Gfx6/7 SOP1 s_mov_b32 = 3, s_mov_b64 = 4; gfx8/9 0 and 1 (llvm-mc 14: be830380 is
+// "s_mov_b32 s3, 0" on tahiti, be830080 on tonga; be80047e / be80017e "s_mov_b64 s[0:1], exec").
+bool isGfx8Plus(gcn::Gen gen) {
+  return gen == gcn::Gen::Gfx8 || gen == gcn::Gen::Gfx9;
+}
+
+// VOP3 opcodes whose VDST is an SGPR (v_readlane_b32) and VOP3b opcodes with an SGPR carry
+// destination in [14:8]; llvm-mc 14 encodings: gfx6/7 v_readlane_b32 is VOP2 op 1 (e64 257),
+// v_add/sub/subrev_i32, v_addc/subb/subbrev_u32 = 293..298, v_div_scale_f32/f64 = 365/366,
+// gfx7 v_mad_u64_u32/i64_i32 = 374/375; gfx8/9 v_readlane_b32 = 0x289, v_add/sub/subrev_co,
+// v_addc/subb/subbrev_co = 0x119..0x11e, v_div_scale = 0x1e0/0x1e1, v_mad_u64/i64 = 0x1e8/9.
+bool vop3WritesSgprVdst(gcn::Gen gen, unsigned op) {
+  return op < 256 /* VOPC as VOP3: SGPR pair */ || op == (isGfx8Plus(gen) ? 0x289u : 257u);
+}
+bool vop3bCarryOut(gcn::Gen gen, unsigned op) {
+  if (isGfx8Plus(gen))
+    return (op >= 0x119 && op <= 0x11e) || op == 0x1e0 || op == 0x1e1 || op == 0x1e8 || op == 0x1e9;
+  return (op >= 293 && op <= 298) || op == 365 || op == 366 || op == 374 || op == 375;
+}
+
+// SOP2 / SOP1 opcodes with a 64-bit (SGPR pair) destination; every other SOP2/SOP1 opcode
+// writes one SGPR. Gfx8/9: llvm-mc 14 disassembly of every opcode with SDST = 4 (those
+// printed with s[4:5]); gfx6/7 (llvm-mc 14 cannot disassemble them): the same mnemonics
+// assembled for tahiti and bonaire.
+constexpr std::array<uint8_t, 15> kSop2Wide67 = {11, 15, 17, 19, 21, 23, 25, 27,
+                                                 29, 31, 33, 35, 37, 41, 42};
+constexpr std::array<uint8_t, 15> kSop2Wide89 = {11, 13, 15, 17, 19, 21, 23, 25,
+                                                 27, 29, 31, 33, 35, 39, 40};
+constexpr std::array<uint8_t, 20> kSop1Wide67 = {4,  6,  8,  10, 12, 28, 30, 31, 33, 36,
+                                                 37, 38, 39, 40, 41, 42, 43, 45, 47, 49};
+constexpr std::array<uint8_t, 25> kSop1Wide89 = {1,  3,  5,  7,  9,  25, 27, 28, 30, 32, 33, 34, 35,
+                                                 36, 37, 38, 39, 41, 43, 45, 51, 52, 53, 54, 55};
+template <std::size_t N>
+bool contains(const std::array<uint8_t, N>& a, unsigned v) {
+  for (uint8_t x : a)
+    if (x == v) return true;
+  return false;
+}
+unsigned sop2DestCount(gcn::Gen gen, unsigned op) {
+  return (isGfx8Plus(gen) ? contains(kSop2Wide89, op) : contains(kSop2Wide67, op)) ? 2 : 1;
+}
+unsigned sop1DestCount(gcn::Gen gen, unsigned op) {
+  return (isGfx8Plus(gen) ? contains(kSop1Wide89, op) : contains(kSop1Wide67, op)) ? 2 : 1;
+}
+
+// Applies one instruction to the state.
+void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, State& s) {
+  const uint32_t w0 = w[0];
+  switch (cls) {
+    case gcn::CodeClass::Sop1: {
+      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff, src = w0 & 0xff;
+      const unsigned movB32 = isGfx8Plus(gen) ? 0 : 3, movB64 = isGfx8Plus(gen) ? 1 : 4;
+      if (op == movB32) {
+        const Val v = sourceVal(s, src, w);
+        if (sdst < kSgprs) s[sdst] = v;
+      } else if (op == movB64) {
+        // A 64-bit copy of an SGPR pair; a 64-bit constant's high half is not tracked.
+        const Val lo = src < 104 ? s[src] : sourceVal(s, src, w);
+        const Val hi = src < 103 ? s[src + 1] : Val{};
+        if (sdst < kSgprs) s[sdst] = lo;
+        if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
+      } else {
+        setUnknown(s, sdst, sop1DestCount(gen, op));
+      }
+      return;
+    }
+    case gcn::CodeClass::Sop2:
+      setUnknown(s, (w0 >> 16) & 0x7f, sop2DestCount(gen, (w0 >> 23) & 0x7f));
+      return;
+    case gcn::CodeClass::Sopk: {
+      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
+      if (op == 0 && sdst < kSgprs)  // s_movk_i32 (op 0 on gfx6-9)
+        s[sdst] = Val{Val::K::Const, 0, 0,
+                      static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(w0)))};
+      else
+        setUnknown(s, sdst, 1);  // SOPK destinations are 32-bit
+      return;
+    }
+    case gcn::CodeClass::Smrd: {
+      // [26:22] OP, [21:15] SDST, [14:9] SBASE (pair), [8] IMM, [7:0] OFFSET (dwords when
+      // IMM; gfx7: OFFSET 255 without IMM = a literal dword offset in the next word).
+      const unsigned op = (w0 >> 22) & 0x1f, sdst = (w0 >> 15) & 0x7f;
+      const unsigned sbase = ((w0 >> 9) & 0x3f) * 2, off = w0 & 0xff;
+      const bool imm = (w0 >> 8) & 1;
+      std::optional<uint32_t> byteOffset;
+      if (imm)
+        byteOffset = off * 4;
+      else if (off == 255 && w.size() > 1)
+        byteOffset = w[1] * 4;
+      if (op <= 4)
+        scalarLoad(s, sdst, 1u << op, sbase, byteOffset);
+      else if (op >= 8 && op <= 12)
+        setUnknown(s, sdst, 1u << (op - 8));  // s_buffer_load
+      else
+        setUnknown(s, sdst, 2);  // s_memtime ...
+      return;
+    }
+    case gcn::CodeClass::Smem: {
+      // [25:18] OP, [17] IMM, [14] SOE (gfx9), [12:6] SDATA, [5:0] SBASE (pair); word 1
+      // [19:0] the byte offset when IMM.
+      const unsigned op = (w0 >> 18) & 0xff, sdata = (w0 >> 6) & 0x7f, sbase = (w0 & 0x3f) * 2;
+      const bool imm = (w0 >> 17) & 1, soe = gen == gcn::Gen::Gfx9 && ((w0 >> 14) & 1);
+      std::optional<uint32_t> byteOffset;
+      if (imm && !soe && w.size() > 1) byteOffset = w[1] & 0xfffff;
+      if (op <= 4)
+        scalarLoad(s, sdata, 1u << op, sbase, byteOffset);
+      else if (op >= 8 && op <= 12)
+        setUnknown(s, sdata, 1u << (op - 8));
+      else
+        setUnknown(s, sdata, 4);  // stores, s_memtime, gfx9 atomics with return
+      return;
+    }
+    case gcn::CodeClass::Vop1:
+      if (((w0 >> 9) & 0xff) == 2) setUnknown(s, (w0 >> 17) & 0xff, 1);  // v_readfirstlane_b32
+      return;
+    case gcn::CodeClass::Vop2:
+      if (!isGfx8Plus(gen) && ((w0 >> 25) & 0x3f) == 1)  // gfx6/7 v_readlane_b32
+        setUnknown(s, (w0 >> 17) & 0xff, 1);
+      setUnknown(s, kVcc, 2);  // carry-out and VOPC-like VOP2 ops write VCC
+      return;
+    case gcn::CodeClass::Vopc:
+      setUnknown(s, kVcc, 2);
+      return;
+    case gcn::CodeClass::Vop3: {
+      const unsigned op = isGfx8Plus(gen) ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
+      if (vop3WritesSgprVdst(gen, op)) setUnknown(s, w0 & 0xff, 2);
+      if (vop3bCarryOut(gen, op)) setUnknown(s, (w0 >> 8) & 0x7f, 2);
+      setUnknown(s, kVcc, 2);
+      return;
+    }
+    default:
+      return;  // VINTRP, DS, MUBUF, MTBUF, MIMG, EXP, FLAT, SOPC, SOPP write no SGPR
+  }
+}
+
+// SOPP control flow (same opcodes on gfx6-9): s_endpgm 1, s_branch 2, s_cbranch_* 4..9 and
+// s_cbranch_cdbg* 23..26; SIMM16 counts dwords from the next instruction.
+struct Flow {
+  bool fallsThrough = true;
+  std::optional<long> targetDword;
+};
+Flow flowOf(gcn::CodeClass cls, const std::vector<uint32_t>& w, long nextDword) {
+  Flow f;
+  if (cls != gcn::CodeClass::Sopp) return f;
+  const unsigned op = (w[0] >> 16) & 0x7f;
+  const long simm = static_cast<int16_t>(w[0] & 0xffff);
+  if (op == 1) f.fallsThrough = false;
+  if (op == 2) {
+    f.fallsThrough = false;
+    f.targetDword = nextDword + simm;
+  }
+  if ((op >= 4 && op <= 9) || (op >= 23 && op <= 26)) f.targetDword = nextDword + simm;
+  return f;
+}
+
+bool merge(std::optional<State>& into, const State& from) {
+  if (!into) {
+    into = from;
+    return true;
+  }
+  bool changed = false;
+  for (unsigned i = 0; i < kSgprs; ++i)
+    if (!((*into)[i] == from[i]) && (*into)[i].k != Val::K::Unknown) {
+      (*into)[i] = Val{};
+      changed = true;
+    }
+  return changed;
+}
+
+}  // namespace
+
+UserSgprRoles radvUserSgprRoles(std::string_view executableName) {
+  if (executableName == "Compute Shader") return {2, -1};
+  if (executableName == "Vertex Shader") return {4, 2};
+  return {};
+}
+
+std::string bufferSlotName(const routes::BufferSlot& s) {
+  if (s.kind == routes::BufferSlot::Kind::VertexBuffer)
+    return "vertex buffer " + std::to_string(s.index);
+  return "set " + std::to_string(s.set) + " binding " + std::to_string(s.index);
+}
+
+std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
+                                               std::span<const std::vector<uint32_t>> instructions,
+                                               const UserSgprRoles& roles) {
+  const std::size_t n = instructions.size();
+  std::vector<std::optional<gcn::CodeClass>> cls(n);
+  std::vector<long> start(n + 1, 0);
+  std::map<long, std::size_t> byDword;
+  for (std::size_t i = 0; i < n; ++i) {
+    byDword[start[i]] = i;
+    start[i + 1] = start[i] + static_cast<long>(instructions[i].size());
+    if (instructions[i].empty()) continue;
+    try {
+      cls[i] = gcn::scanInstruction(gen, instructions[i], 0).cls;
+    } catch (const gcn::Error&) {
+      cls[i] = std::nullopt;
+    }
+  }
+  // Entry: every SGPR holds its own argument value (user SGPRs, then system SGPRs).
+  std::vector<std::optional<State>> in(n);
+  if (n > 0) {
+    State entry;
+    for (unsigned i = 0; i < kSgprs; ++i)
+      entry[i] = Val{Val::K::Arg, i, 0, 0};
+    in[0] = entry;
+  }
+  // Forward data flow to a fixed point; each SGPR only ever moves towards Unknown.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!in[i]) continue;
+      State s = *in[i];
+      Flow f;
+      if (!cls[i] || instructions[i].empty()) {
+        setUnknown(s, 0, kSgprs);  // an unknown word: it could write anything
+      } else {
+        transfer(gen, *cls[i], instructions[i], s);
+        f = flowOf(*cls[i], instructions[i], start[i + 1]);
+      }
+      if (f.fallsThrough && i + 1 < n) changed = merge(in[i + 1], s) || changed;
+      if (f.targetDword) {
+        const auto it = byDword.find(*f.targetDword);
+        if (it != byDword.end()) {
+          changed = merge(in[it->second], s) || changed;
+        } else {
+          // A branch into the middle of an instruction or out of the code: nothing after
+          // any join can be trusted.
+          State unknown;
+          for (std::size_t j = 0; j < n; ++j)
+            if (in[j]) changed = merge(in[j], unknown) || changed;
+        }
+      }
+    }
+  }
+
+  std::vector<TracedDescriptor> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    TracedDescriptor& t = out[i];
+    if (!cls[i] || !gcn::isBufferClass(*cls[i]) || instructions[i].size() < 2) {
+      t.why = "not a buffer instruction";
+      continue;
+    }
+    if (!in[i]) {
+      t.why = "unreachable code";
+      continue;
+    }
+    // SRSRC: MUBUF/MTBUF word 1 [20:16], in units of 4 SGPRs.
+    const unsigned srsrc = ((instructions[i][1] >> 16) & 0x1f) * 4;
+    const State& s = *in[i];
+    const Val& first = s[srsrc];
+    bool same = first.k == Val::K::DescWord && first.offset % 16 == 0;
+    for (unsigned k = 1; same && k < 4; ++k)
+      same = s[srsrc + k].k == Val::K::DescWord && s[srsrc + k].arg == first.arg &&
+             s[srsrc + k].offset == first.offset + 4 * k;
+    const std::string reg = "s[" + std::to_string(srsrc) + ":" + std::to_string(srsrc + 3) + "]";
+    if (!same) {
+      t.why = "descriptor not traced: " + reg +
+              " is not one 16-byte-aligned scalar load from an argument pointer";
+      continue;
+    }
+    const uint32_t index = first.offset / 16;
+    if (static_cast<int>(first.arg) == roles.set0Pointer)
+      t.slot = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, index};
+    else if (static_cast<int>(first.arg) == roles.vertexBuffersPointer)
+      t.slot = routes::BufferSlot{routes::BufferSlot::Kind::VertexBuffer, 0, index};
+    else
+      t.why = "descriptor not traced: " + reg + " is loaded from the pointer in s" +
+              std::to_string(first.arg) + ", which is no known argument of this stage";
+  }
+  return out;
+}
+
+}  // namespace gcnprobe::isa

@@ -1,0 +1,66 @@
+// Which descriptor each buffer instruction of a pipeline uses: the ISA check must prove the
+// intended instruction on the CASE's buffer, not on the route's own I/O buffers (the routes
+// read lane inputs and write results through SSBOs with buffer_load/store_dword too).
+//
+// In ACO's GFX6-9 code a V# in SRSRC s[a:a+3] is loaded by a scalar memory load (SMRD on
+// gfx6/7: OFFSET in dwords, 8-bit immediate or a gfx7 literal; SMEM on gfx8/9: 20-bit byte
+// offset; encodings checked with llvm-mc 14, tests/harness/isa_test.cpp) from a 32-bit
+// pointer held in a user SGPR: the descriptor set's pointer, or on a vertex shader the
+// vertex buffer table's. RADV (radv_descriptor_set.c, radv_CreateDescriptorSetLayout)
+// gives storage buffers and uniform/storage texel buffers 16-byte descriptors, 16-byte
+// aligned, in binding order (bindings sorted by number); dynamic buffers take 0 bytes (their
+// descriptors live in user data instead) and inline uniform blocks their byte size. Our
+// routes use neither, so binding b of a set is at byte 16*b, and vertex buffer binding k at
+// byte 16*k of the table (radv_cmd_buffer.c, radv_flush_vertex_descriptors).
+//
+// The trace is a forward data flow over the instruction stream (branches decoded from SOPP,
+// states merged at join points): each SGPR holds "argument SGPR i at entry", a constant,
+// "dword d of the 16*k-byte-aligned load from pointer argument i", or unknown. Every scalar
+// and vector encoding that can write an SGPR either propagates (s_mov_b32/b64 copies, scalar
+// loads) or makes its destinations unknown; anything not traced is unknown and never counts
+// as proof.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/routes/route.h"
+#include "reference/gen.h"
+
+namespace gcnprobe::isa {
+
+// Which argument (user) SGPRs RADV gives one shader stage: the descriptor set 0 pointer and,
+// for a vertex shader, the vertex buffer table pointer (-1: none / not known). Mesa 22.3.6
+// (radv_shader_args.c: ring offsets in s[0:1] on GFX6-9; set_vs_specific_input_locs puts the
+// vertex buffers pointer and base vertex before the set pointers of a VS), observed in
+// RADV null-device listings for our pipelines (one descriptor set, no push constants):
+// compute s2 = set 0; vertex s2 = vertex buffers, s3 = base vertex, s4 = set 0.
+struct UserSgprRoles {
+  int set0Pointer = -1;
+  int vertexBuffersPointer = -1;
+};
+// By the executable's name ("Compute Shader", "Vertex Shader"); other stages: no roles.
+UserSgprRoles radvUserSgprRoles(std::string_view executableName);
+
+// The descriptor one buffer instruction uses; `slot` empty when not traced (`why` says why).
+struct TracedDescriptor {
+  std::optional<routes::BufferSlot> slot;
+  std::string why;
+};
+
+// "set 0 binding 1", "vertex buffer 0".
+std::string bufferSlotName(const routes::BufferSlot& s);
+
+// One entry per instruction (`instructions[i]` = the dwords of instruction i, in program
+// order, as ACO prints them); entries for non-buffer instructions are untraced with why =
+// "not a buffer instruction". Never throws: words that are no encoding of the generation
+// make the SGPRs they could write unknown (all of them).
+std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
+                                               std::span<const std::vector<uint32_t>> instructions,
+                                               const UserSgprRoles& roles);
+
+}  // namespace gcnprobe::isa
