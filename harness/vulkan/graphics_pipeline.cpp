@@ -54,26 +54,8 @@ GraphicsPipeline::GraphicsPipeline(Context& ctx, std::span<const uint32_t> verte
                                    const EmptyRenderPass& pass, bool captureIsa)
     : device_(ctx.device()), bindings_(bindings.begin(), bindings.end()) {
   try {
-    auto mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = vertexSpirv.size_bytes();
-    mi.pCode = vertexSpirv.data();
-    check(vkCreateShaderModule(device_, &mi, nullptr, &module_), "vkCreateShaderModule");
-
-    std::vector<VkDescriptorSetLayoutBinding> lb;
-    for (const Binding& b : bindings_) {
-      VkDescriptorSetLayoutBinding x{};
-      x.binding = b.binding;
-      x.descriptorType = b.type;
-      x.descriptorCount = 1;
-      x.stageFlags = VK_SHADER_STAGE_VERTEX_BIT;
-      lb.push_back(x);
-    }
-    auto li =
-        make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    li.bindingCount = static_cast<uint32_t>(lb.size());
-    li.pBindings = lb.data();
-    check(vkCreateDescriptorSetLayout(device_, &li, nullptr, &setLayout_),
-          "vkCreateDescriptorSetLayout");
+    module_ = createShaderModule(device_, vertexSpirv);
+    setLayout_ = createSetLayout(device_, bindings_, VK_SHADER_STAGE_VERTEX_BIT);
     auto pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
     pli.setLayoutCount = 1;
     pli.pSetLayouts = &setLayout_;

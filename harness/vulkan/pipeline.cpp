@@ -7,31 +7,42 @@
 
 namespace gcnprobe::vk {
 
+VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spirv) {
+  auto mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  mi.codeSize = spirv.size_bytes();
+  mi.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(vkCreateShaderModule(device, &mi, nullptr, &module), "vkCreateShaderModule");
+  return module;
+}
+
+VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> bindings,
+                                      VkShaderStageFlags stages) {
+  std::vector<VkDescriptorSetLayoutBinding> lb;
+  for (const Binding& b : bindings) {
+    VkDescriptorSetLayoutBinding x{};
+    x.binding = b.binding;
+    x.descriptorType = b.type;
+    x.descriptorCount = 1;
+    x.stageFlags = stages;
+    lb.push_back(x);
+  }
+  auto li =
+      make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  li.bindingCount = static_cast<uint32_t>(lb.size());
+  li.pBindings = lb.data();
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  check(vkCreateDescriptorSetLayout(device, &li, nullptr, &layout), "vkCreateDescriptorSetLayout");
+  return layout;
+}
+
 ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
                                  std::span<const Binding> bindings, uint32_t pushConstantBytes,
                                  bool captureIsa, std::span<const uint32_t> specialization)
     : device_(ctx.device()), bindings_(bindings.begin(), bindings.end()) {
   try {
-    auto mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = spirv.size_bytes();
-    mi.pCode = spirv.data();
-    check(vkCreateShaderModule(device_, &mi, nullptr, &module_), "vkCreateShaderModule");
-
-    std::vector<VkDescriptorSetLayoutBinding> lb;
-    for (const Binding& b : bindings_) {
-      VkDescriptorSetLayoutBinding x{};
-      x.binding = b.binding;
-      x.descriptorType = b.type;
-      x.descriptorCount = 1;
-      x.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-      lb.push_back(x);
-    }
-    auto li =
-        make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    li.bindingCount = static_cast<uint32_t>(lb.size());
-    li.pBindings = lb.data();
-    check(vkCreateDescriptorSetLayout(device_, &li, nullptr, &setLayout_),
-          "vkCreateDescriptorSetLayout");
+    module_ = createShaderModule(device_, spirv);
+    setLayout_ = createSetLayout(device_, bindings_, VK_SHADER_STAGE_COMPUTE_BIT);
 
     VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantBytes};
     auto pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);

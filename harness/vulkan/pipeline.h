@@ -20,6 +20,12 @@ struct Binding {
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 };
 
+// Shared by the compute and graphics pipelines: a shader module from SPIR-V, and a set-0
+// layout with one descriptor per binding visible to `stages`. Both throw gcn::Error.
+VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spirv);
+VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> bindings,
+                                      VkShaderStageFlags stages);
+
 // A compute pipeline, its set-0 layout and pipeline layout. `pushConstantBytes` (0 = none)
 // is visible to the compute stage. With captureStatistics the pipeline is created with
 // VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR (needs
