@@ -12,6 +12,7 @@
 #include "reference/assembler.h"
 #include "reference/error.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -20,13 +21,6 @@ constexpr uint64_t kTexelBase = 0x100000;  // any 48-bit address: the V# base of
 constexpr uint8_t kSrsrc = 4;              // s[4:7]
 constexpr uint8_t kVaddr = 0;              // v0 = element index (IDXEN)
 constexpr uint8_t kVdata = 1;              // v[1:4]
-
-std::string lower(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Element indices per lane for loads: every in-range element once, the last element again,
 // indices just and far past the end (NUM_RECORDS checks; 0x7fffffff/0xffffffff also probe
@@ -49,7 +43,7 @@ std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
 Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding binding,
                    const gcn::OpcodeInfo& op) {
   Case c;
-  const std::string fmt = lower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
+  const std::string fmt = gcn::asciiLower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
   std::string mnemonic(op.mnemonic);
   c.name = "texel." +
            std::string(binding == routes::Binding::UniformTexel ? "uniform" : "storage") + "." +

@@ -14,6 +14,7 @@
 #include "harness/run/pattern.h"
 #include "harness/run/suite.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -24,13 +25,6 @@ constexpr uint8_t kVaddr = 0;         // v0 = vertex index (IDXEN)
 constexpr uint8_t kVdata = 1;         // v[1:4]
 constexpr uint32_t kVertices = 40;    // vertices wholly inside the binding
 
-std::string lower(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 struct Layout {
   std::string name;
   uint32_t stride, offset, bytes;
@@ -39,7 +33,7 @@ struct Layout {
 Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInfo& op,
               const Layout& lay) {
   Case c;
-  const std::string fmt = lower(f.name.substr(10));  // without "VK_FORMAT_"
+  const std::string fmt = gcn::asciiLower(f.name.substr(10));  // without "VK_FORMAT_"
   c.name = "vertex." + fmt + "." + std::string(op.mnemonic) + "." + lay.name;
   c.suite = "vertex";
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;

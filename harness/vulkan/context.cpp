@@ -10,6 +10,7 @@
 #include "harness/gcn_detect.h"
 #include "harness/vulkan/loader.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::vk {
 
@@ -136,12 +137,6 @@ int rank(const DeviceInfo& d) {
   return 4;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                          VkDebugUtilsMessageTypeFlagsEXT /*types*/,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data,
@@ -237,9 +232,9 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices,
       if (d.index == index) return d;
     }
   } else {
-    std::string needle = lower(selector);
+    std::string needle = gcn::asciiLower(selector);
     for (const DeviceInfo& d : devices) {
-      if (lower(d.name).find(needle) != std::string::npos) return d;
+      if (gcn::asciiLower(d.name).find(needle) != std::string::npos) return d;
     }
   }
   std::string list;
