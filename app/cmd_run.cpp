@@ -88,7 +88,9 @@ int runRun(const RunOptions& o) {
 
 void addCommon(CLI::App* sub, RunOptions& o) {
   sub->add_option("--filter", o.filter, "only cases whose name matches this glob (* and ?)");
-  sub->add_option("--suite", o.suite, "only this suite (texel, storage, atomic, vertex; disputed runs only when named)");
+  sub->add_option(
+      "--suite", o.suite,
+      "only this suite (texel, storage, atomic, vertex; disputed runs only when named)");
   sub->add_option("--profile", o.profile,
                   "gfx6|gfx7|gfx8|gfx9|portable (default: the device's generation on an AMD GCN "
                   "device, else portable)");
