@@ -34,8 +34,19 @@ constexpr std::array<DstSel, 4> kXY10{DstSel::X, DstSel::Y, DstSel::One, DstSel:
 // UNORM/SNORM, pure integer -> UINT/SINT, else USCALED/SSCALED, float -> FLOAT); sRGB is
 // unsigned normalized there, so UNORM. `texel` is what RADV 22.3 reports in bufferFeatures
 // (uniform or storage texel), checked against the RADV null device in formats_test.cpp.
-#define ROW(fmt, dfmt, nfmt, sel, stride, texel, note) \
-  { VK_FORMAT_##fmt, "VK_FORMAT_" #fmt, Dfmt::dfmt, Nfmt::nfmt, sel, stride, texel, note }
+#define ROW(fmt, dfmt, nfmt, sel, stride, texel, note)                                    \
+  {                                                                                       \
+    VK_FORMAT_##fmt, "VK_FORMAT_" #fmt, Dfmt::dfmt, Nfmt::nfmt, sel, stride, texel, note, \
+        Dfmt::Invalid, std::string_view(#fmt).find("SRGB") != std::string_view::npos      \
+  }
+// 3 channels of 8/16 bits: no DATA_FORMAT; `chan` is the 1-channel DATA_FORMAT per load.
+#define ROW3(fmt, chan, nfmt, sel, stride)                                                    \
+  {                                                                                           \
+    VK_FORMAT_##fmt, "VK_FORMAT_" #fmt, Dfmt::Invalid, Nfmt::nfmt, sel, stride, false,        \
+        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex " \
+        "attribute only, one channel per load",                                               \
+        Dfmt::chan, std::string_view(#fmt).find("SRGB") != std::string_view::npos             \
+  }
 constexpr BufferFormat kFormats[] = {
     ROW(R8_UNORM, F8, Unorm, kX001, 1, true, ""),
     ROW(R8_SNORM, F8, Snorm, kX001, 1, true, ""),
@@ -53,48 +64,20 @@ constexpr BufferFormat kFormats[] = {
     ROW(R8G8_SINT, F8_8, Sint, kXY01, 2, true, ""),
     ROW(R8G8_SRGB, F8_8, Unorm, kXY01, 2, true,
         "sRGB: the buffer path does no sRGB decode; RADV offers it as storage texel only"),
-    ROW(R8G8B8_UNORM, Invalid, Unorm, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R8G8B8_SNORM, Invalid, Snorm, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R8G8B8_USCALED, Invalid, Uscaled, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R8G8B8_SSCALED, Invalid, Sscaled, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R8G8B8_UINT, Invalid, Uint, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R8G8B8_SINT, Invalid, Sint, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R8G8B8_SRGB, Invalid, Unorm, kXYZ1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_UNORM, Invalid, Unorm, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_SNORM, Invalid, Snorm, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_USCALED, Invalid, Uscaled, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_SSCALED, Invalid, Sscaled, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_UINT, Invalid, Uint, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_SINT, Invalid, Sint, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(B8G8R8_SRGB, Invalid, Unorm, kZYX1, 3, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
+    ROW3(R8G8B8_UNORM, F8, Unorm, kXYZ1, 3),
+    ROW3(R8G8B8_SNORM, F8, Snorm, kXYZ1, 3),
+    ROW3(R8G8B8_USCALED, F8, Uscaled, kXYZ1, 3),
+    ROW3(R8G8B8_SSCALED, F8, Sscaled, kXYZ1, 3),
+    ROW3(R8G8B8_UINT, F8, Uint, kXYZ1, 3),
+    ROW3(R8G8B8_SINT, F8, Sint, kXYZ1, 3),
+    ROW3(R8G8B8_SRGB, F8, Unorm, kXYZ1, 3),
+    ROW3(B8G8R8_UNORM, F8, Unorm, kZYX1, 3),
+    ROW3(B8G8R8_SNORM, F8, Snorm, kZYX1, 3),
+    ROW3(B8G8R8_USCALED, F8, Uscaled, kZYX1, 3),
+    ROW3(B8G8R8_SSCALED, F8, Sscaled, kZYX1, 3),
+    ROW3(B8G8R8_UINT, F8, Uint, kZYX1, 3),
+    ROW3(B8G8R8_SINT, F8, Sint, kZYX1, 3),
+    ROW3(B8G8R8_SRGB, F8, Unorm, kZYX1, 3),
     ROW(R8G8B8A8_UNORM, F8_8_8_8, Unorm, kXYZW, 4, true, ""),
     ROW(R8G8B8A8_SNORM, F8_8_8_8, Snorm, kXYZW, 4, true, ""),
     ROW(R8G8B8A8_USCALED, F8_8_8_8, Uscaled, kXYZW, 4, true, ""),
@@ -166,27 +149,13 @@ constexpr BufferFormat kFormats[] = {
     ROW(R16G16_UINT, F16_16, Uint, kXY01, 4, true, ""),
     ROW(R16G16_SINT, F16_16, Sint, kXY01, 4, true, ""),
     ROW(R16G16_SFLOAT, F16_16, Float, kXY01, 4, true, ""),
-    ROW(R16G16B16_UNORM, Invalid, Unorm, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R16G16B16_SNORM, Invalid, Snorm, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R16G16B16_USCALED, Invalid, Uscaled, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R16G16B16_SSCALED, Invalid, Sscaled, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R16G16B16_UINT, Invalid, Uint, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R16G16B16_SINT, Invalid, Sint, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
-    ROW(R16G16B16_SFLOAT, Invalid, Float, kXYZ1, 6, false,
-        "3 channels of 8/16 bits: no buffer data format on GCN; RADV fetches it as a vertex "
-        "attribute only, one channel per load"),
+    ROW3(R16G16B16_UNORM, F16, Unorm, kXYZ1, 6),
+    ROW3(R16G16B16_SNORM, F16, Snorm, kXYZ1, 6),
+    ROW3(R16G16B16_USCALED, F16, Uscaled, kXYZ1, 6),
+    ROW3(R16G16B16_SSCALED, F16, Sscaled, kXYZ1, 6),
+    ROW3(R16G16B16_UINT, F16, Uint, kXYZ1, 6),
+    ROW3(R16G16B16_SINT, F16, Sint, kXYZ1, 6),
+    ROW3(R16G16B16_SFLOAT, F16, Float, kXYZ1, 6),
     ROW(R16G16B16A16_UNORM, F16_16_16_16, Unorm, kXYZW, 8, true, ""),
     ROW(R16G16B16A16_SNORM, F16_16_16_16, Snorm, kXYZW, 8, true, ""),
     ROW(R16G16B16A16_USCALED, F16_16_16_16, Uscaled, kXYZW, 8, true, ""),
@@ -246,6 +215,7 @@ constexpr BufferFormat kFormats[] = {
         "R at bits 0-10: seed DATA_FORMAT 10_11_11 (x = low 11 bits)"),
 };
 #undef ROW
+#undef ROW3
 
 }  // namespace
 
@@ -292,13 +262,19 @@ gcn::VSharp makeTexelBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t
     throw gcn::Error(std::string(f->name) +
                      " has no texel-buffer V# on RADV: " + std::string(f->note));
   }
+  return makeBufferVSharp(chip, base, elements, f->dfmt, f->nfmt, f->dstSel, f->stride);
+}
+
+gcn::VSharp makeBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elements,
+                             gcn::Dfmt dfmt, gcn::Nfmt nfmt, std::array<gcn::DstSel, 4> dstSel,
+                             uint32_t stride) {
   gcn::VSharp v;
   v.base = base;
-  v.stride = f->stride;
-  v.numRecords = texelBufferNumRecords(chip.gen, elements, f->stride);
-  v.dstSel = f->dstSel;
-  v.numFormat = f->nfmt;
-  v.dataFormat = f->dfmt;
+  v.stride = stride;
+  v.numRecords = texelBufferNumRecords(chip.gen, elements, stride);
+  v.dstSel = dstSel;
+  v.numFormat = nfmt;
+  v.dataFormat = dfmt;
   return v;
 }
 

@@ -28,6 +28,13 @@ struct BufferFormat {
   uint8_t stride;                     // element size in bytes
   bool texel;             // RADV can make a texel-buffer V# for it (false: 3-channel 8/16-bit)
   std::string_view note;  // why a row is special ("" otherwise)
+  // 3 channels of 8/16 bits (dfmt Invalid): the 1-channel DATA_FORMAT a driver fetches each
+  // channel with, one load per channel (RADV does this for such vertex attributes:
+  // "one channel per load" in the rows' notes); Invalid for every other row.
+  gcn::Dfmt channelDfmt = gcn::Dfmt::Invalid;
+  // Vulkan sRGB format: a view read applies the sRGB EOTF to R, G, B (Vulkan spec, Texel
+  // Input Operations, "Format Conversion"); no GCN buffer NUM_FORMAT does (seed 003 codes 0-7).
+  bool srgb = false;
 };
 
 // Every row, in VkFormat order.
@@ -41,6 +48,12 @@ const BufferFormat& parseBufferFormat(std::string_view name);
 // NUM_RECORDS a driver writes for a texel buffer of `elements` elements of `stride` bytes:
 // bytes on GFX8, elements elsewhere (GCN-FACTS.md "NUM_RECORDS units").
 uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride);
+
+// A texel-buffer V# with the given format fields: STRIDE, NUM_RECORDS per
+// texelBufferNumRecords, DST_SEL, DATA/NUM_FORMAT, everything else 0.
+gcn::VSharp makeBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elements,
+                             gcn::Dfmt dfmt, gcn::Nfmt nfmt, std::array<gcn::DstSel, 4> dstSel,
+                             uint32_t stride);
 
 // The V# RADV builds for a texel buffer view of `format` at `base` with `elements`
 // elements on `chip`: STRIDE = element size, NUM_RECORDS per texelBufferNumRecords,

@@ -110,6 +110,7 @@ DeviceInfo describe(VkPhysicalDevice pd, uint32_t index) {
   info.hasExecutableProperties =
       hasExtension(exts, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   info.hasRobustness2 = hasExtension(exts, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  info.hasImageAtomicInt64 = hasExtension(exts, VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
   if (props.apiVersion >= VK_API_VERSION_1_2 ||
       hasExtension(exts, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME)) {
     auto driver =
@@ -312,6 +313,9 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
   }
   if (ctx->info_.hasRobustness2) append(r2);
   if (ctx->info_.hasExecutableProperties) append(pe);
+  auto i64 = make<VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT);
+  if (ctx->info_.hasImageAtomicInt64) append(i64);
   vkGetPhysicalDeviceFeatures2(ctx->physical_, &f2);
 
   // Keep only the features we use (everything else off: what is not asked for stays
@@ -367,6 +371,13 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
   if (ctx->info_.hasExecutableProperties) {
     on.pipelineExecutableInfo = pe.pipelineExecutableInfo;
     exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  }
+  if (ctx->info_.hasImageAtomicInt64) {
+    // The 64-bit image variants declare Int64 too (shaderInt64, core above).
+    i64.shaderImageInt64Atomics = i64.shaderImageInt64Atomics && core.shaderInt64;
+    i64.sparseImageInt64Atomics = VK_FALSE;
+    on.shaderImageInt64Atomics = i64.shaderImageInt64Atomics;
+    exts.push_back(VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
   }
 
   float priority = 1.0f;

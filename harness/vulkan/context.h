@@ -26,6 +26,7 @@ struct DeviceInfo {
   bool isSoftware = false;               // CPU device (lavapipe)
   bool hasExecutableProperties = false;  // VK_KHR_pipeline_executable_properties
   bool hasRobustness2 = false;           // VK_EXT_robustness2
+  bool hasImageAtomicInt64 = false;      // VK_EXT_shader_image_atomic_int64
 };
 
 // "cpu", "integrated-gpu", "discrete-gpu", "virtual-gpu", "other".
@@ -57,6 +58,9 @@ struct Features {
   bool shaderStorageImageWriteWithoutFormat = false;
   bool shaderStorageImageExtendedFormats = false;  // r8, rg16, rgb10_a2, ... image formats
   bool pipelineExecutableInfo = false;             // VK_KHR_pipeline_executable_properties
+  // VK_EXT_shader_image_atomic_int64: the only way SPIR-V gets a 64-bit image type
+  // (Int64ImageEXT), so R64_UINT/SINT texel views need it.
+  bool shaderImageInt64Atomics = false;
 };
 
 // Instance + device + one queue with compute (and graphics when the family has it).
