@@ -43,6 +43,9 @@ struct DeviceCase {
   gcn::MemoryImage memory;
   Binding binding = Binding::UniformTexel;
   VkFormat format = VK_FORMAT_UNDEFINED;  // view / attribute format; UNDEFINED when untyped
+  // Loads through a view whose read is composed of several GCN loads (run/case.h
+  // ViewCompose): how many view components the shader reads; 0 = the instruction's count.
+  uint8_t viewComponents = 0;
 };
 
 // What the device did for one case.

@@ -4,20 +4,36 @@
 // values from a route; the diff (diff.h) compares them.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/routes/route.h"
+#include "reference/resource.h"
 
 namespace gcnprobe::run {
+
+// A Vulkan texel view read that no single GCN instruction performs (formats.h: 3 channels
+// of 8/16 bits, sRGB): the case's instruction is load 0 of `loads`, load k has OFFSET
+// k * loadBytes and contributes its register X; view component j is load dstSel[j]
+// (DstSel::X..W = load 0..3) or the constant dstSel[j] (Zero / One). srgb: the Vulkan sRGB
+// EOTF then applies to view components R, G, B (expect.cpp).
+struct ViewCompose {
+  unsigned loads = 1;
+  unsigned loadBytes = 0;
+  std::array<gcn::DstSel, 4> dstSel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
+  bool srgb = false;
+};
 
 struct Case {
   std::string name;   // unique, dot-separated: "texel.uniform.r8g8b8a8_unorm.load_format_xyzw"
   std::string suite;  // "texel"
   std::string tolerance = "exact";  // a row of allTolerances() (tolerance.h)
   routes::DeviceCase device;
+  std::optional<ViewCompose> view;  // set for composed / sRGB view reads
 };
 
 // PRODUCT.md: unsupported is never pass; route-miss is reserved for the ISA check.

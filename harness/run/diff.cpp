@@ -1,6 +1,8 @@
 #include "harness/run/diff.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -37,6 +39,16 @@ bool isNormFloat(const FormatView& fv, unsigned comp) {
     return false;
   const auto sel = static_cast<uint8_t>(fv.dstSel[comp & 3]);
   return sel >= static_cast<uint8_t>(gcn::DstSel::X);
+}
+
+// A returned register, with the sRGB allowance for components decoded through the EOTF.
+bool componentMatches(const FormatView& fv, unsigned comp, uint32_t e, uint32_t a,
+                      const Tolerance& tol) {
+  if (comp < 4 && fv.srgb[comp] && tol.srgbAbs > 0 && e != a) {
+    const double fe = std::bit_cast<float>(e), fa = std::bit_cast<float>(a);
+    if (std::isfinite(fe) && std::isfinite(fa) && std::fabs(fe - fa) <= tol.srgbAbs) return true;
+  }
+  return registerMatches(fv.reg, e, a, isNormFloat(fv, comp), tol);
 }
 
 bool f32Nan(uint32_t b) {
@@ -201,6 +213,29 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
     return {c.memory.bytes.data() + off, di.bytes};
   };
 
+  // sRGB components: the largest distance from the exact EOTF over all lanes (a note).
+  double srgbWorst = 0, srgbWorstExpected = 0;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const gcn::LaneResult& pl = primary.lanes[l];
+    if (!pl.active || expected.onlyLaneOptions[l]) continue;
+    for (unsigned k = 0; k < std::min<unsigned>(pl.vdataCount, 4); ++k) {
+      if (!fv.srgb[k] || !pl.vdata[k]) continue;
+      const double e = std::bit_cast<float>(*pl.vdata[k]);
+      const double a = std::bit_cast<float>(actual.vdata[l][k]);
+      if (std::isfinite(e) && std::isfinite(a) && std::fabs(a - e) > srgbWorst) {
+        srgbWorst = std::fabs(a - e);
+        srgbWorstExpected = e;
+      }
+    }
+  }
+  if (srgbWorst > 0) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "srgb: largest |actual - exact EOTF| = %.3g (%.3g relative, at %.6g)", srgbWorst,
+                  srgbWorstExpected != 0 ? srgbWorst / srgbWorstExpected : 0.0, srgbWorstExpected);
+    r.notes.push_back(buf);
+  }
+
   // Returned registers, lane by lane.
   int failingLanes = 0;
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
@@ -209,8 +244,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
     const unsigned n = std::min<unsigned>(pl.vdataCount, 5);
     const auto vecMatches = [&](const std::array<std::optional<uint32_t>, 5>& v) {
       for (unsigned k = 0; k < n; ++k) {
-        if (v[k] && !registerMatches(fv.reg, *v[k], actual.vdata[l][k], isNormFloat(fv, k), tol))
-          return false;
+        if (v[k] && !componentMatches(fv, k, *v[k], actual.vdata[l][k], tol)) return false;
       }
       return true;
     };
@@ -250,7 +284,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
         const uint32_t e = *shown[k];
         d.expectedBits = hex(e);
         d.expectedValue = gcn::registerValueText(fv.reg, e);
-        d.match = registerMatches(fv.reg, e, a, isNormFloat(fv, k), tol);
+        d.match = componentMatches(fv, k, e, a, tol);
         if (!d.match) d.classification = classifyRegister(fv.reg, e, a, k, shown);
       }
       r.diffs.push_back(std::move(d));

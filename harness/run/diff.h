@@ -51,6 +51,7 @@ struct DiffResult {
   bool pass = false;
   std::string summary;               // "" when pass
   std::vector<ComponentDiff> diffs;  // every component of every failing lane / element
+  std::vector<std::string> notes;    // observations that do not decide the verdict
 };
 
 // What the diff needs to know about the case's format: from the V# of the case.
@@ -60,7 +61,8 @@ struct FormatView {
   gcn::Nfmt nfmt = gcn::Nfmt::Unorm;
   gcn::RegType reg = gcn::RegType::Float;
   std::array<gcn::DstSel, 4> dstSel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
-  uint32_t stride = 0;  // element size in bytes for mapping offsets to elements
+  uint32_t stride = 0;         // element size in bytes for mapping offsets to elements
+  std::array<bool, 4> srgb{};  // components decoded through the sRGB EOTF (Tolerance::srgbUlps)
 };
 // Reads the V# the instruction uses (state.sgpr[inst.srsrc..+3]) with the chip's layout.
 FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c);

@@ -1,6 +1,8 @@
 #include "harness/run/expect.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "reference/convert.h"
 #include "reference/policy.h"
@@ -21,7 +23,76 @@ uint32_t vulkanOne(gcn::RegType t) {
   return t == gcn::RegType::Float ? 0x3f800000u : 1u;
 }
 
+// The wave's registers as the Vulkan view returns them: the case's instruction alone, or
+// for a composed view (case.h ViewCompose) its loads combined, then the sRGB EOTF.
+gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::WaveState& state,
+                            const gcn::Policies& policies) {
+  static const std::vector<uint8_t> noLds;
+  const routes::DeviceCase& d = c.device;
+  gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
+  if (!c.view) return r;
+  const ViewCompose& v = *c.view;
+  std::vector<gcn::ExecResult> loads;
+  for (unsigned k = 1; k < v.loads; ++k) {
+    gcn::Instruction in = d.inst;
+    in.offset = static_cast<uint16_t>(d.inst.offset + k * v.loadBytes);
+    loads.push_back(gcn::execute(chip, in, state, d.memory, noLds, policies));
+  }
+  const gcn::RegType reg = formatViewOf(chip, d).reg;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    gcn::LaneResult& lane = r.lanes[l];
+    if (!lane.active || lane.vdataCount == 0) continue;
+    if (v.loads > 1) {
+      const std::array<std::optional<uint32_t>, 5> first = lane.vdata;
+      const unsigned n = d.viewComponents != 0 ? d.viewComponents : lane.vdataCount;
+      lane.vdata = {};
+      for (unsigned j = 0; j < n && j < 4; ++j) {
+        const auto sel = static_cast<unsigned>(v.dstSel[j]);
+        const auto x = static_cast<unsigned>(gcn::DstSel::X);
+        if (v.dstSel[j] == gcn::DstSel::One)
+          lane.vdata[j] = vulkanOne(reg);
+        else if (sel < x)
+          lane.vdata[j] = 0u;
+        else if (sel == x)
+          lane.vdata[j] = first[0];
+        else if (sel - x - 1 < loads.size())
+          lane.vdata[j] = loads[sel - x - 1].lanes[l].vdata[0];
+      }
+      lane.vdataCount = static_cast<uint8_t>(n);
+      for (const gcn::ExecResult& more : loads)
+        lane.accesses.insert(lane.accesses.end(), more.lanes[l].accesses.begin(),
+                             more.lanes[l].accesses.end());
+    }
+    if (v.srgb)
+      for (unsigned j = 0; j < 3 && j < lane.vdataCount; ++j)
+        if (lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
+  }
+  return r;
+}
+
 }  // namespace
+
+uint32_t srgbToLinearBits(uint32_t unormBits) {
+  // IEC 61966-2-1 / Khronos Data Format Specification "sRGB EOTF", in double, rounded once.
+  const double x = std::bit_cast<float>(unormBits);
+  if (!(x > 0.0)) return std::bit_cast<uint32_t>(static_cast<float>(x / 12.92));
+  const double y = x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+  return std::bit_cast<uint32_t>(static_cast<float>(y));
+}
+
+FormatView caseFormatView(const gcn::Chip& chip, const Case& c) {
+  FormatView fv = formatViewOf(chip, c.device);
+  if (!c.view) return fv;
+  if (c.view->loads > 1) {
+    // Components read through the composed view: the load's own format per component.
+    for (unsigned j = 0; j < 4; ++j)
+      fv.dstSel[j] = c.view->dstSel[j] >= gcn::DstSel::X ? gcn::DstSel::X : c.view->dstSel[j];
+  }
+  if (c.view->srgb)
+    for (unsigned j = 0; j < 3; ++j)
+      fv.srgb[j] = true;
+  return fv;
+}
 
 Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules) {
   Expected e;
@@ -30,11 +101,15 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   // Vulkan fixes where a store through a swizzled (BGRA) format puts each component: in the
   // format's own order, which for the driver's ZYXW V# is the inverse of DST_SEL.
   if (profile.portable) base.set(gcn::PolicyId::StoreDstSel, 1);
-  const std::vector<uint8_t> noLds;
   e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
-                            gcn::execute(profile.chip, d.inst, d.state, d.memory, noLds, base)});
+                            executeView(profile.chip, c, d.state, base)});
   e.description = std::string(profile.chip.name) + " (" +
                   std::string(gcn::genName(profile.chip.gen)) + ") reference, default policies";
+  if (c.view && c.view->loads > 1)
+    e.description += "; view composed of " + std::to_string(c.view->loads) +
+                     " one-channel loads (OFFSET +" + std::to_string(c.view->loadBytes) + " each)";
+  if (c.view && c.view->srgb)
+    e.description += "; sRGB EOTF on R, G, B (Vulkan texel input format conversion)";
   if (!profile.portable) return e;
 
   // Every combination of the open points, each as a labelled alternative.
@@ -50,8 +125,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       label += " " + std::string(pt.name) + "=" + std::string(pt.options[flipped].name);
     }
     if (p == base) continue;
-    e.alternatives.push_back(
-        {label, gcn::execute(profile.chip, d.inst, d.state, d.memory, noLds, p)});
+    e.alternatives.push_back({label, executeView(profile.chip, c, d.state, p)});
   }
   e.description += ", widened for portable: any option of norm/int-store/oob-one";
 
@@ -92,7 +166,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
         s.exec = ~0ull;
         for (unsigned k = 0; k < gcn::kWaveSize; ++k)
           s.vgpr[d.inst.vaddr][k] = std::min(first + k, elements - 1);
-        const gcn::ExecResult r = gcn::execute(profile.chip, d.inst, s, d.memory, noLds, base);
+        const gcn::ExecResult r = executeView(profile.chip, c, s, base);
         for (unsigned k = 0; k < gcn::kWaveSize && first + k < elements; ++k)
           inBuffer.push_back(r.lanes[k].vdata);
       }

@@ -13,6 +13,14 @@ struct DeviceRules {
   bool robustBufferAccess2 = false;  // VK_EXT_robustness2 enabled on the device
 };
 
+// The Vulkan sRGB EOTF (Khronos Data Format Specification, "sRGB EOTF"; Vulkan spec, texel
+// input "Format Conversion") of a float register holding the UNORM value, exact in double
+// and rounded once to float.
+uint32_t srgbToLinearBits(uint32_t unormBits);
+
+// formatViewOf for the case, with a composed view's component mapping and sRGB components.
+FormatView caseFormatView(const gcn::Chip& chip, const Case& c);
+
 // Throws gcn::Error when the case's instruction is invalid on the profile's chip.
 Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules);
 

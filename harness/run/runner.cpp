@@ -71,7 +71,7 @@ Summary runCases(std::span<const Case> cases,
     CaseResult& r = results[i];
     r.name = c.name;
     r.suite = c.suite;
-    r.instruction = instructionText(options.profile.chip.gen, c.device.inst);
+    r.instruction = caseInstructionText(options.profile.chip.gen, c);
     const BufferFormat* bf = findBufferFormat(c.device.format);
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
@@ -162,13 +162,14 @@ Summary runCases(std::span<const Case> cases,
         r.reason = actual[k].unsupported;
       } else {
         try {
-          const FormatView fv = formatViewOf(options.profile.chip, cases[i].device);
+          const FormatView fv = caseFormatView(options.profile.chip, cases[i]);
           const DiffResult d =
               diffCase(cases[i].device, fv, *expected[i], actual[k], findTolerance(r.tolerance));
           r.verdict = d.pass ? Verdict::Pass : Verdict::Fail;
           r.reason = d.summary;
           r.changedGuardBytes = actual[k].changedGuardBytes;
           if (!d.pass) r.diffs = d.diffs;
+          r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
           for (const gcn::LaneResult& lane : expected[i]->alternatives.front().result.lanes)
             if (!lane.note.empty() &&
                 std::find(r.notes.begin(), r.notes.end(), lane.note) == r.notes.end())

@@ -17,6 +17,8 @@ struct Tolerance {
   bool anyNanPayload;    // a NaN matches any NaN
   bool denormFlush;      // a denormal may read or store as zero of the same sign
   std::string_view source;
+  // sRGB-decoded components (FormatView::srgb): |actual - expected| <= srgbAbs.
+  double srgbAbs = 0;
 };
 
 // The table, "exact" first.
