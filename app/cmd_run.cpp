@@ -43,8 +43,7 @@ void runList(const RunOptions& o) {
   // without --profile, the portable profile's generation.
   const run::Profile profile = run::resolveProfile(o.profile, std::nullopt);
   for (const run::Case& c : selectCases(o, profile.chip))
-    std::printf("%s  %s\n", c.name.c_str(),
-                run::instructionText(profile.chip.gen, c.device.inst).c_str());
+    std::printf("%s  %s\n", c.name.c_str(), run::caseInstructionText(profile.chip.gen, c).c_str());
 }
 
 int runRun(const RunOptions& o) {

@@ -7,8 +7,15 @@
 // without it the image has no format, GL_EXT_shader_image_load_formatted, which needs
 // shaderStorageImageReadWithoutFormat), TEX (the sampler or image type: samplerBuffer,
 // isamplerBuffer, uimageBuffer, ...), VEC4 (vec4 / ivec4 / uvec4), IS_FLOAT, COMPS (1..4).
+// WIDE (R64_UINT/SINT): a 64-bit image (u64imageBuffer / i64imageBuffer, FMT r64ui / r64i,
+// GL_EXT_shader_image_int64); its one component goes out as two dwords, low then high,
+// as the 32_32 V# returns them in registers X and Y.
 #if STORAGE && !defined(FMT)
 #extension GL_EXT_shader_image_load_formatted : require
+#endif
+#if defined(WIDE)
+#extension GL_EXT_shader_image_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 layout(local_size_x = 64) in;
 
@@ -39,6 +46,10 @@ void main() {
   uint l = gl_LocalInvocationID.x;
   if (inp.enabled[l] == 0u) return;
   VEC4 r = FETCH(int(inp.idx[l]));
+#if defined(WIDE)
+  outp.v[l * 4u + 0u] = uint(r.x);
+  outp.v[l * 4u + 1u] = uint(r.x >> 32);
+#else
   outp.v[l * 4u + 0u] = BITS(r.x);
 #if COMPS >= 2
   outp.v[l * 4u + 1u] = BITS(r.y);
@@ -48,5 +59,6 @@ void main() {
 #endif
 #if COMPS >= 4
   outp.v[l * 4u + 3u] = BITS(r.w);
+#endif
 #endif
 }

@@ -31,8 +31,7 @@ endforeach()
 # Rows are "VkFormat:GLSL qualifier": the Vulkan spec's table "Compatibility Between SPIR-V
 # Image Formats and Vulkan Formats" (appendices/spirvenv, [[spirvenv-image-formats]]), with
 # each SPIR-V Image Format spelled as its GLSL format layout qualifier (GLSL 4.60, 4.4.6.2
-# "Format Layout Qualifiers"). R64ui/R64i (Int64ImageEXT) are left out: texel.cpp reports
-# 64-bit texels unsupported. This list is the only VkFormat -> qualifier table: texel.cpp
+# "Format Layout Qualifiers"). R64ui/R64i (Int64ImageEXT) have their own rows below. This list is the only VkFormat -> qualifier table: texel.cpp
 # names the variant after the VkFormat and reads "no variant" as "no SPIR-V image format".
 # The sampled type follows the qualifier (GLSL: *ui -> uimageBuffer, *i -> iimageBuffer,
 # every other qualifier -> imageBuffer).
@@ -67,6 +66,12 @@ foreach(row
               COMPS=${n})
   endforeach()
 endforeach()
+# R64_UINT / R64_SINT (the Vulkan table's R64ui / R64i, capability Int64ImageEXT): one
+# variant each, reading the 64-bit component as two dwords (texel_load.comp WIDE).
+gcnprobe_shader(NAME texel_load_formatted_r64_uint_2 SOURCE texel_load.comp
+  DEFINES STORAGE=1 FMT=r64ui TEX=u64imageBuffer VEC4=u64vec4 IS_FLOAT=0 COMPS=2 WIDE=1)
+gcnprobe_shader(NAME texel_load_formatted_r64_sint_2 SOURCE texel_load.comp
+  DEFINES STORAGE=1 FMT=r64i TEX=i64imageBuffer VEC4=i64vec4 IS_FLOAT=0 COMPS=2 WIDE=1)
 # Storage-buffer route (harness/routes/storage.cpp): one variant per BUFFER_LOAD_<type> /
 # BUFFER_STORE_<type>; rows are "name:DTYPE:SIGNED:ESIZE:WORDS:BITS8:BITS16".
 foreach(row

@@ -53,6 +53,16 @@ char sampledType(const BufferFormat& f) {
   return 'f';
 }
 
+// R64_UINT / R64_SINT: one 64-bit component, which only a 64-bit image type reads.
+bool wide(const BufferFormat& f) {
+  return f.vk == VK_FORMAT_R64_UINT || f.vk == VK_FORMAT_R64_SINT;
+}
+
+// How many components the shader reads: the composed view's, else the instruction's.
+unsigned componentsRead(const DeviceCase& c) {
+  return c.viewComponents != 0 ? c.viewComponents : c.inst.op->components;
+}
+
 class TexelRoute final : public Route {
  public:
   explicit TexelRoute(vk::Context& ctx)
@@ -83,22 +93,13 @@ class TexelRoute final : public Route {
              "LDS)";
     const BufferFormat* f = findBufferFormat(c.format);
     if (f == nullptr) return "format is not in the buffer format table";
-    // A buffer V#'s NUM_FORMAT is 3 bits (GCN-FACTS.md: word3 [14:12] on GFX6-8, seed 003's
-    // codes 0-7); SRGB (code 9 in seed 003's number format list) exists for image
-    // resources only. Vulkan decodes sRGB through the view, RADV gives it the UNORM V#
-    // (formats.h), so no BUFFER_LOAD/STORE_FORMAT does what the view does.
-    if (f->name.find("_SRGB") != std::string_view::npos)
-      return std::string(f->name) +
-             ": GCN buffer instructions have no sRGB number format (NUM_FORMAT 0-7; SRGB is an "
-             "image-only code)";
-    // Vulkan: a 64-bit component format needs a 64-bit sampled type in the shader (R64ui /
-    // R64i, capability Int64ImageEXT, VK_EXT_shader_image_atomic_int64's
-    // shaderImageInt64Atomics; lavapipe 22.3 does not expose the extension); the 32-bit
-    // variants here would read a converted value, not the 32_32 V#'s two dwords.
-    if (f->name.find("R64") != std::string_view::npos)
-      return std::string(f->name) +
-             ": 64-bit texels need a 64-bit sampled type (Int64ImageEXT, "
-             "VK_EXT_shader_image_atomic_int64): not in this route";
+    // Formats without a single-load V# (formats.h channelDfmt) arrive as composed view reads
+    // (run/case.h ViewCompose: BUFFER_LOAD_FORMAT_X per channel); other Invalid rows
+    // (64-bit channels beyond R64) have no model.
+    if (f->dfmt == gcn::Dfmt::Invalid && (f->channelDfmt == gcn::Dfmt::Invalid || store))
+      return std::string(f->name) + ": no GCN buffer V# reads it" +
+             (f->note.empty() ? "" : " (" + std::string(f->note) + ")");
+    if (c.viewComponents > 4) return "a view has at most four components";
     const VkFormatProperties props = ctx_.formatProperties(c.format);
     const VkFormatFeatureFlags need = c.binding == Binding::UniformTexel
                                           ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
@@ -108,6 +109,27 @@ class TexelRoute final : public Route {
              (c.binding == Binding::UniformTexel ? "VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT"
                                                  : "VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT") +
              " on this device";
+    // Vulkan: a 64-bit component format needs a 64-bit texel type in the shader (R64ui /
+    // R64i, capability Int64ImageEXT of VK_EXT_shader_image_atomic_int64; lavapipe 22.3
+    // does not have it), and GLSL has 64-bit image types only (no u64samplerBuffer).
+    if (wide(*f)) {
+      if (!ctx_.features().shaderImageInt64Atomics)
+        return std::string(f->name) +
+               ": 64-bit texels need Int64ImageEXT and the device lacks shaderImageInt64Atomics "
+               "(VK_EXT_shader_image_atomic_int64)";
+      if (c.binding == Binding::UniformTexel)
+        return std::string(f->name) +
+               ": GLSL has no 64-bit sampler type (GL_EXT_shader_image_int64 adds images only): "
+               "read through a storage texel buffer";
+      if (!load || in.op->components != 2)
+        return std::string(f->name) +
+               ": only buffer_load_format_xy (the 64-bit texel as two dwords) is realised";
+    }
+    // Vulkan encodes a store to an sRGB view (linear -> sRGB); no GCN buffer store does, and
+    // the route has no model of the encode's rounding yet.
+    if (store && f->srgb)
+      return std::string(f->name) +
+             ": stores to sRGB views (linear -> sRGB encode) are not modelled";
     // Without shaderStorageImageReadWithoutFormat the image must declare its format, which
     // exists only for the VkFormats of the Vulkan spec's "Compatibility Between SPIR-V
     // Image Formats and Vulkan Formats" table (the formatted variants in variants.cmake).
@@ -197,7 +219,7 @@ class TexelRoute final : public Route {
       PerCase& p = per[i];
       DeviceResult& r = results[i];
       const bool store = c.inst.op->kind == gcn::OpKind::StoreFormat;
-      r.vdataCount = store ? 0 : c.inst.op->components;
+      r.vdataCount = store ? 0 : static_cast<uint8_t>(componentsRead(c));
       std::vector<uint32_t> out(kOutWords);
       std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
       for (unsigned l = 0; l < gcn::kWaveSize; ++l)
@@ -257,8 +279,9 @@ std::string texelVariant(const DeviceCase& c, bool readWithoutFormat) {
   const BufferFormat* f = findBufferFormat(c.format);
   const char t = f != nullptr ? sampledType(*f) : 'f';
   if (c.inst.op->kind == gcn::OpKind::StoreFormat) return std::string("texel_store_") + t;
-  const std::string comps = std::to_string(std::clamp<unsigned>(c.inst.op->components, 1, 4));
-  if (c.binding == Binding::StorageTexel && !readWithoutFormat) {
+  const std::string comps = std::to_string(std::clamp<unsigned>(componentsRead(c), 1, 4));
+  // 64-bit texels: always the formatted 64-bit image variant (texel_load.comp WIDE).
+  if (c.binding == Binding::StorageTexel && (!readWithoutFormat || (f != nullptr && wide(*f)))) {
     // The format qualifier fixes the sampled type, so the name carries the format.
     if (f == nullptr) return "";
     return "texel_load_formatted_" + lowerFormatName(f->name) + "_" + comps;

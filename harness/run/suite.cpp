@@ -21,6 +21,8 @@ constexpr uint64_t kTexelBase = 0x100000;  // any 48-bit address: the V# base of
 constexpr uint8_t kSrsrc = 4;              // s[4:7]
 constexpr uint8_t kVaddr = 0;              // v0 = element index (IDXEN)
 constexpr uint8_t kVdata = 1;              // v[1:4]
+constexpr std::array<gcn::DstSel, 4> kIdentitySel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z,
+                                                  gcn::DstSel::W};
 
 // Element indices per lane for loads: every in-range element once, the last element again,
 // indices just and far past the end (NUM_RECORDS checks; 0x7fffffff/0xffffffff also probe
@@ -40,19 +42,36 @@ std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
   return idx;
 }
 
+// A texel case. viewComponents != 0: a composed view read (formats.h channelDfmt): `op` is
+// BUFFER_LOAD_FORMAT_X on a one-channel V#, one load per channel, and the shader reads
+// viewComponents components of the view.
 Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding binding,
-                   const gcn::OpcodeInfo& op) {
+                   const gcn::OpcodeInfo& op, unsigned viewComponents = 0) {
   Case c;
   const std::string fmt = gcn::asciiLower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
   std::string mnemonic(op.mnemonic);
+  static constexpr const char* kViewComps[] = {"", "x", "xy", "xyz", "xyzw"};
   c.name = "texel." +
            std::string(binding == routes::Binding::UniformTexel ? "uniform" : "storage") + "." +
-           fmt + "." + mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0);
+           fmt + "." +
+           (viewComponents != 0 ? std::string("view_") + kViewComps[std::min(viewComponents, 4u)]
+                                : mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0));
   c.suite = "texel";
   const bool store = op.kind == gcn::OpKind::StoreFormat;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
-  c.tolerance = norm && !store ? "norm-1ulp"
+  c.tolerance = norm && !store ? (f.srgb ? "srgb" : "norm-1ulp")
                                : (store || f.nfmt == gcn::Nfmt::Float ? "portable-texel" : "exact");
+  const bool composed = viewComponents != 0;
+  const gcn::Dfmt dfmt = composed ? f.channelDfmt : f.dfmt;
+  const unsigned channels = composed ? 3 : 1;
+  if (composed || f.srgb) {
+    ViewCompose v;
+    v.loads = channels;
+    v.loadBytes = composed ? gcn::dfmtInfo(dfmt).bytes : 0;
+    if (composed) v.dstSel = f.dstSel;
+    v.srgb = f.srgb;
+    c.view = v;
+  }
 
   routes::DeviceCase& d = c.device;
   d.binding = binding;
@@ -63,13 +82,18 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
   d.inst.srsrc = kSrsrc;
   d.inst.soffset = 128;  // inline constant 0
   d.inst.idxen = true;
-  const gcn::VSharp v = makeTexelBufferVSharp(chip, kTexelBase, kTexelElements, f.vk);
+  d.viewComponents = static_cast<uint8_t>(viewComponents);
+  // RADV's V# where it has one; a composed view's loads use the channel's one-channel
+  // format with the view's stride; formats RADV keeps off texel buffers (formats.h `texel`)
+  // get the V# their table row describes.
+  const gcn::VSharp v = makeBufferVSharp(chip, kTexelBase, kTexelElements, dfmt, f.nfmt,
+                                         composed ? kIdentitySel : f.dstSel, f.stride);
   const auto words = gcn::encodeVSharp(chip.gen, v);
   for (unsigned i = 0; i < 4; ++i)
     d.state.sgpr[kSrsrc + i] = words[i];
   const uint64_t seed = seedOf(c.name);
   d.memory.base = kTexelBase;
-  d.memory.bytes = patternMemory(f.dfmt, f.nfmt, kTexelElements, seed);
+  d.memory.bytes = patternMemory(dfmt, f.nfmt, kTexelElements * channels, seed);
   d.state.exec = ~0ull & ~(3ull << 62);
 
   auto idx = loadIndices(seed);
@@ -120,28 +144,58 @@ std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
   }
 }
 
+std::string caseInstructionText(gcn::Gen gen, const Case& c) {
+  std::string text = instructionText(gen, c.device.inst);
+  if (!c.view) return text;
+  for (unsigned k = 1; k < c.view->loads; ++k) {
+    gcn::Instruction in = c.device.inst;
+    in.offset = static_cast<uint16_t>(in.offset + k * c.view->loadBytes);
+    text += " ; " + instructionText(gen, in);
+  }
+  if (c.view->srgb) text += " ; sRGB EOTF on r,g,b in the shader (no buffer NUM_FORMAT is sRGB)";
+  return text;
+}
+
 std::vector<Case> texelSuite(const gcn::Chip& chip) {
+  static constexpr const char* kLoads[] = {"buffer_load_format_x", "buffer_load_format_xy",
+                                           "buffer_load_format_xyz", "buffer_load_format_xyzw"};
+  const auto opcode = [](const char* mnemonic) -> const gcn::OpcodeInfo& {
+    const gcn::OpcodeInfo* op = gcn::findOpcode(mnemonic);
+    if (op == nullptr) throw gcn::Error("opcode table lacks " + std::string(mnemonic));
+    return *op;
+  };
+  constexpr routes::Binding kBindings[] = {routes::Binding::UniformTexel,
+                                           routes::Binding::StorageTexel};
   std::vector<Case> cases;
   for (const BufferFormat& f : allBufferFormats()) {
-    if (!f.texel || f.dfmt == gcn::Dfmt::Invalid) continue;
-    const unsigned comps = gcn::dfmtInfo(f.dfmt).components;
+    // Rows with neither a V# nor a per-channel composition (64-bit channels beyond R64)
+    // have no GCN model: docs/routes.md lists them.
+    const bool composed = f.dfmt == gcn::Dfmt::Invalid && f.channelDfmt != gcn::Dfmt::Invalid;
+    if (f.dfmt == gcn::Dfmt::Invalid && !composed) continue;
+    // R64_UINT/SINT: the one 64-bit component is registers X and Y of the 32_32 V#.
+    if (f.vk == VK_FORMAT_R64_UINT || f.vk == VK_FORMAT_R64_SINT) {
+      for (routes::Binding b : kBindings)
+        cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[1])));
+      continue;
+    }
+    const unsigned comps = composed ? 3 : gcn::dfmtInfo(f.dfmt).components;
     if (comps == 0) continue;
     std::vector<unsigned> counts{1, comps, 4};
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-    static constexpr const char* kLoads[] = {"buffer_load_format_x", "buffer_load_format_xy",
-                                             "buffer_load_format_xyz", "buffer_load_format_xyzw"};
-    for (routes::Binding b : {routes::Binding::UniformTexel, routes::Binding::StorageTexel}) {
+    for (routes::Binding b : kBindings) {
       for (unsigned n : counts) {
-        const gcn::OpcodeInfo* op = gcn::findOpcode(kLoads[n - 1]);
-        if (op == nullptr) throw gcn::Error("opcode table lacks " + std::string(kLoads[n - 1]));
-        cases.push_back(makeTexelCase(chip, f, b, *op));
+        if (composed)
+          cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[0]), n));
+        else
+          cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[n - 1])));
       }
     }
-    // imageStore writes a whole vec4 (the format decides which components land).
-    const gcn::OpcodeInfo* st = gcn::findOpcode("buffer_store_format_xyzw");
-    if (st == nullptr) throw gcn::Error("opcode table lacks buffer_store_format_xyzw");
-    cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, *st));
+    // imageStore writes a whole vec4 (the format decides which components land). Composed
+    // and sRGB views have no store model (texel.cpp says why).
+    if (composed || f.srgb) continue;
+    cases.push_back(
+        makeTexelCase(chip, f, routes::Binding::StorageTexel, opcode("buffer_store_format_xyzw")));
   }
   return cases;
 }

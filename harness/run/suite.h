@@ -68,5 +68,8 @@ inline constexpr uint32_t kTexelElements = 48;
 // The assembler text of a case's instruction (gcn::printInstruction, llvm-mc syntax):
 // "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen".
 std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst);
+// The case's intended GCN code: instructionText, or for a composed view (case.h
+// ViewCompose) every load joined with " ; ", plus the sRGB decode a driver must add.
+std::string caseInstructionText(gcn::Gen gen, const Case& c);
 
 }  // namespace gcnprobe::run
