@@ -1,0 +1,196 @@
+// Vulkan views that no single GCN buffer instruction reads (run/case.h ViewCompose): 3
+// channels of 8/16 bits composed from one-channel loads, and sRGB views decoded through the
+// sRGB EOTF. Goldens come from the Vulkan format definitions (component order in memory,
+// (0,0,1) inserted for missing G, B, A) and from the sRGB standard's published values, never
+// from the code under test; no Vulkan device is needed.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+
+#include "harness/formats.h"
+#include "harness/run/diff.h"
+#include "harness/run/expect.h"
+#include "harness/run/suite.h"
+
+namespace gcnprobe::run {
+namespace {
+
+const gcn::Chip& chip() {
+  return gcn::representativeChip(gcn::Gen::Gfx9);
+}
+
+Case findCase(const std::string& name) {
+  auto cases = buildCases("texel", name, chip());
+  EXPECT_EQ(cases.size(), 1u) << name;
+  return cases.at(0);
+}
+
+float f(std::optional<uint32_t> bits) {
+  return bits ? std::bit_cast<float>(*bits) : std::nanf("");
+}
+
+TEST(SrgbEotf, PublishedValues) {
+  // IEC 61966-2-1 linear segment: c/255/12.92 below 0.04045 (codes 0..10).
+  EXPECT_EQ(std::bit_cast<float>(srgbToLinearBits(0)), 0.0f);
+  EXPECT_FLOAT_EQ(std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(10.0f / 255))),
+                  static_cast<float>(10.0 / 255 / 12.92));
+  // Widely tabulated sRGB -> linear values: 128 -> 0.2158605, 188 -> 0.5028865, 255 -> 1.
+  EXPECT_NEAR(std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(128.0f / 255))),
+              0.2158605, 1e-7);
+  EXPECT_NEAR(std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(188.0f / 255))),
+              0.5028865, 1e-7);
+  EXPECT_EQ(std::bit_cast<float>(srgbToLinearBits(0x3f800000u)), 1.0f);
+}
+
+TEST(SrgbEotf, MonotoneAndContinuousOverEveryCode) {
+  // Exhaustive over the 256 UNORM8 codes: strictly increasing; the two segments meet at
+  // 0.04045 (the linear value there, 0.04045 / 12.92, within 1e-7 of the power segment).
+  float last = -1;
+  for (unsigned c = 0; c < 256; ++c) {
+    const float v = std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(c / 255.0f)));
+    EXPECT_GT(v, last) << c;
+    last = v;
+  }
+  const double lin = 0.04045 / 12.92, pow = std::pow((0.04045 + 0.055) / 1.055, 2.4);
+  EXPECT_NEAR(lin, pow, 1e-7);
+}
+
+// R8G8B8_UNORM: memory R, G, B per 3-byte element; the view reads (R, G, B, 1).
+TEST(ComposedView, ThreeByteElementsReadAsRgb1) {
+  const Case c = findCase("texel.uniform.r8g8b8_unorm.view_xyzw");
+  ASSERT_TRUE(c.view.has_value());
+  EXPECT_EQ(c.view->loads, 3u);
+  EXPECT_EQ(c.view->loadBytes, 1u);
+  EXPECT_EQ(c.device.memory.bytes.size() % 3, 0u);
+  const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
+  const gcn::ExecResult& r = e.alternatives.front().result;
+  const auto& mem = c.device.memory.bytes;
+  const uint32_t elements = static_cast<uint32_t>(mem.size() / 3);
+  unsigned inRange = 0, outOfRange = 0;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    if (!((c.device.state.exec >> l) & 1)) continue;
+    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    SCOPED_TRACE(l);
+    ASSERT_EQ(r.lanes[l].vdataCount, 4u);
+    if (idx < elements) {
+      ++inRange;
+      for (unsigned k = 0; k < 3; ++k)
+        EXPECT_EQ(f(r.lanes[l].vdata[k]), mem[idx * 3 + k] / 255.0f) << k;
+    } else {
+      ++outOfRange;
+      for (unsigned k = 0; k < 3; ++k)
+        EXPECT_EQ(f(r.lanes[l].vdata[k]), 0.0f) << k;
+    }
+    EXPECT_EQ(f(r.lanes[l].vdata[3]), 1.0f);
+  }
+  EXPECT_GT(inRange, 40u);
+  EXPECT_GT(outOfRange, 4u);
+}
+
+// B8G8R8_UINT: memory B, G, R; the view reads (R, G, B, 1) = (byte 2, byte 1, byte 0, 1).
+TEST(ComposedView, BgrElementsSwapBack) {
+  const Case c = findCase("texel.uniform.b8g8r8_uint.view_xyzw");
+  const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
+  const gcn::ExecResult& r = e.alternatives.front().result;
+  const auto& mem = c.device.memory.bytes;
+  for (unsigned l = 0; l < 10; ++l) {
+    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    ASSERT_LT(idx * 3 + 2, mem.size());
+    EXPECT_EQ(r.lanes[l].vdata[0], mem[idx * 3 + 2]);
+    EXPECT_EQ(r.lanes[l].vdata[1], mem[idx * 3 + 1]);
+    EXPECT_EQ(r.lanes[l].vdata[2], mem[idx * 3 + 0]);
+    EXPECT_EQ(r.lanes[l].vdata[3], 1u);
+  }
+}
+
+// R16G16B16_SFLOAT: 6-byte elements, half floats; every channel load is OFFSET +2.
+TEST(ComposedView, HalfFloatChannelsAtTwoByteSteps) {
+  const Case c = findCase("texel.uniform.r16g16b16_sfloat.view_xyz");
+  EXPECT_EQ(c.view->loadBytes, 2u);
+  const std::string text = caseInstructionText(gcn::Gen::Gfx9, c);
+  EXPECT_NE(text.find("offset:2"), std::string::npos) << text;
+  EXPECT_NE(text.find("offset:4"), std::string::npos) << text;
+  const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
+  const auto& mem = c.device.memory.bytes;
+  const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][0];
+  for (unsigned k = 0; k < 3; ++k) {
+    const uint16_t h = static_cast<uint16_t>(mem[idx * 6 + 2 * k] | mem[idx * 6 + 2 * k + 1] << 8);
+    // A finite, normal half: (-1)^s * 2^(e-15) * (1 + m/1024).
+    const unsigned ex = (h >> 10) & 31, m = h & 1023;
+    if (ex == 0 || ex == 31) continue;
+    const float want = (h & 0x8000 ? -1.0f : 1.0f) * std::ldexp(1.0f + m / 1024.0f, int(ex) - 15);
+    EXPECT_EQ(f(e.alternatives.front().result.lanes[0].vdata[k]), want) << k;
+  }
+}
+
+// sRGB: R, G, B through the EOTF, alpha as plain UNORM.
+TEST(SrgbView, DecodesRgbNotAlpha) {
+  const Case c = findCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  ASSERT_TRUE(c.view.has_value());
+  EXPECT_TRUE(c.view->srgb);
+  EXPECT_EQ(c.tolerance, "srgb");
+  const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
+  const auto& mem = c.device.memory.bytes;
+  for (unsigned l = 0; l < 20; ++l) {
+    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    const auto& v = e.alternatives.front().result.lanes[l].vdata;
+    for (unsigned k = 0; k < 3; ++k) {
+      const double x = mem[idx * 4 + k] / 255.0;
+      const double want = x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+      EXPECT_NEAR(f(v[k]), want, 1e-7) << l << " " << k;
+    }
+    EXPECT_EQ(f(v[3]), mem[idx * 4 + 3] / 255.0f);
+  }
+  const FormatView fv = caseFormatView(chip(), c);
+  EXPECT_TRUE(fv.srgb[0] && fv.srgb[1] && fv.srgb[2]);
+  EXPECT_FALSE(fv.srgb[3]);
+}
+
+// The srgb tolerance: 2^-7 on R, G, B (the Vulkan CTS bound), nothing extra on alpha.
+TEST(SrgbView, ToleranceBoundsAreEnforced) {
+  const Case c = findCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  const Expected e = buildExpected(c, resolveProfile("portable", std::nullopt), {});
+  const FormatView fv = caseFormatView(chip(), c);
+  const Tolerance& tol = findTolerance("srgb");
+  routes::DeviceResult actual;
+  actual.vdataCount = 4;
+  const auto& p = e.alternatives.front().result;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    for (unsigned k = 0; k < 4; ++k)
+      actual.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
+  EXPECT_TRUE(diffCase(c.device, fv, e, actual, tol).pass);
+  // Lane 3 (an in-range element), R off by 0.007 (< 2^-7): accepted, and reported.
+  const float r3 = std::bit_cast<float>(actual.vdata[3][0]);
+  actual.vdata[3][0] = std::bit_cast<uint32_t>(r3 < 0.5f ? r3 + 0.007f : r3 - 0.007f);
+  auto d = diffCase(c.device, fv, e, actual, tol);
+  EXPECT_TRUE(d.pass) << d.summary;
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("0.007"), std::string::npos) << d.notes[0];
+  // Off by 0.009 (> 2^-7 = 0.0078125): a failure.
+  actual.vdata[3][0] = std::bit_cast<uint32_t>(r3 < 0.5f ? r3 + 0.009f : r3 - 0.009f);
+  EXPECT_FALSE(diffCase(c.device, fv, e, actual, tol).pass);
+  // Alpha is not sRGB: 0.007 off there fails.
+  actual.vdata[3][0] = std::bit_cast<uint32_t>(r3);
+  const float a3 = std::bit_cast<float>(actual.vdata[3][3]);
+  actual.vdata[3][3] = std::bit_cast<uint32_t>(a3 < 0.5f ? a3 + 0.007f : a3 - 0.007f);
+  EXPECT_FALSE(diffCase(c.device, fv, e, actual, tol).pass);
+}
+
+TEST(TexelSuiteCases, EveryTexelFormatWithAModelHasCases) {
+  // Which table rows the suite covers: every row with a V# or a per-channel composition.
+  const auto cases = buildCases("texel", "", chip());
+  for (const BufferFormat& bf : allBufferFormats()) {
+    const bool modelled = bf.dfmt != gcn::Dfmt::Invalid || bf.channelDfmt != gcn::Dfmt::Invalid;
+    size_t n = 0;
+    for (const Case& c : cases)
+      n += c.device.format == bf.vk;
+    if (modelled)
+      EXPECT_GT(n, 0u) << bf.name;
+    else
+      EXPECT_EQ(n, 0u) << bf.name;
+  }
+}
+
+}  // namespace
+}  // namespace gcnprobe::run
