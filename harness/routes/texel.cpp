@@ -115,8 +115,9 @@ class TexelRoute final : public Route {
     if (wide(*f)) {
       if (!ctx_.features().shaderImageInt64Atomics)
         return std::string(f->name) +
-               ": 64-bit texels need Int64ImageEXT and the device lacks shaderImageInt64Atomics "
-               "(VK_EXT_shader_image_atomic_int64)";
+               ": a 64-bit texel must be read with a 64-bit SampledType "
+               "(VUID-vkCmdDispatch-SampledType-04472), which needs Int64ImageEXT, and the "
+               "device lacks shaderImageInt64Atomics (VK_EXT_shader_image_atomic_int64)";
       if (c.binding == Binding::UniformTexel)
         return std::string(f->name) +
                ": GLSL has no 64-bit sampler type (GL_EXT_shader_image_int64 adds images only): "
