@@ -17,6 +17,7 @@
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
 #include "reference/executor.h"
+#include "tests/harness/support.h"
 
 namespace {
 
@@ -136,9 +137,7 @@ TEST(AtomicSuite, PassesOnLavapipeWithEveryInstruction) {
   list.push_back(routes::makeTexelRoute(*ctx));
   list.push_back(routes::makeStorageRoute(*ctx));
   list.push_back(routes::makeAtomicRoute(*ctx));
-  run::RunOptions ro;
-  ro.profile = run::resolveProfile("portable", std::nullopt);
-  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
+  const run::RunOptions ro = test_support::portableOptions(*ctx);
   std::set<std::string> passing, passingTexel;
   std::size_t count = 0;
   run::runCases(cases, list, ro, [&](const run::CaseResult& r) {

@@ -9,18 +9,14 @@
 #include "harness/run/expect.h"
 #include "harness/run/suite.h"
 #include "reference/error.h"
+#include "tests/harness/support.h"
 
 namespace gcnprobe::run {
 namespace {
 
+using gcnprobe::test_support::findTexelCase;
 const gcn::Chip& chip() {
-  return gcn::representativeChip(gcn::Gen::Gfx9);
-}
-
-Case findCase(const std::string& name) {
-  auto cases = buildCases("texel", name, chip());
-  EXPECT_EQ(cases.size(), 1u) << name;
-  return cases.at(0);
+  return gcnprobe::test_support::gfx9Chip();
 }
 
 Profile gfx9() {
@@ -42,7 +38,7 @@ routes::DeviceResult perfect(const Case& c, const Expected& e) {
 constexpr const char* kLoad = "texel.uniform.r8g8b8a8_unorm.load_format_xyzw";
 
 TEST(Diff, PerfectResultPasses) {
-  const Case c = findCase(kLoad);
+  const Case c = findTexelCase(kLoad);
   const Expected e = buildExpected(c, gfx9(), {});
   const auto d =
       diffCase(c.device, formatViewOf(chip(), c.device), e, perfect(c, e), findTolerance("exact"));
@@ -50,7 +46,7 @@ TEST(Diff, PerfectResultPasses) {
 }
 
 TEST(Diff, CorruptedComponentFailsNamingLaneAndComponent) {
-  const Case c = findCase(kLoad);
+  const Case c = findTexelCase(kLoad);
   const Expected e = buildExpected(c, gfx9(), {});
   auto actual = perfect(c, e);
   actual.vdata[5][1] ^= 0x00400000u;  // flip one mantissa bit of lane 5, Y
@@ -72,7 +68,7 @@ TEST(Diff, CorruptedComponentFailsNamingLaneAndComponent) {
 }
 
 TEST(Diff, StrayGuardWriteFailsEvenWhenValuesMatch) {
-  const Case c = findCase(kLoad);
+  const Case c = findTexelCase(kLoad);
   const Expected e = buildExpected(c, gfx9(), {});
   auto actual = perfect(c, e);
   actual.changedGuardBytes = {-1};  // the byte just before the payload
@@ -83,7 +79,7 @@ TEST(Diff, StrayGuardWriteFailsEvenWhenValuesMatch) {
 }
 
 TEST(Diff, ChannelSwapIsClassified) {
-  const Case c = findCase(kLoad);
+  const Case c = findTexelCase(kLoad);
   const Expected e = buildExpected(c, gfx9(), {});
   auto actual = perfect(c, e);
   // Lane 0 reads element 0: edge codes X=0, Y=0 (pattern.cpp: row 0 is code 0 for all); use
@@ -107,7 +103,7 @@ TEST(Diff, ChannelSwapIsClassified) {
 }
 
 TEST(Diff, OneUlpFailsExactButPassesNorm1Ulp) {
-  const Case c = findCase(kLoad);
+  const Case c = findTexelCase(kLoad);
   const Expected e = buildExpected(c, gfx9(), {});
   auto actual = perfect(c, e);
   // Lane 1, element 1: X holds edge code 1 (pattern.cpp), 1/255 = 0x3b808081 correctly
@@ -126,7 +122,7 @@ TEST(Diff, OneUlpFailsExactButPassesNorm1Ulp) {
 }
 
 TEST(Diff, CorruptedStoreFieldFailsNamingElement) {
-  const Case c = findCase("texel.storage.r8g8b8a8_uint.store_format_xyzw");
+  const Case c = findTexelCase("texel.storage.r8g8b8a8_uint.store_format_xyzw");
   const Expected e = buildExpected(c, gfx9(), {});
   auto actual = perfect(c, e);
   actual.memory[4 * 10 + 2] ^= 1;  // element 10, field Z (byte 2 of 8_8_8_8)

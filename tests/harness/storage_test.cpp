@@ -13,6 +13,7 @@
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "reference/resource.h"
+#include "tests/harness/support.h"
 
 namespace {
 
@@ -23,9 +24,7 @@ std::vector<run::CaseResult> runOnLavapipe(vk::Context& ctx, const std::vector<r
   list.push_back(routes::makeTexelRoute(ctx));
   list.push_back(routes::makeStorageRoute(ctx));
   list.push_back(routes::makeAtomicRoute(ctx));
-  run::RunOptions ro;
-  ro.profile = run::resolveProfile("portable", std::nullopt);
-  ro.rules.robustBufferAccess2 = ctx.features().robustBufferAccess2;
+  const run::RunOptions ro = test_support::portableOptions(ctx);
   std::vector<run::CaseResult> out;
   run::runCases(cases, list, ro, [&](const run::CaseResult& r) { out.push_back(r); });
   return out;

@@ -17,6 +17,7 @@
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
 #include "reference/resource.h"
+#include "tests/harness/support.h"
 
 namespace {
 
@@ -29,9 +30,7 @@ const gcn::Chip& portableChip() {
 std::vector<run::CaseResult> runVertex(vk::Context& ctx, const std::vector<run::Case>& cases) {
   std::vector<std::unique_ptr<routes::Route>> list;
   list.push_back(routes::makeVertexRoute(ctx));
-  run::RunOptions ro;
-  ro.profile = run::resolveProfile("portable", std::nullopt);
-  ro.rules.robustBufferAccess2 = ctx.features().robustBufferAccess2;
+  const run::RunOptions ro = test_support::portableOptions(ctx);
   std::vector<run::CaseResult> out;
   run::runCases(cases, list, ro, [&](const run::CaseResult& r) { out.push_back(r); });
   return out;

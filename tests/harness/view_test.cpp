@@ -12,18 +12,14 @@
 #include "harness/run/diff.h"
 #include "harness/run/expect.h"
 #include "harness/run/suite.h"
+#include "tests/harness/support.h"
 
 namespace gcnprobe::run {
 namespace {
 
+using gcnprobe::test_support::findTexelCase;
 const gcn::Chip& chip() {
-  return gcn::representativeChip(gcn::Gen::Gfx9);
-}
-
-Case findCase(const std::string& name) {
-  auto cases = buildCases("texel", name, chip());
-  EXPECT_EQ(cases.size(), 1u) << name;
-  return cases.at(0);
+  return gcnprobe::test_support::gfx9Chip();
 }
 
 float f(std::optional<uint32_t> bits) {
@@ -58,7 +54,7 @@ TEST(SrgbEotf, MonotoneAndContinuousOverEveryCode) {
 
 // R8G8B8_UNORM: memory R, G, B per 3-byte element; the view reads (R, G, B, 1).
 TEST(ComposedView, ThreeByteElementsReadAsRgb1) {
-  const Case c = findCase("texel.uniform.r8g8b8_unorm.view_xyzw");
+  const Case c = findTexelCase("texel.uniform.r8g8b8_unorm.view_xyzw");
   ASSERT_TRUE(c.view.has_value());
   EXPECT_EQ(c.view->loads, 3u);
   EXPECT_EQ(c.view->loadBytes, 1u);
@@ -90,7 +86,7 @@ TEST(ComposedView, ThreeByteElementsReadAsRgb1) {
 
 // B8G8R8_UINT: memory B, G, R; the view reads (R, G, B, 1) = (byte 2, byte 1, byte 0, 1).
 TEST(ComposedView, BgrElementsSwapBack) {
-  const Case c = findCase("texel.uniform.b8g8r8_uint.view_xyzw");
+  const Case c = findTexelCase("texel.uniform.b8g8r8_uint.view_xyzw");
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
   const gcn::ExecResult& r = e.alternatives.front().result;
   const auto& mem = c.device.memory.bytes;
@@ -106,7 +102,7 @@ TEST(ComposedView, BgrElementsSwapBack) {
 
 // R16G16B16_SFLOAT: 6-byte elements, half floats; every channel load is OFFSET +2.
 TEST(ComposedView, HalfFloatChannelsAtTwoByteSteps) {
-  const Case c = findCase("texel.uniform.r16g16b16_sfloat.view_xyz");
+  const Case c = findTexelCase("texel.uniform.r16g16b16_sfloat.view_xyz");
   EXPECT_EQ(c.view->loadBytes, 2u);
   const std::string text = caseInstructionText(gcn::Gen::Gfx9, c);
   EXPECT_NE(text.find("offset:2"), std::string::npos) << text;
@@ -126,7 +122,7 @@ TEST(ComposedView, HalfFloatChannelsAtTwoByteSteps) {
 
 // sRGB: R, G, B through the EOTF, alpha as plain UNORM.
 TEST(SrgbView, DecodesRgbNotAlpha) {
-  const Case c = findCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  const Case c = findTexelCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
   ASSERT_TRUE(c.view.has_value());
   EXPECT_TRUE(c.view->srgb);
   EXPECT_EQ(c.tolerance, "srgb");
@@ -149,7 +145,7 @@ TEST(SrgbView, DecodesRgbNotAlpha) {
 
 // The srgb tolerance: 2^-7 on R, G, B (the Vulkan CTS bound), nothing extra on alpha.
 TEST(SrgbView, ToleranceBoundsAreEnforced) {
-  const Case c = findCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  const Case c = findTexelCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
   const Expected e = buildExpected(c, resolveProfile("portable", std::nullopt), {});
   const FormatView fv = caseFormatView(chip(), c);
   const Tolerance& tol = findTolerance("srgb");

@@ -1,0 +1,42 @@
+// Helpers the harness tests share: the portable run options a test device gets, and one
+// texel case by name. They build inputs only; no expected value comes from here.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "harness/run/runner.h"
+#include "harness/run/suite.h"
+#include "harness/vulkan/context.h"
+
+namespace gcnprobe::test_support {
+
+// The portable profile with the robustness the device really has: the same resolution
+// `gcnprobe run` makes on a non-AMD device.
+inline run::RunOptions portableOptions(const vk::Context& ctx) {
+  run::RunOptions o;
+  o.profile = run::resolveProfile("portable", std::nullopt);
+  o.rules.robustBufferAccess2 = ctx.features().robustBufferAccess2;
+  return o;
+}
+
+// Opens the default device (lavapipe here); `validation` turns on the Khronos layer.
+inline std::unique_ptr<vk::Context> openDefaultDevice(bool validation = false) {
+  setenv("XDG_RUNTIME_DIR", "/tmp", 0);
+  return vk::Context::open("", validation);
+}
+
+inline const gcn::Chip& gfx9Chip() {
+  return gcn::representativeChip(gcn::Gen::Gfx9);
+}
+
+// The one texel-suite case called `name` (GFX9 V#s).
+inline run::Case findTexelCase(const std::string& name) {
+  auto cases = run::buildCases("texel", name, gfx9Chip());
+  EXPECT_EQ(cases.size(), 1u) << name;
+  return cases.at(0);
+}
+
+}  // namespace gcnprobe::test_support
