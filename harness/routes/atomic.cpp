@@ -119,12 +119,7 @@ class AtomicRoute final : public Route {
     const std::string key = variant + "@" + std::to_string(c.inst.offset);
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return *it->second;
-    std::span<const uint32_t> spirv;
-    try {
-      spirv = shaders::get(variant);
-    } catch (const std::out_of_range& e) {
-      throw gcn::Error(e.what());
-    }
+    const std::span<const uint32_t> spirv = shaderVariant(variant);
     const uint32_t spec[] = {c.inst.offset};
     // ISA captured wherever the device can, for the runner's ISA check (harness/isa).
     auto p = std::make_unique<vk::ComputePipeline>(

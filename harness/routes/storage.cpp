@@ -104,12 +104,7 @@ class StorageRoute final : public Route {
     const std::string key = variant + "@" + std::to_string(offset);
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return *it->second;
-    std::span<const uint32_t> spirv;
-    try {
-      spirv = shaders::get(variant);
-    } catch (const std::out_of_range& e) {
-      throw gcn::Error(e.what());
-    }
+    const std::span<const uint32_t> spirv = shaderVariant(variant);
     const uint32_t spec[] = {offset};
     // ISA captured wherever the device can: the runner's ISA check (harness/isa) proves
     // ACO's instruction and that the specialised offset lands in OFFSET.

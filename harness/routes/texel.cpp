@@ -237,12 +237,7 @@ class TexelRoute final : public Route {
   vk::ComputePipeline& pipelineFor(const std::string& variant, bool uniform) {
     auto it = pipelines_.find(variant);
     if (it != pipelines_.end()) return *it->second;
-    std::span<const uint32_t> spirv;
-    try {
-      spirv = shaders::get(variant);
-    } catch (const std::out_of_range& e) {
-      throw gcn::Error(e.what());
-    }
+    const std::span<const uint32_t> spirv = shaderVariant(variant);
     // Capture ISA wherever the device can, so the runner's ISA check (harness/isa) sees
     // which instruction the pipeline really holds.
     auto p = std::make_unique<vk::ComputePipeline>(
@@ -260,20 +255,6 @@ class TexelRoute final : public Route {
 };
 
 }  // namespace
-
-std::string_view bindingName(Binding b) {
-  switch (b) {
-    case Binding::UniformTexel:
-      return "uniform-texel";
-    case Binding::StorageTexel:
-      return "storage-texel";
-    case Binding::VertexAttribute:
-      return "vertex";
-    case Binding::StorageBuffer:
-      return "storage-buffer";
-  }
-  return "?";
-}
 
 std::string texelVariant(const DeviceCase& c, bool readWithoutFormat) {
   if (!isTexelBinding(c.binding) || c.inst.op == nullptr) return "";

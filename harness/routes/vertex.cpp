@@ -201,12 +201,7 @@ class VertexRoute final : public Route {
                                      static_cast<uint32_t>(c.inst.offset));
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return *it->second;
-    std::span<const uint32_t> spirv;
-    try {
-      spirv = shaders::get(variant);
-    } catch (const std::out_of_range& e) {
-      throw gcn::Error(e.what());
-    }
+    const std::span<const uint32_t> spirv = shaderVariant(variant);
     const vk::VertexInput input{strideOf(c), c.format, c.inst.offset};
     // Capture ACO's ISA wherever the device can (RADV), for pipelineIsa.
     auto p = std::make_unique<vk::GraphicsPipeline>(ctx_, spirv, kBindings, input, *pass_,

@@ -1,0 +1,33 @@
+#include "harness/routes/route.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "reference/error.h"
+#include "shaders/embedded.h"
+
+namespace gcnprobe::routes {
+
+std::string_view bindingName(Binding b) {
+  switch (b) {
+    case Binding::UniformTexel:
+      return "uniform-texel";
+    case Binding::StorageTexel:
+      return "storage-texel";
+    case Binding::VertexAttribute:
+      return "vertex";
+    case Binding::StorageBuffer:
+      return "storage-buffer";
+  }
+  return "?";
+}
+
+std::span<const uint32_t> shaderVariant(std::string_view variant) {
+  try {
+    return shaders::get(variant);
+  } catch (const std::out_of_range& e) {
+    throw gcn::Error(e.what());
+  }
+}
+
+}  // namespace gcnprobe::routes
