@@ -223,6 +223,12 @@ std::span<const BufferFormat> allBufferFormats() {
   return kFormats;
 }
 
+char shaderNumericType(const BufferFormat& f) {
+  if (f.nfmt == gcn::Nfmt::Uint) return 'u';
+  if (f.nfmt == gcn::Nfmt::Sint) return 'i';
+  return 'f';
+}
+
 const BufferFormat* findBufferFormat(VkFormat format) {
   for (const BufferFormat& f : kFormats) {
     if (f.vk == format) return &f;

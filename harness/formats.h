@@ -41,6 +41,11 @@ struct BufferFormat {
 std::span<const BufferFormat> allBufferFormats();
 // nullptr when the format is not in the table.
 const BufferFormat* findBufferFormat(VkFormat format);
+
+// The format's numeric type in a shader (Vulkan "Format Definition": USCALED, SSCALED,
+// UNORM, SNORM and FLOAT read as float): 'u' (UINT), 'i' (SINT) or 'f'; it names the shader
+// variant's sampled / input type.
+char shaderNumericType(const BufferFormat& f);
 // Accepts "VK_FORMAT_R8G8B8A8_UNORM" or "r8g8b8a8_unorm" (case-insensitive). Throws
 // gcn::Error naming the text when it is not a table format.
 const BufferFormat& parseBufferFormat(std::string_view name);

@@ -45,14 +45,6 @@ std::string lowerFormatName(std::string_view name) {
   return out;
 }
 
-// The sampled type of a format: Vulkan's numeric type follows the number format
-// (USCALED/SSCALED/UNORM/SNORM/FLOAT read as float, UINT as uint, SINT as int).
-char sampledType(const BufferFormat& f) {
-  if (f.nfmt == gcn::Nfmt::Uint) return 'u';
-  if (f.nfmt == gcn::Nfmt::Sint) return 'i';
-  return 'f';
-}
-
 // R64_UINT / R64_SINT: one 64-bit component, which only a 64-bit image type reads.
 bool wide(const BufferFormat& f) {
   return f.vk == VK_FORMAT_R64_UINT || f.vk == VK_FORMAT_R64_SINT;
@@ -259,7 +251,7 @@ class TexelRoute final : public Route {
 std::string texelVariant(const DeviceCase& c, bool readWithoutFormat) {
   if (!isTexelBinding(c.binding) || c.inst.op == nullptr) return "";
   const BufferFormat* f = findBufferFormat(c.format);
-  const char t = f != nullptr ? sampledType(*f) : 'f';
+  const char t = f != nullptr ? shaderNumericType(*f) : 'f';
   if (c.inst.op->kind == gcn::OpKind::StoreFormat) return std::string("texel_store_") + t;
   const std::string comps = std::to_string(std::clamp<unsigned>(componentsRead(c), 1, 4));
   // 64-bit texels: always the formatted 64-bit image variant (texel_load.comp WIDE).

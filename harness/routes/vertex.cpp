@@ -35,12 +35,6 @@ uint64_t verticesInRange(uint64_t bytes, uint32_t stride, uint32_t attribEnd) {
   return (bytes - attribEnd) / stride + 1;
 }
 
-char numericType(const BufferFormat& f) {
-  if (f.nfmt == gcn::Nfmt::Uint) return 'u';
-  if (f.nfmt == gcn::Nfmt::Sint) return 'i';
-  return 'f';
-}
-
 class VertexRoute final : public Route {
  public:
   explicit VertexRoute(vk::Context& ctx) : ctx_(ctx) {}
@@ -220,7 +214,7 @@ class VertexRoute final : public Route {
 std::string vertexVariant(const DeviceCase& c) {
   if (c.binding != Binding::VertexAttribute) return "";
   const BufferFormat* f = findBufferFormat(c.format);
-  return std::string("vertex_fetch_") + (f != nullptr ? numericType(*f) : 'f');
+  return std::string("vertex_fetch_") + (f != nullptr ? shaderNumericType(*f) : 'f');
 }
 
 const gcn::OpcodeInfo* vertexFetchOpcode(const BufferFormat& f, std::string* why) {
