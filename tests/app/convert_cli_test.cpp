@@ -8,31 +8,18 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/cli.h"
+
 namespace {
 
-struct CliRun {
-  int exitCode;
-  std::string output;  // stdout and stderr
-};
-
-CliRun gcnprobe(const std::string& args) {
-  const std::string cmd = std::string(GCNPROBE_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string out;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using gcnprobe::test_support::CliRun;
+using gcnprobe::test_support::runGcnprobe;
 
 TEST(ConvertCli, LoadText) {
   // 0x807f0181 little-endian: X=0x81 (-127), Y=0x01, Z=0x7f, W=0x80 (-128).
-  const CliRun r = gcnprobe("convert --gen gfx8 --dfmt 8_8_8_8 --nfmt snorm --load 0x807f0181");
-  EXPECT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_EQ(r.output,
+  const CliRun r = runGcnprobe("convert --gen gfx8 --dfmt 8_8_8_8 --nfmt snorm --load 0x807f0181");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_EQ(r.out,
             "X 0xbf800000 -1\n"
             "Y 0x3c010204 0.007874016\n"  // 1/127
             "Z 0x3f800000 1\n"
@@ -41,16 +28,16 @@ TEST(ConvertCli, LoadText) {
 
 TEST(ConvertCli, StoreText) {
   // 0.5 * 65535 = 32767.5 -> even 32768 = 0x8000; 1.5 clamps to 1.0 -> 0xffff (Y, high half).
-  const CliRun r = gcnprobe("convert --gen gfx8 --dfmt 16_16 --nfmt unorm --store 0.5,1.5");
-  EXPECT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_EQ(r.output, "0xffff8000\n");
+  const CliRun r = runGcnprobe("convert --gen gfx8 --dfmt 16_16 --nfmt unorm --store 0.5,1.5");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_EQ(r.out, "0xffff8000\n");
 }
 
 TEST(ConvertCli, LoadJson) {
   const CliRun r =
-      gcnprobe("convert --gen gfx8 --dfmt 8_8_8_8 --nfmt snorm --load 0x807f0181 --json");
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  const auto j = nlohmann::json::parse(r.output);
+      runGcnprobe("convert --gen gfx8 --dfmt 8_8_8_8 --nfmt snorm --load 0x807f0181 --json");
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.at("components").size(), 4u);
   EXPECT_EQ(j["components"][0]["register"], "0xbf800000");
   EXPECT_EQ(j["components"][0]["value"], -1.0);
@@ -60,39 +47,40 @@ TEST(ConvertCli, LoadJson) {
 }
 
 TEST(ConvertCli, StoreJson) {
-  const CliRun r = gcnprobe("convert --gen gfx8 --dfmt 16_16 --nfmt unorm --store 0.5,1.5 --json");
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  const auto j = nlohmann::json::parse(r.output);
+  const CliRun r =
+      runGcnprobe("convert --gen gfx8 --dfmt 16_16 --nfmt unorm --store 0.5,1.5 --json");
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("memory"), nlohmann::json::array({"0xffff8000"}));
 }
 
 TEST(ConvertCli, UndefinedLoadIsNullWithReason) {
   // Seed 003: 10_11_11 is unknown on GCN 1.0.
-  const CliRun r = gcnprobe("convert --gen gfx6 --dfmt 10_11_11 --nfmt float --load 0 --json");
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  const auto j = nlohmann::json::parse(r.output);
+  const CliRun r = runGcnprobe("convert --gen gfx6 --dfmt 10_11_11 --nfmt float --load 0 --json");
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["components"][0]["value"].is_null());
   EXPECT_NE(j["components"][0]["reason"].get<std::string>().find("GCN 1.0"), std::string::npos);
 }
 
 TEST(ConvertCli, PoliciesAndD16) {
   // int-store=truncate: -200 = 0xffffff38 -> low byte 0x38; clamp (default) -> -128 = 0x80.
-  EXPECT_EQ(gcnprobe("convert --gen gfx9 --dfmt 8_8 --nfmt sint --store=-200,1").output,
+  EXPECT_EQ(runGcnprobe("convert --gen gfx9 --dfmt 8_8 --nfmt sint --store=-200,1").out,
             "0x0180\n");
-  EXPECT_EQ(gcnprobe("convert --gen gfx9 --dfmt 8_8 --nfmt sint --store=-200,1 --policy "
-                     "int-store=truncate")
-                .output,
+  EXPECT_EQ(runGcnprobe("convert --gen gfx9 --dfmt 8_8 --nfmt sint --store=-200,1 --policy "
+                        "int-store=truncate")
+                .out,
             "0x0138\n");
   // D16: float32 1 + 4097*2^-23 truncates to half 1.0 (seed 004).
   EXPECT_EQ(
-      gcnprobe("convert --gen gfx9 --dfmt 32_32 --nfmt float --load 0x3f801001,0 --d16").output,
+      runGcnprobe("convert --gen gfx9 --dfmt 32_32 --nfmt float --load 0x3f801001,0 --d16").out,
       "X 0x3c00 1\nY 0x0000 0\n");
 }
 
 void expectError(const std::string& args, const std::string& mention) {
-  const CliRun r = gcnprobe(args);
-  EXPECT_NE(r.exitCode, 0) << args << "\n" << r.output;
-  EXPECT_NE(r.output.find(mention), std::string::npos) << args << "\n" << r.output;
+  const CliRun r = runGcnprobe(args);
+  EXPECT_NE(r.exit, 0) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(mention), std::string::npos) << args << "\n" << r.out;
 }
 
 TEST(ConvertCli, BadInput) {

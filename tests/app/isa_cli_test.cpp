@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/cli.h"
+
 namespace {
 
 bool haveRadv() {
@@ -24,21 +26,11 @@ bool haveRadv() {
   return false;
 }
 
-struct CmdRun {
-  int status = -1;
-  std::string out;
-};
+using gcnprobe::test_support::CliRun;
 
-CmdRun runIsa(const std::string& args) {
-  CmdRun r;
-  const std::string cmd = std::string(GCNPROBE_BINARY) + " isa " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p) != nullptr)
-    r.out += buf;
-  r.status = pclose(p);
-  return r;
+CliRun runIsa(const std::string& args) {
+  return gcnprobe::test_support::runGcnprobe("isa " + args,
+                                             gcnprobe::test_support::Stderr::Discard);
 }
 
 struct Explained {
@@ -85,8 +77,8 @@ TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
   const std::regex emittedSlot(R"( ; (set \d+ binding \d+|vertex buffer \d+)$)");
   for (const std::string chip : {"tahiti", "bonaire", "tonga", "vega10"}) {
     SCOPED_TRACE(chip);
-    const CmdRun r = runIsa("--family " + chip);
-    ASSERT_GE(r.status, 0);
+    const CliRun r = runIsa("--family " + chip);
+    ASSERT_GE(r.exit, 0);
     std::istringstream in(r.out);
     std::string line;
     unsigned cases = 0, unexplainedMisses = 0, countCases = 0, countVerified = 0, countMiss = 0;
@@ -139,7 +131,7 @@ TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
     EXPECT_EQ(seenMiss, countMiss);
     EXPECT_EQ(unexplainedMisses, 0u);
     // Exit status: non-zero exactly when some case is a route-miss (or worse).
-    EXPECT_EQ(r.status != 0, countVerified != countCases) << "status " << r.status;
+    EXPECT_EQ(r.exit != 0, countVerified != countCases) << "status " << r.exit;
   }
   for (const auto& x : misses)
     EXPECT_TRUE(x.used) << "docs/isa-misses.md row '" << x.glob
@@ -150,8 +142,8 @@ TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
 // case's SSBO), and --dump-asm prints the listing the descriptors were traced from.
 TEST(IsaCli, StorageLoadIsProvenOnTheCasesBinding) {
   if (!haveRadv()) GTEST_SKIP() << "RADV's ICD (mesa-vulkan-drivers) is not installed";
-  const CmdRun r = runIsa("--family tonga --filter storage.load_dword.offset0 --dump-asm");
-  EXPECT_EQ(r.status, 0) << r.out;
+  const CliRun r = runIsa("--family tonga --filter storage.load_dword.offset0 --dump-asm");
+  EXPECT_EQ(r.exit, 0) << r.out;
   EXPECT_NE(r.out.find("storage.load_dword.offset0  verified"), std::string::npos) << r.out;
   // shaders/storage_access.comp: binding 0 = the case's SSBO (loaded from set 0 byte 0).
   EXPECT_TRUE(std::regex_search(
@@ -163,8 +155,8 @@ TEST(IsaCli, StorageLoadIsProvenOnTheCasesBinding) {
 }
 
 TEST(IsaCli, UnknownFamilyIsAnErrorNamingIt) {
-  const CmdRun r = runIsa("--family gfx42");
-  EXPECT_NE(r.status, 0);
+  const CliRun r = runIsa("--family gfx42");
+  EXPECT_NE(r.exit, 0);
 }
 
 // The clrxdisasm stand-in as ACO calls it.
@@ -177,17 +169,11 @@ TEST(IsaCli, ClrxdisasmStandInListsRawCode) {
     std::ofstream f(path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(words), sizeof words);
   }
-  const std::string cmd =
-      std::string(GCNPROBE_BINARY) + " _clrxdisasm --gpuType=tahiti -r " + path.string();
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p) != nullptr)
-    out += buf;
-  EXPECT_EQ(pclose(p), 0);
+  const CliRun r = gcnprobe::test_support::runGcnprobe(
+      "_clrxdisasm --gpuType=tahiti -r " + path.string(), gcnprobe::test_support::Stderr::Discard);
+  EXPECT_EQ(r.exit, 0);
   std::filesystem::remove(path);
-  EXPECT_EQ(out,
+  EXPECT_EQ(r.out,
             "/*000000000000*/ .long 0xbe8003ff, 0x12345678 /* sop1 */\n"
             "/*000000000008*/ buffer_load_dword v0, v1, s[4:7], 0 offen\n"
             "/*000000000010*/ .long 0xbf810000 /* sopp */\n");

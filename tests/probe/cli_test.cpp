@@ -6,25 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/cli.h"
+
 namespace {
 
-struct CliRun {
-  int exit = -1;
-  std::string out;
-};
+using gcnprobe::test_support::CliRun;
 
 CliRun runCli(const std::string& args) {
-  const std::string cmd = std::string(GCNPROBE_BINARY) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    r.out.append(buf, n);
-  const int status = pclose(f);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return gcnprobe::test_support::runGcnprobe(args);
 }
 
 // Runs `gcnprobe <args> -` with `text` on standard input.

@@ -19,6 +19,8 @@
 #include "probe/probe_file.h"
 #include "reference/resource.h"
 
+#include "tests/support/cli.h"
+
 namespace {
 
 using namespace gcnprobe;
@@ -289,22 +291,9 @@ TEST(ProbeDevice, DisputedSuiteRuns) {
   EXPECT_EQ(judged, cases.size());
 }
 
-struct CliRun {
-  int exit = -1;
-  std::string out;
-};
+using gcnprobe::test_support::CliRun;
 CliRun runCli(const std::string& args) {
-  const std::string cmd = std::string(GCNPROBE_BINARY) + " " + args + " 2>/dev/null";
-  CliRun r;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    r.out.append(buf, n);
-  const int status = pclose(f);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return gcnprobe::test_support::runGcnprobe(args, gcnprobe::test_support::Stderr::Discard);
 }
 
 TEST(ProbeDeviceCli, PrintsTheDeviceResultAndWhatItMatched) {

@@ -1,0 +1,38 @@
+// Runs the gcnprobe program as a user does, for the tests of its command line.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace gcnprobe::test_support {
+
+struct CliRun {
+  int exit = -1;    // the exit status; -1 when the program did not exit normally
+  std::string out;  // standard output (and standard error unless discarded)
+};
+
+enum class Stderr { Merge, Discard };
+
+// `gcnprobe <args>` through the shell (args may quote globs), GCNPROBE_BINARY from CMake.
+inline CliRun runGcnprobe(const std::string& args, Stderr err = Stderr::Merge) {
+  const std::string cmd = "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " " + args +
+                          (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) {
+    r.out = "popen failed";
+    return r;
+  }
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace gcnprobe::test_support
