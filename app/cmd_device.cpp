@@ -86,8 +86,8 @@ void runFormats(const std::string& selector, bool json) {
   nlohmann::json out = nlohmann::json::array();
   if (!json) {
     std::printf("device %u: %s\n", ctx->info().index, ctx->info().name.c_str());
-    std::printf("%-36s %-12s %-8s %-4s %-6s %-3s %-3s %-3s %-3s\n", "vk_format", "dfmt", "nfmt",
-                "sel", "stride", "U", "S", "V", "A");
+    std::printf("%-36s %-12s %-8s %-4s %-6s %-3s %-3s %-3s %-3s %s\n", "vk_format", "dfmt", "nfmt",
+                "sel", "stride", "U", "S", "V", "A", "texel model");
   }
   for (const BufferFormat& f : allBufferFormats()) {
     VkFormatFeatureFlags b = ctx->formatProperties(f.vk).bufferFeatures;
@@ -111,13 +111,27 @@ void runFormats(const std::string& selector, bool json) {
       j["storage_texel"] = s;
       j["vertex"] = v;
       j["storage_texel_atomic"] = a;
+      j["texel_model"] = std::string(texelModelName(texelModel(f)));
+      if (f.channelDfmt != gcn::Dfmt::Invalid) {
+        j["channel_dfmt"] = static_cast<int>(f.channelDfmt);
+        j["channel_dfmt_name"] = std::string(gcn::dfmtName(f.channelDfmt));
+      } else {
+        j["channel_dfmt"] = nullptr;
+        j["channel_dfmt_name"] = nullptr;
+      }
+      j["srgb"] = f.srgb;
       j["note"] = std::string(f.note);
       out.push_back(j);
     } else {
-      std::printf("%-36s %-12s %-8s %-4s %-6u %-3s %-3s %-3s %-3s\n", std::string(f.name).c_str(),
-                  std::string(gcn::dfmtName(f.dfmt)).c_str(),
+      std::string model(texelModelName(texelModel(f)));
+      if (f.channelDfmt != gcn::Dfmt::Invalid)
+        model += " " + std::string(gcn::dfmtName(f.channelDfmt));
+      if (f.srgb) model += " +srgb";
+      std::printf("%-36s %-12s %-8s %-4s %-6u %-3s %-3s %-3s %-3s %s\n",
+                  std::string(f.name).c_str(), std::string(gcn::dfmtName(f.dfmt)).c_str(),
                   std::string(gcn::nfmtName(f.nfmt, gen)).c_str(), selName(f.dstSel).c_str(),
-                  f.stride, u ? "U" : "-", s ? "S" : "-", v ? "V" : "-", a ? "A" : "-");
+                  f.stride, u ? "U" : "-", s ? "S" : "-", v ? "V" : "-", a ? "A" : "-",
+                  model.c_str());
     }
   }
   if (json) {
@@ -125,7 +139,10 @@ void runFormats(const std::string& selector, bool json) {
   } else {
     std::printf(
         "U/S = uniform/storage texel buffer, V = vertex buffer, A = storage texel atomics "
-        "(vkGetPhysicalDeviceFormatProperties bufferFeatures on this device)\n");
+        "(vkGetPhysicalDeviceFormatProperties bufferFeatures on this device); texel model = how\n"
+        "the texel suite reads it: single-load (one buffer_load_format_* on this V#), per-channel\n"
+        "<dfmt> (one buffer_load_format_x per channel), wide (64-bit X,Y of a 32_32 V#), none\n"
+        "(no GCN model, no cases); +srgb = sRGB EOTF applied after the UNORM load\n");
   }
 }
 

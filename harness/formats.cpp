@@ -223,6 +223,27 @@ std::span<const BufferFormat> allBufferFormats() {
   return kFormats;
 }
 
+TexelModel texelModel(const BufferFormat& f) {
+  if (f.vk == VK_FORMAT_R64_UINT || f.vk == VK_FORMAT_R64_SINT) return TexelModel::Wide;
+  if (f.dfmt != Dfmt::Invalid) return TexelModel::SingleLoad;
+  if (f.channelDfmt != Dfmt::Invalid) return TexelModel::PerChannel;
+  return TexelModel::None;
+}
+
+std::string_view texelModelName(TexelModel m) {
+  switch (m) {
+    case TexelModel::SingleLoad:
+      return "single-load";
+    case TexelModel::PerChannel:
+      return "per-channel";
+    case TexelModel::Wide:
+      return "wide";
+    case TexelModel::None:
+      return "none";
+  }
+  return "?";
+}
+
 char shaderNumericType(const BufferFormat& f) {
   if (f.nfmt == gcn::Nfmt::Uint) return 'u';
   if (f.nfmt == gcn::Nfmt::Sint) return 'i';

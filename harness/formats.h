@@ -42,6 +42,19 @@ std::span<const BufferFormat> allBufferFormats();
 // nullptr when the format is not in the table.
 const BufferFormat* findBufferFormat(VkFormat format);
 
+// How a texel-buffer read of the format maps to GCN buffer instructions (the texel suite's
+// model, docs/run.md "The texel suite"):
+//   SingleLoad: one BUFFER_LOAD_FORMAT_* on the row's V# (dfmt, nfmt, dstSel);
+//   PerChannel: 3 channels of 8/16 bits, one BUFFER_LOAD_FORMAT_X per channel on a
+//               one-channel V# (channelDfmt), gathered by dstSel;
+//   Wide:       R64_UINT/SINT, one 64-bit component in registers X and Y of a 32_32 V#;
+//   None:       no GCN model (64-bit channels other than R64_UINT/SINT).
+// Stores are modelled for SingleLoad rows only.
+enum class TexelModel { SingleLoad, PerChannel, Wide, None };
+TexelModel texelModel(const BufferFormat& f);
+// "single-load", "per-channel", "wide", "none".
+std::string_view texelModelName(TexelModel m);
+
 // The format's numeric type in a shader (Vulkan "Format Definition": USCALED, SSCALED,
 // UNORM, SNORM and FLOAT read as float): 'u' (UINT), 'i' (SINT) or 'f'; it names the shader
 // variant's sampled / input type.

@@ -47,7 +47,7 @@ std::string lowerFormatName(std::string_view name) {
 
 // R64_UINT / R64_SINT: one 64-bit component, which only a 64-bit image type reads.
 bool wide(const BufferFormat& f) {
-  return f.vk == VK_FORMAT_R64_UINT || f.vk == VK_FORMAT_R64_SINT;
+  return texelModel(f) == TexelModel::Wide;
 }
 
 // How many components the shader reads: the composed view's, else the instruction's.
@@ -88,7 +88,8 @@ class TexelRoute final : public Route {
     // Formats without a single-load V# (formats.h channelDfmt) arrive as composed view reads
     // (run/case.h ViewCompose: BUFFER_LOAD_FORMAT_X per channel); other Invalid rows
     // (64-bit channels beyond R64) have no model.
-    if (f->dfmt == gcn::Dfmt::Invalid && (f->channelDfmt == gcn::Dfmt::Invalid || store))
+    const TexelModel model = texelModel(*f);
+    if (model == TexelModel::None || (model == TexelModel::PerChannel && store))
       return std::string(f->name) + ": no GCN buffer V# reads it" +
              (f->note.empty() ? "" : " (" + std::string(f->note) + ")");
     if (c.viewComponents > 4) return "a view has at most four components";

@@ -168,12 +168,13 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
                                            routes::Binding::StorageTexel};
   std::vector<Case> cases;
   for (const BufferFormat& f : allBufferFormats()) {
-    // Rows with neither a V# nor a per-channel composition (64-bit channels beyond R64)
-    // have no GCN model: docs/routes.md lists them.
-    const bool composed = f.dfmt == gcn::Dfmt::Invalid && f.channelDfmt != gcn::Dfmt::Invalid;
-    if (f.dfmt == gcn::Dfmt::Invalid && !composed) continue;
+    // Rows without a GCN model (64-bit channels beyond R64) have no cases: `gcnprobe
+    // formats` shows them as texel model "none".
+    const TexelModel model = texelModel(f);
+    if (model == TexelModel::None) continue;
+    const bool composed = model == TexelModel::PerChannel;
     // R64_UINT/SINT: the one 64-bit component is registers X and Y of the 32_32 V#.
-    if (f.vk == VK_FORMAT_R64_UINT || f.vk == VK_FORMAT_R64_SINT) {
+    if (model == TexelModel::Wide) {
       for (routes::Binding b : kBindings)
         cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[1])));
       continue;

@@ -5,47 +5,35 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
+#include "tests/support/cli.h"
+
 namespace {
 
-struct Output {
-  std::string text;
-  int status = -1;
-};
-
-Output runTool(const std::string& args) {
-  Output o;
-  const std::string cmd =
-      "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return o;
-  std::array<char, 4096> buf;
-  while (fgets(buf.data(), buf.size(), p) != nullptr)
-    o.text += buf.data();
-  o.status = pclose(p);
-  return o;
-}
+using gcnprobe::test_support::CliRun;
+using gcnprobe::test_support::runGcnprobe;
 
 TEST(RunCli, ListPrintsNameAndInstruction) {
-  const Output o = runTool("list --filter 'texel.uniform.r8g8b8a8_unorm.*'");
-  EXPECT_EQ(o.status, 0) << o.text;
-  EXPECT_NE(o.text.find("texel.uniform.r8g8b8a8_unorm.load_format_xyzw  buffer_load_format_xyzw "
-                        "v[1:4], v0, s[4:7], 0 idxen"),
+  const CliRun o = runGcnprobe("list --filter 'texel.uniform.r8g8b8a8_unorm.*'");
+  EXPECT_EQ(o.exit, 0) << o.out;
+  EXPECT_NE(o.out.find("texel.uniform.r8g8b8a8_unorm.load_format_xyzw  buffer_load_format_xyzw "
+                       "v[1:4], v0, s[4:7], 0 idxen"),
             std::string::npos)
-      << o.text;
+      << o.out;
 }
 
 TEST(RunCli, RunPrintsCountLineAndWritesJson) {
   const std::string json = ::testing::TempDir() + "gcnprobe_run_cli.json";
-  const Output o = runTool("run --filter 'texel.*.r8g8b8a8_u*.*' --json " + json);
-  EXPECT_EQ(o.status, 0) << o.text;
+  const CliRun o = runGcnprobe("run --filter 'texel.*.r8g8b8a8_u*.*' --json " + json);
+  EXPECT_EQ(o.exit, 0) << o.out;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(
-      o.text, m, std::regex(R"(\n(\d+) passed, (\d+) failed, (\d+) unsupported\n$)")))
-      << o.text;
+      o.out, m, std::regex(R"(\n(\d+) passed, (\d+) failed, (\d+) unsupported\n$)")))
+      << o.out;
   EXPECT_GT(std::stoi(m[1]), 0);
   EXPECT_EQ(m[2], "0");
 
@@ -68,10 +56,47 @@ TEST(RunCli, RunPrintsCountLineAndWritesJson) {
 }
 
 TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
-  EXPECT_NE(runTool("list --suite nosuch").status, 0);
-  const Output o = runTool("run --filter 'nothing.matches.*'");
-  EXPECT_NE(o.status, 0);
-  EXPECT_NE(o.text.find("no case matches"), std::string::npos) << o.text;
+  EXPECT_NE(runGcnprobe("list --suite nosuch").exit, 0);
+  const CliRun o = runGcnprobe("run --filter 'nothing.matches.*'");
+  EXPECT_NE(o.exit, 0);
+  EXPECT_NE(o.out.find("no case matches"), std::string::npos) << o.out;
 }
 
 }  // namespace
+
+// `gcnprobe formats --json`: the documented keys, with V# fields checked against the seeds
+// (BUF_DATA_FORMAT 8_8_8_8 = 10, 8 = 1, 16 = 2, 32_32 = 11; BUF_NUM_FORMAT UNORM = 0, UINT = 4;
+// DST_SEL X..W = 4..7, 1 = ONE) and the Vulkan spec's mandatory texel-buffer support of
+// R8G8B8A8_UNORM (uniform and storage).
+TEST(FormatsCli, JsonHasTheDocumentedFields) {
+  const CliRun o = runGcnprobe("formats --json", gcnprobe::test_support::Stderr::Discard);
+  ASSERT_EQ(o.exit, 0) << o.out;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  ASSERT_TRUE(doc.is_array());
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& r : doc) {
+    for (const char* key : {"vk_format", "dfmt", "nfmt", "dst_sel", "stride", "uniform_texel",
+                            "storage_texel", "texel_model", "channel_dfmt", "srgb"})
+      ASSERT_TRUE(r.contains(key)) << key << " missing in " << r.dump();
+    EXPECT_TRUE(rows.emplace(r["vk_format"].get<std::string>(), r).second)
+        << "duplicate " << r["vk_format"];
+  }
+  const nlohmann::json& rgba8 = rows.at("VK_FORMAT_R8G8B8A8_UNORM");
+  EXPECT_EQ(rgba8["dfmt"], 10);
+  EXPECT_EQ(rgba8["nfmt"], 0);
+  EXPECT_EQ(rgba8["dst_sel"], nlohmann::json::array({4, 5, 6, 7}));
+  EXPECT_EQ(rgba8["stride"], 4);
+  EXPECT_EQ(rgba8["uniform_texel"], true);
+  EXPECT_EQ(rgba8["storage_texel"], true);
+  EXPECT_EQ(rgba8["texel_model"], "single-load");
+  EXPECT_EQ(rows.at("VK_FORMAT_B8G8R8A8_UNORM")["dst_sel"], nlohmann::json::array({6, 5, 4, 7}));
+  EXPECT_EQ(rows.at("VK_FORMAT_R8G8B8_UNORM")["texel_model"], "per-channel");
+  EXPECT_EQ(rows.at("VK_FORMAT_R8G8B8_UNORM")["channel_dfmt"], 1);
+  EXPECT_EQ(rows.at("VK_FORMAT_R16G16B16_SFLOAT")["channel_dfmt"], 2);
+  EXPECT_EQ(rows.at("VK_FORMAT_R8G8B8A8_SRGB")["srgb"], true);
+  EXPECT_EQ(rows.at("VK_FORMAT_R8G8B8A8_SRGB")["nfmt"], 0);
+  EXPECT_EQ(rows.at("VK_FORMAT_R64_UINT")["dfmt"], 11);
+  EXPECT_EQ(rows.at("VK_FORMAT_R64_UINT")["nfmt"], 4);
+  EXPECT_EQ(rows.at("VK_FORMAT_R64_UINT")["texel_model"], "wide");
+  EXPECT_EQ(rows.at("VK_FORMAT_R64G64_UINT")["texel_model"], "none");
+}
