@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "harness/run/atomic_order.h"
+#include "harness/run/expect.h"
 #include "harness/run/pattern.h"
 #include "reference/convert.h"
 #include "reference/policy.h"
@@ -157,6 +158,19 @@ std::string classifyRegister(gcn::RegType t, uint32_t e, uint32_t a, unsigned co
   return "other";
 }
 
+// An sRGB view component whose actual value is the UNORM code c/255 that the expected value
+// decodes from: the device skipped the sRGB EOTF (a GCN buffer load has no sRGB NUM_FORMAT,
+// so a driver must decode in the shader).
+bool srgbNotDecoded(uint32_t e, uint32_t a) {
+  if (e == a || !f32Finite(a)) return false;
+  for (unsigned c = 1; c < 255; ++c) {
+    const float unorm = static_cast<float>(c) / 255.0f;
+    if (srgbToLinearBits(std::bit_cast<uint32_t>(unorm)) != e) continue;
+    return std::fabs(std::bit_cast<float>(a) - unorm) <= 1e-6f;
+  }
+  return false;
+}
+
 std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, uint32_t a,
                           uint32_t initial, std::span<const uint32_t> expectedFields) {
   if (e == a) return "";
@@ -285,7 +299,10 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
         d.expectedBits = hex(e);
         d.expectedValue = gcn::registerValueText(fv.reg, e);
         d.match = componentMatches(fv, k, e, a, tol);
-        if (!d.match) d.classification = classifyRegister(fv.reg, e, a, k, shown);
+        if (!d.match)
+          d.classification = k < 4 && fv.srgb[k] && srgbNotDecoded(e, a)
+                                 ? "srgb-not-decoded"
+                                 : classifyRegister(fv.reg, e, a, k, shown);
       }
       r.diffs.push_back(std::move(d));
     }

@@ -173,6 +173,41 @@ TEST(SrgbView, ToleranceBoundsAreEnforced) {
   EXPECT_FALSE(diffCase(c.device, fv, e, actual, tol).pass);
 }
 
+// A device that returns the UNORM value without the EOTF (code 128: 128/255 = 0.50196 instead
+// of 0.2158605) fails, and the diff says what happened.
+TEST(SrgbView, UndecodedValuesAreNamed) {
+  const Case c = findTexelCase("texel.storage.b8g8r8a8_srgb.load_format_xyzw");
+  const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
+  const FormatView fv = caseFormatView(chip(), c);
+  routes::DeviceResult actual;
+  actual.vdataCount = 4;
+  const auto& p = e.alternatives.front().result;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    for (unsigned k = 0; k < 4; ++k)
+      actual.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
+  // The first lane whose G is the EOTF of a code in (0, 255) (0 and 255 decode to
+  // themselves): put that code's UNORM value there instead.
+  unsigned lane = gcn::kWaveSize, code = 0;
+  for (unsigned l = 0; l < gcn::kWaveSize && lane == gcn::kWaveSize; ++l) {
+    if (!p.lanes[l].vdata[1]) continue;
+    const float g = std::bit_cast<float>(*p.lanes[l].vdata[1]);
+    for (unsigned cc = 1; cc < 255; ++cc) {
+      const double x = cc / 255.0;
+      const double lin = x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+      if (std::fabs(lin - g) < 1e-6) lane = l, code = cc;
+    }
+  }
+  ASSERT_LT(lane, gcn::kWaveSize);
+  actual.vdata[lane][1] = std::bit_cast<uint32_t>(static_cast<float>(code) / 255.0f);
+  const DiffResult d = diffCase(c.device, fv, e, actual, findTolerance("exact"));
+  EXPECT_FALSE(d.pass);
+  bool named = false;
+  for (const ComponentDiff& cd : d.diffs)
+    if (cd.lane == static_cast<int>(lane) && cd.component == 1 && !cd.match)
+      named = cd.classification == "srgb-not-decoded";
+  EXPECT_TRUE(named) << d.summary;
+}
+
 TEST(TexelSuiteCases, EveryTexelFormatWithAModelHasCases) {
   // Which table rows the suite covers: every row with a V# or a per-channel composition.
   const auto cases = buildCases("texel", "", chip());
