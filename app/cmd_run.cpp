@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "harness/routes/all_routes.h"
+#include "harness/run/coverage.h"
 #include "harness/run/profile.h"
 #include "harness/run/report.h"
 #include "harness/run/runner.h"
@@ -72,15 +73,36 @@ int runRun(const RunOptions& o) {
 
   const std::vector<std::unique_ptr<routes::Route>> routeList = routes::makeAllRoutes(*ctx);
 
+  // The whole texel suite ran: say which supported texel formats no case proved.
+  const bool wholeTexelSuite = o.filter.empty() && (o.suite.empty() || o.suite == "texel");
+  std::vector<run::CaseResult> texelOutcomes;  // without lane details
   const auto sink = [&](const run::CaseResult& r) {
     if (json) json->add(r);
+    if (wholeTexelSuite && r.suite == "texel") {
+      texelOutcomes.push_back(r);
+      texelOutcomes.back().diffs.clear();
+    }
     const bool show = r.verdict == run::Verdict::Fail || r.verdict == run::Verdict::Error ||
                       r.verdict == run::Verdict::RouteMiss || o.verbose;
     if (show) std::printf("%s\n", run::caseText(r, o.verbose).c_str());
     std::fflush(stdout);
   };
   const run::Summary summary = run::runCases(cases, routeList, ro, sink);
-  if (json) json->close(summary.line());
+  nlohmann::json extra = nlohmann::json::object();
+  if (wholeTexelSuite) {
+    const auto gaps = run::texelCoverageGaps(
+        texelOutcomes, [&](VkFormat f) { return ctx->formatProperties(f).bufferFeatures; });
+    nlohmann::json list = nlohmann::json::array();
+    if (!gaps.empty())
+      std::printf("texel-buffer formats this device supports that no case proved (%zu):\n",
+                  gaps.size());
+    for (const run::FormatGap& g : gaps) {
+      std::printf("  %s\n", run::gapText(g).c_str());
+      list.push_back({{"format", g.format}, {"binding", g.binding}, {"reason", g.reason}});
+    }
+    extra["texel_gaps"] = list;
+  }
+  if (json) json->close(summary.line(), extra);
   std::printf("%s\n", summary.line().c_str());
   return summary.ok() ? 0 : 1;
 }

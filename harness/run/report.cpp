@@ -81,10 +81,13 @@ void JsonReport::add(const CaseResult& r) {
   out_.flush();
 }
 
-void JsonReport::close(const std::string& summaryLine) {
+void JsonReport::close(const std::string& summaryLine, const nlohmann::json& extra) {
   if (closed_) return;
   closed_ = true;
-  out_ << "\n],\n\"summary\": " << nlohmann::json(summaryLine).dump() << "\n}\n";
+  out_ << "\n],\n";
+  for (const auto& [key, value] : extra.items())
+    out_ << nlohmann::json(key).dump() << ": " << value.dump() << ",\n";
+  out_ << "\"summary\": " << nlohmann::json(summaryLine).dump() << "\n}\n";
   out_.flush();
 }
 

@@ -30,8 +30,10 @@ class JsonReport {
   JsonReport(const JsonReport&) = delete;
   JsonReport& operator=(const JsonReport&) = delete;
   void add(const CaseResult& r);
-  // Writes the summary and closes the document (idempotent).
-  void close(const std::string& summaryLine);
+  // Writes the members of `extra` (an object, e.g. "texel_gaps"), then the summary, and
+  // closes the document (idempotent).
+  void close(const std::string& summaryLine,
+             const nlohmann::json& extra = nlohmann::json::object());
 
  private:
   std::ofstream out_;

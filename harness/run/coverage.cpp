@@ -1,0 +1,59 @@
+#include "harness/run/coverage.h"
+
+#include "harness/formats.h"
+#include "harness/routes/route.h"
+
+namespace gcnprobe::run {
+
+std::vector<FormatGap> texelCoverageGaps(
+    std::span<const CaseResult> results,
+    const std::function<VkFormatFeatureFlags(VkFormat)>& bufferFeatures) {
+  struct BindingBit {
+    routes::Binding binding;
+    VkFormatFeatureFlags bit;
+  };
+  constexpr BindingBit kBindings[] = {
+      {routes::Binding::UniformTexel, VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT},
+      {routes::Binding::StorageTexel, VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT}};
+  std::vector<FormatGap> gaps;
+  for (const BufferFormat& f : allBufferFormats()) {
+    const VkFormatFeatureFlags features = bufferFeatures(f.vk);
+    for (const BindingBit& b : kBindings) {
+      if ((features & b.bit) == 0) continue;
+      const std::string binding(routes::bindingName(b.binding));
+      const CaseResult* failed = nullptr;
+      const CaseResult* unsupported = nullptr;
+      bool passed = false;
+      for (const CaseResult& r : results) {
+        if (r.suite != "texel" || r.format != f.name || r.binding != binding) continue;
+        if (r.verdict == Verdict::Pass) {
+          passed = true;
+          break;
+        }
+        if (r.verdict == Verdict::Unsupported) {
+          if (unsupported == nullptr) unsupported = &r;
+        } else if (failed == nullptr) {
+          failed = &r;
+        }
+      }
+      if (passed) continue;
+      FormatGap g{std::string(f.name), binding, ""};
+      if (failed != nullptr)
+        g.reason = std::string(verdictName(failed->verdict)) + " (" + failed->name +
+                   "): " + failed->reason;
+      else if (unsupported != nullptr)
+        g.reason = "unsupported: " + unsupported->reason;
+      else
+        g.reason = "no case: texel model " + std::string(texelModelName(texelModel(f))) +
+                   (f.note.empty() ? "" : " (" + std::string(f.note) + ")");
+      gaps.push_back(std::move(g));
+    }
+  }
+  return gaps;
+}
+
+std::string gapText(const FormatGap& g) {
+  return g.format + " " + g.binding + ": " + g.reason;
+}
+
+}  // namespace gcnprobe::run
