@@ -27,6 +27,7 @@
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
 #include "harness/routes/all_routes.h"
+#include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
@@ -125,7 +126,7 @@ int runWorker(const IsaOptions& o) {
   for (const run::Case& c : cases) {
     json j = pairJson(c.device, chip.gen);
     j["case"] = c.name;
-    j["intended"] = run::instructionText(chip.gen, c.device.inst);
+    j["intended"] = run::caseInstructionText(chip.gen, c);
     j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
     j["unsupported"] = "";
     j["emitted"] = json::array();
@@ -142,7 +143,7 @@ int runWorker(const IsaOptions& o) {
     try {
       j["unsupported"] = route->unsupportedReason(c.device);
       const routes::PipelineIsa pisa = route->pipelineIsa(c.device);
-      const isa::CheckResult check = isa::checkIsa(chip.gen, c.device.inst, pisa);
+      const isa::CheckResult check = run::checkCaseIsa(chip.gen, c, pisa);
       if (o.dumpAsm)
         for (const auto& exe : pisa.executables)
           j["assembly"].push_back({{"name", exe.name}, {"text", exe.assembly}});

@@ -17,12 +17,14 @@
 namespace gcnprobe::run {
 
 // A Vulkan texel view read that no single GCN instruction performs (formats.h: 3 channels
-// of 8/16 bits, sRGB): the case's instruction is load 0 of `loads`, load k has OFFSET
-// k * loadBytes and contributes its register X; view component j is load dstSel[j]
-// (DstSel::X..W = load 0..3) or the constant dstSel[j] (Zero / One). srgb: the Vulkan sRGB
-// EOTF then applies to view components R, G, B (expect.cpp).
+// of 8/16 bits, sRGB). Composed (channels > 1): the view has `channels` channels of
+// loadBytes each; channel k is read by the case's instruction with OFFSET + k * loadBytes
+// (its register X), and view component j is channel dstSel[j] (DstSel::X..W = channel
+// 0..3) or the constant dstSel[j] (Zero / One); only the channels the read components select
+// are loaded (expect.h viewLoads). srgb: the Vulkan sRGB EOTF then applies to the view
+// components R, G, B that come from memory (expect.cpp).
 struct ViewCompose {
-  unsigned loads = 1;
+  unsigned channels = 1;
   unsigned loadBytes = 0;
   std::array<gcn::DstSel, 4> dstSel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
   bool srgb = false;

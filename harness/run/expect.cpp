@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 #include "reference/convert.h"
+#include "reference/error.h"
 #include "reference/policy.h"
 #include "reference/resource.h"
 
@@ -23,49 +25,60 @@ uint32_t vulkanOne(gcn::RegType t) {
   return t == gcn::RegType::Float ? 0x3f800000u : 1u;
 }
 
-// The wave's registers as the Vulkan view returns them: the case's instruction alone, or
-// for a composed view (case.h ViewCompose) its loads combined, then the sRGB EOTF.
+// Components a case's read returns: the view's (composed) or the instruction's.
+unsigned componentsRead(const Case& c) {
+  if (c.device.viewComponents != 0) return std::min<unsigned>(c.device.viewComponents, 4);
+  return c.device.inst.op != nullptr ? c.device.inst.op->components : 0;
+}
+
+bool composedView(const Case& c) {
+  return c.view && c.view->channels > 1;
+}
+
+// The wave's registers as the Vulkan view returns them: the case's instruction alone, or for a
+// composed view its channel loads gathered by DST_SEL, then the sRGB EOTF.
 gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::WaveState& state,
                             const gcn::Policies& policies) {
   static const std::vector<uint8_t> noLds;
   const routes::DeviceCase& d = c.device;
-  gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
-  if (!c.view) return r;
-  const ViewCompose& v = *c.view;
-  std::vector<gcn::ExecResult> loads;
-  for (unsigned k = 1; k < v.loads; ++k) {
-    gcn::Instruction in = d.inst;
-    in.offset = static_cast<uint16_t>(d.inst.offset + k * v.loadBytes);
-    loads.push_back(gcn::execute(chip, in, state, d.memory, noLds, policies));
+  if (!composedView(c)) {
+    gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
+    if (c.view && c.view->srgb)
+      for (gcn::LaneResult& lane : r.lanes)
+        for (unsigned j = 0; j < 3 && j < lane.vdataCount; ++j)
+          if (lane.active && lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
+    return r;
   }
+  const ViewCompose& v = *c.view;
+  std::array<std::optional<gcn::ExecResult>, 4> byChannel;
+  const std::vector<ViewLoad> loads = viewLoads(c);
+  for (const ViewLoad& l : loads)
+    byChannel[l.channel] = gcn::execute(chip, l.inst, state, d.memory, noLds, policies);
+  gcn::ExecResult r = *byChannel[loads.front().channel];  // lane activity, first accesses
   const gcn::RegType reg = formatViewOf(chip, d).reg;
+  const unsigned n = componentsRead(c);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     gcn::LaneResult& lane = r.lanes[l];
     if (!lane.active || lane.vdataCount == 0) continue;
-    if (v.loads > 1) {
-      const std::array<std::optional<uint32_t>, 5> first = lane.vdata;
-      const unsigned n = d.viewComponents != 0 ? d.viewComponents : lane.vdataCount;
-      lane.vdata = {};
-      for (unsigned j = 0; j < n && j < 4; ++j) {
-        const auto sel = static_cast<unsigned>(v.dstSel[j]);
-        const auto x = static_cast<unsigned>(gcn::DstSel::X);
-        if (v.dstSel[j] == gcn::DstSel::One)
-          lane.vdata[j] = vulkanOne(reg);
-        else if (sel < x)
-          lane.vdata[j] = 0u;
-        else if (sel == x)
-          lane.vdata[j] = first[0];
-        else if (sel - x - 1 < loads.size())
-          lane.vdata[j] = loads[sel - x - 1].lanes[l].vdata[0];
-      }
-      lane.vdataCount = static_cast<uint8_t>(n);
-      for (const gcn::ExecResult& more : loads)
-        lane.accesses.insert(lane.accesses.end(), more.lanes[l].accesses.begin(),
-                             more.lanes[l].accesses.end());
+    lane.vdata = {};
+    for (unsigned j = 0; j < n; ++j) {
+      if (v.dstSel[j] == gcn::DstSel::One)
+        lane.vdata[j] = vulkanOne(reg);
+      else if (v.dstSel[j] < gcn::DstSel::X)
+        lane.vdata[j] = 0u;
+      else
+        lane.vdata[j] =
+            byChannel[static_cast<unsigned>(v.dstSel[j]) - static_cast<unsigned>(gcn::DstSel::X)]
+                ->lanes[l]
+                .vdata[0];
+      if (v.srgb && j < 3 && v.dstSel[j] >= gcn::DstSel::X && lane.vdata[j])
+        lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
     }
-    if (v.srgb)
-      for (unsigned j = 0; j < 3 && j < lane.vdataCount; ++j)
-        if (lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
+    lane.vdataCount = static_cast<uint8_t>(n);
+    for (size_t k = 1; k < loads.size(); ++k) {
+      const auto& more = byChannel[loads[k].channel]->lanes[l].accesses;
+      lane.accesses.insert(lane.accesses.end(), more.begin(), more.end());
+    }
   }
   return r;
 }
@@ -80,17 +93,43 @@ uint32_t srgbToLinearBits(uint32_t unormBits) {
   return std::bit_cast<uint32_t>(static_cast<float>(y));
 }
 
+std::vector<ViewLoad> viewLoads(const Case& c) {
+  if (!composedView(c)) return {ViewLoad{0, c.device.inst}};
+  const ViewCompose& v = *c.view;
+  std::array<bool, 4> wanted{};
+  for (unsigned j = 0; j < componentsRead(c); ++j) {
+    if (v.dstSel[j] < gcn::DstSel::X) continue;
+    const unsigned ch = static_cast<unsigned>(v.dstSel[j]) - static_cast<unsigned>(gcn::DstSel::X);
+    if (ch >= v.channels)
+      throw gcn::Error(c.name + ": view component " + std::to_string(j) + " selects channel " +
+                       std::to_string(ch) + " of a " + std::to_string(v.channels) +
+                       "-channel view");
+    wanted[ch] = true;
+  }
+  std::vector<ViewLoad> loads;
+  for (unsigned ch = 0; ch < v.channels; ++ch) {
+    if (!wanted[ch]) continue;
+    gcn::Instruction in = c.device.inst;
+    in.offset = static_cast<uint16_t>(in.offset + ch * v.loadBytes);
+    loads.push_back({ch, in});
+  }
+  if (loads.empty()) throw gcn::Error(c.name + ": the view read selects no channel");
+  return loads;
+}
+
 FormatView caseFormatView(const gcn::Chip& chip, const Case& c) {
   FormatView fv = formatViewOf(chip, c.device);
   if (!c.view) return fv;
-  if (c.view->loads > 1) {
-    // Components read through the composed view: the load's own format per component.
+  // Components that come from memory (DST_SEL X..W of the view, or of the V#).
+  const std::array<gcn::DstSel, 4> sel = composedView(c) ? c.view->dstSel : fv.dstSel;
+  if (composedView(c)) {
+    // Each component is register X of its channel's one-channel load.
     for (unsigned j = 0; j < 4; ++j)
-      fv.dstSel[j] = c.view->dstSel[j] >= gcn::DstSel::X ? gcn::DstSel::X : c.view->dstSel[j];
+      fv.dstSel[j] = sel[j] >= gcn::DstSel::X ? gcn::DstSel::X : sel[j];
   }
   if (c.view->srgb)
     for (unsigned j = 0; j < 3; ++j)
-      fv.srgb[j] = true;
+      fv.srgb[j] = sel[j] >= gcn::DstSel::X;
   return fv;
 }
 
@@ -105,9 +144,10 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
                             executeView(profile.chip, c, d.state, base)});
   e.description = std::string(profile.chip.name) + " (" +
                   std::string(gcn::genName(profile.chip.gen)) + ") reference, default policies";
-  if (c.view && c.view->loads > 1)
-    e.description += "; view composed of " + std::to_string(c.view->loads) +
-                     " one-channel loads (OFFSET +" + std::to_string(c.view->loadBytes) + " each)";
+  if (composedView(c))
+    e.description += "; view composed of " + std::to_string(viewLoads(c).size()) +
+                     " one-channel loads (OFFSET + channel * " + std::to_string(c.view->loadBytes) +
+                     ")";
   if (c.view && c.view->srgb)
     e.description += "; sRGB EOTF on R, G, B (Vulkan texel input format conversion)";
   if (!profile.portable) return e;

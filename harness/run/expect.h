@@ -18,6 +18,17 @@ struct DeviceRules {
 // and rounded once to float.
 uint32_t srgbToLinearBits(uint32_t unormBits);
 
+// One load of a case's read: the view channel it fetches (0 for a single-instruction case)
+// and the instruction.
+struct ViewLoad {
+  unsigned channel = 0;
+  gcn::Instruction inst;
+};
+// The loads a case's read executes: its instruction alone, or for a composed view one
+// BUFFER_LOAD_FORMAT_X with OFFSET + channel * loadBytes per channel its read components
+// select, in channel order. Throws gcn::Error when a DST_SEL names a channel the view lacks.
+std::vector<ViewLoad> viewLoads(const Case& c);
+
 // formatViewOf for the case, with a composed view's component mapping and sRGB components.
 FormatView caseFormatView(const gcn::Chip& chip, const Case& c);
 

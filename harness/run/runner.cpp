@@ -34,9 +34,9 @@ namespace {
 // Issue 6: where the device captures ISA, a case only counts when its pipeline holds the
 // intended instruction (harness/isa/check.h); otherwise it tested something else and is a
 // route-miss, never a pass. Devices without VK_KHR_pipeline_executable_properties skip it.
-void applyIsaCheck(routes::Route& route, const routes::DeviceCase& c, gcn::Gen gen, CaseResult& r) {
+void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult& r) {
   try {
-    const isa::CheckResult check = isa::checkIsa(gen, c.inst, route.pipelineIsa(c));
+    const isa::CheckResult check = checkCaseIsa(gen, c, route.pipelineIsa(c.device));
     if (check.outcome == isa::Outcome::NoIsa) return;
     if (check.outcome == isa::Outcome::RouteMiss) {
       r.verdict = Verdict::RouteMiss;
@@ -52,6 +52,22 @@ void applyIsaCheck(routes::Route& route, const routes::DeviceCase& c, gcn::Gen g
 }
 
 }  // namespace
+
+isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::PipelineIsa& isa) {
+  const std::vector<ViewLoad> loads = viewLoads(c);
+  isa::CheckResult result;
+  for (size_t k = 0; k < loads.size(); ++k) {
+    isa::CheckResult one = isa::checkIsa(gen, loads[k].inst, isa);
+    if (one.outcome != isa::Outcome::Verified) {
+      if (loads.size() > 1)
+        one.reason = "load " + std::to_string(k + 1) + " of " + std::to_string(loads.size()) +
+                     " (channel " + std::to_string(loads[k].channel) + "): " + one.reason;
+      return one;
+    }
+    if (k == 0) result = std::move(one);
+  }
+  return result;
+}
 
 Summary runCases(std::span<const Case> cases,
                  std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
@@ -75,7 +91,9 @@ Summary runCases(std::span<const Case> cases,
     const BufferFormat* bf = findBufferFormat(c.device.format);
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
-    r.tolerance = options.profile.portable ? c.tolerance : "exact";
+    r.tolerance = options.profile.portable ? c.tolerance
+                  : c.view && c.view->srgb ? "srgb-gcn"
+                                           : "exact";
     for (const auto& route : routes)
       if (route->handles(c.device)) routeOf[i] = route.get();
     if (routeOf[i] == nullptr) {
@@ -180,7 +198,7 @@ Summary runCases(std::span<const Case> cases,
         }
       }
       if (r.verdict == Verdict::Pass || r.verdict == Verdict::Fail)
-        applyIsaCheck(*route, cases[i].device, options.profile.chip.gen, r);
+        applyIsaCheck(*route, cases[i], options.profile.chip.gen, r);
       emit(i);
     }
   }

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "harness/isa/check.h"
 #include "harness/routes/route.h"
 #include "harness/run/case.h"
 #include "harness/run/expect.h"
@@ -33,6 +34,12 @@ struct RunOptions {
 };
 
 using ResultSink = std::function<void(const CaseResult&)>;
+
+// The ISA check of a case (harness/isa/check.h): every load of its read (expect.h viewLoads:
+// one for most cases, one per selected channel for a composed view) must be in the pipeline
+// on the case's buffer. The first load that is not decides the outcome (route-miss, naming
+// it); Verified only when all are.
+isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::PipelineIsa& isa);
 
 Summary runCases(std::span<const Case> cases,
                  std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,

@@ -1,5 +1,7 @@
 #include "harness/run/suite.h"
 
+#include "harness/run/expect.h"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -63,10 +65,11 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
                                : (store || f.nfmt == gcn::Nfmt::Float ? "portable-texel" : "exact");
   const bool composed = viewComponents != 0;
   const gcn::Dfmt dfmt = composed ? f.channelDfmt : f.dfmt;
-  const unsigned channels = composed ? 3 : 1;
+  // A composed row's channels: the texel's bytes over the channel's (3 for every such row).
+  const unsigned channels = composed ? f.stride / gcn::dfmtInfo(dfmt).bytes : 1;
   if (composed || f.srgb) {
     ViewCompose v;
-    v.loads = channels;
+    v.channels = channels;
     v.loadBytes = composed ? gcn::dfmtInfo(dfmt).bytes : 0;
     if (composed) v.dstSel = f.dstSel;
     v.srgb = f.srgb;
@@ -145,14 +148,11 @@ std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
 }
 
 std::string caseInstructionText(gcn::Gen gen, const Case& c) {
-  std::string text = instructionText(gen, c.device.inst);
-  if (!c.view) return text;
-  for (unsigned k = 1; k < c.view->loads; ++k) {
-    gcn::Instruction in = c.device.inst;
-    in.offset = static_cast<uint16_t>(in.offset + k * c.view->loadBytes);
-    text += " ; " + instructionText(gen, in);
-  }
-  if (c.view->srgb) text += " ; sRGB EOTF on r,g,b in the shader (no buffer NUM_FORMAT is sRGB)";
+  std::string text;
+  for (const ViewLoad& l : viewLoads(c))
+    text += (text.empty() ? "" : " ; ") + instructionText(gen, l.inst);
+  if (c.view && c.view->srgb)
+    text += " ; sRGB EOTF on r,g,b in the shader (no buffer NUM_FORMAT is sRGB)";
   return text;
 }
 

@@ -48,15 +48,17 @@ TEST(SrgbEotf, MonotoneAndContinuousOverEveryCode) {
     EXPECT_GT(v, last) << c;
     last = v;
   }
-  const double lin = 0.04045 / 12.92, pow = std::pow((0.04045 + 0.055) / 1.055, 2.4);
-  EXPECT_NEAR(lin, pow, 1e-7);
+  // At the segment boundary the decoder agrees with both segments of the standard's formula.
+  const float knee = std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(0.04045f)));
+  EXPECT_NEAR(knee, 0.04045 / 12.92, 1e-7);
+  EXPECT_NEAR(knee, std::pow((0.04045 + 0.055) / 1.055, 2.4), 1e-7);
 }
 
 // R8G8B8_UNORM: memory R, G, B per 3-byte element; the view reads (R, G, B, 1).
 TEST(ComposedView, ThreeByteElementsReadAsRgb1) {
   const Case c = findTexelCase("texel.uniform.r8g8b8_unorm.view_xyzw");
   ASSERT_TRUE(c.view.has_value());
-  EXPECT_EQ(c.view->loads, 3u);
+  EXPECT_EQ(c.view->channels, 3u);
   EXPECT_EQ(c.view->loadBytes, 1u);
   EXPECT_EQ(c.device.memory.bytes.size() % 3, 0u);
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
@@ -109,15 +111,39 @@ TEST(ComposedView, HalfFloatChannelsAtTwoByteSteps) {
   EXPECT_NE(text.find("offset:4"), std::string::npos) << text;
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
   const auto& mem = c.device.memory.bytes;
-  const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][0];
-  for (unsigned k = 0; k < 3; ++k) {
-    const uint16_t h = static_cast<uint16_t>(mem[idx * 6 + 2 * k] | mem[idx * 6 + 2 * k + 1] << 8);
-    // A finite, normal half: (-1)^s * 2^(e-15) * (1 + m/1024).
-    const unsigned ex = (h >> 10) & 31, m = h & 1023;
-    if (ex == 0 || ex == 31) continue;
-    const float want = (h & 0x8000 ? -1.0f : 1.0f) * std::ldexp(1.0f + m / 1024.0f, int(ex) - 15);
-    EXPECT_EQ(f(e.alternatives.front().result.lanes[0].vdata[k]), want) << k;
+  unsigned checked = 0;
+  for (unsigned l = 0; l < 48; ++l) {  // lanes 0-47 read elements in range
+    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    for (unsigned k = 0; k < 3; ++k) {
+      const uint16_t h =
+          static_cast<uint16_t>(mem[idx * 6 + 2 * k] | mem[idx * 6 + 2 * k + 1] << 8);
+      // A finite, normal half: (-1)^s * 2^(e-15) * (1 + m/1024).
+      const unsigned ex = (h >> 10) & 31, m = h & 1023;
+      if (ex == 0 || ex == 31) continue;
+      const float want = (h & 0x8000 ? -1.0f : 1.0f) * std::ldexp(1.0f + m / 1024.0f, int(ex) - 15);
+      EXPECT_EQ(f(e.alternatives.front().result.lanes[l].vdata[k]), want) << l << " " << k;
+      ++checked;
+    }
   }
+  EXPECT_GT(checked, 100u);
+}
+
+// A view read loads only the channels its components select: R8G8B8 x is byte 0, B8G8R8 x
+// (memory order B, G, R) is byte 2; three components need all three channels.
+TEST(ComposedView, LoadsOnlyTheSelectedChannels) {
+  const auto offsets = [](const std::string& name) {
+    std::vector<unsigned> out;
+    for (const ViewLoad& l : viewLoads(findTexelCase(name)))
+      out.push_back(l.inst.offset);
+    return out;
+  };
+  EXPECT_EQ(offsets("texel.uniform.r8g8b8_unorm.view_x"), std::vector<unsigned>({0}));
+  EXPECT_EQ(offsets("texel.uniform.b8g8r8_unorm.view_x"), std::vector<unsigned>({2}));
+  EXPECT_EQ(offsets("texel.uniform.b8g8r8_unorm.view_xyzw"), std::vector<unsigned>({0, 1, 2}));
+  EXPECT_EQ(offsets("texel.uniform.r16g16b16_sint.view_xyz"), std::vector<unsigned>({0, 2, 4}));
+  const std::string text =
+      caseInstructionText(gcn::Gen::Gfx9, findTexelCase("texel.uniform.b8g8r8_unorm.view_x"));
+  EXPECT_EQ(text, "buffer_load_format_x v1, v0, s[4:7], 0 idxen offset:2") << text;
 }
 
 // sRGB: R, G, B through the EOTF, alpha as plain UNORM.
@@ -141,6 +167,11 @@ TEST(SrgbView, DecodesRgbNotAlpha) {
   const FormatView fv = caseFormatView(chip(), c);
   EXPECT_TRUE(fv.srgb[0] && fv.srgb[1] && fv.srgb[2]);
   EXPECT_FALSE(fv.srgb[3]);
+  // R8_SRGB reads (R, 0, 0, 1): only R is decoded, so only R gets the sRGB slack.
+  const FormatView r8 =
+      caseFormatView(chip(), findTexelCase("texel.uniform.r8_srgb.load_format_xyzw"));
+  EXPECT_TRUE(r8.srgb[0]);
+  EXPECT_FALSE(r8.srgb[1] || r8.srgb[2] || r8.srgb[3]);
 }
 
 // The srgb tolerance: 2^-7 on R, G, B (the Vulkan CTS bound), nothing extra on alpha.
