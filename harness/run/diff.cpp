@@ -161,12 +161,16 @@ std::string classifyRegister(gcn::RegType t, uint32_t e, uint32_t a, unsigned co
 // An sRGB view component whose actual value is the UNORM code c/255 that the expected value
 // decodes from: the device skipped the sRGB EOTF (a GCN buffer load has no sRGB NUM_FORMAT,
 // so a driver must decode in the shader).
+// The expected value may come from any acceptance-set alternative (its UNORM step rounded
+// either way), so both comparisons allow 1e-6, far below the 1/255 between codes.
 bool srgbNotDecoded(uint32_t e, uint32_t a) {
-  if (e == a || !f32Finite(a)) return false;
+  if (e == a || !f32Finite(a) || !f32Finite(e)) return false;
+  const float fe = std::bit_cast<float>(e), fa = std::bit_cast<float>(a);
   for (unsigned c = 1; c < 255; ++c) {
     const float unorm = static_cast<float>(c) / 255.0f;
-    if (srgbToLinearBits(std::bit_cast<uint32_t>(unorm)) != e) continue;
-    return std::fabs(std::bit_cast<float>(a) - unorm) <= 1e-6f;
+    const float decoded = std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(unorm)));
+    if (std::fabs(decoded - fe) > 1e-6f) continue;
+    return std::fabs(fa - unorm) <= 1e-6f;
   }
   return false;
 }

@@ -62,7 +62,7 @@ struct FormatView {
   gcn::RegType reg = gcn::RegType::Float;
   std::array<gcn::DstSel, 4> dstSel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
   uint32_t stride = 0;         // element size in bytes for mapping offsets to elements
-  std::array<bool, 4> srgb{};  // components decoded through the sRGB EOTF (Tolerance::srgbUlps)
+  std::array<bool, 4> srgb{};  // components decoded through the sRGB EOTF (Tolerance::srgbAbs)
 };
 // Reads the V# the instruction uses (state.sgpr[inst.srsrc..+3]) with the chip's layout.
 FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c);

@@ -36,6 +36,13 @@ constexpr Tolerance kTolerances[] = {
      "Vulkan textures-format-conversion (sRGB EOTF, no stated precision); Vulkan CTS bound "
      "for 8-bit sRGB reads: |error| <= 2^-7; alpha as norm-1ulp",
      1.0 / 128},
+    // The same views under a GCN profile: the buffer load's UNORM value is the reference's to
+    // the bit, but the EOTF after it is driver shader code, not a buffer instruction, so its
+    // rounding is not the reference's to predict; R, G, B keep the CTS bound.
+    {"srgb-gcn", 0, 0, false, false,
+     "GCN profiles, sRGB views: UNORM load exact; the sRGB EOTF is shader code (no GCN buffer "
+     "NUM_FORMAT is sRGB), held to the Vulkan CTS bound 2^-7 on R, G, B",
+     1.0 / 128},
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Named tolerance policies: where a comparison may accept a value other than the
 // reference's bits. Exact is the default; the others exist because the Vulkan spec allows
-// rounding or representation freedom that GCN does not (used only under the portable
-// profile, profile.h).
+// rounding or representation freedom that GCN does not (used under the portable profile,
+// profile.h; under GCN profiles every case is exact except sRGB views, "srgb-gcn", whose
+// EOTF is driver shader code).
 #pragma once
 
 #include <cstdint>
