@@ -56,9 +56,9 @@ TEST(RunCli, RunPrintsCountLineAndWritesJson) {
 }
 
 TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
-  EXPECT_NE(runGcnprobe("list --suite nosuch").exit, 0);
+  EXPECT_EQ(runGcnprobe("list --suite nosuch").exit, 2);  // bad input, not a crash
   const CliRun o = runGcnprobe("run --filter 'nothing.matches.*'");
-  EXPECT_NE(o.exit, 0);
+  EXPECT_EQ(o.exit, 2);
   EXPECT_NE(o.out.find("no case matches"), std::string::npos) << o.out;
 }
 
@@ -114,6 +114,12 @@ TEST(RunCli, TexelSuiteReportsItsCoverageGaps) {
   const nlohmann::json doc = nlohmann::json::parse(in);
   ASSERT_TRUE(doc.contains("texel_gaps")) << doc.dump().substr(0, 200);
   ASSERT_TRUE(doc["texel_gaps"].is_array());
+  if (o.out.find("llvmpipe") != std::string::npos) {
+    // lavapipe offers R64_UINT as a uniform texel buffer but cannot read it (README).
+    EXPECT_NE(o.out.find("VK_FORMAT_R64_UINT uniform-texel: unsupported"), std::string::npos)
+        << o.out;
+    EXPECT_FALSE(doc["texel_gaps"].empty());
+  }
   for (const auto& g : doc["texel_gaps"]) {
     const std::string format = g["format"].get<std::string>();
     EXPECT_FALSE(g["reason"].get<std::string>().empty()) << format;
