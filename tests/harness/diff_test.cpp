@@ -23,16 +23,8 @@ Profile gfx9() {
   return resolveProfile("gfx9", std::nullopt);
 }
 
-// What a perfect device would return: the primary prediction.
 routes::DeviceResult perfect(const Case& c, const Expected& e) {
-  routes::DeviceResult r;
-  const gcn::ExecResult& p = e.alternatives.front().result;
-  r.vdataCount = c.device.inst.op->components;
-  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    for (unsigned k = 0; k < r.vdataCount; ++k)
-      r.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
-  r.memory = p.memory.bytes;
-  return r;
+  return gcnprobe::test_support::perfectResult(c, e);
 }
 
 constexpr const char* kLoad = "texel.uniform.r8g8b8a8_unorm.load_format_xyzw";

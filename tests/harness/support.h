@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/run/expect.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
@@ -37,6 +38,20 @@ inline run::Case findTexelCase(const std::string& name) {
   auto cases = run::buildCases("texel", name, gfx9Chip());
   EXPECT_EQ(cases.size(), 1u) << name;
   return cases.at(0);
+}
+
+// What a perfect device would return for the case: the primary prediction (registers of
+// the components the read returns, and the memory image after it).
+inline routes::DeviceResult perfectResult(const run::Case& c, const run::Expected& e) {
+  routes::DeviceResult r;
+  const gcn::ExecResult& p = e.alternatives.front().result;
+  r.vdataCount =
+      c.device.viewComponents != 0 ? c.device.viewComponents : c.device.inst.op->components;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    for (unsigned k = 0; k < r.vdataCount; ++k)
+      r.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
+  r.memory = p.memory.bytes;
+  return r;
 }
 
 }  // namespace gcnprobe::test_support

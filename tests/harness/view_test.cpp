@@ -180,12 +180,7 @@ TEST(SrgbView, ToleranceBoundsAreEnforced) {
   const Expected e = buildExpected(c, resolveProfile("portable", std::nullopt), {});
   const FormatView fv = caseFormatView(chip(), c);
   const Tolerance& tol = findTolerance("srgb");
-  routes::DeviceResult actual;
-  actual.vdataCount = 4;
-  const auto& p = e.alternatives.front().result;
-  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    for (unsigned k = 0; k < 4; ++k)
-      actual.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
+  routes::DeviceResult actual = gcnprobe::test_support::perfectResult(c, e);
   EXPECT_TRUE(diffCase(c.device, fv, e, actual, tol).pass);
   // Lane 3 (an in-range element), R off by 0.007 (< 2^-7): accepted, and reported.
   const float r3 = std::bit_cast<float>(actual.vdata[3][0]);
@@ -210,12 +205,8 @@ TEST(SrgbView, UndecodedValuesAreNamed) {
   const Case c = findTexelCase("texel.storage.b8g8r8a8_srgb.load_format_xyzw");
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
   const FormatView fv = caseFormatView(chip(), c);
-  routes::DeviceResult actual;
-  actual.vdataCount = 4;
+  routes::DeviceResult actual = gcnprobe::test_support::perfectResult(c, e);
   const auto& p = e.alternatives.front().result;
-  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    for (unsigned k = 0; k < 4; ++k)
-      actual.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
   // The first lane whose G is the EOTF of a code in (0, 255) (0 and 255 decode to
   // themselves): put that code's UNORM value there instead.
   unsigned lane = gcn::kWaveSize, code = 0;
