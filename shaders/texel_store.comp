@@ -3,7 +3,9 @@
 // idx[l] of the storage texel buffer at binding 0 with imageStore (BUFFER_STORE_FORMAT_*
 // on GCN, PLATFORM.md). No format qualifier: needs shaderStorageImageWriteWithoutFormat.
 // Lanes with enabled[l] == 0 skip the store (EXEC). Defines: TEX (imageBuffer / iimageBuffer / uimageBuffer), VEC4, IS_FLOAT,
-// SCALAR (int / uint for integer types).
+// SCALAR (int / uint for integer types), STORE_COMPS (1..4: components taken from data; the
+// rest are constant zero, so the compiler can store only the first STORE_COMPS registers:
+// BUFFER_STORE_FORMAT_X / XY / XYZ for formats with that many components).
 layout(local_size_x = 64) in;
 
 layout(set = 0, binding = 0) uniform writeonly TEX tex;
@@ -24,7 +26,16 @@ void main() {
   uint l = gl_LocalInvocationID.x;
   if (inp.enabled[l] == 0u) return;
   uint b = l * 4u;
+#if STORE_COMPS == 1
+  imageStore(tex, int(inp.idx[l]), VEC4(VALUE(inp.data[b]), 0, 0, 0));
+#elif STORE_COMPS == 2
+  imageStore(tex, int(inp.idx[l]), VEC4(VALUE(inp.data[b]), VALUE(inp.data[b + 1u]), 0, 0));
+#elif STORE_COMPS == 3
+  imageStore(tex, int(inp.idx[l]),
+             VEC4(VALUE(inp.data[b]), VALUE(inp.data[b + 1u]), VALUE(inp.data[b + 2u]), 0));
+#else
   imageStore(tex, int(inp.idx[l]),
              VEC4(VALUE(inp.data[b]), VALUE(inp.data[b + 1u]), VALUE(inp.data[b + 2u]),
                           VALUE(inp.data[b + 3u])));
+#endif
 }

@@ -24,7 +24,14 @@ foreach(kind f i u)
       DEFINES STORAGE=1 TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} COMPS=${n})
   endforeach()
   gcnprobe_shader(NAME texel_store_${kind} SOURCE texel_store.comp
-    DEFINES TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} SCALAR=${scalar})
+    DEFINES TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} SCALAR=${scalar} STORE_COMPS=4)
+  # Stores of 1..3 components: the components past STORE_COMPS are constant zero, which ACO
+  # drops from the store (buffer_store_format_x/xy/xyz), as for formats with fewer channels.
+  foreach(n 1 2 3)
+    gcnprobe_shader(NAME texel_store_${kind}${n} SOURCE texel_store.comp
+      DEFINES TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} SCALAR=${scalar}
+              STORE_COMPS=${n})
+  endforeach()
 endforeach()
 # Texel route, storage-texel loads on devices without shaderStorageImageReadWithoutFormat
 # (lavapipe 22.3): imageLoad on an imageBuffer declared with its format layout qualifier.

@@ -77,8 +77,6 @@ class TexelRoute final : public Route {
     if (in.op->encoding != gcn::Encoding::Mubuf || (!load && !store) || in.op->d16)
       return "the texel route realises only BUFFER_LOAD_FORMAT_* and BUFFER_STORE_FORMAT_*";
     if (store && c.binding != Binding::StorageTexel) return "stores need a storage texel buffer";
-    if (store && in.op->components != 4)
-      return "imageStore always writes four components: only buffer_store_format_xyzw";
     if (!in.idxen || in.offen || in.addr64 || in.offset != 0 || in.soffset != 128 || in.tfe ||
         in.lds)
       return "a texel buffer access is IDXEN with OFFSET 0 and SOFFSET 0 (no OFFEN, ADDR64, TFE, "
@@ -93,6 +91,14 @@ class TexelRoute final : public Route {
       return std::string(f->name) + ": no GCN buffer V# reads it" +
              (f->note.empty() ? "" : " (" + std::string(f->note) + ")");
     if (c.viewComponents > 4) return "a view has at most four components";
+    // A store of fewer than four components: the shader stores the others as constant zero
+    // (texel_store.comp STORE_COMPS), which is this instruction only when the format has no
+    // component beyond the ones stored.
+    if (store && model == TexelModel::SingleLoad &&
+        in.op->components < gcn::dfmtInfo(f->dfmt).components)
+      return std::string(f->name) + " has " + std::to_string(gcn::dfmtInfo(f->dfmt).components) +
+             " components: imageStore writes all of them, " + std::string(in.op->mnemonic) +
+             " fewer";
     const VkFormatProperties props = ctx_.formatProperties(c.format);
     const VkFormatFeatureFlags need = c.binding == Binding::UniformTexel
                                           ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
@@ -253,7 +259,9 @@ std::string texelVariant(const DeviceCase& c, bool readWithoutFormat) {
   if (!isTexelBinding(c.binding) || c.inst.op == nullptr) return "";
   const BufferFormat* f = findBufferFormat(c.format);
   const char t = f != nullptr ? shaderNumericType(*f) : 'f';
-  if (c.inst.op->kind == gcn::OpKind::StoreFormat) return std::string("texel_store_") + t;
+  if (c.inst.op->kind == gcn::OpKind::StoreFormat)
+    return std::string("texel_store_") + t +
+           (c.inst.op->components < 4 ? std::to_string(c.inst.op->components) : "");
   const std::string comps = std::to_string(std::clamp<unsigned>(componentsRead(c), 1, 4));
   // 64-bit texels: always the formatted 64-bit image variant (texel_load.comp WIDE).
   if (c.binding == Binding::StorageTexel && (!readWithoutFormat || (f != nullptr && wide(*f)))) {

@@ -192,11 +192,18 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
           cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[n - 1])));
       }
     }
-    // imageStore writes a whole vec4 (the format decides which components land). Composed
-    // and sRGB views have no store model (texel.cpp says why).
+    // imageStore writes a whole vec4 (the format decides which components land): the
+    // four-component store, and for formats with fewer components the store of just those
+    // (the shader's other components are constant zero). Composed and sRGB views have no
+    // store model (texel.cpp says why).
     if (composed || f.srgb) continue;
-    cases.push_back(
-        makeTexelCase(chip, f, routes::Binding::StorageTexel, opcode("buffer_store_format_xyzw")));
+    static constexpr const char* kStores[] = {"buffer_store_format_x", "buffer_store_format_xy",
+                                              "buffer_store_format_xyz",
+                                              "buffer_store_format_xyzw"};
+    if (comps < 4)
+      cases.push_back(
+          makeTexelCase(chip, f, routes::Binding::StorageTexel, opcode(kStores[comps - 1])));
+    cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, opcode(kStores[3])));
   }
   return cases;
 }

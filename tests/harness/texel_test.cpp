@@ -342,5 +342,42 @@ TEST(TexelSuite, StorageTexelLoadsRaiseNoValidationError) {
     ADD_FAILURE() << m;
 }
 
+// Stores of fewer than four components: lavapipe's result must be the 1..3-component store's
+// (the shader writes constant zero past them), and a store with fewer components than its
+// format has is unsupported with a reason, never run (imageStore writes every component).
+TEST(TexelSuite, NarrowStoresRunOnlyWhereTheFormatIsNoWider) {
+  auto ctx = test_support::openDefaultDevice(/*validation=*/true);
+  const RunOptions o = test_support::portableOptions(*ctx);
+  std::vector<Case> cases;
+  for (const char* filter : {"texel.storage.*.store_format_x", "texel.storage.*.store_format_xy",
+                             "texel.storage.*.store_format_xyz"})
+    for (Case& c : buildCases("texel", filter, o.profile.chip))
+      cases.push_back(std::move(c));
+  // Every format with 1..3 components and a V# (not sRGB): R8/R16/R32 x 7 number formats,
+  // 8_8/16_16/32_32 likewise, 32_32_32 (3) and 10_11_11 (1), less sRGB and 64-bit rows.
+  ASSERT_GE(cases.size(), 30u);
+  Case wide = test_support::findTexelCase("texel.storage.r8g8b8a8_unorm.store_format_xyzw");
+  wide.name = "texel.storage.r8g8b8a8_unorm.store_format_x(narrowed)";
+  wide.device.inst.op = gcn::findOpcode("buffer_store_format_x");
+  cases.push_back(wide);
+  std::vector<std::unique_ptr<routes::Route>> routes;
+  routes.push_back(routes::makeTexelRoute(*ctx));
+  size_t passed = 0;
+  runCases(cases, routes, o, [&](const CaseResult& r) {
+    if (r.name == wide.name) {
+      EXPECT_EQ(r.verdict, Verdict::Unsupported);
+      EXPECT_NE(r.reason.find("has 4 components"), std::string::npos) << r.reason;
+      return;
+    }
+    if (r.verdict == Verdict::Pass) ++passed;
+    EXPECT_TRUE(r.verdict == Verdict::Pass || r.verdict == Verdict::Unsupported)
+        << r.name << ": " << r.reason;
+  });
+  if (ctx->info().name.find("llvmpipe") != std::string::npos) {
+    EXPECT_GE(passed, 25u);  // every 1-3 component storage texel format lavapipe has
+  }
+  EXPECT_EQ(ctx->validationErrors(), 0u);
+}
+
 }  // namespace
 }  // namespace gcnprobe::run
