@@ -230,6 +230,11 @@ TexelModel texelModel(const BufferFormat& f) {
   return TexelModel::None;
 }
 
+unsigned perChannelCount(const BufferFormat& f) {
+  if (texelModel(f) != TexelModel::PerChannel) return 0;
+  return f.stride / gcn::dfmtInfo(f.channelDfmt).bytes;
+}
+
 std::string_view texelModelName(TexelModel m) {
   switch (m) {
     case TexelModel::SingleLoad:

@@ -54,6 +54,8 @@ enum class TexelModel { SingleLoad, PerChannel, Wide, None };
 TexelModel texelModel(const BufferFormat& f);
 // "single-load", "per-channel", "wide", "none".
 std::string_view texelModelName(TexelModel m);
+// A PerChannel row's channels (the texel's bytes over channelDfmt's); 0 for other rows.
+unsigned perChannelCount(const BufferFormat& f);
 
 // The format's numeric type in a shader (Vulkan "Format Definition": USCALED, SSCALED,
 // UNORM, SNORM and FLOAT read as float): 'u' (UINT), 'i' (SINT) or 'f'; it names the shader

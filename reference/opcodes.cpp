@@ -245,6 +245,12 @@ bool existsOn(const OpcodeInfo& op, Gen gen) {
   return op.opcode[genIndex(gen)] >= 0;
 }
 
+const OpcodeInfo& requireOpcode(std::string_view mnemonic) {
+  const OpcodeInfo* op = findOpcode(mnemonic);
+  if (op == nullptr) throw Error("opcode table lacks " + std::string(mnemonic));
+  return *op;
+}
+
 const OpcodeInfo* findOpcode(std::string_view mnemonic) {
   for (const OpcodeInfo& op : kOpcodes) {
     if (equalsIgnoreCase(op.mnemonic, mnemonic)) return &op;

@@ -82,6 +82,8 @@ std::span<const OpcodeInfo> allOpcodes();
 bool existsOn(const OpcodeInfo& op, Gen gen);
 // Case-insensitive; nullptr when unknown.
 const OpcodeInfo* findOpcode(std::string_view mnemonic);
+// The same, for names a suite or tool relies on: throws gcn::Error naming it when unknown.
+const OpcodeInfo& requireOpcode(std::string_view mnemonic);
 // nullptr when no instruction of that encoding has that opcode on the generation.
 const OpcodeInfo* findOpcode(Encoding enc, Gen gen, unsigned opcode);
 

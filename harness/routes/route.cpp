@@ -22,6 +22,11 @@ std::string_view bindingName(Binding b) {
   return "?";
 }
 
+unsigned componentsRead(const DeviceCase& c) {
+  if (c.viewComponents != 0) return c.viewComponents;
+  return c.inst.op != nullptr ? c.inst.op->components : 0;
+}
+
 std::span<const uint32_t> shaderVariant(std::string_view variant) {
   try {
     return shaders::get(variant);

@@ -32,6 +32,11 @@ enum class Binding : uint8_t {
 // "uniform-texel", "storage-texel", "vertex", "storage-buffer".
 std::string_view bindingName(Binding b);
 
+struct DeviceCase;
+// How many components the case's read returns: the composed view's (viewComponents), else
+// the instruction's; 0 without an instruction.
+unsigned componentsRead(const DeviceCase& c);
+
 // The SPIR-V of a shader variant (shaders/variants.cmake); a variant the build did not
 // embed is a gcn::Error naming it, which the runner reports as the case's error.
 std::span<const uint32_t> shaderVariant(std::string_view variant);

@@ -50,11 +50,6 @@ bool wide(const BufferFormat& f) {
   return texelModel(f) == TexelModel::Wide;
 }
 
-// How many components the shader reads: the composed view's, else the instruction's.
-unsigned componentsRead(const DeviceCase& c) {
-  return c.viewComponents != 0 ? c.viewComponents : c.inst.op->components;
-}
-
 class TexelRoute final : public Route {
  public:
   explicit TexelRoute(vk::Context& ctx)

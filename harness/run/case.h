@@ -33,7 +33,8 @@ struct ViewCompose {
 struct Case {
   std::string name;   // unique, dot-separated: "texel.uniform.r8g8b8a8_unorm.load_format_xyzw"
   std::string suite;  // "texel"
-  std::string tolerance = "exact";  // a row of allTolerances() (tolerance.h)
+  std::string tolerance = "exact";     // under the portable profile: a row of allTolerances()
+  std::string gcnTolerance = "exact";  // under a GCN profile (tolerance.h)
   routes::DeviceCase device;
   std::optional<ViewCompose> view;  // set for composed / sRGB view reads
 };

@@ -165,14 +165,12 @@ std::string classifyRegister(gcn::RegType t, uint32_t e, uint32_t a, unsigned co
 // either way), so both comparisons allow 1e-6, far below the 1/255 between codes.
 bool srgbNotDecoded(uint32_t e, uint32_t a) {
   if (e == a || !f32Finite(a) || !f32Finite(e)) return false;
-  const float fe = std::bit_cast<float>(e), fa = std::bit_cast<float>(a);
-  for (unsigned c = 1; c < 255; ++c) {
-    const float unorm = static_cast<float>(c) / 255.0f;
-    const float decoded = std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(unorm)));
-    if (std::fabs(decoded - fe) > 1e-6f) continue;
-    return std::fabs(fa - unorm) <= 1e-6f;
-  }
-  return false;
+  const float fa = std::bit_cast<float>(a);
+  const float code = std::nearbyint(fa * 255.0f);  // the code the actual value would be
+  if (code < 1 || code > 254) return false;        // 0 and 255 decode to themselves
+  const float unorm = code / 255.0f;
+  const float decoded = std::bit_cast<float>(srgbToLinearBits(std::bit_cast<uint32_t>(unorm)));
+  return std::fabs(fa - unorm) <= 1e-6f && std::fabs(decoded - std::bit_cast<float>(e)) <= 1e-6f;
 }
 
 std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, uint32_t a,

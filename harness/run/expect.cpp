@@ -25,10 +25,8 @@ uint32_t vulkanOne(gcn::RegType t) {
   return t == gcn::RegType::Float ? 0x3f800000u : 1u;
 }
 
-// Components a case's read returns: the view's (composed) or the instruction's.
 unsigned componentsRead(const Case& c) {
-  if (c.device.viewComponents != 0) return std::min<unsigned>(c.device.viewComponents, 4);
-  return c.device.inst.op != nullptr ? c.device.inst.op->components : 0;
+  return std::min(routes::componentsRead(c.device), 4u);
 }
 
 bool composedView(const Case& c) {
@@ -41,12 +39,15 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
                             const gcn::Policies& policies) {
   static const std::vector<uint8_t> noLds;
   const routes::DeviceCase& d = c.device;
+  const FormatView fv = caseFormatView(chip, c);  // register type, sRGB components
+  const auto decodeSrgb = [&](gcn::LaneResult& lane) {
+    for (unsigned j = 0; j < 4 && j < lane.vdataCount; ++j)
+      if (fv.srgb[j] && lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
+  };
   if (!composedView(c)) {
     gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
-    if (c.view && c.view->srgb)
-      for (gcn::LaneResult& lane : r.lanes)
-        for (unsigned j = 0; j < 3 && j < lane.vdataCount; ++j)
-          if (lane.active && lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
+    for (gcn::LaneResult& lane : r.lanes)
+      if (lane.active) decodeSrgb(lane);
     return r;
   }
   const ViewCompose& v = *c.view;
@@ -55,7 +56,6 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
   for (const ViewLoad& l : loads)
     byChannel[l.channel] = gcn::execute(chip, l.inst, state, d.memory, noLds, policies);
   gcn::ExecResult r = *byChannel[loads.front().channel];  // lane activity, first accesses
-  const gcn::RegType reg = formatViewOf(chip, d).reg;
   const unsigned n = componentsRead(c);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     gcn::LaneResult& lane = r.lanes[l];
@@ -63,7 +63,7 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
     lane.vdata = {};
     for (unsigned j = 0; j < n; ++j) {
       if (v.dstSel[j] == gcn::DstSel::One)
-        lane.vdata[j] = vulkanOne(reg);
+        lane.vdata[j] = vulkanOne(fv.reg);
       else if (v.dstSel[j] < gcn::DstSel::X)
         lane.vdata[j] = 0u;
       else
@@ -71,10 +71,9 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
             byChannel[static_cast<unsigned>(v.dstSel[j]) - static_cast<unsigned>(gcn::DstSel::X)]
                 ->lanes[l]
                 .vdata[0];
-      if (v.srgb && j < 3 && v.dstSel[j] >= gcn::DstSel::X && lane.vdata[j])
-        lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
     }
     lane.vdataCount = static_cast<uint8_t>(n);
+    decodeSrgb(lane);
     for (size_t k = 1; k < loads.size(); ++k) {
       const auto& more = byChannel[loads[k].channel]->lanes[l].accesses;
       lane.accesses.insert(lane.accesses.end(), more.begin(), more.end());

@@ -91,9 +91,7 @@ Summary runCases(std::span<const Case> cases,
     const BufferFormat* bf = findBufferFormat(c.device.format);
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
-    r.tolerance = options.profile.portable ? c.tolerance
-                  : c.view && c.view->srgb ? "srgb-gcn"
-                                           : "exact";
+    r.tolerance = options.profile.portable ? c.tolerance : c.gcnTolerance;
     for (const auto& route : routes)
       if (route->handles(c.device)) routeOf[i] = route.get();
     if (routeOf[i] == nullptr) {

@@ -63,10 +63,12 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
   c.tolerance = norm && !store ? (f.srgb ? "srgb" : "norm-1ulp")
                                : (store || f.nfmt == gcn::Nfmt::Float ? "portable-texel" : "exact");
+  // Under GCN profiles the load is the reference's to the bit; an sRGB decode after it is
+  // driver shader code (tolerance.cpp "srgb-gcn").
+  if (f.srgb) c.gcnTolerance = "srgb-gcn";
   const bool composed = viewComponents != 0;
   const gcn::Dfmt dfmt = composed ? f.channelDfmt : f.dfmt;
-  // A composed row's channels: the texel's bytes over the channel's (3 for every such row).
-  const unsigned channels = composed ? f.stride / gcn::dfmtInfo(dfmt).bytes : 1;
+  const unsigned channels = composed ? perChannelCount(f) : 1;
   if (composed || f.srgb) {
     ViewCompose v;
     v.channels = channels;
@@ -160,9 +162,7 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
   static constexpr const char* kLoads[] = {"buffer_load_format_x", "buffer_load_format_xy",
                                            "buffer_load_format_xyz", "buffer_load_format_xyzw"};
   const auto opcode = [](const char* mnemonic) -> const gcn::OpcodeInfo& {
-    const gcn::OpcodeInfo* op = gcn::findOpcode(mnemonic);
-    if (op == nullptr) throw gcn::Error("opcode table lacks " + std::string(mnemonic));
-    return *op;
+    return gcn::requireOpcode(mnemonic);
   };
   constexpr routes::Binding kBindings[] = {routes::Binding::UniformTexel,
                                            routes::Binding::StorageTexel};
@@ -179,7 +179,7 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
         cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[1])));
       continue;
     }
-    const unsigned comps = composed ? 3 : gcn::dfmtInfo(f.dfmt).components;
+    const unsigned comps = composed ? perChannelCount(f) : gcn::dfmtInfo(f.dfmt).components;
     if (comps == 0) continue;
     std::vector<unsigned> counts{1, comps, 4};
     std::sort(counts.begin(), counts.end());

@@ -119,12 +119,11 @@ std::vector<Case> atomicSuite(const gcn::Chip& chip) {
   for (const char* name : kOps) {
     for (const bool wide : {false, true}) {
       const std::string m = std::string("buffer_atomic_") + name + (wide ? "_x2" : "");
-      const gcn::OpcodeInfo* op = gcn::findOpcode(m);
-      if (op == nullptr) throw gcn::Error("opcode table lacks " + m);
-      if (!gcn::existsOn(*op, chip.gen)) continue;
+      const gcn::OpcodeInfo& op = gcn::requireOpcode(m);
+      if (!gcn::existsOn(op, chip.gen)) continue;
       for (uint16_t o : {0, 16})
-        cases.push_back(makeCase(chip, *op, routes::Binding::StorageBuffer, o));
-      if (!wide) cases.push_back(makeCase(chip, *op, routes::Binding::StorageTexel, 0));
+        cases.push_back(makeCase(chip, op, routes::Binding::StorageBuffer, o));
+      if (!wide) cases.push_back(makeCase(chip, op, routes::Binding::StorageTexel, 0));
     }
   }
   return cases;

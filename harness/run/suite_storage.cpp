@@ -19,9 +19,7 @@ constexpr uint8_t kVdata = 1;             // v[1:4]
 constexpr uint16_t kOffsets[] = {0, 20};  // OFFSET field values (multiples of 4: every op)
 
 const gcn::OpcodeInfo& opcode(std::string_view mnemonic) {
-  const gcn::OpcodeInfo* op = gcn::findOpcode(mnemonic);
-  if (op == nullptr) throw gcn::Error("opcode table lacks " + std::string(mnemonic));
-  return *op;
+  return gcn::requireOpcode(mnemonic);
 }
 
 // Bytes of the buffer: room for 48 distinct store lanes plus the straddling ones.
