@@ -239,7 +239,7 @@ class Parser {
       const std::string_view whole = text_.substr(start, pos_ - start);
       if (ec == std::errc::result_out_of_range)
         fail(start, "number '" + std::string(whole) + "' does not fit in 64 bits");
-      fail(start, "'" + std::string(whole) +
+      fail(start, std::string("'").append(whole) +
                       "' is not an integer (write floats as f32(1.5), hex as 0x...)");
     }
     Node n;

@@ -124,7 +124,7 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   if (probe.m0) s.state.m0 = static_cast<uint32_t>(probe.m0->value);
   for (const RegInit& r : probe.vgprs) {
     checkListLength(r.values.list.size(), r.values.isList, s.lanes, r.values.place,
-                    "v" + std::to_string(r.reg));
+                    std::string("v").append(std::to_string(r.reg)));
     for (unsigned lane = 0; lane < s.lanes; ++lane) {
       const Expr& e = r.values.isList ? r.values.list[lane] : r.values.list[0];
       s.state.vgpr[r.reg][lane] = static_cast<uint32_t>(e.eval(lane));

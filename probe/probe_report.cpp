@@ -60,7 +60,7 @@ std::vector<Change> changes(const std::vector<uint8_t>& before, const std::vecto
 std::string bytesText(const std::vector<uint8_t>& b) {
   std::string s;
   for (uint8_t x : b)
-    s += (s.empty() ? "" : " ") + byteHex(x);
+    s.append(s.empty() ? "" : " ").append(byteHex(x));
   return s;
 }
 std::string changesText(const char* what, const std::vector<uint8_t>& before,

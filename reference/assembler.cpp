@@ -69,7 +69,8 @@ class Cursor {
   void expect(char c, std::string_view what) {
     skipSpace();
     if (!accept(c)) {
-      std::string got = pos_ < text_.size() ? "'" + std::string(1, text_[pos_]) + "'" : "the end";
+      std::string got = "the end";
+      if (pos_ < text_.size()) got = std::string("'").append(1, text_[pos_]).append("'");
       failAt(column(),
              "expected '" + std::string(1, c) + "' " + std::string(what) + ", found " + got);
     }
@@ -251,7 +252,7 @@ std::string soffsetText(Gen gen, uint8_t code) {
   if (!soffsetLegal(gen, code))
     throw Error("SOFFSET operand code " + std::to_string(code) + " has no text on " +
                 std::string(genName(gen)));
-  if (code < 104) return "s" + std::to_string(code);
+  if (code < 104) return std::string("s").append(std::to_string(code));
   switch (code) {
     case 106:
       return "vcc_lo";

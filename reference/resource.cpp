@@ -321,7 +321,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
   for (const Token& t : tokens) {
     const auto eq = t.text.find('=');
     if (eq == std::string_view::npos || eq == 0)
-      fail(t.column, "'" + std::string(t.text) + "' is not of the form name=value");
+      fail(t.column, std::string("'").append(t.text).append("' is not of the form name=value"));
     const std::string name = asciiLower(t.text.substr(0, eq));
     const std::string_view value = t.text.substr(eq + 1);
     const int valueColumn = t.column + static_cast<int>(eq) + 1;

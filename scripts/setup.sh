@@ -7,7 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
 
 build_dir=build
-cmake_args=()
+# The project's own builds treat warnings as errors; a user's plain cmake build does not.
+cmake_args=(-DGCNPROBE_WERROR=ON)
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize) build_dir=build-asan; cmake_args+=(-DGCNPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF) ;;

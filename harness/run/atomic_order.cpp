@@ -119,7 +119,7 @@ AtomicOrderAcceptance acceptAtomicOrders(const routes::DeviceCase& c,
     acc.ranges.push_back({off, off + size});
     std::string text;
     for (unsigned l : *order)
-      text += (text.empty() ? "" : ",") + std::to_string(l);
+      text.append(text.empty() ? "" : ",").append(std::to_string(l));
     char where[32];
     std::snprintf(where, sizeof where, "+0x%llx", static_cast<unsigned long long>(off));
     acc.notes.push_back(std::to_string(ops.size()) + " lanes " + std::string(op->mnemonic) +

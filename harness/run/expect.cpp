@@ -161,7 +161,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       const gcn::PolicyPoint& pt = gcn::policyPoint(kPortableOpen[i]);
       const uint8_t flipped = base.get(kPortableOpen[i]) == 0 ? 1 : 0;
       p.set(kPortableOpen[i], flipped);
-      label += " " + std::string(pt.name) + "=" + std::string(pt.options[flipped].name);
+      label.append(" ").append(pt.name).append("=").append(pt.options[flipped].name);
     }
     if (p == base) continue;
     e.alternatives.push_back({label, executeView(profile.chip, c, d.state, p)});
