@@ -1,10 +1,10 @@
 // `gcnprobe isa`: which GCN instruction each case really runs, proven from the encoded words
 // of the pipeline RADV's compiler (ACO) builds for a chip on RADV's compile-only null device
-// (PLATFORM.md; VK_KHR_pipeline_executable_properties). The ICD choice is per process, so
-// every chip runs in a child process (hidden `_isa-worker`, JSON lines on a pipe) with
-// VK_ICD_FILENAMES / RADV_FORCE_FAMILY set. For gfx6/7 ACO runs `clrxdisasm` (Mesa 22.3.6
-// aco_print_asm.cpp): the child's PATH starts with a temp dir holding a `clrxdisasm` script
-// that runs this binary's hidden `_clrxdisasm` (harness/isa/clrx_listing.h).
+// (VK_KHR_pipeline_executable_properties). The driver choice is per process, so every chip
+// runs in a child process (hidden `_isa-worker`, JSON lines on a pipe) told to use the active
+// driver's RADV as the family's null device (harness/vulkan/driver.h). For gfx6/7 ACO runs
+// `clrxdisasm` (Mesa 22.3.6 aco_print_asm.cpp): the child's PATH starts with a temp dir holding a
+// `clrxdisasm` script that runs this binary's hidden `_clrxdisasm` (harness/isa/clrx_listing.h).
 // Usage and output: docs/isa.md.
 #include <fcntl.h>
 #include <spawn.h>
@@ -30,6 +30,7 @@
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/driver.h"
 #include "reference/error.h"
 #include "reference/format.h"
 #include "reference/resource.h"
@@ -166,16 +167,6 @@ int runWorker(const IsaOptions& o) {
 
 // ---- `isa`: the parent ------------------------------------------------------------------
 
-std::string radvIcd() {
-  if (const char* env = std::getenv("GCNPROBE_RADV_ICD")) return env;
-  const fs::path dir = "/usr/share/vulkan/icd.d";
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().filename().string().rfind("radeon_icd.", 0) == 0) return e.path().string();
-  throw gcn::Error("RADV's ICD file (radeon_icd.*.json) is not in " + dir.string() +
-                   " (Debian: mesa-vulkan-drivers)");
-}
-
 std::string shellQuote(const std::string& s) {
   std::string out = "'";
   for (char c : s)
@@ -222,10 +213,9 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
     const auto eq = kv.find('=');
     if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  const std::string icd = radvIcd();
-  env["VK_ICD_FILENAMES"] = icd;
-  env["VK_DRIVER_FILES"] = icd;  // newer loaders prefer it over VK_ICD_FILENAMES
-  env["RADV_FORCE_FAMILY"] = family;
+  // The active driver (system or --driver folder) as RADV's null device for the family.
+  for (const auto& [k, v] : vk::radvNullEnvironment(family))
+    env[k] = v;
   env["PATH"] = clrx.path().string() + (env.count("PATH") ? ":" + env["PATH"] : "");
   if (!env.count("XDG_RUNTIME_DIR")) env["XDG_RUNTIME_DIR"] = clrx.path().string();
   std::vector<std::string> envStrings;

@@ -1,6 +1,7 @@
 // gcnprobe: dispatch real GCN buffer instructions through Vulkan, predict every lane with the
 // reference model, diff lane by lane. This file only wires the subcommands together.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include "app/commands.h"
@@ -12,6 +13,19 @@ int main(int argc, char** argv) {
       "(GFX6-GFX9) against a CPU reference model"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  // The driver choice is global and goes through the environment, so that `isa`'s child
+  // processes and the tests see the same one (harness/vulkan/driver.h).
+  app.fallthrough();
+  app.add_option_function<std::string>(
+         "--driver", [](const std::string& v) { setenv("GCNPROBE_DRIVER", v.c_str(), 1); },
+         "Vulkan driver: 'system' (default) or a driver folder from scripts/mesa25.sh "
+         "(env GCNPROBE_DRIVER)")
+      ->type_name("DIR");
+  app.add_option_function<std::string>(
+         "--radv-null", [](const std::string& v) { setenv("GCNPROBE_RADV_NULL", v.c_str(), 1); },
+         "use only the driver's RADV, as the compile-only null device of this GCN family "
+         "(tahiti, bonaire, tonga, polaris10, vega10, ...; env GCNPROBE_RADV_NULL)")
+      ->type_name("FAMILY");
   gcnprobe::app::Context ctx;
   gcnprobe::app::addConvertCommand(app, ctx);
   gcnprobe::app::addVsharpCommand(app, ctx);

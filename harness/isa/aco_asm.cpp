@@ -1,6 +1,9 @@
 #include "harness/isa/aco_asm.h"
 
 #include <cctype>
+#include <charconv>
+#include <optional>
+#include <string>
 
 #include "reference/error.h"
 
@@ -22,12 +25,37 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// "BB12:"
+bool isBlockLabel(std::string_view t) {
+  if (t.size() < 4 || t.substr(0, 2) != "BB" || t.back() != ':') return false;
+  for (char c : t.substr(2, t.size() - 3))
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// "(then repeated 7 times)" -> 7.
+std::optional<unsigned> repeatCount(std::string_view t) {
+  constexpr std::string_view kHead = "(then repeated ", kTail = " times)";
+  if (t.size() <= kHead.size() + kTail.size() || t.substr(0, kHead.size()) != kHead ||
+      t.substr(t.size() - kTail.size()) != kTail)
+    return std::nullopt;
+  const std::string_view digits = t.substr(kHead.size(), t.size() - kHead.size() - kTail.size());
+  unsigned n = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (r.ec != std::errc{} || r.ptr != digits.data() + digits.size() || n > 1u << 20)
+    return std::nullopt;
+  return n;
+}
+
 }  // namespace
 
-std::vector<AsmInstruction> parseAcoAssembly(std::string_view text) {
+std::vector<AsmInstruction> parseAcoAssembly(std::string_view text, std::string_view source) {
   std::vector<AsmInstruction> out;
   bool constantData = false;
   int lineNo = 0;
+  const auto fail = [&](int column, const std::string& why) {
+    throw gcn::Error(gcn::Place{std::string(source), lineNo, column}, why);
+  };
   while (!text.empty()) {
     const auto nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
@@ -37,8 +65,22 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text) {
     // Everything after the constant-data marker is data, not code (print_constant_data).
     if (t.rfind("/* constant data */", 0) == 0) constantData = true;
     if (constantData || t.empty()) continue;
+    if (isBlockLabel(t)) continue;
+    if (const std::optional<unsigned> n = repeatCount(t)) {
+      if (out.empty()) fail(1, "'" + std::string(t) + "' follows no instruction");
+      const AsmInstruction prev = out.back();
+      for (unsigned k = 0; k < *n; ++k) {
+        out.push_back(prev);
+        out.back().line = lineNo;
+      }
+      continue;
+    }
     const auto semi = line.rfind(';');
-    if (semi == std::string_view::npos) continue;  // "BB0:", "(then repeated N times)"
+    if (semi == std::string_view::npos)
+      fail(1,
+           "line of no known shape (not an instruction '<text> ; <words>', a block label or "
+           "a repeat marker): '" +
+               std::string(t) + "'");
     AsmInstruction ins;
     ins.line = lineNo;
     ins.text = std::string(trim(line.substr(0, semi)));
@@ -51,15 +93,14 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text) {
       if (end == std::string_view::npos) end = line.size();
       const std::string_view tok = trim(line.substr(pos, end - pos));
       if (!isHexWord(tok))
-        throw gcn::Error(
-            gcn::Place{"ACO assembly", lineNo, static_cast<int>(pos) + 1},
+        fail(
+            static_cast<int>(pos) + 1,
             "expected an 8-digit hex instruction word after ';', found '" + std::string(tok) + "'");
       ins.words.push_back(static_cast<uint32_t>(std::stoul(std::string(tok), nullptr, 16)));
       pos = end;
     }
     if (ins.words.empty())
-      throw gcn::Error(gcn::Place{"ACO assembly", lineNo, static_cast<int>(semi) + 1},
-                       "instruction '" + ins.text + "' has no words after ';'");
+      fail(static_cast<int>(semi) + 1, "instruction '" + ins.text + "' has no words after ';'");
     out.push_back(std::move(ins));
   }
   return out;

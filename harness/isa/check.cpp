@@ -61,12 +61,13 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
     gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables) {
   std::vector<EmittedInstruction> out;
   for (const auto& exe : executables) {
-    const std::vector<AsmInstruction> code = parseAcoAssembly(exe.assembly);
+    const std::vector<AsmInstruction> code =
+        parseAcoAssembly(exe.assembly, exe.source.empty() ? exe.name : exe.source);
     std::vector<std::vector<uint32_t>> words;
     for (const AsmInstruction& a : code)
       words.push_back(a.words);
     const std::vector<TracedDescriptor> traced =
-        traceDescriptors(gen, words, radvUserSgprRoles(exe.name));
+        traceDescriptors(gen, words, radvUserSgprRoles(exe.stages));
     for (std::size_t i = 0; i < code.size(); ++i) {
       const AsmInstruction& a = code[i];
       gcn::CodeClass cls;

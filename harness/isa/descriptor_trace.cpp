@@ -222,9 +222,9 @@ bool merge(std::optional<State>& into, const State& from) {
 
 }  // namespace
 
-UserSgprRoles radvUserSgprRoles(std::string_view executableName) {
-  if (executableName == "Compute Shader") return {2, -1};
-  if (executableName == "Vertex Shader") return {4, 2};
+UserSgprRoles radvUserSgprRoles(VkShaderStageFlags stages) {
+  if (stages == VK_SHADER_STAGE_COMPUTE_BIT) return {2, -1};
+  if (stages == VK_SHADER_STAGE_VERTEX_BIT) return {4, 2};
   return {};
 }
 

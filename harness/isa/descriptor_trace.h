@@ -43,8 +43,9 @@ struct UserSgprRoles {
   int set0Pointer = -1;
   int vertexBuffersPointer = -1;
 };
-// By the executable's name ("Compute Shader", "Vertex Shader"); other stages: no roles.
-UserSgprRoles radvUserSgprRoles(std::string_view executableName);
+// By the executable's Vulkan stages (VkPipelineExecutablePropertiesKHR::stages): a compute
+// or a vertex shader; other stages or merged stages: no roles.
+UserSgprRoles radvUserSgprRoles(VkShaderStageFlags stages);
 
 // The descriptor one buffer instruction uses; `slot` empty when not traced (`why` says why).
 struct TracedDescriptor {

@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "harness/vulkan/driver.h"
 #include "reference/error.h"
 
 namespace gcnprobe::vk {
@@ -11,6 +12,7 @@ namespace gcnprobe::vk {
 void loadVulkan() {
   static std::once_flag once;
   static VkResult result = VK_SUCCESS;
+  applyDriver();  // before the loader reads VK_DRIVER_FILES (throws for a bad driver choice)
   std::call_once(once, [] { result = volkInitialize(); });
   if (result != VK_SUCCESS) {
     throw gcn::Error(

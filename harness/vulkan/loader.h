@@ -3,7 +3,8 @@
 
 namespace gcnprobe::vk {
 
-// Initialises volk (idempotent). Throws gcn::Error when libvulkan cannot be loaded.
+// Applies the process's driver choice (driver.h), then initialises volk (idempotent).
+// Throws gcn::Error when libvulkan cannot be loaded or the driver choice is bad.
 void loadVulkan();
 
 }  // namespace gcnprobe::vk

@@ -259,6 +259,8 @@ std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline) {
     ExecutableIsa isa;
     isa.name = props[e].name;
     isa.description = props[e].description;
+    isa.stages = props[e].stages;
+    isa.source = ctx.info().driverName + " " + ctx.info().driverInfo + " (" + isa.name + ")";
     auto ei = make<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
     ei.pipeline = pipeline;
     ei.executableIndex = e;

@@ -110,10 +110,14 @@ void recordHostReadBarrier(VkCommandBuffer cmd);
 // been created with captureIsa = true). On RADV: `assembly` = the "Assembly"
 // representation (empty on gfx6/7 without clrxdisasm, PLATFORM.md), `acoIr` = "ACO IR".
 // Returns an empty list when the device lacks the extension.
+// Executables are told apart by `stages` (the Vulkan shader stages they run), never by
+// `name`, whose spelling is the driver's ("Compute Shader" in Mesa 22.3, "compute" in 25).
 struct ExecutableIsa {
   std::string name, description;
   std::string assembly;
   std::string acoIr;
+  VkShaderStageFlags stages = 0;
+  std::string source;  // for errors: driver, version and executable ("radv Mesa 25.0.7 compute")
 };
 std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline);
 

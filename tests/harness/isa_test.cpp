@@ -171,9 +171,10 @@ BB14:
 )";
 
 gcnprobe::routes::PipelineIsa isaOf(const std::string& assembly, bool offsetFixed = true,
-                                    const char* stage = "Compute Shader") {
+                                    VkShaderStageFlags stage = VK_SHADER_STAGE_COMPUTE_BIT) {
   gcnprobe::routes::PipelineIsa p;
-  p.executables.push_back({stage, "", assembly, ""});
+  // The name is deliberately neither driver's spelling: executables are matched by stage.
+  p.executables.push_back({"any name", "", assembly, "", stage, "test listing"});
   p.offsetFixed = offsetFixed;
   return p;
 }
@@ -203,6 +204,55 @@ TEST(AcoAssembly, MalformedWordsAreErrorsWithLineAndColumn) {
     EXPECT_NE(e.reason().find("bf81zz00"), std::string::npos);
   }
   EXPECT_THROW(gcnprobe::isa::parseAcoAssembly("\ts_endpgm ;\n"), gcn::Error);
+}
+
+// Mesa 25's listings (and 22.3's, for identical neighbours) print "(then repeated N times)"
+// after an instruction instead of N more copies (aco_print_asm.cpp, print_asm_llvm): the
+// stream must hold every copy, or every later instruction's dword position is wrong.
+TEST(AcoAssembly, RepeatMarkersStandForThatManyCopies) {
+  const char* text =
+      "BB0:\n"
+      "\ts_nop 0                                                     ; bf800000\n"
+      "\t(then repeated 3 times)\n"
+      "\tbuffer_load_dword v1, v0, s[4:7], 0 offen                   ; e0501000 80010100\n"
+      "\ts_endpgm                                                    ; bf810000\n";
+  const auto ins = gcnprobe::isa::parseAcoAssembly(text);
+  ASSERT_EQ(ins.size(), 6u);  // s_nop x4, the load, s_endpgm
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(ins[i].words, (std::vector<uint32_t>{0xbf800000})) << i;
+    EXPECT_EQ(ins[i].text, "s_nop 0") << i;
+  }
+  EXPECT_EQ(ins[1].line, 3);  // the copies point at the marker
+  EXPECT_EQ(ins[4].words, (std::vector<uint32_t>{0xe0501000, 0x80010100}));
+  EXPECT_EQ(ins[4].line, 4);
+  EXPECT_EQ(
+      gcnprobe::isa::parseAcoAssembly("\ts_nop 0 ; bf800000\n\t(then repeated 0 times)\n").size(),
+      1u);
+}
+
+// A line of no known shape is an error that names the listing's source and the line, never
+// a skipped line (which would silently shorten the instruction stream).
+TEST(AcoAssembly, UnknownLineShapesAreErrorsNamingTheSourceAndLine) {
+  const auto errorOf = [](const char* text) -> std::string {
+    try {
+      gcnprobe::isa::parseAcoAssembly(text, "radv Mesa 99.1 (compute)");
+    } catch (const gcn::Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  // clrxdisasm missing on gfx6/7 (print_asm_clrx prints this instead of a listing).
+  const std::string missing = errorOf("BB0:\nclrxdisasm not found\n");
+  EXPECT_NE(missing.find("radv Mesa 99.1 (compute):2:"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("clrxdisasm not found"), std::string::npos) << missing;
+  // A repeat marker must follow an instruction; its count must be a number.
+  EXPECT_NE(errorOf("\t(then repeated 2 times)\n").find(":1:"), std::string::npos);
+  EXPECT_NE(errorOf("\ts_nop 0 ; bf800000\n\t(then repeated many times)\n").find(":2:"),
+            std::string::npos);
+  // A label must be BB<digits>:.
+  EXPECT_NE(errorOf("BBx:\n").find(":1:"), std::string::npos);
+  EXPECT_EQ(errorOf("BB0:\n\ts_endpgm ; bf810000\n\n/* constant data */\n[000000] 00000001\n"),
+            "no error");
 }
 
 // gfx8/gfx9: the reference's decode of ACO's words equals LLVM's text read by the project's
@@ -428,7 +478,7 @@ TEST(Coverage, RowsCountReachedPairsAndSayWhyNot) {
 // ---- descriptor tracing (harness/isa/descriptor_trace.h) -----------------------------------
 
 std::vector<std::string> tracedSlots(Gen gen, const std::string& assembly,
-                                     const char* stage = "Compute Shader") {
+                                     VkShaderStageFlags stage = VK_SHADER_STAGE_COMPUTE_BIT) {
   std::vector<std::vector<uint32_t>> words;
   for (const auto& a : gcnprobe::isa::parseAcoAssembly(assembly))
     words.push_back(a.words);
@@ -465,10 +515,14 @@ TEST(DescriptorTrace, StorageRouteListingsOnGfx6AndGfx8) {
 // loop's back edge merges s2 = vertex buffers with s2 = set 0, so only the in-loop copy
 // makes the store traceable.
 TEST(DescriptorTrace, VertexShaderFetchIsTheVertexBufferAndTheLoopStoreIsBinding1) {
-  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch, "Vertex Shader"),
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch, VK_SHADER_STAGE_VERTEX_BIT),
             (std::vector<std::string>{"vertex buffer 0", "set 0 binding 1"}));
   // Unknown stage: no argument roles, so nothing is traced.
-  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch, "Fragment Shader"),
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch, VK_SHADER_STAGE_FRAGMENT_BIT),
+            (std::vector<std::string>{"untraced", "untraced"}));
+  // Merged stages (a GFX9 VS+GS executable) have another argument layout: not guessed.
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch,
+                        VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_GEOMETRY_BIT),
             (std::vector<std::string>{"untraced", "untraced"}));
 }
 
@@ -567,7 +621,7 @@ TEST(IsaCheck, VertexFetchIsVerifiedOnlyOnTheVertexBuffer) {
       Gen::Gfx9,
       "tbuffer_load_format_x v1, v0, s[4:7], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_UNORM] "
       "idxen");
-  auto p = isaOf(kVega10VertexFetch, true, "Vertex Shader");
+  auto p = isaOf(kVega10VertexFetch, true, VK_SHADER_STAGE_VERTEX_BIT);
   p.caseBuffer = {gcnprobe::routes::BufferSlot::Kind::VertexBuffer, 0, 0};
   const auto r = gcnprobe::isa::checkIsa(Gen::Gfx9, inst, p);
   EXPECT_EQ(r.outcome, Outcome::Verified) << r.reason;

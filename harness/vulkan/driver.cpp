@@ -1,0 +1,190 @@
+#include "harness/vulkan/driver.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "reference/error.h"
+#include "reference/gen.h"
+
+namespace gcnprobe::vk {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string envOr(const char* name, const std::string& fallback = "") {
+  const char* v = std::getenv(name);
+  return v != nullptr ? std::string(v) : fallback;
+}
+
+std::string firstLine(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The library a manifest names (ICD.library_path); throws naming the manifest.
+fs::path manifestLibrary(const fs::path& manifest) {
+  std::ifstream in(manifest);
+  if (!in) throw gcn::Error(gcn::Place{manifest.string(), 0, 0}, "cannot read the ICD manifest");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+    return fs::path(j.at("ICD").at("library_path").get<std::string>());
+  } catch (const nlohmann::json::exception& e) {
+    throw gcn::Error(gcn::Place{manifest.string(), 0, 0},
+                     std::string("not an ICD manifest (ICD.library_path): ") + e.what());
+  }
+}
+
+bool isRadvManifest(const fs::path& p) {
+  return p.filename().string().rfind("radeon_icd", 0) == 0 && p.extension() == ".json";
+}
+
+// The loader's system manifest directories (Vulkan loader docs, "Linux ICD discovery"),
+// highest priority first.
+std::vector<fs::path> systemIcdDirs() {
+  std::vector<fs::path> dirs;
+  auto split = [&](const std::string& list) {
+    std::stringstream ss(list);
+    std::string d;
+    while (std::getline(ss, d, ':'))
+      if (!d.empty()) dirs.push_back(fs::path(d) / "vulkan/icd.d");
+  };
+  split(envOr("XDG_CONFIG_DIRS", "/etc/xdg"));
+  dirs.push_back("/etc/vulkan/icd.d");
+  split(envOr("XDG_DATA_DIRS", "/usr/local/share:/usr/share"));
+  return dirs;
+}
+
+std::string joinPaths(const std::vector<fs::path>& ps) {
+  std::string out;
+  for (const fs::path& p : ps)
+    out += (out.empty() ? "" : ":") + p.string();
+  return out;
+}
+
+void setEnv(const char* name, const std::string& value) {
+  setenv(name, value.c_str(), 1);
+}
+
+}  // namespace
+
+Driver parseDriver(const std::string& spec) {
+  Driver d;
+  d.spec = spec.empty() ? "system" : spec;
+  if (d.spec == "system") {
+    d.label = "system";
+    return d;
+  }
+  const gcn::Place where{"driver folder " + spec, 0, 0};
+  std::error_code ec;
+  if (!fs::is_directory(spec, ec))
+    throw gcn::Error(where, "is not a folder (make one with scripts/mesa25.sh, or say 'system')");
+  d.folder = fs::absolute(spec, ec).lexically_normal();
+  for (const auto& e : fs::directory_iterator(d.folder / "icd.d", ec))
+    if (e.path().extension() == ".json") d.icds.push_back(e.path());
+  std::sort(d.icds.begin(), d.icds.end());
+  if (d.icds.empty()) throw gcn::Error(where, "has no icd.d/*.json manifests");
+  for (const fs::path& m : d.icds) {
+    const fs::path lib = manifestLibrary(m);
+    if (!lib.is_absolute() || !fs::exists(lib, ec))
+      throw gcn::Error(gcn::Place{m.string(), 0, 0},
+                       "library_path '" + lib.string() +
+                           "' is not an existing absolute path (re-run scripts/mesa25.sh)");
+  }
+  const std::string libDir = firstLine(d.folder / "LIBDIR");
+  if (!libDir.empty()) d.libDir = libDir;
+  d.label = firstLine(d.folder / "VERSION");
+  if (d.label.empty()) d.label = d.folder.string();
+  return d;
+}
+
+const Driver& activeDriver() {
+  static std::once_flag once;
+  static std::optional<Driver> driver;
+  static std::optional<gcn::Error> error;
+  std::call_once(once, [] {
+    try {
+      driver = parseDriver(envOr("GCNPROBE_DRIVER"));
+    } catch (const gcn::Error& e) {
+      error = e;
+    }
+  });
+  if (error) throw *error;
+  return *driver;
+}
+
+fs::path radvManifest() {
+  const Driver& d = activeDriver();
+  if (!d.system()) {
+    for (const fs::path& m : d.icds)
+      if (isRadvManifest(m)) return m;
+    throw gcn::Error("driver folder " + d.folder.string() + " has no RADV manifest (radeon_icd)");
+  }
+  std::error_code ec;
+  for (const fs::path& dir : systemIcdDirs()) {
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (isRadvManifest(e.path())) found.push_back(e.path());
+    std::sort(found.begin(), found.end());
+    if (!found.empty()) return found.front();
+  }
+  throw gcn::Error(
+      "RADV's ICD manifest (radeon_icd*.json) is in none of the loader's system folders "
+      "(Debian: mesa-vulkan-drivers)");
+}
+
+void applyDriver() {
+  static std::once_flag once;
+  static std::optional<gcn::Error> error;
+  std::call_once(once, [] {
+    try {
+      const Driver& d = activeDriver();
+      const std::string family = envOr("GCNPROBE_RADV_NULL");
+      std::vector<fs::path> icds = d.icds;
+      if (!family.empty()) {
+        const gcn::Chip& chip = gcn::parseChip(family);
+        if (chip.radvFamily.empty())
+          throw gcn::Error(gcn::Place{"GCNPROBE_RADV_NULL", 0, 0},
+                           "RADV has no family for '" + family + "'");
+        icds = {radvManifest()};
+        setEnv("RADV_FORCE_FAMILY", std::string(chip.radvFamily));
+      }
+      if (!icds.empty()) {
+        setEnv("VK_DRIVER_FILES", joinPaths(icds));
+        setEnv("VK_ICD_FILENAMES", joinPaths(icds));  // loaders before 1.3.207 read only this
+      }
+      if (d.system()) return;
+      setEnv("NODEVICE_SELECT", "1");
+      // dlopen by absolute path: the driver's own DT_NEEDED "libdrm.so.2" then resolves to
+      // the object already loaded under that soname instead of searching the system folders.
+      for (const char* lib : {"libdrm.so.2", "libdrm_amdgpu.so.1"}) {
+        const fs::path p = d.libDir / lib;
+        std::error_code ec;
+        if (d.libDir.empty() || !fs::exists(p, ec)) continue;
+        if (dlopen(p.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
+          throw gcn::Error("driver folder " + d.folder.string() + ": cannot load " + p.string() +
+                           ": " + dlerror());
+      }
+    } catch (const gcn::Error& e) {
+      error = e;
+    }
+  });
+  if (error) throw *error;
+}
+
+std::map<std::string, std::string> radvNullEnvironment(const std::string& family) {
+  const Driver& d = activeDriver();
+  return {{"GCNPROBE_DRIVER", d.system() ? std::string("system") : d.folder.string()},
+          {"GCNPROBE_RADV_NULL", family}};
+}
+
+}  // namespace gcnprobe::vk

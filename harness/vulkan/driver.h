@@ -1,0 +1,53 @@
+// Which Vulkan driver files this process uses. One choice per process, made before the Vulkan
+// loader reads its configuration, from two environment variables that `gcnprobe --driver` and
+// `gcnprobe --radv-null` set (so child processes inherit the same choice):
+//   GCNPROBE_DRIVER    "system" (or unset): the loader's own search, i.e. the distribution's
+//                      Mesa; or a driver folder as scripts/mesa25.sh writes it: icd.d/*.json
+//                      manifests with absolute library paths, VERSION, and LIBDIR naming the
+//                      folder with the driver's own libdrm (docs/drivers.md).
+//   GCNPROBE_RADV_NULL a RADV family ("tonga"): only that driver's RADV, as the compile-only
+//                      null device for the family (RADV_FORCE_FAMILY).
+// Every command and every test goes through this module, so a run, `isa`'s null-device
+// children and the tests all see the same driver; nothing else names a manifest path.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gcnprobe::vk {
+
+struct Driver {
+  std::string spec;                         // as given: "system" or the folder
+  std::filesystem::path folder;             // empty for the system driver
+  std::filesystem::path libDir;             // the folder's libraries (libdrm); empty for system
+  std::vector<std::filesystem::path> icds;  // the folder's manifests; empty for system
+  std::string label;                        // "system" or the folder's VERSION ("Mesa 25.0.7")
+  bool system() const { return folder.empty(); }
+};
+
+// Reads a driver spec ("system", "" or a folder). Throws gcn::Error naming the folder and
+// what it lacks (no icd.d manifests, a manifest whose library does not exist, ...).
+Driver parseDriver(const std::string& spec);
+
+// The process's driver: GCNPROBE_DRIVER, read once. Throws gcn::Error as parseDriver.
+const Driver& activeDriver();
+
+// RADV's manifest of the active driver: the folder's, or for the system driver the first
+// radeon_icd*.json in the loader's system directories. Throws gcn::Error when there is none.
+std::filesystem::path radvManifest();
+
+// Called by loadVulkan() before the loader starts (idempotent). For a driver folder: points
+// the loader at the folder's manifests (VK_DRIVER_FILES, VK_ICD_FILENAMES), disables the
+// system Mesa's device-select layer (it is the other Mesa's code), and loads the folder's
+// libdrm first, so the driver binds to the libdrm it was built against rather than the
+// system's older one. With GCNPROBE_RADV_NULL: only RADV's manifest, RADV_FORCE_FAMILY set.
+// Throws gcn::Error for a bad folder or family.
+void applyDriver();
+
+// The environment a child process needs to use the active driver as RADV's null device for
+// `family` (GCNPROBE_DRIVER and GCNPROBE_RADV_NULL; the child applies them itself).
+std::map<std::string, std::string> radvNullEnvironment(const std::string& family);
+
+}  // namespace gcnprobe::vk
