@@ -120,8 +120,10 @@ int runWorker(const IsaOptions& o) {
   FILE* out = fdopen(dup(o.outFd), "w");
   if (out == nullptr) throw gcn::Error("--out-fd " + std::to_string(o.outFd) + " is not open");
   const std::vector<run::Case> cases = run::buildCases(o.suite, o.filter, chip);
-  const json header{
-      {"device", info.name}, {"chip", std::string(chip.name)}, {"cases", cases.size()}};
+  const json header{{"device", info.name},
+                    {"driver", info.driverName + " " + info.driverInfo},
+                    {"chip", std::string(chip.name)},
+                    {"cases", cases.size()}};
   std::fprintf(out, "%s\n", header.dump().c_str());
   std::fflush(out);
   for (const run::Case& c : cases) {
@@ -147,7 +149,8 @@ int runWorker(const IsaOptions& o) {
       const isa::CheckResult check = run::checkCaseIsa(chip.gen, c, pisa);
       if (o.dumpAsm)
         for (const auto& exe : pisa.executables)
-          j["assembly"].push_back({{"name", exe.name}, {"text", exe.assembly}});
+          j["assembly"].push_back(
+              {{"name", exe.name}, {"stage", vk::stageNames(exe.stages)}, {"text", exe.assembly}});
       j["outcome"] = std::string(isa::outcomeName(check.outcome));
       j["reason"] = check.reason;
       for (const isa::EmittedInstruction& e : check.emitted)
@@ -290,9 +293,10 @@ int runIsa(const IsaOptions& o) {
     const std::string family(chip->radvFamily);
     const std::vector<json> lines = runChild(family, o, clrx);
     const gcn::Chip& real = gcn::parseChip(lines.front().value("chip", family));
-    std::printf("== %s (%s): %s\n", std::string(real.name).c_str(),
+    std::printf("== %s (%s): %s, driver %s\n", std::string(real.name).c_str(),
                 std::string(gcn::genName(real.gen)).c_str(),
-                lines.front().value("device", std::string("?")).c_str());
+                lines.front().value("device", std::string("?")).c_str(),
+                lines.front().value("driver", std::string("?")).c_str());
     std::map<std::string, unsigned> counts;
     unsigned unsupported = 0, disagreements = 0;
     std::vector<isa::CaseIsaRecord> records;
@@ -329,7 +333,9 @@ int runIsa(const IsaOptions& o) {
       if (!unsup.empty()) std::printf("    unsupported on this chip: %s\n", unsup.c_str());
       if (j.contains("assembly"))
         for (const json& a : j["assembly"])
-          std::printf("    --- %s ---\n%s", a.value("name", std::string()).c_str(),
+          std::printf("    --- stage %s (the driver calls it '%s') ---\n%s",
+                      a.value("stage", std::string()).c_str(),
+                      a.value("name", std::string()).c_str(),
                       a.value("text", std::string()).c_str());
     }
     std::string line = std::string(real.name) + ": " + std::to_string(records.size()) + " cases, " +

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Installs every Debian package gcnprobe needs (scripts/packages.txt), then configures and
-# builds. Usage: scripts/setup.sh [--sanitize] [--build-dir DIR]
-# Environment: GCNPROBE_SKIP_APT=1 skips the package step (for machines set up already).
+# Installs every Debian package gcnprobe needs (scripts/packages.txt), puts Mesa 25 beside the
+# system's Mesa (scripts/mesa25.sh, into DIR/drivers/mesa25), then configures and builds.
+# Usage: scripts/setup.sh [--sanitize] [--build-dir DIR]
+# Environment: GCNPROBE_SKIP_APT=1 skips the package step (for machines set up already);
+# GCNPROBE_SKIP_MESA25=1 skips Mesa 25. Without CI, a Mesa 25 that cannot be fetched is a
+# warning (the tests then run on the system driver only); with CI=true it is an error.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
@@ -29,6 +32,14 @@ if [ "${GCNPROBE_SKIP_APT:-0}" != 1 ] && [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The sanitizer build runs the driver checks on the system driver only (tests/CMakeLists.txt).
+if [ "$build_dir" != build-asan ] && [ "${GCNPROBE_SKIP_MESA25:-0}" != 1 ]; then
+  if ! bash scripts/mesa25.sh --dir "$build_dir/drivers/mesa25" >/dev/null; then
+    [ "${CI:-}" = true ] && { echo "setup: Mesa 25 is required in CI" >&2; exit 3; }
+    echo "setup: warning: no Mesa 25; tests run on the system driver only" >&2
+  fi
 fi
 
 cmake -S . -B "$build_dir" -G "Unix Makefiles" "${cmake_args[@]}" >/dev/null

@@ -241,6 +241,20 @@ void recordHostReadBarrier(VkCommandBuffer cmd) {
                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 
+std::string stageNames(VkShaderStageFlags stages) {
+  static constexpr std::pair<VkShaderStageFlagBits, const char*> kNames[] = {
+      {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
+      {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tess-control"},
+      {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "tess-eval"},
+      {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
+      {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
+      {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
+  std::string out;
+  for (const auto& [bit, name] : kNames)
+    if (stages & bit) out += (out.empty() ? "" : "+") + std::string(name);
+  return out.empty() ? "none" : out;
+}
+
 std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline) {
   std::vector<ExecutableIsa> out;
   if (!ctx.features().pipelineExecutableInfo) return out;

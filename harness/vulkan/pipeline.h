@@ -120,5 +120,7 @@ struct ExecutableIsa {
   std::string source;  // for errors: driver, version and executable ("radv Mesa 25.0.7 compute")
 };
 std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline);
+// "compute", "vertex", "vertex+geometry", ... (lower case, '+'-joined; "none" for 0).
+std::string stageNames(VkShaderStageFlags stages);
 
 }  // namespace gcnprobe::vk
