@@ -23,10 +23,6 @@ namespace {
 using NodeP = std::shared_ptr<const Expr::Node>;
 using Node = Expr::Node;
 
-NodeP make(Node n) {
-  return std::make_shared<const Node>(std::move(n));
-}
-
 bool isIdentStart(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
@@ -41,6 +37,9 @@ class Parser {
       : text_(text), var_(var), place_(place) {}
 
   NodeP parseAll() {
+    if (text_.size() > kMaxExprChars)
+      fail(0, "expression of " + std::to_string(text_.size()) +
+                  " characters is over the limit of " + std::to_string(kMaxExprChars));
     skipWs();
     if (pos_ >= text_.size()) fail(pos_, "expected a value");
     NodeP n = parseOr();
@@ -50,8 +49,34 @@ class Parser {
     return n;
   }
   bool usesIndex = false;
+  std::size_t nodes = 0;
 
  private:
+  // Every node goes through here, so the count bounds the tree (and the evaluator's
+  // recursion, which follows the tree: a chain `1+1+...` is as deep as it is long).
+  NodeP make(Node n) {
+    if (++nodes > kMaxExprNodes)
+      fail(pos_, "expression has more than " + std::to_string(kMaxExprNodes) +
+                     " numbers, names and operators (the limit)");
+    return std::make_shared<const Node>(std::move(n));
+  }
+  // Counts the nesting for as long as it lives. Every parenthesis, unary operator and call
+  // goes back through parseUnary, so counting there bounds all of them.
+  class Nest {
+   public:
+    explicit Nest(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxExprDepth)
+        p_.fail(p_.pos_, "expression nests deeper than " + std::to_string(kMaxExprDepth) +
+                             " levels of parentheses, unary operators and calls (the limit)");
+    }
+    ~Nest() { --p_.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
   [[noreturn]] void fail(std::size_t at, const std::string& reason) const {
     Place p = place_;
     if (p.column > 0) p.column += static_cast<int>(at);
@@ -160,6 +185,7 @@ class Parser {
     }
   }
   NodeP parseUnary() {
+    const Nest nest(*this);
     if (accept("-")) {
       Node n;
       n.kind = Node::Kind::Neg;
@@ -298,6 +324,7 @@ class Parser {
   IndexVar var_;
   Place place_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 uint64_t evalNode(const Node& n, uint64_t index, const Place& place) {
@@ -358,6 +385,7 @@ Expr Expr::parse(std::string_view text, IndexVar var, const Place& place) {
   e.text_ = std::string(text);
   e.place_ = place;
   e.usesIndex_ = parser.usesIndex;
+  e.nodes_ = parser.nodes;
   return e;
 }
 

@@ -4,6 +4,7 @@
 // ones; the caller truncates to the width it stores.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,6 +16,13 @@ namespace gcn::probe {
 
 enum class IndexVar : uint8_t { None, Lane, Element };
 
+// Limits that keep parsing and evaluation bounded (the parser and the evaluator recurse, so
+// without them a deeply nested or very long expression overflows the stack). A probe's
+// expressions are a few dozen characters; these are far above any hand-written one.
+inline constexpr std::size_t kMaxExprChars = 4096;  // characters of one expression
+inline constexpr std::size_t kMaxExprNodes = 2048;  // numbers, names and operators
+inline constexpr int kMaxExprDepth = 64;            // nested parentheses, unary ops, calls
+
 class Expr {
  public:
   // `place` is where `text` starts (file, line, column); errors point inside it.
@@ -24,6 +32,8 @@ class Expr {
   // True when the value depends on the index variable.
   bool usesIndex() const { return usesIndex_; }
   const std::string& text() const { return text_; }
+  // Numbers, names and operators in the expression: the work of one eval().
+  std::size_t nodeCount() const { return nodes_; }
 
   struct Node;
 
@@ -32,6 +42,7 @@ class Expr {
   std::string text_;
   Place place_;
   bool usesIndex_ = false;
+  std::size_t nodes_ = 0;
 };
 
 // The generator behind rand(seed): a splitmix64 hash of (seed, index), so a probe's random

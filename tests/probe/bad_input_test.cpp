@@ -1,0 +1,124 @@
+// Hostile probe input: whatever the text, parsing and evaluating give a result or a
+// gcn::Error that names the place and the reason, never a crash, a hang or an internal error.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "probe/expr.h"
+#include "probe/probe_eval.h"
+#include "probe/probe_file.h"
+#include "tests/support/cli.h"
+
+namespace gcn::probe {
+namespace {
+
+using gcnprobe::test_support::CliRun;
+using gcnprobe::test_support::runGcnprobe;
+
+const std::string kHead =
+    "gen = gfx8\n"
+    "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+    "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
+    "lanes = 4\n";
+
+std::string repeat(const std::string& s, std::size_t n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (std::size_t i = 0; i < n; ++i)
+    out += s;
+  return out;
+}
+
+// The error of parsing (and preparing) `text` as t.probe; fails the test when there is none.
+Error errorOf(const std::string& text) {
+  try {
+    const Probe p = parseProbe(text, "t.probe");
+    const ProbeSetup s = prepare(p, {});
+    (void)run(p, s, s.policies);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error";
+  return Error("none");
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "/" + name;
+  FILE* f = std::fopen(path.c_str(), "wb");
+  EXPECT_NE(f, nullptr) << path;
+  if (f == nullptr) return path;
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+// Column 6 of line 5 is where the value of `v0 = ` starts.
+TEST(ProbeBadInput, DeepNestingIsALocatedErrorNamingTheLimit) {
+  const std::size_t n = static_cast<std::size_t>(kMaxExprDepth) + 1;
+  const Error e = errorOf(kHead + "v0 = " + repeat("(", n) + "1" + repeat(")", n) + "\n");
+  EXPECT_EQ(e.place().file, "t.probe");
+  EXPECT_EQ(e.place().line, 5);
+  EXPECT_GT(e.place().column, 6);
+  EXPECT_NE(e.reason().find("nests deeper than " + std::to_string(kMaxExprDepth)),
+            std::string::npos)
+      << e.what();
+  // One level less is fine: the limit is exactly where it says.
+  const std::size_t ok = static_cast<std::size_t>(kMaxExprDepth) - 1;
+  EXPECT_NO_THROW(
+      (void)Expr::parse(repeat("(", ok) + "1" + repeat(")", ok), IndexVar::None, Place{}));
+}
+
+TEST(ProbeBadInput, ChainsOfUnaryOperatorsHitTheDepthLimit) {
+  for (const char* op : {"-", "~", "+"}) {
+    const Error e = errorOf(kHead + "v0 = " + repeat(op, 1000) + "1\n");
+    EXPECT_EQ(e.place().line, 5) << op;
+    EXPECT_NE(e.reason().find("nests deeper than"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProbeBadInput, LongChainsHitTheTermLimit) {
+  // 1100 terms joined by '+': 2199 nodes, under the character limit.
+  const std::string text = "1" + repeat("+1", 1099);
+  ASSERT_LE(text.size(), kMaxExprChars);
+  const Error e = errorOf(kHead + "v0 = " + text + "\n");
+  EXPECT_EQ(e.place().line, 5);
+  EXPECT_NE(e.reason().find("more than " + std::to_string(kMaxExprNodes)), std::string::npos)
+      << e.what();
+  // 1000 terms (1999 nodes) are allowed and evaluate to 1000.
+  EXPECT_EQ(Expr::parse("1" + repeat("+1", 999), IndexVar::None, Place{}).eval(0), 1000u);
+}
+
+TEST(ProbeBadInput, LongExpressionsHitTheLengthLimit) {
+  try {
+    (void)Expr::parse(repeat("+1", 100000), IndexVar::None, Place{"t.probe", 3, 7});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.place().line, 3);
+    EXPECT_EQ(e.place().column, 7);
+    EXPECT_NE(e.reason().find("over the limit of " + std::to_string(kMaxExprChars)),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The reproducers as a user meets them: exit 2 and file:line:column, no crash.
+TEST(ProbeBadInput, CliReportsNestingAndLengthAsBadInput) {
+  const std::string parens = writeTemp(
+      "deep-parens.probe", kHead + "v0 = " + repeat("(", 10000) + "1" + repeat(")", 10000) + "\n");
+  const std::string plus = writeTemp("long-plus.probe", kHead + "v0 = 1" + repeat("+1", 100000));
+  const std::string minus = writeTemp("long-minus.probe", kHead + "v0 = " + repeat("-", 100000));
+  const std::string tilde =
+      writeTemp("long-tilde.probe", kHead + "v0 = " + repeat("~", 2000) + "1");
+  for (const std::string& path : {parens, plus, minus, tilde}) {
+    for (const char* cmd : {"ref ", "probe "}) {
+      const CliRun r = runGcnprobe(cmd + path);
+      EXPECT_EQ(r.exit, 2) << cmd << path << "\n" << r.out.substr(0, 400);
+      EXPECT_NE(r.out.find(path + ":5:"), std::string::npos) << r.out.substr(0, 400);
+      EXPECT_NE(r.out.find("limit"), std::string::npos) << r.out.substr(0, 400);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gcn::probe
