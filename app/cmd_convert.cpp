@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,9 @@ uint64_t parseUnsigned(std::string_view flag, std::string_view text, unsigned bi
   }
   uint64_t v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (!s.empty() && ec == std::errc::result_out_of_range && p == s.data() + s.size())
+    throw gcn::Error(std::string(flag) + ": '" + std::string(text) + "' does not fit in " +
+                     std::to_string(bits) + " bits");
   if (s.empty() || ec != std::errc() || p != s.data() + s.size())
     throw gcn::Error(std::string(flag) + ": '" + std::string(text) +
                      "' is not a number (decimal or 0x-hex)");
@@ -66,6 +70,9 @@ uint64_t parseUnsigned(std::string_view flag, std::string_view text, unsigned bi
 int64_t parseSigned(std::string_view flag, std::string_view text, unsigned bits) {
   int64_t v = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (!text.empty() && ec == std::errc::result_out_of_range && p == text.data() + text.size())
+    throw gcn::Error(std::string(flag) + ": '" + std::string(text) + "' does not fit in " +
+                     std::to_string(bits) + " bits");
   if (text.empty() || ec != std::errc() || p != text.data() + text.size())
     throw gcn::Error(std::string(flag) + ": '" + std::string(text) +
                      "' is not an integer (decimal, or 0x-hex register bits)");
@@ -77,13 +84,13 @@ int64_t parseSigned(std::string_view flag, std::string_view text, unsigned bits)
   return v;
 }
 
+// Correctly rounded to float: 1e39 is +inf and 1e-50 is +0, as a register would hold them.
 float parseFloat(std::string_view flag, std::string_view text) {
-  float v = 0;
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || p != text.data() + text.size())
+  const std::optional<float> v = gcn::fbits::parseDecimalFloat(text);
+  if (!v)
     throw gcn::Error(std::string(flag) + ": '" + std::string(text) +
                      "' is not a number (e.g. 0.5, -1, 1e-3, inf, nan) or 0x register bits");
-  return v;
+  return *v;
 }
 
 // One --store value as register bits (32-bit, or 16-bit with --d16).

@@ -5,7 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
+
+#include "reference/float_bits.h"
 
 namespace gcn::probe {
 
@@ -299,13 +302,9 @@ class Parser {
       } else if (body == "nan") {
         f = std::numeric_limits<float>::quiet_NaN();
       } else {
-        const auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), f);
-        if (ec == std::errc::result_out_of_range) {
-          // from_chars leaves overflow unrounded: saturate like a C cast would round.
-          f = std::numeric_limits<float>::infinity();
-        } else if (ec != std::errc() || ptr != body.data() + body.size()) {
-          fail(pos_, "'" + std::string(lit) + "' is not a float literal");
-        }
+        const std::optional<float> parsed = fbits::parseDecimalFloat(body);
+        if (!parsed) fail(pos_, "'" + std::string(lit) + "' is not a float literal");
+        f = *parsed;
       }
       if (neg) f = -f;
       pos_ = close + 1;

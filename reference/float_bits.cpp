@@ -1,5 +1,9 @@
 #include "reference/float_bits.h"
 
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
 #include "reference/error.h"
 
 namespace gcn::fbits {
@@ -143,6 +147,18 @@ uint32_t roundRatio(uint64_t num, uint64_t den, bool negative, Layout to) {
   const uint32_t sign = negative ? signBit(to) : 0;
   if (num == 0) return sign;
   return sign | roundPositive(num, den, 0, to, Rounding::NearestEven, true);
+}
+
+std::optional<float> parseDecimalFloat(std::string_view text) {
+  float f = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), f);
+  if (text.empty() || ptr != text.data() + text.size()) return std::nullopt;
+  if (ec == std::errc()) return f;
+  if (ec != std::errc::result_out_of_range) return std::nullopt;
+  // The text is a well-formed number whose rounded value is zero or infinite; strtof
+  // (glibc rounds correctly, in the C locale the program never leaves) gives it with sign.
+  const std::string copy(text);
+  return std::strtof(copy.c_str(), nullptr);
 }
 
 }  // namespace gcn::fbits

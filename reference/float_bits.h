@@ -9,6 +9,8 @@
 
 #include <bit>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace gcn::fbits {
 
@@ -61,5 +63,12 @@ uint32_t floatToUf10(uint32_t f);
 // num/den (den != 0, both < 2^32), negated if `negative`, correctly rounded to nearest even
 // in `to`: exact integer arithmetic, no host floating point. Overflow gives Inf.
 uint32_t roundRatio(uint64_t num, uint64_t den, bool negative, Layout to);
+
+// Decimal text as std::from_chars reads it (`1.5`, `-1e-3`, `inf`, `nan`; no leading `+`)
+// correctly rounded to binary32, round to nearest even: a magnitude whose rounding passes
+// FLT_MAX is Inf, one below half the smallest denormal is zero, both with the text's sign.
+// nullopt when the text is not such a number. (std::from_chars reports both of those as
+// out of range without a value, which is not an answer.)
+std::optional<float> parseDecimalFloat(std::string_view text);
 
 }  // namespace gcn::fbits

@@ -120,5 +120,18 @@ TEST(ProbeBadInput, CliReportsNestingAndLengthAsBadInput) {
   }
 }
 
+// f32() literals round like IEEE round to nearest even (bits derived in
+// tests/reference/decimal_float_test.cpp): tiny magnitudes are signed zeros, not infinities.
+TEST(ProbeBadInput, F32LiteralsOutsideTheRangeRoundCorrectly) {
+  const auto f32 = [](const std::string& lit) {
+    return Expr::parse("f32(" + lit + ")", IndexVar::None, Place{}).eval(0);
+  };
+  EXPECT_EQ(f32("1e-50"), 0x00000000u);
+  EXPECT_EQ(f32("-1e-50"), 0x80000000u);
+  EXPECT_EQ(f32("3.4028235e38"), 0x7f7fffffu);
+  EXPECT_EQ(f32("3.4028236e38"), 0x7f800000u);  // above the midpoint to 2^128
+  EXPECT_EQ(f32("-1e39"), 0xff800000u);
+}
+
 }  // namespace
 }  // namespace gcn::probe
