@@ -134,7 +134,7 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
     const std::string canonical = gcn::printInstruction(gen, inst);
     if (asmOpts->json) {
       nlohmann::json j{{"words", {hexWord(words[0]), hexWord(words[1])}}, {"text", canonical}};
-      std::printf("%s\n", j.dump().c_str());
+      std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
       std::printf("%s %s\n", hexWord(words[0]).c_str(), hexWord(words[1]).c_str());
     }
@@ -159,7 +159,7 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
     const std::string text = gcn::printInstruction(gen, gcn::decode(gen, w0, w1));
     if (disOpts->json) {
       nlohmann::json j{{"words", {hexWord(w0), hexWord(w1)}}, {"text", text}};
-      std::printf("%s\n", j.dump().c_str());
+      std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
       std::printf("%s\n", text.c_str());
     }

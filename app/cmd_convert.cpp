@@ -174,7 +174,10 @@ void runLoad(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     else
       std::printf("%s %s %s\n", name, regText.c_str(), text.c_str());
   }
-  if (o.json) std::printf("%s\n", nlohmann::json{{"components", comps}}.dump().c_str());
+  if (o.json)
+    std::printf("%s\n", nlohmann::json{{"components", comps}}
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                            .c_str());
 }
 
 void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
@@ -202,7 +205,9 @@ void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
   }
   if (!reason.empty()) {
     if (o.json)
-      std::printf("%s\n", nlohmann::json{{"memory", nullptr}, {"reason", reason}}.dump().c_str());
+      std::printf("%s\n", nlohmann::json{{"memory", nullptr}, {"reason", reason}}
+                              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                              .c_str());
     else
       std::printf("undefined (%s)\n", reason.c_str());
     return;
@@ -219,7 +224,9 @@ void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     line += (w ? " " : "") + hex(v, digits);
   }
   if (o.json)
-    std::printf("%s\n", nlohmann::json{{"memory", mem}}.dump().c_str());
+    std::printf("%s\n", nlohmann::json{{"memory", mem}}
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                            .c_str());
   else
     std::printf("%s\n", line.c_str());
 }

@@ -248,7 +248,9 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
       }
       first = false;
     }
-    if (opts->json) std::printf("%s\n", all.dump(2).c_str());
+    if (opts->json)
+      std::printf("%s\n",
+                  all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   });
 }
 

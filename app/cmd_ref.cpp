@@ -38,7 +38,9 @@ void addRefCommand(CLI::App& app, Context& ctx) {
     const gcn::ExecResult result = gcn::probe::run(probe, setup, setup.policies);
     const auto failures = gcn::probe::checkExpect(probe, setup, result);
     if (opts->json) {
-      std::printf("%s\n", gcn::probe::refJson(probe, setup, result, failures).dump(2).c_str());
+      std::printf("%s\n", gcn::probe::refJson(probe, setup, result, failures)
+                              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                              .c_str());
     } else {
       std::fputs(gcn::probe::refText(probe, setup, result, failures).c_str(), stdout);
     }

@@ -89,7 +89,7 @@ void runDecode(gcn::Gen gen, const VsharpOptions& o) {
       fields[std::string(f.name)] = gcn::vsharpFieldValue(v, f);
     }
     j["fields"] = fields;
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
   }
   std::printf("%s\n\n", text.c_str());
@@ -109,7 +109,7 @@ void runEncode(gcn::Gen gen, const VsharpOptions& o) {
     j["gen"] = std::string(gcn::genName(gen));
     j["text"] = gcn::formatVSharp(gen, v);
     j["words"] = {hex32(w[0]), hex32(w[1]), hex32(w[2]), hex32(w[3])};
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
   }
   std::printf("%s %s %s %s\n", hex32(w[0]).c_str(), hex32(w[1]).c_str(), hex32(w[2]).c_str(),

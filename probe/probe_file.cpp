@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+
+#include "reference/text.h"
 
 namespace gcn::probe {
 namespace {
@@ -368,6 +371,13 @@ Probe parseProbe(std::string_view text, const std::string& file) {
     std::string_view raw = text.substr(pos, end - pos);
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     ++line;
+    // Every text of a probe ends up in reports and JSON, which must be UTF-8.
+    if (const std::size_t bad = firstInvalidUtf8(raw); bad != std::string_view::npos) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(raw[bad]));
+      throw Error(Place{file, line, static_cast<int>(bad) + 1},
+                  std::string("byte ") + hex + " is not UTF-8 (a probe file is UTF-8 text)");
+    }
     LineParser(probe, line).parse(raw);
     pos = end + 1;
   }

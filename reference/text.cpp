@@ -30,4 +30,38 @@ bool parseUnsigned(std::string_view s, uint64_t& value) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+std::size_t firstInvalidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    // Lead byte: length and the allowed range of the second byte (RFC 3629, section 4).
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) {
+      len = 2;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b == 0xe0) lo = 0xa0;  // overlong
+      if (b == 0xed) hi = 0x9f;  // surrogates
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b == 0xf0) lo = 0x90;  // overlong
+      if (b == 0xf4) hi = 0x8f;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + len > s.size()) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if (c < (k == 1 ? lo : 0x80) || c > (k == 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace gcn

@@ -64,9 +64,13 @@ JsonReport::JsonReport(const std::string& path, const std::string& profile,
                        const std::string& device, const std::string& expectation)
     : out_(path), profile_(profile), device_(device) {
   if (!out_) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the JSON report for writing");
-  out_ << "{\n\"profile\": " << nlohmann::json(profile).dump()
-       << ",\n\"device\": " << nlohmann::json(device).dump()
-       << ",\n\"expectation\": " << nlohmann::json(expectation).dump() << ",\n\"cases\": [";
+  out_ << "{\n\"profile\": "
+       << nlohmann::json(profile).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+       << ",\n\"device\": "
+       << nlohmann::json(device).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+       << ",\n\"expectation\": "
+       << nlohmann::json(expectation).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+       << ",\n\"cases\": [";
   out_.flush();
 }
 
@@ -76,7 +80,9 @@ JsonReport::~JsonReport() {
 
 void JsonReport::add(const CaseResult& r) {
   if (closed_) return;
-  out_ << (first_ ? "\n" : ",\n") << caseRecord(r, profile_, device_).dump();
+  out_ << (first_ ? "\n" : ",\n")
+       << caseRecord(r, profile_, device_)
+              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   first_ = false;
   out_.flush();
 }
@@ -86,8 +92,11 @@ void JsonReport::close(const std::string& summaryLine, const nlohmann::json& ext
   closed_ = true;
   out_ << "\n],\n";
   for (const auto& [key, value] : extra.items())
-    out_ << nlohmann::json(key).dump() << ": " << value.dump() << ",\n";
-  out_ << "\"summary\": " << nlohmann::json(summaryLine).dump() << "\n}\n";
+    out_ << nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << ": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
+  out_ << "\"summary\": "
+       << nlohmann::json(summaryLine).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+       << "\n}\n";
   out_.flush();
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "probe/expr.h"
@@ -131,6 +132,37 @@ TEST(ProbeBadInput, F32LiteralsOutsideTheRangeRoundCorrectly) {
   EXPECT_EQ(f32("3.4028235e38"), 0x7f7fffffu);
   EXPECT_EQ(f32("3.4028236e38"), 0x7f800000u);  // above the midpoint to 2^128
   EXPECT_EQ(f32("-1e39"), 0xff800000u);
+}
+
+// "question = caf" is 14 bytes, so the Latin-1 byte 0xe9 is column 15 of line 1.
+TEST(ProbeBadInput, TextThatIsNotUtf8IsALocatedError) {
+  const Error e = errorOf("question = caf\xe9\n" + kHead);
+  EXPECT_EQ(e.place().line, 1);
+  EXPECT_EQ(e.place().column, 15);
+  EXPECT_NE(e.reason().find("0xe9 is not UTF-8"), std::string::npos) << e.what();
+  // Also inside a comment: the file as a whole must be text.
+  const Error c = errorOf(kHead + "# \xff\n");
+  EXPECT_EQ(c.place().line, 5);
+  EXPECT_EQ(c.place().column, 3);
+}
+
+TEST(ProbeBadInput, CliRejectsNonUtf8ProbesAsBadInputNotAnInternalError) {
+  const std::string path = writeTemp("latin1.probe", "question = caf\xe9\n" + kHead);
+  for (const char* cmd : {"ref --json ", "probe --json ", "ref "}) {
+    const CliRun r = runGcnprobe(cmd + path);
+    EXPECT_EQ(r.exit, 2) << cmd << r.out;
+    EXPECT_NE(r.out.find(path + ":1:15: byte 0xe9 is not UTF-8"), std::string::npos) << r.out;
+  }
+}
+
+// A path that is not UTF-8 still gives valid JSON (the bad byte becomes U+FFFD).
+TEST(ProbeBadInput, JsonIsUtf8WhateverThePath) {
+  const std::string path = writeTemp("caf\xe9.probe", kHead);
+  const CliRun r =
+      runGcnprobe("ref --json '" + path + "'", gcnprobe::test_support::Stderr::Discard);
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j.at("file").get<std::string>().find("caf\xef\xbf\xbd.probe"), std::string::npos);
 }
 
 }  // namespace
