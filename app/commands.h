@@ -22,4 +22,8 @@ void addRunCommands(CLI::App& app, Context& ctx);     // list, run
 void addIsaCommand(CLI::App& app, Context& ctx);      // isa (RADV null device)
 void addProbeCommand(CLI::App& app, Context& ctx);    // probe files
 
+// Flushes and closes standard output: `code` when everything written arrived, else 3 with a
+// message naming stdout. main() returns through it, so lost output is never a success.
+int finishStdout(int code);
+
 }  // namespace gcnprobe::app

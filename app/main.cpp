@@ -35,16 +35,20 @@ int main(int argc, char** argv) {
   gcnprobe::app::addRunCommands(app, ctx);
   gcnprobe::app::addIsaCommand(app, ctx);
   gcnprobe::app::addProbeCommand(app, ctx);
+  using gcnprobe::app::finishStdout;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return finishStdout(app.exit(e));
   } catch (const gcn::Error& e) {
     std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
-    return 2;
+    return finishStdout(2);
+  } catch (const gcn::IoError& e) {
+    std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
+    return finishStdout(3);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gcnprobe: internal error: %s\n", e.what());
-    return 3;
+    return finishStdout(3);
   }
-  return ctx.exitCode;
+  return finishStdout(ctx.exitCode);
 }

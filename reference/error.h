@@ -42,4 +42,12 @@ class Error : public std::runtime_error {
   std::string reason_;
 };
 
+// A failure of the machine rather than of the input: output that cannot be written (a full
+// disk, a closed stream). The message names the path ("stdout" for standard output); the
+// program exits 3 for it, so lost output is never reported as success.
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace gcn

@@ -1,5 +1,8 @@
 #include "harness/run/report.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "reference/error.h"
 
 namespace gcnprobe::run {
@@ -62,7 +65,7 @@ std::string caseText(const CaseResult& r, bool verbose) {
 
 JsonReport::JsonReport(const std::string& path, const std::string& profile,
                        const std::string& device, const std::string& expectation)
-    : out_(path), profile_(profile), device_(device) {
+    : path_(path), out_(path), profile_(profile), device_(device) {
   if (!out_) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the JSON report for writing");
   out_ << "{\n\"profile\": "
        << nlohmann::json(profile).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
@@ -72,10 +75,22 @@ JsonReport::JsonReport(const std::string& path, const std::string& profile,
        << nlohmann::json(expectation).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
        << ",\n\"cases\": [";
   out_.flush();
+  check();
 }
 
 JsonReport::~JsonReport() {
-  close("incomplete: the run stopped early");
+  // Reached on the normal path only after close(), which reported any failure; otherwise
+  // another error is already on its way out and is the one to report.
+  try {
+    close("incomplete: the run stopped early");
+  } catch (const gcn::IoError&) {
+  }
+}
+
+void JsonReport::check() {
+  if (!out_)
+    throw gcn::IoError(path_ + ": cannot write the JSON report: " +
+                       (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
 }
 
 void JsonReport::add(const CaseResult& r) {
@@ -85,6 +100,7 @@ void JsonReport::add(const CaseResult& r) {
               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   first_ = false;
   out_.flush();
+  check();
 }
 
 void JsonReport::close(const std::string& summaryLine, const nlohmann::json& extra) {
@@ -97,7 +113,8 @@ void JsonReport::close(const std::string& summaryLine, const nlohmann::json& ext
   out_ << "\"summary\": "
        << nlohmann::json(summaryLine).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
        << "\n}\n";
-  out_.flush();
+  out_.close();
+  check();
 }
 
 }  // namespace gcnprobe::run

@@ -23,7 +23,7 @@ std::string caseText(const CaseResult& r, bool verbose);
 
 class JsonReport {
  public:
-  // Throws gcn::Error when the file cannot be opened.
+  // Throws gcn::Error when the file cannot be opened, gcn::IoError when it cannot be written.
   JsonReport(const std::string& path, const std::string& profile, const std::string& device,
              const std::string& expectation);
   ~JsonReport();
@@ -32,10 +32,13 @@ class JsonReport {
   void add(const CaseResult& r);
   // Writes the members of `extra` (an object, e.g. "texel_gaps"), then the summary, and
   // closes the document (idempotent).
+  // Throws gcn::IoError when the file cannot be written (add() too).
   void close(const std::string& summaryLine,
              const nlohmann::json& extra = nlohmann::json::object());
 
  private:
+  void check();  // throws gcn::IoError when a write to the file failed
+  std::string path_;
   std::ofstream out_;
   std::string profile_, device_;
   bool first_ = true;

@@ -2,6 +2,10 @@
 // well-formed value gets an answer.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
 #include <string>
 
 #include "tests/support/cli.h"
@@ -37,6 +41,43 @@ TEST(ConvertBadInput, IntegersTooWideSayTheyDoNotFit) {
   expectError("convert --gen gfx8 --dfmt 32 --nfmt sint --store 99999999999999999999999",
               "--store: '99999999999999999999999' does not fit in 32 bits");
   expectError("convert --gen gfx8 --dfmt 32 --nfmt uint --store 1e39", "--store: '1e39'");
+}
+
+// `gcnprobe <args>` with standard output on /dev/full; `out` holds standard error.
+CliRun runToFullStdout(const std::string& args) {
+  const std::string cmd =
+      "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " " + args + " 2>&1 >/dev/full";
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// /dev/full accepts the open and fails every write with ENOSPC: the output is lost, so the
+// exit is 3 (README) and the message names where the output went.
+TEST(OutputIntegrity, FullStdoutIsAnErrorNamingStdout) {
+  for (const char* args :
+       {"asm --gen gfx8 \"buffer_load_dword v1, v0, s[4:7], 0 offen\"",
+        "convert --gen gfx8 --dfmt 32 --nfmt float --store 1 --json",
+        "vsharp --gen gfx9 --decode 0 0 0 0", "list --suite storage", "--help"}) {
+    const CliRun r = runToFullStdout(args);
+    EXPECT_EQ(r.exit, 3) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("stdout"), std::string::npos) << args << "\n" << r.out;
+  }
+  // The same command to a working stdout succeeds: the failure above is the full disk.
+  EXPECT_EQ(runGcnprobe("asm --gen gfx8 \"buffer_load_dword v1, v0, s[4:7], 0 offen\"").exit, 0);
+}
+
+TEST(OutputIntegrity, FullJsonReportIsAnErrorNamingThePath) {
+  const CliRun r = runGcnprobe("run --suite storage --json /dev/full");
+  EXPECT_EQ(r.exit, 3) << r.out;
+  EXPECT_NE(r.out.find("/dev/full: cannot write"), std::string::npos) << r.out;
 }
 
 }  // namespace
