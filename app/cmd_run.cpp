@@ -48,6 +48,10 @@ void runList(const RunOptions& o) {
 }
 
 int runRun(const RunOptions& o) {
+  if (o.jobs > run::kMaxJobs)
+    throw gcn::Error(
+        gcn::Place{"--jobs", 0, 0},
+        std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
   auto ctx = vk::Context::open(o.device);
   const vk::DeviceInfo& info = ctx->info();
   run::RunOptions ro;

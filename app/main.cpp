@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return finishStdout(app.exit(e));
+    // CLI11 prints the message; its own codes (104, 109, ...) are bad input like any other.
+    return finishStdout(app.exit(e) == 0 ? 0 : 2);
   } catch (const gcn::Error& e) {
     std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
     return finishStdout(2);

@@ -58,6 +58,38 @@ void applyWrite(const DataWrite& w, std::vector<uint8_t>& image, const char* wha
   }
 }
 
+// Adds up the expression work of a probe before any of it is done, so an expensive probe is
+// refused at once, at the line that crosses the limit.
+class EvalBudget {
+ public:
+  // `times` evaluations of each expression of `values` (one for a single expression, else
+  // each entry once, since lists have one entry per index).
+  template <class List, class Nodes>
+  void charge(const List& list, bool isList, uint64_t times, const Place& place, Nodes nodes) {
+    uint64_t perIndex = 0;
+    for (const auto& item : list)
+      perIndex += nodes(item);
+    const uint64_t cost = isList ? perIndex : perIndex * times;
+    used_ += cost;
+    if (used_ > kMaxEvalTerms)
+      throw Error(place, "evaluating the probe's expressions takes more than " +
+                             std::to_string(kMaxEvalTerms) + " term evaluations (the limit; " +
+                             "this line: " + std::to_string(perIndex) + " terms" +
+                             (isList ? "" : ", evaluated " + std::to_string(times) + " times") +
+                             ")");
+  }
+
+ private:
+  uint64_t used_ = 0;
+};
+
+std::size_t exprNodes(const Expr& e) {
+  return e.nodeCount();
+}
+std::size_t expectNodes(const ExpectItem& item) {
+  return item.value ? item.value->nodeCount() : 0;
+}
+
 void checkListLength(std::size_t size, bool isList, unsigned lanes, const Place& place,
                      const std::string& what) {
   if (isList && size != lanes)
@@ -140,6 +172,24 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   s.memory.base = probe.memoryBase ? probe.memoryBase->value : s.vsharp.base;
   s.memory.bytes.assign(probe.memorySize ? probe.memorySize->value : 256, 0);
   s.lds.assign(probe.ldsSize ? probe.ldsSize->value : kMaxLdsBytes, 0);
+  {
+    EvalBudget budget;
+    for (const RegInit& r : probe.vgprs)
+      budget.charge(r.values.list, r.values.isList, s.lanes, r.values.place, exprNodes);
+    for (const DataWrite& w : probe.writes) {
+      const uint64_t times =
+          w.fill ? (w.lds ? s.lds.size() : s.memory.bytes.size()) : w.count.value_or(1);
+      budget.charge(w.values.list, w.values.isList, times, w.values.place, exprNodes);
+    }
+    for (const ExpectReg& r : probe.expectRegs)
+      budget.charge(r.values.list, r.values.isList, s.lanes, r.values.place, expectNodes);
+    if (probe.expectInRange)
+      budget.charge(probe.expectInRange->list, probe.expectInRange->isList, s.lanes,
+                    probe.expectInRange->place, expectNodes);
+    for (const ExpectData& e : probe.expectData)
+      budget.charge(e.values.list, e.values.isList, e.count.value_or(1), e.values.place,
+                    expectNodes);
+  }
   for (const DataWrite& w : probe.writes)
     applyWrite(w, w.lds ? s.lds : s.memory.bytes, w.lds ? "lds" : "memory");
   for (const ExpectData& e : probe.expectData) {

@@ -363,6 +363,10 @@ class LineParser {
 Probe parseProbe(std::string_view text, const std::string& file) {
   Probe probe;
   probe.file = file;
+  if (text.size() > kMaxProbeBytes)
+    throw Error(Place{file, 0, 0}, "probe file of " + std::to_string(text.size()) +
+                                       " bytes is over the limit of " +
+                                       std::to_string(kMaxProbeBytes) + " bytes");
   int line = 0;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -371,6 +375,10 @@ Probe parseProbe(std::string_view text, const std::string& file) {
     std::string_view raw = text.substr(pos, end - pos);
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     ++line;
+    if (raw.size() > kMaxLineBytes)
+      throw Error(Place{file, line, 0}, "line of " + std::to_string(raw.size()) +
+                                            " bytes is over the limit of " +
+                                            std::to_string(kMaxLineBytes) + " bytes");
     // Every text of a probe ends up in reports and JSON, which must be UTF-8.
     if (const std::size_t bad = firstInvalidUtf8(raw); bad != std::string_view::npos) {
       char hex[8];

@@ -104,6 +104,13 @@ struct Probe {
 // Limits that keep a probe (and a mutated one) small.
 inline constexpr uint64_t kMaxMemoryBytes = 16ull << 20;
 inline constexpr uint64_t kMaxLdsBytes = 64ull << 10;
+inline constexpr std::size_t kMaxProbeBytes = 16u << 20;  // the whole file
+inline constexpr std::size_t kMaxLineBytes = 64u << 10;   // one line
+// Expression work of one evaluation of a probe: the numbers, names and operators evaluated,
+// summed over every lane and element of every value, write and expectation. A `mem fill`
+// of the largest image with a 16-term expression fits; beyond that a probe would run for
+// minutes instead of a moment.
+inline constexpr uint64_t kMaxEvalTerms = 1ull << 28;
 
 // Throws gcn::Error with Place{file, line, column} and the reason for any malformed line.
 Probe parseProbe(std::string_view text, const std::string& file);

@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "harness/formats.h"
@@ -132,8 +133,13 @@ Summary runCases(std::span<const Case> cases,
       }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < jobs; ++t)
-      pool.emplace_back(worker);
+    for (unsigned t = 1; t < jobs && t < kMaxJobs; ++t) {
+      try {
+        pool.emplace_back(worker);
+      } catch (const std::system_error&) {
+        break;  // the system gives no more threads: the ones running share the work
+      }
+    }
     worker();
     for (std::thread& t : pool)
       t.join();

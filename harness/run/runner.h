@@ -27,10 +27,13 @@ struct Summary {
   bool ok() const;  // no fail, route-miss or error
 };
 
+// More reference threads than this only cost memory (cases are few thousand, cores far fewer).
+inline constexpr unsigned kMaxJobs = 256;
+
 struct RunOptions {
   Profile profile;
   DeviceRules rules;
-  unsigned jobs = 0;  // reference threads; 0 = hardware concurrency
+  unsigned jobs = 0;  // reference threads; 0 = hardware concurrency; at most kMaxJobs
 };
 
 using ResultSink = std::function<void(const CaseResult&)>;

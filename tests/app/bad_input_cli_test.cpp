@@ -80,4 +80,15 @@ TEST(OutputIntegrity, FullJsonReportIsAnErrorNamingThePath) {
   EXPECT_NE(r.out.find("/dev/full: cannot write"), std::string::npos) << r.out;
 }
 
+// The limit is checked before any device opens or thread starts: a message, not an abort.
+TEST(RunBadInput, TooManyJobsIsAnErrorNamingTheFlag) {
+  expectError("run --suite storage --jobs 100000", "--jobs: 100000 threads is over the limit");
+}
+
+// CLI11's own parse errors are bad input too: exit 2, not CLI11's codes.
+TEST(RunBadInput, MalformedFlagsExit2) {
+  expectError("run --jobs abc", "--jobs");
+  expectError("asm --bogus", "--bogus");
+}
+
 }  // namespace

@@ -165,5 +165,59 @@ TEST(ProbeBadInput, JsonIsUtf8WhateverThePath) {
   EXPECT_NE(j.at("file").get<std::string>().find("caf\xef\xbf\xbd.probe"), std::string::npos);
 }
 
+// 16 MiB filled with a 1000-term expression: 2^24 * 1999 terms, far over the budget of 2^28.
+TEST(ProbeBadInput, ExpensiveFillIsRefusedAtItsLine) {
+  const std::string fill = "i" + repeat("+i", 999);
+  const Error e = errorOf(kHead + "memory size = 16777216\nmem fill = " + fill + "\n");
+  EXPECT_EQ(e.place().line, 6);
+  EXPECT_NE(e.reason().find("more than " + std::to_string(kMaxEvalTerms) + " term evaluations"),
+            std::string::npos)
+      << e.what();
+  EXPECT_NE(e.reason().find("1999 terms, evaluated 16777216 times"), std::string::npos) << e.what();
+  // The largest image with a one-term fill stays allowed.
+  const Probe p = parseProbe(kHead + "memory size = 16777216\nmem fill = i\n", "t.probe");
+  const ProbeSetup s = prepare(p, {});
+  EXPECT_EQ(s.memory.bytes[0x12345], 0x45);
+}
+
+TEST(ProbeBadInput, TheBudgetCountsEveryWriteAndExpectation) {
+  // Each line alone fits (16 MiB * 9 terms < 2^28); together they do not.
+  const std::string nine = "i+i+i+i+i";
+  const std::string line = "mem @0 u8 x16777216 = " + nine + "\n";
+  const Error e = errorOf(kHead + "memory size = 16777216\n" + line + line);
+  EXPECT_EQ(e.place().line, 7);
+  EXPECT_NE(e.reason().find("term evaluations"), std::string::npos) << e.what();
+}
+
+TEST(ProbeBadInput, OverlongLinesAndFilesAreLocatedErrors) {
+  const Error line = errorOf(kHead + "question = " + repeat("x", kMaxLineBytes) + "\n");
+  EXPECT_EQ(line.place().line, 5);
+  EXPECT_NE(line.reason().find("over the limit of " + std::to_string(kMaxLineBytes) + " bytes"),
+            std::string::npos)
+      << line.what();
+  const std::string big = kHead + repeat("#" + repeat(".", 62) + "\n", kMaxProbeBytes / 64 + 1);
+  ASSERT_GT(big.size(), kMaxProbeBytes);
+  const Error file = errorOf(big);
+  EXPECT_EQ(file.place().file, "t.probe");
+  EXPECT_NE(file.reason().find("over the limit of " + std::to_string(kMaxProbeBytes)),
+            std::string::npos)
+      << file.what();
+}
+
+TEST(ProbeBadInput, MemorySizeOverTheLimitNamesIt) {
+  const Error e = errorOf(kHead + "memory size = 16777217\n");
+  EXPECT_EQ(e.place().line, 5);
+  EXPECT_NE(e.reason().find("over the limit of 16777216 bytes"), std::string::npos) << e.what();
+}
+
+// The reproducer: it used to run for minutes; now it is refused at once.
+TEST(ProbeBadInput, CliRefusesTheExpensiveFillQuickly) {
+  const std::string path = writeTemp(
+      "expensive.probe", kHead + "memory size = 16777216\nmem fill = i" + repeat("+i", 999) + "\n");
+  const CliRun r = runGcnprobe("ref " + path);
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find(path + ":6:"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace gcn::probe
