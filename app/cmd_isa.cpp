@@ -145,6 +145,12 @@ int runWorker(const IsaOptions& o) {
     }
     try {
       j["unsupported"] = route->unsupportedReason(c.device);
+      if (const std::string why = route->unbuildableReason(c.device); !why.empty()) {
+        j["outcome"] = "unsupported";
+        j["reason"] = why;
+        std::fprintf(out, "%s\n", j.dump().c_str());
+        continue;
+      }
       const routes::PipelineIsa pisa = route->pipelineIsa(c.device);
       const isa::CheckResult check = run::checkCaseIsa(chip.gen, c, pisa);
       if (o.dumpAsm)

@@ -25,6 +25,7 @@ constexpr std::array<DstSel, 4> kZYX1{DstSel::Z, DstSel::Y, DstSel::X, DstSel::O
 constexpr std::array<DstSel, 4> kZYXW{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W};
 // R64_UINT/SINT: radv_compose_swizzle's special case ("zw components are 1,0").
 constexpr std::array<DstSel, 4> kXY10{DstSel::X, DstSel::Y, DstSel::One, DstSel::Zero};
+constexpr std::array<DstSel, 4> k000X{DstSel::Zero, DstSel::Zero, DstSel::Zero, DstSel::X};
 
 // DATA_FORMAT per radv_translate_buffer_dataformat (Mesa 22.3 src/amd/vulkan/radv_formats.c):
 // equal channel sizes of 8/16/32 bits with 1, 2 or 4 channels (32 bits also 3); 10-10-10-2
@@ -47,6 +48,13 @@ constexpr std::array<DstSel, 4> kXY10{DstSel::X, DstSel::Y, DstSel::One, DstSel:
         "attribute only, one channel per load",                                               \
         Dfmt::chan, std::string_view(#fmt).find("SRGB") != std::string_view::npos             \
   }
+// 16-bit channels whose low bits are padding (R10X6, R12X4): RADV's V# is the plain 16-bit
+// UNORM one, which reads the padding bits as value bits. lavapipe reads them the same way.
+#define PADDED(fmt, dfmt, sel, stride)                                                        \
+  ROW(fmt, dfmt, Unorm, sel, stride, true,                                                    \
+      "X-padded: read as UNORM16 with the padding bits as value bits (RADV's V#; lavapipe "   \
+      "does the same); whether Vulkan's 10/12-bit component should read as top-bits/1023 is " \
+      "open")
 constexpr BufferFormat kFormats[] = {
     ROW(R8_UNORM, F8, Unorm, kX001, 1, true, ""),
     ROW(R8_SNORM, F8, Snorm, kX001, 1, true, ""),
@@ -213,14 +221,45 @@ constexpr BufferFormat kFormats[] = {
         "(32-bit loads)"),
     ROW(B10G11R11_UFLOAT_PACK32, F10_11_11, Float, kXYZ1, 4, true,
         "R at bits 0-10: seed DATA_FORMAT 10_11_11 (x = low 11 bits)"),
+    // Mesa 25 (RADV and lavapipe) offers these as texel buffers; Mesa 22.3 does not. RADV 25's
+    // descriptors, read with vkGetDescriptorEXT on its null device (`gcnprobe formats
+    // --self-check`): R10X6/R12X4 = DATA_FORMAT 16 (16_16 for the 2PACK16 forms) UNORM.
+    PADDED(R10X6_UNORM_PACK16, F16, kX001, 2),
+    PADDED(R10X6G10X6_UNORM_2PACK16, F16_16, kXY01, 4),
+    PADDED(R12X4_UNORM_PACK16, F16, kX001, 2),
+    PADDED(R12X4G12X4_UNORM_2PACK16, F16_16, kXY01, 4),
+    // 5-5-5-1 has no buffer DATA_FORMAT on GCN (the codes stop at 8/16/32-bit channels,
+    // 10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10); lavapipe 25 offers it as a uniform texel.
+    {kFormatA1B5G5R5UnormPack16Khr, "VK_FORMAT_A1B5G5R5_UNORM_PACK16_KHR", Dfmt::Invalid,
+     Nfmt::Unorm, kXYZW, 2, false,
+     "5-5-5-1 channels: no buffer data format on GCN (RADV offers no buffer use)"},
+    // Alpha only: RADV 25 reads it as DATA_FORMAT 8 with DST_SEL 0,0,0,X.
+    {kFormatA8UnormKhr, "VK_FORMAT_A8_UNORM_KHR", Dfmt::F8, Nfmt::Unorm, k000X, 1, true,
+     "alpha only: DATA_FORMAT 8 read into W through DST_SEL 0,0,0,X"},
 };
 #undef ROW
 #undef ROW3
+#undef PADDED
 
 }  // namespace
 
 std::span<const BufferFormat> allBufferFormats() {
   return kFormats;
+}
+
+std::span<const NamedVkFormat> allVkFormats() {
+  static constexpr NamedVkFormat kAll[] = {
+#include "vk_format_list.inc"
+      {kFormatA1B5G5R5UnormPack16Khr, "VK_FORMAT_A1B5G5R5_UNORM_PACK16_KHR"},
+      {kFormatA8UnormKhr, "VK_FORMAT_A8_UNORM_KHR"},
+  };
+  return kAll;
+}
+
+std::string vkFormatName(VkFormat f) {
+  for (const NamedVkFormat& n : allVkFormats())
+    if (n.vk == f) return std::string(n.name);
+  return "VkFormat(" + std::to_string(static_cast<int>(f)) + ")";
 }
 
 TexelModel texelModel(const BufferFormat& f) {

@@ -26,7 +26,7 @@ struct BufferFormat {
   gcn::Nfmt nfmt;
   std::array<gcn::DstSel, 4> dstSel;  // from the format's swizzle (BGRA swaps here)
   uint8_t stride;                     // element size in bytes
-  bool texel;             // RADV can make a texel-buffer V# for it (false: 3-channel 8/16-bit)
+  bool texel;  // RADV (Mesa 25) offers it as a texel buffer (false: 3-channel 8/16-bit, ...)
   std::string_view note;  // why a row is special ("" otherwise)
   // 3 channels of 8/16 bits (dfmt Invalid): the 1-channel DATA_FORMAT a driver fetches each
   // channel with, one load per channel (RADV does this for such vertex attributes:
@@ -36,6 +36,22 @@ struct BufferFormat {
   // Input Operations, "Format Conversion"); no GCN buffer NUM_FORMAT does (seed 003 codes 0-7).
   bool srgb = false;
 };
+
+// VkFormats newer than Debian 12's Vulkan headers (1.3.239), by their registry values
+// (VK_KHR_maintenance5, vk.xml): drivers report them, the headers cannot name them.
+inline constexpr VkFormat kFormatA1B5G5R5UnormPack16Khr = static_cast<VkFormat>(1000470000);
+inline constexpr VkFormat kFormatA8UnormKhr = static_cast<VkFormat>(1000470001);
+
+// Every VkFormat gcnprobe can name: the installed headers' (read from vulkan_core.h at build
+// time) plus the newer ones above. The walk that finds formats a device supports for buffers
+// that the table has no row for (coverage report, `gcnprobe formats`).
+struct NamedVkFormat {
+  VkFormat vk;
+  std::string_view name;
+};
+std::span<const NamedVkFormat> allVkFormats();
+// "VK_FORMAT_R8_UNORM"; "VkFormat(<n>)" for a value the list lacks.
+std::string vkFormatName(VkFormat f);
 
 // Every row, in VkFormat order.
 std::span<const BufferFormat> allBufferFormats();
@@ -48,7 +64,7 @@ const BufferFormat* findBufferFormat(VkFormat format);
 //   PerChannel: 3 channels of 8/16 bits, one BUFFER_LOAD_FORMAT_X per channel on a
 //               one-channel V# (channelDfmt), gathered by dstSel;
 //   Wide:       R64_UINT/SINT, one 64-bit component in registers X and Y of a 32_32 V#;
-//   None:       no GCN model (64-bit channels other than R64_UINT/SINT).
+//   None:       no GCN model (64-bit channels other than R64_UINT/SINT, no buffer DATA_FORMAT).
 // Stores are modelled for SingleLoad rows only.
 enum class TexelModel { SingleLoad, PerChannel, Wide, None };
 TexelModel texelModel(const BufferFormat& f);

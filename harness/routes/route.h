@@ -108,6 +108,11 @@ class Route {
   // device has VK_KHR_pipeline_executable_properties. Throws gcn::Error when the pipeline
   // cannot be built. The default (no executables) skips the ISA check for the route.
   virtual PipelineIsa pipelineIsa(const DeviceCase& /*c*/) { return {}; }
+  // "" when the case's pipeline may be built on this device (even if the case cannot run);
+  // else why building it would be invalid usage (a vertex input format without
+  // VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT: RADV 22.3 dies of SIGFPE on R10X6 vertex input).
+  // `gcnprobe isa` reports such a case as unsupported instead of building it.
+  virtual std::string unbuildableReason(const DeviceCase& /*c*/) const { return ""; }
 };
 
 }  // namespace gcnprobe::routes

@@ -92,7 +92,16 @@ class VertexRoute final : public Route {
 
   // ACO puts the attribute offset in OFFSET while it is at most the stride and below 4096
   // (unsupportedReason keeps cases there), so the ISA check may compare OFFSET.
+  std::string unbuildableReason(const DeviceCase& c) const override {
+    if ((ctx_.formatProperties(c.format).bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) == 0)
+      return vkFormatName(c.format) +
+             " lacks VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT on this device: a pipeline with it as "
+             "vertex input would be invalid usage";
+    return "";
+  }
+
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
+    if (const std::string why = unbuildableReason(c); !why.empty()) throw gcn::Error(why);
     if (vertexVariant(c).empty()) throw gcn::Error("not a vertex case");
     if (!pass_) pass_ = std::make_unique<vk::EmptyRenderPass>(ctx_);
     // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...)).

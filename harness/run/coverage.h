@@ -25,6 +25,8 @@ struct FormatGap {
 // (bufferFeatures(format) has the binding's feature bit): a gap when no texel-suite result
 // for that format and binding passed. The reason is the first failing case's verdict and
 // reason, else the first unsupported case's, else "no case" with the format's texel model.
+// Then every other VkFormat (allVkFormats) the device supports as a uniform/storage texel or
+// vertex buffer: a gap "not modelled", so no supported format is silently untested.
 std::vector<FormatGap> texelCoverageGaps(
     std::span<const CaseResult> results,
     const std::function<VkFormatFeatureFlags(VkFormat)>& bufferFeatures);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include "harness/formats.h"
 #include "reference/convert.h"
 #include "reference/error.h"
 #include "reference/policy.h"
@@ -175,6 +176,13 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   // in the buffer.
   const FormatView fv = formatViewOf(profile.chip, d);
   const unsigned formatComps = gcn::dfmtInfo(fv.dfmt).components;
+  // A component the Vulkan format has is one its table row's DST_SEL reads from memory
+  // (X..W): A8_UNORM has only alpha (DST_SEL 0,0,0,X), so its out-of-bounds W is 0, not the 1
+  // that replaces a missing alpha. (The row, not the case's V#: a composed view's V# is a
+  // one-channel one.)
+  const gcnprobe::BufferFormat* row = gcnprobe::findBufferFormat(d.format);
+  const std::array<gcn::DstSel, 4> formatSel = row != nullptr ? row->dstSel : fv.dstSel;
+  const auto formatHas = [&](unsigned k) { return formatSel[k] >= gcn::DstSel::X; };
   const gcn::ExecResult& primary = e.alternatives.front().result;
   std::vector<std::array<std::optional<uint32_t>, 5>> inBuffer;
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
@@ -187,7 +195,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     // (0,0,0,1) is the texel rule; untyped SSBO loads return all zeros.
     const bool formatted = d.inst.op->kind == gcn::OpKind::LoadFormat;
     for (unsigned k = 0; k < 4; ++k)
-      zeroFill.vdata[k] = !formatted || k < formatComps || k < 3 ? 0u : vulkanOne(fv.reg);
+      zeroFill.vdata[k] = !formatted || formatHas(k) || k < 3 ? 0u : vulkanOne(fv.reg);
     e.laneOptions[l].push_back(zeroFill);
     e.onlyLaneOptions[l] = true;
     if (rules.robustBufferAccess2) continue;

@@ -195,8 +195,10 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     // imageStore writes a whole vec4 (the format decides which components land): the
     // four-component store, and for formats with fewer components the store of just those
     // (the shader's other components are constant zero). Composed and sRGB views have no
-    // store model (texel.cpp says why).
-    if (composed || f.srgb) continue;
+    // store model (texel.cpp says why). Neither has an alpha-only format (A8_UNORM, DST_SEL
+    // 0,0,0,X): the store model lands register k in field k, or in the field DST_SEL[k] names
+    // when that is a permutation of the format's channels (BGRA); alpha-in-field-X is neither.
+    if (composed || f.srgb || f.dstSel[0] < gcn::DstSel::X) continue;
     static constexpr const char* kStores[] = {"buffer_store_format_x", "buffer_store_format_xy",
                                               "buffer_store_format_xyz",
                                               "buffer_store_format_xyzw"};

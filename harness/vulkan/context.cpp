@@ -111,6 +111,8 @@ DeviceInfo describe(VkPhysicalDevice pd, uint32_t index) {
       hasExtension(exts, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   info.hasRobustness2 = hasExtension(exts, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
   info.hasImageAtomicInt64 = hasExtension(exts, VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
+  info.hasMaintenance5 = hasExtension(exts, "VK_KHR_maintenance5");
+  info.hasDescriptorBuffer = hasExtension(exts, "VK_EXT_descriptor_buffer");
   if (props.apiVersion >= VK_API_VERSION_1_2 ||
       hasExtension(exts, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME)) {
     auto driver =
@@ -408,6 +410,21 @@ Context::~Context() {
 
 VkFormatProperties Context::formatProperties(VkFormat f) const {
   VkFormatProperties p{};
+  // A VkFormat from an extension's range (value 1000000000 + (extension number - 1) * 1000 +
+  // n) is a valid value only where the device has it (Vulkan spec, "Extending Physical Device
+  // Core Functionality"): through core 1.1 (157, YCbCr conversion), core 1.3 (67 ASTC HDR,
+  // 331 2-plane 444 YCbCr, 341 4444 formats) or VK_KHR_maintenance5 (471: A1B5G5R5 and A8).
+  // Others (PVRTC, NV optical flow) are never queried: they read as unsupported. Debian 12's
+  // validation layer (1.3.239) predates maintenance5's formats and reports them as invalid even
+  // on a device that has them, so under validation those are not queried either.
+  if (static_cast<int64_t>(f) >= 1000000000) {
+    const int64_t ext = (static_cast<int64_t>(f) - 1000000000) / 1000 + 1;
+    const uint32_t api = info_.apiVersion;
+    const bool valid = (ext == 157 && api >= VK_API_VERSION_1_1) ||
+                       ((ext == 67 || ext == 331 || ext == 341) && api >= VK_API_VERSION_1_3) ||
+                       (ext == 471 && info_.hasMaintenance5 && !messengerState_);
+    if (!valid) return p;
+  }
   vkGetPhysicalDeviceFormatProperties(physical_, f, &p);
   return p;
 }

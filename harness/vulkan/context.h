@@ -27,6 +27,8 @@ struct DeviceInfo {
   bool hasExecutableProperties = false;  // VK_KHR_pipeline_executable_properties
   bool hasRobustness2 = false;           // VK_EXT_robustness2
   bool hasImageAtomicInt64 = false;      // VK_EXT_shader_image_atomic_int64
+  bool hasMaintenance5 = false;          // VK_KHR_maintenance5 (A8_UNORM_KHR, A1B5G5R5_..._KHR)
+  bool hasDescriptorBuffer = false;      // VK_EXT_descriptor_buffer
 };
 
 // "cpu", "integrated-gpu", "discrete-gpu", "virtual-gpu", "other".
