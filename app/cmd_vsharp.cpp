@@ -88,6 +88,9 @@ void runDecode(gcn::Gen gen, const VsharpOptions& o) {
       if (!gcn::vsharpFieldExists(gen, f)) continue;
       fields[std::string(f.name)] = gcn::vsharpFieldValue(v, f);
     }
+    const std::array<uint32_t, 4> mask = gcn::vsharpReservedMask(gen);
+    for (std::size_t i = 0; i < 4; ++i)
+      if (mask[i] != 0) fields["reserved_w" + std::to_string(i)] = v.reserved[i];
     j["fields"] = fields;
     std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
@@ -99,6 +102,13 @@ void runDecode(gcn::Gen gen, const VsharpOptions& o) {
     std::printf("%-15s %-15s %-22s %s\n", std::string(f.name).c_str(), std::string(f.reg).c_str(),
                 bitsText(f).c_str(), valueText(gen, f, gcn::vsharpFieldValue(v, f)).c_str());
   }
+  // Bits no field names on this generation, kept so that the words survive a round trip.
+  const std::array<uint32_t, 4> mask = gcn::vsharpReservedMask(gen);
+  for (std::size_t i = 0; i < 4; ++i)
+    if (mask[i] != 0)
+      std::printf("%-15s %-15s %-22s %s\n", ("reserved_w" + std::to_string(i)).c_str(), "-",
+                  ("w" + std::to_string(i) + " mask " + hex32(mask[i])).c_str(),
+                  hex32(v.reserved[i]).c_str());
 }
 
 void runEncode(gcn::Gen gen, const VsharpOptions& o) {

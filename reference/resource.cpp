@@ -47,77 +47,186 @@ constexpr VSharpField kFields[] = {
     {"type", "TYPE", 126, 2, kAll, Kind::Number},
 };
 
-// Field <-> struct member, by the field's name in kFields.
-uint64_t get(const VSharp& v, std::string_view name) {
-  if (name == "base") return v.base;
-  if (name == "stride") return v.stride;
-  if (name == "cache_swizzle") return v.cacheSwizzle;
-  if (name == "swizzle_enable") return v.swizzleEnable;
-  if (name == "num_records") return v.numRecords;
-  if (name == "dst_sel_x") return static_cast<uint64_t>(v.dstSel[0]);
-  if (name == "dst_sel_y") return static_cast<uint64_t>(v.dstSel[1]);
-  if (name == "dst_sel_z") return static_cast<uint64_t>(v.dstSel[2]);
-  if (name == "dst_sel_w") return static_cast<uint64_t>(v.dstSel[3]);
-  if (name == "nfmt") return static_cast<uint64_t>(v.numFormat);
-  if (name == "dfmt") return static_cast<uint64_t>(v.dataFormat);
-  if (name == "element_size") return v.elementSize;
-  if (name == "index_stride") return v.indexStride;
-  if (name == "add_tid_enable") return v.addTidEnable;
-  if (name == "atc") return v.atc;
-  if (name == "hash_enable") return v.hashEnable;
-  if (name == "heap") return v.heap;
-  if (name == "mtype") return v.mtype;
-  if (name == "user_vm_enable") return v.userVmEnable;
-  if (name == "user_vm_mode") return v.userVmMode;
-  if (name == "nv") return v.nv;
-  return v.type;  // "type"
+// Field <-> struct member, by the field's position in kFields (a switch, not name
+// comparisons: decode and encode run once per V# of every case and property test).
+enum FieldIndex : std::size_t {
+  kBase,
+  kStride,
+  kCacheSwizzle,
+  kSwizzleEnable,
+  kNumRecords,
+  kDstSelX,
+  kDstSelY,
+  kDstSelZ,
+  kDstSelW,
+  kNfmt,
+  kDfmt,
+  kElementSize,
+  kUserVmEnable,
+  kUserVmMode,
+  kIndexStride,
+  kAddTidEnable,
+  kAtc,
+  kHashEnable,
+  kHeap,
+  kMtype,
+  kNv,
+  kType,
+  kFieldCount
+};
+static_assert(std::size(kFields) == kFieldCount);
+static_assert(kFields[kBase].name == "base" && kFields[kStride].name == "stride" &&
+              kFields[kCacheSwizzle].name == "cache_swizzle" &&
+              kFields[kSwizzleEnable].name == "swizzle_enable" &&
+              kFields[kNumRecords].name == "num_records" && kFields[kDstSelX].name == "dst_sel_x" &&
+              kFields[kDstSelW].name == "dst_sel_w" && kFields[kNfmt].name == "nfmt" &&
+              kFields[kDfmt].name == "dfmt" && kFields[kElementSize].name == "element_size" &&
+              kFields[kUserVmEnable].name == "user_vm_enable" &&
+              kFields[kUserVmMode].name == "user_vm_mode" &&
+              kFields[kIndexStride].name == "index_stride" &&
+              kFields[kAddTidEnable].name == "add_tid_enable" && kFields[kAtc].name == "atc" &&
+              kFields[kHashEnable].name == "hash_enable" && kFields[kHeap].name == "heap" &&
+              kFields[kMtype].name == "mtype" && kFields[kNv].name == "nv" &&
+              kFields[kType].name == "type");
+
+std::size_t indexOf(const VSharpField& f) {
+  return static_cast<std::size_t>(&f - kFields);
+}
+
+uint64_t get(const VSharp& v, const VSharpField& f) {
+  switch (indexOf(f)) {
+    case kBase:
+      return v.base;
+    case kStride:
+      return v.stride;
+    case kCacheSwizzle:
+      return v.cacheSwizzle;
+    case kSwizzleEnable:
+      return v.swizzleEnable;
+    case kNumRecords:
+      return v.numRecords;
+    case kDstSelX:
+    case kDstSelY:
+    case kDstSelZ:
+    case kDstSelW:
+      return static_cast<uint64_t>(v.dstSel[indexOf(f) - kDstSelX]);
+    case kNfmt:
+      return static_cast<uint64_t>(v.numFormat);
+    case kDfmt:
+      return static_cast<uint64_t>(v.dataFormat);
+    case kElementSize:
+      return v.elementSize;
+    case kUserVmEnable:
+      return v.userVmEnable;
+    case kUserVmMode:
+      return v.userVmMode;
+    case kIndexStride:
+      return v.indexStride;
+    case kAddTidEnable:
+      return v.addTidEnable;
+    case kAtc:
+      return v.atc;
+    case kHashEnable:
+      return v.hashEnable;
+    case kHeap:
+      return v.heap;
+    case kMtype:
+      return v.mtype;
+    case kNv:
+      return v.nv;
+    default:
+      return v.type;
+  }
 }
 
 // `x` has already been checked to fit the field's width.
-void set(VSharp& v, std::string_view name, uint64_t x) {
+void set(VSharp& v, const VSharpField& f, uint64_t x) {
   const auto u8 = static_cast<uint8_t>(x);
-  if (name == "base") v.base = x;
-  if (name == "stride") v.stride = static_cast<uint16_t>(x);
-  if (name == "cache_swizzle") v.cacheSwizzle = x != 0;
-  if (name == "swizzle_enable") v.swizzleEnable = x != 0;
-  if (name == "num_records") v.numRecords = static_cast<uint32_t>(x);
-  if (name == "dst_sel_x") v.dstSel[0] = static_cast<DstSel>(u8);
-  if (name == "dst_sel_y") v.dstSel[1] = static_cast<DstSel>(u8);
-  if (name == "dst_sel_z") v.dstSel[2] = static_cast<DstSel>(u8);
-  if (name == "dst_sel_w") v.dstSel[3] = static_cast<DstSel>(u8);
-  if (name == "nfmt") v.numFormat = static_cast<Nfmt>(u8);
-  if (name == "dfmt") v.dataFormat = static_cast<Dfmt>(u8);
-  if (name == "element_size") v.elementSize = u8;
-  if (name == "index_stride") v.indexStride = u8;
-  if (name == "add_tid_enable") v.addTidEnable = x != 0;
-  if (name == "atc") v.atc = x != 0;
-  if (name == "hash_enable") v.hashEnable = x != 0;
-  if (name == "heap") v.heap = x != 0;
-  if (name == "mtype") v.mtype = u8;
-  if (name == "user_vm_enable") v.userVmEnable = x != 0;
-  if (name == "user_vm_mode") v.userVmMode = x != 0;
-  if (name == "nv") v.nv = x != 0;
-  if (name == "type") v.type = u8;
+  switch (indexOf(f)) {
+    case kBase:
+      v.base = x;
+      break;
+    case kStride:
+      v.stride = static_cast<uint16_t>(x);
+      break;
+    case kCacheSwizzle:
+      v.cacheSwizzle = x != 0;
+      break;
+    case kSwizzleEnable:
+      v.swizzleEnable = x != 0;
+      break;
+    case kNumRecords:
+      v.numRecords = static_cast<uint32_t>(x);
+      break;
+    case kDstSelX:
+    case kDstSelY:
+    case kDstSelZ:
+    case kDstSelW:
+      v.dstSel[indexOf(f) - kDstSelX] = static_cast<DstSel>(u8);
+      break;
+    case kNfmt:
+      v.numFormat = static_cast<Nfmt>(u8);
+      break;
+    case kDfmt:
+      v.dataFormat = static_cast<Dfmt>(u8);
+      break;
+    case kElementSize:
+      v.elementSize = u8;
+      break;
+    case kUserVmEnable:
+      v.userVmEnable = x != 0;
+      break;
+    case kUserVmMode:
+      v.userVmMode = x != 0;
+      break;
+    case kIndexStride:
+      v.indexStride = u8;
+      break;
+    case kAddTidEnable:
+      v.addTidEnable = x != 0;
+      break;
+    case kAtc:
+      v.atc = x != 0;
+      break;
+    case kHashEnable:
+      v.hashEnable = x != 0;
+      break;
+    case kHeap:
+      v.heap = x != 0;
+      break;
+    case kMtype:
+      v.mtype = u8;
+      break;
+    case kNv:
+      v.nv = x != 0;
+      break;
+    default:
+      v.type = u8;
+      break;
+  }
 }
 
 uint64_t widthMask(unsigned width) {
   return width >= 64 ? ~0ull : (1ull << width) - 1;
 }
 
+// The V# as one 128-bit number (bit b of word i is bit 32 * i + b), so a field is one shift
+// and mask. __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit type.
+__extension__ typedef unsigned __int128 U128;
+
+U128 join(const std::array<uint32_t, 4>& w) {
+  return static_cast<U128>(w[0]) | static_cast<U128>(w[1]) << 32 | static_cast<U128>(w[2]) << 64 |
+         static_cast<U128>(w[3]) << 96;
+}
+
 uint64_t extractBits(const std::array<uint32_t, 4>& w, unsigned bit, unsigned width) {
-  uint64_t out = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned b = bit + i;
-    out |= static_cast<uint64_t>((w[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return out;
+  return static_cast<uint64_t>(join(w) >> bit) & widthMask(width);
 }
 
 void insertBits(std::array<uint32_t, 4>& w, unsigned bit, unsigned width, uint64_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned b = bit + i;
-    if ((value >> i) & 1u) w[b / 32] |= 1u << (b % 32);
-  }
+  const U128 x = join(w) | static_cast<U128>(value & widthMask(width)) << bit;
+  for (unsigned i = 0; i < 4; ++i)
+    w[i] = static_cast<uint32_t>(x >> (32 * i));
 }
 
 std::string hex(uint64_t x) {
@@ -137,7 +246,7 @@ std::string fieldList() {
   std::string out = "dst_sel";
   for (const VSharpField& f : kFields)
     out += ", " + std::string(f.name);
-  return out;
+  return out + ", reserved_w0..reserved_w3";
 }
 
 struct Token {
@@ -233,21 +342,40 @@ bool vsharpFieldExists(Gen gen, const VSharpField& f) {
 }
 
 uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f) {
-  return get(v, f.name);
+  return get(v, f);
+}
+
+std::array<uint32_t, 4> vsharpReservedMask(Gen gen) {
+  // Computed once per generation from the table (decode and encode ask on every call).
+  static const auto masks = [] {
+    std::array<std::array<uint32_t, 4>, 4> out{};
+    for (std::size_t g = 0; g < 4; ++g) {
+      std::array<uint32_t, 4> named{};
+      for (const VSharpField& f : kFields)
+        if (f.onGen[g]) insertBits(named, f.bit, f.width, widthMask(f.width));
+      for (std::size_t i = 0; i < 4; ++i)
+        out[g][i] = ~named[i];
+    }
+    return out;
+  }();
+  return masks[static_cast<std::size_t>(gen) - 6];
 }
 
 VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
   VSharp v;
   for (const VSharpField& f : kFields) {
-    if (vsharpFieldExists(gen, f)) set(v, f.name, extractBits(words, f.bit, f.width));
+    if (vsharpFieldExists(gen, f)) set(v, f, extractBits(words, f.bit, f.width));
   }
+  const std::array<uint32_t, 4> mask = vsharpReservedMask(gen);
+  for (std::size_t i = 0; i < 4; ++i)
+    v.reserved[i] = words[i] & mask[i];
   return v;
 }
 
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
   std::array<uint32_t, 4> w{};
   for (const VSharpField& f : kFields) {
-    const uint64_t x = get(v, f.name);
+    const uint64_t x = get(v, f);
     if (!vsharpFieldExists(gen, f)) {
       if (x != 0)
         throw Error("V# field " + std::string(f.reg) + " (" + std::string(f.name) +
@@ -261,6 +389,14 @@ std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
                   " bits on " + std::string(genName(gen)));
     insertBits(w, f.bit, f.width, x);
   }
+  const std::array<uint32_t, 4> mask = vsharpReservedMask(gen);
+  for (std::size_t i = 0; i < 4; ++i) {
+    if ((v.reserved[i] & ~mask[i]) != 0)
+      throw Error("V# reserved_w" + std::to_string(i) + " sets " + hex(v.reserved[i] & ~mask[i]) +
+                  ", bits that fields name on " + std::string(genName(gen)) +
+                  " (reserved bits there: " + hex(mask[i]) + ")");
+    w[i] |= v.reserved[i];
+  }
   return w;
 }
 
@@ -272,7 +408,7 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
     out += std::string(name) + "=" + value;
   };
   for (const VSharpField& f : kFields) {
-    const uint64_t x = get(v, f.name);
+    const uint64_t x = get(v, f);
     if (f.kind == Kind::DstSel) {
       if (f.name != "dst_sel_x") continue;
       std::string sel;
@@ -282,10 +418,12 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
       continue;
     }
     const bool always = f.kind == Kind::Nfmt || f.kind == Kind::Dfmt;
-    if (!always && x == get(def, f.name)) continue;
+    if (!always && x == get(def, f)) continue;
     // A field the generation lacks is still printed when set, so that parse reports it.
     add(f.name, formatFieldValue(gen, f, x));
   }
+  for (std::size_t i = 0; i < 4; ++i)
+    if (v.reserved[i] != 0) add("reserved_w" + std::to_string(i), hex(v.reserved[i]));
   return out;
 }
 
@@ -333,10 +471,25 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
       for (std::size_t i = 0; i < 4; ++i) {
         const std::string one = "dst_sel_" + std::string(1, "xyzw"[i]);
         markSeen(one, t.column);
-        set(v, one,
+        set(v, *findField(one),
             parseFieldValue(gen, *findField(one), value.substr(i, 1),
                             valueColumn + static_cast<int>(i)));
       }
+      continue;
+    }
+    if (name.size() == 11 && name.rfind("reserved_w", 0) == 0 && name[10] >= '0' &&
+        name[10] <= '3') {
+      const std::size_t word = static_cast<std::size_t>(name[10] - '0');
+      markSeen(name, t.column);
+      uint64_t x = 0;
+      if (!parseUnsigned(value, x) || x > 0xffffffffull)
+        fail(valueColumn, name + ": '" + std::string(value) + "' is not a 32-bit number");
+      const uint32_t mask = vsharpReservedMask(gen)[word];
+      if ((x & ~uint64_t{mask}) != 0)
+        fail(valueColumn, name + ": " + hex(x & ~uint64_t{mask}) + " are field bits on " +
+                              std::string(genName(gen)) + " (give them by field name; reserved " +
+                              "bits of word " + std::to_string(word) + ": " + hex(mask) + ")");
+      v.reserved[word] = static_cast<uint32_t>(x);
       continue;
     }
     const VSharpField* f = findField(name);
@@ -346,7 +499,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
       fail(t.column, "V# field '" + name + "' (" + std::string(f->reg) + ") does not exist on " +
                          std::string(genName(gen)));
     markSeen(name, t.column);
-    set(v, name, parseFieldValue(gen, *f, value, valueColumn));
+    set(v, *f, parseFieldValue(gen, *f, value, valueColumn));
   }
   return v;
 }

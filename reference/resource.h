@@ -50,13 +50,18 @@ struct VSharp {
   bool userVmMode = false;    // GFX9
   bool nv = false;            // GFX9
   uint8_t type = 0;           // 2 bits; 0 = buffer
+  // Bits of each word that no field of the generation names (gfx9 word 3: bits 24-26 and
+  // 28-29), kept as they are so that an explorer's V# survives decode and encode bit for
+  // bit. Text form: `reserved_w3=0x...`. Always 0 outside vsharpReservedMask(gen).
+  std::array<uint32_t, 4> reserved{};
 
   bool operator==(const VSharp&) const = default;
 };
 
 // Decode / encode with the generation's word-3 layout. Fields that do not exist on the
 // generation decode as 0 and must be 0 to encode (encode throws gcn::Error otherwise), so
-// decode(encode(v)) == v for every encodable v.
+// decode(encode(v)) == v for every encodable v; bits no field names go to `reserved`, so
+// encode(decode(w)) == w for every 128-bit w.
 VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words);
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v);
 
@@ -88,6 +93,8 @@ struct VSharpField {
   VSharpFieldKind kind;
 };
 std::span<const VSharpField> vsharpFields();
+// Per word, the bits no field of the generation covers (where VSharp::reserved may be set).
+std::array<uint32_t, 4> vsharpReservedMask(Gen gen);
 bool vsharpFieldExists(Gen gen, const VSharpField& f);
 uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f);
 

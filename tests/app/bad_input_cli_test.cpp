@@ -91,4 +91,16 @@ TEST(RunBadInput, MalformedFlagsExit2) {
   expectError("asm --bogus", "--bogus");
 }
 
+// gfx9 word 3 bits 24, 26 and 28 (0x15000000) belong to no field: they come back unchanged.
+TEST(VsharpBadInput, UnnamedBitsSurviveEncodeAndDecode) {
+  CliRun r = runGcnprobe("vsharp --gen gfx9 --encode \"0x0 0x0 0x0 0x15000000\"");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_EQ(r.out, "0x00000000 0x00000000 0x00000000 0x15000000\n");
+  r = runGcnprobe("vsharp --gen gfx9 --decode 0x0 0x0 0x0 0x15000000");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("reserved_w3=0x15000000"), std::string::npos) << r.out;
+  // Bit 27 is NV on gfx9: not a reserved bit.
+  expectError("vsharp --gen gfx9 --encode reserved_w3=0x08000000", "reserved_w3");
+}
+
 }  // namespace
