@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "harness/formats.h"
+#include "harness/vsharp_selfcheck.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/format.h"
@@ -146,6 +147,49 @@ void runFormats(const std::string& selector, bool json) {
   }
 }
 
+// `formats --self-check`: the table's V#s against the driver's own descriptor words.
+int runSelfCheck(const std::string& selector, bool json) {
+  auto ctx = vk::Context::open(selector, false, true);
+  const std::vector<VSharpCheck> checks = checkTexelVSharps(*ctx);
+  const vk::DeviceInfo& info = ctx->info();
+  unsigned differ = 0;
+  nlohmann::json out = nlohmann::json::array();
+  const auto words = [](const std::array<uint32_t, 4>& w) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "0x%08x 0x%08x 0x%08x 0x%08x", w[0], w[1], w[2], w[3]);
+    return std::string(buf);
+  };
+  for (const VSharpCheck& c : checks) {
+    differ += c.differences.empty() ? 0 : 1;
+    if (json) {
+      out.push_back({{"vk_format", c.format},
+                     {"binding", c.binding},
+                     {"driver_words", words(c.driver)},
+                     {"table_words", words(c.predicted)},
+                     {"agrees", c.differences.empty()},
+                     {"differences", c.differences}});
+      continue;
+    }
+    std::printf("%-7s %-36s %-13s %s\n", c.differences.empty() ? "agree" : "DIFFER",
+                c.format.c_str(), c.binding.c_str(), words(c.driver).c_str());
+    for (const std::string& d : c.differences)
+      std::printf("        %s\n", d.c_str());
+  }
+  if (json) {
+    std::printf("%s\n", nlohmann::json{{"device", info.name},
+                                       {"driver", info.driverName + " " + info.driverInfo},
+                                       {"chip", std::string(info.chip->name)},
+                                       {"checks", out}}
+                            .dump(2)
+                            .c_str());
+  } else {
+    std::printf("V# self-check on %s (%s %s): %zu descriptors, %zu agree, %u differ\n",
+                std::string(info.chip->name).c_str(), info.driverName.c_str(),
+                info.driverInfo.c_str(), checks.size(), checks.size() - differ, differ);
+  }
+  return differ == 0 ? 0 : 1;
+}
+
 void runSmokeIsa(const std::string& selector) {
   auto ctx = vk::Context::open(selector);
   const vk::Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
@@ -160,10 +204,11 @@ void runSmokeIsa(const std::string& selector) {
 
 }  // namespace
 
-void addDeviceCommands(CLI::App& app, Context& /*ctx*/) {
+void addDeviceCommands(CLI::App& app, Context& ctx) {
   struct Options {
     std::string device;
     bool json = false;
+    bool selfCheck = false;
   };
   auto devicesOpts = std::make_shared<Options>();
   auto* devices = app.add_subcommand(
@@ -179,7 +224,16 @@ void addDeviceCommands(CLI::App& app, Context& /*ctx*/) {
   formats->add_option("--device", formatsOpts->device,
                       "device index or name substring (default: the best device)");
   formats->add_flag("--json", formatsOpts->json, "print a JSON list");
-  formats->callback([formatsOpts] { runFormats(formatsOpts->device, formatsOpts->json); });
+  formats->add_flag("--self-check", formatsOpts->selfCheck,
+                    "compare every texel V# of the table with the driver's own descriptor words "
+                    "(GCN driver with VK_EXT_descriptor_buffer, e.g. --radv-null tonga on Mesa "
+                    "25); exit 1 when a field differs");
+  formats->callback([formatsOpts, &ctx] {
+    if (formatsOpts->selfCheck)
+      ctx.exitCode = runSelfCheck(formatsOpts->device, formatsOpts->json);
+    else
+      runFormats(formatsOpts->device, formatsOpts->json);
+  });
 
   auto smokeOpts = std::make_shared<Options>();
   auto* smoke = app.add_subcommand("_smoke-isa", "");

@@ -248,7 +248,8 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices,
                    "' matches no device (give an index or part of a name); devices:" + list);
 }
 
-std::unique_ptr<Context> Context::open(const std::string& selector, bool validation) {
+std::unique_ptr<Context> Context::open(const std::string& selector, bool validation,
+                                       bool descriptorBuffer) {
   std::unique_ptr<Context> ctx(new Context());
   bool debugUtils = false;
   ctx->instance_ = createInstance(validation, &debugUtils);
@@ -318,6 +319,10 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
   auto i64 = make<VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT);
   if (ctx->info_.hasImageAtomicInt64) append(i64);
+  auto db = make<VkPhysicalDeviceDescriptorBufferFeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT);
+  const bool wantDb = descriptorBuffer && ctx->info_.hasDescriptorBuffer;
+  if (wantDb) append(db);
   vkGetPhysicalDeviceFeatures2(ctx->physical_, &f2);
 
   // Keep only the features we use (everything else off: what is not asked for stays
@@ -380,6 +385,14 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
     i64.sparseImageInt64Atomics = VK_FALSE;
     on.shaderImageInt64Atomics = i64.shaderImageInt64Atomics;
     exts.push_back(VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
+  }
+
+  if (wantDb) {
+    db.descriptorBufferCaptureReplay = VK_FALSE;
+    db.descriptorBufferImageLayoutIgnored = VK_FALSE;
+    db.descriptorBufferPushDescriptors = VK_FALSE;
+    on.descriptorBuffer = db.descriptorBuffer;
+    if (db.descriptorBuffer) exts.push_back("VK_EXT_descriptor_buffer");
   }
 
   float priority = 1.0f;

@@ -60,6 +60,9 @@ struct Features {
   bool shaderStorageImageWriteWithoutFormat = false;
   bool shaderStorageImageExtendedFormats = false;  // r8, rg16, rgb10_a2, ... image formats
   bool pipelineExecutableInfo = false;             // VK_KHR_pipeline_executable_properties
+  // VK_EXT_descriptor_buffer, only when open() was asked for it (the V# self-check): the
+  // driver's own descriptor words through vkGetDescriptorEXT.
+  bool descriptorBuffer = false;
   // VK_EXT_shader_image_atomic_int64: the only way SPIR-V gets a 64-bit image type
   // (Int64ImageEXT), so R64_UINT/SINT texel views need it.
   bool shaderImageInt64Atomics = false;
@@ -71,7 +74,10 @@ class Context {
  public:
   // validation = true enables VK_LAYER_KHRONOS_validation and a debug messenger that
   // counts validation errors (validationErrors()) and prints them to stderr.
-  static std::unique_ptr<Context> open(const std::string& selector, bool validation = false);
+  // descriptorBuffer = true enables VK_EXT_descriptor_buffer where the device has it
+  // (features().descriptorBuffer says whether it did).
+  static std::unique_ptr<Context> open(const std::string& selector, bool validation = false,
+                                       bool descriptorBuffer = false);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

@@ -9,6 +9,8 @@
 //   formats; RADV 52 / 77 / 107), measured independently of this table.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,7 @@
 #include <string>
 
 #include "harness/formats.h"
+#include "harness/vsharp_selfcheck.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
@@ -199,6 +202,68 @@ TEST(BufferFormats, TexelColumnMatchesRadv) {
   EXPECT_EQ(u, 52 + added) << driver;
   EXPECT_EQ(s, 77 + added) << driver;
   EXPECT_EQ(v, 107 + added) << driver;
+}
+
+}  // namespace
+
+namespace {
+
+// Field names for differing bits, from the V# layout alone: word 3 bits 0-2 are DST_SEL_X and
+// 6-8 DST_SEL_Z (GCN3/Vega ISA manuals, buffer resource table). 0x00050fac is an RGBA8 UNORM
+// word 3 (x,y,z,w = 4,5,6,7), 0x00050f2e the BGRA one (6,5,4,7).
+TEST(VSharpSelfCheck, DifferencesNameTheFields) {
+  const std::array<uint32_t, 4> rgba{0x00100000, 0x00040000, 0x00000400, 0x00050fac};
+  std::array<uint32_t, 4> bgra = rgba;
+  bgra[3] = 0x00050f2e;
+  EXPECT_TRUE(gcnprobe::vsharpDifferences(gcn::Gen::Gfx8, rgba, rgba).empty());
+  const auto d = gcnprobe::vsharpDifferences(gcn::Gen::Gfx8, bgra, rgba);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].rfind("dst_sel_x", 0), 0u) << d[0];
+  EXPECT_NE(d[0].find("driver 0x6, table 0x4"), std::string::npos) << d[0];
+  EXPECT_EQ(d[1].rfind("dst_sel_z", 0), 0u) << d[1];
+  // NUM_RECORDS is word 2 whole.
+  std::array<uint32_t, 4> n = rgba;
+  n[2] = 0x100;
+  const auto dn = gcnprobe::vsharpDifferences(gcn::Gen::Gfx9, n, rgba);
+  ASSERT_EQ(dn.size(), 1u);
+  EXPECT_EQ(dn[0].rfind("num_records", 0), 0u) << dn[0];
+}
+
+// The driver's own descriptors against the table on the five chips. Where the driver has
+// VK_EXT_descriptor_buffer (RADV since Mesa 23), every texel V# must agree field by field;
+// where it has not (Mesa 22.3), the command must refuse and say why.
+TEST(VSharpSelfCheck, TableAgreesWithTheDriversDescriptors) {
+  try {
+    gcnprobe::vk::radvManifest();
+  } catch (const gcn::Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  for (const char* chip : {"tahiti", "bonaire", "tonga", "polaris10", "vega10"}) {
+    SCOPED_TRACE(chip);
+    std::string cmd = std::string("XDG_RUNTIME_DIR=/tmp ") + GCNPROBE_BINARY + " --radv-null " +
+                      chip + " formats --self-check --json 2>&1";
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+      out.append(buf, n);
+    const int status = pclose(p);
+    const int exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (out.find("has no VK_EXT_descriptor_buffer") != std::string::npos) {
+      EXPECT_EQ(exit, 2) << out;
+      EXPECT_NE(out.find("Mesa 22."), std::string::npos) << "only Mesa 22 lacks it here: " << out;
+      continue;
+    }
+    ASSERT_EQ(exit, 0) << out.substr(0, 3000);
+    const auto doc = nlohmann::json::parse(out.substr(out.find('{')));
+    EXPECT_EQ(doc["chip"], chip);
+    // Every table format RADV offers as a texel buffer, on both texel bindings.
+    EXPECT_GT(doc["checks"].size(), 100u);
+    for (const auto& c : doc["checks"])
+      EXPECT_TRUE(c["agrees"].get<bool>()) << c.dump();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,117 @@
+#include "harness/vsharp_selfcheck.h"
+
+#include <cstdio>
+
+#include "harness/formats.h"
+#include "harness/routes/route.h"
+#include "reference/error.h"
+#include "reference/resource.h"
+
+namespace gcnprobe {
+namespace {
+
+// Bits [bit, bit + width) of the 128-bit V# (word 0 holds bits 0-31).
+uint64_t bitsOf(const std::array<uint32_t, 4>& w, unsigned bit, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned b = bit + i;
+    v |= static_cast<uint64_t>((w[b / 32] >> (b % 32)) & 1u) << i;
+  }
+  return v;
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Any address works for a descriptor nothing reads; 256-byte aligned like a real texel buffer
+// (minTexelBufferOffsetAlignment is at most 256).
+constexpr VkDeviceAddress kBase = 0x100000;
+constexpr uint32_t kElements = 256;
+
+}  // namespace
+
+std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32_t, 4>& driver,
+                                           const std::array<uint32_t, 4>& predicted) {
+  std::vector<std::string> out;
+  std::array<uint32_t, 4> covered{};
+  for (const gcn::VSharpField& f : gcn::vsharpFields()) {
+    if (!gcn::vsharpFieldExists(gen, f)) continue;
+    for (unsigned i = 0; i < f.width; ++i)
+      covered[(f.bit + i) / 32] |= 1u << ((f.bit + i) % 32);
+    const uint64_t d = bitsOf(driver, f.bit, f.width), p = bitsOf(predicted, f.bit, f.width);
+    if (d != p)
+      out.push_back(std::string(f.name) + " (" + std::string(f.reg) + "): driver " + hex(d) +
+                    ", table " + hex(p));
+  }
+  for (unsigned w = 0; w < 4; ++w) {
+    const uint32_t diff = (driver[w] ^ predicted[w]) & ~covered[w];
+    if (diff != 0)
+      out.push_back("reserved bits of word " + std::to_string(w) + " (mask " + hex(diff) +
+                    "): driver " + hex(driver[w] & diff) + ", table " + hex(predicted[w] & diff));
+  }
+  return out;
+}
+
+std::vector<VSharpCheck> checkTexelVSharps(vk::Context& ctx) {
+  const vk::DeviceInfo& info = ctx.info();
+  if (!info.chip) throw gcn::Error(info.name + " is not a GCN device: its descriptors are not V#s");
+  if (!ctx.features().descriptorBuffer)
+    throw gcn::Error(info.name + " (" + info.driverName + " " + info.driverInfo +
+                     ") has no VK_EXT_descriptor_buffer: the driver's descriptor words cannot "
+                     "be read (RADV has it since Mesa 23)");
+  auto dbp = vk::make<VkPhysicalDeviceDescriptorBufferPropertiesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT);
+  auto p2 = vk::make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  p2.pNext = &dbp;
+  vkGetPhysicalDeviceProperties2(ctx.physicalDevice(), &p2);
+  struct Kind {
+    VkDescriptorType type;
+    size_t size;
+    VkFormatFeatureFlags feature;
+    routes::Binding binding;
+  };
+  const Kind kinds[] = {
+      {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, dbp.uniformTexelBufferDescriptorSize,
+       VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT, routes::Binding::UniformTexel},
+      {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, dbp.storageTexelBufferDescriptorSize,
+       VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT, routes::Binding::StorageTexel}};
+  for (const Kind& k : kinds)
+    if (k.size != 16)
+      throw gcn::Error(info.driverName + " " + info.driverInfo + ": a " +
+                       std::string(routes::bindingName(k.binding)) + " descriptor is " +
+                       std::to_string(k.size) + " bytes, not the 16 of a bare V#");
+  const gcn::Chip& chip = *info.chip;
+  std::vector<VSharpCheck> out;
+  for (const BufferFormat& f : allBufferFormats()) {
+    if (f.dfmt == gcn::Dfmt::Invalid) continue;  // no V# to compare
+    const VkFormatFeatureFlags features = ctx.formatProperties(f.vk).bufferFeatures;
+    for (const Kind& k : kinds) {
+      if ((features & k.feature) == 0) continue;
+      auto addr =
+          vk::make<VkDescriptorAddressInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT);
+      addr.address = kBase;
+      addr.range = static_cast<VkDeviceSize>(kElements) * f.stride;
+      addr.format = f.vk;
+      auto gi = vk::make<VkDescriptorGetInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT);
+      gi.type = k.type;
+      if (k.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER)
+        gi.data.pUniformTexelBuffer = &addr;
+      else
+        gi.data.pStorageTexelBuffer = &addr;
+      VSharpCheck c;
+      c.format = std::string(f.name);
+      c.binding = std::string(routes::bindingName(k.binding));
+      vkGetDescriptorEXT(ctx.device(), &gi, sizeof c.driver, c.driver.data());
+      c.predicted =
+          gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, kBase, kElements, f.vk));
+      c.differences = vsharpDifferences(chip.gen, c.driver, c.predicted);
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+}  // namespace gcnprobe
