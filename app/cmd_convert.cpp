@@ -231,13 +231,27 @@ void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     std::printf("%s\n", line.c_str());
 }
 
+// Runs `parse` on one flag's value; an error names the flag, so a user with five flags on
+// the line knows which one to fix.
+template <class F>
+auto forFlag(std::string_view flag, F parse) {
+  try {
+    return parse();
+  } catch (const gcn::Error& e) {
+    throw gcn::Error(std::string(flag) + ": " + e.what());
+  }
+}
+
 void run(const ConvertOptions& o) {
-  const gcn::Gen gen = gcn::parseGen(o.gen);
-  const gcn::Dfmt d = gcn::parseDfmt(o.dfmt);
-  const gcn::Nfmt n = gcn::parseNfmt(o.nfmt, gen);
+  const gcn::Gen gen = forFlag("--gen", [&] { return gcn::parseGen(o.gen); });
+  const gcn::Dfmt d = forFlag("--dfmt", [&] { return gcn::parseDfmt(o.dfmt); });
+  const gcn::Nfmt n = forFlag("--nfmt", [&] { return gcn::parseNfmt(o.nfmt, gen); });
   gcn::Policies pol = gcn::Policies::defaults(gen);
   for (const std::string& a : o.policies)
-    pol.set(a);
+    forFlag("--policy", [&] {
+      pol.set(a);
+      return 0;
+    });
   if (o.load.empty() == o.store.empty())
     throw gcn::Error("convert: give exactly one of --load and --store");
   const gcn::Direction dir = o.load.empty() ? gcn::Direction::Store : gcn::Direction::Load;

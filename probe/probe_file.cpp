@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 
 #include "reference/text.h"
 
@@ -367,13 +366,16 @@ Probe parseProbe(std::string_view text, const std::string& file) {
     throw Error(Place{file, 0, 0}, "probe file of " + std::to_string(text.size()) +
                                        " bytes is over the limit of " +
                                        std::to_string(kMaxProbeBytes) + " bytes");
+  // Editors may start UTF-8 text with a byte order mark; it is not part of the first key.
+  if (text.substr(0, 3) == "\xef\xbb\xbf") text.remove_prefix(3);
   int line = 0;
   std::size_t pos = 0;
   while (pos <= text.size()) {
-    std::size_t end = text.find('\n', pos);
+    // "\n", "\r\n" and a lone "\r" (old Mac files) each end a line.
+    std::size_t end = text.find_first_of("\r\n", pos);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view raw = text.substr(pos, end - pos);
-    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    const std::string_view raw = text.substr(pos, end - pos);
+    const std::size_t next = text.substr(end, 2) == "\r\n" ? end + 2 : end + 1;
     ++line;
     if (raw.size() > kMaxLineBytes)
       throw Error(Place{file, line, 0}, "line of " + std::to_string(raw.size()) +
@@ -387,7 +389,7 @@ Probe parseProbe(std::string_view text, const std::string& file) {
                   std::string("byte ") + hex + " is not UTF-8 (a probe file is UTF-8 text)");
     }
     LineParser(probe, line).parse(raw);
-    pos = end + 1;
+    pos = next;
   }
   if (!probe.inst)
     throw Error(Place{file, 0, 0}, "no 'inst = ...' line: a probe runs one instruction");
@@ -403,11 +405,23 @@ Probe loadProbe(const std::string& path) {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return parseProbe(text, "<stdin>");
   }
+  std::error_code ec;
+  // Opening a directory succeeds on Linux and reads as empty, which would look like a probe
+  // without lines.
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(Place{path, 0, 0}, "is a directory, not a probe file");
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxProbeBytes)
+      throw Error(Place{path, 0, 0}, "probe file of " + std::to_string(size) +
+                                         " bytes is over the limit of " +
+                                         std::to_string(kMaxProbeBytes) + " bytes");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(Place{path, 0, 0}, "cannot open the probe file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseProbe(ss.str(), path);
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(Place{path, 0, 0}, "cannot read the probe file");
+  return parseProbe(text, path);
 }
 
 std::vector<std::string> shippedProbeFiles() {

@@ -99,6 +99,12 @@ std::optional<long long> parseInteger(std::string_view s) {
   return negative ? -value : value;
 }
 
+bool allDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
 struct RegRange {
   unsigned first = 0;
   unsigned count = 0;
@@ -119,8 +125,11 @@ RegRange parseRegisters(Cursor& cur, char kind, std::string_view role) {
   RegRange r;
   r.column = column;
   if (name.size() > 1) {
-    auto n = parseInteger(std::string_view(name).substr(1));
-    if (!n || *n < 0 || name[1] == '-' || name[1] == '+')
+    // llvm-mc takes only decimal digits after v/s (v01 yes, v0x10 no); hex is fine inside [].
+    auto n = allDigits(std::string_view(name).substr(1))
+                 ? parseInteger(std::string_view(name).substr(1))
+                 : std::nullopt;
+    if (!n || *n < 0)
       failAt(column, std::string(role) + ": bad register '" + std::string(t.text) + "'");
     if (*n >= limit)
       failAt(column, std::string(role) + ": register '" + std::string(t.text) +
@@ -163,7 +172,9 @@ uint8_t parseSoffset(Gen gen, Token t) {
   if (name == "exec_lo") return 126;
   if (name == "exec_hi") return 127;
   if (name.size() > 1 && name[0] == 's' && std::isdigit(static_cast<unsigned char>(name[1]))) {
-    auto n = parseInteger(std::string_view(name).substr(1));
+    auto n = allDigits(std::string_view(name).substr(1))
+                 ? parseInteger(std::string_view(name).substr(1))
+                 : std::nullopt;
     if (!n || *n > 255) failAt(t.column, "SOFFSET: bad SGPR '" + std::string(t.text) + "'");
     return legal(static_cast<unsigned>(*n));
   }
@@ -328,8 +339,22 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
   }
 
   Seen seen;
-  while (!cur.atEnd()) {
-    if (cur.accept(',')) continue;  // "dfmt:1, nfmt:2"-style separators are harmless
+  // One ',' may stand before a modifier ("0, glc", "offen,glc"), as llvm-mc allows; a second
+  // one or one at the end is an error there too ("0,,,, glc").
+  int commaColumn = 0;
+  for (;;) {
+    if (cur.atEnd()) {
+      if (commaColumn != 0) failAt(commaColumn, "expected a modifier after ','");
+      break;
+    }
+    cur.skipSpace();
+    const int column = cur.column();
+    if (cur.accept(',')) {
+      if (commaColumn != 0) failAt(column, "unexpected ',': expected a modifier");
+      commaColumn = column;
+      continue;
+    }
+    commaColumn = 0;
     const Token t = cur.word();
     if (t.text.empty()) failAt(cur.column(), "unexpected character");
     const std::string m = asciiLower(t.text);

@@ -6,7 +6,9 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/cli.h"
 
@@ -101,6 +103,47 @@ TEST(VsharpBadInput, UnnamedBitsSurviveEncodeAndDecode) {
   EXPECT_NE(r.out.find("reserved_w3=0x15000000"), std::string::npos) << r.out;
   // Bit 27 is NV on gfx9: not a reserved bit.
   expectError("vsharp --gen gfx9 --encode reserved_w3=0x08000000", "reserved_w3");
+}
+
+// Every convert error starts with the flag it is about.
+TEST(ConvertBadInput, EveryErrorNamesItsFlag) {
+  const char* base = "convert --gen gfx8 --dfmt 8_8 --nfmt uint --load 1";
+  expectError("convert --gen gfx42 --dfmt 8_8 --nfmt unorm --load 0", "error: --gen: ");
+  expectError("convert --gen gfx8 --dfmt 8_8_8_9 --nfmt unorm --load 0", "error: --dfmt: ");
+  expectError("convert --gen gfx8 --dfmt 8_8 --nfmt bogus --load 0", "error: --nfmt: ");
+  expectError(std::string(base) + " --policy norm=fast", "error: --policy: ");
+  expectError(std::string(base) + " --policy xx", "error: --policy: ");
+  expectError("convert --gen gfx8 --dfmt 8_8 --nfmt uint --load ,", "error: --load: ");
+  expectError("convert --gen gfx8 --dfmt 8_8 --nfmt uint --load 1 --store 1", "--load and --store");
+}
+
+// docs/asm.md's examples are pasted runs: each `$ gcnprobe ...` line, its output and its
+// `# exit N` must be what the program prints now.
+TEST(DocsBadInput, AsmExamplesShowWhatTheProgramPrints) {
+  std::ifstream in(std::string(GCNPROBE_SOURCE_DIR) + "/docs/asm.md");
+  ASSERT_TRUE(in) << "docs/asm.md";
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  int examples = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("$ gcnprobe ", 0) != 0) continue;
+    std::string expected;
+    int exit = -1;
+    std::size_t j = i + 1;
+    for (; j < lines.size() && lines[j].rfind("$ ", 0) != 0 && lines[j].rfind("```", 0) != 0; ++j) {
+      if (lines[j].rfind("# exit ", 0) == 0)
+        exit = std::stoi(lines[j].substr(7));
+      else
+        expected += lines[j] + "\n";
+    }
+    if (exit < 0) continue;  // an example without its exit status is not a pasted run
+    ++examples;
+    const CliRun r = runGcnprobe(lines[i].substr(std::string("$ gcnprobe ").size()));
+    EXPECT_EQ(r.exit, exit) << lines[i];
+    EXPECT_EQ(r.out, expected) << lines[i];
+  }
+  EXPECT_GE(examples, 10);
 }
 
 }  // namespace

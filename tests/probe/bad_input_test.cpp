@@ -219,5 +219,47 @@ TEST(ProbeBadInput, CliRefusesTheExpensiveFillQuickly) {
   EXPECT_NE(r.out.find(path + ":6:"), std::string::npos) << r.out;
 }
 
+// A byte order mark is skipped; the first key is still at column 1 of line 1.
+TEST(ProbeBadInput, ByteOrderMarkIsSkipped) {
+  const Probe p = parseProbe("\xef\xbb\xbf" + kHead, "t.probe");
+  ASSERT_TRUE(p.gen.has_value());
+  EXPECT_EQ(p.gen->value, "gfx8");
+  const Error e = errorOf(
+      "\xef\xbb\xbf"
+      "colour = red\n" +
+      kHead);
+  EXPECT_EQ(e.place().line, 1);
+  EXPECT_EQ(e.place().column, 1);
+}
+
+// Old Mac line endings: each lone CR ends a line, so errors still name the right line.
+TEST(ProbeBadInput, CarriageReturnsEndLines) {
+  std::string cr = kHead + "v0 = lane * 4\n";
+  for (char& c : cr)
+    if (c == '\n') c = '\r';
+  const Probe p = parseProbe(cr, "t.probe");
+  EXPECT_TRUE(p.inst.has_value());
+  EXPECT_EQ(p.vgprs.size(), 1u);
+  const Error e = errorOf(cr + "colour = red\r");
+  EXPECT_EQ(e.place().line, 6);
+  // Mixed endings count one line per ending: CRLF is one, CR alone is one.
+  const Error mixed = errorOf("gen = gfx8\r\ninst = x\rcolour = red\n");
+  EXPECT_EQ(mixed.place().line, 3);
+}
+
+TEST(ProbeBadInput, DirectoryIsNotAProbeFile) {
+  const std::string dir = testing::TempDir();
+  try {
+    (void)loadProbe(dir);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.place().file, dir);
+    EXPECT_NE(e.reason().find("is a directory"), std::string::npos) << e.what();
+  }
+  const CliRun r = runGcnprobe("ref " + dir);
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("is a directory"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace gcn::probe
