@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package gcnprobe needs (scripts/packages.txt), puts Mesa 25 beside the
 # system's Mesa (scripts/mesa25.sh, into DIR/drivers/mesa25), then configures and builds.
-# Usage: scripts/setup.sh [--sanitize] [--build-dir DIR]
+# Usage: scripts/setup.sh [--sanitize | --release] [--build-dir DIR]
+#   --sanitize: ASan/UBSan Debug build in build-asan; --release: Release build of the program
+#   alone (no tests, no benchmarks) in build-release, as a packager would build it.
 # Environment: GCNPROBE_SKIP_APT=1 skips the package step (for machines set up already);
 # GCNPROBE_SKIP_MESA25=1 skips Mesa 25. Without CI, a Mesa 25 that cannot be fetched is a
 # warning (the tests then run on the system driver only); with CI=true it is an error.
@@ -10,11 +12,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
 
 build_dir=build
+mesa25=1  # the sanitizer and Release builds run no driver checks of their own
 # The project's own builds treat warnings as errors; a user's plain cmake build does not.
 cmake_args=(-DGCNPROBE_WERROR=ON)
 while [ $# -gt 0 ]; do
   case "$1" in
-    --sanitize) build_dir=build-asan; cmake_args+=(-DGCNPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF) ;;
+    --sanitize) build_dir=build-asan; cmake_args+=(-DGCNPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF); mesa25=0 ;;
+    --release) build_dir=build-release; cmake_args+=(-DCMAKE_BUILD_TYPE=Release -DGCNPROBE_BUILD_TESTS=OFF -DGCNPROBE_BUILD_BENCH=OFF); mesa25=0 ;;
     --build-dir) build_dir="$2"; shift ;;
     *) echo "setup.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -34,8 +38,7 @@ if [ "${GCNPROBE_SKIP_APT:-0}" != 1 ] && [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The sanitizer build runs the driver checks on the system driver only (tests/CMakeLists.txt).
-if [ "$build_dir" != build-asan ] && [ "${GCNPROBE_SKIP_MESA25:-0}" != 1 ]; then
+if [ "$mesa25" = 1 ] && [ "${GCNPROBE_SKIP_MESA25:-0}" != 1 ]; then
   if ! bash scripts/mesa25.sh --dir "$build_dir/drivers/mesa25" >/dev/null; then
     [ "${CI:-}" = true ] && { echo "setup: Mesa 25 is required in CI" >&2; exit 3; }
     echo "setup: warning: no Mesa 25; tests run on the system driver only" >&2
