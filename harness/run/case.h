@@ -37,6 +37,9 @@ struct Case {
   std::string gcnTolerance = "exact";  // under a GCN profile (tolerance.h)
   routes::DeviceCase device;
   std::optional<ViewCompose> view;  // set for composed / sRGB view reads
+  // Set when the case could not be built (a malformed probe file in the disputed suite): the
+  // runner reports it as an `error` record with this message and runs the others.
+  std::string broken;
 };
 
 // PRODUCT.md: unsupported is never pass; route-miss is reserved for the ISA check.

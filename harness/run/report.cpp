@@ -46,7 +46,8 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
 }
 
 std::string caseText(const CaseResult& r, bool verbose) {
-  std::string s = std::string(verdictName(r.verdict)) + "  " + r.name + "  " + r.instruction;
+  std::string s = std::string(verdictName(r.verdict)) + "  " + r.name +
+                  (r.instruction.empty() ? "" : "  " + r.instruction);
   if (!r.reason.empty()) s += "\n    " + r.reason;
   if (r.verdict == Verdict::Fail) {
     s += "\n    tolerance " + r.tolerance + "; expected from " + r.expectation;

@@ -88,6 +88,12 @@ Summary runCases(std::span<const Case> cases,
     CaseResult& r = results[i];
     r.name = c.name;
     r.suite = c.suite;
+    if (!c.broken.empty()) {
+      r.verdict = Verdict::Error;
+      r.reason = c.broken;
+      decided[i] = true;
+      continue;
+    }
     r.instruction = caseInstructionText(options.profile.chip.gen, c);
     const BufferFormat* bf = findBufferFormat(c.device.format);
     r.format = bf != nullptr ? std::string(bf->name) : "";

@@ -37,7 +37,8 @@ std::vector<Case> vertexSuite(const gcn::Chip& chip);
 
 // The disputed suite (suite_disputed.cpp): every probe in probes/ (docs/probes.md) that a
 // route can realise on `chip`, prepared for that chip's generation, as case
-// "disputed.<probe-name>". Throws gcn::Error naming the file for a malformed probe.
+// "disputed.<probe-name>". A malformed probe is a case with `broken` set to the error
+// (file:line:column: reason), which the runner reports as an error record.
 std::vector<Case> disputedSuite(const gcn::Chip& chip);
 
 // Whether a route's Vulkan construct makes the driver run exactly this instruction with

@@ -213,10 +213,23 @@ DeviceMatch matchDevice(const routes::DeviceCase& c, const routes::DeviceResult&
 std::vector<Case> disputedSuite(const gcn::Chip& chip) {
   std::vector<Case> cases;
   for (const std::string& file : gcn::probe::shippedProbeFiles()) {
-    const gcn::probe::Probe probe = gcn::probe::loadProbe(file);
-    // Malformed probes fail here, with their own generation; a probe that is only invalid
-    // on `chip` (an instruction missing there) is not realisable on it.
-    (void)gcn::probe::prepare(probe, {});
+    const std::string name = "disputed." + std::filesystem::path(file).stem().string();
+    std::optional<gcn::probe::Probe> loaded;
+    try {
+      loaded = gcn::probe::loadProbe(file);
+      // Malformed probes fail here, with their own generation; a probe that is only invalid
+      // on `chip` (an instruction missing there) is not realisable on it.
+      (void)gcn::probe::prepare(*loaded, {});
+    } catch (const gcn::Error& e) {
+      // One bad file is one error record, not the end of the suite.
+      Case c;
+      c.name = name;
+      c.suite = "disputed";
+      c.broken = e.what();
+      cases.push_back(std::move(c));
+      continue;
+    }
+    const gcn::probe::Probe& probe = *loaded;
     gcn::probe::EvalOptions eo;
     eo.gen = std::string(chip.name);
     std::optional<gcn::probe::ProbeSetup> setup;
@@ -228,7 +241,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip) {
     Realisation rz = realise(*setup->chip, setup->inst, setup->state, setup->memory);
     if (!rz.device) continue;
     Case c;
-    c.name = "disputed." + std::filesystem::path(file).stem().string();
+    c.name = name;
     c.suite = "disputed";
     c.tolerance = "exact";  // the probe asks which rule holds: bits, not tolerances
     c.device = std::move(*rz.device);

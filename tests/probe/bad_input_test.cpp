@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -16,6 +20,7 @@ namespace {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runGcnprobe;
+using gcnprobe::test_support::Stderr;
 
 const std::string kHead =
     "gen = gfx8\n"
@@ -259,6 +264,50 @@ TEST(ProbeBadInput, DirectoryIsNotAProbeFile) {
   const CliRun r = runGcnprobe("ref " + dir);
   EXPECT_EQ(r.exit, 2) << r.out;
   EXPECT_NE(r.out.find("is a directory"), std::string::npos) << r.out;
+}
+
+// The verdicts of a `run --suite disputed --json` over the probes in `dir`, by case name.
+std::map<std::string, nlohmann::json> disputedRun(const std::string& dir, int& exit) {
+  const std::string json = testing::TempDir() + "/disputed-run.json";
+  // The child inherits the variable (probe_file.h: shippedProbeFiles).
+  setenv("GCNPROBE_PROBES_DIR", dir.c_str(), 1);
+  const CliRun r = runGcnprobe("run --suite disputed --json " + json, Stderr::Discard);
+  unsetenv("GCNPROBE_PROBES_DIR");
+  exit = r.exit;
+  std::ifstream in(json);
+  std::map<std::string, nlohmann::json> out;
+  if (!in) return out;
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) return out;
+  for (const nlohmann::json& c : j.at("cases"))
+    out[c.at("name").get<std::string>()] = c;
+  return out;
+}
+
+TEST(ProbeBadInput, MalformedProbeIsAnErrorCaseAndTheSuiteRunsOn) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "probes-with-a-broken-one";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path shipped = fs::path(GCNPROBE_SOURCE_DIR) / "probes";
+  for (const auto& e : fs::directory_iterator(shipped))
+    fs::copy_file(e.path(), dir / e.path().filename());
+  // Sorted first, so it would have stopped the suite before any case ran.
+  writeTemp("probes-with-a-broken-one/aaa-broken.probe", kHead + "v0 = ((1\n");
+
+  int shippedExit = -1, brokenExit = -1;
+  const auto good = disputedRun(shipped.string(), shippedExit);
+  const auto withBroken = disputedRun(dir.string(), brokenExit);
+  ASSERT_FALSE(good.empty());
+  EXPECT_EQ(shippedExit, 0);
+  EXPECT_EQ(brokenExit, 1);  // an error case is a failed run (docs/run.md)
+  ASSERT_EQ(withBroken.size(), good.size() + 1);
+  const nlohmann::json& broken = withBroken.at("disputed.aaa-broken");
+  EXPECT_EQ(broken.at("verdict"), "error");
+  EXPECT_NE(broken.at("reason").get<std::string>().find("aaa-broken.probe:5:"), std::string::npos)
+      << broken.dump();
+  for (const auto& [name, record] : good)
+    EXPECT_EQ(withBroken.at(name).at("verdict"), record.at("verdict")) << name;
 }
 
 }  // namespace
