@@ -21,7 +21,9 @@ std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst);
 
 // Throws gcn::Error for a word that is not MUBUF/MTBUF, an opcode unknown on the generation,
 // an instruction validate() rejects, or set bits that the generation does not define (the
-// decoder accepts exactly the words encode() produces, so encode(decode(w)) == w).
+// decoder accepts exactly the words encode() produces, so encode(decode(w)) == w), except
+// VADDR when the address mode reads no VGPR: a don't-care field, decoded as `off` and
+// re-encoded as 0, as llvm-mc does.
 Instruction decode(Gen gen, uint32_t w0, uint32_t w1);
 
 }  // namespace gcn

@@ -74,5 +74,16 @@ TEST(AssemblerGrammar, AcceptsWhatLlvmMcAccepts) {
   }
 }
 
+// Found by fuzz_disasm: VADDR 0xc4 with neither idxen nor offen. llvm-mc -disassemble prints
+// `off` and re-encodes [0x03,0xc0,0x53,0xe8,0x00,0xc4,0x00,0x80] (VADDR 0); so does decode.
+TEST(AssemblerGrammar, DontCareVaddrDecodesAsOffLikeLlvmMc) {
+  const std::array<uint32_t, 2> llvmMc{0xe853c003u, 0x8000c400u};
+  const Instruction inst = decode(Gen::Gfx8, 0xe853c003u, 0x8000c4c0u);
+  const std::string text = printInstruction(Gen::Gfx8, inst);
+  EXPECT_NE(text.find("v[196:199], off, s[0:3], 0"), std::string::npos) << text;
+  EXPECT_EQ(encode(Gen::Gfx8, inst), llvmMc);
+  EXPECT_EQ(encode(Gen::Gfx8, parseInstruction(Gen::Gfx8, text)), llvmMc) << text;
+}
+
 }  // namespace
 }  // namespace gcn
