@@ -83,7 +83,7 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
   vk::Context* ctx = session.context();
   if (ctx == nullptr) return notRun("no Vulkan device: " + session.error());
   const vk::DeviceInfo& info = ctx->info();
-  const std::string deviceName = info.name + " (" + info.driverName + ")";
+  const std::string deviceName = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
   nlohmann::json j = {
       {"device", deviceName},
       {"gcn", info.chip.has_value()},
