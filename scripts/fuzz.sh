@@ -10,6 +10,15 @@ source scripts/env.sh
 seconds="${1:-20}"
 targets=(fuzz_asm fuzz_disasm fuzz_vsharp_text fuzz_vsharp_words fuzz_convert fuzz_probe)
 
+# The two packages the fuzz build needs beyond the project's (both in scripts/packages.txt),
+# so that the script also works alone on a fresh machine.
+if [ -z "${GCNPROBE_SKIP_APT:-}" ] &&
+   { ! command -v clang++-14 >/dev/null || ! dpkg -s libfuzzer-14-dev >/dev/null 2>&1; }; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get install -y clang-14 libfuzzer-14-dev
+fi
+
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DGCNPROBE_FUZZ=ON -DGCNPROBE_BUILD_TESTS=OFF \
   -DGCNPROBE_BUILD_BENCH=OFF -DGCNPROBE_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]}"
