@@ -67,7 +67,7 @@ std::vector<fs::path> systemIcdDirs() {
 std::string joinPaths(const std::vector<fs::path>& ps) {
   std::string out;
   for (const fs::path& p : ps)
-    out += (out.empty() ? "" : ":") + p.string();
+    out.append(out.empty() ? "" : ":").append(p.string());
   return out;
 }
 

@@ -251,7 +251,7 @@ std::string stageNames(VkShaderStageFlags stages) {
       {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
   std::string out;
   for (const auto& [bit, name] : kNames)
-    if (stages & bit) out += (out.empty() ? "" : "+") + std::string(name);
+    if (stages & bit) out.append(out.empty() ? "" : "+").append(name);
   return out.empty() ? "none" : out;
 }
 
