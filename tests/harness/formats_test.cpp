@@ -1,15 +1,13 @@
 // The VkFormat -> V# table. Golden values with their sources:
-// - DATA_FORMAT codes: seed 003 / reference/format.h (8_8_8_8 = 10, 2_10_10_10 = 9 per
-//   GCN-FACTS.md, 10_11_11 = 6, 32_32_32 = 13); NUM_FORMAT UNORM = 0, FLOAT = 7;
-//   DST_SEL codes X..W = 4..7, 0 = 0, 1 = 1 (seed 003).
+// - DATA_FORMAT codes: CLRX GcnMemHandling / reference/format.h (8_8_8_8 = 10, 2_10_10_10 = 9 per
+//   docs/gcn-facts.md, 10_11_11 = 6, 32_32_32 = 13); NUM_FORMAT UNORM = 0, FLOAT = 7;
+//   DST_SEL codes X..W = 4..7, 0 = 0, 1 = 1 (CLRX GcnMemHandling).
 // - RADV's choices (radv_formats.c, radv_make_texel_buffer_descriptor): BGRA swaps through
 //   DST_SEL (zyxw); one-channel formats read x,0,0,1; NUM_RECORDS in bytes on GFX8 and in
-//   elements elsewhere (GCN-FACTS.md).
-// - Device counts: PLATFORM.md (lavapipe 87 uniform / 44 storage / 108 vertex over all core
+//   elements elsewhere (docs/gcn-facts.md).
+// - Device counts: docs/platform.md (lavapipe 87 uniform / 44 storage / 108 vertex over all core
 //   formats; RADV 52 / 77 / 107), measured independently of this table.
 #include <gtest/gtest.h>
-
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -23,6 +21,7 @@
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
 #include "reference/format.h"
+#include "tests/support/cli.h"
 
 namespace {
 
@@ -70,7 +69,7 @@ TEST(BufferFormats, FactsFromTheSeedsAndRadv) {
   EXPECT_EQ(row(VK_FORMAT_R16G16_SSCALED).nfmt, Nfmt::Sscaled);
   EXPECT_EQ(row(VK_FORMAT_R32_UINT).nfmt, Nfmt::Uint);
 
-  // 3-channel 8/16-bit formats: no texel-buffer format on RADV (GCN-FACTS.md).
+  // 3-channel 8/16-bit formats: no texel-buffer format on RADV (docs/gcn-facts.md).
   for (VkFormat f : {VK_FORMAT_R8G8B8_UNORM, VK_FORMAT_B8G8R8_UINT, VK_FORMAT_R16G16B16_SFLOAT}) {
     EXPECT_FALSE(row(f).texel);
     EXPECT_EQ(row(f).dfmt, Dfmt::Invalid);
@@ -86,7 +85,7 @@ TEST(BufferFormats, TableProperties) {
     EXPECT_EQ(f.name.rfind("VK_FORMAT_", 0), 0u) << f.name;
     EXPECT_EQ(&gcnprobe::parseBufferFormat(f.name), &f);
     // Where RADV has a data format, its element size is the view's stride: the V# STRIDE
-    // and the format agree (seed 003 component widths), except 64-bit integers read as
+    // and the format agree (CLRX GcnMemHandling component widths), except 64-bit integers read as
     // 32_32 (8 bytes either way).
     if (f.dfmt != Dfmt::Invalid) {
       EXPECT_EQ(gcn::dfmtInfo(f.dfmt).bytes, f.stride) << f.name;
@@ -164,18 +163,10 @@ TEST(BufferFormats, TexelColumnMatchesRadv) {
     GTEST_SKIP() << e.what();
   }
   const auto run = [](const std::string& args) {
-    std::string cmd = std::string("XDG_RUNTIME_DIR=/tmp ") + GCNPROBE_BINARY +
-                      " --radv-null polaris10 " + args + " 2>/dev/null";
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    EXPECT_NE(p, nullptr);
-    if (p == nullptr) return nlohmann::json();
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-      out.append(buf, n);
-    EXPECT_EQ(pclose(p), 0) << cmd;
-    return nlohmann::json::parse(out);
+    const auto r = gcnprobe::test_support::runGcnprobe("--radv-null polaris10 " + args,
+                                                       gcnprobe::test_support::Stderr::Discard);
+    EXPECT_EQ(r.exit, 0) << args;
+    return nlohmann::json::parse(r.out);
   };
   // Measured on RADV's null device: Mesa 25 gives uniform + storage texel and vertex features
   // to five formats Mesa 22.3 has none for (A1B5G5R5_UNORM_PACK16_KHR stays without).
@@ -240,17 +231,10 @@ TEST(VSharpSelfCheck, TableAgreesWithTheDriversDescriptors) {
   }
   for (const char* chip : {"tahiti", "bonaire", "tonga", "polaris10", "vega10"}) {
     SCOPED_TRACE(chip);
-    std::string cmd = std::string("XDG_RUNTIME_DIR=/tmp ") + GCNPROBE_BINARY + " --radv-null " +
-                      chip + " formats --self-check --json 2>&1";
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-      out.append(buf, n);
-    const int status = pclose(p);
-    const int exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const auto r = gcnprobe::test_support::runGcnprobe(std::string("--radv-null ") + chip +
+                                                       " formats --self-check --json");
+    const std::string& out = r.out;
+    const int exit = r.exit;
     if (out.find("has no VK_EXT_descriptor_buffer") != std::string::npos) {
       EXPECT_EQ(exit, 2) << out;
       EXPECT_NE(out.find("Mesa 22."), std::string::npos) << "only Mesa 22 lacks it here: " << out;
