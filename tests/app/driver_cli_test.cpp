@@ -1,0 +1,105 @@
+// The driver choice (--driver / GCNPROBE_DRIVER, --radv-null; docs/drivers.md): a bad folder
+// is a clear error, and the chosen driver is really the one every device comes from, for
+// lavapipe and for RADV's null device alike (ctest runs this once per driver).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "harness/vulkan/driver.h"
+#include "reference/error.h"
+#include "tests/support/cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using gcnprobe::test_support::runGcnprobe;
+using gcnprobe::test_support::Stderr;
+
+fs::path tempDir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+TEST(DriverCli, BadDriverFoldersAreErrorsNamingTheFolderAndTheReason) {
+  auto r = runGcnprobe("--driver /nonexistent/mesa devices");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("driver folder /nonexistent/mesa: is not a folder"), std::string::npos)
+      << r.out;
+
+  const fs::path empty = tempDir("gcnprobe_driver_empty");
+  r = runGcnprobe("--driver " + empty.string() + " run --filter 'storage.*'");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("has no icd.d/*.json manifests"), std::string::npos) << r.out;
+
+  // A manifest whose library is not an existing absolute path: named with the reason.
+  const fs::path broken = tempDir("gcnprobe_driver_broken");
+  fs::create_directories(broken / "icd.d");
+  std::ofstream(broken / "icd.d/lvp_icd.json")
+      << R"({"file_format_version": "1.0.0", "ICD": {"library_path": "libvulkan_lvp.so"}})";
+  r = runGcnprobe("--driver " + broken.string() + " devices");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("lvp_icd.json"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not an existing absolute path"), std::string::npos) << r.out;
+
+  // Not JSON at all.
+  std::ofstream(broken / "icd.d/lvp_icd.json") << "{ nope";
+  r = runGcnprobe("--driver " + broken.string() + " devices");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("not an ICD manifest"), std::string::npos) << r.out;
+
+  // isa validates the choice before starting any child.
+  r = runGcnprobe("--driver /nonexistent/mesa isa --family tonga");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("is not a folder"), std::string::npos) << r.out;
+
+  r = runGcnprobe("--radv-null gfx42 devices");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("gfx42"), std::string::npos) << r.out;
+}
+
+// Under GCNPROBE_DRIVER=<folder> every device must come from that folder's Mesa (its VERSION
+// file, written by scripts/mesa25.sh from the package), never silently from the system's;
+// with the system driver, from the system's Mesa (not the folder's version).
+TEST(DriverCli, EveryDeviceComesFromTheChosenDriver) {
+  const gcnprobe::vk::Driver& d = gcnprobe::vk::activeDriver();
+  std::string want;  // "Mesa 25.0.7" for a folder whose VERSION is "Mesa 25.0.7-2~bpo12+1"
+  if (!d.system()) {
+    want = d.label.substr(0, d.label.find('-'));
+    ASSERT_EQ(want.rfind("Mesa ", 0), 0u) << d.label;
+  }
+  const auto check = [&](const std::string& args) {
+    const auto r = runGcnprobe(args + " devices --json", Stderr::Discard);
+    ASSERT_EQ(r.exit, 0) << args << "\n" << r.out;
+    const auto devices = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(devices.empty());
+    for (const auto& dev : devices) {
+      const std::string info = dev.value("driver_info", "");
+      if (!want.empty())
+        EXPECT_EQ(info.rfind(want, 0), 0u) << dev.dump();
+      else
+        EXPECT_EQ(info.find("bpo"), std::string::npos) << "a backports driver under 'system'";
+    }
+  };
+  check("");
+  try {
+    gcnprobe::vk::radvManifest();
+  } catch (const gcn::Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  // --radv-null: exactly one device, RADV's null device for the family, from the same driver.
+  const auto r = runGcnprobe("--radv-null tonga devices --json", Stderr::Discard);
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto devices = nlohmann::json::parse(r.out);
+  ASSERT_EQ(devices.size(), 1u) << r.out;
+  EXPECT_EQ(devices[0].value("chip", ""), "tonga");
+  EXPECT_EQ(devices[0].value("driver", ""), "radv");
+  check("--radv-null tonga");
+}
+
+}  // namespace
