@@ -2,17 +2,21 @@
 // (profile.h), actual from the routes on the chosen device, the lane-by-lane diff, text and
 // JSON reports. Usage and the JSON schema: docs/run.md.
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/commands.h"
+#include "app/version.h"
 #include "harness/routes/all_routes.h"
+#include "harness/run/ci_reports.h"
 #include "harness/run/coverage.h"
 #include "harness/run/profile.h"
 #include "harness/run/report.h"
 #include "harness/run/runner.h"
+#include "harness/run/selection.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
@@ -21,21 +25,38 @@ namespace gcnprobe::app {
 namespace {
 
 struct RunOptions {
-  std::string filter;
+  std::vector<std::string> filters;
+  std::vector<std::string> excludes;
+  std::string caseList;
+  std::string shard;
   std::string suite;
   std::string device;
   std::string profile;
   std::string json;
+  std::string junit;
+  std::string csv;
   unsigned jobs = 0;
   bool verbose = false;
 };
 
 std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
-  std::vector<run::Case> cases = run::buildCases(o.suite, o.filter, chip);
-  if (cases.empty())
+  run::Selection s;
+  s.include = o.filters;
+  s.exclude = o.excludes;
+  if (!o.caseList.empty()) {
+    s.names = run::readCaseList(o.caseList);
+    s.namesSource = o.caseList;
+  }
+  s.shard = o.shard.empty() ? run::shardFromEnvironment() : run::parseShard(o.shard);
+  std::vector<run::Case> cases = run::selectCases(run::buildCases(o.suite, "", chip), s);
+  if (cases.empty() && !s.shard) {
+    std::string what;
+    for (const std::string& f : o.filters)
+      what += (what.empty() ? "'" : ", '") + f + "'";
     throw gcn::Error(gcn::Place{"--filter", 0, 0},
-                     "no case matches '" + o.filter + "'" +
+                     "no case matches " + (what.empty() ? std::string("the selection") : what) +
                          (o.suite.empty() ? "" : " in suite '" + o.suite + "'"));
+  }
   return cases;
 }
 
@@ -62,6 +83,8 @@ int runRun(const RunOptions& o) {
   ro.jobs = o.jobs;
   const std::vector<run::Case> cases = selectCases(o, ro.profile.chip);
 
+  // With the JSON on standard output, the readable text goes to standard error.
+  FILE* text = o.json == "-" ? stderr : stdout;
   // The driver and its version name the results: the same device answers differently on
   // Mesa 22.3 and 25 (docs/drivers.md).
   const std::string device = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
@@ -72,28 +95,47 @@ int runRun(const RunOptions& o) {
                      ? ", widened to what the Vulkan spec guarantees (acceptance sets, named "
                        "tolerances)"
                      : ", exact";
-  std::printf("device: %s\n%s\n", device.c_str(), expectation.c_str());
-  std::fflush(stdout);
+  std::fprintf(text, "device: %s\n%s\n", device.c_str(), expectation.c_str());
+  std::fflush(text);
 
+  const std::string api = std::to_string(VK_API_VERSION_MAJOR(info.apiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_MINOR(info.apiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_PATCH(info.apiVersion));
+  char started[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  const nlohmann::json header{
+      {"gcnprobe_version", std::string(GCNPROBE_VERSION) + " (" + GCNPROBE_GIT_REVISION + ")"},
+      {"driver", info.driverName},
+      {"driver_version", info.driverInfo},
+      {"vulkan_api_version", api},
+      {"device_name", info.name},
+      {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)},
+      {"start_time", started},
+      {"shard", o.shard}};
   std::unique_ptr<run::JsonReport> json;
   if (!o.json.empty())
-    json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation);
+    json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
+  std::vector<run::CaseOutcome> outcomes;  // for --junit / --csv
 
   const std::vector<std::unique_ptr<routes::Route>> routeList = routes::makeAllRoutes(*ctx);
 
   // The whole texel suite ran: say which supported texel formats no case proved.
-  const bool wholeTexelSuite = o.filter.empty() && (o.suite.empty() || o.suite == "texel");
+  const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
+                               o.shard.empty() && !run::shardFromEnvironment() &&
+                               (o.suite.empty() || o.suite == "texel");
   std::vector<run::CaseResult> texelOutcomes;  // without lane details
   const auto sink = [&](const run::CaseResult& r) {
     if (json) json->add(r);
+    if (!o.junit.empty() || !o.csv.empty()) outcomes.push_back(run::outcomeOf(r));
     if (wholeTexelSuite && r.suite == "texel") {
       texelOutcomes.push_back(r);
       texelOutcomes.back().diffs.clear();
     }
     const bool show = r.verdict == run::Verdict::Fail || r.verdict == run::Verdict::Error ||
                       r.verdict == run::Verdict::RouteMiss || o.verbose;
-    if (show) std::printf("%s\n", run::caseText(r, o.verbose).c_str());
-    std::fflush(stdout);
+    if (show) std::fprintf(text, "%s\n", run::caseText(r, o.verbose).c_str());
+    std::fflush(text);
   };
   const run::Summary summary = run::runCases(cases, routeList, ro, sink);
   nlohmann::json extra = nlohmann::json::object();
@@ -102,21 +144,35 @@ int runRun(const RunOptions& o) {
         texelOutcomes, [&](VkFormat f) { return ctx->formatProperties(f).bufferFeatures; });
     nlohmann::json list = nlohmann::json::array();
     if (!gaps.empty())
-      std::printf("texel-buffer formats this device supports that no case proved (%zu):\n",
-                  gaps.size());
+      std::fprintf(text, "texel-buffer formats this device supports that no case proved (%zu):\n",
+                   gaps.size());
     for (const run::FormatGap& g : gaps) {
-      std::printf("  %s\n", run::gapText(g).c_str());
+      std::fprintf(text, "  %s\n", run::gapText(g).c_str());
       list.push_back({{"format", g.format}, {"binding", g.binding}, {"reason", g.reason}});
     }
     extra["texel_gaps"] = list;
   }
   if (json) json->close(summary.line(), extra);
-  std::printf("%s\n", summary.line().c_str());
+  if (!o.junit.empty())
+    run::writeJunit(o.junit, outcomes,
+                    {{"device", device},
+                     {"driver", info.driverName + " " + info.driverInfo},
+                     {"profile", ro.profile.name},
+                     {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
+  if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
+  std::fprintf(text, "%s\n", summary.line().c_str());
   return summary.ok() ? 0 : 1;
 }
 
 void addCommon(CLI::App* sub, RunOptions& o) {
-  sub->add_option("--filter", o.filter, "only cases whose name matches this glob (* and ?)");
+  sub->add_option("--filter", o.filters,
+                  "only cases whose name matches this glob (* and ?); repeat for several");
+  sub->add_option("--exclude", o.excludes, "leave out cases matching this glob; repeatable");
+  sub->add_option("--case-list", o.caseList,
+                  "only the cases named in this file (one per line, # comments)");
+  sub->add_option("--shard", o.shard,
+                  "i/N: only shard i (0-based) of N, by list order (default: GTEST_SHARD_INDEX/"
+                  "GTEST_TOTAL_SHARDS when set)");
   sub->add_option(
       "--suite", o.suite,
       "only this suite (texel, storage, atomic, vertex; disputed runs only when named)");
@@ -142,7 +198,12 @@ void addRunCommands(CLI::App& app, Context& ctx) {
   addCommon(rn, *opts);
   rn->add_option("--device", opts->device,
                  "device: index or name substring (default: the best one, see `devices`)");
-  rn->add_option("--json", opts->json, "write one JSON record per case to this file");
+  rn->add_option("--json", opts->json,
+                 "write one JSON record per case to this file ('-': standard output, and the "
+                 "text report goes to standard error)");
+  rn->add_option("--junit", opts->junit, "write a JUnit XML report to this file");
+  rn->add_option("--csv", opts->csv,
+                 "write deqp-runner style results (name,status,duration per line) to this file");
   rn->add_option("--jobs", opts->jobs, "threads for the reference (default: all cores)");
   rn->add_flag("--verbose", opts->verbose, "print every case and every compared component");
   rn->callback([opts, &ctx] { ctx.exitCode = runRun(*opts); });

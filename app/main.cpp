@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "app/commands.h"
+#include "app/version.h"
 #include "reference/error.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,8 @@ int main(int argc, char** argv) {
       "gcnprobe: lane-by-lane conformance of AMD GCN MUBUF/MTBUF buffer instructions "
       "(GFX6-GFX9) against a CPU reference model"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("gcnprobe ") + GCNPROBE_VERSION + " (" +
+                                        GCNPROBE_GIT_REVISION + ")");
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   // The driver choice is global and goes through the environment, so that `isa`'s child
   // processes and the tests see the same one (harness/vulkan/driver.h).

@@ -1,4 +1,4 @@
-// A case is plain data (STYLE.md, Amber): an intended GCN instruction, the wave state it
+// A case is plain data (as an Amber script is): an intended GCN instruction, the wave state it
 // runs on (V#, per-lane VGPRs, EXEC), the initial memory, the route parameters, and the
 // named tolerance the case asks for. Expected values come from gcn::execute(), actual
 // values from a route; the diff (diff.h) compares them.
@@ -42,7 +42,8 @@ struct Case {
   std::string broken;
 };
 
-// PRODUCT.md: unsupported is never pass; route-miss is reserved for the ISA check.
+// A case the device cannot realise is unsupported, never pass; route-miss is reserved for the ISA
+// check.
 enum class Verdict : uint8_t { Pass, Fail, Unsupported, RouteMiss, Error };
 std::string_view verdictName(Verdict v);  // "pass", "fail", "unsupported", "route-miss", "error"
 
@@ -73,6 +74,9 @@ struct CaseResult {
   std::vector<ComponentDiff> diffs;  // every component of every failing lane / field
   std::vector<int64_t> changedGuardBytes;
   std::vector<std::string> notes;
+  // Device time: the case's share of its batch's dispatch (route run time / batch size) plus
+  // its diff; 0 for cases decided before any dispatch (unsupported, broken).
+  double seconds = 0;
 };
 
 }  // namespace gcnprobe::run

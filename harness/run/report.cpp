@@ -26,6 +26,7 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
   j["expectation"] = r.expectation;
   j["changed_guard_bytes"] = r.changedGuardBytes;
   j["notes"] = r.notes;
+  j["duration_s"] = r.seconds;
   nlohmann::json lanes = nlohmann::json::array();
   for (const ComponentDiff& d : r.diffs) {
     lanes.push_back({{"lane", d.lane},
@@ -65,10 +66,15 @@ std::string caseText(const CaseResult& r, bool verbose) {
 }
 
 JsonReport::JsonReport(const std::string& path, const std::string& profile,
-                       const std::string& device, const std::string& expectation)
-    : path_(path), out_(path), profile_(profile), device_(device) {
+                       const std::string& device, const std::string& expectation,
+                       const nlohmann::json& header)
+    : path_(path), out_(path == "-" ? "/dev/stdout" : path), profile_(profile), device_(device) {
   if (!out_) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the JSON report for writing");
-  out_ << "{\n\"profile\": "
+  out_ << "{\n";
+  for (const auto& [key, value] : header.items())
+    out_ << nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << ": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
+  out_ << "\"profile\": "
        << nlohmann::json(profile).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
        << ",\n\"device\": "
        << nlohmann::json(device).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)

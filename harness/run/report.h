@@ -24,8 +24,11 @@ std::string caseText(const CaseResult& r, bool verbose);
 class JsonReport {
  public:
   // Throws gcn::Error when the file cannot be opened, gcn::IoError when it cannot be written.
+  // `path` "-" is standard output. `header`'s members come first (tool version, driver,
+  // API version, chip, start time: docs/run.md "JSON").
   JsonReport(const std::string& path, const std::string& profile, const std::string& device,
-             const std::string& expectation);
+             const std::string& expectation,
+             const nlohmann::json& header = nlohmann::json::object());
   ~JsonReport();
   JsonReport(const JsonReport&) = delete;
   JsonReport& operator=(const JsonReport&) = delete;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <map>
 #include <optional>
@@ -32,7 +33,7 @@ bool Summary::ok() const {
 
 namespace {
 
-// Issue 6: where the device captures ISA, a case only counts when its pipeline holds the
+// Where the device captures ISA, a case only counts when its pipeline holds the
 // intended instruction (harness/isa/check.h); otherwise it tested something else and is a
 // route-miss, never a pass. Devices without VK_KHR_pipeline_executable_properties skip it.
 void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult& r) {
@@ -172,15 +173,20 @@ Summary runCases(std::span<const Case> cases,
       inputs.push_back(&cases[i].device);
     std::vector<routes::DeviceResult> actual;
     std::string batchError;
+    const auto batchStart = std::chrono::steady_clock::now();
     try {
       actual = route->run(inputs);
       if (actual.size() != inputs.size()) batchError = "route returned a wrong number of results";
     } catch (const std::exception& e) {
       batchError = std::string(route->name()) + " route: " + e.what();
     }
+    const double share =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart).count() /
+        static_cast<double>(members.size());
     for (std::size_t k = 0; k < members.size(); ++k) {
       const std::size_t i = members[k];
       CaseResult& r = results[i];
+      const auto caseStart = std::chrono::steady_clock::now();
       r.expectation = expected[i]->description;
       if (!batchError.empty()) {
         r.verdict = Verdict::Error;
@@ -209,6 +215,9 @@ Summary runCases(std::span<const Case> cases,
       }
       if (r.verdict == Verdict::Pass || r.verdict == Verdict::Fail)
         applyIsaCheck(*route, cases[i], options.profile.chip.gen, r);
+      r.seconds =
+          share +
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - caseStart).count();
       emit(i);
     }
   }

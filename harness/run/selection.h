@@ -1,0 +1,47 @@
+// Which cases a run takes, in the order `gcnprobe list` prints them: name globs to include
+// (any of them) and to exclude, an explicit case list, and a deterministic shard of the
+// result, so that N runners each run one shard and `gcnprobe list` says which.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/run/case.h"
+
+namespace gcnprobe::run {
+
+struct Shard {
+  unsigned index = 0;  // 0-based
+  unsigned count = 1;
+};
+
+// "i/N" with 0 <= i < N (deqp-runner and GoogleTest count shards from 0). Throws gcn::Error
+// (place `flag`) for anything else.
+Shard parseShard(std::string_view text, std::string_view flag = "--shard");
+
+// GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS when both are set (CI systems that shard
+// GoogleTest binaries set them); std::nullopt when neither is. Throws gcn::Error naming the
+// variable when only one is set or a value is not a shard.
+std::optional<Shard> shardFromEnvironment();
+
+struct Selection {
+  std::vector<std::string> include;  // globs (* ?); empty = every case
+  std::vector<std::string> exclude;  // globs
+  std::vector<std::string> names;    // exact case names (a case list); empty = no list
+  std::string namesSource;           // where `names` came from, for errors ("cases.txt")
+  std::optional<Shard> shard;
+};
+
+// A case list file: one case name per line; blank lines and lines starting with '#' are
+// skipped, surrounding blanks trimmed. Throws gcn::Error naming the file when it cannot be
+// read.
+std::vector<std::string> readCaseList(const std::string& path);
+
+// The selected cases, order kept. A name of the case list that is no case is a gcn::Error
+// naming it and the list (a typo must not shrink a CI run silently). Shard k of N keeps the
+// cases whose position among the otherwise selected ones is k modulo N.
+std::vector<Case> selectCases(std::vector<Case> all, const Selection& s);
+
+}  // namespace gcnprobe::run

@@ -1,0 +1,190 @@
+// gcnprobe in a CI fleet: case selection (repeatable --filter, --exclude, --case-list,
+// --shard i/N and GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS), and the JUnit, CSV and stdout JSON
+// reports, read back with Python's own xml and csv modules (independent parsers).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "harness/run/selection.h"
+#include "reference/error.h"
+#include "tests/support/cli.h"
+
+namespace {
+
+using gcnprobe::test_support::runGcnprobe;
+using gcnprobe::test_support::Stderr;
+
+std::string tmp(const std::string& name) {
+  return ::testing::TempDir() + name;
+}
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::map<std::string, std::string> verdicts(const nlohmann::json& doc) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : doc["cases"])
+    out[c["name"].get<std::string>()] = c["verdict"].get<std::string>();
+  return out;
+}
+
+gcnprobe::run::Case named(const std::string& n) {
+  gcnprobe::run::Case c;
+  c.name = n;
+  return c;
+}
+
+TEST(Selection, ShardsPartitionTheSelectionInListOrder) {
+  std::vector<gcnprobe::run::Case> all;
+  for (int i = 0; i < 10; ++i)
+    all.push_back(named("s.case" + std::to_string(i)));
+  std::multiset<std::string> seen;
+  for (unsigned k = 0; k < 3; ++k) {
+    gcnprobe::run::Selection s;
+    s.shard = gcnprobe::run::Shard{k, 3};
+    for (const auto& c : gcnprobe::run::selectCases(all, s))
+      seen.insert(c.name);
+  }
+  EXPECT_EQ(seen.size(), 10u);
+  for (const auto& c : all)
+    EXPECT_EQ(seen.count(c.name), 1u) << c.name;
+  // Shard 1 of 3: positions 1, 4, 7 of the list.
+  gcnprobe::run::Selection s;
+  s.shard = gcnprobe::run::Shard{1, 3};
+  const auto one = gcnprobe::run::selectCases(all, s);
+  ASSERT_EQ(one.size(), 3u);
+  EXPECT_EQ(one[0].name, "s.case1");
+  EXPECT_EQ(one[2].name, "s.case7");
+  // Include any of several globs, then exclude; the shard counts the survivors only.
+  s = {};
+  s.include = {"s.case1", "s.case[89]"};
+  s.exclude = {"*9"};
+  const auto inc = gcnprobe::run::selectCases(all, s);
+  ASSERT_EQ(inc.size(), 2u);
+  EXPECT_EQ(inc[1].name, "s.case8");
+}
+
+TEST(Selection, BadShardsAndUnknownListedCasesAreErrors) {
+  EXPECT_EQ(gcnprobe::run::parseShard("2/3").index, 2u);
+  for (const char* bad : {"3/3", "1", "a/3", "1/0", "-1/3", "1/3/4", ""})
+    EXPECT_THROW(gcnprobe::run::parseShard(bad), gcn::Error) << bad;
+  gcnprobe::run::Selection s;
+  s.names = {"s.case1", "s.nope"};
+  s.namesSource = "list.txt";
+  try {
+    gcnprobe::run::selectCases({named("s.case1")}, s);
+    FAIL() << "unknown name accepted";
+  } catch (const gcn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("list.txt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("s.nope"), std::string::npos) << e.what();
+  }
+}
+
+// Three shard processes together give exactly the unsharded run's verdict per case, whether
+// the shard comes from --shard or from GoogleTest's sharding variables.
+TEST(CiCli, ThreeShardsEqualOneRun) {
+  const std::string sel = "--filter 'storage.*' --filter 'atomic.*' --exclude '*offset20*'";
+  ASSERT_EQ(runGcnprobe("run " + sel + " --json " + tmp("all.json")).exit, 0);
+  const auto all = verdicts(readJson(tmp("all.json")));
+  ASSERT_GT(all.size(), 40u);
+  for (const auto& [name, v] : all)
+    EXPECT_EQ(name.find("offset20"), std::string::npos) << name;
+  std::map<std::string, std::string> merged;
+  for (int k = 0; k < 3; ++k) {
+    const std::string json = tmp("shard" + std::to_string(k) + ".json");
+    if (k < 2) {
+      const auto r =
+          runGcnprobe("run " + sel + " --shard " + std::to_string(k) + "/3 --json " + json);
+      ASSERT_EQ(r.exit, 0) << r.out;
+    } else {  // the third shard as a GoogleTest-sharding CI would ask for it
+      const std::string cmd = "XDG_RUNTIME_DIR=/tmp GTEST_SHARD_INDEX=2 GTEST_TOTAL_SHARDS=3 " +
+                              std::string(GCNPROBE_BINARY) + " run " + sel + " --json " + json +
+                              " >/dev/null 2>&1";
+      ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    }
+    for (const auto& [name, v] : verdicts(readJson(json))) {
+      EXPECT_FALSE(merged.count(name)) << name << " in two shards";
+      merged[name] = v;
+    }
+  }
+  EXPECT_EQ(merged, all);
+  // A shard is also what `list` prints for it.
+  const auto list = runGcnprobe("list " + sel + " --shard 1/3", Stderr::Discard);
+  EXPECT_EQ(static_cast<size_t>(std::count(list.out.begin(), list.out.end(), '\n')),
+            verdicts(readJson(tmp("shard1.json"))).size());
+}
+
+// The full run's JUnit and CSV, parsed by Python's xml.etree and csv modules: one entry per
+// case, counts equal to the summary line; and --json - is the whole JSON on standard output.
+TEST(CiCli, JunitCsvAndStdoutJsonOfTheFullRun) {
+  const std::string junit = tmp("run.xml"), csv = tmp("run.csv"), out = tmp("stdout.json");
+  const int rc =
+      std::system(("XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " run --json - " +
+                   "--junit " + junit + " --csv " + csv + " > " + out + " 2>/dev/null")
+                      .c_str());
+  ASSERT_EQ(rc, 0);
+  const auto doc = readJson(out);  // nothing but JSON on stdout
+  const std::string summary = doc["summary"].get<std::string>();
+  unsigned passed = 0, failed = 0, unsupported = 0;
+  ASSERT_EQ(std::sscanf(summary.c_str(), "%u passed, %u failed, %u unsupported", &passed, &failed,
+                        &unsupported),
+            3)
+      << summary;
+  for (const char* key : {"gcnprobe_version", "driver", "driver_version", "vulkan_api_version",
+                          "device_name", "start_time"})
+    EXPECT_FALSE(doc[key].get<std::string>().empty()) << key;
+  EXPECT_TRUE(doc["cases"][0].contains("duration_s"));
+  const std::string py =
+      "import csv, sys, xml.etree.ElementTree as ET\n"
+      "r = ET.parse(sys.argv[1]).getroot()\n"
+      "cases = r.findall('./testsuite/testcase')\n"
+      "skip = sum(1 for c in cases if c.find('skipped') is not None)\n"
+      "fail = sum(1 for c in cases if c.find('failure') is not None or c.find('error') is not "
+      "None)\n"
+      "rows = list(csv.reader(open(sys.argv[2])))\n"
+      "st = [x[1] for x in rows]\n"
+      "print(len(cases), len(cases) - skip - fail, fail, skip, r.get('tests'), len(rows), "
+      "st.count('Pass'), st.count('Fail'), st.count('Skip'), len(set(x[0] for x in rows)))\n";
+  std::ofstream(tmp("check.py")) << py;
+  FILE* f = popen(("python3 " + tmp("check.py") + " " + junit + " " + csv).c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  unsigned n = 0, jp = 0, jf = 0, js = 0, jt = 0, rows = 0, cp = 0, cf = 0, cs = 0, names = 0;
+  ASSERT_EQ(std::fscanf(f, "%u %u %u %u %u %u %u %u %u %u", &n, &jp, &jf, &js, &jt, &rows, &cp, &cf,
+                        &cs, &names),
+            10);
+  pclose(f);
+  const unsigned total = passed + failed + unsupported;
+  EXPECT_EQ(n, total);
+  EXPECT_EQ(jt, total);
+  EXPECT_EQ(jp, passed);
+  EXPECT_EQ(jf, failed);
+  EXPECT_EQ(js, unsupported);
+  EXPECT_EQ(rows, total);
+  EXPECT_EQ(names, total);  // one line per case
+  EXPECT_EQ(cp, passed);
+  EXPECT_EQ(cf, failed);
+  EXPECT_EQ(cs, unsupported);
+  EXPECT_EQ(doc["cases"].size(), total);
+}
+
+TEST(CiCli, SelectionErrorsExitTwo) {
+  EXPECT_EQ(runGcnprobe("run --shard 3/3").exit, 2);
+  EXPECT_EQ(runGcnprobe("list --shard x").exit, 2);
+  EXPECT_EQ(runGcnprobe("run --case-list /nonexistent/list.txt").exit, 2);
+  std::ofstream(tmp("list.txt")) << "# a comment\nstorage.load_dword.offset0\nstorage.nope\n";
+  const auto r = runGcnprobe("run --case-list " + tmp("list.txt"));
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.out.find("storage.nope"), std::string::npos) << r.out;
+}
+
+}  // namespace
