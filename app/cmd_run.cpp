@@ -1,11 +1,16 @@
 // `gcnprobe list` and `gcnprobe run`: cases from the suites, expected from the reference
 // (profile.h), actual from the routes on the chosen device, the lane-by-lane diff, text and
 // JSON reports. Usage and the JSON schema: docs/run.md.
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/commands.h"
@@ -23,6 +28,35 @@
 
 namespace gcnprobe::app {
 namespace {
+
+// SIGINT/SIGTERM (a CI timeout or cancel) end a run between batches: what finished is
+// reported and the JSON is closed with an "interrupted" summary (docs/run.md).
+volatile std::sig_atomic_t gSignal = 0;
+extern "C" void onStopSignal(int sig) {
+  gSignal = sig;
+}
+
+// Installs the handlers for one run and restores the previous ones after it.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &oldInt_);
+    sigaction(SIGTERM, &sa, &oldTerm_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &oldInt_, nullptr);
+    sigaction(SIGTERM, &oldTerm_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction oldInt_ {
+  }, oldTerm_{};
+};
 
 struct RunOptions {
   std::vector<std::string> filters;
@@ -137,7 +171,26 @@ int runRun(const RunOptions& o) {
     if (show) std::fprintf(text, "%s\n", run::caseText(r, o.verbose).c_str());
     std::fflush(text);
   };
+  // GCNPROBE_TEST_BATCH_DELAY_MS: a test hook (docs/run.md) that waits before every batch, so
+  // a test can signal a run half-way through on a device as fast as lavapipe.
+  const char* delayText = std::getenv("GCNPROBE_TEST_BATCH_DELAY_MS");
+  const long delayMs = delayText != nullptr ? std::strtol(delayText, nullptr, 10) : 0;
+  gSignal = 0;
+  const StopSignals signals;
+  ro.stop = [delayMs] {
+    if (delayMs > 0 && delayMs < 60000)
+      std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+    return gSignal != 0;
+  };
   const run::Summary summary = run::runCases(cases, routeList, ro, sink);
+  if (summary.notRun > 0) {
+    const std::string line = "interrupted by signal " + std::to_string(gSignal) + " (" +
+                             strsignal(gSignal) + "): " + summary.line() + ", " +
+                             std::to_string(summary.notRun) + " not run";
+    if (json) json->close(line);
+    std::fprintf(text, "%s\n", line.c_str());
+    return 128 + gSignal;
+  }
   nlohmann::json extra = nlohmann::json::object();
   if (wholeTexelSuite) {
     const auto gaps = run::texelCoverageGaps(

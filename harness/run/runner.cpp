@@ -167,7 +167,13 @@ Summary runCases(std::span<const Case> cases,
     batches[it->second].second.push_back(i);
   }
 
-  for (auto& [route, members] : batches) {
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    auto& [route, members] = batches[b];
+    if (options.stop && options.stop()) {
+      for (std::size_t rest = b; rest < batches.size(); ++rest)
+        summary.notRun += batches[rest].second.size();
+      break;
+    }
     std::vector<const routes::DeviceCase*> inputs;
     for (std::size_t i : members)
       inputs.push_back(&cases[i].device);

@@ -25,6 +25,8 @@ struct Summary {
   // "N passed, N failed, N unsupported" (+ ", N route-miss", ", N error" when non-zero).
   std::string line() const;
   bool ok() const;  // no fail, route-miss or error
+  // Cases not run because `RunOptions::stop` asked the run to end (a signal): 0 otherwise.
+  std::size_t notRun = 0;
 };
 
 // More reference threads than this only cost memory (cases are few thousand, cores far fewer).
@@ -34,6 +36,10 @@ struct RunOptions {
   Profile profile;
   DeviceRules rules;
   unsigned jobs = 0;  // reference threads; 0 = hardware concurrency; at most kMaxJobs
+  // Checked before every batch: when it returns true the run ends there, every finished
+  // case already given to the sink, the rest counted in Summary::notRun (never reported as
+  // a verdict). `gcnprobe run` sets it from SIGINT/SIGTERM.
+  std::function<bool()> stop;
 };
 
 using ResultSink = std::function<void(const CaseResult&)>;

@@ -188,3 +188,45 @@ TEST(CiCli, SelectionErrorsExitTwo) {
 }
 
 }  // namespace
+
+namespace {
+
+// SIGTERM half-way (a CI timeout or cancel): the JSON parses, holds every finished case and
+// says the run was interrupted; the exit status is 128 + 15. The test hook
+// GCNPROBE_TEST_BATCH_DELAY_MS slows the run down so the signal lands between batches.
+TEST(CiCli, SigtermHalfWayKeepsEveryFinishedCase) {
+  const std::string json = tmp("sigterm.json"), status = tmp("sigterm.status");
+  const std::string script = tmp("sigterm.sh");
+  std::ofstream(script)
+      << "rm -f " << json << " " << status << "\n"
+      << "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_BATCH_DELAY_MS=150 " << GCNPROBE_BINARY
+      << " run --json " << json << " >/dev/null 2>&1 &\n"
+      << "pid=$!\n"
+      // until a dispatched case's record is in the file (duration above 0; at most 60 s)
+      << "for i in $(seq 600); do\n"
+      << "  grep -q '\"duration_s\":[0-9.e-]*[1-9]' " << json << " 2>/dev/null && break\n"
+      << "  sleep 0.1\n"
+      << "done\n"
+      << "kill -TERM $pid\n"
+      << "wait $pid\n"
+      << "echo $? > " << status << "\n";
+  ASSERT_EQ(std::system(("bash " + script).c_str()), 0);
+  std::ifstream st(status);
+  int rc = -1;
+  st >> rc;
+  EXPECT_EQ(rc, 128 + 15);
+  const auto doc = readJson(json);  // parses: closed properly
+  const std::string summary = doc["summary"].get<std::string>();
+  EXPECT_EQ(summary.rfind("interrupted by signal 15", 0), 0u) << summary;
+  EXPECT_NE(summary.find(" not run"), std::string::npos) << summary;
+  EXPECT_GT(doc["cases"].size(), 0u);
+  // Every record is complete, and the counts in the summary are those of the records.
+  unsigned passed = 0;
+  for (const auto& c : doc["cases"]) {
+    ASSERT_TRUE(c.contains("verdict")) << c.dump();
+    passed += c["verdict"] == "pass";
+  }
+  EXPECT_NE(summary.find(": " + std::to_string(passed) + " passed"), std::string::npos) << summary;
+}
+
+}  // namespace
