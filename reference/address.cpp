@@ -13,18 +13,18 @@ bool isPowerOfTwo(uint32_t x) {
   return x != 0 && (x & (x - 1)) == 0;
 }
 
-// Which range check applies. NUM_RECORDS units per generation come from GCN-FACTS.md ("NUM_RECORDS
-// units", Mesa radeonsi/RADV comments); the cases without IDXEN, which the sources dispute,
-// come from the policies.
+// Which range check applies. NUM_RECORDS units per generation come from docs/gcn-facts.md
+// ("NUM_RECORDS units", Mesa radeonsi/RADV comments); the cases without IDXEN, which the sources
+// dispute, come from the policies.
 Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Policies& p,
                   std::string& why) {
-  // Seed 003: "buffer resources with STRIDE=0": byte check on every generation.
+  // CLRX GcnMemHandling: "buffer resources with STRIDE=0": byte check on every generation.
   if (v.stride == 0) {
     why = "STRIDE == 0";
     return Check::Byte;
   }
   if (in.idxen) {
-    // GFX8 keeps NUM_RECORDS in bytes unless SWIZZLE_ENABLE (GCN-FACTS.md): an index check
+    // GFX8 keeps NUM_RECORDS in bytes unless SWIZZLE_ENABLE (docs/gcn-facts.md): an index check
     // against a byte count would be meaningless, so the byte check applies.
     if (numRecordsInBytes(gen, v, true)) {
       why = "gfx8 without SWIZZLE_ENABLE: NUM_RECORDS in bytes";
@@ -37,9 +37,9 @@ Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Pol
     why = "gfx8 without SWIZZLE_ENABLE: NUM_RECORDS in bytes";
     return Check::Byte;
   }
-  // STRIDE != 0 and IDXEN == 0: disputed (GCN-FACTS.md "Range checking" table).
+  // STRIDE != 0 and IDXEN == 0: disputed (docs/gcn-facts.md "Disputed points").
   if (v.addTidEnable) {
-    // Seed 003: "when IDXEN or TID_ENABLE is set" -> index check; GFX9 (scratch): none.
+    // CLRX GcnMemHandling: "when IDXEN or TID_ENABLE is set" -> index check; GFX9 (scratch): none.
     if (p.tidWithoutIdxen() == policy::TidWithoutIdxen::NotChecked) {
       why = "ADD_TID_ENABLE without IDXEN, tid-noidx=unchecked";
       return Check::None;
@@ -47,7 +47,7 @@ Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Pol
     why = "ADD_TID_ENABLE without IDXEN, tid-noidx=index";
     return Check::Index;
   }
-  // Seed 003: STRIDE != 0 selects the index rule; GFX9 emulator: IDXEN selects it.
+  // CLRX GcnMemHandling: STRIDE != 0 selects the index rule; GFX9 emulator: IDXEN selects it.
   if (p.strideWithoutIdxen() == policy::StrideWithoutIdxen::ByteCheck) {
     why = "STRIDE != 0 without IDXEN, stride-noidx=byte";
     return Check::Byte;
@@ -56,7 +56,7 @@ Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Pol
   return Check::Index;
 }
 
-// Seed 003 swizzled addressing (also seed 004's buffer_offset formula):
+// CLRX GcnMemHandling swizzled addressing (also AMD RDNA3 ISA's buffer_offset formula):
 //   BUFOFFSET = AOFFSET_LSB + ELEMSIZE*AINDEX_LSB + INDEXSTRIDE*(AINDEX_MSB*STRIDE +
 //               AOFFSET_MSB*ELEMSIZE)
 uint64_t swizzledOffset(uint64_t index, uint64_t offset, uint64_t stride, uint64_t elem,
@@ -71,7 +71,7 @@ uint64_t swizzledOffset(uint64_t index, uint64_t offset, uint64_t stride, uint64
 }  // namespace
 
 bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen) {
-  // GCN-FACTS.md "NUM_RECORDS units" (Mesa radeonsi/RADV driver comments).
+  // docs/gcn-facts.md "NUM_RECORDS units" (Mesa radeonsi/RADV driver comments).
   if (v.stride == 0) return true;
   switch (gen) {
     case Gen::Gfx6:
@@ -95,7 +95,7 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
   if (in.addr64 && gen != Gen::Gfx6 && gen != Gen::Gfx7)
     throw Error("ADDR64 does not exist on " + std::string(genName(gen)) + " (GFX6/7 only)");
   if (in.addr64 && (in.idxen || in.offen))
-    throw Error("ADDR64 cannot be combined with IDXEN or OFFEN (seed 003)");
+    throw Error("ADDR64 cannot be combined with IDXEN or OFFEN (CLRX GcnMemHandling)");
 
   AccessPlan plan;
   const bool split = unit == CheckUnit::PerDword || (v.swizzleEnable && !in.addr64 && bytes > 4);
@@ -111,15 +111,15 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
     spans.push_back({0, static_cast<uint8_t>(bytes)});
   }
 
-  // Seed 004 DWORD alignment mode: the low bits of the byte address are ignored. The whole
-  // access moves with its start; the range check sees the offsets as computed (seed formulas).
+  // AMD RDNA3 ISA DWORD alignment mode: the low bits of the byte address are ignored. The whole
+  // access moves with its start; the range check sees the offsets as computed (CLRX formulas).
   auto alignDelta = [&](uint64_t start) -> uint64_t {
     if (p.unalignedDword() == policy::UnalignedDword::Unaligned) return 0;
     return start & (alignBytes - 1);
   };
 
   if (in.addr64) {
-    // Seed 003: ADDRESS = BASE + VGPR_ADDRESS + OFFSET + SGPR_OFFSET; no range checking.
+    // CLRX GcnMemHandling: ADDRESS = BASE + VGPR_ADDRESS + OFFSET + SGPR_OFFSET; no range checking.
     const uint64_t vaddr = (static_cast<uint64_t>(in.vaddr[1]) << 32) | in.vaddr[0];
     plan.offset = in.instOffset;
     plan.bufferOffset = vaddr + in.instOffset;
@@ -127,30 +127,31 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
     const uint64_t delta = alignDelta(start);
     for (const Span& s : spans)
       plan.pieces.push_back({start - delta + s.dataOffset, s.dataOffset, s.size, true});
-    plan.rule = "none: ADDR64 is never range-checked (seed 003)";
+    plan.rule = "none: ADDR64 is never range-checked (CLRX GcnMemHandling)";
     return plan;
   }
 
-  // Seed 003: UINT32 AINDEX = (IDXEN ? VGPR_INDEX : 0) + (TID_ENABLE ? LANEID : 0).
-  // With IDXEN and no swizzle the lane is disputed (tid-idx); under swizzle seed 004's formula
+  // CLRX GcnMemHandling: UINT32 AINDEX = (IDXEN ? VGPR_INDEX : 0) + (TID_ENABLE ? LANEID : 0).
+  // With IDXEN and no swizzle the lane is disputed (tid-idx); under swizzle AMD RDNA3 ISA's formula
   // always adds it.
   bool laneAdded = v.addTidEnable;
   if (v.addTidEnable && in.idxen && !v.swizzleEnable &&
       p.tidWithIdxen() == policy::TidWithIdxen::LaneNotAdded)
     laneAdded = false;
   const uint32_t aindex = (in.idxen ? in.vaddr[0] : 0u) + (laneAdded ? in.lane : 0u);
-  // Seed 003: UINT32 AOFFSET = OFFSET + (OFFEN ? VGPR_OFFSET : 0); the offset VGPR is the
-  // second one when IDXEN is also set.
+  // CLRX GcnMemHandling: UINT32 AOFFSET = OFFSET + (OFFEN ? VGPR_OFFSET : 0); the offset VGPR is
+  // the second one when IDXEN is also set.
   const uint32_t aoffset = in.instOffset + (in.offen ? in.vaddr[in.idxen ? 1 : 0] : 0u);
   plan.index = aindex;
   plan.offset = aoffset;
   plan.swizzled = v.swizzleEnable;
 
-  // Seeds 003 and 004 put SGPR_OFFSET in the base; one emulator swizzles it with the offset.
+  // CLRX GcnMemHandling and AMD RDNA3 ISA put SGPR_OFFSET in the base; one emulator swizzles it
+  // with the offset.
   const bool soffsetInBase =
       !v.swizzleEnable || p.swizzleSoffset() == policy::SwizzleSoffset::AddedToBase;
-  // Seed 003 declares AINDEX and AOFFSET UINT32 and casts the product: under trunc32 the buffer
-  // offset is a 32-bit quantity; the GFX9 emulator computes it in 64 bits.
+  // CLRX GcnMemHandling declares AINDEX and AOFFSET UINT32 and casts the product: under trunc32 the
+  // buffer offset is a 32-bit quantity; the GFX9 emulator computes it in 64 bits.
   const bool wide = p.indexProduct() == policy::IndexProduct::Wide64;
   auto fit = [wide](uint64_t x) { return wide ? x : static_cast<uint32_t>(x); };
 
@@ -162,8 +163,8 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
     const uint64_t off = static_cast<uint64_t>(aoffset) + (soffsetInBase ? 0u : in.soffset);
     const uint64_t elem = swizzleElementBytes(gen, v);
     const uint64_t istride = swizzleIndexStride(v);
-    // Seed 003's formula gives the start; whether later dwords follow contiguously or are
-    // swizzled on their own is disputed (swizzle-multidword).
+    // CLRX GcnMemHandling's formula gives the start; whether later dwords follow contiguously or
+    // are swizzled on their own is disputed (swizzle-multidword).
     if (p.swizzleMultiDword() == policy::SwizzleMultiDword::PerDword)
       return fit(swizzledOffset(aindex, off + extra, v.stride, elem, istride));
     return fit(swizzledOffset(aindex, off, v.stride, elem, istride) + extra);
@@ -174,7 +175,7 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
   const Check check = chooseCheck(gen, v, in, p, why);
   const bool wholeAccess = p.rawStraddle() == policy::RawStraddle::WholeAccess;
 
-  // Byte check, seed 003: out of range when BUFOFFSET >= NUMRECORDS - SGPR_OFFSET. When
+  // Byte check, CLRX GcnMemHandling: out of range when BUFOFFSET >= NUMRECORDS - SGPR_OFFSET. When
   // SOFFSET > NUM_RECORDS the subtraction wraps (LLVM: GFX6/7 clamping bug) or everything is
   // out of range (soffset policy).
   const uint32_t soffsetInCheck = soffsetInBase ? in.soffset : 0u;
@@ -184,19 +185,20 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
 
   auto byteInRange = [&](uint64_t start, uint32_t size) {
     if (allOut) return false;
-    // start only (seed 003, CLRX) or the whole piece must end inside (seed 004, gfx950).
+    // start only (CLRX GcnMemHandling) or the whole piece must end inside (AMD RDNA3 ISA, gfx950).
     return wholeAccess ? start + size <= limit : start < limit;
   };
   auto indexInRange = [&](uint32_t offsetInRecord) {
-    if (aindex >= v.numRecords) return false;  // seed 003: AINDEX >= NUMRECORDS
-    // seed 003: OFFSET >= STRIDE is out of range; GFX9 emulator: no offset test.
+    if (aindex >= v.numRecords) return false;  // CLRX GcnMemHandling: AINDEX >= NUMRECORDS
+    // CLRX GcnMemHandling: OFFSET >= STRIDE is out of range; GFX9 emulator: no offset test.
     if (p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange)
       return offsetInRecord < v.stride;
     return true;
   };
 
-  // Under straddle=start every piece shares the verdict of the access start (seed 003). Under
-  // straddle=whole, PerDword checks each dword alone and Whole is all-or-nothing (seed 004).
+  // Under straddle=start every piece shares the verdict of the access start (CLRX GcnMemHandling).
+  // Under straddle=whole, PerDword checks each dword alone and Whole is all-or-nothing (AMD RDNA3
+  // ISA).
   std::vector<bool> verdict;
   for (const Span& s : spans) {
     const bool own = wholeAccess && unit == CheckUnit::PerDword;

@@ -1,8 +1,8 @@
-// Buffer addressing and range checking of MUBUF/MTBUF (seed 003 "Buffer addressing", seed
-// 004 swizzle / OOB / alignment rules). Every point GCN-FACTS.md lists as disputed ("NUM_RECORDS
-// units", "Range checking: where sources disagree") is read from gcn::Policies.
-// Pure functions over plain structs: no memory is touched here; the executor performs the
-// pieces this plans.
+// Buffer addressing and range checking of MUBUF/MTBUF (CLRX GcnMemHandling "Buffer addressing", AMD
+// RDNA3 ISA swizzle / OOB / alignment rules). Every point docs/gcn-facts.md lists as disputed
+// ("NUM_RECORDS units", "Disputed points") is read from gcn::Policies. Pure
+// functions over plain structs: no memory is touched here; the executor performs the pieces this
+// plans.
 #pragma once
 
 #include <array>
@@ -21,7 +21,7 @@ namespace gcn {
 struct AddressOperands {
   bool offen = false, idxen = false, addr64 = false;
   uint16_t instOffset = 0;          // the instruction's 12-bit OFFSET
-  std::array<uint32_t, 2> vaddr{};  // VGPR values as the instruction reads them (seed 003 table:
+  std::array<uint32_t, 2> vaddr{};  // VGPR values as the instruction reads them (CLRX table:
                                     // idxen only: vaddr[0]=index; offen only: vaddr[0]=offset;
                                     // both: vaddr[0]=index, vaddr[1]=offset; addr64: 64-bit)
   uint32_t soffset = 0;             // SOFFSET value
@@ -32,7 +32,7 @@ enum class CheckUnit : uint8_t {
   Whole,
   PerDword
 };  // format ops/atomics: all-or-nothing;
-    // DWORDX2..4: per dword (seed 004)
+    // DWORDX2..4: per dword (AMD RDNA3 ISA)
 
 struct AccessPiece {
   uint64_t address = 0;     // byte address = V#.base + SOFFSET + buffer offset (+ rules)
@@ -58,7 +58,7 @@ struct AccessPlan {
 AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
                       uint32_t alignBytes, CheckUnit unit, const Policies& p);
 
-// NUM_RECORDS in bytes or in STRIDE units, per GCN-FACTS.md, for this access.
+// NUM_RECORDS in bytes or in STRIDE units, per docs/gcn-facts.md, for this access.
 bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen);
 
 // ---------------------------------------------------------------------------------------------

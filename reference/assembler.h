@@ -6,7 +6,7 @@
 //       format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] idxen offset:16
 //
 // Modifiers in any order and any case: offen idxen addr64 glc slc tfe lds offset:N
-// format:[DFMT,NFMT] (LLVM names, seed short names or numbers) and LLVM 14's format:N
+// format:[DFMT,NFMT] (LLVM names, CLRX short names or numbers) and LLVM 14's format:N
 // (N = dfmt | nfmt << 4). Cache operations take no operands; buffer_store_lds_dword takes
 // `SRSRC, SOFFSET` and lds. See docs/asm.md.
 #pragma once

@@ -57,9 +57,9 @@ uint32_t floatFieldToFloat(unsigned bits, uint32_t code) {
 }
 
 // UNORM/SNORM/SNORM_OGL -> float: num/den, negated if `negative`, per policy `norm`.
-// exact: correctly rounded (the Vulkan formula c/(2^n-1) evaluated exactly, GCN-FACTS.md).
+// exact: correctly rounded (the Vulkan formula c/(2^n-1) evaluated exactly, docs/gcn-facts.md).
 // mulrcp: float(num) * (1.0f / float(den)) in float arithmetic, as lavapipe does
-// (PLATFORM.md); num and den < 2^24 here, so float(num) and float(den) are exact.
+// (docs/platform.md); num and den < 2^24 here, so float(num) and float(den) are exact.
 uint32_t normToFloat(uint32_t num, uint32_t den, bool negative, policy::NormToFloat norm) {
   if (norm == policy::NormToFloat::CorrectlyRounded)
     return fbits::roundRatio(num, den, negative, fbits::kFloat32);
@@ -78,8 +78,8 @@ int64_t roundHalfEven(double x) {
   return r;
 }
 
-// The value a field gets from a FLOAT register under UNORM/SNORM store rules (seed 003: writes
-// round to nearest even; NaN -> 0 and clamping per the Vulkan fixed-point conversion rules).
+// The value a field gets from a FLOAT register under UNORM/SNORM store rules (CLRX GcnMemHandling:
+// writes round to nearest even; NaN -> 0 and clamping per the Vulkan fixed-point conversion rules).
 // max = 2^n-1 (UNORM) or 2^(n-1)-1 (SNORM). f * max is exact in double (24 + 16 bits).
 // -0.0 compares equal to 0 and becomes code 0 in both.
 int64_t normStore(uint32_t reg, uint32_t max, bool isSigned) {
@@ -122,7 +122,7 @@ std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, ui
     case Nfmt::Unorm:
       return normToFloat(code, fieldMask(bits), false, norm);
     case Nfmt::Snorm: {
-      // Seed 003: data range MIN+1..MAX; GCN-FACTS.md: MIN also reads as -1.0.
+      // CLRX GcnMemHandling: data range MIN+1..MAX; docs/gcn-facts.md: MIN also reads as -1.0.
       const int32_t s = signExtend(code, bits);
       const uint32_t max = fieldMask(bits - 1);
       if (s <= -static_cast<int32_t>(max)) return kMinusOneF;
@@ -138,7 +138,7 @@ std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, ui
     case Nfmt::Sint:
       return static_cast<uint32_t>(signExtend(code, bits));
     case Nfmt::SnormOgl: {
-      // GCN-FACTS.md: (2c+1)/(2^n-1), c signed; the numerator is odd, never zero.
+      // docs/gcn-facts.md: (2c+1)/(2^n-1), c signed; the numerator is odd, never zero.
       const int64_t num = 2 * static_cast<int64_t>(signExtend(code, bits)) + 1;
       return normToFloat(static_cast<uint32_t>(num < 0 ? -num : num), fieldMask(bits), num < 0,
                          norm);
@@ -189,7 +189,7 @@ std::array<std::optional<uint32_t>, 4> applyDstSel(Gen gen, Nfmt n, const Loaded
       }
       case DstSel::Reserved2:
       case DstSel::Reserved3:
-        break;  // seed 003 lists no meaning for 2 and 3
+        break;  // CLRX GcnMemHandling lists no meaning for 2 and 3
     }
   }
   return out;
@@ -251,13 +251,13 @@ StoredElement storeElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint32_t> re
 
 std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t code,
                                          const Policies& /*p: see below*/) {
-  // D16 format loads exist from GFX8 (GCN-FACTS.md, "Opcodes and encodings").
+  // D16 format loads exist from GFX8 (docs/gcn-facts.md, "Opcodes and encodings").
   if (gen == Gen::Gfx6 || gen == Gen::Gfx7) return std::nullopt;
   if (!isDefined(gen, d, n, Direction::Load)) return std::nullopt;
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   const uint32_t mask = fieldMask(bits);
-  // Seed 004: "float32 to float16 uses truncation; other input formats round to nearest
+  // AMD RDNA3 ISA: "float32 to float16 uses truncation; other input formats round to nearest
   // even". The other conversions go from the exact value straight to half (no float32 step),
   // so the NormToFloat policy does not apply here.
   switch (n) {

@@ -1,7 +1,7 @@
 // Format conversion between memory and registers for every (data format, number format)
 // pair, both directions, plus D16 and DST_SEL. The only place that knows how a format
 // converts: the executor, the harness and the tests all call this.
-// Sources: seed 003 (number formats, rounding), seed 004 (D16), GCN-FACTS.md
+// Sources: CLRX GcnMemHandling (number formats, rounding), AMD RDNA3 ISA (D16), docs/gcn-facts.md
 // ("Conversions"). Disputed points are read from gcn::Policies (norm, int-store).
 #pragma once
 
@@ -44,7 +44,8 @@ std::array<std::optional<uint32_t>, 4> applyDstSel(Gen gen, Nfmt n, const Loaded
                                                    const std::array<DstSel, 4>& sel);
 
 // Store: one register value -> the component's field (`bits` wide), rounding to nearest
-// even and clamping per seed 003; nullopt when pairStatus(gen, d, n, Store) is not Defined.
+// even and clamping per CLRX GcnMemHandling; nullopt when pairStatus(gen, d, n, Store) is not
+// Defined.
 std::optional<uint32_t> storeComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t reg,
                                        const Policies& p);
 
@@ -58,7 +59,7 @@ struct StoredElement {
 StoredElement storeElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint32_t> regs,
                            const Policies& p);
 
-// D16 (GFX8+, seed 004): loads convert memory directly to 16 bits (float32 -> float16
+// D16 (GFX8+, AMD RDNA3 ISA): loads convert memory directly to 16 bits (float32 -> float16
 // truncates, every other conversion rounds to nearest even); stores convert 16-bit register
 // halves to memory. nullopt where undefined (including gfx6/gfx7, which have no D16).
 std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t code,

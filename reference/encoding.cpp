@@ -50,7 +50,7 @@ std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst) {
       w0 |= bit(inst.slc, 17);
     }
   } else {
-    // Seed 001: GFX6/7 ADDR64[15] OP[18:16]; GFX8/9 OP[18:15]; DFMT[22:19] NFMT[25:23];
+    // CLRX GcnInstrsMtbuf: GFX6/7 ADDR64[15] OP[18:16]; GFX8/9 OP[18:15]; DFMT[22:19] NFMT[25:23];
     // SLC stays in dword 1 bit 22 (bit 54).
     w0 |= (static_cast<uint32_t>(inst.dfmt) << 19) | (static_cast<uint32_t>(inst.nfmt) << 23) |
           (kMtbufEncoding << 26);

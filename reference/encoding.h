@@ -1,5 +1,5 @@
 // Binary encoding of MUBUF and MTBUF instructions (two dwords) per generation. Field
-// positions: seed 001 (MTBUF) and LLVM BUFInstructions.td (MUBUF_Real_gfx6_gfx7,
+// positions: CLRX GcnInstrsMtbuf and LLVM BUFInstructions.td (MUBUF_Real_gfx6_gfx7,
 // MUBUF_Real_vi, MTBUF_Real_gfx6_gfx7, MTBUF_Real_vi), checked bit by bit against llvm-mc 14
 // in tests/reference/encoding_test.cpp and llvm_mc_test.cpp.
 #pragma once

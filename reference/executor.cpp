@@ -1,6 +1,6 @@
-// The wave executor. Sources: seed 003 (addressing, range checks, LDS-direct loads,
-// conversion rules per instruction kind), seed 004 (D16, component-count mismatches, OOB per
-// component, alignment), GCN-FACTS.md (all-zero V#, DATA_FORMAT INVALID, disputed points
+// The wave executor. Sources: CLRX GcnMemHandling (addressing, range checks, LDS-direct loads,
+// conversion rules per instruction kind), AMD RDNA3 ISA (D16, component-count mismatches, OOB per
+// component, alignment), docs/gcn-facts.md (all-zero V#, DATA_FORMAT INVALID, disputed points
 // as policies), CLRX doc/GcnInstrsMubuf.md (atomics, see reference/atomic.h).
 // Addressing and range checks live in reference/address, conversions in reference/convert:
 // this file only sequences them lane by lane and never re-derives their rules.
@@ -24,7 +24,8 @@ constexpr std::array<DstSel, 4> kIdentitySel{DstSel::X, DstSel::Y, DstSel::Z, Ds
 
 constexpr std::string_view kUnmapped =
     "in-range access outside the memory image: not performed, value not claimed";
-constexpr std::string_view kReservedSel = "DST_SEL 2/3 is reserved (seed 003): value not claimed";
+constexpr std::string_view kReservedSel =
+    "DST_SEL 2/3 is reserved (CLRX GcnMemHandling): value not claimed";
 // LLVM (llvm.amdgcn.image.dim.ll, load_1d_tfe) and Mesa read the TFE dword as a "texture
 // fail" code, 0 when the fetch succeeded; no source says what an out-of-range or failed
 // fetch writes there.
@@ -45,7 +46,7 @@ bool isSelReserved(DstSel s) {
   return s == DstSel::Reserved2 || s == DstSel::Reserved3;
 }
 
-// SOFFSET in the 8-bit scalar operand encoding (seed 001; CLRX doc/GcnOperands.md; LLVM
+// SOFFSET in the 8-bit scalar operand encoding (CLRX GcnOperands; LLVM
 // SIDefines.h). Legality per generation is checked by validate() (soffsetLegal).
 uint32_t soffsetValue(const Instruction& inst, const WaveState& s) {
   const unsigned e = inst.soffset;
@@ -66,7 +67,7 @@ uint32_t soffsetValue(const Instruction& inst, const WaveState& s) {
 }
 
 struct Gathered {
-  std::array<uint8_t, 16> bytes{};  // out-of-range bytes stay 0 (seed 003: reads are zero)
+  std::array<uint8_t, 16> bytes{};  // out-of-range bytes stay 0 (CLRX: reads are zero)
   std::array<bool, 16> unknown{};   // in range but unmapped
   bool allIn = true;
   bool anyUnknown = false;
@@ -102,7 +103,7 @@ class WaveRun {
           atomic(lane, lr);
           break;
         case OpKind::Cache:
-          break;  // no address, no data (seed 001 / CLRX: cache control)
+          break;  // no address, no data (CLRX GcnInstrsMtbuf: cache control)
       }
       writeBack(lane, lr);
     }
@@ -120,7 +121,7 @@ class WaveRun {
     zeroV_ = words == std::array<uint32_t, 4>{};
     v_ = decodeVSharp(gen_, words);
     soffset_ = soffsetValue(inst_, in_);
-    // GCN-FACTS.md: on GFX8 a V# with DATA_FORMAT INVALID is unbound and stores do nothing;
+    // docs/gcn-facts.md: on GFX8 a V# with DATA_FORMAT INVALID is unbound and stores do nothing;
     // atomics are taken as writes too (dropped, returning 0 like an out-of-range atomic).
     unboundWrites_ = !zeroV_ && gen_ == Gen::Gfx8 && v_.dataFormat == Dfmt::Invalid &&
                      (op_.kind == OpKind::Store || op_.kind == OpKind::StoreFormat ||
@@ -128,11 +129,11 @@ class WaveRun {
     if (unboundWrites_)
       addNote(out_.notes,
               "gfx8 V# with DATA_FORMAT INVALID: stores and atomics dropped "
-              "(GCN-FACTS.md)");
+              "(docs/gcn-facts.md)");
     if (zeroV_)
       addNote(out_.notes,
               "all-zero V#: loads return 0, stores and atomics do nothing "
-              "(GCN-FACTS.md, seed 004 \"infinite resources\")");
+              "(docs/gcn-facts.md, AMD RDNA3 ISA: all-zero resource constant)");
     const unsigned data = vdataRegs(op_, chip_, inst_.tfe);
     if (op_.kind != OpKind::Cache && inst_.vdata + data > 256)
       throw Error("vdata: v" + std::to_string(inst_.vdata) + " plus " + std::to_string(data) +
@@ -144,7 +145,8 @@ class WaveRun {
       addNote(out_.notes, "TFE on a store or atomic: no status register is modelled");
   }
 
-  // Seed 003 "rules for data conversion", read from the opcode table's FieldSource fields.
+  // CLRX GcnMemHandling "rules for data conversion", read from the opcode table's FieldSource
+  // fields.
   void chooseFormat() {
     auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
       if (s == FieldSource::Instruction) return fromInst;
@@ -164,11 +166,11 @@ class WaveRun {
       fmtInvalid_ = true;
       addNote(out_.notes,
               "DATA_FORMAT INVALID on a format op: loads return 0, stores do "
-              "nothing (GCN-FACTS.md)");
+              "nothing (docs/gcn-facts.md)");
       return;
     }
     if (elemBytes_ == 0) {
-      fmtUnclaimed_ = "DATA_FORMAT 15 is reserved (seed 003): no value claimed";
+      fmtUnclaimed_ = "DATA_FORMAT 15 is reserved (CLRX GcnMemHandling): no value claimed";
       return;
     }
     const Direction dir = op_.kind == OpKind::LoadFormat ? Direction::Load : Direction::Store;
@@ -176,7 +178,7 @@ class WaveRun {
     if (verdict.status != PairStatus::Defined) fmtUnclaimed_ = verdict.reason;
     if (fmtUnclaimed_.empty() && fmtComponents_ != op_.components)
       addNote(out_.notes,
-              "component count of the opcode differs from the format's: seed 004 "
+              "component count of the opcode differs from the format's: AMD RDNA3 ISA "
               "rule (load: extra components from DST_SEL; store: missing ones "
               "from DST_SEL, extra ones ignored)");
   }
@@ -204,7 +206,7 @@ class WaveRun {
     return out_.memory.bytes.data() + (address - out_.memory.base);
   }
 
-  // Seed 004 alignment: formats and typed ops align to min(size, 4) (the policy decides
+  // AMD RDNA3 ISA alignment: formats and typed ops align to min(size, 4) (the policy decides
   // whether the low bits are ignored); atomics use the dword rule too (DWORD alignment
   // mode: "the smaller of the element size or DWORD").
   AccessPlan plan(unsigned lane, uint32_t bytes, CheckUnit unit, bool write, LaneResult& lr) {
@@ -216,8 +218,8 @@ class WaveRun {
         throw Error("executor: access piece beyond 16 bytes (address plan: " + p.rule + ")");
       all = all && piece.inRange;
     }
-    // Format ops and atomics are all-or-nothing (seed 004); an all-zero V# reads 0 and
-    // drops writes whatever the range check says (GCN-FACTS.md).
+    // Format ops and atomics are all-or-nothing (AMD RDNA3 ISA); an all-zero V# reads 0 and
+    // drops writes whatever the range check says (docs/gcn-facts.md).
     for (AccessPiece& piece : p.pieces)
       if (zeroV_ || unboundWrites_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
     // The range rule address.h applied (policy choices included) is a wave-wide remark.
@@ -285,8 +287,8 @@ class WaveRun {
     Gathered g = gather(p, lr);
     const bool d16 = op_.d16;
     if (!g.allIn) {
-      // Seed 003: out-of-range reads are zero; seed 004: except DST_SEL = 1 components
-      // (policy oob-one).
+      // CLRX GcnMemHandling: out-of-range reads are zero; AMD RDNA3 ISA: except DST_SEL = 1
+      // components (policy oob-one).
       for (unsigned i = 0; i < 4; ++i) {
         if (isSelReserved(sel_[i])) {
           addLaneNote(lr, kReservedSel);
@@ -347,7 +349,7 @@ class WaveRun {
       for (unsigned i = 0; i < n; ++i)
         lr.vdata[i] = comps[i];
     } else {
-      // Packed D16 (gfx810, GFX9; seed 004: LSB first). A half the instruction does not
+      // Packed D16 (gfx810, GFX9; AMD RDNA3 ISA: LSB first). A half the instruction does not
       // produce keeps the register's old bits (LLVM: D16PreservesUnusedBits on GFX9).
       for (unsigned r = 0; r < n; ++r) {
         std::optional<uint32_t> lo, hi;
@@ -374,7 +376,8 @@ class WaveRun {
     }
   }
 
-  // Seed 003: LDS_ADDR = LDS_BASE + (M0 & 0xffff) + LANEID*4, LDS_BASE = 0 for the image.
+  // CLRX GcnMemHandling: LDS_ADDR = LDS_BASE + (M0 & 0xffff) + LANEID*4, LDS_BASE = 0 for the
+  // image.
   void ldsWrite(unsigned lane, std::optional<uint32_t> value, LaneResult& lr) {
     const uint64_t at = (in_.m0 & 0xffffu) + 4ull * lane;
     if (at + 4 > out_.lds.size()) {
@@ -399,7 +402,7 @@ class WaveRun {
       return;
     }
     const bool d16 = op_.d16;
-    // Register values of the components the instruction supplies (seed 004 D16 layout).
+    // Register values of the components the instruction supplies (AMD RDNA3 ISA D16 layout).
     std::array<uint32_t, 4> src{};
     for (unsigned i = 0; i < op_.components; ++i) {
       if (!d16)
@@ -411,7 +414,7 @@ class WaveRun {
       else
         src[i] = (vreg(i / 2, lane) >> (16 * (i % 2))) & 0xffffu;
     }
-    // Seed 004: store_format_x on a 4-component format stores every component "as DST_SEL
+    // AMD RDNA3 ISA: store_format_x on a 4-component format stores every component "as DST_SEL
     // selects": SEL_0/SEL_1 give constants, SEL_X..W a supplied component.
     std::array<uint32_t, 4> regs{};
     std::array<bool, 4> assigned{};
@@ -478,7 +481,7 @@ class WaveRun {
 
   void loadTyped(unsigned lane, LaneResult& lr) {
     const uint32_t bytes = op_.memBytes;
-    // Seed 004: DWORDX2..4 are range-checked per dword, smaller ones as a whole.
+    // AMD RDNA3 ISA: DWORDX2..4 are range-checked per dword, smaller ones as a whole.
     AccessPlan p = plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, false, lr);
     Gathered g = gather(p, lr);
     const bool fetched = g.allIn && !g.anyUnknown;
@@ -505,9 +508,9 @@ class WaveRun {
     if (!g.unknown[0] && !(bytes == 2 && g.unknown[1]))
       raw = bytes == 1 ? g.bytes[0] : static_cast<uint32_t>(g.bytes[0] | (g.bytes[1] << 8));
     if (inst_.lds) {
-      // Seed 003: sub-dword values land in LDS zero-extended, for SBYTE/SSHORT too.
+      // CLRX GcnMemHandling: sub-dword values land in LDS zero-extended, for SBYTE/SSHORT too.
       if (op_.signExtend)
-        addNote(out_.notes, "LDS-direct SBYTE/SSHORT: zero-extended per seed 003");
+        addNote(out_.notes, "LDS-direct SBYTE/SSHORT: zero-extended per CLRX GcnMemHandling");
       ldsWrite(lane, raw, lr);
       return;
     }
@@ -522,7 +525,7 @@ class WaveRun {
     if (!op_.d16) {
       lr.vdata[0] = value;
     } else if (value) {
-      // GFX9 D16 byte/short loads write one half and keep the other (seed 004; LLVM ties
+      // GFX9 D16 byte/short loads write one half and keep the other (AMD RDNA3 ISA; LLVM ties
       // the old VDATA as an input of *_D16 and *_D16_HI).
       const uint32_t old = vreg(0, lane), half = *value & 0xffffu;
       lr.vdata[0] = op_.d16Hi ? (old & 0xffffu) | (half << 16) : (old & 0xffff0000u) | half;
@@ -534,7 +537,8 @@ class WaveRun {
     const uint32_t bytes = op_.memBytes;
     std::array<uint8_t, 16> data{};
     if (inst_.lds) {
-      // BUFFER_STORE_LDS_DWORD (GFX8/9): the dword comes from LDS at the seed 003 address.
+      // BUFFER_STORE_LDS_DWORD (GFX8/9): the dword comes from LDS at the CLRX GcnMemHandling
+      // address.
       const uint64_t at = (in_.m0 & 0xffffu) + 4ull * lane;
       if (at + 4 > out_.lds.size()) {
         addLaneNote(lr, "LDS address outside the LDS image: store not performed");
@@ -575,7 +579,7 @@ class WaveRun {
     for (const AccessPiece& piece : p.pieces)
       in = in && piece.inRange;
     if (!in) {
-      // Seed 004: out-of-range atomics are dropped; the returned value is the load's zero.
+      // AMD RDNA3 ISA: out-of-range atomics are dropped; the returned value is the load's zero.
       for (unsigned w = 0; w < words; ++w)
         lr.vdata[w] = 0u;
       return;
@@ -587,7 +591,7 @@ class WaveRun {
     const uint64_t address = p.pieces[0].address;
     if (wide && address % 8 != 0)
       addNote(out_.notes,
-              "64-bit atomic at an address that is not 8-byte aligned: seed 004 "
+              "64-bit atomic at an address that is not 8-byte aligned: AMD RDNA3 ISA "
               "(RDNA) says MEMVIOL; performed here at the dword-aligned address");
     uint64_t mem = 0;
     std::memcpy(&mem, memAt(address), bytes);

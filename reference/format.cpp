@@ -29,7 +29,7 @@ constexpr DfmtInfo kDfmts[16] = {
     {Dfmt::Reserved, "RESERVED", 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, false},
 };
 
-// Seed 003 "BufR"/"BufW"/"Reg type" columns.
+// CLRX GcnMemHandling "BufR"/"BufW"/"Reg type" columns.
 constexpr NfmtInfo kNfmts[8] = {
     {Nfmt::Unorm, "UNORM", true, true, RegType::Float},
     {Nfmt::Snorm, "SNORM", true, true, RegType::Float},
@@ -40,7 +40,7 @@ constexpr NfmtInfo kNfmts[8] = {
     {Nfmt::SnormOgl, "SNORM_OGL", true, false, RegType::Float},
     {Nfmt::Float, "FLOAT", true, true, RegType::Float},
 };
-// NUM_FORMAT 6 on GFX8 and GFX9 (GCN-FACTS.md).
+// NUM_FORMAT 6 on GFX8 and GFX9 (docs/gcn-facts.md).
 constexpr NfmtInfo kNfmt6Gfx8 = {Nfmt::SnormOgl, "RESERVED", false, false, RegType::Float};
 constexpr NfmtInfo kNfmt6Gfx9 = {Nfmt::SnormOgl, "UNORM_UINT", true, false, RegType::Float};
 
@@ -85,8 +85,8 @@ std::string llvmNfmtName(Nfmt n, Gen gen) {
 
 Dfmt parseDfmt(std::string_view text) {
   const std::string u = asciiUpper(text);
-  // Names first: seed 003 spells formats "8", "16" and "32", which are also decimal numbers;
-  // the name wins (code 8 is 10_10_10_2, not "8"). Other numbers are codes.
+  // Names first: CLRX GcnMemHandling spells formats "8", "16" and "32", which are also decimal
+  // numbers; the name wins (code 8 is 10_10_10_2, not "8"). Other numbers are codes.
   const std::string_view name = stripPrefix(u, "BUF_DATA_FORMAT_");
   if (name == "RESERVED_15") return Dfmt::Reserved;
   for (const DfmtInfo& d : kDfmts) {
@@ -137,16 +137,17 @@ PairVerdict pairStatus(Gen gen, Dfmt d, Nfmt n, Direction dir) {
   if (n == Nfmt::SnormOgl && gen == Gen::Gfx9)
     return {PairStatus::Unknown, "number format 6 (UNORM_UINT) on gfx9 has no public definition"};
   if (dir == Direction::Load && !nf.load)
-    return {PairStatus::Illegal, "the number format is not readable (seed 003 BufR)"};
+    return {PairStatus::Illegal, "the number format is not readable (CLRX GcnMemHandling BufR)"};
   if (dir == Direction::Store && !nf.store)
-    return {PairStatus::Illegal, "the number format is not writable (seed 003 BufW)"};
+    return {PairStatus::Illegal, "the number format is not writable (CLRX GcnMemHandling BufW)"};
   if (n == Nfmt::Float && !df.floatCapable)
     return {PairStatus::Illegal,
-            "FLOAT needs 32-, 16- or 11/10-bit components (seed 003: FLOAT applies to 32-bit "
-            "formats; 16-bit halves and packed 11/10-bit floats per GCN-FACTS.md)"};
+            "FLOAT needs 32-, 16- or 11/10-bit components (CLRX GcnMemHandling: FLOAT applies to "
+            "32-bit formats; 16-bit halves and packed 11/10-bit floats per docs/gcn-facts.md)"};
   if (gen == Gen::Gfx6 && (d == Dfmt::F10_11_11 || d == Dfmt::F11_11_10))
-    return {PairStatus::Unknown,
-            "seed 003: 10_11_11 and 11_11_10 \"seemingly don't work correctly\" on GCN 1.0"};
+    return {
+        PairStatus::Unknown,
+        "CLRX GcnMemHandling: 10_11_11 and 11_11_10 \"seemingly don't work correctly\" on GCN 1.0"};
   if (df.bits[0] == 32 && n != Nfmt::Uint && n != Nfmt::Sint && n != Nfmt::Float)
     return {PairStatus::Unknown,
             "no document defines normalized or scaled 32-bit components (GFX10's unified "

@@ -1,7 +1,7 @@
 // Buffer data formats (DATA_FORMAT / DFMT, 0-15) and number formats (NUM_FORMAT / NFMT,
 // 0-7): the one table of their names, component layouts and legality, per generation.
-// Source: seed 003 ("MUBUF/MTBUF format conversion"), corrected by GCN-FACTS.md for codes
-// 8 and 9 (003 is right: 8 = 10_10_10_2 with X the 2-bit field at bit 0, 9 = 2_10_10_10).
+// Source: CLRX GcnMemHandling ("MUBUF/MTBUF format conversion"), corrected by docs/gcn-facts.md for
+// codes 8 and 9 (003 is right: 8 = 10_10_10_2 with X the 2-bit field at bit 0, 9 = 2_10_10_10).
 #pragma once
 
 #include <array>
@@ -14,7 +14,7 @@
 
 namespace gcn {
 
-// DATA_FORMAT codes as in the seeds and AMD's register headers.
+// DATA_FORMAT codes as in CLRX GcnMemHandling and AMD's register headers.
 enum class Dfmt : uint8_t {
   Invalid = 0,
   F8 = 1,
@@ -35,7 +35,7 @@ enum class Dfmt : uint8_t {
 };
 
 // NUM_FORMAT codes. Code 6 means SNORM_OGL on GFX6/7, is reserved on GFX8 and is
-// UNORM_UINT on GFX9 (GCN-FACTS.md); the enum names the GFX6/7 meaning.
+// UNORM_UINT on GFX9 (docs/gcn-facts.md); the enum names the GFX6/7 meaning.
 enum class Nfmt : uint8_t {
   Unorm = 0,
   Snorm = 1,
@@ -51,7 +51,7 @@ enum class RegType : uint8_t { Float, Uint, Sint };
 
 struct DfmtInfo {
   Dfmt code;
-  std::string_view name;          // seed name without prefix, e.g. "10_11_11"
+  std::string_view name;          // CLRX name without prefix, e.g. "10_11_11"
   uint8_t components;             // 0 for INVALID/RESERVED
   std::array<uint8_t, 4> bits;    // width of X,Y,Z,W
   std::array<uint8_t, 4> offset;  // bit offset of X,Y,Z,W from bit 0 of the element
@@ -62,8 +62,8 @@ struct DfmtInfo {
 struct NfmtInfo {
   Nfmt code;
   std::string_view name;  // name on this generation, e.g. "SNORM_OGL", "RESERVED"
-  bool load;              // seed "BufR"
-  bool store;             // seed "BufW"
+  bool load;              // CLRX "BufR"
+  bool store;             // CLRX "BufW"
   RegType reg;            // register type of loaded / stored values
 };
 
@@ -85,7 +85,7 @@ std::string llvmNfmtName(Nfmt n, Gen gen);
 enum class PairStatus : uint8_t {
   Defined,  // converted as documented
   Unknown,  // documents leave it open: the reference claims no value
-  Illegal,  // the seeds mark it unusable for this direction
+  Illegal,  // CLRX marks it unusable for this direction
 };
 struct PairVerdict {
   PairStatus status;

@@ -9,8 +9,8 @@
 namespace gcn {
 namespace {
 
-// Seed 003, "The rules for data conversion for particular instruction types": where the data
-// format, the number format and DST_SEL come from. One row per kind and encoding; the opcode
+// CLRX GcnMemHandling, "The rules for data conversion for particular instruction types": where the
+// data format, the number format and DST_SEL come from. One row per kind and encoding; the opcode
 // rows below take their three sources from here, never spell them out.
 struct ConversionRule {
   Encoding encoding;
@@ -36,7 +36,7 @@ constexpr ConversionRule kConversionRules[] = {
     // BUFFER_ATOMIC_*: derived, derived, identity
     {Encoding::Mubuf, OpKind::Atomic, FieldSource::Derived, FieldSource::Derived,
      FieldSource::Identity},
-    // Cache operations move no data; the seed has no row. Derived/identity: nothing is read
+    // Cache operations move no data; CLRX's table has no row. Derived/identity: nothing is read
     // from the resource's format fields.
     {Encoding::Mubuf, OpKind::Cache, FieldSource::Derived, FieldSource::Derived,
      FieldSource::Identity},
@@ -83,15 +83,15 @@ constexpr OpcodeInfo atomic(std::string_view name, std::array<int16_t, 4> op, At
 }
 
 // Opcode per generation {gfx6, gfx7, gfx8, gfx9}.
-// MTBUF: seed 001 ("Instructions by opcode"; D16 rows GCN 1.2+). MUBUF: LLVM
+// MTBUF: CLRX GcnInstrsMtbuf ("Instructions by opcode"; D16 rows GCN 1.2+). MUBUF: LLVM
 // BUFInstructions.td (defm ... MUBUF_Real_*_gfx6_gfx7 / MUBUF_Real_*_vi, MUBUF_Real_gfx6 /
-// _gfx7 for the cache ops), CLRX GcnInstrsMubuf, GCN-FACTS.md; every entry is checked
+// _gfx7 for the cache ops), CLRX GcnInstrsMubuf, docs/gcn-facts.md; every entry is checked
 // against llvm-mc 14 (tahiti, bonaire, tonga, gfx900) by tests/reference/llvm_mc_test.cpp.
 // Decisions by evidence:
 //  - BUFFER_LOAD/STORE_DWORDX3 on gfx6: llvm-mc 14 -mcpu=tahiti assembles both with opcodes
 //    0x0f/0x1f (same as gfx7); CLRX documents them from GCN 1.1. Kept on gfx6 because the
 //    assembler this project checks against accepts them; a device probe settles the rest.
-//  - BUFFER_ATOMIC_RSUB(_X2) on gfx6 (0x34/0x54): CLRX and GCN-FACTS.md list it; LLVM
+//  - BUFFER_ATOMIC_RSUB(_X2) on gfx6 (0x34/0x54): CLRX and docs/gcn-facts.md list it; LLVM
 //    carries it only as a commented-out FIXME-GFX6 entry with these opcodes, so llvm-mc
 //    cannot check it (the llvm-mc test lists it as the one known exception).
 //  - D16 format ops exist on all of gfx8 (LLVM: _gfx80 unpacked and packed variants share
@@ -100,7 +100,7 @@ constexpr OpcodeInfo atomic(std::string_view name, std::array<int16_t, 4> op, At
 //  - BUFFER_ATOMIC_ADD_F32/PK_ADD_F16 (gfx908+), FP64 atomics (gfx90a) and GFX10+ cache
 //    ops are outside gfx900 and left out.
 constexpr OpcodeInfo kOpcodes[] = {
-    // MTBUF (seed 001)
+    // MTBUF (CLRX GcnInstrsMtbuf)
     row("tbuffer_load_format_x", MT, OpKind::LoadFormat, {0, 0, 0, 0}, 1, 0),
     row("tbuffer_load_format_xy", MT, OpKind::LoadFormat, {1, 1, 1, 1}, 2, 0),
     row("tbuffer_load_format_xyz", MT, OpKind::LoadFormat, {2, 2, 2, 2}, 3, 0),
@@ -118,7 +118,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     row("tbuffer_store_format_d16_xyz", MT, OpKind::StoreFormat, {X, X, 14, 14}, 3, 0, kD16),
     row("tbuffer_store_format_d16_xyzw", MT, OpKind::StoreFormat, {X, X, 15, 15}, 4, 0, kD16),
 
-    // MUBUF format ops. LDS: seed 003 lists BUFFER_LOAD_FORMAT_X.
+    // MUBUF format ops. LDS: CLRX GcnMemHandling lists BUFFER_LOAD_FORMAT_X.
     row("buffer_load_format_x", MU, OpKind::LoadFormat, {0x00, 0x00, 0x00, 0x00}, 1, 0, kLds),
     row("buffer_load_format_xy", MU, OpKind::LoadFormat, {0x01, 0x01, 0x01, 0x01}, 2, 0),
     row("buffer_load_format_xyz", MU, OpKind::LoadFormat, {0x02, 0x02, 0x02, 0x02}, 3, 0),
@@ -138,7 +138,8 @@ constexpr OpcodeInfo kOpcodes[] = {
     row("buffer_load_format_d16_hi_x", MU, OpKind::LoadFormat, {X, X, X, 0x26}, 1, 0, kD16Hi),
     row("buffer_store_format_d16_hi_x", MU, OpKind::StoreFormat, {X, X, X, 0x27}, 1, 0, kD16Hi),
 
-    // MUBUF typed loads and stores. LDS: seed 003 lists UBYTE, SBYTE, USHORT, SSHORT, DWORD.
+    // MUBUF typed loads and stores. LDS: CLRX GcnMemHandling lists UBYTE, SBYTE, USHORT, SSHORT,
+    // DWORD.
     row("buffer_load_ubyte", MU, OpKind::Load, {0x08, 0x08, 0x10, 0x10}, 1, 1, kLds),
     row("buffer_load_sbyte", MU, OpKind::Load, {0x09, 0x09, 0x11, 0x11}, 1, 1, kSignedLds),
     row("buffer_load_ushort", MU, OpKind::Load, {0x0a, 0x0a, 0x12, 0x12}, 1, 2, kLds),
@@ -170,7 +171,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     row("buffer_wbinvl1_vol", MU, OpKind::Cache, {X, 0x70, 0x3f, 0x3f}, 0, 0),
     row("buffer_wbinvl1", MU, OpKind::Cache, {0x71, 0x71, 0x3e, 0x3e}, 0, 0),
 
-    // 32-bit atomics: gfx6/7 0x30.., gfx8/9 0x40.. (GCN-FACTS.md).
+    // 32-bit atomics: gfx6/7 0x30.., gfx8/9 0x40.. (docs/gcn-facts.md).
     atomic("buffer_atomic_swap", {0x30, 0x30, 0x40, 0x40}, AtomicOp::Swap, false),
     atomic("buffer_atomic_cmpswap", {0x31, 0x31, 0x41, 0x41}, AtomicOp::Cmpswap, false),
     atomic("buffer_atomic_add", {0x32, 0x32, 0x42, 0x42}, AtomicOp::Add, false),
@@ -188,7 +189,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     atomic("buffer_atomic_fcmpswap", {0x3e, 0x3e, X, X}, AtomicOp::Fcmpswap, false),
     atomic("buffer_atomic_fmin", {0x3f, 0x3f, X, X}, AtomicOp::Fmin, false),
     atomic("buffer_atomic_fmax", {0x40, 0x40, X, X}, AtomicOp::Fmax, false),
-    // 64-bit atomics: gfx6/7 0x50.., gfx8/9 0x60.. (GCN-FACTS.md).
+    // 64-bit atomics: gfx6/7 0x50.., gfx8/9 0x60.. (docs/gcn-facts.md).
     atomic("buffer_atomic_swap_x2", {0x50, 0x50, 0x60, 0x60}, AtomicOp::Swap, true),
     atomic("buffer_atomic_cmpswap_x2", {0x51, 0x51, 0x61, 0x61}, AtomicOp::Cmpswap, true),
     atomic("buffer_atomic_add_x2", {0x52, 0x52, 0x62, 0x62}, AtomicOp::Add, true),
@@ -270,7 +271,7 @@ unsigned vdataRegs(const OpcodeInfo& op, const Chip& chip, bool tfe) {
   unsigned regs = op.components;
   if (op.d16 && !op.d16Hi && (op.kind == OpKind::LoadFormat || op.kind == OpKind::StoreFormat)) {
     // D16 format data: packed two halves per VGPR on gfx810 and gfx9, one per VGPR on
-    // gfx801-803 (GCN-FACTS.md; LLVM HasPackedD16VMem / HasUnpackedD16VMem).
+    // gfx801-803 (docs/gcn-facts.md; LLVM HasPackedD16VMem / HasUnpackedD16VMem).
     regs = chip.d16Packed ? (op.components + 1u) / 2u : op.components;
   }
   if (op.atomic == AtomicOp::Cmpswap || op.atomic == AtomicOp::Fcmpswap) regs *= 2;
@@ -307,8 +308,10 @@ void validate(Gen gen, const Instruction& inst) {
   } else if (inst.lds) {
     if (op.encoding == Encoding::Mtbuf) fail("lds is a MUBUF modifier (MTBUF has no LDS bit)");
     if (!op.ldsCapable)
-      fail("lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x (seed 003)");
-    if (inst.tfe) fail("tfe and lds together are illegal (seed 003)");
+      fail(
+          "lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x (CLRX "
+          "GcnMemHandling)");
+    if (inst.tfe) fail("tfe and lds together are illegal (CLRX GcnMemHandling)");
   }
   // LLVM has no TFE form of any buffer atomic (BUFInstructions.td: MUBUF_Real_Atomic_vi uses
   // MUBUF_Real_AllAddr_vi<op, 0>, no _TFE); llvm-mc 14 rejects `tfe` on atomics and its

@@ -1,7 +1,7 @@
 // The one table of every MUBUF and MTBUF instruction of GFX6-GFX9: mnemonic, opcode per
 // generation, kind, data size, where format and DST_SEL come from. The encoder, decoder,
 // printer, parser and executor all read this table; no other list of opcodes exists.
-// Sources: seed 001 (MTBUF), CLRX GcnInstrsMubuf and LLVM BUFInstructions.td (MUBUF),
+// Sources: CLRX GcnInstrsMtbuf, CLRX GcnInstrsMubuf and LLVM BUFInstructions.td (MUBUF),
 // checked against llvm-mc (tests/reference/llvm_mc_test.cpp).
 #pragma once
 
@@ -27,8 +27,8 @@ enum class OpKind : uint8_t {
   Cache,        // BUFFER_WBINVL1, BUFFER_WBINVL1_SC/VOL: no data, no address
 };
 
-// Seed 003 "rules for data conversion": where data format, number format and DST_SEL come
-// from for each instruction kind.
+// CLRX GcnMemHandling "rules for data conversion": where data format, number format and DST_SEL
+// come from for each instruction kind.
 enum class FieldSource : uint8_t {
   Instruction,  // MTBUF DFMT/NFMT fields
   Derived,      // from the opcode, the resource is ignored
@@ -70,7 +70,7 @@ struct OpcodeInfo {
   bool d16Hi;                     // D16_HI: the high half of the VGPR
   AtomicOp atomic;                // None unless kind == Atomic
   bool wide;                      // _X2 atomics (64-bit)
-  bool ldsCapable;                // may take the LDS modifier (seed 003 list)
+  bool ldsCapable;                // may take the LDS modifier (CLRX GcnMemHandling list)
   FieldSource dfmtSource, nfmtSource, dstSelSource;
   // BUFFER_STORE_LDS_DWORD (GFX8/9): the data comes from LDS (M0-addressed), the
   // instruction has no VDATA and no VADDR and always carries LDS. LLVM syntax:

@@ -1,6 +1,6 @@
-// Named policies: every point where the seeds, AMD's later documents, emulators and
-// drivers disagree about buffer behaviour (GCN-FACTS.md, "Range checking: where sources
-// disagree" and "Conversions"). The reference never guesses silently: each point is a
+// Named policies: every point where CLRX, AMD's later documents, emulators and
+// drivers disagree about buffer behaviour (docs/gcn-facts.md, "Disputed
+// points" and "Conversions"). The reference never guesses silently: each point is a
 // choice with its source, a default per generation, and can be overridden by name
 // ("straddle=whole") so a probe can print every prediction side by side.
 #pragma once

@@ -16,12 +16,12 @@ constexpr std::array<bool, 4> kAll{true, true, true, true};
 constexpr std::array<bool, 4> kGfx6to8{true, true, true, false};
 constexpr std::array<bool, 4> kGfx9{false, false, false, true};
 
-// The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in seed 003's
-// "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation word 3 layout
-// from GCN-FACTS.md ("V# per generation"), which matches Mesa's sid.h S_008F0C_* macros:
+// The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in CLRX
+// GcnMemHandling's "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation
+// word 3 layout from docs/gcn-facts.md ("V# layout"), which matches Mesa's sid.h S_008F0C_* macros:
 // GFX6/7/8 have ELEMENT_SIZE, ATC, HASH_ENABLE, HEAP, MTYPE; GFX9 instead has USER_VM_ENABLE
-// [19], USER_VM_MODE [20] and NV [27]. Seed 003 leaves ATC (bit 120) and MTYPE out of its
-// table; GCN-FACTS.md gives them.
+// [19], USER_VM_MODE [20] and NV [27]. CLRX GcnMemHandling leaves ATC (bit 120) and MTYPE out of
+// its table; docs/gcn-facts.md gives them.
 constexpr VSharpField kFields[] = {
     {"base", "BASE", 0, 48, kAll, Kind::Address},
     {"stride", "STRIDE", 48, 14, kAll, Kind::Number},
@@ -282,7 +282,7 @@ uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, 
         return static_cast<uint64_t>(parseNfmt(value, gen));
       case Kind::Dfmt:
         // Names first: parseDfmt reads "8", "16" and "32" as codes (8 = 10_10_10_2), but the
-        // text form writes the seed's names, so "dfmt=32" must mean the 32-bit format.
+        // text form writes CLRX's names, so "dfmt=32" must mean the 32-bit format.
         for (const DfmtInfo& d : allDfmts())
           if (asciiLower(d.name) == asciiLower(value)) return static_cast<uint64_t>(d.code);
         return static_cast<uint64_t>(parseDfmt(value));
@@ -505,13 +505,13 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
 }
 
 uint32_t swizzleElementBytes(Gen gen, const VSharp& v) {
-  // GCN-FACTS.md: GFX9 has no ELEMENT_SIZE field; swizzled elements are 4 bytes.
+  // docs/gcn-facts.md: GFX9 has no ELEMENT_SIZE field; swizzled elements are 4 bytes.
   if (gen == Gen::Gfx9) return 4;
-  return 2u << v.elementSize;  // seed 003: ELEMSIZE = 2 << ELEMSIZE field
+  return 2u << v.elementSize;  // CLRX GcnMemHandling: ELEMSIZE = 2 << ELEMSIZE field
 }
 
 uint32_t swizzleIndexStride(const VSharp& v) {
-  return 8u << v.indexStride;  // seed 003: INDEXSTRIDE = 8 << INDEXSTRIDE field
+  return 8u << v.indexStride;  // CLRX GcnMemHandling: INDEXSTRIDE = 8 << INDEXSTRIDE field
 }
 
 std::string_view dstSelName(DstSel s) {
@@ -539,8 +539,8 @@ std::string_view dstSelName(DstSel s) {
 DstSel parseDstSel(std::string_view text) {
   std::string l = asciiLower(text);
   if (l.rfind("sel_", 0) == 0) l = l.substr(4);
-  // Seed 003 DST_SEL table: codes 0, 1, 4..7 named 0, 1, R, G, B, A; 2 and 3 are reserved but
-  // encodable, so they are accepted as codes to let every V# be written as text.
+  // CLRX GcnMemHandling DST_SEL table: codes 0, 1, 4..7 named 0, 1, R, G, B, A; 2 and 3 are
+  // reserved but encodable, so they are accepted as codes to let every V# be written as text.
   if (l == "x" || l == "r") return DstSel::X;
   if (l == "y" || l == "g") return DstSel::Y;
   if (l == "z" || l == "b") return DstSel::Z;

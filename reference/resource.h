@@ -1,6 +1,6 @@
 // The buffer resource (V#): four dwords in SGPRs describing base, stride, size, format and
-// addressing mode. Layout per generation from seed 003 and GCN-FACTS.md ("V# per
-// generation"): GFX6/7/8 share word 3; GFX9 drops ELEMENT_SIZE/ATC/HASH/HEAP/MTYPE and adds
+// addressing mode. Layout per generation from CLRX GcnMemHandling and docs/gcn-facts.md ("V#
+// layout"): GFX6/7/8 share word 3; GFX9 drops ELEMENT_SIZE/ATC/HASH/HEAP/MTYPE and adds
 // USER_VM_ENABLE, USER_VM_MODE, NV.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace gcn {
 
-// DST_SEL codes (seed 003): 0 -> 0, 1 -> 1, 4..7 -> X..W; 2 and 3 are reserved.
+// DST_SEL codes (CLRX GcnMemHandling): 0 -> 0, 1 -> 1, 4..7 -> X..W; 2 and 3 are reserved.
 enum class DstSel : uint8_t {
   Zero = 0,
   One = 1,
@@ -72,7 +72,7 @@ std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v);
 std::string formatVSharp(Gen gen, const VSharp& v);
 VSharp parseVSharp(Gen gen, std::string_view text);
 
-// Effective sizes for swizzled addressing (seed 003): ELEMSIZE = 2 << field (GFX9: 4),
+// Effective sizes for swizzled addressing (CLRX GcnMemHandling): ELEMSIZE = 2 << field (GFX9: 4),
 // INDEXSTRIDE = 8 << field.
 uint32_t swizzleElementBytes(Gen gen, const VSharp& v);
 uint32_t swizzleIndexStride(const VSharp& v);
@@ -87,7 +87,7 @@ enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt
 struct VSharpField {
   std::string_view name;      // text-form name, e.g. "num_records", "dst_sel_x"
   std::string_view reg;       // register field name, e.g. "NUM_RECORDS"
-  uint8_t bit;                // position of the lowest bit in the 128-bit V# (seed 003 table)
+  uint8_t bit;                // position of the lowest bit in the 128-bit V# (CLRX table)
   uint8_t width;              // bits
   std::array<bool, 4> onGen;  // exists on gfx6, gfx7, gfx8, gfx9
   VSharpFieldKind kind;
