@@ -133,6 +133,12 @@ int runWorker(const IsaOptions& o) {
     j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
     j["unsupported"] = "";
     j["emitted"] = json::array();
+    if (!c.broken.empty()) {  // a probe file that does not parse (disputed suite)
+      j["outcome"] = "error";
+      j["reason"] = c.broken;
+      std::fprintf(out, "%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
+      continue;
+    }
     routes::Route* route = nullptr;
     for (const auto& r : routeList)
       if (r->handles(c.device)) route = r.get();
