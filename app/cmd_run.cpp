@@ -71,6 +71,7 @@ struct RunOptions {
   std::string csv;
   unsigned jobs = 0;
   bool verbose = false;
+  bool validate = false;
 };
 
 std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
@@ -109,8 +110,15 @@ int runRun(const RunOptions& o) {
     throw gcn::Error(
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
-  auto ctx = vk::Context::open(o.device);
+  auto ctx = vk::Context::open(o.device, o.validate);
   const vk::DeviceInfo& info = ctx->info();
+  // Test hook (docs/run.md): one deliberate invalid call, so a test can prove the validation
+  // layer is loaded and that its messages reach the report.
+  if (o.validate && std::getenv("GCNPROBE_TEST_INVALID_CALL") != nullptr) {
+    VkFormatProperties ignored{};
+    vkGetPhysicalDeviceFormatProperties(ctx->physicalDevice(), static_cast<VkFormat>(0x7ffffff0),
+                                        &ignored);
+  }
   run::RunOptions ro;
   ro.profile = run::resolveProfile(o.profile, info.chip);
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
@@ -159,7 +167,27 @@ int runRun(const RunOptions& o) {
                                o.shard.empty() && !run::shardFromEnvironment() &&
                                (o.suite.empty() || o.suite == "texel");
   std::vector<run::CaseResult> texelOutcomes;  // without lane details
-  const auto sink = [&](const run::CaseResult& r) {
+  // --validate: validation messages that arrived since the previous case are attached to the
+  // case reported next (the batch that made them); any message fails the run.
+  std::size_t messagesSeen = 0;
+  std::vector<std::string> pending;
+  const auto newMessages = [&] {
+    const std::vector<std::string> all = ctx->validationMessages();
+    for (std::size_t k = messagesSeen; k < all.size(); ++k)
+      pending.push_back(all[k]);
+    messagesSeen = all.size();
+  };
+  newMessages();  // from opening the device and the test hook: go to the first case
+  const auto sink = [&](const run::CaseResult& reported) {
+    newMessages();
+    run::CaseResult withMessages;
+    if (!pending.empty()) {
+      withMessages = reported;
+      for (const std::string& m : pending)
+        withMessages.notes.push_back("vulkan validation: " + m);
+      pending.clear();
+    }
+    const run::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
     if (json) json->add(r);
     if (!o.junit.empty() || !o.csv.empty()) outcomes.push_back(run::outcomeOf(r));
     if (wholeTexelSuite && r.suite == "texel") {
@@ -205,7 +233,18 @@ int runRun(const RunOptions& o) {
     }
     extra["texel_gaps"] = list;
   }
-  if (json) json->close(summary.line(), extra);
+  newMessages();
+  const std::size_t messages = ctx->validationMessages().size();
+  std::string line = summary.line();
+  if (o.validate) {
+    extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},
+                           {"features", {"core", "synchronization"}},
+                           {"messages", messages},
+                           {"errors", ctx->validationErrors()},
+                           {"unattributed", pending}};
+    line += ", " + std::to_string(messages) + " validation messages";
+  }
+  if (json) json->close(line, extra);
   if (!o.junit.empty())
     run::writeJunit(o.junit, outcomes,
                     {{"device", device},
@@ -213,8 +252,8 @@ int runRun(const RunOptions& o) {
                      {"profile", ro.profile.name},
                      {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
   if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
-  std::fprintf(text, "%s\n", summary.line().c_str());
-  return summary.ok() ? 0 : 1;
+  std::fprintf(text, "%s\n", line.c_str());
+  return summary.ok() && messages == 0 ? 0 : 1;
 }
 
 void addCommon(CLI::App* sub, RunOptions& o) {
@@ -259,6 +298,9 @@ void addRunCommands(CLI::App& app, Context& ctx) {
                  "write deqp-runner style results (name,status,duration per line) to this file");
   rn->add_option("--jobs", opts->jobs, "threads for the reference (default: all cores)");
   rn->add_flag("--verbose", opts->verbose, "print every case and every compared component");
+  rn->add_flag("--validate", opts->validate,
+               "run under the Khronos validation layer (core + synchronization); its messages "
+               "are attached to the case reported next and any message fails the run");
   rn->callback([opts, &ctx] { ctx.exitCode = runRun(*opts); });
 }
 

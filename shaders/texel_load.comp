@@ -1,12 +1,14 @@
 #version 450
 // Texel route, loads: lane l reads element idx[l] of the texel buffer at binding 0 and
 // writes the COMPS components it uses (so the driver emits BUFFER_LOAD_FORMAT_{X..XYZW},
-// PLATFORM.md) as raw bits. Lanes with enabled[l] == 0 skip the load (EXEC).
-// Defines: STORAGE (0: texelFetch on a samplerBuffer, 1: imageLoad on an imageBuffer),
+// docs/platform.md) as raw bits. Lanes with enabled[l] == 0 skip the load (EXEC).
+// Defines: STORAGE (0: texelFetch on a textureBuffer, 1: imageLoad on an imageBuffer),
 // FMT (STORAGE only: the image's GLSL format layout qualifier, e.g. rgba8, r11f_g11f_b10f;
 // without it the image has no format, GL_EXT_shader_image_load_formatted, which needs
-// shaderStorageImageReadWithoutFormat), TEX (the sampler or image type: samplerBuffer,
-// isamplerBuffer, uimageBuffer, ...), VEC4 (vec4 / ivec4 / uvec4), IS_FLOAT, COMPS (1..4).
+// shaderStorageImageReadWithoutFormat), TEX (the texture or image type: textureBuffer,
+// itextureBuffer, uimageBuffer, ...; a textureBuffer, not a samplerBuffer: texelFetch needs
+// no sampler, and SPIR-V 1.6 forbids the sampled-image type of a buffer image that a
+// samplerBuffer makes, which the validation layer flags on Vulkan 1.4 drivers), VEC4 (vec4 / ivec4 / uvec4), IS_FLOAT, COMPS (1..4).
 // WIDE (R64_UINT/SINT): a 64-bit image (u64imageBuffer / i64imageBuffer, FMT r64ui / r64i,
 // GL_EXT_shader_image_int64); its one component goes out as two dwords, low then high,
 // as the 32_32 V# returns them in registers X and Y.

@@ -19,7 +19,7 @@ foreach(kind f i u)
   endif()
   foreach(n 1 2 3 4)
     gcnprobe_shader(NAME texel_load_uniform_${kind}${n} SOURCE texel_load.comp
-      DEFINES STORAGE=0 TEX=${pre}samplerBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} COMPS=${n})
+      DEFINES STORAGE=0 TEX=${pre}textureBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} COMPS=${n})
     gcnprobe_shader(NAME texel_load_storage_${kind}${n} SOURCE texel_load.comp
       DEFINES STORAGE=1 TEX=${pre}imageBuffer VEC4=${pre}vec4 IS_FLOAT=${isf} COMPS=${n})
   endforeach()

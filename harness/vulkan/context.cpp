@@ -70,6 +70,14 @@ VkInstance createInstance(bool validation, bool* debugUtils) {
     *debugUtils = true;
   }
   auto ci = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  // With validation: the core checks plus synchronization validation (hazards between the
+  // harness's copies, dispatches and host reads).
+  const VkValidationFeatureEnableEXT enables[] = {
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  auto vf = make<VkValidationFeaturesEXT>(VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT);
+  vf.enabledValidationFeatureCount = 1;
+  vf.pEnabledValidationFeatures = enables;
+  if (validation) ci.pNext = &vf;
   ci.pApplicationInfo = &app;
   ci.enabledLayerCount = static_cast<uint32_t>(layers.size());
   ci.ppEnabledLayerNames = layers.data();
@@ -145,11 +153,13 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT 
                                          const VkDebugUtilsMessengerCallbackDataEXT* data,
                                          void* user) {
   auto* m = static_cast<Context::Messenger*>(user);
-  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
-    m->errors.fetch_add(1);
+  const bool error = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  // Warnings count as messages too (the gate fails on any), errors also as errors.
+  if (error || (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
+    if (error) m->errors.fetch_add(1);
     std::lock_guard<std::mutex> lock(m->mutex);
     m->messages.emplace_back(data->pMessage != nullptr ? data->pMessage : "");
-    std::fprintf(stderr, "vulkan validation: %s\n", data->pMessage);
+    std::fprintf(stderr, "vulkan validation %s: %s\n", error ? "error" : "warning", data->pMessage);
   }
   return VK_FALSE;
 }

@@ -72,8 +72,9 @@ struct Features {
 // Non-copyable, non-movable: hold it in the unique_ptr open() returns.
 class Context {
  public:
-  // validation = true enables VK_LAYER_KHRONOS_validation and a debug messenger that
-  // counts validation errors (validationErrors()) and prints them to stderr.
+  // validation = true enables VK_LAYER_KHRONOS_validation (core and synchronization
+  // validation) and a debug messenger that keeps every warning and error
+  // (validationMessages()), counts the errors (validationErrors()) and prints both to stderr.
   // descriptorBuffer = true enables VK_EXT_descriptor_buffer where the device has it
   // (features().descriptorBuffer says whether it did).
   static std::unique_ptr<Context> open(const std::string& selector, bool validation = false,
@@ -96,7 +97,7 @@ class Context {
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const;
   // Validation messages of severity error seen so far (0 when validation is off).
   uint32_t validationErrors() const;
-  // The text of the validation errors seen so far.
+  // The text of the validation warnings and errors seen so far.
   std::vector<std::string> validationMessages() const;
 
   struct Messenger;  // implementation detail (debug-messenger state)
