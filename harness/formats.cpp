@@ -29,9 +29,9 @@ constexpr std::array<DstSel, 4> k000X{DstSel::Zero, DstSel::Zero, DstSel::Zero, 
 
 // DATA_FORMAT per radv_translate_buffer_dataformat (Mesa 22.3 src/amd/vulkan/radv_formats.c):
 // equal channel sizes of 8/16/32 bits with 1, 2 or 4 channels (32 bits also 3); 10-10-10-2
-// -> 2_10_10_10 (seed 003 code 9, GCN-FACTS.md); R11G11B10_FLOAT -> 10_11_11; 1-channel
-// 64-bit integers -> 32_32; everything else (3 channels of 8/16 bits, other 64-bit) INVALID.
-// NUM_FORMAT per radv_translate_buffer_numformat: the first channel's type (normalized ->
+// -> 2_10_10_10 (CLRX GcnMemHandling code 9, docs/gcn-facts.md); R11G11B10_FLOAT -> 10_11_11;
+// 1-channel 64-bit integers -> 32_32; everything else (3 channels of 8/16 bits, other 64-bit)
+// INVALID. NUM_FORMAT per radv_translate_buffer_numformat: the first channel's type (normalized ->
 // UNORM/SNORM, pure integer -> UINT/SINT, else USCALED/SSCALED, float -> FLOAT); sRGB is
 // unsigned normalized there, so UNORM. `texel` is what RADV 22.3 reports in bufferFeatures
 // (uniform or storage texel), checked against the RADV null device in formats_test.cpp.
@@ -220,7 +220,7 @@ constexpr BufferFormat kFormats[] = {
         "64-bit channels: no buffer data format; RADV fetches it as a vertex attribute only "
         "(32-bit loads)"),
     ROW(B10G11R11_UFLOAT_PACK32, F10_11_11, Float, kXYZ1, 4, true,
-        "R at bits 0-10: seed DATA_FORMAT 10_11_11 (x = low 11 bits)"),
+        "R at bits 0-10: DATA_FORMAT 10_11_11 (x = low 11 bits)"),
     // Mesa 25 (RADV and lavapipe) offers these as texel buffers; Mesa 22.3 does not. RADV 25's
     // descriptors, read with vkGetDescriptorEXT on its null device (`gcnprobe formats
     // --self-check`): R10X6/R12X4 = DATA_FORMAT 16 (16_16 for the 2PACK16 forms) UNORM.
@@ -316,7 +316,7 @@ const BufferFormat& parseBufferFormat(std::string_view name) {
 
 uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride) {
   // radv_make_texel_buffer_descriptor: "if (gfx_level != GFX8 && stride) range /= stride",
-  // i.e. bytes on GFX8 (NUM_RECORDS counts bytes unless SWIZZLE_ENABLE, GCN-FACTS.md) and
+  // i.e. bytes on GFX8 (NUM_RECORDS counts bytes unless SWIZZLE_ENABLE, docs/gcn-facts.md) and
   // elements elsewhere.
   if (gen == gcn::Gen::Gfx8) return elements * stride;
   return elements;

@@ -33,7 +33,8 @@ struct BufferFormat {
   // "one channel per load" in the rows' notes); Invalid for every other row.
   gcn::Dfmt channelDfmt = gcn::Dfmt::Invalid;
   // Vulkan sRGB format: a view read applies the sRGB EOTF to R, G, B (Vulkan spec, Texel
-  // Input Operations, "Format Conversion"); no GCN buffer NUM_FORMAT does (seed 003 codes 0-7).
+  // Input Operations, "Format Conversion"); no GCN buffer NUM_FORMAT does (CLRX GcnMemHandling
+  // codes 0-7).
   bool srgb = false;
 };
 
@@ -82,7 +83,7 @@ char shaderNumericType(const BufferFormat& f);
 const BufferFormat& parseBufferFormat(std::string_view name);
 
 // NUM_RECORDS a driver writes for a texel buffer of `elements` elements of `stride` bytes:
-// bytes on GFX8, elements elsewhere (GCN-FACTS.md "NUM_RECORDS units").
+// bytes on GFX8, elements elsewhere (docs/gcn-facts.md "NUM_RECORDS units").
 uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride);
 
 // A texel-buffer V# with the given format fields: STRIDE, NUM_RECORDS per

@@ -43,7 +43,7 @@ std::optional<gcn::Chip> chipByName(std::string_view name) {
 std::optional<gcn::Chip> chipFromDeviceName(std::string_view deviceName) {
   // RADV names devices "<marketing name> (RADV <FAMILY>)" (radv_physical_device_try_create:
   // "%s (RADV %s%s)" with ac_get_family_name), older releases "AMD RADV <FAMILY>", the null
-  // winsys "Null hardware (RADV <FAMILY>)" (measured, Mesa 22.3.6, PLATFORM.md).
+  // winsys "Null hardware (RADV <FAMILY>)" (measured, Mesa 22.3.6, docs/platform.md).
   constexpr std::string_view kTag = "RADV ";
   size_t at = deviceName.find(kTag);
   if (at == std::string_view::npos) return std::nullopt;

@@ -2,8 +2,8 @@
 // Atomic route, storage buffers (harness/routes/atomic.cpp): lane l performs FN on the
 // element of the SSBO at binding 0 at byte address addr[l] + OFF (OFF: specialization
 // constant 0, foldable into the MUBUF OFFSET field) and writes the returned pre-op value as
-// raw bits to Out (BUFFER_ATOMIC_* with GLC, PLATFORM.md "SSBO atomicAdd/... ->
-// buffer_atomic_*"). Operands follow the VDATA layout of the instruction (reference/atomic.h):
+// raw bits to Out (BUFFER_ATOMIC_* with GLC, docs/platform.md "Instruction selection":
+// SSBO atomics -> buffer_atomic_*). Operands follow the VDATA layout of the instruction (reference/atomic.h):
 // data[l*4 + 0 (..1)] = source, CMPSWAP compare at data[l*4 + WORDS]. NEG = 1: GLSL has no
 // atomicSub, the source is negated and added (the case says so: "sub via add(-x)").
 // Defines: T (uint, int, uint64_t, int64_t), WIDE (0/1), FN (atomicAdd, ...), CMPSWAP, NEG.

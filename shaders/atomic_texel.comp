@@ -1,7 +1,7 @@
 #version 450
 // Atomic route, storage texel buffers (harness/routes/atomic.cpp): lane l performs FN on
 // element addr[l] of an R32_UINT / R32_SINT imageBuffer (BUFFER_ATOMIC_* ... IDXEN on RADV,
-// PLATFORM.md) and writes the returned pre-op value to Out. The format needs
+// docs/platform.md) and writes the returned pre-op value to Out. The format needs
 // VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT. data[l*4] = source, data[l*4+1] =
 // CMPSWAP compare; NEG = 1: "sub via add(-x)" (GLSL has no imageAtomicSub).
 // Defines: T (uint / int), TEX (uimageBuffer / iimageBuffer), FMT (r32ui / r32i), FN, CMPSWAP,

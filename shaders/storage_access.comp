@@ -1,13 +1,13 @@
 #version 450
 // Storage-buffer route (harness/routes/storage.cpp): lane l accesses the SSBO at binding 0
 // at byte address addr[l] + OFF (OFF: specialization constant 0, so RADV/ACO can fold it into
-// the MUBUF OFFSET field, PLATFORM.md "A constant offset lands in the instruction OFFSET
-// field"). addr[l] and OFF are multiples of the element size ESIZE. Loads write WORDS
-// register values per lane to Out as raw bits; stores write data[l*4 .. l*4+WORDS-1].
+// the MUBUF OFFSET field, docs/platform.md "Instruction selection": a constant offset lands in
+// the OFFSET field). addr[l] and OFF are multiples of the element size ESIZE. Loads write
+// WORDS register values per lane to Out as raw bits; stores write data[l*4 .. l*4+WORDS-1].
 // Multi-dword accesses are WORDS adjacent uint elements (not uvec2..4): the byte offset then
 // only needs dword alignment like BUFFER_LOAD_DWORDX2..4 (std430 uvec3/uvec4 arrays would
 // force 16-byte steps), and each dword is bounds-checked on its own like GCN's per-dword
-// range check (seed 004). RADV vectorises adjacent loads into DWORDX2..4 (nir load/store
+// range check (AMD RDNA3 ISA). RADV vectorises adjacent loads into DWORDX2..4 (nir load/store
 // vectoriser); whether it did is the ISA check's question, not this shader's.
 // Defines: STORE (0/1), DTYPE (uint8_t, int8_t, uint16_t, int16_t, uint), SIGNED (0/1),
 // ESIZE (bytes of DTYPE), WORDS (1..4, uint only), BITS8 / BITS16 (the storage extensions).

@@ -1,7 +1,7 @@
 #version 450
 // Texel route, stores: lane l writes data[l*4 .. l*4+3] (raw register bits) to element
 // idx[l] of the storage texel buffer at binding 0 with imageStore (BUFFER_STORE_FORMAT_*
-// on GCN, PLATFORM.md). No format qualifier: needs shaderStorageImageWriteWithoutFormat.
+// on GCN, docs/platform.md). No format qualifier: needs shaderStorageImageWriteWithoutFormat.
 // Lanes with enabled[l] == 0 skip the store (EXEC). Defines: TEX (imageBuffer / iimageBuffer / uimageBuffer), VEC4, IS_FLOAT,
 // SCALAR (int / uint for integer types), STORE_COMPS (1..4: components taken from data; the
 // rest are constant zero, so the compiler can store only the first STORE_COMPS registers:

@@ -1,7 +1,7 @@
 #version 450
 // Vertex route (harness/routes/vertex.cpp): one point per lane of an indexed draw
 // (rasterizer discard). Vertex gl_VertexIndex fetches the attribute at location 0 (RADV:
-// TBUFFER_LOAD_FORMAT_* or BUFFER_LOAD_DWORD* with IDXEN, PLATFORM.md) and writes its four
+// TBUFFER_LOAD_FORMAT_* or BUFFER_LOAD_DWORD* with IDXEN, docs/platform.md) and writes its four
 // components as raw bits to the slot of every active lane whose index it is: an indexed
 // draw may shade a repeated index once, and gl_VertexIndex is all a vertex knows.
 // Defines: VEC4 (vec4 / ivec4 / uvec4, the attribute's numeric type), IS_FLOAT.

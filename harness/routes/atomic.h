@@ -2,7 +2,7 @@
 // (+ _X2 where the device has shaderBufferInt64Atomics) with GLC (the pre-op value is
 // returned), through SSBO atomics (OFFEN, shaders/atomic_ssbo.comp) and imageAtomic* on an
 // R32_UINT / R32_SINT storage texel buffer (IDXEN, shaders/atomic_texel.comp), which RADV
-// turns into these instructions (PLATFORM.md). GLSL has no atomic subtract: SUB cases run
+// turns into these instructions (docs/platform.md). GLSL has no atomic subtract: SUB cases run
 // atomicAdd of the negated source, which gives the same pre-op value and memory modulo
 // 2^32 (2^64); RADV emits BUFFER_ATOMIC_ADD for it (docs/routes.md).
 #pragma once

@@ -2,8 +2,8 @@
 // class (texel buffers -> BUFFER_*_FORMAT now; vertex fetch -> TBUFFER_LOAD_FORMAT, storage
 // buffers -> BUFFER_LOAD/STORE_<type>, atomics -> BUFFER_ATOMIC_* next). Routes take plain
 // case data and return what the device did; they know nothing of expectations or reports
-// (PRODUCT.md: "nothing in routes/ knows how results are reported"; STYLE.md: Amber's
-// Engine interface).
+// (so a route never depends on how results are reported; the shape of Amber's Engine
+// interface).
 #pragma once
 
 #include <volk.h>

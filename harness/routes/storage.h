@@ -1,7 +1,7 @@
 // The storage-buffer route: BUFFER_LOAD_{UBYTE,SBYTE,USHORT,SSHORT,DWORD,DWORDX2..4} and
 // BUFFER_STORE_{BYTE,SHORT,DWORD,DWORDX2..4} with OFFEN (per-lane byte offset) and the
 // instruction OFFSET, through an SSBO (shaders/storage_access.comp). RADV/ACO emits the
-// typed MUBUF ops for SSBO accesses (PLATFORM.md "Observed instruction selection"), except
+// typed MUBUF ops for SSBO accesses (docs/platform.md "Instruction selection"), except
 // SBYTE/SSHORT, which it never emits (UBYTE/USHORT + a sign-extending bitfield extract): a
 // case naming them is what the GLSL int8_t/int16_t load means on GCN, and the ISA check
 // reports what the driver chose. docs/routes.md has the table per device.
@@ -33,8 +33,8 @@ gcn::VSharp makeStorageBufferVSharp(uint64_t base, uint32_t rangeBytes);
 // "" when the case is not one.
 std::string storageVariant(const DeviceCase& c);
 
-// The plain V# fields every GFX6-9 layout shares (seed 003 bit table: BASE [47:0], STRIDE
-// [61:48], SWIZZLE_ENABLE [63], NUM_RECORDS [95:64], ADD_TID_ENABLE [119]), read from
+// The plain V# fields every GFX6-9 layout shares (CLRX GcnMemHandling bit table: BASE [47:0],
+// STRIDE [61:48], SWIZZLE_ENABLE [63], NUM_RECORDS [95:64], ADD_TID_ENABLE [119]), read from
 // state.sgpr[inst.srsrc..+3]: the routes bind what the V# says.
 struct RawBufferFields {
   uint64_t base = 0;

@@ -2,7 +2,7 @@
 // and storage texel buffers (imageLoad without format, GL_EXT_shader_image_load_formatted,
 // where the device has shaderStorageImageReadWithoutFormat; else imageLoad on an image
 // declared with the view's format, for VkFormats that have a SPIR-V image format),
-// BUFFER_STORE_FORMAT_* through imageStore (PLATFORM.md: RADV/ACO emits exactly these with
+// BUFFER_STORE_FORMAT_* through imageStore (docs/platform.md: RADV/ACO emits exactly these with
 // IDXEN and the V# of the view). One pipeline per shader variant; all cases of a variant
 // run as one dispatch each in one command buffer, each case with its own guarded buffer,
 // view and descriptor set.

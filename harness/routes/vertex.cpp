@@ -20,8 +20,8 @@ constexpr uint32_t kUnwritten = 0xdeadbeefu;  // Out words no vertex wrote
 const vk::Binding kBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
 
-// STRIDE is V# word 1 bits [29:16] on every GCN generation (GCN-FACTS.md, "V# per
-// generation"), so the route reads it without knowing the chip.
+// STRIDE is V# word 1 bits [29:16] on every GCN generation (docs/gcn-facts.md, "V#
+// layout"), so the route reads it without knowing the chip.
 uint32_t strideOf(const DeviceCase& c) {
   return (c.state.sgpr.at(c.inst.srsrc + 1u) >> 16) & 0x3fffu;
 }

@@ -1,6 +1,6 @@
 // The vertex-fetch route: TBUFFER_LOAD_FORMAT_{X..XYZW} (8/16-bit and packed formats) and
 // BUFFER_LOAD_DWORD{,X2,X3,X4} (32-bit channels) through a vertex attribute, as RADV/ACO
-// emits them (PLATFORM.md, "Observed instruction selection"). A vertex-only graphics
+// emits them (docs/platform.md, "Instruction selection"). A vertex-only graphics
 // pipeline (harness/vulkan/graphics_pipeline.h) draws one point per active lane with an
 // index buffer holding the lane's VADDR (the vertex index); binding stride = the V#'s
 // STRIDE, attribute offset = the instruction's OFFSET, attribute format = the case's
@@ -48,7 +48,7 @@ uint32_t vertexNumRecords(gcn::Gen gen, uint32_t bytes, uint32_t stride, uint32_
 // DST_SEL XYZW. Word 3's DATA/NUM_FORMAT are the attribute's, as RADV writes them for
 // dynamic vertex input (vs_state path: the attribute's hw_format); static pipelines write
 // 32/UINT there. Neither changes the fetch (MTBUF takes DFMT/NFMT from the instruction,
-// typed loads from the opcode: seed 003), and the attribute's lets the diff name the
+// typed loads from the opcode: CLRX GcnMemHandling), and the attribute's lets the diff name the
 // format under test. Throws gcn::Error when the format has no vertex fetch instruction.
 gcn::VSharp makeVertexBufferVSharp(gcn::Gen gen, uint64_t base, uint32_t bytes, uint32_t stride,
                                    uint32_t attribOffset, VkFormat format);

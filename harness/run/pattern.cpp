@@ -60,7 +60,7 @@ std::vector<uint32_t> edgeCodes(gcn::Dfmt d, gcn::Nfmt n, unsigned comp) {
   const uint32_t mask = fieldMask(bits);
   const uint32_t half = bits >= 32 ? 0x80000000u : (1u << (bits - 1));
   // 0, 1, unsigned max, signed min, signed min + 1, signed max (SNORM reads both min and
-  // min + 1 as -1.0: GCN-FACTS.md "Conversions").
+  // min + 1 as -1.0: docs/gcn-facts.md "Conversions").
   for (uint32_t c : {0u, 1u, mask, half, half + 1u, half - 1u})
     addUnique(out, c & mask);
   return out;

@@ -26,7 +26,7 @@ std::vector<uint32_t> edgeRegisterValues(gcn::Dfmt d, gcn::Nfmt n, unsigned comp
 // (cycling through shorter lists), later elements seeded random codes.
 std::vector<uint8_t> patternMemory(gcn::Dfmt d, gcn::Nfmt n, uint32_t elements, uint64_t seed);
 
-// Layout of a float field of a buffer format (seed 003 / GCN-FACTS.md): 32-bit IEEE
+// Layout of a float field of a buffer format (CLRX GcnMemHandling / docs/gcn-facts.md): 32-bit IEEE
 // single, 16-bit half, and the unsigned 11-bit (5e6m) and 10-bit (5e5m) floats of
 // 10_11_11 and 11_11_10.
 struct FloatField {

@@ -21,7 +21,7 @@ struct Profile {
 };
 
 // The generation the portable profile computes with: GFX9 keeps NUM_RECORDS of texel
-// buffers in elements like GFX6/7 (GCN-FACTS.md) and is the newest GCN generation.
+// buffers in elements like GFX6/7 (docs/gcn-facts.md) and is the newest GCN generation.
 inline constexpr gcn::Gen kPortableGen = gcn::Gen::Gfx9;
 
 // `text`: "" (default for the device), "portable", or a generation ("gfx8"). deviceChip

@@ -120,12 +120,12 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   // instruction modifiers, then the shape of each route.
   if (v.swizzleEnable)
     return no(
-        "V# has SWIZZLE_ENABLE: plain Vulkan never builds it (needs raw descriptors, "
-        "PRODUCT.md planned)");
+        "V# has SWIZZLE_ENABLE: plain Vulkan never builds it, and this build has no "
+        "route that writes raw descriptors");
   if (v.addTidEnable)
     return no(
-        "V# has ADD_TID_ENABLE: plain Vulkan never builds it (needs raw descriptors, "
-        "PRODUCT.md planned)");
+        "V# has ADD_TID_ENABLE: plain Vulkan never builds it, and this build has no "
+        "route that writes raw descriptors");
   if (op.encoding == gcn::Encoding::Mtbuf)
     return no(
         "TBUFFER_* comes only from vertex fetch, whose V# (per attribute) and lane inputs "
@@ -141,7 +141,7 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   if (inst.soffset != 128)
     return no(
         "SOFFSET is not the inline constant 0: the routes' buffer accesses have SOFFSET 0 "
-        "(an SGPR offset needs a raw descriptor, PRODUCT.md planned)");
+        "(an SGPR offset needs a raw-descriptor route, which this build does not have)");
   const bool atomic = op.kind == gcn::OpKind::Atomic;
   if (atomic && !inst.glc)
     return no(

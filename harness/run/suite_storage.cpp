@@ -33,7 +33,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   std::string m(op.mnemonic);
   c.name = "storage." + m.substr(7) + ".offset" + std::to_string(offset);
   // SBYTE/SSHORT: what a GLSL int8_t/int16_t SSBO load means; RADV emits UBYTE/USHORT plus a
-  // sign extension (PLATFORM.md): the name says how the case reaches the device.
+  // sign extension (docs/platform.md): the name says how the case reaches the device.
   if (op.signExtend) c.name += ".via_int" + std::to_string(op.memBytes * 8) + "_load";
   c.suite = "storage";
   c.tolerance = "exact";  // raw bits: no conversion happens on either side
@@ -75,10 +75,11 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
       addr[l] = (l * 5 * al) % (maxIn + 1) / al * al;
   }
   // Lanes 48..61: the last in-range access, straddling the end (DWORDX2..4: range-checked
-  // per dword, seed 004), starting at the end, and far past it. DWORDX4 loads keep to
+  // per dword, AMD RDNA3 ISA), starting at the end, and far past it. DWORDX4 loads keep to
   // straddling lanes: expect.cpp's portable out-of-bounds vector for a lane with every
   // dword out of range is (0,0,0,1) (the texel-format rule), while an SSBO load returns 0
-  // in every component under robustBufferAccess2 (report of h9).
+  // in every component under robustBufferAccess2 (VK_EXT_robustness2: out-of-bounds storage
+  // buffer reads are zero).
   std::vector<uint32_t> tail;
   if (store) {
     // Stores: no two lanes may write the same byte (Vulkan orders no two invocations'
@@ -120,7 +121,7 @@ std::vector<Case> storageSuite(const gcn::Chip& chip) {
   std::vector<Case> cases;
   for (const char* m : kOps) {
     const gcn::OpcodeInfo& op = opcode(m);
-    if (!gcn::existsOn(op, chip.gen)) continue;  // DWORDX3: GFX7+ (GCN-FACTS.md)
+    if (!gcn::existsOn(op, chip.gen)) continue;  // DWORDX3: GFX7+ (docs/gcn-facts.md)
     for (uint16_t o : kOffsets)
       cases.push_back(makeCase(chip, op, o));
   }

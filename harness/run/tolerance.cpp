@@ -8,14 +8,13 @@ namespace gcnprobe::run {
 namespace {
 
 constexpr Tolerance kTolerances[] = {
-    {"exact", 0, 0, false, false,
-     "default: on a GCN device the reference predicts every bit (PRODUCT.md)"},
+    {"exact", 0, 0, false, false, "default: on a GCN device the reference predicts every bit"},
     // Vulkan spec "Conversion from Normalized Fixed-Point to Floating-Point" gives
-    // f = c / (2^b - 1) without requiring a correctly rounded result; PLATFORM.md measured
+    // f = c / (2^b - 1) without requiring a correctly rounded result; docs/platform.md measured
     // lavapipe computing float(c) * float(1/255): 1 ulp away for 126 of 256 codes.
     {"norm-1ulp", 1, 0, false, false,
      "Vulkan fixed-point conversion (fundamentals-fixedfpconv) states no exact rounding; "
-     "lavapipe is 1 ulp off (PLATFORM.md)"},
+     "lavapipe is 1 ulp off (docs/platform.md)"},
     // Texel formats under the portable profile: the load rule above; stores: Vulkan's
     // convertFloatToUint/Int returns "one of the two ... integers closest" (round to
     // nearest is only recommended) and float -> 16/11/10-bit float rounding is
