@@ -55,7 +55,7 @@ TEST(ConvertCli, StoreJson) {
 }
 
 TEST(ConvertCli, UndefinedLoadIsNullWithReason) {
-  // Seed 003: 10_11_11 is unknown on GCN 1.0.
+  // CLRX GcnMemHandling: 10_11_11 is unknown on GCN 1.0.
   const CliRun r = runGcnprobe("convert --gen gfx6 --dfmt 10_11_11 --nfmt float --load 0 --json");
   ASSERT_EQ(r.exit, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
@@ -71,7 +71,7 @@ TEST(ConvertCli, PoliciesAndD16) {
                         "int-store=truncate")
                 .out,
             "0x0138\n");
-  // D16: float32 1 + 4097*2^-23 truncates to half 1.0 (seed 004).
+  // D16: float32 1 + 4097*2^-23 truncates to half 1.0 (AMD RDNA3 ISA).
   EXPECT_EQ(
       runGcnprobe("convert --gen gfx9 --dfmt 32_32 --nfmt float --load 0x3f801001,0 --d16").out,
       "X 0x3c00 1\nY 0x0000 0\n");

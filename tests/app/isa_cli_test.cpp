@@ -1,4 +1,4 @@
-// CI's ISA check (issue 6): `gcnprobe isa --family <chip>` for one chip of each of gfx6, gfx7,
+// CI's ISA check: `gcnprobe isa --family <chip>` for one chip of each of gfx6, gfx7,
 // gfx8 and gfx9 on RADV's null device. Every case must be ISA-verified or listed in
 // docs/isa-misses.md with its reason; every row there must still be needed; no case may
 // end in error; and on gfx8/9 (ACO text from LLVM's disassembler) the driver's text must

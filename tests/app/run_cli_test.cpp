@@ -65,10 +65,10 @@ TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
 
 }  // namespace
 
-// `gcnprobe formats --json`: the documented keys, with V# fields checked against the seeds
-// (BUF_DATA_FORMAT 8_8_8_8 = 10, 8 = 1, 16 = 2, 32_32 = 11; BUF_NUM_FORMAT UNORM = 0, UINT = 4;
-// DST_SEL X..W = 4..7, 1 = ONE) and the Vulkan spec's mandatory texel-buffer support of
-// R8G8B8A8_UNORM (uniform and storage).
+// `gcnprobe formats --json`: the documented keys, with V# fields checked against CLRX
+// GcnMemHandling (BUF_DATA_FORMAT 8_8_8_8 = 10, 8 = 1, 16 = 2, 32_32 = 11; BUF_NUM_FORMAT UNORM =
+// 0, UINT = 4; DST_SEL X..W = 4..7, 1 = ONE) and the Vulkan spec's mandatory texel-buffer support
+// of R8G8B8A8_UNORM (uniform and storage).
 TEST(FormatsCli, JsonHasTheDocumentedFields) {
   const CliRun o = runGcnprobe("formats --json", gcnprobe::test_support::Stderr::Discard);
   ASSERT_EQ(o.exit, 0) << o.out;
@@ -105,7 +105,7 @@ TEST(FormatsCli, JsonHasTheDocumentedFields) {
 // The whole texel suite on the default device: the JSON report lists the supported
 // texel-buffer formats no case proved. On lavapipe only the 64-bit formats may be there
 // (no shader can read them without shaderImageInt64Atomics, or they have no GCN model);
-// every other format it supports as a texel buffer must have a passing case (issue 4).
+// every other format it supports as a texel buffer must have a passing case.
 TEST(RunCli, TexelSuiteReportsItsCoverageGaps) {
   const std::string json = ::testing::TempDir() + "gcnprobe_texel_gaps.json";
   const CliRun o = runGcnprobe("run --suite texel --json " + json);

@@ -42,7 +42,7 @@ const char* kTongaSmoke = R"(BB0:
 )";
 
 // Buffer lines of texel pipelines (gcnprobe isa --family tonga / vega10, texel_load_uniform_f4
-// and texel_store_f) and PLATFORM.md's vertex fetch (gfx8+).
+// and texel_store_f) and docs/platform.md's vertex fetch (gfx8+).
 const char* kTexelGfx8 = R"(BB0:
 	buffer_load_dword v2, v1, s[4:7], 0 offen offset:256        ; e0501100 80010201
 	buffer_load_dword v1, v1, s[4:7], 0 offen                   ; e0501000 80010101
@@ -459,7 +459,8 @@ TEST(Coverage, RowsCountReachedPairsAndSayWhyNot) {
     return *std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r.mnemonic == m; });
   };
   EXPECT_EQ(row("buffer_load_format_x").reached, 1u);
-  // 8_UNORM, 8_SNORM and 16_FLOAT are legal loads (seed 003), so at least those are known.
+  // 8_UNORM, 8_SNORM and 16_FLOAT are legal loads (CLRX GcnMemHandling), so at least those are
+  // known.
   EXPECT_GE(row("buffer_load_format_x").known, 3u);
   EXPECT_LE(row("buffer_load_format_x").known, 14u * 8u);
   EXPECT_NE(row("buffer_load_format_x").whyNot.find("unsupported on tonga: <format> lacks X"),

@@ -34,7 +34,7 @@ const gcn::Chip& portableChip() {
   return gcn::representativeChip(run::kPortableGen);
 }
 
-// Golden words of RADV's SSBO descriptor on GFX6-9, derived by hand from seed 003's bit
+// Golden words of RADV's SSBO descriptor on GFX6-9, derived by hand from CLRX GcnMemHandling's bit
 // table and Mesa radv_descriptor_set.c (write_buffer_descriptor): word 3 = DST_SEL X,Y,Z,W
 // (codes 4,5,6,7 at bits 0,3,6,9: 0xfac) | NUM_FORMAT FLOAT (7 << 12 = 0x7000) |
 // DATA_FORMAT 32 (4 << 15 = 0x20000) = 0x27fac; word 2 = the range rounded up to 4.

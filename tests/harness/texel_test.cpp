@@ -224,7 +224,7 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
     const unsigned n = composed ? 3 : gcn::dfmtInfo(f.dfmt).components;
     mustPass += n == 1 || n == 4 ? 2 : 3;
   }
-  ASSERT_GT(mustPass, 40u);           // PLATFORM.md: lavapipe has 87 uniform-texel formats
+  ASSERT_GT(mustPass, 40u);           // docs/platform.md: lavapipe has 87 uniform-texel formats
   ASSERT_GE(nfmtClasses.size(), 5u);  // UNORM, SNORM, UINT, SINT, FLOAT on any device here
   ASSERT_GE(dfmtClasses.size(), 8u);
 
@@ -311,7 +311,7 @@ TEST(TexelSuite, ComposedAndSrgbViewsPassWithoutValidationErrors) {
       ++supported;
   EXPECT_EQ(passed, supported);
   if (ctx->info().name.find("llvmpipe") != std::string::npos) {
-    EXPECT_GE(passed, 50u);  // PLATFORM.md: 87 uniform-texel formats
+    EXPECT_GE(passed, 50u);  // docs/platform.md: 87 uniform-texel formats
   }
   EXPECT_EQ(s.count(Verdict::Fail), 0u);
   EXPECT_EQ(ctx->validationErrors(), 0u);

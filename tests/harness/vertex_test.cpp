@@ -1,5 +1,5 @@
 // The vertex-fetch route and suite: RADV's vertex V# against hand-derived values, ACO's
-// instruction choice against PLATFORM.md's observations, and the whole suite on lavapipe
+// instruction choice against docs/platform.md's observations, and the whole suite on lavapipe
 // (portable profile) with at least one passing case per format class.
 #include <gtest/gtest.h>
 
@@ -54,7 +54,7 @@ TEST(VertexVSharp, NumRecordsPerGeneration) {
   EXPECT_THROW(routes::vertexNumRecords(gcn::Gen::Gfx9, 8, 0, 8), gcn::Error);
 }
 
-// Words by hand from GCN-FACTS.md's V# layout: word 1 = BASE_HI | STRIDE << 16
+// Words by hand from docs/gcn-facts.md's V# layout: word 1 = BASE_HI | STRIDE << 16
 // (0x12 | 24 << 16 = 0x180012); word 2 = NUM_RECORDS; word 3 = DST_SEL X,Y,Z,W (0xfac) |
 // NUM_FORMAT UNORM (0) | DATA_FORMAT 8_8_8_8 (10 << 15 = 0x50000) = 0x50fac.
 // R8G8B8A8_UNORM, 200 bytes, stride 24, offset 4: attrib_end 8, (200 - 8) / 24 + 1 = 9.
@@ -73,7 +73,7 @@ TEST(VertexVSharp, WordsForR8G8B8A8) {
                gcn::Error);
 }
 
-// PLATFORM.md, "Observed instruction selection" (RADV null device, Mesa 22.3.6): 8/16-bit
+// docs/platform.md, "Instruction selection" (RADV null device, Mesa 22.3.6): 8/16-bit
 // and packed formats -> tbuffer_load_format_* with the format's dfmt/nfmt, e.g. the
 // observed `tbuffer_load_format_xyzw ... format:[BUF_DATA_FORMAT_2_10_10_10,
 // BUF_NUM_FORMAT_SNORM]` for A2B10G10R10_SNORM; 32-bit channels -> buffer_load_dword*.
@@ -145,7 +145,7 @@ TEST(VertexSuite, ReferenceRangeMatchesTheVulkanVertexRule) {
   }
 }
 
-// Format class of a case by its data format (seed 003 names).
+// Format class of a case by its data format (CLRX GcnMemHandling names).
 std::string formatClass(gcn::Dfmt d) {
   switch (d) {
     case gcn::Dfmt::F8:

@@ -1,5 +1,5 @@
 // The Vulkan core on the devices this machine has: lavapipe (executes) and, when Mesa's RADV
-// ICD is installed, RADV's null device (compiles with ACO, cannot execute; PLATFORM.md).
+// ICD is installed, RADV's null device (compiles with ACO, cannot execute; docs/platform.md).
 // Validation is on wherever work is recorded: any validation error fails the test.
 #include <gtest/gtest.h>
 
@@ -61,13 +61,13 @@ TEST(VulkanDevices, LavapipeIsListedAsSoftware) {
   ASSERT_FALSE(devices.empty());
   bool found = false;
   for (const auto& d : devices) {
-    // PLATFORM.md: lavapipe reports "llvmpipe (LLVM 15.0.6, 256 bits)", vendor 0x10005.
+    // docs/platform.md: lavapipe reports "llvmpipe (LLVM 15.0.6, 256 bits)", vendor 0x10005.
     if (d.name.find("llvmpipe") != std::string::npos) {
       found = true;
       EXPECT_TRUE(d.isSoftware);
       EXPECT_EQ(d.vendorId, 0x10005u);
       EXPECT_FALSE(d.chip.has_value());
-      EXPECT_FALSE(d.hasExecutableProperties);  // PLATFORM.md
+      EXPECT_FALSE(d.hasExecutableProperties);  // docs/platform.md
     }
   }
   EXPECT_TRUE(found) << "lavapipe (mesa-vulkan-drivers) not among the devices";
@@ -183,7 +183,7 @@ TEST(VulkanNullDevice, AcoAssemblyHasTheBufferStore) {
     size_t irAt = out.find("=== ACO IR");
     ASSERT_NE(asmAt, std::string::npos) << out;
     ASSERT_NE(irAt, std::string::npos) << out;
-    // smoke_fill.comp stores one uint per lane to an SSBO: PLATFORM.md's table says ACO
+    // smoke_fill.comp stores one uint per lane to an SSBO: docs/platform.md's table says ACO
     // selects buffer_store_dword for that, with the encoded words after ';' on gfx8+.
     std::string assembly = out.substr(asmAt, irAt - asmAt);
     EXPECT_NE(assembly.find("buffer_store_dword"), std::string::npos) << assembly;

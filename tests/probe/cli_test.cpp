@@ -28,8 +28,8 @@ CliRun runCliStdin(const std::string& args, const std::string& text) {
 
 const std::string kStraddle = std::string(GCNPROBE_SOURCE_DIR) + "/probes/raw-straddle.probe";
 
-// Default gfx8 policy straddle=start (seed 003): lane 1 reads dwords 1 and 2 of the pattern
-// 0x11111111 * (k + 1).
+// Default gfx8 policy straddle=start (CLRX GcnMemHandling): lane 1 reads dwords 1 and 2 of the
+// pattern 0x11111111 * (k + 1).
 TEST(RefCli, PrintsLanesUnderTheDefaultPolicies) {
   const CliRun r = runCli("ref " + kStraddle);
   EXPECT_EQ(r.exit, 0) << r.out;
@@ -37,7 +37,7 @@ TEST(RefCli, PrintsLanesUnderTheDefaultPolicies) {
   EXPECT_NE(r.out.find("0x1008+4 in"), std::string::npos) << r.out;
 }
 
-// --policy straddle=whole (seed 004): the dword at byte 8 = NUM_RECORDS is out of range.
+// --policy straddle=whole (AMD RDNA3 ISA): the dword at byte 8 = NUM_RECORDS is out of range.
 TEST(RefCli, PolicyOverrideChangesThePrediction) {
   const CliRun r = runCli("ref " + kStraddle + " --policy straddle=whole --json");
   ASSERT_EQ(r.exit, 0) << r.out;

@@ -155,7 +155,7 @@ TEST(ProbeRealise, BuildsTheRoutesCase) {
 TEST(ProbeRealise, AnyOtherVSharpIsRejectedWithItsText) {
   Loaded l = load("ssbo-raw-straddle");
   const unsigned w3 = l.setup.inst.srsrc + 3u;
-  l.setup.state.sgpr[w3] ^= 1u << 12;  // NUM_FORMAT FLOAT (7) -> 6 (seed 003: bits [14:12])
+  l.setup.state.sgpr[w3] ^= 1u << 12;  // NUM_FORMAT FLOAT (7) -> 6 (CLRX V# table: [14:12])
   const run::Realisation r = realiseSetup(l.setup);
   EXPECT_FALSE(r.device.has_value());
   EXPECT_NE(r.reason.find("is not RADV's storage-buffer V#"), std::string::npos) << r.reason;
@@ -240,7 +240,7 @@ std::unique_ptr<vk::Context> openDevice() {
   }
 }
 
-// texel-unorm8-to-float on the device: PLATFORM.md measured that lavapipe converts UNORM8
+// texel-unorm8-to-float on the device: docs/platform.md measured that lavapipe converts UNORM8
 // as float(c) * float(1/255), i.e. the norm=mulrcp prediction and not the correctly rounded
 // one; lanes where both round the same match both.
 TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {

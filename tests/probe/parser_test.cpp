@@ -126,7 +126,7 @@ TEST(ProbeParser, ValuesReachRegistersAndMemory) {
   EXPECT_EQ(s.memory.bytes[6], 0xcd);
   EXPECT_EQ(s.memory.bytes[7], 0xab);
   EXPECT_EQ(s.lds[2], 9);
-  // The V# sits in s[4:7]: word 2 is NUM_RECORDS (seed 003 bits 64-95).
+  // The V# sits in s[4:7]: word 2 is NUM_RECORDS (CLRX GcnMemHandling bits 64-95).
   EXPECT_EQ(s.state.sgpr[6], 16u);
 }
 

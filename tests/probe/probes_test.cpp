@@ -21,7 +21,7 @@ std::vector<std::filesystem::path> shippedProbes() {
 
 TEST(Probes, EveryProbeEvaluatesAndSettlesSomething) {
   const auto files = shippedProbes();
-  // One per disputed point of GCN-FACTS.md: the 11 range-check rows plus conversions,
+  // One per disputed point of docs/gcn-facts.md: the 11 range-check rows plus conversions,
   // component counts, TFE, zero/invalid V#, NUM_RECORDS units.
   EXPECT_GE(files.size(), 20u);
   for (const auto& path : files) {
@@ -47,8 +47,8 @@ TEST(Probes, EveryProbeEvaluatesAndSettlesSomething) {
 }
 
 // raw-straddle.probe: memory dword k holds 0x11111111 * (k + 1); lane 1 reads dwords 1 and 2
-// of an 8-byte buffer. Seed 003 checks the start only (dword 2 = 0x33333333 read); seed 004
-// checks per dword (dword 2 is out of range: 0). Only `straddle` matters.
+// of an 8-byte buffer. CLRX GcnMemHandling checks the start only (dword 2 = 0x33333333 read); AMD
+// RDNA3 ISA checks per dword (dword 2 is out of range: 0). Only `straddle` matters.
 TEST(Probes, RawStraddleShowsBothRules) {
   const Probe probe = loadProbe(GCNPROBE_SOURCE_DIR "/probes/raw-straddle.probe");
   const ProbeSetup setup = prepare(probe, {});

@@ -29,7 +29,8 @@ VSharp raw(uint64_t base, uint32_t numRecords) {
   return v;
 }
 
-// ---- linear addressing (seed 003) -----------------------------------------------------------
+// ---- linear addressing (CLRX GcnMemHandling)
+// -----------------------------------------------------------
 
 // BUFOFFSET = (UINT32)(AINDEX*STRIDE) + AOFFSET; AINDEX = VGPR[V] = 3, AOFFSET = OFFSET 8 +
 // VGPR[V+1] 4 = 12 -> 3*16 + 12 = 60; ADDRESS = BASE 0x1000 + SOFFSET 0x20 + 60 = 0x105c.
@@ -54,7 +55,8 @@ TEST(Address, LinearIdxenOffen) {
   }
 }
 
-// Seed 003 VADDR table: OFFEN alone reads the offset from VGPR[V]; IDXEN alone the index.
+// CLRX GcnMemHandling VADDR table: OFFEN alone reads the offset from VGPR[V]; IDXEN alone the
+// index.
 TEST(Address, SingleVgprModes) {
   VSharp v = raw(0, 1000);
   v.stride = 8;
@@ -74,8 +76,8 @@ TEST(Address, SingleVgprModes) {
   EXPECT_EQ(b.bufferOffset, 40u);  // 5*8 + 0
 }
 
-// index-product: STRIDE 0x3fff * AINDEX 0x100001 = 0x3fff03fff; seed 003 truncates the product
-// to 32 bits (0xfff03fff), the GFX9 emulator keeps 64 bits.
+// index-product: STRIDE 0x3fff * AINDEX 0x100001 = 0x3fff03fff; CLRX GcnMemHandling truncates the
+// product to 32 bits (0xfff03fff), the GFX9 emulator keeps 64 bits.
 TEST(Address, IndexProductPolicy) {
   VSharp v = raw(0, 0xffffffffu);
   v.stride = 0x3fff;
@@ -89,9 +91,9 @@ TEST(Address, IndexProductPolicy) {
   EXPECT_EQ(plan(Gen::Gfx6, v, in, 4, Policies::defaults(Gen::Gfx6)).bufferOffset, 0xfff03fffull);
 }
 
-// Seed 003: AINDEX = (IDXEN ? VGPR_INDEX : 0) + (TID_ENABLE ? LANEID : 0).
+// CLRX GcnMemHandling: AINDEX = (IDXEN ? VGPR_INDEX : 0) + (TID_ENABLE ? LANEID : 0).
 // No IDXEN, lane 5, STRIDE 8, OFFSET 4 -> 5*8 + 4 = 44.
-// With IDXEN index 10: lane added (seed) -> 15*8+4 = 124; not added (gfx950) -> 10*8+4 = 84.
+// With IDXEN index 10: lane added (CLRX) -> 15*8+4 = 124; not added (gfx950) -> 10*8+4 = 84.
 TEST(Address, AddTidAndTidIdxPolicy) {
   VSharp v = raw(0, 1000);
   v.stride = 8;
@@ -106,7 +108,8 @@ TEST(Address, AddTidAndTidIdxPolicy) {
   EXPECT_EQ(plan(Gen::Gfx7, v, in, 4, with(Gen::Gfx7, {"tid-idx=notadded"})).bufferOffset, 84u);
 }
 
-// ---- ADDR64 (seed 003, GFX6/7) -------------------------------------------------------------
+// ---- ADDR64 (CLRX GcnMemHandling, GFX6/7)
+// -------------------------------------------------------------
 
 // ADDRESS = BASE 0x1000 + VGPR_ADDRESS 0x1_00000010 + OFFSET 4 + SGPR_OFFSET 0x100 =
 // 0x1_00001114; NUM_RECORDS 0 would reject any checked access, ADDR64 is never checked.
@@ -160,7 +163,8 @@ TEST(Address, Addr64NeverRangeChecks) {
   }
 }
 
-// ---- swizzled addressing (seed 003 / seed 004) ---------------------------------------------
+// ---- swizzled addressing (CLRX GcnMemHandling / AMD RDNA3 ISA)
+// ---------------------------------------------
 
 // ELEMSIZE 2<<1 = 4, INDEXSTRIDE 8<<0 = 8, STRIDE 16, AINDEX 9, AOFFSET 6:
 // index_msb 1, index_lsb 1, offset_msb 1, offset_lsb 2 -> 2 + 4*1 + 8*(1*16 + 1*4) = 166.
@@ -188,7 +192,7 @@ TEST(Address, SwizzledGolden) {
   EXPECT_EQ(plan(Gen::Gfx9, g9, in, 4, Policies::defaults(Gen::Gfx9)).bufferOffset, 166u);
 }
 
-// Brute force from the seed text: with ELEMSIZE and INDEXSTRIDE powers of two, "/" and "%" are
+// Brute force from the CLRX text: with ELEMSIZE and INDEXSTRIDE powers of two, "/" and "%" are
 // shifts and masks; the layout is blocks of INDEXSTRIDE records, each record cut in ELEMSIZE
 // pieces, piece j of record (block b, slot s) at b*INDEXSTRIDE*STRIDE + j*ELEMSIZE*INDEXSTRIDE
 // + s*ELEMSIZE.
@@ -219,13 +223,13 @@ TEST(Address, SwizzledMatchesBruteForce) {
     in.soffset = static_cast<uint32_t>(rng() & 0xffff);
     in.lane = static_cast<unsigned>(rng() % 64);
     const AccessPlan a = plan(gen, v, in, 4, Policies::defaults(gen));
-    // Seed 004: Index = (idxen ? vgpr_index : 0) + (add_tid_enable ? thread_id : 0).
+    // AMD RDNA3 ISA: Index = (idxen ? vgpr_index : 0) + (add_tid_enable ? thread_id : 0).
     const uint64_t index = (in.idxen ? in.vaddr[0] : 0u) + (v.addTidEnable ? in.lane : 0u);
     const uint64_t offset = in.instOffset + (in.offen ? in.vaddr[in.idxen ? 1 : 0] : 0u);
     const unsigned elemLog2 = gen == Gen::Gfx9 ? 2 : 1 + v.elementSize;
     const uint64_t expect = bruteSwizzle(index, offset, v.stride, elemLog2, 3 + v.indexStride);
     ASSERT_EQ(a.bufferOffset, expect) << genName(gen) << " i=" << i;
-    // "sgpr_offset is not a part of the offset term ... it's in the base" (seed 004).
+    // "sgpr_offset is not a part of the offset term ... it's in the base" (AMD RDNA3 ISA).
     ASSERT_EQ(a.pieces[0].address, v.base + in.soffset + expect);
   }
 }
@@ -268,7 +272,7 @@ TEST(Address, SwizzleMultiDwordPolicy) {
 
 // ---- range checks ----------------------------------------------------------------------------
 
-// Seed 003, STRIDE 0: out of range when BUFOFFSET >= NUMRECORDS - SGPR_OFFSET.
+// CLRX GcnMemHandling, STRIDE 0: out of range when BUFOFFSET >= NUMRECORDS - SGPR_OFFSET.
 // NUM_RECORDS 16, SOFFSET 8: offset 7 < 8 in; offset 8 out.
 TEST(Address, RawByteCheck) {
   const VSharp v = raw(0, 16);
@@ -284,8 +288,8 @@ TEST(Address, RawByteCheck) {
 }
 
 // straddle: NUM_RECORDS 10, an 8-byte access at offset 4 ([4,12) straddles 10).
-// start (seed 003): 4 < 10 -> both dwords in. whole, PerDword (seed 004): [4,8) in, [8,12) out.
-// whole, Whole unit (format ops/atomics): all-or-nothing -> out.
+// start (CLRX GcnMemHandling): 4 < 10 -> both dwords in. whole, PerDword (AMD RDNA3 ISA): [4,8) in,
+// [8,12) out. whole, Whole unit (format ops/atomics): all-or-nothing -> out.
 TEST(Address, StraddlePolicy) {
   const VSharp v = raw(0, 10);
   AddressOperands in;
@@ -304,7 +308,7 @@ TEST(Address, StraddlePolicy) {
       plan(Gen::Gfx6, v, in, 8, with(Gen::Gfx6, {"straddle=whole"}), CheckUnit::Whole);
   ASSERT_EQ(a.pieces.size(), 1u);
   EXPECT_FALSE(a.pieces[0].inRange);
-  // Defaults: seed rule on gfx6-8, whole access on gfx9 (policy table).
+  // Defaults: CLRX rule on gfx6-8, whole access on gfx9 (policy table).
   EXPECT_TRUE(plan(Gen::Gfx8, v, in, 8, Policies::defaults(Gen::Gfx8)).pieces[0].inRange);
   EXPECT_FALSE(plan(Gen::Gfx9, v, in, 8, Policies::defaults(Gen::Gfx9)).pieces[0].inRange);
 }
@@ -320,7 +324,7 @@ TEST(Address, SoffsetOverflowPolicy) {
 }
 
 // stride-noidx: GFX6 STRIDE 16, NUM_RECORDS 2, no IDXEN, offset 8.
-// index (seed 003): AINDEX 0 < 2 and 8 < 16 -> in. byte: 8 >= 2 -> out.
+// index (CLRX GcnMemHandling): AINDEX 0 < 2 and 8 < 16 -> in. byte: 8 >= 2 -> out.
 TEST(Address, StrideWithoutIdxenPolicy) {
   VSharp v = raw(0, 2);
   v.stride = 16;
@@ -331,8 +335,8 @@ TEST(Address, StrideWithoutIdxenPolicy) {
 }
 
 // offset-vs-stride: GFX9 IDXEN, STRIDE 16, NUM_RECORDS 4 (records), index 1, offset 20.
-// oob (seed 003: OFFSET >= STRIDE) -> out; unchecked (GFX9 emulator) -> in. Index 4 >= 4 is
-// out under both.
+// oob (CLRX GcnMemHandling: OFFSET >= STRIDE) -> out; unchecked (GFX9 emulator) -> in. Index 4 >= 4
+// is out under both.
 TEST(Address, OffsetVsStridePolicy) {
   VSharp v = raw(0, 4);
   v.stride = 16;
@@ -349,7 +353,7 @@ TEST(Address, OffsetVsStridePolicy) {
 }
 
 // tid-noidx: GFX9 ADD_TID, no IDXEN, STRIDE 16, NUM_RECORDS 2, lane 5 -> AINDEX 5.
-// index (seed 003) -> 5 >= 2 out; unchecked (GFX9 scratch) -> in.
+// index (CLRX GcnMemHandling) -> 5 >= 2 out; unchecked (GFX9 scratch) -> in.
 TEST(Address, TidWithoutIdxenPolicy) {
   VSharp v = raw(0, 2);
   v.stride = 16;
@@ -361,7 +365,7 @@ TEST(Address, TidWithoutIdxenPolicy) {
       plan(Gen::Gfx9, v, in, 4, with(Gen::Gfx9, {"tid-noidx=unchecked"})).pieces[0].inRange);
 }
 
-// unaligned: BASE 0x1000, offset 3. ignore-low (seed 004 DWORD mode): a dword access goes to
+// unaligned: BASE 0x1000, offset 3. ignore-low (AMD RDNA3 ISA DWORD mode): a dword access goes to
 // 0x1000, a 16-bit one to 0x1002; unaligned: 0x1003.
 TEST(Address, UnalignedPolicy) {
   const VSharp v = raw(0x1000, 100);
@@ -377,7 +381,7 @@ TEST(Address, UnalignedPolicy) {
             0x1003u);
 }
 
-// GCN-FACTS.md "NUM_RECORDS units".
+// docs/gcn-facts.md "NUM_RECORDS units".
 TEST(Address, NumRecordsUnits) {
   VSharp v;
   for (Gen gen : kAllGens) {
@@ -415,7 +419,7 @@ TEST(Address, NumRecordsUnitsChangeTheVerdict) {
   EXPECT_TRUE(plan(Gen::Gfx8, v, in, 4, Policies::defaults(Gen::Gfx8)).pieces[0].inRange);
 }
 
-// Seed 004: DWORDX2..4 are checked per dword (one piece each); format ops whole.
+// AMD RDNA3 ISA: DWORDX2..4 are checked per dword (one piece each); format ops whole.
 TEST(Address, PiecesPerDword) {
   const VSharp v = raw(0x100, 1000);
   AddressOperands in;

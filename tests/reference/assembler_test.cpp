@@ -1,6 +1,6 @@
 // Assembler/printer: parse(print(x)) == x over every opcode and a random sample, accepted
-// spellings (seed 001 syntax, LLVM names, short and numeric formats), errors whose column
-// points at the offending token, and a fuzz loop that only admits gcn::Error.
+// spellings (CLRX GcnInstrsMtbuf syntax, LLVM names, short and numeric formats), errors whose
+// column points at the offending token, and a fuzz loop that only admits gcn::Error.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -41,8 +41,9 @@ TEST(Assembler, BriefExampleEncodesAsLlvmMc) {
                             "tbuffer_load_format_xyzw v[0:3], v4, s[8:11], 0 "
                             "format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] idxen offset:16");
   EXPECT_EQ(gcn::encode(Gen::Gfx8, inst), (std::array<uint32_t, 2>{0xeba1a010, 0x80020004}));
-  // The same instruction in any case, modifiers in any order, seed short names, numbers
-  // (seed 003: 32 = data format 4, FLOAT = number format 7), LLVM 14's format:N (4 | 7 << 4).
+  // The same instruction in any case, modifiers in any order, CLRX short names, numbers
+  // (CLRX GcnMemHandling: 32 = data format 4, FLOAT = number format 7), LLVM 14's format:N (4 | 7
+  // << 4).
   for (const char* text : {
            "TBUFFER_LOAD_FORMAT_XYZW v[0:3], v4, s[8:11], 0 OFFSET:0x10 IDXEN "
            "format:[buf_data_format_32,float]",
@@ -56,8 +57,8 @@ TEST(Assembler, BriefExampleEncodesAsLlvmMc) {
 }
 
 TEST(Assembler, SeedShortFormatNames) {
-  // Seed 003 names: 8_8_8_8 = data format 10, UNORM = number format 0. Bare "32", "16", "8"
-  // are read as codes (format.h parseDfmt), so data formats 4/2/1 need the LLVM name or code.
+  // CLRX GcnMemHandling names: 8_8_8_8 = data format 10, UNORM = number format 0. Bare "32", "16",
+  // "8" are read as codes (format.h parseDfmt), so data formats 4/2/1 need the LLVM name or code.
   const auto inst = gcn::parseInstruction(
       Gen::Gfx9, "tbuffer_store_format_xyzw v[0:3], off, s[0:3], 0 format:[8_8_8_8,unorm]");
   EXPECT_EQ(inst.dfmt, gcn::Dfmt::F8_8_8_8);
@@ -79,8 +80,8 @@ TEST(Assembler, CanonicalTextIsLlvmOrder) {
 }
 
 TEST(Assembler, TfeRegisterCountAcceptsBothForms) {
-  // Canonical: TFE adds one VDATA register (seed 001: "The TFE flag requires additional the
-  // VDATA register"); llvm-mc 14 writes it without.
+  // Canonical: TFE adds one VDATA register (CLRX GcnInstrsMtbuf: "The TFE flag requires additional
+  // the VDATA register"); llvm-mc 14 writes it without.
   const auto a = gcn::parseInstruction(Gen::Gfx8, "buffer_load_dwordx2 v[1:3], off, s[4:7], 0 tfe");
   const auto b = gcn::parseInstruction(Gen::Gfx8, "buffer_load_dwordx2 v[1:2], off, s[4:7], 0 tfe");
   EXPECT_EQ(a, b);
@@ -88,7 +89,7 @@ TEST(Assembler, TfeRegisterCountAcceptsBothForms) {
 }
 
 TEST(Assembler, D16RegisterCountsPerGeneration) {
-  // gfx8 representative (tonga, gfx802): unpacked, 4 VGPRs; gfx9: packed, 2 (GCN-FACTS.md).
+  // gfx8 representative (tonga, gfx802): unpacked, 4 VGPRs; gfx9: packed, 2 (docs/gcn-facts.md).
   EXPECT_NO_THROW(gcn::parseInstruction(Gen::Gfx8,
                                         "buffer_load_format_d16_xyzw v[0:3], off, "
                                         "s[0:3], 0"));

@@ -1,6 +1,7 @@
-// Conversions: golden values derived by hand from seed 003 (number formats, RNE on writes),
-// seed 004 (D16: float32->half truncates, the rest RNE), GCN-FACTS.md ("Conversions"),
-// plus exhaustive round trips and an exhaustive proof that `norm=exact` is correctly rounded.
+// Conversions: golden values derived by hand from CLRX GcnMemHandling (number formats, RNE on
+// writes), AMD RDNA3 ISA (D16: float32->half truncates, the rest RNE), docs/gcn-facts.md
+// ("Conversions"), plus exhaustive round trips and an exhaustive proof that `norm=exact` is
+// correctly rounded.
 #include "reference/convert.h"
 
 #include <gtest/gtest.h>
@@ -66,7 +67,7 @@ TEST(ConvertLoad, UnormGolden) {
 }
 
 TEST(ConvertLoad, SnormGolden) {
-  // GCN-FACTS.md: both MIN (-128) and MIN+1 (-127) read as -1.0.
+  // docs/gcn-facts.md: both MIN (-128) and MIN+1 (-127) read as -1.0.
   EXPECT_EQ(load(G8, Dfmt::F8, Nfmt::Snorm, 0, 0x80), kMinusOne);
   EXPECT_EQ(load(G8, Dfmt::F8, Nfmt::Snorm, 0, 0x81), kMinusOne);
   EXPECT_EQ(load(G8, Dfmt::F8, Nfmt::Snorm, 0, 0x7f), kOne);
@@ -89,7 +90,7 @@ TEST(ConvertLoad, SnormGolden) {
 }
 
 TEST(ConvertLoad, SnormOglGolden) {
-  // GCN-FACTS.md: (2c+1)/(2^n-1), gfx6/7 only.
+  // docs/gcn-facts.md: (2c+1)/(2^n-1), gfx6/7 only.
   for (Gen g : {Gen::Gfx6, Gen::Gfx7}) {
     EXPECT_EQ(load(g, Dfmt::F8, Nfmt::SnormOgl, 0, 0x80), kMinusOne);    // -255/255
     EXPECT_EQ(load(g, Dfmt::F8, Nfmt::SnormOgl, 0, 0x7f), kOne);         // 255/255
@@ -125,13 +126,13 @@ TEST(ConvertLoad, FloatGolden) {
   EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0xfc00), 0xff800000u);
   EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0x8000), 0x80000000u);
   EXPECT_EQ(load(G8, Dfmt::F16_16, Nfmt::Float, 1, 0x7e00), 0x7fc00000u);
-  // 10_11_11: X,Y uf11, Z uf10; 11_11_10: X uf10, Y,Z uf11 (GCN-FACTS.md layouts).
+  // 10_11_11: X,Y uf11, Z uf10; 11_11_10: X uf10, Y,Z uf11 (docs/gcn-facts.md layouts).
   EXPECT_EQ(load(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 0x3c0), kOne);
   EXPECT_EQ(load(G8, Dfmt::F10_11_11, Nfmt::Float, 2, 0x1e0), kOne);
   EXPECT_EQ(load(G8, Dfmt::F11_11_10, Nfmt::Float, 0, 0x1e0), kOne);
   EXPECT_EQ(load(G8, Dfmt::F11_11_10, Nfmt::Float, 2, 0x7bf), 0x477e0000u);  // 65024
   EXPECT_EQ(load(G8, Dfmt::F10_11_11, Nfmt::Float, 1, 0x7c0), 0x7f800000u);  // +Inf
-  // Unknown on gfx6 (seed 003): no value claimed.
+  // Unknown on gfx6 (CLRX GcnMemHandling): no value claimed.
   EXPECT_FALSE(loadComponent(Gen::Gfx6, Dfmt::F10_11_11, Nfmt::Float, 0, 0x3c0, pol(Gen::Gfx6)));
   EXPECT_EQ(load(Gen::Gfx7, Dfmt::F10_11_11, Nfmt::Float, 0, 0x3c0), kOne);
 }
@@ -241,7 +242,7 @@ TEST(ConvertStore, NotWritable) {
 
 // ---------------------------------------------------------------- elements and layouts
 TEST(ConvertElement, PackedLayouts) {
-  // 10_10_10_2: X is the 2-bit field at bit 0 (seed 003, GCN-FACTS.md).
+  // 10_10_10_2: X is the 2-bit field at bit 0 (CLRX GcnMemHandling, docs/gcn-facts.md).
   const uint32_t x1[4] = {kOne, 0, 0, 0};
   StoredElement s = storeElement(G8, Dfmt::F10_10_10_2, Nfmt::Unorm, x1, pol(G8));
   ASSERT_TRUE(s.defined);
@@ -258,7 +259,8 @@ TEST(ConvertElement, PackedLayouts) {
   uint32_t word = 0;
   std::memcpy(&word, s.bytes.data(), 4);
   EXPECT_EQ(word, 0xf7c003c0u);
-  // Loading the seed example 0x807f0181 as 8_8_8_8 SNORM: X=0x81, Y=0x01, Z=0x7f, W=0x80.
+  // Loading the docs/convert.md example 0x807f0181 as 8_8_8_8 SNORM: X=0x81, Y=0x01, Z=0x7f,
+  // W=0x80.
   const uint8_t bytes[4] = {0x81, 0x01, 0x7f, 0x80};
   const LoadedElement e = loadElement(G8, Dfmt::F8_8_8_8, Nfmt::Snorm, bytes, pol(G8));
   ASSERT_EQ(e.count, 4);
@@ -435,7 +437,7 @@ TEST(ConvertExhaustive, ExactNormIsCorrectlyRounded) {
 }
 
 TEST(ConvertExhaustive, MulRcpDiffersFromExactOn126Unorm8Codes) {
-  // PLATFORM.md: lavapipe's float(c) * float(1/255) is 1 ulp off for 126 of 256 codes.
+  // docs/platform.md: lavapipe's float(c) * float(1/255) is 1 ulp off for 126 of 256 codes.
   int differ = 0;
   for (uint32_t c = 0; c < 256; ++c) {
     const uint32_t exact = load(G8, Dfmt::F8, Nfmt::Unorm, 0, c, "norm=exact");
@@ -449,11 +451,11 @@ TEST(ConvertExhaustive, MulRcpDiffersFromExactOn126Unorm8Codes) {
   EXPECT_EQ(differ, 126);
 }
 
-// ---------------------------------------------------------------- D16 (seed 004)
+// ---------------------------------------------------------------- D16 (AMD RDNA3 ISA)
 TEST(ConvertD16, TruncationVersusNearestEven) {
   const Policies p = pol(G8);
   // float32 memory 1 + 4097*2^-23: above the half tie 1 + 2^-11 -> RNE would give 0x3c01;
-  // seed 004: float32 -> float16 truncates -> 0x3c00.
+  // AMD RDNA3 ISA: float32 -> float16 truncates -> 0x3c00.
   EXPECT_EQ(loadComponentD16(G8, Dfmt::F32, Nfmt::Float, 0, 0x3f801001, p), 0x3c00);
   EXPECT_EQ(fbits::floatToHalf(0x3f801001, fbits::Rounding::NearestEven), 0x3c01);
   EXPECT_EQ(loadComponentD16(G8, Dfmt::F32, Nfmt::Float, 0, 0xbf801fff, p), 0xbc00);  // to 0

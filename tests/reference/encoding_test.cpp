@@ -219,7 +219,7 @@ TEST(Encoding, RoundTripEveryOpcodeAndRandomSample) {
 
 TEST(Encoding, OpcodeFieldHoldsTheTableOpcode) {
   // Property over the whole table: OP sits at [24:18] (MUBUF), [18:16] gfx6/7 or [18:15]
-  // gfx8/9 (MTBUF, seed 001), ENCODING at [31:26].
+  // gfx8/9 (MTBUF, CLRX GcnInstrsMtbuf), ENCODING at [31:26].
   for (Gen gen : gcn::kAllGens) {
     for (const gcn::OpcodeInfo* op : gcntest::opcodesOn(gen)) {
       gcn::Instruction inst;
@@ -262,7 +262,7 @@ TEST(Encoding, DecodeRejectsForeignAndUndefinedWords) {
   EXPECT_THROW(gcn::decode(Gen::Gfx8, 0x7e000280, 0), gcn::Error);
   // MUBUF opcode 0x7f exists on no generation.
   EXPECT_THROW(gcn::decode(Gen::Gfx8, 0xe1fc0000, 0x80000000), gcn::Error);
-  // Seed 001: the MTBUF opcode is [18:16] on gfx6/7 and [18:15] on gfx8/9, so the same
+  // CLRX GcnInstrsMtbuf: the MTBUF opcode is [18:16] on gfx6/7 and [18:15] on gfx8/9, so the same
   // word with only bit 18 set is opcode 4 (tbuffer_store_format_x) on gfx6 and opcode 8
   // (tbuffer_load_format_d16_x) on gfx8.
   EXPECT_EQ(gcn::decode(Gen::Gfx6, 0xe8040000, 0x80000000).op->mnemonic, "tbuffer_store_format_x");
@@ -270,7 +270,7 @@ TEST(Encoding, DecodeRejectsForeignAndUndefinedWords) {
             "tbuffer_load_format_d16_x");
   // Bit 15 of a gfx8 MUBUF word is undefined (no ADDR64 there).
   EXPECT_THROW(gcn::decode(Gen::Gfx8, 0xe0508000, 0x80010100), gcn::Error);
-  // ADDR64 with OFFEN is illegal (seed 003).
+  // ADDR64 with OFFEN is illegal (CLRX GcnMemHandling).
   EXPECT_THROW(gcn::decode(Gen::Gfx6, 0xe0309000, 0x80010100), gcn::Error);
   // A cache op with operand bits set.
   EXPECT_THROW(gcn::decode(Gen::Gfx8, 0xe0f80000, 0x00000100), gcn::Error);

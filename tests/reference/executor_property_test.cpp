@@ -172,8 +172,9 @@ TEST(ExecutorProperty, RandomWavesKeepMemoryRegistersAndInactiveLanesSafe) {
 }
 
 TEST(ExecutorProperty, OutOfRangeWritesNeverChangeMemory) {
-  // NUM_RECORDS 0 with a raw V# and SOFFSET 0: every access fails the range check (seed 003:
-  // BUFOFFSET >= 0), so no store or atomic may change memory, whatever the lanes say.
+  // NUM_RECORDS 0 with a raw V# and SOFFSET 0: every access fails the range check (CLRX
+  // GcnMemHandling: BUFOFFSET >= 0), so no store or atomic may change memory, whatever the lanes
+  // say.
   std::mt19937 rng(7u);
   for (Gen gen : kAllGens)
     for (const OpcodeInfo& op : allOpcodes()) {
@@ -213,7 +214,7 @@ TEST(ExecutorProperty, OutOfRangeWritesNeverChangeMemory) {
       for (const LaneResult& lr : out.lanes) {
         for (const LaneAccess& a : lr.accesses)
           EXPECT_FALSE(a.inRange);
-        // Seed 004: a dropped atomic returns the load's zero.
+        // AMD RDNA3 ISA: a dropped atomic returns the load's zero.
         if (op.kind == OpKind::Atomic) {
           EXPECT_EQ(lr.vdata[0], 0u);
         }

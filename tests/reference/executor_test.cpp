@@ -1,6 +1,6 @@
-// Wave executor: hand-derived golden cases (derivation next to each value, from the seeds,
-// GCN-FACTS.md and CLRX doc/GcnInstrsMubuf.md) and one asserted result per opcode and
-// generation. Expected values are never taken from convert.h or address.h.
+// Wave executor: hand-derived golden cases (derivation next to each value, from CLRX and AMD
+// documents, docs/gcn-facts.md and CLRX doc/GcnInstrsMubuf.md) and one asserted result per opcode
+// and generation. Expected values are never taken from convert.h or address.h.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -62,7 +62,7 @@ struct Rig {
 };
 
 // A raw buffer V# over the rig's memory; DATA_FORMAT 32/UINT as drivers set for raw
-// buffers (GFX8 treats INVALID as unbound for stores, GCN-FACTS.md).
+// buffers (GFX8 treats INVALID as unbound for stores, docs/gcn-facts.md).
 VSharp rawV(uint32_t numRecords) {
   VSharp v;
   v.base = kBase;
@@ -92,8 +92,8 @@ TEST(Executor, LoadDwordReadsTheBytesAtEachLanesOffset) {
     r.mem.bytes[i] = static_cast<uint8_t>(i * 3);
   ExecResult out = r.run();
   for (unsigned l = 0; l < kWaveSize; ++l) {
-    // Seed 003: BUFOFFSET = AOFFSET = VGPR offset (STRIDE 0, OFFSET 0); little-endian dword
-    // of the bytes 3*i at i = 4l..4l+3.
+    // CLRX GcnMemHandling: BUFOFFSET = AOFFSET = VGPR offset (STRIDE 0, OFFSET 0); little-endian
+    // dword of the bytes 3*i at i = 4l..4l+3.
     const uint32_t b = 4 * l;
     const uint32_t want = static_cast<uint8_t>(3 * b) | static_cast<uint8_t>(3 * (b + 1)) << 8 |
                           static_cast<uint8_t>(3 * (b + 2)) << 16 |
@@ -131,7 +131,7 @@ TEST(Executor, ByteAndShortLoadsZeroOrSignExtend) {
 }
 
 TEST(Executor, Gfx9D16LoadsWriteOneHalfAndKeepTheOther) {
-  // Seed 004: D16 writes bits 15:0, D16_HI bits 31:16; the other half keeps the VGPR.
+  // AMD RDNA3 ISA: D16 writes bits 15:0, D16_HI bits 31:16; the other half keeps the VGPR.
   // Old VGPR 0x12345678; memory byte 0x80, short 0xbeef.
   struct Case {
     const char* op;
@@ -157,8 +157,8 @@ TEST(Executor, Gfx9D16LoadsWriteOneHalfAndKeepTheOther) {
 }
 
 TEST(Executor, OutOfRangeLoadsReturnZeroAndStoresAreDropped) {
-  // Seed 003, STRIDE 0: out of range when BUFOFFSET >= NUM_RECORDS - SOFFSET(0). NUM_RECORDS
-  // 32: lanes 0..7 (offsets 0..28) in range, lanes 8.. out.
+  // CLRX GcnMemHandling, STRIDE 0: out of range when BUFOFFSET >= NUM_RECORDS - SOFFSET(0).
+  // NUM_RECORDS 32: lanes 0..7 (offsets 0..28) in range, lanes 8.. out.
   Rig r(Gen::Gfx6, "buffer_load_dword");
   r.setV(rawV(32));
   r.offen(4);
@@ -183,7 +183,7 @@ TEST(Executor, OutOfRangeLoadsReturnZeroAndStoresAreDropped) {
 
 TEST(Executor, DwordX2StraddlingTheEndFollowsTheStraddlePolicy) {
   // NUM_RECORDS 6, access of 8 bytes at 0. "start": only offset 0 is checked -> both dwords
-  // read. "whole": per dword (seed 004), dword 1 (bytes 4..7) ends past 6 -> 0.
+  // read. "whole": per dword (AMD RDNA3 ISA), dword 1 (bytes 4..7) ends past 6 -> 0.
   for (const char* choice : {"straddle=start", "straddle=whole"}) {
     Rig r(Gen::Gfx9, "buffer_load_dwordx2");
     r.setV(rawV(6));
@@ -198,8 +198,8 @@ TEST(Executor, DwordX2StraddlingTheEndFollowsTheStraddlePolicy) {
 }
 
 TEST(Executor, AllZeroVSharpLoadsZeroAndIgnoresStores) {
-  // GCN-FACTS.md / seed 004 "infinite resources": all-zero V# -> loads 0, stores no-op,
-  // even with soffset=wraps where NUM_RECORDS - SOFFSET would wrap to "in range".
+  // docs/gcn-facts.md / AMD RDNA3 ISA all-zero resource constant: all-zero V# -> loads 0, stores
+  // no-op, even with soffset=wraps where NUM_RECORDS - SOFFSET would wrap to "in range".
   Rig r(Gen::Gfx6, "buffer_store_dword", 64);
   r.mem.base = 0;
   r.inst.soffset = 129;  // inline constant 1
@@ -220,7 +220,7 @@ TEST(Executor, AllZeroVSharpLoadsZeroAndIgnoresStores) {
 }
 
 TEST(Executor, SoffsetInlineConstantsShiftTheAddress) {
-  // Operand encoding: 132 = inline 4 (seed 001 / CLRX operands). ADDR = BASE + SOFFSET +
+  // Operand encoding: 132 = inline 4 (CLRX GcnOperands). ADDR = BASE + SOFFSET +
   // OFFSET: OFFSET 8 with SOFFSET 4 reads byte 12.
   Rig r(Gen::Gfx8, "buffer_load_ubyte");
   r.setV(rawV(64));
@@ -230,7 +230,7 @@ TEST(Executor, SoffsetInlineConstantsShiftTheAddress) {
   r.inst.soffset = 132;
   EXPECT_EQ(r.run().lanes[0].vdata[0], 12u);
   // 193 = -1, i.e. 0xffffffff: SOFFSET is an unsigned 32-bit term added to the 48-bit base
-  // (seed 003: ADDRESS = BASE + SGPR_OFFSET + ...), so no wrap back to byte 7.
+  // (CLRX GcnMemHandling: ADDRESS = BASE + SGPR_OFFSET + ...), so no wrap back to byte 7.
   r.inst.soffset = 193;
   ExecResult out = r.run();
   EXPECT_EQ(out.lanes[0].accesses[0].address, kBase + 0xffffffffull + 8);
@@ -264,8 +264,8 @@ TEST(Executor, InactiveLanesDoNothing) {
 }
 
 TEST(Executor, LdsDirectLoadWritesLdsNotVgprs) {
-  // Seed 003: LDS_ADDR = (M0 & 0xffff) + LANEID*4; M0 = 0x10008 -> 8 + 4*lane; UBYTE value
-  // 0x9c is stored zero-extended as a dword.
+  // CLRX GcnMemHandling: LDS_ADDR = (M0 & 0xffff) + LANEID*4; M0 = 0x10008 -> 8 + 4*lane; UBYTE
+  // value 0x9c is stored zero-extended as a dword.
   Rig r(Gen::Gfx7, "buffer_load_ubyte");
   r.setV(rawV(64));
   r.mem.bytes[0] = 0x9c;
@@ -299,7 +299,7 @@ TEST(Executor, TfeDwordIsZeroAfterASuccessfulFetchAndUnclaimedOtherwise) {
 // ---- format ops ---------------------------------------------------------------------
 
 TEST(Executor, LoadFormat8888UnormGivesHandComputedFloats) {
-  // Seed 003 UNORM: c / 255. 0xff -> 1.0f = 0x3f800000; 0x00 -> 0; 0x80 -> 128/255 =
+  // CLRX GcnMemHandling UNORM: c / 255. 0xff -> 1.0f = 0x3f800000; 0x00 -> 0; 0x80 -> 128/255 =
   // 0.50196..., correctly rounded: 2^-1 * (1 + m/2^23), m = round(2^23 * (256/255 - 1)) =
   // round(32896.502) = 32897 = 0x8081 -> 0x3f008081. DST_SEL WZYX reverses.
   Rig r(Gen::Gfx8, "buffer_load_format_xyzw");
@@ -367,8 +367,8 @@ TEST(Executor, ComponentCountMismatchesFollowSeed004) {
 }
 
 TEST(Executor, FormatStoreConvertsFloatToUnorm) {
-  // Seed 003: float -> UNORM8 = round(f * 255) to nearest even: 0.5 -> 127.5 -> 128 (even),
-  // 1.0 -> 255, 0.0 -> 0, 2.0 clamps to 255.
+  // CLRX GcnMemHandling: float -> UNORM8 = round(f * 255) to nearest even: 0.5 -> 127.5 -> 128
+  // (even), 1.0 -> 255, 0.0 -> 0, 2.0 clamps to 255.
   Rig r(Gen::Gfx7, "buffer_store_format_xyzw");
   r.setV(formatV(64, Dfmt::F8_8_8_8, Nfmt::Unorm, kXyzw));
   r.st.exec = 1;
@@ -417,7 +417,7 @@ TEST(Executor, UnclaimedValuesAreNulloptWithAReason) {
   EXPECT_EQ(out.lanes[0].vdata[0], 0u);
   EXPECT_FALSE(out.lanes[0].vdata[1].has_value());
   EXPECT_FALSE(out.lanes[0].note.empty());
-  // 10_11_11 on GFX6: CLRX "seemingly doesn't work" -> unknown (GCN-FACTS.md).
+  // 10_11_11 on GFX6: CLRX "seemingly doesn't work" -> unknown (docs/gcn-facts.md).
   Rig u(Gen::Gfx6, "buffer_load_format_xyz");
   u.setV(formatV(64, Dfmt::F10_11_11, Nfmt::Float, kXyzw));
   ExecResult ou = u.run();
@@ -427,8 +427,8 @@ TEST(Executor, UnclaimedValuesAreNulloptWithAReason) {
 }
 
 TEST(Executor, MtbufTakesFormatFromTheInstructionAndIgnoresTheResource) {
-  // Seed 003: TBUFFER_* format from the instruction, DST_SEL identity. V# says 8_8_8_8 with
-  // swapped DST_SEL; the instruction says 16_16 UINT: halves 0x0102, 0x0304.
+  // CLRX GcnMemHandling: TBUFFER_* format from the instruction, DST_SEL identity. V# says 8_8_8_8
+  // with swapped DST_SEL; the instruction says 16_16 UINT: halves 0x0102, 0x0304.
   Rig r(Gen::Gfx7, "tbuffer_load_format_xy");
   r.setV(formatV(64, Dfmt::F8_8_8_8, Nfmt::Unorm, {DstSel::Y, DstSel::X, DstSel::Z, DstSel::W}));
   r.inst.dfmt = Dfmt::F16_16;
@@ -440,7 +440,7 @@ TEST(Executor, MtbufTakesFormatFromTheInstructionAndIgnoresTheResource) {
 }
 
 TEST(Executor, D16FormatLoadsPackPerChip) {
-  // 16_16 UINT halves 1 and 2 (seed 004: D16 data LSB first). gfx9 (vega10, packed): one
+  // 16_16 UINT halves 1 and 2 (AMD RDNA3 ISA: D16 data LSB first). gfx9 (vega10, packed): one
   // VGPR 0x00020001. gfx8 (tonga, gfx802, unpacked): two VGPRs 1 and 2.
   Rig p(Gen::Gfx9, "buffer_load_format_d16_xy");
   p.setV(formatV(64, Dfmt::F16_16, Nfmt::Uint, kXyzw));
@@ -793,7 +793,7 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
         const unsigned fieldBytes = op.d16 ? 2 : 4;
         if (w16From1 && op.encoding == Encoding::Mtbuf) {
           // Identity DST_SEL names W, which the instruction does not supply: not claimed,
-          // nothing stored (seed 004 gives no source for it).
+          // nothing stored (AMD RDNA3 ISA gives no source for it).
           for (unsigned b = 0; b < 8; ++b)
             EXPECT_EQ(out.memory.bytes[off + b], patternByte(off + b));
           EXPECT_FALSE(lr.note.empty());

@@ -1,5 +1,5 @@
-// Data/number format table against seed 003 ("MUBUF/MTBUF format conversion") and
-// GCN-FACTS.md (layouts of codes 6-9, NUM_FORMAT 6 per generation, 10_11_11 on GCN 1.0).
+// Data/number format table against CLRX GcnMemHandling ("MUBUF/MTBUF format conversion") and
+// docs/gcn-facts.md (layouts of codes 6-9, NUM_FORMAT 6 per generation, 10_11_11 on GCN 1.0).
 #include "reference/format.h"
 
 #include <gtest/gtest.h>
@@ -26,13 +26,13 @@ TEST(Format, DfmtNamesAndCodesParse) {
     std::snprintf(hex, sizeof hex, "0x%x", code);
     EXPECT_EQ(parseDfmt(hex), d.code) << hex;
   }
-  EXPECT_EQ(parseDfmt("10"), Dfmt::F8_8_8_8);  // seed 003: code 10 = 8_8_8_8
+  EXPECT_EQ(parseDfmt("10"), Dfmt::F8_8_8_8);  // CLRX GcnMemHandling: code 10 = 8_8_8_8
   EXPECT_EQ(parseDfmt("0xE"), Dfmt::F32_32_32_32);
   EXPECT_EQ(llvmDfmtName(Dfmt::F8_8_8_8), "BUF_DATA_FORMAT_8_8_8_8");
 }
 
-// Seed 003's names "8", "16" and "32" are also decimal numbers: the name must win (the
-// seed spells data formats by name; `--dfmt 32` meaning code 32 or `--dfmt 8` meaning
+// CLRX GcnMemHandling's names "8", "16" and "32" are also decimal numbers: the name must win (the
+// CLRX spells data formats by name; `--dfmt 32` meaning code 32 or `--dfmt 8` meaning
 // 10_10_10_2 would silently pick the wrong format).
 TEST(Format, DfmtNumericNamesAreNames) {
   EXPECT_EQ(parseDfmt("8"), Dfmt::F8);
@@ -84,7 +84,7 @@ TEST(Format, LayoutsMatchSeedAndFacts) {
     std::array<uint8_t, 4> offset;
     unsigned bytes;
   };
-  // Seed 003 component descriptions ("from lowest bit"); GCN-FACTS.md for 6..9.
+  // CLRX GcnMemHandling component descriptions ("from lowest bit"); docs/gcn-facts.md for 6..9.
   const Row rows[] = {
       {Dfmt::F8, 1, {8, 0, 0, 0}, {0, 0, 0, 0}, 1},
       {Dfmt::F16, 1, {16, 0, 0, 0}, {0, 0, 0, 0}, 2},
@@ -146,7 +146,7 @@ TEST(Format, PairStatusDocumentedCases) {
   EXPECT_EQ(st(Gen::Gfx8, Dfmt::F8, Nfmt::SnormOgl, L), Illegal);  // reserved on gfx8
   EXPECT_EQ(st(Gen::Gfx9, Dfmt::F8, Nfmt::SnormOgl, L), Unknown);  // UNORM_UINT undocumented
   EXPECT_EQ(st(Gen::Gfx7, Dfmt::F8, Nfmt::SnormOgl, L), Defined);
-  EXPECT_EQ(st(Gen::Gfx7, Dfmt::F8, Nfmt::SnormOgl, S), Illegal);      // seed: no BufW
+  EXPECT_EQ(st(Gen::Gfx7, Dfmt::F8, Nfmt::SnormOgl, S), Illegal);      // CLRX: no BufW
   EXPECT_EQ(st(Gen::Gfx6, Dfmt::F10_11_11, Nfmt::Float, L), Unknown);  // "seemingly don't work"
   EXPECT_EQ(st(Gen::Gfx6, Dfmt::F11_11_10, Nfmt::Float, S), Unknown);
   EXPECT_EQ(st(Gen::Gfx7, Dfmt::F10_11_11, Nfmt::Float, L), Defined);

@@ -30,7 +30,7 @@ TEST(Gen, ChipsMapToTheirGeneration) {
   EXPECT_EQ(parseGen("gfx803"), Gen::Gfx8);
 }
 
-// GCN-FACTS.md: D16 unpacked on gfx801-803, packed on gfx810 and GFX9.
+// docs/gcn-facts.md: D16 unpacked on gfx801-803, packed on gfx810 and GFX9.
 TEST(Gen, D16PackingPerChip) {
   EXPECT_FALSE(parseChip("tonga").d16Packed);
   EXPECT_FALSE(parseChip("polaris10").d16Packed);

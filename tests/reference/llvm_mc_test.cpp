@@ -1,4 +1,4 @@
-// llvm-mc 14 as the independent oracle (PLATFORM.md: Debian's llvm package; -disassemble
+// llvm-mc 14 as the independent oracle (docs/platform.md: Debian's llvm package; -disassemble
 // works for gfx8+ only). One llvm-mc run per generation and question, over a temp file.
 //  1. Every opcode of every generation plus a fixed-seed random sample of operands and
 //     modifiers: printInstruction's text, assembled by llvm-mc, gives encode()'s bytes.
@@ -6,7 +6,7 @@
 //     same instruction as decode().
 //  3. Mnemonics: every table mnemonic and a list of known extra buffer mnemonics is tried on
 //     every CPU; llvm-mc must accept exactly the table's (mnemonic, generation) pairs.
-// Known, documented exception: buffer_atomic_rsub(_x2) on gfx6 (CLRX, GCN-FACTS.md), which
+// Known, documented exception: buffer_atomic_rsub(_x2) on gfx6 (CLRX, docs/gcn-facts.md), which
 // LLVM lists only as a commented-out FIXME-GFX6 entry in BUFInstructions.td.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -188,7 +188,8 @@ TEST_P(LlvmMc, EncodingEqualsLlvmMc) {
 
 TEST_P(LlvmMc, DisassemblerAgreesWithDecoder) {
   const Gen gen = GetParam();
-  if (gen <= Gen::Gfx7) GTEST_SKIP() << "llvm-mc 14 cannot disassemble gfx6/gfx7 (PLATFORM.md)";
+  if (gen <= Gen::Gfx7)
+    GTEST_SKIP() << "llvm-mc 14 cannot disassemble gfx6/gfx7 (docs/platform.md)";
   const std::vector<gcn::Instruction> insts = sample(gen);
   std::vector<std::string> lines;
   for (const auto& inst : insts) {

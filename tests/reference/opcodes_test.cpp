@@ -1,7 +1,7 @@
-// The opcode table against the seeds and GCN-FACTS.md: MTBUF opcodes (seed 001), LDS-capable
-// loads and the data-conversion rules (seed 003), per-generation presence (GCN-FACTS.md),
-// VDATA/VADDR register counts and validate(). Whole-table facts are checked as properties;
-// the exact MUBUF numbering is checked against llvm-mc in llvm_mc_test.cpp.
+// The opcode table against CLRX, LLVM and docs/gcn-facts.md: MTBUF opcodes (CLRX GcnInstrsMtbuf),
+// LDS-capable loads and the data-conversion rules (CLRX GcnMemHandling), per-generation presence
+// (docs/gcn-facts.md), VDATA/VADDR register counts and validate(). Whole-table facts are checked as
+// properties; the exact MUBUF numbering is checked against llvm-mc in llvm_mc_test.cpp.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -30,7 +30,8 @@ TEST(Opcodes, MnemonicsUniqueAndOpcodesUniquePerGeneration) {
       if (o.opcode[g] < 0) continue;
       EXPECT_TRUE(codes.insert({static_cast<int>(o.encoding), g, o.opcode[g]}).second)
           << o.mnemonic << " gfx" << g + 6;
-      // Field widths: MUBUF OP 7 bits; MTBUF OP 3 bits on gfx6/7, 4 bits on gfx8/9 (seed 001).
+      // Field widths: MUBUF OP 7 bits; MTBUF OP 3 bits on gfx6/7, 4 bits on gfx8/9 (CLRX
+      // GcnInstrsMtbuf).
       const int limit = o.encoding == gcn::Encoding::Mubuf ? 128 : (g < 2 ? 8 : 16);
       EXPECT_LT(o.opcode[g], limit) << o.mnemonic;
     }
@@ -38,7 +39,7 @@ TEST(Opcodes, MnemonicsUniqueAndOpcodesUniquePerGeneration) {
 }
 
 TEST(Opcodes, MtbufOpcodesAreSeed001) {
-  // Seed 001 "Instructions by opcode": 0..7 on all, 8..15 (D16) from GCN 1.2.
+  // CLRX GcnInstrsMtbuf "Instructions by opcode": 0..7 on all, 8..15 (D16) from GCN 1.2.
   const char* names[] = {"x", "xy", "xyz", "xyzw"};
   for (int i = 0; i < 4; ++i) {
     const std::string s = names[i];
@@ -60,7 +61,7 @@ TEST(Opcodes, MtbufOpcodesAreSeed001) {
 }
 
 TEST(Opcodes, LdsCapableIsTheSeed003List) {
-  // Seed 003: "Reading data to LDS directly is working for BUFFER_LOAD_UBYTE, _SBYTE,
+  // CLRX GcnMemHandling: "Reading data to LDS directly is working for BUFFER_LOAD_UBYTE, _SBYTE,
   // _SSHORT, _USHORT, _DWORD and BUFFER_LOAD_FORMAT_X"; plus BUFFER_STORE_LDS_DWORD, whose
   // data always comes from LDS.
   std::set<std::string_view> lds;
@@ -109,7 +110,7 @@ TEST(Opcodes, VdataRegs) {
   const gcn::Chip& tonga = gcn::parseChip("tonga");
   const gcn::Chip& stoney = gcn::parseChip("stoney");
   const gcn::Chip& vega = gcn::parseChip("vega10");
-  // D16 format: one half per VGPR on gfx802, two on gfx810 and gfx9 (GCN-FACTS.md).
+  // D16 format: one half per VGPR on gfx802, two on gfx810 and gfx9 (docs/gcn-facts.md).
   EXPECT_EQ(gcn::vdataRegs(op("buffer_load_format_d16_xyzw"), tonga, false), 4u);
   EXPECT_EQ(gcn::vdataRegs(op("buffer_load_format_d16_xyzw"), stoney, false), 2u);
   EXPECT_EQ(gcn::vdataRegs(op("tbuffer_load_format_d16_xyz"), vega, false), 2u);
@@ -118,7 +119,7 @@ TEST(Opcodes, VdataRegs) {
   EXPECT_EQ(gcn::vdataRegs(op("buffer_atomic_cmpswap"), tonga, false), 2u);
   EXPECT_EQ(gcn::vdataRegs(op("buffer_atomic_cmpswap_x2"), tonga, false), 4u);
   EXPECT_EQ(gcn::vdataRegs(op("buffer_atomic_add_x2"), tonga, false), 2u);
-  // TFE: one more (seed 001).
+  // TFE: one more (CLRX GcnInstrsMtbuf).
   EXPECT_EQ(gcn::vdataRegs(op("buffer_load_dwordx3"), tonga, true), 4u);
   EXPECT_EQ(gcn::vdataRegs(op("buffer_load_ubyte"), tonga, true), 2u);
   EXPECT_EQ(gcn::vdataRegs(op("buffer_wbinvl1"), tonga, false), 0u);
@@ -130,7 +131,7 @@ TEST(Opcodes, VaddrRegs) {
   i.offen = true;
   EXPECT_EQ(gcn::vaddrRegs(i), 1u);
   i.idxen = true;
-  EXPECT_EQ(gcn::vaddrRegs(i), 2u);  // seed 001: both need a 64-bit VADDR
+  EXPECT_EQ(gcn::vaddrRegs(i), 2u);  // CLRX GcnInstrsMtbuf: both need a 64-bit VADDR
   i = {};
   i.addr64 = true;
   EXPECT_EQ(gcn::vaddrRegs(i), 2u);

@@ -34,8 +34,8 @@ struct BitRow {
   void (*setAllOnes)(VSharp&);
 };
 
-// Seed 003 "Buffer resource format" table, row by row, plus the two GFX6-8 fields the seed
-// leaves out and GCN-FACTS.md gives (ATC = word3[24] = bit 120, MTYPE = word3[29:27] =
+// CLRX GcnMemHandling "Buffer resource format" table, row by row, plus the two GFX6-8 fields that
+// page leaves out and docs/gcn-facts.md gives (ATC = word3[24] = bit 120, MTYPE = word3[29:27] =
 // bits 123-125). Each field set to all ones must encode to exactly its bits.
 const BitRow kSeed003Rows[] = {
     {"BASE", 0, 47, [](VSharp& v) { v.base = (1ull << 48) - 1; }},
@@ -52,10 +52,10 @@ const BitRow kSeed003Rows[] = {
     {"ELEMSIZE", 115, 116, [](VSharp& v) { v.elementSize = 3; }},
     {"INDEXSTRIDE", 117, 118, [](VSharp& v) { v.indexStride = 3; }},
     {"TID_ENABLE", 119, 119, [](VSharp& v) { v.addTidEnable = true; }},
-    {"ATC (GCN-FACTS)", 120, 120, [](VSharp& v) { v.atc = true; }},
+    {"ATC (AMD ISA)", 120, 120, [](VSharp& v) { v.atc = true; }},
     {"Hash enable", 121, 121, [](VSharp& v) { v.hashEnable = true; }},
     {"HEAP", 122, 122, [](VSharp& v) { v.heap = true; }},
-    {"MTYPE (GCN-FACTS)", 123, 125, [](VSharp& v) { v.mtype = 7; }},
+    {"MTYPE (AMD ISA)", 123, 125, [](VSharp& v) { v.mtype = 7; }},
     {"TYPE", 126, 127, [](VSharp& v) { v.type = 3; }},
 };
 
@@ -70,7 +70,7 @@ TEST(VSharp, Gfx6To8FieldsSitWhereSeed003SaysBothWays) {
   }
 }
 
-// GCN-FACTS.md: GFX9 word3 keeps DST_SEL/NUM_FORMAT/DATA_FORMAT/INDEX_STRIDE/ADD_TID/TYPE,
+// docs/gcn-facts.md: GFX9 word3 keeps DST_SEL/NUM_FORMAT/DATA_FORMAT/INDEX_STRIDE/ADD_TID/TYPE,
 // has USER_VM_ENABLE [19] (bit 115), USER_VM_MODE [20] (bit 116), NV [27] (bit 123).
 TEST(VSharp, Gfx9Word3Layout) {
   const BitRow rows[] = {
@@ -86,8 +86,8 @@ TEST(VSharp, Gfx9Word3Layout) {
   }
   for (const BitRow& row : kSeed003Rows) {
     const std::string name = row.name;
-    const bool gfx6to8Only = name == "ELEMSIZE" || name == "ATC (GCN-FACTS)" ||
-                             name == "Hash enable" || name == "HEAP" || name == "MTYPE (GCN-FACTS)";
+    const bool gfx6to8Only = name == "ELEMSIZE" || name == "ATC (AMD ISA)" ||
+                             name == "Hash enable" || name == "HEAP" || name == "MTYPE (AMD ISA)";
     VSharp v = zeroVSharp();
     row.setAllOnes(v);
     if (gfx6to8Only) {
@@ -130,7 +130,7 @@ TEST(VSharp, DecodesAHandAssembledDescriptor) {
   }
 }
 
-// Text example of the brief: word1 = stride 16 << 16 = 0x00100000; word3 = dst_sel z,y,x,1 =
+// Text example: word1 = stride 16 << 16 = 0x00100000; word3 = dst_sel z,y,x,1 =
 // 6 | 5<<3 | 4<<6 | 1<<9 = 0x32e, NUM_FORMAT UNORM 0, DATA_FORMAT 8_8_8_8 (10) << 15 = 0x50000.
 TEST(VSharp, ParsesTheTextForm) {
   const VSharp v = parseVSharp(
@@ -141,7 +141,7 @@ TEST(VSharp, ParsesTheTextForm) {
   EXPECT_TRUE(w.swizzleEnable);
   EXPECT_EQ(w.elementSize, 2);
   EXPECT_EQ(w.mtype, 5);
-  // Seed 003 names that look like numbers are names: "32" is DATA_FORMAT 4, "8" is 1.
+  // CLRX GcnMemHandling names that look like numbers are names: "32" is DATA_FORMAT 4, "8" is 1.
   EXPECT_EQ(parseVSharp(Gen::Gfx8, "dfmt=32").dataFormat, Dfmt::F32);
   EXPECT_EQ(parseVSharp(Gen::Gfx8, "dfmt=8").dataFormat, Dfmt::F8);
   // Left out: 0 and the identity DST_SEL.
@@ -157,8 +157,8 @@ TEST(VSharp, ParsesRawWords) {
   EXPECT_EQ(v.dataFormat, Dfmt::F8_8_8_8);
 }
 
-// A random V# whose fields all exist on `gen` and fit their widths (widths from seed 003 and
-// GCN-FACTS.md, written here independently of the code under test).
+// A random V# whose fields all exist on `gen` and fit their widths (widths from CLRX GcnMemHandling
+// and docs/gcn-facts.md, written here independently of the code under test).
 VSharp randomVSharp(Gen gen, std::mt19937_64& rng) {
   auto bits = [&rng](unsigned n) { return rng() & ((1ull << n) - 1); };
   VSharp v;
@@ -205,8 +205,9 @@ TEST(VSharp, RoundTripsBinaryAndText) {
 }
 
 // Any 128-bit pattern decodes to something that encodes back to the same bits, minus the bits
-// the generation does not define: none on gfx6-8 (seed 003 plus ATC and MTYPE cover word 3),
-// word3 bits 24-26 and 28-29 on gfx9 (GCN-FACTS.md drops ATC/HASH/HEAP/MTYPE, NV is bit 27).
+// the generation does not define: none on gfx6-8 (CLRX GcnMemHandling plus ATC and MTYPE cover word
+// 3), word3 bits 24-26 and 28-29 on gfx9 (docs/gcn-facts.md drops ATC/HASH/HEAP/MTYPE, NV is bit
+// 27).
 TEST(VSharp, EncodeOfDecodeKeepsDefinedBits) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 2000; ++i) {
@@ -272,8 +273,8 @@ TEST(VSharp, ParseErrorsNameFieldAndColumn) {
   expectErrorMentions([] { parseVSharp(Gen::Gfx8, "0x1 0x2 0x3 0x100000000"); }, {"dword 3"}, 13);
 }
 
-// Seed 003: ELEMSIZE = 2 << field, INDEXSTRIDE = 8 << field; GCN-FACTS.md: GFX9 swizzles with
-// a fixed 4-byte element.
+// CLRX GcnMemHandling: ELEMSIZE = 2 << field, INDEXSTRIDE = 8 << field; docs/gcn-facts.md: GFX9
+// swizzles with a fixed 4-byte element.
 TEST(VSharp, SwizzleSizes) {
   const uint32_t elem[] = {2, 4, 8, 16};
   const uint32_t istride[] = {8, 16, 32, 64};
@@ -290,7 +291,7 @@ TEST(VSharp, SwizzleSizes) {
   }
 }
 
-// Seed 003 DST_SEL table: 0, 1, R(4), G(5), B(6), A(7).
+// CLRX GcnMemHandling DST_SEL table: 0, 1, R(4), G(5), B(6), A(7).
 TEST(VSharp, DstSelNames) {
   EXPECT_EQ(parseDstSel("r"), DstSel::X);
   EXPECT_EQ(parseDstSel("G"), DstSel::Y);
