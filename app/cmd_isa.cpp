@@ -361,7 +361,7 @@ int runIsa(const IsaOptions& o) {
     line += ")";
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);
-    // Issue 6: non-zero on any route-miss; an error (pipeline not built, unreadable ISA) or
+    // Non-zero on any route-miss; an error (pipeline not built, unreadable ISA) or
     // missing assembly also means the check did not prove anything.
     for (const char* bad : {"route-miss", "error", "no-assembly", "no-isa"})
       if (counts[bad] > 0) failed = true;

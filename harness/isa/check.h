@@ -1,4 +1,4 @@
-// The ISA check (issue 6): which MUBUF/MTBUF instructions a pipeline really holds, decoded
+// The ISA check: which MUBUF/MTBUF instructions a pipeline really holds, decoded
 // by the reference's decoder from the encoded words (never by trusting the driver's text),
 // and whether the case's intended instruction is among them ON THE CASE'S BUFFER (its SRSRC
 // traced to the descriptor the route names, descriptor_trace.h): opcode, DFMT/NFMT for MTBUF,

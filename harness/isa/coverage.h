@@ -1,4 +1,4 @@
-// The coverage table (issue 6): for every (opcode, DFMT, NFMT) the reference knows on a
+// The coverage table: for every (opcode, DFMT, NFMT) the reference knows on a
 // generation, whether some case reaches it there, verified by ISA, and why not where not.
 // "Knows" = the opcode exists on the generation and, for format instructions, the pair is
 // not Illegal for the direction in reference/format.h (pairStatus). Other instructions

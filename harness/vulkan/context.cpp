@@ -103,7 +103,7 @@ std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
 }
 
 // Only plain property queries: the RADV null winsys lacks some (vulkaninfo crashes there,
-// PLATFORM.md), so no memory-budget or surface queries here.
+// docs/platform.md), so no memory-budget or surface queries here.
 DeviceInfo describe(VkPhysicalDevice pd, uint32_t index) {
   VkPhysicalDeviceProperties props{};
   vkGetPhysicalDeviceProperties(pd, &props);

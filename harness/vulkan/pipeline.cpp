@@ -300,7 +300,7 @@ std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline) {
         text.pop_back();
       std::string_view repName = reps[r].name;
       // RADV (radv_pipeline.c, radv_GetPipelineExecutableInternalRepresentationsKHR) names
-      // them "ACO IR" / "LLVM IR" / "Assembly" (PLATFORM.md).
+      // them "ACO IR" / "LLVM IR" / "Assembly" (docs/platform.md).
       if (repName == "Assembly") isa.assembly = text;
       if (repName == "ACO IR") isa.acoIr = text;
     }

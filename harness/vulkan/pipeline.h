@@ -108,7 +108,7 @@ void recordHostReadBarrier(VkCommandBuffer cmd);
 
 // ISA capture where VK_KHR_pipeline_executable_properties exists (the pipeline must have
 // been created with captureIsa = true). On RADV: `assembly` = the "Assembly"
-// representation (empty on gfx6/7 without clrxdisasm, PLATFORM.md), `acoIr` = "ACO IR".
+// representation (empty on gfx6/7 without clrxdisasm, docs/platform.md), `acoIr` = "ACO IR".
 // Returns an empty list when the device lacks the extension.
 // Executables are told apart by `stages` (the Vulkan shader stages they run), never by
 // `name`, whose spelling is the driver's ("Compute Shader" in Mesa 22.3, "compute" in 25).
