@@ -47,18 +47,8 @@ TEST(ConvertBadInput, IntegersTooWideSayTheyDoNotFit) {
 
 // `gcnprobe <args>` with standard output on /dev/full; `out` holds standard error.
 CliRun runToFullStdout(const std::string& args) {
-  const std::string cmd =
-      "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " " + args + " 2>&1 >/dev/full";
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return gcnprobe::test_support::runCommand("XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) +
+                                            " " + args + " 2>&1 >/dev/full");
 }
 
 // /dev/full accepts the open and fails every write with ENOSPC: the output is lost, so the

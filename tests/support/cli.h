@@ -16,10 +16,8 @@ struct CliRun {
 
 enum class Stderr { Merge, Discard };
 
-// `gcnprobe <args>` through the shell (args may quote globs), GCNPROBE_BINARY from CMake.
-inline CliRun runGcnprobe(const std::string& args, Stderr err = Stderr::Merge) {
-  const std::string cmd = "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " " + args +
-                          (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
+// A shell command line: its standard output and exit status.
+inline CliRun runCommand(const std::string& cmd) {
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) {
@@ -33,6 +31,12 @@ inline CliRun runGcnprobe(const std::string& args, Stderr err = Stderr::Merge) {
   const int status = pclose(p);
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// `gcnprobe <args>` through the shell (args may quote globs), GCNPROBE_BINARY from CMake.
+inline CliRun runGcnprobe(const std::string& args, Stderr err = Stderr::Merge) {
+  return runCommand("XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) + " " + args +
+                    (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace gcnprobe::test_support
