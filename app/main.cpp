@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   } catch (const gcn::Error& e) {
     std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
     return finishStdout(2);
-  } catch (const gcn::IoError& e) {
+  } catch (const gcn::InfraError& e) {
     std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
     return finishStdout(3);
   } catch (const std::exception& e) {

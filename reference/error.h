@@ -43,9 +43,11 @@ class Error : public std::runtime_error {
 };
 
 // A failure of the machine rather than of the input: output that cannot be written (a full
-// disk, a closed stream). The message names the path ("stdout" for standard output); the
-// program exits 3 for it, so lost output is never reported as success.
-class IoError : public std::runtime_error {
+// disk, a closed stream; the message names the path, "stdout" for standard output), or no
+// Vulkan loader or device at all. The program exits 3 for it (infrastructure), never 2
+// (bad input) and never 0, so lost output is never reported as success and a CI runner
+// without a driver is not mistaken for a typo.
+class InfraError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

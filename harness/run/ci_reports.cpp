@@ -22,8 +22,8 @@ void finish(std::ofstream& out, const std::string& path, const char* what) {
   const bool ok = static_cast<bool>(out);
   out.close();
   if (!ok || out.fail())
-    throw gcn::IoError(path + ": cannot write the " + what + ": " +
-                       (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
+    throw gcn::InfraError(path + ": cannot write the " + what + ": " +
+                          (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
 }
 
 std::string seconds(double s) {

@@ -23,7 +23,7 @@ CaseOutcome outcomeOf(const CaseResult& r);
 // the job), unsupported -> Skip.
 std::string_view csvStatus(Verdict v);
 
-// Throw gcn::Error when the file cannot be opened, gcn::IoError when it cannot be written.
+// Throw gcn::Error when the file cannot be opened, gcn::InfraError when it cannot be written.
 // JUnit: one <testsuite> per gcnprobe suite, a <testcase classname="gcnprobe.<suite>"> per
 // case; fail and route-miss are <failure type="fail|route-miss">, error is <error>,
 // unsupported is <skipped message="reason">. `properties` go into each <testsuite>'s

@@ -90,14 +90,14 @@ JsonReport::~JsonReport() {
   // another error is already on its way out and is the one to report.
   try {
     close("incomplete: the run stopped early");
-  } catch (const gcn::IoError&) {
+  } catch (const gcn::InfraError&) {
   }
 }
 
 void JsonReport::check() {
   if (!out_)
-    throw gcn::IoError(path_ + ": cannot write the JSON report: " +
-                       (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
+    throw gcn::InfraError(path_ + ": cannot write the JSON report: " +
+                          (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
 }
 
 void JsonReport::add(const CaseResult& r) {

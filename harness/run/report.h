@@ -23,7 +23,7 @@ std::string caseText(const CaseResult& r, bool verbose);
 
 class JsonReport {
  public:
-  // Throws gcn::Error when the file cannot be opened, gcn::IoError when it cannot be written.
+  // Throws gcn::Error when the file cannot be opened, gcn::InfraError when it cannot be written.
   // `path` "-" is standard output. `header`'s members come first (tool version, driver,
   // API version, chip, start time: docs/run.md "JSON").
   JsonReport(const std::string& path, const std::string& profile, const std::string& device,
@@ -35,12 +35,12 @@ class JsonReport {
   void add(const CaseResult& r);
   // Writes the members of `extra` (an object, e.g. "texel_gaps"), then the summary, and
   // closes the document (idempotent).
-  // Throws gcn::IoError when the file cannot be written (add() too).
+  // Throws gcn::InfraError when the file cannot be written (add() too).
   void close(const std::string& summaryLine,
              const nlohmann::json& extra = nlohmann::json::object());
 
  private:
-  void check();  // throws gcn::IoError when a write to the file failed
+  void check();  // throws gcn::InfraError when a write to the file failed
   std::string path_;
   std::ofstream out_;
   std::string profile_, device_;

@@ -84,7 +84,14 @@ VkInstance createInstance(bool validation, bool* debugUtils) {
   ci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
   ci.ppEnabledExtensionNames = exts.data();
   VkInstance instance = VK_NULL_HANDLE;
-  check(vkCreateInstance(&ci, nullptr, &instance), "vkCreateInstance");
+  const VkResult created = vkCreateInstance(&ci, nullptr, &instance);
+  // The loader found no driver at all: the machine's fault, not the input's.
+  if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
+    throw gcn::InfraError(
+        "no Vulkan device: the loader found no driver (vkCreateInstance: "
+        "VK_ERROR_INCOMPATIBLE_DRIVER); install mesa-vulkan-drivers, or check --driver and "
+        "VK_ICD_FILENAMES");
+  check(created, "vkCreateInstance");
   volkLoadInstance(instance);
   return instance;
 }
@@ -96,7 +103,7 @@ std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
   check(vkEnumeratePhysicalDevices(instance, &n, pds.data()), "vkEnumeratePhysicalDevices");
   pds.resize(n);
   if (pds.empty()) {
-    throw gcn::Error(
+    throw gcn::InfraError(
         "no Vulkan device: install mesa-vulkan-drivers (lavapipe) or check VK_ICD_FILENAMES");
   }
   return pds;

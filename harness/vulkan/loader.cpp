@@ -15,7 +15,7 @@ void loadVulkan() {
   applyDriver();  // before the loader reads VK_DRIVER_FILES (throws for a bad driver choice)
   std::call_once(once, [] { result = volkInitialize(); });
   if (result != VK_SUCCESS) {
-    throw gcn::Error(
+    throw gcn::InfraError(
         "cannot load the Vulkan loader (libvulkan.so.1): install libvulkan1 and "
         "mesa-vulkan-drivers (scripts/setup.sh does)");
   }

@@ -103,3 +103,19 @@ TEST(DriverCli, EveryDeviceComesFromTheChosenDriver) {
 }
 
 }  // namespace
+
+namespace {
+
+// No driver at all is infrastructure (exit 3), not bad input (2): a CI runner whose image
+// lost its Vulkan driver must not look like a typo in the job. A manifest list that names
+// no file leaves the loader with no device.
+TEST(DriverCli, NoVulkanDeviceExitsThree) {
+  const auto r = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp GCNPROBE_DRIVER=system VK_DRIVER_FILES=/nonexistent/icd.json "
+      "VK_ICD_FILENAMES=/nonexistent/icd.json " +
+      std::string(GCNPROBE_BINARY) + " run --suite storage 2>&1");
+  EXPECT_EQ(r.exit, 3) << r.out;
+  EXPECT_NE(r.out.find("no Vulkan device"), std::string::npos) << r.out;
+}
+
+}  // namespace

@@ -18,7 +18,9 @@ CliRun runCli(const std::string& args) {
 
 // Runs `gcnprobe <args> -` with `text` on standard input.
 CliRun runCliStdin(const std::string& args, const std::string& text) {
-  const std::string path = testing::TempDir() + "/gcnprobe_cli_stdin.probe";
+  // One file per test: ctest runs several tests of this program at once.
+  const std::string path = testing::TempDir() + "/gcnprobe_cli_stdin_" +
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + ".probe";
   FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) return {};
   std::fwrite(text.data(), 1, text.size(), f);
