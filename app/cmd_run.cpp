@@ -74,6 +74,15 @@ struct RunOptions {
   bool validate = false;
 };
 
+// --shard, else GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else none.
+std::optional<run::Shard> shardOf(const RunOptions& o) {
+  return o.shard.empty() ? run::shardFromEnvironment() : run::parseShard(o.shard);
+}
+
+std::string shardText(const std::optional<run::Shard>& s) {
+  return s ? std::to_string(s->index) + "/" + std::to_string(s->count) : "";
+}
+
 std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
   run::Selection s;
   s.include = o.filters;
@@ -82,7 +91,7 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
     s.names = run::readCaseList(o.caseList);
     s.namesSource = o.caseList;
   }
-  s.shard = o.shard.empty() ? run::shardFromEnvironment() : run::parseShard(o.shard);
+  s.shard = shardOf(o);
   std::vector<run::Case> cases = run::selectCases(run::buildCases(o.suite, "", chip), s);
   if (cases.empty() && !s.shard) {
     std::string what;
@@ -154,7 +163,7 @@ int runRun(const RunOptions& o) {
       {"device_name", info.name},
       {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)},
       {"start_time", started},
-      {"shard", o.shard}};
+      {"shard", shardText(shardOf(o))}};
   std::unique_ptr<run::JsonReport> json;
   if (!o.json.empty())
     json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
@@ -164,8 +173,7 @@ int runRun(const RunOptions& o) {
 
   // The whole texel suite ran: say which supported texel formats no case proved.
   const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
-                               o.shard.empty() && !run::shardFromEnvironment() &&
-                               (o.suite.empty() || o.suite == "texel");
+                               !shardOf(o) && (o.suite.empty() || o.suite == "texel");
   std::vector<run::CaseResult> texelOutcomes;  // without lane details
   // --validate: validation messages that arrived since the previous case are attached to the
   // case reported next (the batch that made them); any message fails the run.

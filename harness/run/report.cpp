@@ -8,7 +8,19 @@
 namespace gcnprobe::run {
 namespace {
 constexpr const char* kComp = "xyzw?";
+
+// JSON text of a value from user or driver text: bytes that are not UTF-8 become U+FFFD
+// instead of an exception.
+std::string text(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+
+// `"key": value,` per member of an object, one per line.
+void writeMembers(std::ostream& out, const nlohmann::json& members) {
+  for (const auto& [key, value] : members.items())
+    out << text(key) << ": " << text(value) << ",\n";
+}
+}  // namespace
 
 nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
                           const std::string& device) {
@@ -71,16 +83,9 @@ JsonReport::JsonReport(const std::string& path, const std::string& profile,
     : path_(path), out_(path == "-" ? "/dev/stdout" : path), profile_(profile), device_(device) {
   if (!out_) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the JSON report for writing");
   out_ << "{\n";
-  for (const auto& [key, value] : header.items())
-    out_ << nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-         << ": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
-  out_ << "\"profile\": "
-       << nlohmann::json(profile).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-       << ",\n\"device\": "
-       << nlohmann::json(device).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-       << ",\n\"expectation\": "
-       << nlohmann::json(expectation).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-       << ",\n\"cases\": [";
+  writeMembers(out_, header);
+  out_ << "\"profile\": " << text(profile) << ",\n\"device\": " << text(device)
+       << ",\n\"expectation\": " << text(expectation) << ",\n\"cases\": [";
   out_.flush();
   check();
 }
@@ -102,9 +107,7 @@ void JsonReport::check() {
 
 void JsonReport::add(const CaseResult& r) {
   if (closed_) return;
-  out_ << (first_ ? "\n" : ",\n")
-       << caseRecord(r, profile_, device_)
-              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out_ << (first_ ? "\n" : ",\n") << text(caseRecord(r, profile_, device_));
   first_ = false;
   out_.flush();
   check();
@@ -114,12 +117,8 @@ void JsonReport::close(const std::string& summaryLine, const nlohmann::json& ext
   if (closed_) return;
   closed_ = true;
   out_ << "\n],\n";
-  for (const auto& [key, value] : extra.items())
-    out_ << nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-         << ": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
-  out_ << "\"summary\": "
-       << nlohmann::json(summaryLine).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-       << "\n}\n";
+  writeMembers(out_, extra);
+  out_ << "\"summary\": " << text(summaryLine) << "\n}\n";
   out_.close();
   check();
 }

@@ -13,6 +13,7 @@
 #include "probe/expr.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"
+#include "tests/probe/probe_error.h"
 #include "tests/support/cli.h"
 
 namespace gcn::probe {
@@ -36,18 +37,7 @@ std::string repeat(const std::string& s, std::size_t n) {
   return out;
 }
 
-// The error of parsing (and preparing) `text` as t.probe; fails the test when there is none.
-Error errorOf(const std::string& text) {
-  try {
-    const Probe p = parseProbe(text, "t.probe");
-    const ProbeSetup s = prepare(p, {});
-    (void)run(p, s, s.policies);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error";
-  return Error("none");
-}
+using test::errorOf;
 
 std::string writeTemp(const std::string& name, const std::string& text) {
   const std::string path = testing::TempDir() + "/" + name;

@@ -10,6 +10,7 @@
 #include "probe/expr.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"
+#include "tests/probe/probe_error.h"
 
 namespace gcn::probe {
 namespace {
@@ -22,18 +23,7 @@ const std::string kValid =
     "lanes = 4\n"
     "v0 = lane * 4\n";
 
-// Parses and prepares; returns the error (or fails the test when none is thrown).
-Error errorOf(const std::string& text) {
-  try {
-    const Probe p = parseProbe(text, "t.probe");
-    const ProbeSetup s = prepare(p, {});
-    (void)run(p, s, s.policies);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error for:\n" << text;
-  return Error("none");
-}
+using test::errorOf;
 
 struct Bad {
   std::string text;
