@@ -23,6 +23,7 @@
 #include "harness/run/runner.h"
 #include "harness/run/selection.h"
 #include "harness/run/suite.h"
+#include "harness/run/test_faults.h"
 #include "harness/vulkan/context.h"
 #include "reference/error.h"
 
@@ -120,7 +121,7 @@ int runRun(const RunOptions& o) {
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
   auto ctx = vk::Context::open(o.device, o.validate);
-  const vk::DeviceInfo& info = ctx->info();
+  const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
   // Test hook (docs/run.md): one deliberate invalid call, so a test can prove the validation
   // layer is loaded and that its messages reach the report.
   if (o.validate && std::getenv("GCNPROBE_TEST_INVALID_CALL") != nullptr) {
@@ -169,7 +170,7 @@ int runRun(const RunOptions& o) {
     json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
   std::vector<run::CaseOutcome> outcomes;  // for --junit / --csv
 
-  const std::vector<std::unique_ptr<routes::Route>> routeList = routes::makeAllRoutes(*ctx);
+  std::vector<std::unique_ptr<routes::Route>> routeList = routes::makeAllRoutes(*ctx);
 
   // The whole texel suite ran: say which supported texel formats no case proved.
   const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
@@ -186,6 +187,25 @@ int runRun(const RunOptions& o) {
     messagesSeen = all.size();
   };
   newMessages();  // from opening the device and the test hook: go to the first case
+  ro.faults = run::faultsFromEnvironment();
+  // A lost device is re-created (a few times: a device that keeps getting lost is an
+  // infrastructure failure, exit 3).
+  constexpr int kMaxRecoveries = 16;
+  int recoveries = 0;
+  std::size_t messagesBefore = 0;  // validation messages of the devices already gone
+  ro.recoverDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
+    if (++recoveries > kMaxRecoveries)
+      throw gcn::InfraError("the device was lost " + std::to_string(kMaxRecoveries) +
+                            " times; giving up");
+    newMessages();  // the old device's last messages go to the next case reported
+    messagesBefore += messagesSeen;
+    messagesSeen = 0;
+    routeList.clear();
+    ctx.reset();
+    ctx = vk::Context::open(o.device, o.validate);
+    routeList = routes::makeAllRoutes(*ctx);
+    return routeList;
+  };
   const auto sink = [&](const run::CaseResult& reported) {
     newMessages();
     run::CaseResult withMessages;
@@ -242,7 +262,7 @@ int runRun(const RunOptions& o) {
     extra["texel_gaps"] = list;
   }
   newMessages();
-  const std::size_t messages = ctx->validationMessages().size();
+  const std::size_t messages = messagesBefore + ctx->validationMessages().size();
   std::string line = summary.line();
   if (o.validate) {
     extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,9 +44,30 @@ struct Case {
 };
 
 // A case the device cannot realise is unsupported, never pass; route-miss is reserved for the ISA
-// check.
-enum class Verdict : uint8_t { Pass, Fail, Unsupported, RouteMiss, Error };
-std::string_view verdictName(Verdict v);  // "pass", "fail", "unsupported", "route-miss", "error"
+// check. Crash and Timeout come from running batches in child processes (a signal or a lost
+// device; no progress within the batch timeout). Flake, ExpectedFail and UnexpectedPass come
+// from a baseline (a case that passed on retry; a failure the baseline expects; a case the
+// baseline expects to fail that passed).
+enum class Verdict : uint8_t {
+  Pass,
+  Fail,
+  Unsupported,
+  RouteMiss,
+  Error,
+  Crash,
+  Timeout,
+  Flake,
+  ExpectedFail,
+  UnexpectedPass,
+};
+inline constexpr std::size_t kVerdictCount = 10;
+// "pass", "fail", "unsupported", "route-miss", "error", "crash", "timeout", "flake",
+// "expected-fail", "unexpected-pass".
+std::string_view verdictName(Verdict v);
+// The inverse of verdictName; std::nullopt for any other text.
+std::optional<Verdict> verdictFromName(std::string_view name);
+// Fail, RouteMiss, Error, Crash and Timeout: the verdicts that fail a run.
+bool isRegression(Verdict v);
 
 // One compared component (or memory field) of a failing lane.
 struct ComponentDiff {

@@ -63,9 +63,22 @@ std::string_view csvStatus(Verdict v) {
       return "Pass";
     case Verdict::Unsupported:
       return "Skip";
-    default:
+    case Verdict::Crash:
+      return "Crash";
+    case Verdict::Timeout:
+      return "Timeout";
+    case Verdict::Flake:
+      return "Flake";
+    case Verdict::ExpectedFail:
+      return "ExpectedFail";
+    case Verdict::UnexpectedPass:
+      return "UnexpectedPass";
+    case Verdict::Fail:
+    case Verdict::RouteMiss:
+    case Verdict::Error:
       return "Fail";
   }
+  return "Fail";
 }
 
 std::string xmlEscape(std::string_view s) {
@@ -106,6 +119,32 @@ std::string xmlEscape(std::string_view s) {
   return out;
 }
 
+namespace {
+// How JUnit readers should count a verdict: fail and route-miss are failures; error, crash and
+// timeout errors; unsupported and expected-fail skipped; pass, flake and unexpected-pass
+// passed.
+enum class JunitKind { Passed, Failure, Error, Skipped };
+JunitKind junitKind(Verdict v) {
+  switch (v) {
+    case Verdict::Fail:
+    case Verdict::RouteMiss:
+      return JunitKind::Failure;
+    case Verdict::Error:
+    case Verdict::Crash:
+    case Verdict::Timeout:
+      return JunitKind::Error;
+    case Verdict::Unsupported:
+    case Verdict::ExpectedFail:
+      return JunitKind::Skipped;
+    case Verdict::Pass:
+    case Verdict::Flake:
+    case Verdict::UnexpectedPass:
+      return JunitKind::Passed;
+  }
+  return JunitKind::Error;
+}
+}  // namespace
+
 void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
                 const std::vector<std::pair<std::string, std::string>>& properties) {
   std::map<std::string, std::vector<const CaseOutcome*>> bySuite;
@@ -114,9 +153,9 @@ void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
   unsigned failures = 0, errors = 0, skipped = 0;
   double total = 0;
   for (const CaseOutcome& c : cases) {
-    failures += c.verdict == Verdict::Fail || c.verdict == Verdict::RouteMiss;
-    errors += c.verdict == Verdict::Error;
-    skipped += c.verdict == Verdict::Unsupported;
+    failures += junitKind(c.verdict) == JunitKind::Failure;
+    errors += junitKind(c.verdict) == JunitKind::Error;
+    skipped += junitKind(c.verdict) == JunitKind::Skipped;
     total += c.seconds;
   }
   std::ofstream out = openReport(path, "JUnit report");
@@ -128,9 +167,9 @@ void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
     unsigned f = 0, e = 0, s = 0;
     double t = 0;
     for (const CaseOutcome* c : list) {
-      f += c->verdict == Verdict::Fail || c->verdict == Verdict::RouteMiss;
-      e += c->verdict == Verdict::Error;
-      s += c->verdict == Verdict::Unsupported;
+      f += junitKind(c->verdict) == JunitKind::Failure;
+      e += junitKind(c->verdict) == JunitKind::Error;
+      s += junitKind(c->verdict) == JunitKind::Skipped;
       t += c->seconds;
     }
     out << "  <testsuite name=\"gcnprobe." << xmlEscape(suite) << "\" tests=\"" << list.size()
@@ -143,20 +182,27 @@ void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
       out << "    <testcase classname=\"gcnprobe." << xmlEscape(suite) << "\" name=\""
           << xmlEscape(c->name) << "\" time=\"" << seconds(c->seconds) << "\"";
       const std::string reason = xmlEscape(c->reason);
-      switch (c->verdict) {
-        case Verdict::Pass:
-          out << "/>\n";
-          continue;
-        case Verdict::Unsupported:
-          out << ">\n      <skipped message=\"" << reason << "\"/>\n";
+      const std::string verdict(verdictName(c->verdict));
+      switch (junitKind(c->verdict)) {
+        case JunitKind::Passed:
+          if (c->verdict == Verdict::Pass) {
+            out << "/>\n";
+            continue;
+          }
+          // Flake, unexpected-pass: passed, with the news in the output CI UIs show.
+          out << ">\n      <system-out>" << verdict << ": " << reason << "</system-out>\n";
           break;
-        case Verdict::Error:
-          out << ">\n      <error message=\"" << reason << "\">" << xmlEscape(c->instruction)
-              << "</error>\n";
+        case JunitKind::Skipped:
+          out << ">\n      <skipped message=\""
+              << (c->verdict == Verdict::Unsupported ? "" : verdict + ": ") << reason << "\"/>\n";
           break;
-        default:
-          out << ">\n      <failure type=\"" << verdictName(c->verdict) << "\" message=\"" << reason
-              << "\">" << xmlEscape(c->instruction) << "</failure>\n";
+        case JunitKind::Error:
+          out << ">\n      <error type=\"" << verdict << "\" message=\"" << reason << "\">"
+              << xmlEscape(c->instruction) << "</error>\n";
+          break;
+        case JunitKind::Failure:
+          out << ">\n      <failure type=\"" << verdict << "\" message=\"" << reason << "\">"
+              << xmlEscape(c->instruction) << "</failure>\n";
       }
       out << "    </testcase>\n";
     }

@@ -19,15 +19,17 @@ struct CaseOutcome {
 };
 CaseOutcome outcomeOf(const CaseResult& r);
 
-// deqp-runner's status words: pass -> Pass, fail, route-miss and error -> Fail (each fails
-// the job), unsupported -> Skip.
+// deqp-runner's status words: pass -> Pass, fail, route-miss and error -> Fail, unsupported
+// -> Skip, and Crash, Timeout, Flake, ExpectedFail, UnexpectedPass for the verdicts of the
+// same names.
 std::string_view csvStatus(Verdict v);
 
 // Throw gcn::Error when the file cannot be opened, gcn::InfraError when it cannot be written.
 // JUnit: one <testsuite> per gcnprobe suite, a <testcase classname="gcnprobe.<suite>"> per
-// case; fail and route-miss are <failure type="fail|route-miss">, error is <error>,
-// unsupported is <skipped message="reason">. `properties` go into each <testsuite>'s
-// <properties> (device, driver, profile, version).
+// case; fail and route-miss are <failure type="fail|route-miss">, error, crash and timeout
+// are <error type="...">, unsupported and expected-fail are <skipped message="reason">, flake
+// and unexpected-pass pass with a <system-out> line saying so. `properties` go into each
+// <testsuite>'s <properties> (device, driver, profile, version).
 void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
                 const std::vector<std::pair<std::string, std::string>>& properties);
 void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases);

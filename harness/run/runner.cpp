@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "harness/run/diff.h"
 #include "harness/run/suite.h"
 #include "harness/run/tolerance.h"
+#include "harness/vulkan/context.h"
 
 namespace gcnprobe::run {
 
@@ -21,14 +23,19 @@ std::string Summary::line() const {
   std::string s = std::to_string(count(Verdict::Pass)) + " passed, " +
                   std::to_string(count(Verdict::Fail)) + " failed, " +
                   std::to_string(count(Verdict::Unsupported)) + " unsupported";
-  if (count(Verdict::RouteMiss) > 0)
-    s += ", " + std::to_string(count(Verdict::RouteMiss)) + " route-miss";
-  if (count(Verdict::Error) > 0) s += ", " + std::to_string(count(Verdict::Error)) + " error";
+  for (std::size_t k = 0; k < kVerdictCount; ++k) {
+    const auto v = static_cast<Verdict>(k);
+    if (v == Verdict::Pass || v == Verdict::Fail || v == Verdict::Unsupported || counts[k] == 0)
+      continue;
+    s += ", " + std::to_string(counts[k]) + " " + std::string(verdictName(v));
+  }
   return s;
 }
 
 bool Summary::ok() const {
-  return count(Verdict::Fail) == 0 && count(Verdict::RouteMiss) == 0 && count(Verdict::Error) == 0;
+  for (std::size_t k = 0; k < kVerdictCount; ++k)
+    if (counts[k] > 0 && isRegression(static_cast<Verdict>(k))) return false;
+  return true;
 }
 
 namespace {
@@ -77,12 +84,13 @@ Summary runCases(std::span<const Case> cases,
   Summary summary;
   std::vector<CaseResult> results(cases.size());
   const auto emit = [&](std::size_t i) {
-    ++summary.counts[static_cast<std::size_t>(results[i].verdict)];
+    summary.add(results[i].verdict);
     if (sink) sink(results[i]);
   };
 
   // Which cases run where; the rest are decided now (unsupported / error).
-  std::vector<routes::Route*> routeOf(cases.size(), nullptr);
+  constexpr std::size_t kNoRoute = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> routeOf(cases.size(), kNoRoute);  // index into `routes`
   std::vector<bool> decided(cases.size(), false);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
@@ -100,16 +108,17 @@ Summary runCases(std::span<const Case> cases,
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
     r.tolerance = options.profile.portable ? c.tolerance : c.gcnTolerance;
-    for (const auto& route : routes)
-      if (route->handles(c.device)) routeOf[i] = route.get();
-    if (routeOf[i] == nullptr) {
+    // The first route that handles a case takes it (routes are made in a fixed order).
+    for (std::size_t k = 0; k < routes.size() && routeOf[i] == kNoRoute; ++k)
+      if (routes[k]->handles(c.device)) routeOf[i] = k;
+    if (routeOf[i] == kNoRoute) {
       r.verdict = Verdict::Unsupported;
       r.reason = "no route for binding " + r.binding + " on this build";
       decided[i] = true;
       continue;
     }
     try {
-      r.reason = routeOf[i]->unsupportedReason(c.device);
+      r.reason = routes[routeOf[i]]->unsupportedReason(c.device);
     } catch (const std::exception& e) {
       r.reason = e.what();
       r.verdict = Verdict::Error;
@@ -157,15 +166,36 @@ Summary runCases(std::span<const Case> cases,
   }
 
   // Batches: cases sharing a route and batch key, in first-seen order.
-  std::vector<std::pair<routes::Route*, std::vector<std::size_t>>> batches;
-  std::map<std::pair<routes::Route*, std::string>, std::size_t> batchIndex;
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> batches;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> batchIndex;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     if (decided[i]) continue;
-    const auto key = std::make_pair(routeOf[i], routeOf[i]->batchKey(cases[i].device));
+    const auto key = std::make_pair(routeOf[i], routes[routeOf[i]]->batchKey(cases[i].device));
     auto [it, inserted] = batchIndex.emplace(key, batches.size());
     if (inserted) batches.push_back({routeOf[i], {}});
     batches[it->second].second.push_back(i);
   }
+
+  // One submission of some cases of a batch, with the test hook's faults.
+  const auto dispatch = [&](std::size_t route, const std::vector<std::size_t>& members) {
+    std::vector<const routes::DeviceCase*> inputs;
+    for (std::size_t i : members) {
+      inputs.push_back(&cases[i].device);
+      switch (faultFor(options.faults, cases[i].name).value_or(FaultKind::Fail)) {
+        case FaultKind::Crash:
+          std::abort();
+        case FaultKind::Hang:
+          for (;;)
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+        case FaultKind::DeviceLost:
+          throw vk::DeviceLost("vkQueueSubmit failed: VK_ERROR_DEVICE_LOST (injected by " +
+                               std::string(kFaultVariable) + ")");
+        case FaultKind::Fail:
+          break;
+      }
+    }
+    return routes[route]->run(inputs);
+  };
 
   for (std::size_t b = 0; b < batches.size(); ++b) {
     auto& [route, members] = batches[b];
@@ -174,17 +204,37 @@ Summary runCases(std::span<const Case> cases,
         summary.notRun += batches[rest].second.size();
       break;
     }
-    std::vector<const routes::DeviceCase*> inputs;
-    for (std::size_t i : members)
-      inputs.push_back(&cases[i].device);
     std::vector<routes::DeviceResult> actual;
     std::string batchError;
+    std::map<std::size_t, std::string> lost;  // member position -> why it is a crash
     const auto batchStart = std::chrono::steady_clock::now();
     try {
-      actual = route->run(inputs);
-      if (actual.size() != inputs.size()) batchError = "route returned a wrong number of results";
+      try {
+        actual = dispatch(route, members);
+      } catch (const vk::DeviceLost& e) {
+        if (!options.recoverDevice) throw;
+        // The device is re-created and the batch's cases run one by one on it: only the
+        // ones that lose it again are crashes; the others keep their own verdicts.
+        routes = options.recoverDevice();
+        actual.assign(members.size(), routes::DeviceResult{});
+        for (std::size_t k = 0; k < members.size(); ++k) {
+          try {
+            std::vector<routes::DeviceResult> one = dispatch(route, {members[k]});
+            if (one.size() != 1) throw gcn::Error("route returned a wrong number of results");
+            actual[k] = std::move(one.front());
+          } catch (const vk::DeviceLost& again) {
+            lost[k] = std::string(again.what()) +
+                      " (alone in its batch; the device was "
+                      "re-created)";
+            routes = options.recoverDevice();
+          }
+        }
+      }
+      if (actual.size() != members.size()) batchError = "route returned a wrong number of results";
+    } catch (const gcn::InfraError&) {
+      throw;  // a lost device that could not be recovered, output that cannot be written
     } catch (const std::exception& e) {
-      batchError = std::string(route->name()) + " route: " + e.what();
+      batchError = std::string(routes[route]->name()) + " route: " + e.what();
     }
     const double share =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart).count() /
@@ -194,7 +244,10 @@ Summary runCases(std::span<const Case> cases,
       CaseResult& r = results[i];
       const auto caseStart = std::chrono::steady_clock::now();
       r.expectation = expected[i]->description;
-      if (!batchError.empty()) {
+      if (const auto l = lost.find(k); l != lost.end()) {
+        r.verdict = Verdict::Crash;
+        r.reason = l->second;
+      } else if (!batchError.empty()) {
         r.verdict = Verdict::Error;
         r.reason = batchError;
       } else if (!actual[k].unsupported.empty()) {
@@ -207,6 +260,10 @@ Summary runCases(std::span<const Case> cases,
               diffCase(cases[i].device, fv, *expected[i], actual[k], findTolerance(r.tolerance));
           r.verdict = d.pass ? Verdict::Pass : Verdict::Fail;
           r.reason = d.summary;
+          if (d.pass && faultFor(options.faults, r.name) == FaultKind::Fail) {
+            r.verdict = Verdict::Fail;
+            r.reason = std::string("injected failure (test hook ") + kFaultVariable + ")";
+          }
           r.changedGuardBytes = actual[k].changedGuardBytes;
           if (!d.pass) r.diffs = d.diffs;
           r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
@@ -220,7 +277,7 @@ Summary runCases(std::span<const Case> cases,
         }
       }
       if (r.verdict == Verdict::Pass || r.verdict == Verdict::Fail)
-        applyIsaCheck(*route, cases[i], options.profile.chip.gen, r);
+        applyIsaCheck(*routes[route], cases[i], options.profile.chip.gen, r);
       r.seconds =
           share +
           std::chrono::duration<double>(std::chrono::steady_clock::now() - caseStart).count();

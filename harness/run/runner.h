@@ -16,15 +16,18 @@
 #include "harness/run/case.h"
 #include "harness/run/expect.h"
 #include "harness/run/profile.h"
+#include "harness/run/test_faults.h"
 
 namespace gcnprobe::run {
 
 struct Summary {
-  std::array<std::size_t, 5> counts{};  // by Verdict
+  std::array<std::size_t, kVerdictCount> counts{};  // by Verdict
   std::size_t count(Verdict v) const { return counts[static_cast<std::size_t>(v)]; }
-  // "N passed, N failed, N unsupported" (+ ", N route-miss", ", N error" when non-zero).
+  void add(Verdict v) { ++counts[static_cast<std::size_t>(v)]; }
+  // "N passed, N failed, N unsupported", then ", N <verdict>" for every other verdict that
+  // occurred, in Verdict order (", 3 route-miss, 1 crash").
   std::string line() const;
-  bool ok() const;  // no fail, route-miss or error
+  bool ok() const;  // no regression (isRegression)
   // Cases not run because `RunOptions::stop` asked the run to end (a signal): 0 otherwise.
   std::size_t notRun = 0;
 };
@@ -40,6 +43,14 @@ struct RunOptions {
   // case already given to the sink, the rest counted in Summary::notRun (never reported as
   // a verdict). `gcnprobe run` sets it from SIGINT/SIGTERM.
   std::function<bool()> stop;
+  // A test hook (test_faults.h): faults injected into chosen cases.
+  std::vector<InjectedFault> faults;
+  // Called when a batch lost the device (vk::DeviceLost): re-creates the device and returns
+  // routes for it, in the same order as the ones given to runCases (which are gone with the
+  // old device); throws gcn::InfraError when it cannot. The lost batch's cases then run one
+  // by one, so that only the case(s) that lose the device again get Crash. Without it,
+  // DeviceLost ends the run: it propagates after every finished case went to the sink.
+  std::function<std::span<const std::unique_ptr<routes::Route>>()> recoverDevice;
 };
 
 using ResultSink = std::function<void(const CaseResult&)>;

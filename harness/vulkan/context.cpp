@@ -201,6 +201,7 @@ std::string resultName(VkResult r) {
 }
 
 void check(VkResult r, const char* what) {
+  if (r == VK_ERROR_DEVICE_LOST) throw DeviceLost(std::string(what) + " failed: " + resultName(r));
   if (r != VK_SUCCESS) throw gcn::Error(std::string(what) + " failed: " + resultName(r));
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/error.h"
 #include "reference/gen.h"
 
 namespace gcnprobe::vk {
@@ -126,7 +127,16 @@ T make(VkStructureType type) {
   return t;
 }
 
-// Throws gcn::Error naming `what` and the VkResult when r is not VK_SUCCESS.
+// VK_ERROR_DEVICE_LOST: the device is gone, and every later call on it fails too. The runner
+// re-creates the device (or, in a child process, ends so that the parent can isolate the
+// case); an infrastructure failure when it cannot.
+class DeviceLost : public gcn::InfraError {
+ public:
+  using gcn::InfraError::InfraError;
+};
+
+// Throws gcn::Error naming `what` and the VkResult when r is not VK_SUCCESS (DeviceLost for
+// VK_ERROR_DEVICE_LOST).
 void check(VkResult r, const char* what);
 // "VK_ERROR_OUT_OF_DEVICE_MEMORY", ...
 std::string resultName(VkResult r);
