@@ -111,6 +111,36 @@ CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where
       if (n.is_string()) r.notes.push_back(n.get<std::string>());
   if (const auto it = record.find("duration_s"); it != record.end() && it->is_number())
     r.seconds = it->get<double>();
+  if (const auto it = record.find("changed_guard_bytes"); it != record.end() && it->is_array())
+    for (const nlohmann::json& b : *it)
+      if (b.is_number_integer()) r.changedGuardBytes.push_back(b.get<int64_t>());
+  // The lane details, so that a record read back (a child process's, a shard's) is written
+  // again unchanged.
+  if (const auto it = record.find("lanes"); it != record.end() && it->is_array()) {
+    for (const nlohmann::json& l : *it) {
+      if (!l.is_object()) throw gcn::Error(where + " (" + r.name + "): a lane is not an object");
+      ComponentDiff d;
+      const auto integer = [&](const char* key) -> int64_t {
+        const auto m = l.find(key);
+        return m != l.end() && m->is_number_integer() ? m->get<int64_t>() : -1;
+      };
+      d.lane = static_cast<int>(integer("lane"));
+      d.element = integer("element");
+      d.byteOffset = integer("byte_offset");
+      const std::string comp = optionalString(l, "component");
+      const std::size_t c = std::string_view("xyzw").find(comp);
+      d.component = comp.size() == 1 && c != std::string_view::npos ? static_cast<unsigned>(c) : 4;
+      d.memoryField = optionalString(l, "kind") == "memory";
+      d.memoryBits = optionalString(l, "memory_bits");
+      d.expectedBits = optionalString(l, "expected_bits");
+      d.expectedValue = optionalString(l, "expected_value");
+      d.actualBits = optionalString(l, "actual_bits");
+      d.actualValue = optionalString(l, "actual_value");
+      d.match = optionalString(l, "verdict") == "match";
+      d.classification = optionalString(l, "classification");
+      r.diffs.push_back(std::move(d));
+    }
+  }
   return r;
 }
 
