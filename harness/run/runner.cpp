@@ -204,6 +204,7 @@ Summary runCases(std::span<const Case> cases,
         summary.notRun += batches[rest].second.size();
       break;
     }
+    if (options.onBatchStart) options.onBatchStart(members);
     std::vector<routes::DeviceResult> actual;
     std::string batchError;
     std::map<std::size_t, std::string> lost;  // member position -> why it is a crash

@@ -51,6 +51,10 @@ struct RunOptions {
   // by one, so that only the case(s) that lose the device again get Crash. Without it,
   // DeviceLost ends the run: it propagates after every finished case went to the sink.
   std::function<std::span<const std::unique_ptr<routes::Route>>()> recoverDevice;
+  // Called before each batch is dispatched with the cases it holds (indices into the cases
+  // given to runCases): a child process names its batch, so that the parent can tell which
+  // cases were on the device when the child crashed or hung (app/isolation.h).
+  std::function<void(std::span<const std::size_t>)> onBatchStart;
 };
 
 using ResultSink = std::function<void(const CaseResult&)>;
