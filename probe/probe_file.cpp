@@ -9,6 +9,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "probe/probes_dir.h"
 #include "reference/text.h"
 
 namespace gcn::probe {
@@ -425,8 +426,7 @@ Probe loadProbe(const std::string& path) {
 }
 
 std::vector<std::string> shippedProbeFiles() {
-  const char* env = std::getenv("GCNPROBE_PROBES_DIR");
-  const std::string dir = env != nullptr && *env != '\0' ? env : GCNPROBE_PROBES_DIR;
+  const std::string dir = shippedProbesDir().string();
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))

@@ -117,9 +117,10 @@ Probe parseProbe(std::string_view text, const std::string& file);
 // Reads the file ("-" = standard input) and parses it; errors name the path.
 Probe loadProbe(const std::string& path);
 
-// The shipped probe files (probes/*.probe, sorted): the directory in $GCNPROBE_PROBES_DIR
-// when set, else the source tree's probes/ (compiled in). Throws gcn::Error when the
-// directory cannot be read.
+// The shipped probe files (probes/*.probe, sorted) of the directory shippedProbesDir() finds
+// (probe/probes_dir.h: $GCNPROBE_PROBES_DIR, the installed share/gcnprobe/probes, the source
+// tree's probes/). Throws gcn::Error when the directory cannot be read, gcn::InfraError when
+// there is none.
 std::vector<std::string> shippedProbeFiles();
 
 }  // namespace gcn::probe
