@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a build folder, checks its metadata and contents, unpacks it
+# into a temporary root and runs the unpacked program from outside the source tree, without
+# GCNPROBE_PROBES_DIR: its summaries must equal the build tree's program's.
+# Usage: package_test.sh BUILD_DIR BUILD_TREE_PROGRAM VERSION SOURCE_DIR
+set -euo pipefail
+build=$1 built=$2 version=$3 src=$4
+fail() { echo "package test: $*" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gcnprobe-package-test-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+case "$work/" in "$src"/*) fail "the temp dir $work is inside the source tree" ;; esac
+
+cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1 ||
+  { cat "$work/cpack.log" >&2; fail "cpack failed"; }
+shopt -s nullglob
+debs=("$work"/pkg/gcnprobe_*.deb)
+[ ${#debs[@]} -eq 1 ] || fail "expected one gcnprobe_*.deb, found: ${debs[*]:-none}"
+deb=${debs[0]}
+echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
+
+# Metadata.
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = gcnprobe ] || fail "Package: $(field Package)"
+[ "$(field Version)" = "$version-1" ] || fail "Version: $(field Version), project $version"
+[ "$(field Architecture)" = "$(dpkg --print-architecture)" ] || fail "Architecture: $(field Architecture)"
+depends=$(field Depends)
+echo "Depends: $depends"
+for d in libvulkan1 libc6 libstdc++6 libgcc-s1; do
+  case ", $depends," in *", $d "* | *", $d,"*) ;; *) fail "Depends lacks $d: $depends" ;; esac
+done
+# Nothing only the build needs.
+for d in -dev glslang cmake gtest cli11 nlohmann spirv clang llvm; do
+  if grep -q -- "$d" <<<"$depends"; then fail "Depends names a build-only package ($d): $depends"; fi
+done
+[ "$(field Recommends)" = mesa-vulkan-drivers ] || fail "Recommends: $(field Recommends)"
+grep -qE '^.+ <[^@ ]+@[^> ]+>$' <<<"$(field Maintainer)" || fail "Maintainer: $(field Maintainer)"
+[ -n "$(field Section)" ] || fail "no Section"
+[ "$(field Description | wc -l)" -ge 3 ] || fail "Description without an extended part"
+
+# Contents.
+root="$work/root"
+dpkg-deb -x "$deb" "$root"
+for f in usr/bin/gcnprobe usr/share/man/man1/gcnprobe.1.gz \
+         usr/share/bash-completion/completions/gcnprobe \
+         usr/share/doc/gcnprobe/changelog.Debian.gz usr/share/doc/gcnprobe/copyright \
+         usr/share/doc/gcnprobe/README.md usr/share/doc/gcnprobe/docs/install.md; do
+  [ -f "$root/$f" ] || fail "the package has no /$f"
+done
+diff <(cd "$src/probes" && ls -- *.probe) <(cd "$root/usr/share/gcnprobe/probes" && ls) ||
+  fail "the packaged probes differ from the source tree's"
+gzip -dc "$root/usr/share/doc/gcnprobe/changelog.Debian.gz" | head -n 1 |
+  grep -q "^gcnprobe ($version-1) " || fail "changelog.Debian.gz's top entry is not $version-1"
+gzip -t "$root/usr/share/man/man1/gcnprobe.1.gz" || fail "the man page is not valid gzip"
+exe="$root/usr/bin/gcnprobe"
+if readelf -d "$exe" | grep -E 'RPATH|RUNPATH'; then fail "the packaged program has a RPATH"; fi
+if readelf -S "$exe" | grep -q '\.debug_info'; then fail "the packaged program is not stripped"; fi
+
+# The unpacked program, from outside the source tree and with no variable naming the probes,
+# gives the build tree's summaries.
+unset GCNPROBE_PROBES_DIR
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$work}"
+mkdir "$work/cwd"
+cd "$work/cwd"
+summary() {  # program suite -> "exit-status last-line-of-stdout"
+  local rc=0
+  "$1" run --suite "$2" >"$work/out.txt" 2>"$work/err.txt" || rc=$?
+  echo "$rc $(tail -n 1 "$work/out.txt")"
+}
+for suite in storage disputed; do
+  installed=$(summary "$exe" "$suite")
+  expected=$(summary "$built" "$suite")
+  echo "$suite: installed: $installed; build tree: $expected"
+  grep -qE '^[01] [0-9]+ passed, [0-9]+ failed, [0-9]+ unsupported$' <<<"$installed" ||
+    { cat "$work/err.txt" >&2; fail "$suite: no summary from the installed program: $installed"; }
+  [ "$installed" = "$expected" ] || fail "$suite: installed '$installed' != build tree '$expected'"
+done
+
+# The disputed suite of the unpacked program reads the unpacked probes, not the source tree's
+# (which also exist on this machine): a probe added there (one a route realises, so that the
+# suite lists it) shows up in its case list only.
+probes="$root/usr/share/gcnprobe/probes"
+cp "$probes/ssbo-raw-straddle.probe" "$probes/zz-unpacked-copy.probe"
+"$exe" list --suite disputed | grep -q 'zz-unpacked-copy' ||
+  fail "the unpacked program does not read $probes"
+if "$built" list --suite disputed | grep -q 'zz-unpacked-copy'; then
+  fail "the build tree's program reads the unpacked probes"
+fi
+echo "package test: ok"
