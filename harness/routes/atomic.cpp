@@ -112,6 +112,8 @@ class AtomicRoute final : public Route {
                                  first.inst.op->wide ? 2 : 1);
   }
 
+  void releasePipelines() override { pipelines_.clear(); }
+
  private:
   vk::ComputePipeline& pipelineFor(const DeviceCase& c) {
     const bool texel = c.binding == Binding::StorageTexel;

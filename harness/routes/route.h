@@ -113,6 +113,10 @@ class Route {
   // VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT: RADV 22.3 dies of SIGFPE on R10X6 vertex input).
   // `gcnprobe isa` reports such a case as unsupported instead of building it.
   virtual std::string unbuildableReason(const DeviceCase& /*c*/) const { return ""; }
+  // Frees the pipelines built so far (a driver keeps the compiled code of each: on lavapipe
+  // most of a run's memory). The runner calls it after each batch is checked; a later batch
+  // or pipelineIsa() builds again what it needs.
+  virtual void releasePipelines() {}
 };
 
 }  // namespace gcnprobe::routes

@@ -99,6 +99,8 @@ class StorageRoute final : public Route {
                                  VK_FORMAT_UNDEFINED, words);
   }
 
+  void releasePipelines() override { pipelines_.clear(); }
+
  private:
   vk::ComputePipeline& pipelineFor(const std::string& variant, uint32_t offset) {
     const std::string key = variant + "@" + std::to_string(offset);

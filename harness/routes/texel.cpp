@@ -227,6 +227,8 @@ class TexelRoute final : public Route {
     return results;
   }
 
+  void releasePipelines() override { pipelines_.clear(); }
+
  private:
   vk::ComputePipeline& pipelineFor(const std::string& variant, bool uniform) {
     auto it = pipelines_.find(variant);

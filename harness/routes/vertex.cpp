@@ -197,6 +197,8 @@ class VertexRoute final : public Route {
     return results;
   }
 
+  void releasePipelines() override { pipelines_.clear(); }
+
  private:
   vk::GraphicsPipeline& pipelineFor(const DeviceCase& c) {
     const std::string variant = vertexVariant(c);

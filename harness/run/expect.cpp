@@ -45,11 +45,17 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
     for (unsigned j = 0; j < 4 && j < lane.vdataCount; ++j)
       if (fv.srgb[j] && lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
   };
+  // The differ compares lanes and memory, never the whole register file: an expectation
+  // keeps no copy of it (64 KiB per alternative, 8 alternatives per portable case).
+  const auto withoutRegisterFile = [](gcn::ExecResult r) {
+    decltype(r.state.vgpr)().swap(r.state.vgpr);  // frees it (= {} would keep the capacity)
+    return r;
+  };
   if (!composedView(c)) {
     gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
     for (gcn::LaneResult& lane : r.lanes)
       if (lane.active) decodeSrgb(lane);
-    return r;
+    return withoutRegisterFile(std::move(r));
   }
   const ViewCompose& v = *c.view;
   std::array<std::optional<gcn::ExecResult>, 4> byChannel;
@@ -80,7 +86,7 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
       lane.accesses.insert(lane.accesses.end(), more.begin(), more.end());
     }
   }
-  return r;
+  return withoutRegisterFile(std::move(r));
 }
 
 }  // namespace
