@@ -1,0 +1,155 @@
+// Expected results for CI, in deqp-runner's shapes: a baseline file of known failures, a list
+// of known flaky cases, and retries. They turn a run's verdicts into the ones the reports show
+// (expected-fail, unexpected-pass, flake) before any report sees a case, so that a run exits 0
+// when everything matches the baseline and 1 only for news. Pure logic: no device here.
+//
+// Baseline file: one entry per line, `NAME_OR_GLOB,STATUS[,DURATION]` (a deqp-runner
+// results.csv line is one), `# comments` on their own line or after an entry. STATUS, any
+// case:
+//   fail                 fail or route-miss (deqp-runner's Fail: the device answered
+//                        differently from the reference, whether in the lanes or in the ISA)
+//   route-miss, error, crash, timeout   exactly that verdict
+//   expected-fail, ExpectedFail         any regression (a line of a run that had a baseline)
+//   pass, skip, unsupported, flake, unexpected-pass, UnexpectedPass
+//                        no failure expected (accepted so that a whole results.csv can serve)
+// An entry's reason is its trailing comment, else the comment lines right above it (up to a
+// blank line). An exact name wins over globs; among globs the first in the file wins.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "harness/run/case.h"
+#include "harness/run/results_file.h"
+#include "harness/run/runner.h"
+
+namespace gcnprobe::run {
+
+// `glob` (* ? [...], as --filter) matches the whole of `name`.
+bool globMatches(std::string_view glob, std::string_view name);
+
+struct BaselineEntry {
+  std::string pattern;  // a case name or a glob
+  std::string status;   // as written, for messages
+  // The verdicts this entry expects; empty when it expects no failure (pass, skip, ...).
+  std::vector<Verdict> expected;
+  std::string reason;  // its comment, "" when none
+  std::string file;
+  int line = 0;
+  bool covers(Verdict v) const;
+  bool expectsFailure() const { return !expected.empty(); }
+  std::string where() const { return file + ":" + std::to_string(line); }
+};
+
+struct Baseline {
+  std::vector<BaselineEntry> entries;  // file order
+  // The entry for a case: the one naming it exactly, else the first glob matching it.
+  const BaselineEntry* find(std::string_view name) const;
+  bool empty() const { return entries.empty(); }
+};
+
+// The verdicts a STATUS word stands for (above); std::nullopt for an unknown word.
+std::optional<std::vector<Verdict>> statusVerdicts(std::string_view status);
+
+// Throw gcn::Error naming `source`:line and the reason: a line without a comma, an empty name
+// or status, an unknown status, a third field that is no duration, more fields, a name given
+// twice. readBaseline also throws gcn::Error when the file cannot be read.
+Baseline parseBaseline(std::string_view text, const std::string& source);
+Baseline readBaseline(const std::string& path);
+
+// Known flaky cases: one glob per line, `# comments` on their own line or after a glob.
+struct FlakeEntry {
+  std::string pattern;
+  std::string reason;
+  std::string file;
+  int line = 0;
+};
+struct FlakeList {
+  std::vector<FlakeEntry> entries;
+  const FlakeEntry* find(std::string_view name) const;  // the first glob matching
+};
+FlakeList parseFlakes(std::string_view text, const std::string& source);
+FlakeList readFlakes(const std::string& path);  // gcn::Error when it cannot be read
+
+// One case's verdict under the baseline and the flakes list:
+//   a regression the baseline expects             -> expected-fail
+//   a regression the baseline expects differently -> unchanged, the expectation in the reason
+//   a regression a flakes glob lists              -> flake (when the baseline did not expect it)
+//   a pass where the baseline expects a failure   -> unexpected-pass (unless a flakes glob
+//                                                    lists the case: then it stays pass)
+//   anything else                                 -> unchanged
+// Reasons keep the original verdict and reason ("fail: 3 lane(s) differ ... [expected by
+// base.txt:4: known rounding]"); originalVerdict() reads them back.
+CaseResult applyExpectations(const Baseline& baseline, const FlakeList& flakes, CaseResult r);
+
+// The verdict and reason an expected-fail or flake case had before applyExpectations (or a
+// retry) changed it; for any other case its own verdict and reason. std::nullopt when an
+// expected-fail or flake reason does not start with a verdict name (a report written by
+// something else).
+std::optional<std::pair<Verdict, std::string>> originalVerdict(const CaseResult& r);
+
+// A baseline that expects what a run reported (`gcnprobe baseline --from`): a header comment
+// naming the run (device, driver, gcnprobe version, profile, start time, summary), then one
+// `name,<verdict>  # reason` line per case that was a regression, expected-fail ones with the
+// verdict they had before the baseline, in `listOrder` (case names as `gcnprobe list` prints
+// them; names not in it come last, sorted).
+std::string baselineFromResults(const ResultsFile& results, std::span<const std::string> listOrder);
+
+// The exit status of a finished run: 1 when a regression was reported, or an unexpected pass
+// when `failOnUnexpectedPass`; else 0.
+int runExitCode(const Summary& reported, bool failOnUnexpectedPass);
+
+struct ExpectationOptions {
+  Baseline baseline;
+  FlakeList flakes;
+  unsigned retries = 0;  // reruns of a case that ends as a regression
+  bool active() const {
+    return !baseline.entries.empty() || !flakes.entries.empty() || retries > 0;
+  }
+};
+
+// Runs cases with expectations: applyExpectations on every result; a result that is still a
+// regression while retries are left is held back and rerun (up to `retries` more times, only
+// the cases that did not pass yet); one that passes on a retry is a flake, the attempts in its
+// reason. Every other case goes to `report` as soon as it exists; held-back cases go to it
+// after their retries, and also when the run ends early (a signal, an exception: then with
+// their first verdict), so results already computed are never lost.
+class ExpectedRun {
+ public:
+  // `runner` runs some cases and gives each result to the sink, as run::runCases does.
+  using Runner = std::function<Summary(std::span<const Case>, const ResultSink&)>;
+  ExpectedRun(ExpectationOptions options, ResultSink report);
+
+  // The first attempt, the retries, then every held-back case reported. The Summary counts the
+  // verdicts given to `report`; its notRun is the first attempt's.
+  Summary run(std::span<const Case> cases, const Runner& runner);
+  // A retry ended because the runner was asked to stop (Summary::notRun of a retry): the
+  // cases it held back were reported with their first verdict.
+  bool retriesInterrupted() const { return retriesInterrupted_; }
+
+ private:
+  struct Held {
+    CaseResult first;                                    // before applyExpectations
+    std::vector<std::pair<Verdict, std::string>> tries;  // every retry's verdict and reason
+    bool passed = false;
+  };
+  void onFirst(const CaseResult& r);
+  void flushHeld();
+  void emit(const CaseResult& r);
+
+  ExpectationOptions options_;
+  ResultSink report_;
+  Summary reported_;
+  std::vector<std::string> heldOrder_;
+  std::map<std::string, Held> held_;
+  bool retriesInterrupted_ = false;
+};
+
+}  // namespace gcnprobe::run
