@@ -99,6 +99,9 @@ struct CaseResult {
   // Device time: the case's share of its batch's dispatch (route run time / batch size) plus
   // its diff; 0 for cases decided before any dispatch (unsupported, broken).
   double seconds = 0;
+  // The ISA digest (isa_digest.h) of the pipeline the driver emitted for the case;
+  // std::nullopt where no ISA is visible (lavapipe) or the case never reached a pipeline.
+  std::optional<std::string> isaDigest;
 };
 
 }  // namespace gcnprobe::run

@@ -39,6 +39,7 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
   j["changed_guard_bytes"] = r.changedGuardBytes;
   j["notes"] = r.notes;
   j["duration_s"] = r.seconds;
+  j["isa_digest"] = r.isaDigest ? nlohmann::json(*r.isaDigest) : nlohmann::json(nullptr);
   nlohmann::json lanes = nlohmann::json::array();
   for (const ComponentDiff& d : r.diffs) {
     lanes.push_back({{"lane", d.lane},

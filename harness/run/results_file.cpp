@@ -45,8 +45,10 @@ void readDocument(const nlohmann::json& doc, ResultsFile& out) {
     }
   }
   std::size_t k = 0;
-  for (const nlohmann::json& record : *cases)
+  for (const nlohmann::json& record : *cases) {
     out.cases.push_back(caseFromRecord(record, out.source + ": case " + std::to_string(++k)));
+    out.records.push_back(record);
+  }
 }
 
 // A line of the streamed report without its separator comma.
@@ -83,6 +85,7 @@ void readTruncated(std::string_view text, ResultsFile& out) {
     const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
     if (record.is_discarded()) break;  // the record being written when the writer died
     out.cases.push_back(caseFromRecord(record, out.source + ": case " + std::to_string(++k)));
+    out.records.push_back(record);
   }
   if (!inCases)
     throw gcn::Error(out.source + ": no \"cases\" array (not written by gcnprobe run --json?)");
@@ -141,7 +144,16 @@ CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where
       r.diffs.push_back(std::move(d));
     }
   }
+  if (const auto it = record.find("isa_digest"); it != record.end() && !it->is_null()) {
+    if (!it->is_string() || it->get<std::string>().empty())
+      throw gcn::Error(where + " (" + r.name + "): \"isa_digest\" is neither a string nor null");
+    r.isaDigest = it->get<std::string>();
+  }
   return r;
+}
+
+bool ResultsFile::finished() const {
+  return summary && summary->rfind("interrupted", 0) != 0 && summary->rfind("incomplete", 0) != 0;
 }
 
 ResultsFile parseResults(std::string_view text, const std::string& source, bool allowTruncated) {

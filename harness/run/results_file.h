@@ -4,6 +4,7 @@
 // document still holds every case that finished).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,13 +16,24 @@
 
 namespace gcnprobe::run {
 
+// The header members that name what a report is about: the shards of one run agree on them,
+// and two runs that differ in them differ in more than the cases.
+inline constexpr std::array<const char*, 5> kRunIdentityMembers = {
+    "driver", "driver_version", "device", "profile", "gcnprobe_version"};
+
 struct ResultsFile {
   std::string source;     // the path, for messages
   nlohmann::json header;  // the members before "cases": version, driver, device, profile, ...
   std::vector<CaseResult> cases;
+  // Each case's record as read (cases[k] is records[k] as a CaseResult): what `gcnprobe
+  // merge` copies, member for member, members this version does not know included.
+  std::vector<nlohmann::json> records;
   nlohmann::json extra = nlohmann::json::object();  // members after "cases" but the summary
   std::optional<std::string> summary;  // std::nullopt: the document ended before its summary
   bool complete() const { return summary.has_value(); }
+  // Complete, and the run was not stopped early: not by a signal (summary "interrupted by
+  // signal ...") nor by an error that closed the document ("incomplete: ...").
+  bool finished() const;
 };
 
 // One case record back into a CaseResult. Throws gcn::Error naming `where` (file and record

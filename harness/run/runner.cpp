@@ -13,6 +13,7 @@
 #include "harness/formats.h"
 #include "harness/isa/check.h"
 #include "harness/run/diff.h"
+#include "harness/run/isa_digest.h"
 #include "harness/run/suite.h"
 #include "harness/run/tolerance.h"
 #include "harness/vulkan/context.h"
@@ -45,7 +46,9 @@ namespace {
 // route-miss, never a pass. Devices without VK_KHR_pipeline_executable_properties skip it.
 void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult& r) {
   try {
-    const isa::CheckResult check = checkCaseIsa(gen, c, route.pipelineIsa(c.device));
+    const routes::PipelineIsa pipeline = route.pipelineIsa(c.device);
+    r.isaDigest = isaDigest(pipeline);
+    const isa::CheckResult check = checkCaseIsa(gen, c, pipeline);
     if (check.outcome == isa::Outcome::NoIsa) return;
     if (check.outcome == isa::Outcome::RouteMiss) {
       r.verdict = Verdict::RouteMiss;

@@ -1,0 +1,124 @@
+// The ISA digest: it follows the instruction words of the pipeline and nothing the driver
+// prints around them.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/run/isa_digest.h"
+
+namespace {
+
+using gcnprobe::routes::PipelineIsa;
+using gcnprobe::run::isaDigest;
+
+// A compute pipeline whose Assembly text is `assembly`, in the shape RADV's ACO prints
+// (instruction text padded, ';', the encoded words).
+PipelineIsa compute(const std::string& assembly) {
+  PipelineIsa p;
+  gcnprobe::vk::ExecutableIsa e;
+  e.name = "Compute Shader";
+  e.description = "Vulkan Compute Shader";
+  e.stages = VK_SHADER_STAGE_COMPUTE_BIT;
+  e.source = "RADV Mesa 22.3.6 (compute) assembly";
+  e.acoIr = "s2: %0:s[0-1] = p_startpgm\n";
+  e.assembly = assembly;
+  p.executables.push_back(e);
+  return p;
+}
+
+const std::string kListing =
+    "BB0:\n"
+    "    s_load_dwordx4 s[4:7], s[0:1], 0x0                          ; c00a0100 00000000\n"
+    "    buffer_load_dword v1, v0, s[4:7], 0 offen                   ; e0501000 80010100\n"
+    "    s_waitcnt vmcnt(0)                                          ; bf8c0f70\n"
+    "    s_waitcnt vmcnt(0)                                          ; bf8c0f70\n"
+    "    s_endpgm                                                    ; bf810000\n";
+
+TEST(IsaDigest, FnvMatchesThePublishedTestVectors) {
+  // The FNV reference test vectors (Fowler, Noll, Vo: "FNV-1a 64 bit").
+  EXPECT_EQ(gcnprobe::run::fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(gcnprobe::run::fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(gcnprobe::run::fnv1a64("foobar"), 0x85944171f73967e8ull);
+}
+
+TEST(IsaDigest, NoExecutablesOrNoAssemblyIsNoDigest) {
+  EXPECT_FALSE(isaDigest(PipelineIsa{}).has_value());  // lavapipe: nothing captured
+  EXPECT_FALSE(isaDigest(compute("")).has_value());    // executables, but no Assembly text
+}
+
+TEST(IsaDigest, SixteenHexDigits) {
+  const auto d = isaDigest(compute(kListing));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->size(), 16u);
+  EXPECT_EQ(d->find_first_not_of("0123456789abcdef"), std::string::npos) << *d;
+}
+
+TEST(IsaDigest, OnlyTheWordsCount) {
+  const std::string base = *isaDigest(compute(kListing));
+  // The same words with other text, padding, labels, a repeat marker for the second wait,
+  // constant data after the code, and another driver's names, IR and buffer bookkeeping.
+  PipelineIsa other = compute(
+      "BB7:\n"
+      "\ts_load_dwordx4 s[4:7], s[0:1], 0 ; c00a0100 00000000\n"
+      "BB8:\n"
+      "  buffer_load_dword v1, v0, s[4:7], 0 offen offset:0x0 ; e0501000 80010100\n"
+      "  s_waitcnt vmcnt(0) ; bf8c0f70\n"
+      "(then repeated 1 times)\n"
+      "  s_endpgm ; bf810000\n"
+      "/* constant data */\n"
+      "[000000] 12345678 9abcdef0\n");
+  other.executables[0].name = "compute";
+  other.executables[0].description = "compute shader, another driver";
+  other.executables[0].source = "RADV Mesa 25.0.7 (compute) assembly";
+  other.executables[0].acoIr = "completely different IR text";
+  other.offsetFixed = false;
+  other.caseBuffer.index = 3;
+  EXPECT_EQ(*isaDigest(other), base);
+}
+
+TEST(IsaDigest, AnotherInstructionIsAnotherDigest) {
+  const std::string base = *isaDigest(compute(kListing));
+  // OFFSET 4 instead of 0 in the load (the low 12 bits of its first word).
+  std::string offset = kListing;
+  offset.replace(offset.find("e0501000"), 8, "e0501004");
+  EXPECT_NE(*isaDigest(compute(offset)), base);
+  // One wait fewer.
+  std::string shorter = kListing;
+  shorter.erase(shorter.find("    s_waitcnt"), shorter.find('\n', shorter.find("    s_waitcnt")) -
+                                                   shorter.find("    s_waitcnt") + 1);
+  EXPECT_NE(*isaDigest(compute(shorter)), base);
+  // The same words split into instructions differently.
+  std::string split = kListing;
+  split.replace(split.find("c00a0100 00000000"), 17, "c00a0100\n  x ; 00000000");
+  EXPECT_NE(*isaDigest(compute(split)), base);
+  // The same code in another stage.
+  PipelineIsa vertex = compute(kListing);
+  vertex.executables[0].stages = VK_SHADER_STAGE_VERTEX_BIT;
+  EXPECT_NE(*isaDigest(vertex), base);
+}
+
+TEST(IsaDigest, ExecutablesAreTakenInStageOrder) {
+  PipelineIsa a = compute(kListing);
+  a.executables[0].stages = VK_SHADER_STAGE_VERTEX_BIT;
+  gcnprobe::vk::ExecutableIsa frag = a.executables[0];
+  frag.stages = VK_SHADER_STAGE_FRAGMENT_BIT;
+  frag.assembly = "    s_endpgm ; bf810000\n";
+  a.executables.push_back(frag);
+  PipelineIsa b = a;
+  std::swap(b.executables[0], b.executables[1]);
+  EXPECT_EQ(*isaDigest(a), *isaDigest(b));
+  // Without the fragment shader it is another pipeline.
+  PipelineIsa one = a;
+  one.executables.pop_back();
+  EXPECT_NE(*isaDigest(one), *isaDigest(a));
+}
+
+TEST(IsaDigest, AListingOfAnotherShapeIsDigestedAsNormalisedText) {
+  const std::string llvm = "  v_mov_b32 v0, 0\n\n  s_endpgm\n";
+  const auto d = isaDigest(compute(llvm));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(*isaDigest(compute("v_mov_b32   v0,\t0\n  s_endpgm  \n\n")), *d);
+  EXPECT_NE(*isaDigest(compute("  v_mov_b32 v0, 1\n  s_endpgm\n")), *d);
+}
+
+}  // namespace
