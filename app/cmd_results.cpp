@@ -1,0 +1,103 @@
+// `gcnprobe merge` and `gcnprobe compare`: commands on the JSON reports `gcnprobe run --json`
+// writes; no device is opened. Usage, checks and exit statuses: docs/run.md.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "harness/run/compare.h"
+#include "harness/run/merge.h"
+#include "harness/run/results_file.h"
+#include "reference/error.h"
+
+namespace gcnprobe::app {
+namespace {
+
+struct MergeOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool allowIncomplete = false;
+};
+
+int runMerge(const MergeOptions& o) {
+  std::vector<run::ResultsFile> inputs;
+  // Read truncated documents too: mergeResults says which input did not finish and how to
+  // merge it anyway.
+  for (const std::string& path : o.inputs)
+    inputs.push_back(run::readResults(path, true));
+  // The order `gcnprobe list` prints: a shard lists its cases as they finish.
+  const auto profile = inputs.front().header.find("profile");
+  const run::MergedReport merged = run::mergeResults(
+      inputs, o.allowIncomplete,
+      run::caseListOrder(profile != inputs.front().header.end() && profile->is_string()
+                             ? profile->get<std::string>()
+                             : std::string("portable")));
+  run::writeMerged(merged, o.output);
+  // With the report on standard output, the line goes to standard error.
+  std::fprintf(o.output == "-" ? stderr : stdout, "merged %zu reports, %zu cases: %s\n",
+               inputs.size(), merged.records.size(), merged.summaryLine.c_str());
+  return 0;
+}
+
+struct CompareOptions {
+  std::string oldPath, newPath;
+  std::string json;
+  bool allowIncomplete = false;
+};
+
+int runCompare(const CompareOptions& o) {
+  const run::ResultsFile oldRun = run::readResults(o.oldPath, o.allowIncomplete);
+  const run::ResultsFile newRun = run::readResults(o.newPath, o.allowIncomplete);
+  const run::Comparison c = run::compareResults(oldRun, newRun);
+  FILE* text = o.json == "-" ? stderr : stdout;
+  std::fputs(run::comparisonText(c, oldRun, newRun).c_str(), text);
+  if (!o.json.empty()) {
+    std::ofstream out(o.json == "-" ? "/dev/stdout" : o.json);
+    if (!out) throw gcn::Error(gcn::Place{o.json, 0, 0}, "cannot open the JSON output for writing");
+    out << run::comparisonJson(c, oldRun, newRun)
+               .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+    out.close();
+    if (!out)
+      throw gcn::InfraError((o.json == "-" ? std::string("stdout") : o.json) +
+                            ": cannot write the comparison");
+  }
+  return c.regressions.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+void addResultsCommands(CLI::App& app, Context& ctx) {
+  auto m = std::make_shared<MergeOptions>();
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Merge the JSON reports of the shards of one run (run --shard i/N --json) into one");
+  merge->add_option("reports", m->inputs, "the shards' JSON reports, in any order")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge->add_option("-o,--output", m->output, "the merged report ('-': standard output)")
+      ->required();
+  merge->add_flag("--allow-incomplete", m->allowIncomplete,
+                  "merge a report that did not finish (truncated or interrupted): the cases it "
+                  "holds");
+  merge->callback([m, &ctx] { ctx.exitCode = runMerge(*m); });
+
+  auto c = std::make_shared<CompareOptions>();
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "What changed between two JSON reports: regressions, fixes, new and removed cases, and "
+      "whether the driver's instructions changed (exit 1 on a regression)");
+  compare->add_option("old", c->oldPath, "the earlier report")
+      ->required()
+      ->check(CLI::ExistingFile);
+  compare->add_option("new", c->newPath, "the later report")->required()->check(CLI::ExistingFile);
+  compare->add_option("--json", c->json,
+                      "also write the comparison as JSON to this file ('-': standard output, "
+                      "and the text goes to standard error)");
+  compare->add_flag("--allow-incomplete", c->allowIncomplete,
+                    "read a report that did not finish (truncated): the cases it holds");
+  compare->callback([c, &ctx] { ctx.exitCode = runCompare(*c); });
+}
+
+}  // namespace gcnprobe::app
