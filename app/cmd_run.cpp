@@ -16,6 +16,7 @@
 #include "app/commands.h"
 #include "app/version.h"
 #include "harness/routes/all_routes.h"
+#include "harness/run/baseline.h"
 #include "harness/run/ci_reports.h"
 #include "harness/run/coverage.h"
 #include "harness/run/profile.h"
@@ -73,7 +74,21 @@ struct RunOptions {
   unsigned jobs = 0;
   bool verbose = false;
   bool validate = false;
+  // Expected results (harness/run/baseline.h, docs/run.md "Baselines").
+  std::string baseline;
+  std::string flakes;
+  unsigned retry = 0;
+  bool failOnUnexpectedPass = false;
 };
+
+// --baseline, --flakes and --retry, read before any device is opened: a bad file is bad input.
+run::ExpectationOptions expectationOptions(const RunOptions& o) {
+  run::ExpectationOptions e;
+  if (!o.baseline.empty()) e.baseline = run::readBaseline(o.baseline);
+  if (!o.flakes.empty()) e.flakes = run::readFlakes(o.flakes);
+  e.retries = o.retry;
+  return e;
+}
 
 // --shard, else GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else none.
 std::optional<run::Shard> shardOf(const RunOptions& o) {
@@ -120,6 +135,7 @@ int runRun(const RunOptions& o) {
     throw gcn::Error(
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
+  run::ExpectationOptions expectations = expectationOptions(o);
   auto ctx = vk::Context::open(o.device, o.validate);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
   // Test hook (docs/run.md): one deliberate invalid call, so a test can prove the validation
@@ -238,8 +254,12 @@ int runRun(const RunOptions& o) {
       std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
     return gSignal != 0;
   };
-  const run::Summary summary = run::runCases(cases, routeList, ro, sink);
-  if (summary.notRun > 0) {
+  // Baseline, known flakes and retries decide a case's verdict before any report sees it:
+  // `expected` holds back the cases it may retry and reruns them with the same runner.
+  run::ExpectedRun expected(std::move(expectations), sink);
+  const run::Summary summary = expected.run(
+      cases, [&](auto some, const auto& to) { return run::runCases(some, routeList, ro, to); });
+  if (summary.notRun > 0 || expected.retriesInterrupted()) {
     const std::string line = "interrupted by signal " + std::to_string(gSignal) + " (" +
                              strsignal(gSignal) + "): " + summary.line() + ", " +
                              std::to_string(summary.notRun) + " not run";
@@ -281,7 +301,7 @@ int runRun(const RunOptions& o) {
                      {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
   if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
   std::fprintf(text, "%s\n", line.c_str());
-  return summary.ok() && messages == 0 ? 0 : 1;
+  return run::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;
 }
 
 void addCommon(CLI::App* sub, RunOptions& o) {
@@ -329,6 +349,18 @@ void addRunCommands(CLI::App& app, Context& ctx) {
   rn->add_flag("--validate", opts->validate,
                "run under the Khronos validation layer (core + synchronization); its messages "
                "are attached to the case reported next and any message fails the run");
+  // Expected results (docs/run.md "Baselines").
+  rn->add_option("--baseline", opts->baseline,
+                 "expected failures, one NAME_OR_GLOB,STATUS per line: a failure it expects is "
+                 "expected-fail, a case it expects to fail that passes is unexpected-pass");
+  rn->add_option("--flakes", opts->flakes,
+                 "known flaky cases, one glob per line: one that fails is a flake");
+  rn->add_option("--retry", opts->retry,
+                 "rerun a case that fails up to N more times; passing on a retry makes it a "
+                 "flake")
+      ->check(CLI::Range(0u, 100u));
+  rn->add_flag("--fail-on-unexpected-pass", opts->failOnUnexpectedPass,
+               "exit 1 when a case the baseline expects to fail passes");
   rn->callback([opts, &ctx] { ctx.exitCode = runRun(*opts); });
 }
 

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   gcnprobe::app::addRefCommand(app, ctx);
   gcnprobe::app::addDeviceCommands(app, ctx);
   gcnprobe::app::addRunCommands(app, ctx);
+  gcnprobe::app::addBaselineCommand(app, ctx);
   gcnprobe::app::addIsaCommand(app, ctx);
   gcnprobe::app::addProbeCommand(app, ctx);
   gcnprobe::app::addResultsCommands(app, ctx);

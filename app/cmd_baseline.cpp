@@ -1,0 +1,83 @@
+// `gcnprobe baseline --from RESULTS.json [-o FILE]`: a baseline (harness/run/baseline.h) that
+// expects what a run reported: every regression of the run, in list order, under a header
+// naming the device, driver and version. Usage: docs/run.md "Baselines".
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "harness/run/baseline.h"
+#include "harness/run/profile.h"
+#include "harness/run/results_file.h"
+#include "harness/run/suite.h"
+#include "reference/error.h"
+
+namespace gcnprobe::app {
+namespace {
+
+struct BaselineOptions {
+  std::string from;
+  std::string output;
+};
+
+// The case names in `gcnprobe list` order (every suite, the disputed one last) for the
+// run's profile. Names are the same for every chip; the profile only picks one.
+std::vector<std::string> listOrder(const nlohmann::json& header) {
+  std::string profileName;
+  if (const auto it = header.find("profile"); it != header.end() && it->is_string())
+    profileName = it->get<std::string>();
+  run::Profile profile;
+  try {
+    profile = run::resolveProfile(profileName, std::nullopt);
+  } catch (const gcn::Error&) {
+    profile = run::resolveProfile("", std::nullopt);  // a profile this version does not know
+  }
+  std::vector<std::string> names;
+  for (const char* suite : {"", "disputed"}) {
+    try {
+      for (const run::Case& c : run::buildCases(suite, "", profile.chip))
+        names.push_back(c.name);
+    } catch (const gcn::Error&) {
+      // no probe files here: their cases sort last, by name
+    }
+  }
+  return names;
+}
+
+void runBaseline(const BaselineOptions& o) {
+  const run::ResultsFile results = run::readResults(o.from);
+  if (!results.complete())
+    throw gcn::Error(gcn::Place{o.from, 0, 0}, "the results document has no summary");
+  const std::string text = run::baselineFromResults(results, listOrder(results.header));
+  if (o.output.empty() || o.output == "-") {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  std::ofstream out(o.output);
+  if (!out) throw gcn::Error(gcn::Place{o.output, 0, 0}, "cannot open the baseline for writing");
+  out << text;
+  out.flush();
+  if (!out)
+    throw gcn::InfraError(o.output + ": cannot write the baseline: " +
+                          (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
+}
+
+}  // namespace
+
+void addBaselineCommand(CLI::App& app, Context& ctx) {
+  auto opts = std::make_shared<BaselineOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "baseline", "Write a baseline (expected failures) from the JSON report of a run");
+  sub->add_option("--from", opts->from, "the run's JSON report (gcnprobe run --json)")->required();
+  sub->add_option("-o,--output", opts->output, "write the baseline here (default: stdout)");
+  sub->callback([opts, &ctx] {
+    runBaseline(*opts);
+    ctx.exitCode = 0;
+  });
+}
+
+}  // namespace gcnprobe::app
