@@ -296,10 +296,12 @@ void ExpectedRun::flushHeld() {
                    std::string(kRetryMark) + "attempts " + attempts + "]";
       out.verdict = Verdict::Flake;
     } else {
+      const std::string firstReason = h.first.reason;
       out = applyExpectations(options_.baseline, options_.flakes, std::move(h.first));
       if (!h.tries.empty()) out.notes.push_back("retried: attempts " + attempts);
+      // A retry that failed differently says how.
       for (std::size_t k = 0; k < h.tries.size(); ++k)
-        if (h.tries[k].second != h.first.reason && !h.tries[k].second.empty())
+        if (h.tries[k].second != firstReason && !h.tries[k].second.empty())
           out.notes.push_back("attempt " + std::to_string(k + 2) + ": " + h.tries[k].second);
     }
     emit(out);

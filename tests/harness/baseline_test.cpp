@@ -314,6 +314,11 @@ TEST(BaselineRetry, PassOnRetryIsFlakeAndOnlyFailuresRerun) {
   EXPECT_EQ(reported[2].name, "s.b");
   EXPECT_EQ(reported[2].verdict, Verdict::Fail);  // failed four times: a real failure
   EXPECT_EQ(reported[2].reason, "attempt 1");
+  // Each retry failed with another reason: the notes say which.
+  EXPECT_EQ(
+      reported[2].notes,
+      (std::vector<std::string>{"retried: attempts fail, fail, fail, fail", "attempt 2: attempt 2",
+                                "attempt 3: attempt 3", "attempt 4: attempt 4"}));
   EXPECT_EQ(s.count(Verdict::Pass), 1u);
   EXPECT_EQ(s.count(Verdict::Flake), 1u);
   EXPECT_EQ(s.count(Verdict::Fail), 1u);
