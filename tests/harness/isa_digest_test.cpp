@@ -2,9 +2,17 @@
 // prints around them.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/run/isa_digest.h"
+#include "harness/run/report.h"
+#include "harness/run/results_file.h"
+#include "harness/run/runner.h"
+#include "harness/run/suite.h"
+#include "reference/error.h"
 
 namespace {
 
@@ -119,6 +127,66 @@ TEST(IsaDigest, AListingOfAnotherShapeIsDigestedAsNormalisedText) {
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(*isaDigest(compute("v_mov_b32   v0,\t0\n  s_endpgm  \n\n")), *d);
   EXPECT_NE(*isaDigest(compute("  v_mov_b32 v0, 1\n  s_endpgm\n")), *d);
+}
+
+// A route that runs nothing real and shows `isa` as its pipeline.
+class ShowsIsa : public gcnprobe::routes::Route {
+ public:
+  explicit ShowsIsa(PipelineIsa isa) : isa_(std::move(isa)) {}
+  std::string_view name() const override { return "shows-isa"; }
+  bool handles(const gcnprobe::routes::DeviceCase&) const override { return true; }
+  std::string unsupportedReason(const gcnprobe::routes::DeviceCase&) const override { return ""; }
+  std::string batchKey(const gcnprobe::routes::DeviceCase&) const override { return "k"; }
+  std::vector<gcnprobe::routes::DeviceResult> run(
+      std::span<const gcnprobe::routes::DeviceCase* const> cases) override {
+    std::vector<gcnprobe::routes::DeviceResult> out(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      out[i].vdataCount = 1;
+      out[i].memory = cases[i]->memory.bytes;
+    }
+    return out;
+  }
+  PipelineIsa pipelineIsa(const gcnprobe::routes::DeviceCase&) override { return isa_; }
+
+ private:
+  PipelineIsa isa_;
+};
+
+std::optional<std::string> digestOfRun(const PipelineIsa& isa) {
+  const auto cases = gcnprobe::run::buildCases("texel", "texel.uniform.r8_unorm.load_format_x",
+                                               gcn::representativeChip(gcn::Gen::Gfx8));
+  EXPECT_EQ(cases.size(), 1u);
+  std::vector<std::unique_ptr<gcnprobe::routes::Route>> routes;
+  routes.push_back(std::make_unique<ShowsIsa>(isa));
+  gcnprobe::run::RunOptions ro;
+  ro.profile = gcnprobe::run::resolveProfile("gfx8", std::nullopt);
+  ro.jobs = 1;
+  std::optional<std::string> digest = "not reported";
+  gcnprobe::run::runCases(cases, routes, ro,
+                          [&](const gcnprobe::run::CaseResult& r) { digest = r.isaDigest; });
+  return digest;
+}
+
+TEST(IsaDigest, TheRunnerRecordsThePipelinesDigest) {
+  const PipelineIsa pipeline = compute(kListing);
+  EXPECT_EQ(digestOfRun(pipeline), isaDigest(pipeline));
+  EXPECT_EQ(digestOfRun(PipelineIsa{}), std::nullopt);
+}
+
+TEST(IsaDigest, RecordsCarryItAndReadItBack) {
+  gcnprobe::run::CaseResult r;
+  r.name = "storage.x";
+  r.verdict = gcnprobe::run::Verdict::Pass;
+  EXPECT_TRUE(gcnprobe::run::caseRecord(r, "gfx8", "dev").at("isa_digest").is_null());
+  r.isaDigest = "0123456789abcdef";
+  const nlohmann::json j = gcnprobe::run::caseRecord(r, "gfx8", "dev");
+  EXPECT_EQ(j.at("isa_digest"), "0123456789abcdef");
+  EXPECT_EQ(gcnprobe::run::caseFromRecord(j, "t").isaDigest, r.isaDigest);
+  nlohmann::json bad = j;
+  bad["isa_digest"] = 7;
+  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  bad.erase("isa_digest");  // a report of an older version
+  EXPECT_EQ(gcnprobe::run::caseFromRecord(bad, "t").isaDigest, std::nullopt);
 }
 
 }  // namespace
