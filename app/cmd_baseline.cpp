@@ -7,13 +7,11 @@
 #include <fstream>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "app/commands.h"
 #include "harness/run/baseline.h"
-#include "harness/run/profile.h"
+#include "harness/run/merge.h"
 #include "harness/run/results_file.h"
-#include "harness/run/suite.h"
 #include "reference/error.h"
 
 namespace gcnprobe::app {
@@ -24,35 +22,14 @@ struct BaselineOptions {
   std::string output;
 };
 
-// The case names in `gcnprobe list` order (every suite, the disputed one last) for the
-// run's profile. Names are the same for every chip; the profile only picks one.
-std::vector<std::string> listOrder(const nlohmann::json& header) {
-  std::string profileName;
-  if (const auto it = header.find("profile"); it != header.end() && it->is_string())
-    profileName = it->get<std::string>();
-  run::Profile profile;
-  try {
-    profile = run::resolveProfile(profileName, std::nullopt);
-  } catch (const gcn::Error&) {
-    profile = run::resolveProfile("", std::nullopt);  // a profile this version does not know
-  }
-  std::vector<std::string> names;
-  for (const char* suite : {"", "disputed"}) {
-    try {
-      for (const run::Case& c : run::buildCases(suite, "", profile.chip))
-        names.push_back(c.name);
-    } catch (const gcn::Error&) {
-      // no probe files here: their cases sort last, by name
-    }
-  }
-  return names;
-}
-
 void runBaseline(const BaselineOptions& o) {
   const run::ResultsFile results = run::readResults(o.from);
   if (!results.complete())
     throw gcn::Error(gcn::Place{o.from, 0, 0}, "the results document has no summary");
-  const std::string text = run::baselineFromResults(results, listOrder(results.header));
+  std::string profile;  // the run's, for the order `gcnprobe list` gives its cases
+  if (const auto it = results.header.find("profile"); it != results.header.end() && it->is_string())
+    profile = it->get<std::string>();
+  const std::string text = run::baselineFromResults(results, run::caseListOrder(profile));
   if (o.output.empty() || o.output == "-") {
     std::fputs(text.c_str(), stdout);
     return;
