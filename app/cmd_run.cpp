@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "app/isolation.h"
+#include "app/progress.h"
 #include "app/version.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/baseline.h"
@@ -74,6 +76,10 @@ struct RunOptions {
   unsigned jobs = 0;
   bool verbose = false;
   bool validate = false;
+  std::string isolate = "auto";  // auto | on | off (app/isolation.h)
+  double batchTimeout = 60;
+  std::string batchLog;  // set for a child process: it names each batch here before dispatch
+  bool quiet = false;
   // Expected results (harness/run/baseline.h, docs/run.md "Baselines").
   std::string baseline;
   std::string flakes;
@@ -88,6 +94,15 @@ run::ExpectationOptions expectationOptions(const RunOptions& o) {
   if (!o.flakes.empty()) e.flakes = run::readFlakes(o.flakes);
   e.retries = o.retry;
   return e;
+}
+
+// --isolate auto: child processes on a GPU (where a case can crash, hang or lose the
+// device), in-process on a CPU implementation such as lavapipe (where spawning costs more
+// than it protects).
+bool isolated(const RunOptions& o, const vk::DeviceInfo& info) {
+  if (o.isolate == "on") return true;
+  if (o.isolate == "off") return false;
+  return info.type != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 // --shard, else GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else none.
@@ -202,7 +217,9 @@ int runRun(const RunOptions& o) {
       pending.push_back(all[k]);
     messagesSeen = all.size();
   };
-  newMessages();  // from opening the device and the test hook: go to the first case
+  newMessages();                  // from opening the device and the test hook: go to the first case
+  std::size_t childMessages = 0;  // validation notes in the records of child processes
+  Progress progress(cases.size(), !o.quiet);
   ro.faults = run::faultsFromEnvironment();
   // A lost device is re-created (a few times: a device that keeps getting lost is an
   // infrastructure failure, exit 3).
@@ -231,6 +248,8 @@ int runRun(const RunOptions& o) {
         withMessages.notes.push_back("vulkan validation: " + m);
       pending.clear();
     }
+    for (const std::string& n : reported.notes)
+      childMessages += n.rfind("vulkan validation: ", 0) == 0;
     const run::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
     if (json) json->add(r);
     if (!o.junit.empty() || !o.csv.empty()) outcomes.push_back(run::outcomeOf(r));
@@ -238,10 +257,15 @@ int runRun(const RunOptions& o) {
       texelOutcomes.push_back(r);
       texelOutcomes.back().diffs.clear();
     }
-    const bool show = r.verdict == run::Verdict::Fail || r.verdict == run::Verdict::Error ||
-                      r.verdict == run::Verdict::RouteMiss || o.verbose;
-    if (show) std::fprintf(text, "%s\n", run::caseText(r, o.verbose).c_str());
-    std::fflush(text);
+    // Regressions (fail, route-miss, error, crash, timeout) and news (unexpected-pass).
+    const bool show =
+        run::isRegression(r.verdict) || r.verdict == run::Verdict::UnexpectedPass || o.verbose;
+    if (show) {
+      progress.clear();
+      std::fprintf(text, "%s\n", run::caseText(r, o.verbose).c_str());
+      std::fflush(text);
+    }
+    progress.caseDone(r.verdict);
   };
   // GCNPROBE_TEST_BATCH_DELAY_MS: a test hook (docs/run.md) that waits before every batch, so
   // a test can signal a run half-way through on a device as fast as lavapipe.
@@ -254,11 +278,45 @@ int runRun(const RunOptions& o) {
       std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
     return gSignal != 0;
   };
+  // A child process (app/isolation.h) names each batch before it goes to the device.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> batchLog(nullptr, std::fclose);
+  if (!o.batchLog.empty()) {
+    batchLog.reset(std::fopen(o.batchLog.c_str(), "w"));
+    if (!batchLog) throw gcn::InfraError(o.batchLog + ": cannot write the batch log");
+    ro.onBatchStart = [&](std::span<const std::size_t> members) {
+      std::string line;
+      for (std::size_t i : members)
+        line += (line.empty() ? "" : "\t") + cases[i].name;
+      line += '\n';
+      std::fputs(line.c_str(), batchLog.get());
+      std::fflush(batchLog.get());
+    };
+    ro.recoverDevice = nullptr;  // the parent re-creates it: a new child, a new device
+  }
   // Baseline, known flakes and retries decide a case's verdict before any report sees it:
   // `expected` holds back the cases it may retry and reruns them with the same runner.
   run::ExpectedRun expected(std::move(expectations), sink);
-  const run::Summary summary = expected.run(
-      cases, [&](auto some, const auto& to) { return run::runCases(some, routeList, ro, to); });
+  run::Summary summary;
+  if (isolated(o, info)) {
+    IsolationOptions iso;
+    iso.batchTimeout = o.batchTimeout;
+    iso.stop = ro.stop;
+    iso.gen = ro.profile.chip.gen;
+    iso.childArgs = {"--profile", ro.profile.name, "--batch-timeout",
+                     std::to_string(o.batchTimeout)};
+    if (!o.suite.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--suite", o.suite});
+    if (!o.device.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--device", o.device});
+    if (o.jobs != 0) iso.childArgs.insert(iso.childArgs.end(), {"--jobs", std::to_string(o.jobs)});
+    if (o.validate) iso.childArgs.push_back("--validate");
+    std::fprintf(text, "isolation: batches run in child processes (batch timeout %g s)\n",
+                 o.batchTimeout);
+    summary =
+        expected.run(cases, [&](auto some, const auto& to) { return runIsolated(some, iso, to); });
+  } else {
+    summary = expected.run(
+        cases, [&](auto some, const auto& to) { return run::runCases(some, routeList, ro, to); });
+  }
+  progress.clear();
   if (summary.notRun > 0 || expected.retriesInterrupted()) {
     const std::string line = "interrupted by signal " + std::to_string(gSignal) + " (" +
                              strsignal(gSignal) + "): " + summary.line() + ", " +
@@ -282,7 +340,8 @@ int runRun(const RunOptions& o) {
     extra["texel_gaps"] = list;
   }
   newMessages();
-  const std::size_t messages = messagesBefore + ctx->validationMessages().size();
+  progress.clear();
+  const std::size_t messages = messagesBefore + ctx->validationMessages().size() + childMessages;
   std::string line = summary.line();
   if (o.validate) {
     extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},
@@ -346,6 +405,21 @@ void addRunCommands(CLI::App& app, Context& ctx) {
                  "write deqp-runner style results (name,status,duration per line) to this file");
   rn->add_option("--jobs", opts->jobs, "threads for the reference (default: all cores)");
   rn->add_flag("--verbose", opts->verbose, "print every case and every compared component");
+  rn->add_option("--isolate", opts->isolate,
+                 "run batches in child processes, so that a crash, hang or lost device costs "
+                 "only the case(s) that cause it: auto (on a GPU, not on a CPU device such as "
+                 "lavapipe), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->default_str("auto");
+  rn->add_option("--batch-timeout", opts->batchTimeout,
+                 "isolation: seconds a child may go without a result before it is killed and "
+                 "its batch counted as hung")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->default_str("60");
+  rn->add_option("--batch-log", opts->batchLog,
+                 "(internal, for isolation) name each batch in this file before dispatching it")
+      ->group("");
+  rn->add_flag("--quiet", opts->quiet, "no progress line on a terminal");
   rn->add_flag("--validate", opts->validate,
                "run under the Khronos validation layer (core + synchronization); its messages "
                "are attached to the case reported next and any message fails the run");

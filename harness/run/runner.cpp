@@ -287,6 +287,8 @@ Summary runCases(std::span<const Case> cases,
           std::chrono::duration<double>(std::chrono::steady_clock::now() - caseStart).count();
       emit(i);
     }
+    // Batches have distinct pipelines: the ones of this batch are not needed again.
+    routes[route]->releasePipelines();
   }
   return summary;
 }
