@@ -17,10 +17,10 @@ void addVsharpCommand(CLI::App& app, Context& ctx);   // V# decode / encode
 void addAsmCommand(CLI::App& app, Context& ctx);      // asm and disasm
 void addRefCommand(CLI::App& app, Context& ctx);      // run one instruction on the reference
 // harness/
-void addDeviceCommands(CLI::App& app, Context& ctx);  // devices, formats
-void addRunCommands(CLI::App& app, Context& ctx);     // list, run
-void addIsaCommand(CLI::App& app, Context& ctx);      // isa (RADV null device)
-void addProbeCommand(CLI::App& app, Context& ctx);    // probe files
+void addDeviceCommands(CLI::App& app, Context& ctx);   // devices, formats
+void addRunCommands(CLI::App& app, Context& ctx);      // list, run
+void addIsaCommand(CLI::App& app, Context& ctx);       // isa (RADV null device)
+void addProbeCommand(CLI::App& app, Context& ctx);     // probe files
 void addResultsCommands(CLI::App& app, Context& ctx);  // merge, compare (JSON reports)
 void addBaselineCommand(CLI::App& app, Context& ctx);
 
