@@ -42,8 +42,9 @@ std::string describe(const nlohmann::json& v) {
   return v.is_null() ? std::string("none") : text(v);
 }
 
-// One trailing member over every input: equal values are kept, an object (the validation
-// summary) has its numbers summed and its lists joined; anything else is a disagreement.
+// One trailing member over every input: equal values are kept; of an object (the validation
+// summary) the counts are summed and the message list ("unattributed") joined, every other
+// member must be equal (the layer, its features); anything else is a disagreement.
 nlohmann::json mergeTrailing(const std::string& key, const std::vector<const ResultsFile*>& files) {
   const auto has = [&](const ResultsFile* f) { return f->extra.contains(key); };
   const auto with = std::find_if(files.begin(), files.end(), has);
@@ -68,7 +69,7 @@ nlohmann::json mergeTrailing(const std::string& key, const std::vector<const Res
         acc = acc.get<uint64_t>() + v.get<uint64_t>();
       } else if (acc.is_number() && v.is_number()) {
         acc = acc.get<double>() + v.get<double>();
-      } else if (acc.is_array() && v.is_array()) {
+      } else if (m == "unattributed" && acc.is_array() && v.is_array()) {
         acc.insert(acc.end(), v.begin(), v.end());
       } else if (acc != v) {
         throw gcn::Error(first->source + " and " + files[k]->source + " disagree on \"" + key +

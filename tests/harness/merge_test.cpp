@@ -136,14 +136,18 @@ TEST(Merge, IncompleteInputsOnlyWhenAllowed) {
 
 TEST(Merge, ValidationCountsAreSummed) {
   const std::string v0 =
-      "\"validation\": {\"layer\": \"L\", \"messages\": 2, \"unattributed\": [\"x\"]},\n";
+      "\"validation\": {\"layer\": \"L\", \"features\": [\"core\", \"sync\"], \"messages\": 2, "
+      "\"unattributed\": [\"x\"]},\n";
   const std::string v1 =
-      "\"validation\": {\"layer\": \"L\", \"messages\": 3, \"unattributed\": [\"y\"]},\n";
+      "\"validation\": {\"layer\": \"L\", \"features\": [\"core\", \"sync\"], \"messages\": 3, "
+      "\"unattributed\": [\"y\"]},\n";
   const auto s0 = parse(report("0/2", {{"a", "pass"}}, "done", "radv", v0), "s0.json");
   const auto s1 = parse(report("1/2", {{"b", "pass"}}, "done", "radv", v1), "s1.json");
   const auto m = gcnprobe::run::mergeResults({s0, s1}, false, {});
   EXPECT_EQ(m.extra["validation"]["messages"], 5);
   EXPECT_EQ(m.extra["validation"]["unattributed"], nlohmann::json({"x", "y"}));
+  EXPECT_EQ(m.extra["validation"]["features"], nlohmann::json({"core", "sync"}));
+  EXPECT_EQ(m.extra["validation"]["layer"], "L");
   EXPECT_EQ(m.summaryLine, "2 passed, 0 failed, 0 unsupported, 5 validation messages");
   const auto plain = parse(report("1/2", {{"b", "pass"}}), "plain.json");
   EXPECT_EQ(errorOf({s0, plain}),
