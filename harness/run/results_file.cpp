@@ -74,7 +74,9 @@ void readTruncated(std::string_view text, ResultsFile& out) {
         inCases = true;
         continue;
       }
-      const nlohmann::json m = nlohmann::json::parse("{" + std::string(line) + "}", nullptr, false);
+      std::string member = "{";  // appended, not "{" + ...: GCC 12's -Wrestrict at -O3
+      member.append(line).append("}");
+      const nlohmann::json m = nlohmann::json::parse(member, nullptr, false);
       if (m.is_discarded() || !m.is_object())
         throw gcn::Error(gcn::Place{out.source, static_cast<int>(lineNo), 0},
                          "not a line of a gcnprobe results document");
