@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/run/selection.h"
 #include "reference/error.h"
 
 namespace gcnprobe::run {
@@ -18,14 +19,6 @@ constexpr std::string_view kExpectedMark = " [expected by ";
 constexpr std::string_view kExpectsMark = " [the baseline (";
 constexpr std::string_view kFlakeMark = " [known flake ";
 constexpr std::string_view kRetryMark = " [flaky: ";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -74,10 +67,10 @@ void forEachLine(std::string_view text, F&& f) {
     l.number = ++number;
     const std::size_t hash = raw.find('#');
     if (hash != std::string_view::npos) {
-      l.comment = trim(raw.substr(hash + 1));
+      l.comment = trimLine(raw.substr(hash + 1));
       raw = raw.substr(0, hash);
     }
-    l.body = trim(raw);
+    l.body = trimLine(raw);
     f(l);
   }
 }
@@ -144,18 +137,18 @@ Baseline parseBaseline(std::string_view text, const std::string& source) {
     if (comma == std::string_view::npos)
       fail("'" + std::string(l.body) + "' has no comma: an entry is NAME_OR_GLOB,STATUS");
     BaselineEntry e;
-    e.pattern = std::string(trim(l.body.substr(0, comma)));
+    e.pattern = std::string(trimLine(l.body.substr(0, comma)));
     std::string_view rest = l.body.substr(comma + 1);
     const std::size_t comma2 = rest.find(',');
-    e.status = std::string(trim(rest.substr(0, comma2)));
+    e.status = std::string(trimLine(rest.substr(0, comma2)));
     if (comma2 != std::string_view::npos) {
       const std::string_view third = rest.substr(comma2 + 1);
       if (third.find(',') != std::string_view::npos)
         fail(
             "too many fields: an entry is NAME_OR_GLOB,STATUS (or a results.csv line "
             "NAME,STATUS,DURATION)");
-      if (!isDuration(trim(third)))
-        fail("'" + std::string(trim(third)) +
+      if (!isDuration(trimLine(third)))
+        fail("'" + std::string(trimLine(third)) +
              "' is no duration (the third field of a results.csv line)");
     }
     if (e.pattern.empty()) fail("empty case name before the comma");

@@ -245,27 +245,15 @@ TEST(BaselineCli, SigtermDuringRetriesKeepsTheHeldCase) {
   for (char ch : list.out)
     total += ch == '\n';
   ASSERT_GT(total, 1u);
-  const std::string json = tmp("sigterm.json"), status = tmp("sigterm.status");
-  const std::string script = tmp("sigterm.sh");
+  const std::string json = tmp("sigterm.json");
+  std::remove(json.c_str());
   // Every other case is in the file once the first attempt is over: then the signal.
-  std::ofstream(script) << "rm -f " << json << " " << status << "\n"
-                        << "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_BATCH_DELAY_MS=100 " << kFault << " "
-                        << GCNPROBE_BINARY << " run --suite storage --retry 100 --json " << json
-                        << " >/dev/null 2>&1 &\n"
-                        << "pid=$!\n"
-                        << "for i in $(seq 600); do\n"
-                        << "  n=$(grep -c '^{\"' " << json << " 2>/dev/null)\n"
-                        << "  [ \"${n:-0}\" -ge " << total - 1 << " ] && break\n"
-                        << "  sleep 0.1\n"
-                        << "done\n"
-                        << "sleep 0.3\n"
-                        << "kill -TERM $pid\n"
-                        << "wait $pid\n"
-                        << "echo $? > " << status << "\n";
-  ASSERT_EQ(std::system(("bash " + script).c_str()), 0);
-  std::ifstream st(status);
-  int rc = -1;
-  st >> rc;
+  const int rc = gcnprobe::test_support::terminateWhen(
+      "GCNPROBE_TEST_BATCH_DELAY_MS=100 " + std::string(kFault),
+      "run --suite storage --retry 100 --json " + json,
+      "[ \"$(grep -c '^{\"' " + json + " 2>/dev/null)\" -ge " + std::to_string(total - 1) +
+          " ] && sleep 0.3",
+      tmp("sigterm.sh"));
   EXPECT_EQ(rc, 128 + 15);
   const nlohmann::json doc = readJson(json);
   EXPECT_EQ(doc["cases"].size(), total);

@@ -195,25 +195,12 @@ namespace {
 // says the run was interrupted; the exit status is 128 + 15. The test hook
 // GCNPROBE_TEST_BATCH_DELAY_MS slows the run down so the signal lands between batches.
 TEST(CiCli, SigtermHalfWayKeepsEveryFinishedCase) {
-  const std::string json = tmp("sigterm.json"), status = tmp("sigterm.status");
-  const std::string script = tmp("sigterm.sh");
-  std::ofstream(script)
-      << "rm -f " << json << " " << status << "\n"
-      << "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_BATCH_DELAY_MS=150 " << GCNPROBE_BINARY
-      << " run --json " << json << " >/dev/null 2>&1 &\n"
-      << "pid=$!\n"
-      // until a dispatched case's record is in the file (duration above 0; at most 60 s)
-      << "for i in $(seq 600); do\n"
-      << "  grep -q '\"duration_s\":[0-9.e-]*[1-9]' " << json << " 2>/dev/null && break\n"
-      << "  sleep 0.1\n"
-      << "done\n"
-      << "kill -TERM $pid\n"
-      << "wait $pid\n"
-      << "echo $? > " << status << "\n";
-  ASSERT_EQ(std::system(("bash " + script).c_str()), 0);
-  std::ifstream st(status);
-  int rc = -1;
-  st >> rc;
+  const std::string json = tmp("sigterm.json");
+  std::remove(json.c_str());
+  // until a dispatched case's record is in the file (duration above 0)
+  const int rc = gcnprobe::test_support::terminateWhen(
+      "GCNPROBE_TEST_BATCH_DELAY_MS=150", "run --json " + json,
+      "grep -q '\"duration_s\":[0-9.e-]*[1-9]' " + json + " 2>/dev/null", tmp("sigterm.sh"));
   EXPECT_EQ(rc, 128 + 15);
   const auto doc = readJson(json);  // parses: closed properly
   const std::string summary = doc["summary"].get<std::string>();

@@ -114,26 +114,13 @@ TEST(IsolationCli, ADeviceLostBeyondRecoveryExitsThreeKeepingFinishedCases) {
 }
 
 TEST(IsolationCli, SigtermHalfWayKeepsEveryFinishedCase) {
-  const std::string json = tmp("isolation_sigterm.json"), status = tmp("isolation_sigterm.rc");
-  const std::string script = tmp("isolation_sigterm.sh");
-  std::ofstream(script) << "rm -f " << json << " " << status << "\n"
-                        << "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_BATCH_DELAY_MS=200 "
-                        << GCNPROBE_BINARY << " run --isolate on --suite texel --json " << json
-                        << " >/dev/null 2>&1 &\n"
-                        << "pid=$!\n"
-                        // until a dispatched case's record reached the parent's report
-                        << "for i in $(seq 600); do\n"
-                        << "  grep -q '\"duration_s\":[0-9.e-]*[1-9]' " << json
-                        << " 2>/dev/null && break\n"
-                        << "  sleep 0.1\n"
-                        << "done\n"
-                        << "kill -TERM $pid\n"
-                        << "wait $pid\n"
-                        << "echo $? > " << status << "\n";
-  ASSERT_EQ(std::system(("bash " + script).c_str()), 0);
-  std::ifstream st(status);
-  int rc = -1;
-  st >> rc;
+  const std::string json = tmp("isolation_sigterm.json");
+  std::remove(json.c_str());
+  // until a dispatched case's record reached the parent's report
+  const int rc = gcnprobe::test_support::terminateWhen(
+      "GCNPROBE_TEST_BATCH_DELAY_MS=200", "run --isolate on --suite texel --json " + json,
+      "grep -q '\"duration_s\":[0-9.e-]*[1-9]' " + json + " 2>/dev/null",
+      tmp("isolation_sigterm.sh"));
   EXPECT_EQ(rc, 128 + 15);
   std::ifstream in(json);
   const nlohmann::json doc = nlohmann::json::parse(in);
