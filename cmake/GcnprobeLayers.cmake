@@ -1,0 +1,46 @@
+# The layers of gcnprobe, once, as data: each row is
+#   <layer>|<source path prefixes, comma-separated>|<layers it may use directly, comma-separated>
+# A layer may use the layers it names and, through them, everything below. The build links each
+# layer's library only to the libraries of the layers it names (gcnprobe_layer_link below), and
+# the `layers` test (cmake/CheckLayers.cmake) fails when a file includes a header of a layer its
+# own layer may not use, so an upward include is caught even where static linking would hide it.
+set(GCNPROBE_LAYERS
+    "reference|reference/|"
+    "probe|probe/|reference"
+    "shaders|shaders/|"
+    "vulkan|harness/vulkan/,harness/formats.,harness/gcn_detect.|reference"
+    "routes|harness/routes/,harness/vsharp_selfcheck.|vulkan,shaders"
+    "isa|harness/isa/|routes"
+    "run|harness/run/|isa,probe"
+    "app|app/|run")
+
+# The library that implements each layer.
+set(GCNPROBE_LAYER_TARGET_reference gcnref)
+set(GCNPROBE_LAYER_TARGET_probe gcnprobefile)
+set(GCNPROBE_LAYER_TARGET_shaders gcnshaders)
+set(GCNPROBE_LAYER_TARGET_vulkan gcnvk)
+set(GCNPROBE_LAYER_TARGET_routes gcnroutes)
+set(GCNPROBE_LAYER_TARGET_isa gcnisa)
+set(GCNPROBE_LAYER_TARGET_run gcnrun)
+set(GCNPROBE_LAYER_TARGET_app gcnapp)
+
+# gcnprobe_layer_link(<layer>): links the layer's library PUBLIC to the libraries of the layers
+# the table lets it use, and to nothing else of gcnprobe's.
+function(gcnprobe_layer_link layer)
+  foreach(row IN LISTS GCNPROBE_LAYERS)
+    string(REPLACE "|" ";" fields "${row}")
+    list(GET fields 0 name)
+    if(name STREQUAL layer)
+      list(LENGTH fields n)
+      if(n GREATER 2)
+        list(GET fields 2 uses)
+        string(REPLACE "," ";" uses "${uses}")
+        foreach(u IN LISTS uses)
+          target_link_libraries(${GCNPROBE_LAYER_TARGET_${layer}} PUBLIC ${GCNPROBE_LAYER_TARGET_${u}})
+        endforeach()
+      endif()
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "gcnprobe_layer_link: no layer '${layer}' in GCNPROBE_LAYERS")
+endfunction()
