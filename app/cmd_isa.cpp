@@ -95,10 +95,7 @@ json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
     j["dfmt"] = static_cast<int>(d.inst.dfmt);
     j["nfmt"] = static_cast<int>(d.inst.nfmt);
   } else if (op->dfmtSource == gcn::FieldSource::Resource) {
-    std::array<uint32_t, 4> w{};
-    for (unsigned i = 0; i < 4; ++i)
-      w[i] = d.state.sgpr[d.inst.srsrc + i];
-    const gcn::VSharp v = gcn::decodeVSharp(gen, w);
+    const gcn::VSharp v = gcn::decodeVSharp(gen, gcn::vsharpWords(d.state, d.inst.srsrc));
     j["dfmt"] = static_cast<int>(v.dataFormat);
     j["nfmt"] = static_cast<int>(v.numFormat);
   }

@@ -32,11 +32,10 @@ Wave makeWave(const char* mnemonic, gcn::Dfmt d, gcn::Nfmt n) {
   v.dataFormat = d;
   v.numFormat = n;
   const auto words = gcn::encodeVSharp(w.chip->gen, v);
-  for (unsigned i = 0; i < 4; ++i)
-    w.st.sgpr[4 + i] = words[i];
+  gcn::setVsharpWords(w.st, 4, words);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-    w.st.vgpr[2][l] = l;
-    w.st.vgpr[10][l] = l * 3;
+    w.st.vgprMut(2)[l] = l;
+    w.st.vgprMut(10)[l] = l * 3;
   }
   w.mem.base = 0x1000;
   w.mem.bytes.resize(256);
@@ -59,7 +58,7 @@ void BM_AtomicAddWave(benchmark::State& state) {
   Wave w = makeWave("buffer_atomic_add", gcn::Dfmt::F32, gcn::Nfmt::Uint);
   for (auto _ : state) {
     gcn::ExecResult r = gcn::execute(*w.chip, w.inst, w.st, w.mem, w.lds, w.pol);
-    benchmark::DoNotOptimize(r.memory.bytes.data());
+    benchmark::DoNotOptimize(r.memory().bytes.data());
   }
   state.SetItemsProcessed(state.iterations() * gcn::kWaveSize);
 }

@@ -133,16 +133,15 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
       rethrowAt(e, probe.vsharp->place);
     }
   }
-  if (s.inst.srsrc + 3u >= s.state.sgpr.size())
+  try {
+    setVsharpWords(s.state, s.inst.srsrc, words);
+  } catch (const Error&) {
     throw Error(probe.inst->place, "the V# registers run past s103");
-  for (std::size_t i = 0; i < 4; ++i)
-    s.state.sgpr[s.inst.srsrc + i] = words[i];
+  }
   // Explicit SGPRs come after the V#, so a probe can patch single V# dwords.
   for (const auto& sg : probe.sgprs)
     s.state.sgpr[sg.value.first] = static_cast<uint32_t>(sg.value.second);
-  for (std::size_t i = 0; i < 4; ++i)
-    words[i] = s.state.sgpr[s.inst.srsrc + i];
-  s.vsharp = decodeVSharp(gen, words);
+  s.vsharp = decodeVSharp(gen, vsharpWords(s.state, s.inst.srsrc));
 
   s.lanes = probe.lanes ? static_cast<unsigned>(probe.lanes->value) : kWaveSize;
   const uint64_t laneMask = s.lanes == 64 ? ~0ull : (1ull << s.lanes) - 1;
@@ -159,7 +158,7 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
                     std::string("v").append(std::to_string(r.reg)));
     for (unsigned lane = 0; lane < s.lanes; ++lane) {
       const Expr& e = r.values.isList ? r.values.list[lane] : r.values.list[0];
-      s.state.vgpr[r.reg][lane] = static_cast<uint32_t>(e.eval(lane));
+      s.state.vgprMut(r.reg)[lane] = static_cast<uint32_t>(e.eval(lane));
     }
   }
   for (const ExpectReg& r : probe.expectRegs)
@@ -239,7 +238,7 @@ bool samePrediction(const ExecResult& a, const ExecResult& b, unsigned lanes) {
         return false;
     }
   }
-  return a.memory.bytes == b.memory.bytes && a.lds == b.lds;
+  return a.memory().bytes == b.memory().bytes && a.lds == b.lds;
 }
 
 namespace {
@@ -281,7 +280,8 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& set
   for (const ExpectReg& r : probe.expectRegs) {
     for (unsigned l = 0; l < setup.lanes; ++l) {
       const LaneResult& lane = result.lanes[l];
-      Observed observed{true, result.state.vgpr[r.reg][l]};
+      // A register the lane does not write keeps its value.
+      Observed observed{true, setup.state.vgpr(r.reg)[l]};
       if (lane.active && r.reg >= setup.inst.vdata && r.reg < setup.inst.vdata + lane.vdataCount) {
         const auto& v = lane.vdata[r.reg - setup.inst.vdata];
         observed = v ? Observed{true, *v} : Observed{};
@@ -309,7 +309,7 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& set
     }
   }
   for (const ExpectData& e : probe.expectData) {
-    const std::vector<uint8_t>& image = e.lds ? result.lds : result.memory.bytes;
+    const std::vector<uint8_t>& image = e.lds ? result.lds : result.memory().bytes;
     const uint64_t count = e.count.value_or(1);
     const uint64_t mask = e.elementBytes == 4 ? 0xffffffffull : (1ull << (8 * e.elementBytes)) - 1;
     for (uint64_t i = 0; i < count; ++i) {

@@ -142,7 +142,7 @@ nlohmann::json lanesJson(const ProbeSetup& setup, const ExecResult& r) {
 
 nlohmann::json predictionJson(const ProbeSetup& setup, const ExecResult& r) {
   return {{"lanes", lanesJson(setup, r)},
-          {"memoryChanges", changesJson(setup.memory.bytes, r.memory.bytes)},
+          {"memoryChanges", changesJson(setup.memory.bytes, r.memory().bytes)},
           {"ldsChanges", changesJson(setup.lds, r.lds)},
           {"notes", r.notes}};
 }
@@ -192,7 +192,7 @@ std::string refText(const Probe& probe, const ProbeSetup& setup, const ExecResul
     if (!result.lanes[l].note.empty()) out += "  [" + result.lanes[l].note + "]";
     out += "\n";
   }
-  out += changesText("mem", setup.memory.bytes, result.memory.bytes, "");
+  out += changesText("mem", setup.memory.bytes, result.memory().bytes, "");
   if (result.lds != setup.lds) out += changesText("lds", setup.lds, result.lds, "");
   for (const std::string& n : result.notes)
     out += "note: " + n + "\n";
@@ -263,7 +263,7 @@ std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Explo
   for (std::size_t i = 0; i < ex.predictions.size(); ++i) {
     const ExecResult& r = ex.predictions[i].result;
     const std::string tag = std::string(1, static_cast<char>('A' + i % 26));
-    out += changesText(("mem " + tag).c_str(), setup.memory.bytes, r.memory.bytes, "");
+    out += changesText(("mem " + tag).c_str(), setup.memory.bytes, r.memory().bytes, "");
     if (r.lds != setup.lds) out += changesText(("lds " + tag).c_str(), setup.lds, r.lds, "");
   }
   if (!ex.predictions.empty())

@@ -75,9 +75,17 @@ struct Gathered {
 
 class WaveRun {
  public:
-  WaveRun(const Chip& chip, const Instruction& inst, const WaveState& in, const Policies& pol,
-          ExecResult& out)
-      : chip_(chip), gen_(chip.gen), inst_(inst), op_(*inst.op), in_(in), pol_(pol), out_(out) {}
+  WaveRun(const Chip& chip, const Instruction& inst, const WaveState& in, const MemoryImage& memory,
+          const Policies& pol, ExecResult& out)
+      : chip_(chip),
+        gen_(chip.gen),
+        inst_(inst),
+        op_(*inst.op),
+        in_(in),
+        pol_(pol),
+        out_(out),
+        mem_(out.written ? &*out.written : &memory),
+        wmem_(out.written ? &*out.written : nullptr) {}
 
   void run() {
     decodeResource();
@@ -112,12 +120,7 @@ class WaveRun {
 
  private:
   void decodeResource() {
-    if (inst_.srsrc % 4 != 0 || inst_.srsrc + 3u >= in_.sgpr.size())
-      throw Error("srsrc: s[" + std::to_string(inst_.srsrc) +
-                  ":+3] is not a 4-aligned SGPR quad inside s0..s103");
-    std::array<uint32_t, 4> words{};
-    for (unsigned i = 0; i < 4; ++i)
-      words[i] = in_.sgpr[inst_.srsrc + i];
+    const std::array<uint32_t, 4> words = vsharpWords(in_, inst_.srsrc);
     zeroV_ = words == std::array<uint32_t, 4>{};
     v_ = decodeVSharp(gen_, words);
     soffset_ = soffsetValue(inst_, in_);
@@ -140,6 +143,12 @@ class WaveRun {
                   " registers runs past v255");
     if (inst_.vaddr + vaddrRegs(inst_) > 256)
       throw Error("vaddr: v" + std::to_string(inst_.vaddr) + " runs past v255");
+    // The registers each lane reads, looked up once per wave.
+    for (unsigned i = 0; i < vaddrRegs(inst_) && i < 2; ++i)
+      vaddrIn_[i] = &in_.vgpr(inst_.vaddr + i);
+    if (op_.kind != OpKind::Cache)
+      for (unsigned i = 0; i < data && i < vdataIn_.size(); ++i)
+        vdataIn_[i] = &in_.vgpr(inst_.vdata + i);
     if (inst_.tfe && (op_.kind == OpKind::Store || op_.kind == OpKind::StoreFormat ||
                       op_.kind == OpKind::Atomic))
       addNote(out_.notes, "TFE on a store or atomic: no status register is modelled");
@@ -193,17 +202,22 @@ class WaveRun {
     a.lane = lane;
     const unsigned n = vaddrRegs(inst_);
     for (unsigned i = 0; i < n && i < 2; ++i)
-      a.vaddr[i] = in_.vgpr[inst_.vaddr + i][lane];
+      a.vaddr[i] = (*vaddrIn_[i])[lane];
     return a;
   }
 
   bool mapped(uint64_t address, uint64_t size) const {
-    const MemoryImage& m = out_.memory;
+    const MemoryImage& m = *mem_;
     return address >= m.base && address - m.base <= m.bytes.size() &&
            size <= m.bytes.size() - (address - m.base);
   }
-  uint8_t* memAt(uint64_t address) {
-    return out_.memory.bytes.data() + (address - out_.memory.base);
+  const uint8_t* memAt(uint64_t address) const {
+    return mem_->bytes.data() + (address - mem_->base);
+  }
+  // Only instructions that write memory work on a copy (execute()).
+  uint8_t* writableAt(uint64_t address) {
+    if (wmem_ == nullptr) throw Error("executor: a write to memory the instruction does not write");
+    return wmem_->bytes.data() + (address - wmem_->base);
   }
 
   // AMD RDNA3 ISA alignment: formats and typed ops align to min(size, 4) (the policy decides
@@ -260,12 +274,15 @@ class WaveRun {
         addLaneNote(lr, kUnmapped);
         continue;
       }
-      std::memcpy(memAt(piece.address), data.data() + piece.dataOffset, piece.size);
+      std::memcpy(writableAt(piece.address), data.data() + piece.dataOffset, piece.size);
       writes_.push_back({piece.address, piece.size, lane});
     }
   }
 
-  uint32_t vreg(unsigned i, unsigned lane) const { return in_.vgpr[inst_.vdata + i][lane]; }
+  uint32_t vreg(unsigned i, unsigned lane) const {
+    if (i >= vdataIn_.size() || vdataIn_[i] == nullptr) return in_.vgpr(inst_.vdata + i)[lane];
+    return (*vdataIn_[i])[lane];
+  }
 
   // ---- format loads -------------------------------------------------------------------
 
@@ -596,7 +613,7 @@ class WaveRun {
     uint64_t mem = 0;
     std::memcpy(&mem, memAt(address), bytes);
     AtomicOutcome o = applyAtomic(op_.atomic, wide, mem, src, cmp);
-    std::memcpy(memAt(address), &o.newValue, bytes);
+    std::memcpy(writableAt(address), &o.newValue, bytes);
     writes_.push_back({address, static_cast<uint8_t>(bytes), lane});
     if (!o.claimed) {
       addLaneNote(lr, o.reason);
@@ -610,8 +627,9 @@ class WaveRun {
   // ---- wave-wide ----------------------------------------------------------------------
 
   void writeBack(unsigned lane, const LaneResult& lr) {
+    if (!out_.state) return;
     for (unsigned i = 0; i < lr.vdataCount; ++i)
-      if (lr.vdata[i]) out_.state.vgpr[inst_.vdata + i][lane] = *lr.vdata[i];
+      if (lr.vdata[i]) out_.state->vgprMut(inst_.vdata + i)[lane] = *lr.vdata[i];
   }
 
   // Several lanes writing the same bytes: lanes are applied in order 0..63, which is one
@@ -648,6 +666,10 @@ class WaveRun {
   const WaveState& in_;
   const Policies& pol_;
   ExecResult& out_;
+  const MemoryImage* mem_;  // what the lanes read
+  MemoryImage* wmem_;       // what they write: the result's copy, null for no memory write
+  std::array<const LaneWords*, 2> vaddrIn_{};
+  std::array<const LaneWords*, 5> vdataIn_{};
 
   VSharp v_;
   bool zeroV_ = false;
@@ -664,18 +686,70 @@ class WaveRun {
   std::string lastRule_;
 };
 
+bool writesMemory(OpKind k) {
+  return k == OpKind::Store || k == OpKind::StoreFormat || k == OpKind::Atomic;
+}
+
+void checkVsharpQuad(unsigned srsrc) {
+  if (srsrc % 4 != 0 || srsrc + 3u >= kSgprCount)
+    throw Error("srsrc: s[" + std::to_string(srsrc) +
+                ":+3] is not a 4-aligned SGPR quad inside s0..s103");
+}
+
 }  // namespace
+
+const LaneWords& WaveState::vgpr(unsigned r) const {
+  static constexpr LaneWords kZero{};
+  if (r >= kVgprCount) throw Error("v" + std::to_string(r) + ": past v255");
+  const auto it = std::lower_bound(vgprs_.begin(), vgprs_.end(), r,
+                                   [](const Vgpr& v, unsigned x) { return v.index < x; });
+  return it != vgprs_.end() && it->index == r ? it->lanes : kZero;
+}
+
+LaneWords& WaveState::vgprMut(unsigned r) {
+  if (r >= kVgprCount) throw Error("v" + std::to_string(r) + ": past v255");
+  auto it = std::lower_bound(vgprs_.begin(), vgprs_.end(), r,
+                             [](const Vgpr& v, unsigned x) { return v.index < x; });
+  if (it == vgprs_.end() || it->index != r) it = vgprs_.insert(it, Vgpr{r, {}});
+  return it->lanes;
+}
+
+bool WaveState::hasVgpr(unsigned r) const {
+  const auto it = std::lower_bound(vgprs_.begin(), vgprs_.end(), r,
+                                   [](const Vgpr& v, unsigned x) { return v.index < x; });
+  return it != vgprs_.end() && it->index == r;
+}
+
+std::array<uint32_t, 4> vsharpWords(const WaveState& state, unsigned srsrc) {
+  checkVsharpQuad(srsrc);
+  return {state.sgpr[srsrc], state.sgpr[srsrc + 1], state.sgpr[srsrc + 2], state.sgpr[srsrc + 3]};
+}
+
+void setVsharpWords(WaveState& state, unsigned srsrc, const std::array<uint32_t, 4>& words) {
+  checkVsharpQuad(srsrc);
+  for (unsigned i = 0; i < 4; ++i)
+    state.sgpr[srsrc + i] = words[i];
+}
+
+const MemoryImage& ExecResult::memory() const {
+  static const MemoryImage kNone;
+  if (written) return *written;
+  return unchanged != nullptr ? *unchanged : kNone;
+}
 
 ExecResult execute(const Chip& chip, const Instruction& inst, const WaveState& state,
                    const MemoryImage& memory, const std::vector<uint8_t>& lds,
-                   const Policies& policies) {
+                   const Policies& policies, const ExecOptions& options) {
   if (inst.op == nullptr) throw Error("execute: instruction has no opcode");
   validate(chip.gen, inst);
   ExecResult out;
-  out.memory = memory;
+  if (writesMemory(inst.op->kind))
+    out.written = memory;
+  else
+    out.unchanged = &memory;
   out.lds = lds;
-  out.state = state;
-  WaveRun(chip, inst, state, policies, out).run();
+  if (options.registers) out.state = state;
+  WaveRun(chip, inst, state, memory, policies, out).run();
   return out;
 }
 

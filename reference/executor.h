@@ -18,14 +18,39 @@ namespace gcn {
 
 inline constexpr unsigned kWaveSize = 64;
 
-struct WaveState {
-  // vgpr[r][lane]; 256 registers.
-  std::vector<std::array<uint32_t, kWaveSize>> vgpr =
-      std::vector<std::array<uint32_t, kWaveSize>>(256);
-  std::array<uint32_t, 104> sgpr{};  // the V# sits at sgpr[inst.srsrc .. +3]
+inline constexpr unsigned kVgprCount = 256;
+inline constexpr unsigned kSgprCount = 104;
+
+using LaneWords = std::array<uint32_t, kWaveSize>;  // one VGPR, lane 0..63
+
+// The registers one wave runs with. Of the 256 VGPRs (64 KiB) only those that were set are
+// kept, in register order: a buffer case sets a handful.
+class WaveState {
+ public:
+  // v[r] of every lane; all zeros when v[r] was never set. Throws gcn::Error for r >= 256.
+  const LaneWords& vgpr(unsigned r) const;
+  // v[r] to write, created (all zeros) when it is unset. The reference stays valid until
+  // another unset register is created.
+  LaneWords& vgprMut(unsigned r);
+  // Whether v[r] was set (vgprMut) at some point.
+  bool hasVgpr(unsigned r) const;
+
+  std::array<uint32_t, kSgprCount> sgpr{};  // the V# sits at sgpr[inst.srsrc .. +3]
   uint32_t m0 = 0;
   uint64_t exec = ~0ull;
+
+ private:
+  struct Vgpr {
+    unsigned index;
+    LaneWords lanes;
+  };
+  std::vector<Vgpr> vgprs_;  // ascending index
 };
+
+// The V# an instruction with SRSRC = srsrc reads, s[srsrc .. srsrc+3], and the write of one
+// there. Both throw gcn::Error unless srsrc is a multiple of 4 with s[srsrc+3] inside s0..s103.
+std::array<uint32_t, 4> vsharpWords(const WaveState& state, unsigned srsrc);
+void setVsharpWords(WaveState& state, unsigned srsrc, const std::array<uint32_t, 4>& words);
 
 // Memory as the buffer instruction sees it: bytes at [base, base + bytes.size()).
 struct MemoryImage {
@@ -53,15 +78,24 @@ struct LaneResult {
 
 struct ExecResult {
   std::array<LaneResult, kWaveSize> lanes;
-  MemoryImage memory;              // after the instruction
-  std::vector<uint8_t> lds;        // after the instruction
-  WaveState state;                 // registers after the instruction
-  std::vector<std::string> notes;  // wave-wide remarks (policy choices taken, undefined cases)
+  std::vector<uint8_t> lds;            // after the instruction
+  std::optional<WaveState> state;      // registers after it, with ExecOptions::registers
+  std::vector<std::string> notes;      // wave-wide remarks (policy choices taken, undefined cases)
+  std::optional<MemoryImage> written;  // memory after a store or atomic (a copy it changed)
+  const MemoryImage* unchanged = nullptr;  // any other instruction: the image it was given
+
+  // Memory after the instruction: `written`, or the caller's image for an instruction that
+  // writes no memory (not copied: it must outlive the result); empty for a default result.
+  const MemoryImage& memory() const;
+};
+
+struct ExecOptions {
+  bool registers = false;  // fill ExecResult::state (a copy of the register file)
 };
 
 // Throws gcn::Error for an instruction that is invalid on the chip (see validate()).
 ExecResult execute(const Chip& chip, const Instruction& inst, const WaveState& state,
                    const MemoryImage& memory, const std::vector<uint8_t>& lds,
-                   const Policies& policies);
+                   const Policies& policies, const ExecOptions& options = {});
 
 }  // namespace gcn

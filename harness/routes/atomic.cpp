@@ -69,7 +69,7 @@ class AtomicRoute final : public Route {
       if (in.offset % es != 0)
         return "OFFSET is not a multiple of the " + std::to_string(es) + "-byte element";
       for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-        if (((c.state.exec >> l) & 1) && c.state.vgpr[in.vaddr][l] % es != 0)
+        if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
           return "lane " + std::to_string(l) + ": byte offset is not a multiple of " +
                  std::to_string(es);
       if (v.numRecords % 4 != 0 || v.numRecords > c.memory.bytes.size() + detail::kMaxOverrun)

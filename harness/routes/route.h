@@ -42,8 +42,8 @@ unsigned componentsRead(const DeviceCase& c);
 std::span<const uint32_t> shaderVariant(std::string_view variant);
 
 // What a route needs to realise one wave of one instruction. The lane inputs live where
-// the instruction reads them: VADDR in state.vgpr[inst.vaddr...], store data in
-// state.vgpr[inst.vdata...], the V# in state.sgpr[inst.srsrc...], EXEC in state.exec.
+// the instruction reads them: VADDR in state.vgpr(inst.vaddr...), store data in
+// state.vgpr(inst.vdata...), the V# in state.sgpr[inst.srsrc...], EXEC in state.exec.
 // `memory` is the whole buffer the descriptor covers (memory.base = the V# base): a
 // texel view spans exactly memory.bytes.
 struct DeviceCase {

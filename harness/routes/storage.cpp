@@ -56,9 +56,9 @@ class StorageRoute final : public Route {
       return "OFFSET " + std::to_string(in.offset) + " is not a multiple of the " +
              std::to_string(es) + "-byte element the shader indexes";
     for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-      if (((c.state.exec >> l) & 1) && c.state.vgpr[in.vaddr][l] % es != 0)
+      if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
         return "lane " + std::to_string(l) + ": byte offset " +
-               std::to_string(c.state.vgpr[in.vaddr][l]) + " is not a multiple of " +
+               std::to_string(c.state.vgpr(in.vaddr)[l]) + " is not a multiple of " +
                std::to_string(es) + " (GLSL indexes whole elements)";
     const RawBufferFields v = rawBufferFields(c);
     if (v.stride != 0 || v.swizzle || v.addTid)
@@ -185,10 +185,10 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& p
         std::make_unique<vk::HostBuffer>(ctx, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     std::vector<uint32_t> in(kInWords, 0);
     for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-      in[l] = c.state.vgpr[c.inst.vaddr][l];
+      in[l] = c.state.vgpr(c.inst.vaddr)[l];
       in[64 + l] = (c.state.exec >> l) & 1u;
-      for (unsigned k = 0; k < 4 && c.inst.vdata + k < c.state.vgpr.size(); ++k)
-        in[128 + l * 4 + k] = c.state.vgpr[c.inst.vdata + k][l];
+      for (unsigned k = 0; k < 4 && c.inst.vdata + k < gcn::kVgprCount; ++k)
+        in[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
     }
     std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
     std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);

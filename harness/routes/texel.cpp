@@ -190,10 +190,10 @@ class TexelRoute final : public Route {
           std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
       std::vector<uint32_t> in(kInWords, 0);
       for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-        in[l] = c.state.vgpr[c.inst.vaddr][l];
+        in[l] = c.state.vgpr(c.inst.vaddr)[l];
         in[64 + l] = (c.state.exec >> l) & 1u;
         for (unsigned k = 0; k < 4; ++k)
-          in[128 + l * 4 + k] = c.state.vgpr[c.inst.vdata + k][l];
+          in[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
       }
       std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
       std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);

@@ -77,7 +77,7 @@ class VertexRoute final : public Route {
     const uint64_t inRange = verticesInRange(c.memory.bytes.size(), stride, in.offset + f->stride);
     for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
       if (((c.state.exec >> l) & 1u) == 0) continue;
-      const uint32_t index = c.state.vgpr[in.vaddr][l];
+      const uint32_t index = c.state.vgpr(in.vaddr)[l];
       if (index > ctx_.limits().maxDrawIndexedIndexValue)
         return "lane " + std::to_string(l) + "'s index exceeds maxDrawIndexedIndexValue";
       // Vulkan: without robustBufferAccess, fetching outside the binding is undefined
@@ -136,7 +136,7 @@ class VertexRoute final : public Route {
       std::vector<uint32_t> in(kInWords, 0), drawn;
       for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
         const bool active = ((c.state.exec >> l) & 1u) != 0;
-        in[l] = c.state.vgpr[c.inst.vaddr][l];
+        in[l] = c.state.vgpr(c.inst.vaddr)[l];
         in[64 + l] = active ? 1u : 0u;
         if (active) drawn.push_back(in[l]);
       }

@@ -92,8 +92,8 @@ AtomicOrderAcceptance acceptAtomicOrders(const routes::DeviceCase& c,
     const uint64_t off = a.address - c.memory.base;
     if (off + size > c.memory.bytes.size()) continue;
     const auto operand = [&](unsigned first) {
-      uint64_t x = c.state.vgpr[c.inst.vdata + first][l];
-      if (wide) x |= static_cast<uint64_t>(c.state.vgpr[c.inst.vdata + first + 1][l]) << 32;
+      uint64_t x = c.state.vgpr(c.inst.vdata + first)[l];
+      if (wide) x |= static_cast<uint64_t>(c.state.vgpr(c.inst.vdata + first + 1)[l]) << 32;
       return x;
     };
     AtomicLaneOp o;

@@ -108,10 +108,7 @@ std::string fieldValue(const FormatView& fv, unsigned comp, uint32_t code) {
 FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c) {
   FormatView fv;
   fv.gen = chip.gen;
-  std::array<uint32_t, 4> words{};
-  for (unsigned i = 0; i < 4; ++i)
-    words[i] = c.state.sgpr.at(c.inst.srsrc + i);
-  const gcn::VSharp v = gcn::decodeVSharp(chip.gen, words);
+  const gcn::VSharp v = gcn::decodeVSharp(chip.gen, gcn::vsharpWords(c.state, c.inst.srsrc));
   const bool fromInst =
       c.inst.op != nullptr && c.inst.op->dfmtSource == gcn::FieldSource::Instruction;
   fv.dfmt = fromInst ? c.inst.dfmt : v.dataFormat;
@@ -272,7 +269,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
       ok = ok || vecMatches(opt.vdata);
     if (ok) continue;
     ++failingLanes;
-    const int64_t element = c.inst.idxen ? static_cast<int64_t>(c.state.vgpr[c.inst.vaddr][l]) : -1;
+    const int64_t element = c.inst.idxen ? static_cast<int64_t>(c.state.vgpr(c.inst.vaddr)[l]) : -1;
     const int64_t byteOffset =
         pl.accesses.empty() ? -1 : static_cast<int64_t>(pl.accesses[0].address - c.memory.base);
     const auto bytes = elementBytes(element);
@@ -328,7 +325,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
   const bool writes =
       kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat || kind == gcn::OpKind::Atomic;
   if (writes || !actual.memory.empty()) {
-    const std::vector<uint8_t>& exp = primary.memory.bytes;
+    const std::vector<uint8_t>& exp = primary.memory().bytes;
     if (actual.memory.size() != exp.size()) {
       problems.push_back("memory size " + std::to_string(actual.memory.size()) + " != expected " +
                          std::to_string(exp.size()));
@@ -356,7 +353,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
           continue;
         bool ok = order.memoryAccepted(off, len);
         for (const Alternative& alt : expected.alternatives) {
-          const auto& m = alt.result.memory.bytes;
+          const auto& m = alt.result.memory().bytes;
           ok = ok || (m.size() == exp.size() && std::equal(m.begin() + off, m.begin() + off + len,
                                                            actual.memory.begin() + off));
         }

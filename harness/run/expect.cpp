@@ -45,17 +45,11 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
     for (unsigned j = 0; j < 4 && j < lane.vdataCount; ++j)
       if (fv.srgb[j] && lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
   };
-  // The differ compares lanes and memory, never the whole register file: an expectation
-  // keeps no copy of it (64 KiB per alternative, 8 alternatives per portable case).
-  const auto withoutRegisterFile = [](gcn::ExecResult r) {
-    decltype(r.state.vgpr)().swap(r.state.vgpr);  // frees it (= {} would keep the capacity)
-    return r;
-  };
   if (!composedView(c)) {
     gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
     for (gcn::LaneResult& lane : r.lanes)
       if (lane.active) decodeSrgb(lane);
-    return withoutRegisterFile(std::move(r));
+    return r;
   }
   const ViewCompose& v = *c.view;
   std::array<std::optional<gcn::ExecResult>, 4> byChannel;
@@ -86,7 +80,7 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
       lane.accesses.insert(lane.accesses.end(), more.begin(), more.end());
     }
   }
-  return withoutRegisterFile(std::move(r));
+  return r;
 }
 
 }  // namespace
@@ -218,7 +212,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
         gcn::WaveState s = d.state;
         s.exec = ~0ull;
         for (unsigned k = 0; k < gcn::kWaveSize; ++k)
-          s.vgpr[d.inst.vaddr][k] = std::min(first + k, elements - 1);
+          s.vgprMut(d.inst.vaddr)[k] = std::min(first + k, elements - 1);
         const gcn::ExecResult r = executeView(profile.chip, c, s, base);
         for (unsigned k = 0; k < gcn::kWaveSize && first + k < elements; ++k)
           inBuffer.push_back(r.lanes[k].vdata);
@@ -235,9 +229,8 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       (fv.nfmt == gcn::Nfmt::Unorm || fv.nfmt == gcn::Nfmt::Snorm) && fv.stride != 0) {
     e.openFields.assign(d.memory.bytes.size() / fv.stride + 1, {});
     // The field register k lands in: k, or DST_SEL[k] under store-dst-sel=inverse.
-    const gcn::VSharp v = gcn::decodeVSharp(
-        profile.chip.gen, {d.state.sgpr[d.inst.srsrc], d.state.sgpr[d.inst.srsrc + 1u],
-                           d.state.sgpr[d.inst.srsrc + 2u], d.state.sgpr[d.inst.srsrc + 3u]});
+    const gcn::VSharp v =
+        gcn::decodeVSharp(profile.chip.gen, gcn::vsharpWords(d.state, d.inst.srsrc));
     std::array<unsigned, 4> fieldOf{0, 1, 2, 3};
     if (base.storeDstSel() == gcn::policy::StoreDstSel::Inverse) {
       for (unsigned k = 0; k < 4; ++k)
@@ -249,7 +242,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
         if (!a.write || !a.inRange || a.address < d.memory.base) continue;
         const uint64_t el = (a.address - d.memory.base) / fv.stride;
         for (unsigned k = 0; k < formatComps && el < e.openFields.size(); ++k) {
-          const uint32_t reg = d.state.vgpr[d.inst.vdata + k][l];
+          const uint32_t reg = d.state.vgpr(d.inst.vdata + k)[l];
           if ((reg & 0x7f800000u) == 0x7f800000u && (reg & 0x007fffffu) != 0 &&
               fieldOf[k] < formatComps)
             e.openFields[el][fieldOf[k]] = true;

@@ -94,8 +94,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
   const gcn::VSharp v = makeBufferVSharp(chip, kTexelBase, kTexelElements, dfmt, f.nfmt,
                                          composed ? kIdentitySel : f.dstSel, f.stride);
   const auto words = gcn::encodeVSharp(chip.gen, v);
-  for (unsigned i = 0; i < 4; ++i)
-    d.state.sgpr[kSrsrc + i] = words[i];
+  gcn::setVsharpWords(d.state, kSrsrc, words);
   const uint64_t seed = seedOf(c.name);
   d.memory.base = kTexelBase;
   d.memory.bytes = patternMemory(dfmt, f.nfmt, kTexelElements * channels, seed);
@@ -125,12 +124,12 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
             value = std::bit_cast<uint32_t>(f.nfmt == gcn::Nfmt::Unorm ? (x < 0 ? -x : x) : x);
           }
         }
-        d.state.vgpr[kVdata + k][l] = value;
+        d.state.vgprMut(kVdata + k)[l] = value;
       }
     }
   }
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    d.state.vgpr[kVaddr][l] = idx[l];
+    d.state.vgprMut(kVaddr)[l] = idx[l];
   return c;
 }
 

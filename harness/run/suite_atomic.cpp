@@ -55,8 +55,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
     v = routes::makeStorageBufferVSharp(kBase, kElements * es);
   }
   const auto words = gcn::encodeVSharp(chip.gen, v);
-  for (unsigned i = 0; i < 4; ++i)
-    d.state.sgpr[kSrsrc + i] = words[i];
+  gcn::setVsharpWords(d.state, kSrsrc, words);
   std::mt19937_64 rng(seedOf(c.name));
   d.memory.base = kBase;
   d.memory.bytes.resize(kElements * es);
@@ -85,7 +84,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
     const bool in = element[l] < kElements;
     // SSBO: VADDR + OFFSET addresses the element; past-the-end lanes start at or beyond
     // NUM_RECORDS whatever OFFSET adds.
-    d.state.vgpr[kVaddr][l] =
+    d.state.vgprMut(kVaddr)[l] =
         texel ? element[l] : (in ? (element[l] - shift) * es : element[l] * es);
     const uint64_t src = rng() & (wide ? ~0ull : 0xffffffffull);
     uint64_t cmp = rng() & (wide ? ~0ull : 0xffffffffull);
@@ -98,13 +97,13 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
       const uint32_t pos = (l - 32) % 4;
       if (pos == 0 || pos == 3) cmp = memValue(target);
       if (pos == 1)
-        cmp = d.state.vgpr[kVdata][l - 1] |
-              (wide ? static_cast<uint64_t>(d.state.vgpr[kVdata + 1][l - 1]) << 32 : 0);
+        cmp = d.state.vgpr(kVdata)[l - 1] |
+              (wide ? static_cast<uint64_t>(d.state.vgpr(kVdata + 1)[l - 1]) << 32 : 0);
     }
     const unsigned w = wide ? 2 : 1;
     for (unsigned k = 0; k < w; ++k) {
-      d.state.vgpr[kVdata + k][l] = static_cast<uint32_t>(src >> (32 * k));
-      d.state.vgpr[kVdata + w + k][l] = static_cast<uint32_t>(cmp >> (32 * k));
+      d.state.vgprMut(kVdata + k)[l] = static_cast<uint32_t>(src >> (32 * k));
+      d.state.vgprMut(kVdata + w + k)[l] = static_cast<uint32_t>(cmp >> (32 * k));
     }
   }
   return c;

@@ -24,13 +24,6 @@
 namespace gcnprobe::run {
 namespace {
 
-std::array<uint32_t, 4> vsharpWords(const gcn::Instruction& inst, const gcn::WaveState& state) {
-  if (inst.srsrc + 3u >= state.sgpr.size())
-    throw gcn::Error("srsrc: s[" + std::to_string(inst.srsrc) + ":+3] out of range");
-  return {state.sgpr[inst.srsrc], state.sgpr[inst.srsrc + 1], state.sgpr[inst.srsrc + 2],
-          state.sgpr[inst.srsrc + 3]};
-}
-
 Realisation no(std::string reason) {
   return {std::nullopt, std::move(reason)};
 }
@@ -114,7 +107,7 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
                     const gcn::WaveState& state, const gcn::MemoryImage& memory) {
   if (inst.op == nullptr) return no("no instruction");
   const gcn::OpcodeInfo& op = *inst.op;
-  const std::array<uint32_t, 4> words = vsharpWords(inst, state);
+  const std::array<uint32_t, 4> words = gcn::vsharpWords(state, inst.srsrc);
   const gcn::VSharp v = gcn::decodeVSharp(chip.gen, words);
   // Order: V# properties first (they need raw descriptors whatever the instruction), then
   // instruction modifiers, then the shape of each route.

@@ -51,8 +51,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   d.inst.offen = true;
   d.inst.offset = offset;
   const auto words = gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(kBase, bytes));
-  for (unsigned i = 0; i < 4; ++i)
-    d.state.sgpr[kSrsrc + i] = words[i];
+  gcn::setVsharpWords(d.state, kSrsrc, words);
   const uint64_t seed = seedOf(c.name);
   std::mt19937_64 rng(seed);
   d.memory.base = kBase;
@@ -102,11 +101,11 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   for (uint32_t l = 48; l < 62; ++l)
     addr[l] = tail[(l - 48) % tail.size()];
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    d.state.vgpr[kVaddr][l] = addr[l];
+    d.state.vgprMut(kVaddr)[l] = addr[l];
   if (store)
     for (unsigned k = 0; k < 4; ++k)
       for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-        d.state.vgpr[kVdata + k][l] = static_cast<uint32_t>(rng());
+        d.state.vgprMut(kVdata + k)[l] = static_cast<uint32_t>(rng());
   return c;
 }
 

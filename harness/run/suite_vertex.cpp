@@ -58,8 +58,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   const gcn::VSharp v =
       routes::makeVertexBufferVSharp(chip.gen, kBase, lay.bytes, lay.stride, lay.offset, f.vk);
   const auto words = gcn::encodeVSharp(chip.gen, v);
-  for (unsigned i = 0; i < 4; ++i)
-    d.state.sgpr[kSrsrc + i] = words[i];
+  gcn::setVsharpWords(d.state, kSrsrc, words);
 
   // Memory: element e of the format's pattern at e * stride + offset (the straddling vertex
   // n cut where the buffer ends), seeded bytes between attributes so a wrong STRIDE or
@@ -87,7 +86,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   for (uint32_t l = n + 8; l < gcn::kWaveSize; ++l)
     idx[l] = static_cast<uint32_t>(rng() % n);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    d.state.vgpr[kVaddr][l] = idx[l];
+    d.state.vgprMut(kVaddr)[l] = idx[l];
   d.state.exec = ~0ull & ~(3ull << 62);
   return c;
 }

@@ -41,16 +41,15 @@ routes::DeviceCase threeLanes(const char* mnemonic, uint32_t initial,
   d.inst.offen = true;
   d.inst.glc = true;
   const auto w = gcn::encodeVSharp(gcn::Gen::Gfx9, routes::makeStorageBufferVSharp(0x1000, 16));
-  for (unsigned i = 0; i < 4; ++i)
-    d.state.sgpr[4 + i] = w[i];
+  gcn::setVsharpWords(d.state, 4, w);
   d.state.exec = 0b111;
   d.memory.base = 0x1000;
   d.memory.bytes.assign(16, 0);
   std::memcpy(d.memory.bytes.data() + 8, &initial, 4);
   for (unsigned l = 0; l < 3; ++l) {
-    d.state.vgpr[0][l] = 8;
-    d.state.vgpr[1][l] = src[l];
-    d.state.vgpr[2][l] = cmp[l];
+    d.state.vgprMut(0)[l] = 8;
+    d.state.vgprMut(1)[l] = src[l];
+    d.state.vgprMut(2)[l] = cmp[l];
   }
   return d;
 }

@@ -38,7 +38,7 @@ class FakeRoute : public routes::Route {
       for (unsigned l = 0; l < gcn::kWaveSize; ++l)
         for (unsigned k = 0; k < r.vdataCount; ++k)
           r.vdata[l][k] = e.lanes[l].vdata[k].value_or(0);
-      r.memory = e.memory.bytes;
+      r.memory = e.memory().bytes;
       out.push_back(r);
     }
     return out;

@@ -58,7 +58,7 @@ TEST(StorageSuite, EveryInstructionHasCasesWithEdgeLanes) {
     const uint32_t numRecords = c.device.state.sgpr[c.device.inst.srsrc + 2];
     bool past = false;
     for (unsigned l = 0; l < 62; ++l)
-      past = past || c.device.state.vgpr[0][l] + c.device.inst.offset + c.device.inst.op->memBytes >
+      past = past || c.device.state.vgpr(0)[l] + c.device.inst.offset + c.device.inst.op->memBytes >
                          numRecords;
     EXPECT_TRUE(past) << c.name;
   }
@@ -113,7 +113,7 @@ TEST(StorageRoute, StrayWriteIntoGuardBandIsCaught) {
   run::Case& c = cases[0];
   const uint32_t bytes = static_cast<uint32_t>(c.device.memory.bytes.size());
   c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes + 64;  // NUM_RECORDS
-  c.device.state.vgpr[0][5] = bytes + 8;                      // lane 5: behind the payload
+  c.device.state.vgprMut(0)[5] = bytes + 8;                   // lane 5: behind the payload
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].verdict, run::Verdict::Fail) << results[0].reason;
@@ -141,7 +141,7 @@ TEST(StorageRoute, UnrealisableCasesSayWhy) {
   ASSERT_EQ(cases.size(), 1u);
   routes::DeviceCase d = cases[0].device;
   EXPECT_EQ(route->unsupportedReason(d), "");
-  d.state.vgpr[0][3] = 6;  // not a multiple of 4
+  d.state.vgprMut(0)[3] = 6;  // not a multiple of 4
   EXPECT_NE(route->unsupportedReason(d).find("lane 3"), std::string::npos);
   d = cases[0].device;
   d.inst.idxen = true;

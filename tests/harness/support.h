@@ -50,7 +50,7 @@ inline routes::DeviceResult perfectResult(const run::Case& c, const run::Expecte
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
     for (unsigned k = 0; k < r.vdataCount; ++k)
       r.vdata[l][k] = p.lanes[l].vdata[k].value_or(0);
-  r.memory = p.memory.bytes;
+  r.memory = p.memory().bytes;
   return r;
 }
 

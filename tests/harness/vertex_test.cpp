@@ -111,8 +111,8 @@ TEST(VertexSuite, CasesCarryTheirFetch) {
     const uint32_t numRecords = d.state.sgpr[d.inst.srsrc + 2];
     bool past = false, inside = false;
     for (unsigned l = 0; l < 62; ++l) {
-      past = past || d.state.vgpr[d.inst.vaddr][l] >= numRecords;
-      inside = inside || d.state.vgpr[d.inst.vaddr][l] == numRecords - 1;
+      past = past || d.state.vgpr(d.inst.vaddr)[l] >= numRecords;
+      inside = inside || d.state.vgpr(d.inst.vaddr)[l] == numRecords - 1;
     }
     EXPECT_TRUE(past && inside) << c.name;
   }
@@ -132,7 +132,7 @@ TEST(VertexSuite, ReferenceRangeMatchesTheVulkanVertexRule) {
       const run::Expected e = run::buildExpected(c, profile, {true});
       const gcn::ExecResult& r = e.alternatives.front().result;
       for (unsigned l = 0; l < 62; ++l) {
-        const uint64_t index = d.state.vgpr[d.inst.vaddr][l];
+        const uint64_t index = d.state.vgpr(d.inst.vaddr)[l];
         const bool inside = index * stride + d.inst.offset + size <= d.memory.bytes.size();
         ASSERT_FALSE(r.lanes[l].accesses.empty()) << c.name << " lane " << l;
         bool inRange = true;

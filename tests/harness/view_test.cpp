@@ -68,7 +68,7 @@ TEST(ComposedView, ThreeByteElementsReadAsRgb1) {
   unsigned inRange = 0, outOfRange = 0;
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     if (!((c.device.state.exec >> l) & 1)) continue;
-    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    const uint32_t idx = c.device.state.vgpr(c.device.inst.vaddr)[l];
     SCOPED_TRACE(l);
     ASSERT_EQ(r.lanes[l].vdataCount, 4u);
     if (idx < elements) {
@@ -93,7 +93,7 @@ TEST(ComposedView, BgrElementsSwapBack) {
   const gcn::ExecResult& r = e.alternatives.front().result;
   const auto& mem = c.device.memory.bytes;
   for (unsigned l = 0; l < 10; ++l) {
-    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    const uint32_t idx = c.device.state.vgpr(c.device.inst.vaddr)[l];
     ASSERT_LT(idx * 3 + 2, mem.size());
     EXPECT_EQ(r.lanes[l].vdata[0], mem[idx * 3 + 2]);
     EXPECT_EQ(r.lanes[l].vdata[1], mem[idx * 3 + 1]);
@@ -113,7 +113,7 @@ TEST(ComposedView, HalfFloatChannelsAtTwoByteSteps) {
   const auto& mem = c.device.memory.bytes;
   unsigned checked = 0;
   for (unsigned l = 0; l < 48; ++l) {  // lanes 0-47 read elements in range
-    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    const uint32_t idx = c.device.state.vgpr(c.device.inst.vaddr)[l];
     for (unsigned k = 0; k < 3; ++k) {
       const uint16_t h =
           static_cast<uint16_t>(mem[idx * 6 + 2 * k] | mem[idx * 6 + 2 * k + 1] << 8);
@@ -155,7 +155,7 @@ TEST(SrgbView, DecodesRgbNotAlpha) {
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
   const auto& mem = c.device.memory.bytes;
   for (unsigned l = 0; l < 20; ++l) {
-    const uint32_t idx = c.device.state.vgpr[c.device.inst.vaddr][l];
+    const uint32_t idx = c.device.state.vgpr(c.device.inst.vaddr)[l];
     const auto& v = e.alternatives.front().result.lanes[l].vdata;
     for (unsigned k = 0; k < 3; ++k) {
       const double x = mem[idx * 4 + k] / 255.0;

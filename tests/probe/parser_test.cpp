@@ -105,7 +105,7 @@ TEST(ProbeParser, ValuesReachRegistersAndMemory) {
                                  "mem @4 u16 = 0x1234, 0xabcd\nlds @0 u8 x3 = i + 7\n",
                              "t.probe");
   const ProbeSetup s = prepare(p, {});
-  EXPECT_EQ(s.state.vgpr[0][3], 12u);  // lane*4 at lane 3
+  EXPECT_EQ(s.state.vgpr(0)[3], 12u);  // lane*4 at lane 3
   EXPECT_EQ(s.state.sgpr[8], 0x40u);
   EXPECT_EQ(s.state.m0, 3u);
   EXPECT_EQ(s.state.exec, 0b1010u);

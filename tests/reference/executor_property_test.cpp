@@ -81,17 +81,16 @@ Trial randomTrial(std::mt19937& rng) {
     if (gen != Gen::Gfx9) v.elementSize = static_cast<uint8_t>(pick(4));
   }  // else: the all-zero V#
   const auto words = encodeVSharp(gen, v);
-  for (unsigned i = 0; i < 4; ++i)
-    t.st.sgpr[8 + i] = words[i];
+  gcn::setVsharpWords(t.st, 8, words);
   for (unsigned i = 0; i < 4; ++i)
     t.st.sgpr[i] = pick(600);
   t.st.exec = (static_cast<uint64_t>(rng()) << 32) | rng();
   t.st.m0 = pick(0x20000);
   for (unsigned r = 0; r < 2; ++r)
-    for (auto& x : t.st.vgpr[4 + r])
+    for (auto& x : t.st.vgprMut(4 + r))
       x = pick(3) == 0 ? rng() : pick(kMemBytes);
   for (unsigned r = 0; r < 5; ++r)
-    for (auto& x : t.st.vgpr[20 + r])
+    for (auto& x : t.st.vgprMut(20 + r))
       x = rng();
   t.mem.base = kBase;
   t.mem.bytes.resize(kMemBytes);
@@ -116,18 +115,18 @@ TEST(ExecutorProperty, RandomWavesKeepMemoryRegistersAndInactiveLanesSafe) {
                  " on " + std::string(genName(t.chip->gen)));
     ExecResult out;
     try {
-      out = execute(*t.chip, t.inst, t.st, t.mem, t.lds, t.pol);
+      out = execute(*t.chip, t.inst, t.st, t.mem, t.lds, t.pol, {.registers = true});
     } catch (const Error&) {
       ++rejected;
       continue;
     }
     ++executed;
     const OpKind kind = t.inst.op->kind;
-    ASSERT_EQ(out.memory.base, t.mem.base);
-    ASSERT_EQ(out.memory.bytes.size(), t.mem.bytes.size());
+    ASSERT_EQ(out.memory().base, t.mem.base);
+    ASSERT_EQ(out.memory().bytes.size(), t.mem.bytes.size());
     if (!isWrite(kind)) {
       ++loadsSeen;
-      ASSERT_EQ(out.memory.bytes, t.mem.bytes) << "a load changed memory";
+      ASSERT_EQ(out.memory().bytes, t.mem.bytes) << "a load changed memory";
     } else {
       ++writesSeen;
       // Every changed byte lies inside an in-range, mapped write access of an active lane.
@@ -138,7 +137,7 @@ TEST(ExecutorProperty, RandomWavesKeepMemoryRegistersAndInactiveLanesSafe) {
             for (uint64_t b = a.address; b < a.address + a.size; ++b)
               allowed[b - kBase] = true;
       for (size_t i = 0; i < kMemBytes; ++i)
-        if (out.memory.bytes[i] != t.mem.bytes[i]) {
+        if (out.memory().bytes[i] != t.mem.bytes[i]) {
           ASSERT_TRUE(allowed[i]) << "byte " << i << " changed outside an in-range write";
         }
     }
@@ -154,7 +153,7 @@ TEST(ExecutorProperty, RandomWavesKeepMemoryRegistersAndInactiveLanesSafe) {
       ASSERT_TRUE(lr.accesses.empty()) << "inactive lane " << l << " accessed memory";
       ASSERT_EQ(lr.vdataCount, 0);
       for (unsigned r = 0; r < 256; ++r)
-        ASSERT_EQ(out.state.vgpr[r][l], t.st.vgpr[r][l]) << "inactive lane " << l << " v" << r;
+        ASSERT_EQ(out.state->vgpr(r)[l], t.st.vgpr(r)[l]) << "inactive lane " << l << " v" << r;
       if (t.inst.lds)
         for (unsigned b = 0; b < 4; ++b) {
           const size_t at = (t.st.m0 & 0xffffu) + 4 * l + b;
@@ -201,16 +200,16 @@ TEST(ExecutorProperty, OutOfRangeWritesNeverChangeMemory) {
       const auto w = encodeVSharp(gen, v);
       for (unsigned i = 0; i < 4; ++i)
         st.sgpr[8 + i] = w[i];
-      for (auto& x : st.vgpr[4])
+      for (auto& x : st.vgprMut(4))
         x = rng() % kMemBytes;
       for (unsigned r = 0; r < 5; ++r)
-        for (auto& x : st.vgpr[20 + r])
+        for (auto& x : st.vgprMut(20 + r))
           x = rng();
       MemoryImage mem{kBase, std::vector<uint8_t>(kMemBytes)};
       for (auto& b : mem.bytes)
         b = static_cast<uint8_t>(rng());
       ExecResult out = execute(chip, inst, st, mem, {}, Policies::defaults(gen));
-      EXPECT_EQ(out.memory.bytes, mem.bytes);
+      EXPECT_EQ(out.memory().bytes, mem.bytes);
       for (const LaneResult& lr : out.lanes) {
         for (const LaneAccess& a : lr.accesses)
           EXPECT_FALSE(a.inRange);

@@ -40,22 +40,18 @@ struct Rig {
     mem.base = kBase;
     mem.bytes.resize(memBytes);
   }
-  void setV(const VSharp& v) {
-    const auto w = encodeVSharp(chip->gen, v);
-    for (unsigned i = 0; i < 4; ++i)
-      st.sgpr[4 + i] = w[i];
-  }
+  void setV(const VSharp& v) { setVsharpWords(st, 4, encodeVSharp(chip->gen, v)); }
   // OFFEN with VGPR offset = lane * step + first.
   void offen(uint32_t step, uint32_t first = 0) {
     inst.offen = true;
     inst.vaddr = 2;
     for (unsigned l = 0; l < kWaveSize; ++l)
-      st.vgpr[2][l] = first + l * step;
+      st.vgprMut(2)[l] = first + l * step;
   }
-  ExecResult run() const { return execute(*chip, inst, st, mem, lds, pol); }
+  ExecResult run() const { return execute(*chip, inst, st, mem, lds, pol, {.registers = true}); }
   uint32_t dwordAt(const ExecResult& r, uint64_t off) const {
     uint32_t d;
-    std::memcpy(&d, r.memory.bytes.data() + off, 4);
+    std::memcpy(&d, r.memory().bytes.data() + off, 4);
     return d;
   }
   void putDword(uint64_t off, uint32_t d) { std::memcpy(mem.bytes.data() + off, &d, 4); }
@@ -100,7 +96,7 @@ TEST(Executor, LoadDwordReadsTheBytesAtEachLanesOffset) {
                           static_cast<uint32_t>(static_cast<uint8_t>(3 * (b + 3))) << 24;
     ASSERT_EQ(out.lanes[l].vdataCount, 1);
     EXPECT_EQ(out.lanes[l].vdata[0], want) << "lane " << l;
-    EXPECT_EQ(out.state.vgpr[10][l], want);
+    EXPECT_EQ(out.state->vgpr(10)[l], want);
     ASSERT_EQ(out.lanes[l].accesses.size(), 1u);
     EXPECT_EQ(out.lanes[l].accesses[0].address, kBase + b);
     EXPECT_TRUE(out.lanes[l].accesses[0].inRange);
@@ -149,7 +145,7 @@ TEST(Executor, Gfx9D16LoadsWriteOneHalfAndKeepTheOther) {
     r.mem.bytes[2] = 0xef;
     r.mem.bytes[3] = 0xbe;
     r.inst.offset = static_cast<uint16_t>(c.off);
-    for (auto& x : r.st.vgpr[10])
+    for (auto& x : r.st.vgprMut(10))
       x = 0x12345678u;
     ExecResult out = r.run();
     EXPECT_EQ(out.lanes[0].vdata[0], c.want) << c.op;
@@ -172,7 +168,7 @@ TEST(Executor, OutOfRangeLoadsReturnZeroAndStoresAreDropped) {
   Rig s(Gen::Gfx6, "buffer_store_dword");
   s.setV(rawV(32));
   s.offen(4);
-  for (auto& x : s.st.vgpr[10])
+  for (auto& x : s.st.vgprMut(10))
     x = 0x11223344u;
   ExecResult st = s.run();
   EXPECT_EQ(s.dwordAt(st, 28), 0x11223344u);
@@ -203,10 +199,10 @@ TEST(Executor, AllZeroVSharpLoadsZeroAndIgnoresStores) {
   Rig r(Gen::Gfx6, "buffer_store_dword", 64);
   r.mem.base = 0;
   r.inst.soffset = 129;  // inline constant 1
-  for (auto& x : r.st.vgpr[10])
+  for (auto& x : r.st.vgprMut(10))
     x = 0xffffffffu;
   ExecResult st = r.run();
-  for (uint8_t b : st.memory.bytes)
+  for (uint8_t b : st.memory().bytes)
     ASSERT_EQ(b, 0);
   EXPECT_FALSE(st.notes.empty());
 
@@ -253,7 +249,7 @@ TEST(Executor, InactiveLanesDoNothing) {
   r.setV(rawV(1024));
   r.offen(4);
   r.st.exec = 0x5;  // lanes 0 and 2
-  for (auto& x : r.st.vgpr[10])
+  for (auto& x : r.st.vgprMut(10))
     x = 0xdeadbeefu;
   ExecResult out = r.run();
   EXPECT_EQ(r.dwordAt(out, 0), 0xdeadbeefu);
@@ -271,7 +267,7 @@ TEST(Executor, LdsDirectLoadWritesLdsNotVgprs) {
   r.mem.bytes[0] = 0x9c;
   r.inst.lds = true;
   r.st.m0 = 0x10008;
-  for (auto& x : r.st.vgpr[10])
+  for (auto& x : r.st.vgprMut(10))
     x = 0x77777777u;
   ExecResult out = r.run();
   for (unsigned l = 0; l < kWaveSize; ++l) {
@@ -279,7 +275,7 @@ TEST(Executor, LdsDirectLoadWritesLdsNotVgprs) {
     std::memcpy(&d, out.lds.data() + 8 + 4 * l, 4);
     EXPECT_EQ(d, 0x9cu) << l;
     EXPECT_EQ(out.lanes[l].vdataCount, 0);
-    EXPECT_EQ(out.state.vgpr[10][l], 0x77777777u);
+    EXPECT_EQ(out.state->vgpr(10)[l], 0x77777777u);
   }
   EXPECT_EQ(out.lds[0], 0);
 }
@@ -345,7 +341,7 @@ TEST(Executor, ComponentCountMismatchesFollowSeed004) {
   c.setV(formatV(64, Dfmt::F32_32_32_32, Nfmt::Uint,
                  {DstSel::X, DstSel::Zero, DstSel::Zero, DstSel::One}));
   c.st.exec = 1;
-  c.st.vgpr[10][0] = 77;
+  c.st.vgprMut(10)[0] = 77;
   for (auto& b2 : c.mem.bytes)
     b2 = 0xee;
   ExecResult rc = c.run();
@@ -360,7 +356,7 @@ TEST(Executor, ComponentCountMismatchesFollowSeed004) {
   d.setV(formatV(64, Dfmt::F32, Nfmt::Uint, kXyzw));
   d.st.exec = 1;
   for (unsigned i = 0; i < 4; ++i)
-    d.st.vgpr[10 + i][0] = 5 + i;
+    d.st.vgprMut(10 + i)[0] = 5 + i;
   ExecResult rd = d.run();
   EXPECT_EQ(d.dwordAt(rd, 0), 5u);
   EXPECT_EQ(d.dwordAt(rd, 4), 0u);
@@ -372,10 +368,10 @@ TEST(Executor, FormatStoreConvertsFloatToUnorm) {
   Rig r(Gen::Gfx7, "buffer_store_format_xyzw");
   r.setV(formatV(64, Dfmt::F8_8_8_8, Nfmt::Unorm, kXyzw));
   r.st.exec = 1;
-  r.st.vgpr[10][0] = 0x3f000000u;  // 0.5
-  r.st.vgpr[11][0] = 0x3f800000u;  // 1.0
-  r.st.vgpr[12][0] = 0u;           // 0.0
-  r.st.vgpr[13][0] = 0x40000000u;  // 2.0
+  r.st.vgprMut(10)[0] = 0x3f000000u;  // 0.5
+  r.st.vgprMut(11)[0] = 0x3f800000u;  // 1.0
+  r.st.vgprMut(12)[0] = 0u;           // 0.0
+  r.st.vgprMut(13)[0] = 0x40000000u;  // 2.0
   ExecResult out = r.run();
   EXPECT_EQ(r.dwordAt(out, 0), 0xff00ff80u);
 }
@@ -392,7 +388,7 @@ TEST(Executor, SwizzledFormatStoreFollowsTheStoreDstSelPolicy) {
     r.pol.set(inverse ? "store-dst-sel=inverse" : "store-dst-sel=ignore");
     r.st.exec = 1;
     for (unsigned i = 0; i < 4; ++i)
-      r.st.vgpr[10 + i][0] = i + 1;
+      r.st.vgprMut(10 + i)[0] = i + 1;
     ExecResult out = r.run();
     EXPECT_EQ(r.dwordAt(out, 0), inverse ? 0x04010203u : 0x04030201u) << inverse;
   }
@@ -467,7 +463,7 @@ TEST(Executor, AtomicAddReturnsThePreOpValueWithGlc) {
   r.inst.glc = true;
   for (unsigned l = 0; l < kWaveSize; ++l) {
     r.putDword(4 * l, 5 + l);
-    r.st.vgpr[10][l] = 3;
+    r.st.vgprMut(10)[l] = 3;
   }
   ExecResult out = r.run();
   for (unsigned l = 0; l < kWaveSize; ++l) {
@@ -488,10 +484,10 @@ TEST(Executor, CmpswapDataIsSourceThenCompare) {
   r.st.exec = 3;
   r.putDword(0, 7);
   r.putDword(4, 7);
-  r.st.vgpr[10][0] = 9;
-  r.st.vgpr[11][0] = 7;
-  r.st.vgpr[10][1] = 9;
-  r.st.vgpr[11][1] = 8;
+  r.st.vgprMut(10)[0] = 9;
+  r.st.vgprMut(11)[0] = 7;
+  r.st.vgprMut(10)[1] = 9;
+  r.st.vgprMut(11)[1] = 8;
   ExecResult out = r.run();
   EXPECT_EQ(r.dwordAt(out, 0), 9u);
   EXPECT_EQ(r.dwordAt(out, 4), 7u);
@@ -506,7 +502,7 @@ TEST(Executor, SameAddressAtomicsApplyInLaneOrderWithANote) {
   r.setV(rawV(256));
   r.inst.glc = true;
   r.putDword(0, 100);
-  for (auto& x : r.st.vgpr[10])
+  for (auto& x : r.st.vgprMut(10))
     x = 1;
   ExecResult out = r.run();
   EXPECT_EQ(r.dwordAt(out, 0), 164u);
@@ -524,7 +520,7 @@ TEST(Executor, OutOfRangeAtomicChangesNothingAndReturnsZero) {
   r.offen(4);
   r.inst.glc = true;
   r.putDword(4, 0x55);
-  for (auto& x : r.st.vgpr[10])
+  for (auto& x : r.st.vgprMut(10))
     x = 0x99;
   ExecResult out = r.run();
   EXPECT_EQ(r.dwordAt(out, 0), 0x99u);
@@ -672,7 +668,7 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
     r.inst = Instruction{};  // validate(): a cache op takes no operands
     r.inst.op = &op;
     ExecResult out = r.run();
-    EXPECT_EQ(out.memory.bytes, r.mem.bytes);
+    EXPECT_EQ(out.memory().bytes, r.mem.bytes);
     for (const auto& l : out.lanes)
       EXPECT_TRUE(l.accesses.empty());
     return;
@@ -695,7 +691,7 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
   const unsigned regs = vdataRegs(op, chip, false);
   for (unsigned k = 0; k < regs; ++k)
     for (unsigned l = 0; l < kWaveSize; ++l)
-      r.st.vgpr[10 + k][l] = dataReg(k, l);
+      r.st.vgprMut(10 + k)[l] = dataReg(k, l);
   if (op.kind == OpKind::Atomic) {
     r.inst.glc = true;
     const unsigned words = op.wide ? 2 : 1;
@@ -707,11 +703,11 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
           const uint64_t m = std::bit_cast<uint64_t>(l + 0.25),
                          s = std::bit_cast<uint64_t>(20.0 - l);
           std::memcpy(r.mem.bytes.data() + 16 * l, &m, 8);
-          r.st.vgpr[10][l] = static_cast<uint32_t>(s);
-          r.st.vgpr[11][l] = static_cast<uint32_t>(s >> 32);
+          r.st.vgprMut(10)[l] = static_cast<uint32_t>(s);
+          r.st.vgprMut(11)[l] = static_cast<uint32_t>(s >> 32);
         } else {
           r.putDword(16 * l, std::bit_cast<uint32_t>(l + 0.25f));
-          r.st.vgpr[10][l] = std::bit_cast<uint32_t>(20.0f - static_cast<float>(l));
+          r.st.vgprMut(10)[l] = std::bit_cast<uint32_t>(20.0f - static_cast<float>(l));
         }
       }
       if (op.atomic == AtomicOp::Cmpswap || op.atomic == AtomicOp::Fcmpswap) {
@@ -719,9 +715,9 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
           if (l % 2 == 0) {
             uint32_t m;
             std::memcpy(&m, r.mem.bytes.data() + 16 * l + 4 * w, 4);
-            r.st.vgpr[10 + words + w][l] = m;
+            r.st.vgprMut(10 + words + w)[l] = m;
           } else {
-            r.st.vgpr[10 + words + w][l] = 0x12345u + w;
+            r.st.vgprMut(10 + words + w)[l] = 0x12345u + w;
           }
       }
     }
@@ -731,7 +727,7 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
     SCOPED_TRACE("lane " + std::to_string(l));
     const LaneResult& lr = out.lanes[l];
     const size_t off = 16 * l;
-    auto reg = [&](unsigned k) { return r.st.vgpr[10 + k][l]; };
+    auto reg = [&](unsigned k) { return r.st.vgpr(10 + k)[l]; };
     switch (op.kind) {
       case OpKind::Load: {
         ASSERT_EQ(lr.vdataCount, std::max(1u, op.memBytes / 4u));
@@ -757,10 +753,10 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
         for (unsigned b = 0; b < op.memBytes; ++b) {
           const uint8_t want = op.memBytes >= 4 ? static_cast<uint8_t>(reg(b / 4) >> (8 * (b % 4)))
                                                 : static_cast<uint8_t>(src >> (8 * b));
-          EXPECT_EQ(out.memory.bytes[off + b], want) << "byte " << b;
+          EXPECT_EQ(out.memory().bytes[off + b], want) << "byte " << b;
         }
         if (op.memBytes < 16) {  // the byte after the data is untouched
-          EXPECT_EQ(out.memory.bytes[off + op.memBytes], patternByte(off + op.memBytes));
+          EXPECT_EQ(out.memory().bytes[off + op.memBytes], patternByte(off + op.memBytes));
         }
         break;
       }
@@ -795,7 +791,7 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
           // Identity DST_SEL names W, which the instruction does not supply: not claimed,
           // nothing stored (AMD RDNA3 ISA gives no source for it).
           for (unsigned b = 0; b < 8; ++b)
-            EXPECT_EQ(out.memory.bytes[off + b], patternByte(off + b));
+            EXPECT_EQ(out.memory().bytes[off + b], patternByte(off + b));
           EXPECT_FALSE(lr.note.empty());
           break;
         }
@@ -810,12 +806,12 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
           else
             want = reg(i / 2) >> (16 * (i % 2)) & 0xffffu;
           uint32_t got = 0;
-          std::memcpy(&got, out.memory.bytes.data() + off + fieldBytes * i, fieldBytes);
+          std::memcpy(&got, out.memory().bytes.data() + off + fieldBytes * i, fieldBytes);
           EXPECT_EQ(got, want) << "component " << i;
         }
         if (w16From1) {
           uint16_t w;
-          std::memcpy(&w, out.memory.bytes.data() + off + 6, 2);
+          std::memcpy(&w, out.memory().bytes.data() + off + 6, 2);
           EXPECT_EQ(w, 1u);  // DST_SEL_W = 1, UINT one
         }
         break;
@@ -828,7 +824,7 @@ void checkOne(Gen gen, const OpcodeInfo& op) {
         if (op.atomic == AtomicOp::Cmpswap || op.atomic == AtomicOp::Fcmpswap)
           c = reg(words) | (op.wide ? static_cast<uint64_t>(reg(words + 1)) << 32 : 0);
         uint64_t got = 0;
-        std::memcpy(&got, out.memory.bytes.data() + off, 4 * words);
+        std::memcpy(&got, out.memory().bytes.data() + off, 4 * words);
         EXPECT_EQ(got, expectAtomic(op.atomic, op.wide, m, s, c));
         ASSERT_EQ(lr.vdataCount, words);
         EXPECT_EQ(lr.vdata[0], static_cast<uint32_t>(m));
