@@ -8,12 +8,43 @@
 namespace gcn {
 namespace {
 
-uint32_t bits(uint32_t word, unsigned hi, unsigned lo) {
-  return (word >> lo) & ((1u << (hi - lo + 1)) - 1u);
+using F = InstField;
+constexpr std::array<bool, 2> kBoth{true, true};
+constexpr std::array<bool, 2> kMubuf{true, false};
+constexpr std::array<bool, 2> kMtbuf{false, true};
+constexpr std::array<bool, 4> kAll{true, true, true, true};
+constexpr std::array<bool, 4> kGfx67{true, true, false, false};
+constexpr std::array<bool, 4> kGfx89{false, false, true, true};
+
+// The one table of MUBUF/MTBUF field positions (CLRX GcnInstrsMtbuf; LLVM BUFInstructions.td
+// MUBUF_Real_gfx6_gfx7, MUBUF_Real_vi, MTBUF_Real_gfx6_gfx7, MTBUF_Real_vi):
+//   GFX6/7 MUBUF: ADDR64[15] LDS[16] OP[24:18], SLC in dword 1 bit 22.
+//   GFX8/9 MUBUF: LDS[16] SLC[17] OP[24:18]; no ADDR64.
+//   MTBUF: GFX6/7 ADDR64[15] OP[18:16]; GFX8/9 OP[18:15]; DFMT[22:19] NFMT[25:23]; SLC stays in
+//   dword 1 bit 22 (bit 54).
+constexpr InstFieldBits kFields[] = {
+    {F::Offset, kBoth, kAll, 0, 0, 12},   {F::Offen, kBoth, kAll, 0, 12, 1},
+    {F::Idxen, kBoth, kAll, 0, 13, 1},    {F::Glc, kBoth, kAll, 0, 14, 1},
+    {F::Addr64, kBoth, kGfx67, 0, 15, 1}, {F::Lds, kMubuf, kAll, 0, 16, 1},
+    {F::Slc, kMubuf, kGfx89, 0, 17, 1},   {F::Op, kMubuf, kAll, 0, 18, 7},
+    {F::Op, kMtbuf, kGfx67, 0, 16, 3},    {F::Op, kMtbuf, kGfx89, 0, 15, 4},
+    {F::Dfmt, kMtbuf, kAll, 0, 19, 4},    {F::Nfmt, kMtbuf, kAll, 0, 23, 3},
+    {F::Encoding, kBoth, kAll, 0, 26, 6}, {F::Vaddr, kBoth, kAll, 1, 0, 8},
+    {F::Vdata, kBoth, kAll, 1, 8, 8},     {F::Srsrc, kBoth, kAll, 1, 16, 5},
+    {F::Slc, kMubuf, kGfx67, 1, 22, 1},   {F::Slc, kMtbuf, kAll, 1, 22, 1},
+    {F::Tfe, kBoth, kAll, 1, 23, 1},      {F::Soffset, kBoth, kAll, 1, 24, 8},
+};
+
+bool on(const InstFieldBits& f, Gen gen, Encoding enc) {
+  return f.onGen[static_cast<int>(gen) - 6] && f.onEncoding[static_cast<int>(enc)];
 }
 
-uint32_t bit(bool value, unsigned pos) {
-  return value ? (1u << pos) : 0u;
+uint32_t mask(const InstFieldBits& f) {
+  return f.width >= 32 ? ~0u : (1u << f.width) - 1u;
+}
+
+uint32_t read(const InstFieldBits& f, const std::array<uint32_t, 2>& w) {
+  return (w[f.dword] >> f.lsb) & mask(f);
 }
 
 std::string hexWord(uint32_t w) {
@@ -22,90 +53,129 @@ std::string hexWord(uint32_t w) {
   return buf;
 }
 
-bool isGfx67(Gen gen) {
-  return gen <= Gen::Gfx7;
+// The instruction's value of a field other than OP and ENCODING.
+uint32_t valueOf(const Instruction& inst, InstField f) {
+  switch (f) {
+    case F::Offset:
+      return inst.offset;
+    case F::Offen:
+      return inst.offen;
+    case F::Idxen:
+      return inst.idxen;
+    case F::Glc:
+      return inst.glc;
+    case F::Addr64:
+      return inst.addr64;
+    case F::Lds:
+      return inst.lds;
+    case F::Slc:
+      return inst.slc;
+    case F::Dfmt:
+      return static_cast<uint32_t>(inst.dfmt);
+    case F::Nfmt:
+      return static_cast<uint32_t>(inst.nfmt);
+    case F::Vaddr:
+      return inst.vaddr;
+    case F::Vdata:
+      return inst.vdata;
+    case F::Srsrc:
+      return uint32_t{inst.srsrc} >> 2;
+    case F::Tfe:
+      return inst.tfe;
+    case F::Soffset:
+      return inst.soffset;
+    case F::Op:
+    case F::Encoding:
+      break;
+  }
+  return 0;
 }
 
-}  // namespace
-
-std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst) {
-  validate(gen, inst);
-  const OpcodeInfo& op = *inst.op;
-  const auto opcode = static_cast<uint32_t>(op.opcode[static_cast<int>(gen) - 6]);
-  if (op.kind == OpKind::Cache) {
-    // LLVM's MUBUF_Invalidate has no operands: every field but OP and ENCODING is 0.
-    return {(kMubufEncoding << 26) | (opcode << 18), 0u};
+void setField(Instruction& inst, InstField f, uint32_t x) {
+  switch (f) {
+    case F::Offset:
+      inst.offset = static_cast<uint16_t>(x);
+      break;
+    case F::Offen:
+      inst.offen = x != 0;
+      break;
+    case F::Idxen:
+      inst.idxen = x != 0;
+      break;
+    case F::Glc:
+      inst.glc = x != 0;
+      break;
+    case F::Addr64:
+      inst.addr64 = x != 0;
+      break;
+    case F::Lds:
+      inst.lds = x != 0;
+      break;
+    case F::Slc:
+      inst.slc = x != 0;
+      break;
+    case F::Dfmt:
+      inst.dfmt = static_cast<Dfmt>(x);
+      break;
+    case F::Nfmt:
+      inst.nfmt = static_cast<Nfmt>(x);
+      break;
+    case F::Vaddr:
+      inst.vaddr = static_cast<uint8_t>(x);
+      break;
+    case F::Vdata:
+      inst.vdata = static_cast<uint8_t>(x);
+      break;
+    case F::Srsrc:
+      inst.srsrc = static_cast<uint8_t>(x << 2);
+      break;
+    case F::Tfe:
+      inst.tfe = x != 0;
+      break;
+    case F::Soffset:
+      inst.soffset = static_cast<uint8_t>(x);
+      break;
+    case F::Op:
+    case F::Encoding:
+      break;
   }
-  uint32_t w0 = inst.offset | bit(inst.offen, 12) | bit(inst.idxen, 13) | bit(inst.glc, 14);
-  uint32_t w1 = inst.vaddr | (uint32_t{inst.vdata} << 8) | (uint32_t{inst.srsrc} >> 2) << 16 |
-                bit(inst.tfe, 23) | (uint32_t{inst.soffset} << 24);
-  if (op.encoding == Encoding::Mubuf) {
-    // GFX6/7: ADDR64[15] LDS[16] OP[24:18], SLC in dword 1 bit 22.
-    // GFX8/9: LDS[16] SLC[17] OP[24:18]; no ADDR64.
-    w0 |= bit(inst.lds, 16) | (opcode << 18) | (kMubufEncoding << 26);
-    if (isGfx67(gen)) {
-      w0 |= bit(inst.addr64, 15);
-      w1 |= bit(inst.slc, 22);
-    } else {
-      w0 |= bit(inst.slc, 17);
-    }
-  } else {
-    // CLRX GcnInstrsMtbuf: GFX6/7 ADDR64[15] OP[18:16]; GFX8/9 OP[18:15]; DFMT[22:19] NFMT[25:23];
-    // SLC stays in dword 1 bit 22 (bit 54).
-    w0 |= (static_cast<uint32_t>(inst.dfmt) << 19) | (static_cast<uint32_t>(inst.nfmt) << 23) |
-          (kMtbufEncoding << 26);
-    w0 |= isGfx67(gen) ? (bit(inst.addr64, 15) | (opcode << 16)) : (opcode << 15);
-    w1 |= bit(inst.slc, 22);
-  }
-  return {w0, w1};
 }
 
-Instruction decode(Gen gen, uint32_t w0, uint32_t w1) {
+uint32_t encodingValue(Encoding enc) {
+  return enc == Encoding::Mubuf ? kMubufEncoding : kMtbufEncoding;
+}
+
+// decode() and tryDecode(): the instruction, or the reason it is none.
+std::optional<Instruction> decodeOrWhy(Gen gen, uint32_t w0, uint32_t w1, std::string& why) {
   const std::string where =
       "decoding " + hexWord(w0) + " " + hexWord(w1) + " for " + std::string(genName(gen)) + ": ";
-  const uint32_t enc = bits(w0, 31, 26);
-  Instruction inst;
+  const std::array<uint32_t, 2> w{w0, w1};
+  // ENCODING sits at the same place in both encodings.
+  const uint32_t enc = read(*findInstField(gen, Encoding::Mubuf, F::Encoding), w);
+  Encoding encoding;
   if (enc == kMubufEncoding) {
-    const uint32_t opcode = bits(w0, 24, 18);
-    inst.op = findOpcode(Encoding::Mubuf, gen, opcode);
-    if (inst.op == nullptr)
-      throw Error(where + "unknown MUBUF opcode " + std::to_string(opcode) + " on " +
-                  std::string(genName(gen)));
-    inst.lds = bits(w0, 16, 16) != 0;
-    if (isGfx67(gen)) {
-      inst.addr64 = bits(w0, 15, 15) != 0;
-      inst.slc = bits(w1, 22, 22) != 0;
-    } else {
-      inst.slc = bits(w0, 17, 17) != 0;
-    }
+    encoding = Encoding::Mubuf;
   } else if (enc == kMtbufEncoding) {
-    const uint32_t opcode = isGfx67(gen) ? bits(w0, 18, 16) : bits(w0, 18, 15);
-    inst.op = findOpcode(Encoding::Mtbuf, gen, opcode);
-    if (inst.op == nullptr)
-      throw Error(where + "unknown MTBUF opcode " + std::to_string(opcode) + " on " +
-                  std::string(genName(gen)));
-    if (isGfx67(gen)) inst.addr64 = bits(w0, 15, 15) != 0;
-    inst.dfmt = static_cast<Dfmt>(bits(w0, 22, 19));
-    inst.nfmt = static_cast<Nfmt>(bits(w0, 25, 23));
-    inst.slc = bits(w1, 22, 22) != 0;
+    encoding = Encoding::Mtbuf;
   } else {
-    throw Error(where + "not a MUBUF (0b111000) or MTBUF (0b111010) word: ENCODING field is " +
-                std::to_string(enc));
+    why = where + "not a MUBUF (0b111000) or MTBUF (0b111010) word: ENCODING field is " +
+          std::to_string(enc);
+    return std::nullopt;
   }
+  const uint32_t opcode = read(*findInstField(gen, encoding, F::Op), w);
+  Instruction inst;
+  inst.op = findOpcode(encoding, gen, opcode);
+  if (inst.op == nullptr) {
+    why = where + "unknown " + (encoding == Encoding::Mubuf ? "MUBUF" : "MTBUF") + " opcode " +
+          std::to_string(opcode) + " on " + std::string(genName(gen));
+    return std::nullopt;
+  }
+  // A cache operation has no operands: every other field must be 0, which the re-encoding
+  // below checks.
   if (inst.op->kind != OpKind::Cache) {
-    inst.offset = static_cast<uint16_t>(bits(w0, 11, 0));
-    inst.offen = bits(w0, 12, 12) != 0;
-    inst.idxen = bits(w0, 13, 13) != 0;
-    inst.glc = bits(w0, 14, 14) != 0;
-    inst.vaddr = static_cast<uint8_t>(bits(w1, 7, 0));
-    inst.vdata = static_cast<uint8_t>(bits(w1, 15, 8));
-    inst.srsrc = static_cast<uint8_t>(bits(w1, 20, 16) << 2);
-    inst.tfe = bits(w1, 23, 23) != 0;
-    inst.soffset = static_cast<uint8_t>(bits(w1, 31, 24));
-  } else {
-    inst.lds = false;
-    inst.addr64 = false;
-    inst.slc = false;
+    for (const InstFieldBits& f : kFields)
+      if (f.field != F::Op && f.field != F::Encoding && on(f, gen, encoding))
+        setField(inst, f.field, read(f, w));
   }
   // VADDR is a don't-care field when no address is read: ACO leaves a register number there
   // (seen on vega10: e07c4000 05020480) and llvm-mc -disassemble prints it as `off` and
@@ -113,18 +183,77 @@ Instruction decode(Gen gen, uint32_t w0, uint32_t w1) {
   uint32_t ignoredW1 = 0;
   if (vaddrRegs(inst) == 0 && inst.vaddr != 0) {
     inst.vaddr = 0;
-    ignoredW1 = 0xffu;
+    ignoredW1 = mask(*findInstField(gen, encoding, F::Vaddr))
+                << findInstField(gen, encoding, F::Vaddr)->lsb;
   }
-  try {
-    validate(gen, inst);
-  } catch (const Error& e) {
-    throw Error(where + e.reason());
+  if (const std::optional<std::string> bad = validationError(gen, inst)) {
+    why = where + *bad;
+    return std::nullopt;
   }
   const std::array<uint32_t, 2> again = encode(gen, inst);
-  if (again[0] != w0 || (again[1] & ~ignoredW1) != (w1 & ~ignoredW1))
-    throw Error(where + "bits " + hexWord(w0 ^ again[0]) + " " + hexWord(w1 ^ again[1]) +
-                " are set but undefined for " + std::string(inst.op->mnemonic) + " on " +
-                std::string(genName(gen)));
+  if (again[0] != w0 || (again[1] & ~ignoredW1) != (w1 & ~ignoredW1)) {
+    why = where + "bits " + hexWord(w0 ^ again[0]) + " " + hexWord(w1 ^ again[1]) +
+          " are set but undefined for " + std::string(inst.op->mnemonic) + " on " +
+          std::string(genName(gen));
+    return std::nullopt;
+  }
+  return inst;
+}
+
+}  // namespace
+
+std::span<const InstFieldBits> instructionFields() {
+  return kFields;
+}
+
+const InstFieldBits* findInstField(Gen gen, Encoding enc, InstField field) {
+  for (const InstFieldBits& f : kFields)
+    if (f.field == field && on(f, gen, enc)) return &f;
+  return nullptr;
+}
+
+std::optional<uint32_t> instFieldValue(Gen gen, Encoding enc, InstField field,
+                                       const std::array<uint32_t, 2>& words) {
+  const InstFieldBits* f = findInstField(gen, enc, field);
+  if (f == nullptr) return std::nullopt;
+  return read(*f, words);
+}
+
+unsigned srsrcFirstSgpr(Gen gen, Encoding enc, const std::array<uint32_t, 2>& words) {
+  return *instFieldValue(gen, enc, F::Srsrc, words) * 4u;
+}
+
+std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst) {
+  validate(gen, inst);
+  const OpcodeInfo& op = *inst.op;
+  const auto opcode = static_cast<uint32_t>(op.opcode[static_cast<int>(gen) - 6]);
+  std::array<uint32_t, 2> w{};
+  for (const InstFieldBits& f : kFields) {
+    if (!on(f, gen, op.encoding)) continue;
+    uint32_t x = 0;
+    if (f.field == F::Op)
+      x = opcode;
+    else if (f.field == F::Encoding)
+      x = encodingValue(op.encoding);
+    else if (op.kind != OpKind::Cache)
+      // LLVM's MUBUF_Invalidate has no operands: every field but OP and ENCODING is 0.
+      x = valueOf(inst, f.field);
+    w[f.dword] |= (x & mask(f)) << f.lsb;
+  }
+  return w;
+}
+
+Instruction decode(Gen gen, uint32_t w0, uint32_t w1) {
+  std::string why;
+  std::optional<Instruction> inst = decodeOrWhy(gen, w0, w1, why);
+  if (!inst) throw Error(why);
+  return *inst;
+}
+
+std::optional<Instruction> tryDecode(Gen gen, uint32_t w0, uint32_t w1, std::string* why) {
+  std::string reason;
+  std::optional<Instruction> inst = decodeOrWhy(gen, w0, w1, reason);
+  if (!inst && why != nullptr) *why = std::move(reason);
   return inst;
 }
 

@@ -6,6 +6,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
 
 #include "reference/gen.h"
 #include "reference/opcodes.h"
@@ -16,6 +19,48 @@ namespace gcn {
 inline constexpr uint32_t kMubufEncoding = 0x38;  // 0b111000
 inline constexpr uint32_t kMtbufEncoding = 0x3a;  // 0b111010
 
+// The fields of a MUBUF/MTBUF word pair.
+enum class InstField : uint8_t {
+  Offset,  // 12-bit OFFSET
+  Offen,
+  Idxen,
+  Glc,
+  Addr64,  // GFX6/7
+  Lds,     // MUBUF
+  Slc,
+  Op,
+  Dfmt,      // MTBUF
+  Nfmt,      // MTBUF
+  Encoding,  // kMubufEncoding / kMtbufEncoding
+  Vaddr,
+  Vdata,
+  Srsrc,  // in units of 4 SGPRs
+  Tfe,
+  Soffset,
+};
+
+// The one table of instruction field positions: encode, decode and anything else reading a
+// MUBUF/MTBUF word (the descriptor trace's SRSRC) read it. A field may have one row per
+// encoding and generation range (MUBUF SLC moved from dword 1 bit 22 to dword 0 bit 17 on
+// GFX8; MTBUF OP from [18:16] to [18:15]).
+struct InstFieldBits {
+  InstField field;
+  std::array<bool, 2> onEncoding;  // MUBUF, MTBUF
+  std::array<bool, 4> onGen;       // gfx6, gfx7, gfx8, gfx9
+  uint8_t dword;                   // 0 or 1
+  uint8_t lsb;
+  uint8_t width;
+};
+std::span<const InstFieldBits> instructionFields();
+// The row of `field` for the encoding on the generation; nullptr when it has no such field.
+const InstFieldBits* findInstField(Gen gen, Encoding enc, InstField field);
+// The field's value in a word pair; nullopt when the encoding has no such field on the
+// generation.
+std::optional<uint32_t> instFieldValue(Gen gen, Encoding enc, InstField field,
+                                       const std::array<uint32_t, 2>& words);
+// First SGPR of the V# a MUBUF/MTBUF word pair names (SRSRC * 4).
+unsigned srsrcFirstSgpr(Gen gen, Encoding enc, const std::array<uint32_t, 2>& words);
+
 // Throws gcn::Error when validate(gen, inst) does.
 std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst);
 
@@ -25,5 +70,8 @@ std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst);
 // VADDR when the address mode reads no VGPR: a don't-care field, decoded as `off` and
 // re-encoded as 0, as llvm-mc does.
 Instruction decode(Gen gen, uint32_t w0, uint32_t w1);
+// The same without throwing: nullopt where decode() throws, with decode()'s message in `why`
+// when given.
+std::optional<Instruction> tryDecode(Gen gen, uint32_t w0, uint32_t w1, std::string* why = nullptr);
 
 }  // namespace gcn

@@ -284,54 +284,62 @@ unsigned vaddrRegs(const Instruction& inst) {
   return (inst.idxen || inst.offen) ? 1 : 0;
 }
 
-void validate(Gen gen, const Instruction& inst) {
-  auto fail = [&](const std::string& why) {
+std::optional<std::string> validationError(Gen gen, const Instruction& inst) {
+  auto fail = [&](const std::string& why) -> std::optional<std::string> {
     std::string name = inst.op ? std::string(inst.op->mnemonic) : std::string("instruction");
-    throw Error(name + " on " + std::string(genName(gen)) + ": " + why);
+    return name + " on " + std::string(genName(gen)) + ": " + why;
   };
-  if (inst.op == nullptr) throw Error("instruction has no opcode");
+  if (inst.op == nullptr) return std::string("instruction has no opcode");
   const OpcodeInfo& op = *inst.op;
-  if (!existsOn(op, gen)) fail("the instruction does not exist on this generation");
+  if (!existsOn(op, gen)) return fail("the instruction does not exist on this generation");
 
   if (op.kind == OpKind::Cache) {
     Instruction bare;
     bare.op = inst.op;
-    if (!(inst == bare)) fail("a cache operation takes no operands and no modifiers");
-    return;
+    if (!(inst == bare)) return fail("a cache operation takes no operands and no modifiers");
+    return std::nullopt;
   }
-  if (inst.addr64 && gen >= Gen::Gfx8) fail("addr64 exists on gfx6/gfx7 only");
-  if (inst.addr64 && (inst.idxen || inst.offen)) fail("idxen/offen cannot be used with addr64");
+  if (inst.addr64 && gen >= Gen::Gfx8) return fail("addr64 exists on gfx6/gfx7 only");
+  if (inst.addr64 && (inst.idxen || inst.offen))
+    return fail("idxen/offen cannot be used with addr64");
   if (op.ldsData) {
-    if (!inst.lds) fail("buffer_store_lds_dword always takes lds");
+    if (!inst.lds) return fail("buffer_store_lds_dword always takes lds");
     if (inst.vdata != 0 || inst.vaddr != 0 || inst.idxen || inst.offen || inst.addr64 || inst.tfe)
-      fail("buffer_store_lds_dword has no VDATA, no VADDR and no idxen/offen/addr64/tfe");
+      return fail("buffer_store_lds_dword has no VDATA, no VADDR and no idxen/offen/addr64/tfe");
   } else if (inst.lds) {
-    if (op.encoding == Encoding::Mtbuf) fail("lds is a MUBUF modifier (MTBUF has no LDS bit)");
+    if (op.encoding == Encoding::Mtbuf)
+      return fail("lds is a MUBUF modifier (MTBUF has no LDS bit)");
     if (!op.ldsCapable)
-      fail(
+      return fail(
           "lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x (CLRX "
           "GcnMemHandling)");
-    if (inst.tfe) fail("tfe and lds together are illegal (CLRX GcnMemHandling)");
+    if (inst.tfe) return fail("tfe and lds together are illegal (CLRX GcnMemHandling)");
   }
   // LLVM has no TFE form of any buffer atomic (BUFInstructions.td: MUBUF_Real_Atomic_vi uses
   // MUBUF_Real_AllAddr_vi<op, 0>, no _TFE); llvm-mc 14 rejects `tfe` on atomics and its
   // disassembler drops bit 55 there. No public source defines what it would do.
-  if (inst.tfe && op.kind == OpKind::Atomic) fail("tfe is not defined for buffer atomics");
+  if (inst.tfe && op.kind == OpKind::Atomic) return fail("tfe is not defined for buffer atomics");
   if (op.encoding == Encoding::Mubuf && (inst.dfmt != Dfmt::F8 || inst.nfmt != Nfmt::Unorm))
-    fail("format is an MTBUF field; MUBUF takes the format from the resource");
-  if (inst.offset >= 4096) fail("offset " + std::to_string(inst.offset) + " exceeds 12 bits");
-  if (inst.srsrc % 4 != 0) fail("SRSRC must start at a multiple of 4 SGPRs");
+    return fail("format is an MTBUF field; MUBUF takes the format from the resource");
+  if (inst.offset >= 4096)
+    return fail("offset " + std::to_string(inst.offset) + " exceeds 12 bits");
+  if (inst.srsrc % 4 != 0) return fail("SRSRC must start at a multiple of 4 SGPRs");
   if (inst.srsrc + 4u > sgprCount(gen))
-    fail("SRSRC s[" + std::to_string(inst.srsrc) + ":" + std::to_string(inst.srsrc + 3) +
-         "] is beyond the " + std::to_string(sgprCount(gen)) + " SGPRs");
+    return fail("SRSRC s[" + std::to_string(inst.srsrc) + ":" + std::to_string(inst.srsrc + 3) +
+                "] is beyond the " + std::to_string(sgprCount(gen)) + " SGPRs");
   if (!soffsetLegal(gen, inst.soffset))
-    fail("SOFFSET operand code " + hex(inst.soffset) + " is not an SGPR, m0, vcc, exec or an " +
-         "inline constant");
+    return fail("SOFFSET operand code " + hex(inst.soffset) +
+                " is not an SGPR, m0, vcc, exec or an " + "inline constant");
   const unsigned data = vdataRegs(op, representativeChip(gen), inst.tfe);
-  if (data > 0 && inst.vdata + data > 256) fail("VDATA runs past v255");
+  if (data > 0 && inst.vdata + data > 256) return fail("VDATA runs past v255");
   const unsigned addr = vaddrRegs(inst);
-  if (addr == 0 && inst.vaddr != 0) fail("VADDR must be 0 when no address is read ('off')");
-  if (addr > 0 && inst.vaddr + addr > 256) fail("VADDR runs past v255");
+  if (addr == 0 && inst.vaddr != 0) return fail("VADDR must be 0 when no address is read ('off')");
+  if (addr > 0 && inst.vaddr + addr > 256) return fail("VADDR runs past v255");
+  return std::nullopt;
+}
+
+void validate(Gen gen, const Instruction& inst) {
+  if (std::optional<std::string> why = validationError(gen, inst)) throw Error(*why);
 }
 
 bool soffsetLegal(Gen gen, uint8_t code) {

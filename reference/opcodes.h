@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,15 @@ bool existsOn(const OpcodeInfo& op, Gen gen);
 const OpcodeInfo* findOpcode(std::string_view mnemonic);
 // The same, for names a suite or tool relies on: throws gcn::Error naming it when unknown.
 const OpcodeInfo& requireOpcode(std::string_view mnemonic);
+// A fixed list of such names resolved at once, where the list is built (a suite, a route's
+// namespace-scope table), so a misspelt name fails there and never when a case runs.
+template <std::size_t N>
+std::array<const OpcodeInfo*, N> requireOpcodes(const std::array<std::string_view, N>& names) {
+  std::array<const OpcodeInfo*, N> out{};
+  for (std::size_t i = 0; i < N; ++i)
+    out[i] = &requireOpcode(names[i]);
+  return out;
+}
 // nullptr when no instruction of that encoding has that opcode on the generation.
 const OpcodeInfo* findOpcode(Encoding enc, Gen gen, unsigned opcode);
 
@@ -123,8 +133,10 @@ unsigned vaddrRegs(const Instruction& inst);
 // from gfx8).
 bool soffsetLegal(Gen gen, uint8_t code);
 
-// Throws gcn::Error when the instruction does not exist on the generation or a modifier is
-// illegal there (addr64 on gfx8+, lds on MTBUF or with tfe, idxen/offen with addr64, ...).
+// Why the instruction does not exist on the generation or a modifier is illegal there (addr64
+// on gfx8+, lds on MTBUF or with tfe, idxen/offen with addr64, ...); nullopt when it is valid.
+std::optional<std::string> validationError(Gen gen, const Instruction& inst);
+// Throws gcn::Error with validationError's text.
 void validate(Gen gen, const Instruction& inst);
 
 }  // namespace gcn

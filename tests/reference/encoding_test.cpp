@@ -288,3 +288,60 @@ TEST(Encoding, EncodeValidates) {
 }
 
 }  // namespace
+
+namespace {
+
+// The field table: on every generation and encoding, no two fields share a bit; the bits they
+// cover are the word minus what LLVM BUFInstructions.td leaves unassigned there.
+std::array<uint32_t, 2> coveredBits(gcn::Gen gen, gcn::Encoding enc) {
+  std::array<uint32_t, 2> seen{};
+  for (const gcn::InstField f :
+       {gcn::InstField::Offset, gcn::InstField::Offen, gcn::InstField::Idxen, gcn::InstField::Glc,
+        gcn::InstField::Addr64, gcn::InstField::Lds, gcn::InstField::Slc, gcn::InstField::Op,
+        gcn::InstField::Dfmt, gcn::InstField::Nfmt, gcn::InstField::Encoding, gcn::InstField::Vaddr,
+        gcn::InstField::Vdata, gcn::InstField::Srsrc, gcn::InstField::Tfe,
+        gcn::InstField::Soffset}) {
+    const gcn::InstFieldBits* b = gcn::findInstField(gen, enc, f);
+    if (b == nullptr) continue;
+    const uint32_t m = ((b->width >= 32 ? 0u : (1u << b->width)) - 1u) << b->lsb;
+    EXPECT_EQ(seen[b->dword] & m, 0u) << "overlap at field " << static_cast<int>(f);
+    seen[b->dword] |= m;
+  }
+  return seen;
+}
+
+}  // namespace
+
+TEST(EncodingFields, TableCoversEachWordOnce) {
+  // MUBUF word 0: bit 25 (between OP [24:18] and ENCODING [31:26]) is unassigned everywhere;
+  // gfx6/7 also leave bit 17 (SLC moved there on gfx8), gfx8/9 bit 15 (ADDR64 is gone).
+  // Word 1: bit 21 (after SRSRC [20:16]) everywhere, and bit 22 (SLC on gfx6/7) on gfx8/9.
+  EXPECT_EQ(coveredBits(Gen::Gfx6, gcn::Encoding::Mubuf)[0], 0xfdfdffffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx7, gcn::Encoding::Mubuf)[1], 0xffdfffffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx8, gcn::Encoding::Mubuf)[0], 0xfdff7fffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx9, gcn::Encoding::Mubuf)[1], 0xff9fffffu);
+  // MTBUF: gfx6/7 OP [18:16] leaves bit 15 to ADDR64; gfx8/9 OP [18:15]: word 0 is full.
+  EXPECT_EQ(coveredBits(Gen::Gfx6, gcn::Encoding::Mtbuf)[0], 0xffffffffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx8, gcn::Encoding::Mtbuf)[0], 0xffffffffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx9, gcn::Encoding::Mtbuf)[1], 0xffdfffffu);
+}
+
+// The descriptor trace's SRSRC reading: e07c4000 05020480 (ACO, vega10) names s[8:11].
+TEST(EncodingFields, SrsrcFirstSgpr) {
+  EXPECT_EQ(gcn::srsrcFirstSgpr(Gen::Gfx9, gcn::Encoding::Mubuf, {0xe07c4000u, 0x05020480u}), 8u);
+  EXPECT_EQ(gcn::instFieldValue(Gen::Gfx9, gcn::Encoding::Mubuf, gcn::InstField::Soffset,
+                                {0xe07c4000u, 0x05020480u}),
+            5u);
+  EXPECT_FALSE(gcn::instFieldValue(Gen::Gfx9, gcn::Encoding::Mubuf, gcn::InstField::Addr64,
+                                   {0xe07c4000u, 0x05020480u}));
+}
+
+TEST(EncodingFields, TryDecodeAgreesWithDecode) {
+  std::string why;
+  EXPECT_FALSE(gcn::tryDecode(Gen::Gfx8, 0x7e000280, 0, &why));
+  EXPECT_NE(why.find("ENCODING field is 31"), std::string::npos) << why;
+  EXPECT_FALSE(gcn::tryDecode(Gen::Gfx8, 0xe0508000, 0x80010100));
+  const std::optional<gcn::Instruction> ok = gcn::tryDecode(Gen::Gfx9, 0xe07c4000u, 0x05020480u);
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(*ok, gcn::decode(Gen::Gfx9, 0xe07c4000u, 0x05020480u));
+}

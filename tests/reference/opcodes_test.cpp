@@ -186,4 +186,31 @@ TEST(Opcodes, ValidateNamesTheReason) {
       std::string::npos);
 }
 
+// Names a suite or route relies on resolve where the list is built; one misspelt name fails
+// the whole list, naming it.
+TEST(Opcodes, RequireOpcodesResolvesAListOrNamesTheBadName) {
+  const auto ops = gcn::requireOpcodes<2>({"buffer_load_dword", "TBUFFER_LOAD_FORMAT_XY"});
+  EXPECT_EQ(ops[0]->mnemonic, "buffer_load_dword");
+  EXPECT_EQ(ops[1]->mnemonic, "tbuffer_load_format_xy");
+  EXPECT_EQ(ops[1]->components, 2);
+  try {
+    (void)gcn::requireOpcodes<2>({"buffer_load_dword", "buffer_load_dwrd"});
+    ADD_FAILURE() << "a misspelt mnemonic resolved";
+  } catch (const gcn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("buffer_load_dwrd"), std::string::npos) << e.what();
+  }
+}
+
+// validationError is validate() without the throw: the same text, nullopt for a valid one.
+TEST(Opcodes, ValidationErrorMatchesValidate) {
+  gcn::Instruction inst;
+  inst.op = gcn::findOpcode("buffer_load_dword");
+  EXPECT_FALSE(gcn::validationError(gcn::Gen::Gfx8, inst));
+  inst.addr64 = true;
+  const std::optional<std::string> why = gcn::validationError(gcn::Gen::Gfx8, inst);
+  ASSERT_TRUE(why);
+  EXPECT_EQ(*why, "buffer_load_dword on gfx8: addr64 exists on gfx6/gfx7 only");
+  EXPECT_THROW(gcn::validate(gcn::Gen::Gfx8, inst), gcn::Error);
+}
+
 }  // namespace
