@@ -153,16 +153,20 @@ std::string_view codeClassName(CodeClass c) {
   return "?";
 }
 
-CodeInstruction scanInstruction(Gen gen, std::span<const uint32_t> words, std::size_t at) {
-  const Place place{"code", 0, 0};
+std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint32_t> words,
+                                                  std::size_t at, std::string* why) {
+  const auto fail = [why](std::string reason) -> std::optional<CodeInstruction> {
+    if (why != nullptr) *why = std::move(reason);
+    return std::nullopt;
+  };
   if (at >= words.size())
-    throw Error(place, "dword " + std::to_string(at) + ": past the end of the code (" +
-                           std::to_string(words.size()) + " dwords)");
+    return fail("dword " + std::to_string(at) + ": past the end of the code (" +
+                std::to_string(words.size()) + " dwords)");
   const uint32_t w = words[at];
   Classified c{};
   if (!classify(gen, w, c))
-    throw Error(place, "dword " + std::to_string(at) + ": " + hexWord(w) + " is no " +
-                           std::string(genName(gen)) + " instruction encoding");
+    return fail("dword " + std::to_string(at) + ": " + hexWord(w) + " is no " +
+                std::string(genName(gen)) + " instruction encoding");
   unsigned extra = 0;
   switch (c.cls) {
     case CodeClass::Sop2:
@@ -191,10 +195,16 @@ CodeInstruction scanInstruction(Gen gen, std::span<const uint32_t> words, std::s
   }
   const unsigned dwords = c.dwords + extra;
   if (at + dwords > words.size())
-    throw Error(place, "dword " + std::to_string(at) + ": " + std::string(codeClassName(c.cls)) +
-                           " instruction " + hexWord(w) + " needs " + std::to_string(dwords) +
-                           " dwords, the code ends after " + std::to_string(words.size() - at));
-  return {at, dwords, c.cls};
+    return fail("dword " + std::to_string(at) + ": " + std::string(codeClassName(c.cls)) +
+                " instruction " + hexWord(w) + " needs " + std::to_string(dwords) +
+                " dwords, the code ends after " + std::to_string(words.size() - at));
+  return CodeInstruction{at, dwords, c.cls};
+}
+
+CodeInstruction scanInstruction(Gen gen, std::span<const uint32_t> words, std::size_t at) {
+  std::string why;
+  if (std::optional<CodeInstruction> ci = tryScanInstruction(gen, words, at, &why)) return *ci;
+  throw Error(Place{"code", 0, 0}, why);
 }
 
 std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words) {

@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -51,6 +53,10 @@ struct CodeInstruction {
 // word that is no instruction encoding of the generation, or an instruction whose length
 // runs past the end of the stream.
 CodeInstruction scanInstruction(Gen gen, std::span<const uint32_t> words, std::size_t at);
+// The same without throwing: nullopt where scanInstruction throws, its reason in `why` when
+// given.
+std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint32_t> words,
+                                                  std::size_t at, std::string* why = nullptr);
 
 // Every instruction of the stream, in order (throws as scanInstruction does).
 std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words);
