@@ -23,19 +23,16 @@ Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Pol
     why = "STRIDE == 0";
     return Check::Byte;
   }
-  if (in.idxen) {
-    // GFX8 keeps NUM_RECORDS in bytes unless SWIZZLE_ENABLE (docs/gcn-facts.md): an index check
-    // against a byte count would be meaningless, so the byte check applies.
-    if (numRecordsInBytes(gen, v, true)) {
-      why = "gfx8 without SWIZZLE_ENABLE: NUM_RECORDS in bytes";
-      return Check::Byte;
-    }
-    why = "IDXEN with STRIDE != 0";
-    return Check::Index;
-  }
-  if (gen == Gen::Gfx8 && !v.swizzleEnable) {
+  // A V# whose NUM_RECORDS counts bytes even for an IDXEN access (GFX8 without SWIZZLE_ENABLE)
+  // counts bytes for every access: an index check against a byte count would be meaningless,
+  // so the byte check applies.
+  if (numRecordsInBytes(gen, v, /*idxen=*/true)) {
     why = "gfx8 without SWIZZLE_ENABLE: NUM_RECORDS in bytes";
     return Check::Byte;
+  }
+  if (in.idxen) {
+    why = "IDXEN with STRIDE != 0";
+    return Check::Index;
   }
   // STRIDE != 0 and IDXEN == 0: disputed (docs/gcn-facts.md "Disputed points").
   if (v.addTidEnable) {
@@ -70,19 +67,23 @@ uint64_t swizzledOffset(uint64_t index, uint64_t offset, uint64_t stride, uint64
 
 }  // namespace
 
-bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen) {
+bool numRecordsInBytes(Gen gen, uint32_t stride, bool swizzleEnable, bool idxen) {
   // docs/gcn-facts.md "NUM_RECORDS units" (Mesa radeonsi/RADV driver comments).
-  if (v.stride == 0) return true;
+  if (stride == 0) return true;
   switch (gen) {
     case Gen::Gfx6:
     case Gen::Gfx7:
       return false;
     case Gen::Gfx8:
-      return !v.swizzleEnable;
+      return !swizzleEnable;
     case Gen::Gfx9:
       return !idxen;
   }
   return true;
+}
+
+bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen) {
+  return numRecordsInBytes(gen, v.stride, v.swizzleEnable, idxen);
 }
 
 AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,

@@ -58,7 +58,12 @@ struct AccessPlan {
 AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
                       uint32_t alignBytes, CheckUnit unit, const Policies& p);
 
-// NUM_RECORDS in bytes or in STRIDE units, per docs/gcn-facts.md, for this access.
+// The one statement of how NUM_RECORDS counts (docs/gcn-facts.md "NUM_RECORDS units", Mesa
+// radeonsi/RADV descriptor builders): true for bytes, false for records (STRIDE units), for a
+// V# with this STRIDE and SWIZZLE_ENABLE read by an access with or without IDXEN. The address
+// model and every driver-side V# builder ask it.
+bool numRecordsInBytes(Gen gen, uint32_t stride, bool swizzleEnable, bool idxen);
+// The same for a V#.
 bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen);
 
 // ---------------------------------------------------------------------------------------------

@@ -33,6 +33,42 @@ inline constexpr Layout kHalf{5, 10, true};
 inline constexpr Layout kUf11{5, 6, false};
 inline constexpr Layout kUf10{5, 5, false};
 
+// The layout of a float component of a buffer data format by its width (docs/gcn-facts.md
+// "Data and number formats"): 16 bits -> half, 11 -> uf11 (10_11_11 / 11_11_10), 10 -> uf10,
+// anything else -> float32.
+constexpr Layout formatFloatLayout(unsigned bits) {
+  switch (bits) {
+    case 16:
+      return kHalf;
+    case 11:
+      return kUf11;
+    case 10:
+      return kUf10;
+    default:
+      return kFloat32;
+  }
+}
+// The sign bit of a code in the layout; 0 for the unsigned layouts.
+constexpr uint32_t signMask(Layout l) {
+  return l.hasSign ? 1u << (l.expBits + l.manBits) : 0u;
+}
+constexpr uint32_t exponentMask(Layout l) {
+  return ((1u << l.expBits) - 1u) << l.manBits;
+}
+constexpr uint32_t mantissaMask(Layout l) {
+  return (1u << l.manBits) - 1u;
+}
+constexpr bool isNan(Layout l, uint32_t code) {
+  return (code & exponentMask(l)) == exponentMask(l) && (code & mantissaMask(l)) != 0;
+}
+constexpr bool isDenormal(Layout l, uint32_t code) {
+  return (code & exponentMask(l)) == 0 && (code & mantissaMask(l)) != 0;
+}
+// Neither Inf nor NaN.
+constexpr bool isFinite(Layout l, uint32_t code) {
+  return (code & exponentMask(l)) != exponentMask(l);
+}
+
 enum class Rounding : uint8_t { NearestEven, TowardZero };
 
 // Any small float (half, uf11, uf10) -> float32 bits, exactly: denormals become normal

@@ -372,6 +372,14 @@ VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
   return v;
 }
 
+VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words) {
+  VSharp v;
+  for (const VSharpField& f : kFields) {
+    if (f.onGen == kAll) set(v, f, extractBits(words, f.bit, f.width));
+  }
+  return v;
+}
+
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
   std::array<uint32_t, 4> w{};
   for (const VSharpField& f : kFields) {

@@ -64,6 +64,10 @@ struct VSharp {
 // encode(decode(w)) == w for every 128-bit w.
 VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words);
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v);
+// Only the fields every GFX6-9 layout has at the same place (BASE, STRIDE, NUM_RECORDS,
+// SWIZZLE_ENABLE, ADD_TID_ENABLE, DST_SEL, formats, ...), for a reader that does not know the
+// generation; the others and `reserved` stay 0.
+VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words);
 
 // Readable text: "base=0x1000 stride=16 num_records=64 dst_sel=xyzw nfmt=UNORM
 // dfmt=8_8_8_8 ..." (fields at their default are left out except dfmt/nfmt/dst_sel).

@@ -445,5 +445,20 @@ TEST(Address, RejectsBadArguments) {
   EXPECT_THROW(planAccess(Gen::Gfx8, v, in, 4, 4, CheckUnit::Whole, p), Error);
 }
 
+// The same rule for a driver that has a STRIDE and an access kind but no V# yet (texel and
+// vertex V# builders): docs/gcn-facts.md "NUM_RECORDS units".
+TEST(Address, NumRecordsUnitsWithoutAVSharp) {
+  for (Gen gen : kAllGens)
+    EXPECT_TRUE(numRecordsInBytes(gen, 0, false, true)) << "STRIDE 0 is bytes everywhere";
+  // A texel fetch / vertex fetch: IDXEN, STRIDE = element size, no SWIZZLE_ENABLE. Bytes on
+  // GFX8 only (Mesa radv_make_texel_buffer_descriptor: "gfx_level != GFX8 && stride").
+  EXPECT_FALSE(numRecordsInBytes(Gen::Gfx6, 4, false, true));
+  EXPECT_FALSE(numRecordsInBytes(Gen::Gfx7, 4, false, true));
+  EXPECT_TRUE(numRecordsInBytes(Gen::Gfx8, 4, false, true));
+  EXPECT_FALSE(numRecordsInBytes(Gen::Gfx9, 4, false, true));
+  EXPECT_FALSE(numRecordsInBytes(Gen::Gfx8, 4, true, false));
+  EXPECT_TRUE(numRecordsInBytes(Gen::Gfx9, 4, true, false));
+}
+
 }  // namespace
 }  // namespace gcn

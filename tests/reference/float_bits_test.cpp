@@ -177,5 +177,33 @@ TEST(FloatBits, RoundRatioGolden) {
   EXPECT_THROW(roundRatio(1, 0, false, kFloat32), std::exception);
 }
 
+// The format-component layouts (docs/gcn-facts.md "Data and number formats") and the class
+// tests, on codes written out by hand.
+TEST(FloatLayout, ByComponentWidth) {
+  EXPECT_EQ(formatFloatLayout(16).manBits, 10u);
+  EXPECT_TRUE(formatFloatLayout(16).hasSign);
+  EXPECT_EQ(formatFloatLayout(11).manBits, 6u);
+  EXPECT_FALSE(formatFloatLayout(11).hasSign);
+  EXPECT_EQ(formatFloatLayout(10).manBits, 5u);
+  EXPECT_EQ(formatFloatLayout(32).expBits, 8u);
+  EXPECT_EQ(signMask(kHalf), 0x8000u);
+  EXPECT_EQ(signMask(kFloat32), 0x80000000u);
+  EXPECT_EQ(signMask(kUf11), 0u);
+  EXPECT_TRUE(isNan(kFloat32, 0x7fc00000u));
+  EXPECT_TRUE(isNan(kFloat32, 0xff800001u));
+  EXPECT_FALSE(isNan(kFloat32, 0x7f800000u));  // +Inf
+  EXPECT_TRUE(isDenormal(kFloat32, 0x00000001u));
+  EXPECT_FALSE(isDenormal(kFloat32, 0x80000000u));  // -0
+  EXPECT_FALSE(isFinite(kFloat32, 0xff800000u));
+  EXPECT_TRUE(isFinite(kFloat32, 0x7f7fffffu));
+  EXPECT_TRUE(isNan(kHalf, 0x7e00u));
+  EXPECT_FALSE(isNan(kHalf, 0x7c00u));
+  EXPECT_TRUE(isDenormal(kHalf, 0x83ffu));
+  EXPECT_TRUE(isNan(kUf11, 0x7c1u));   // exponent 31, mantissa 1
+  EXPECT_FALSE(isNan(kUf11, 0x7c0u));  // +Inf
+  EXPECT_TRUE(isNan(kUf10, 0x3e1u));
+  EXPECT_TRUE(isDenormal(kUf10, 0x01fu));
+}
+
 }  // namespace
 }  // namespace gcn::fbits

@@ -305,5 +305,31 @@ TEST(VSharp, DstSelNames) {
   EXPECT_THROW(parseDstSel("q"), Error);
 }
 
+// A reader that does not know the generation gets the fields every layout shares, bit for bit,
+// and none of the generation-specific ones: a gfx9 V# with NV (bit 123) and a gfx8 one with
+// MTYPE 7 (bits 125:123) decode to the same shared fields.
+TEST(VSharp, SharedFieldsWithoutAGeneration) {
+  // BASE 0x123456789abc, STRIDE 0x3fff, SWIZZLE_ENABLE, NUM_RECORDS 0xdeadbeef, DST_SEL
+  // w,z,y,x (7,6,5,4), NFMT 7 (FLOAT), DFMT 14 (32_32_32_32), ADD_TID_ENABLE (bit 119), TYPE 0.
+  const uint32_t w3 = 7u | 6u << 3 | 5u << 6 | 4u << 9 | 7u << 12 | 14u << 15 | 1u << 23;
+  for (const uint32_t extra : {0u, 1u << 27, 7u << 27}) {
+    const VSharp v = decodeVSharpSharedFields(
+        {0x56789abcu, 0x1234u | 0x3fffu << 16 | 1u << 31, 0xdeadbeefu, w3 | extra});
+    EXPECT_EQ(v.base, 0x123456789abcull);
+    EXPECT_EQ(v.stride, 0x3fff);
+    EXPECT_TRUE(v.swizzleEnable);
+    EXPECT_FALSE(v.cacheSwizzle);
+    EXPECT_EQ(v.numRecords, 0xdeadbeefu);
+    EXPECT_EQ(v.dstSel[0], DstSel::W);
+    EXPECT_EQ(v.dstSel[3], DstSel::X);
+    EXPECT_EQ(v.numFormat, Nfmt::Float);
+    EXPECT_EQ(static_cast<int>(v.dataFormat), 14);
+    EXPECT_TRUE(v.addTidEnable);
+    EXPECT_EQ(v.mtype, 0);
+    EXPECT_FALSE(v.nv);
+    EXPECT_EQ(v.reserved, (std::array<uint32_t, 4>{}));
+  }
+}
+
 }  // namespace
 }  // namespace gcn
