@@ -131,7 +131,7 @@ int runWorker(const IsaOptions& o) {
     j["unsupported"] = "";
     j["emitted"] = json::array();
     if (!c.broken.empty()) {  // a probe file that does not parse (disputed suite)
-      j["outcome"] = "error";
+      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
       j["reason"] = c.broken;
       std::fprintf(out, "%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
       continue;
@@ -140,7 +140,7 @@ int runWorker(const IsaOptions& o) {
     for (const auto& r : routeList)
       if (r->handles(c.device)) route = r.get();
     if (route == nullptr) {
-      j["outcome"] = "no-route";
+      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::NoRoute));
       j["reason"] = "no route for binding " + std::string(routes::bindingName(c.device.binding)) +
                     " on this build";
       std::fprintf(out, "%s\n", j.dump().c_str());
@@ -149,7 +149,7 @@ int runWorker(const IsaOptions& o) {
     try {
       j["unsupported"] = route->unsupportedReason(c.device);
       if (const std::string why = route->unbuildableReason(c.device); !why.empty()) {
-        j["outcome"] = "unsupported";
+        j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Unsupported));
         j["reason"] = why;
         std::fprintf(out, "%s\n", j.dump().c_str());
         continue;
@@ -160,14 +160,14 @@ int runWorker(const IsaOptions& o) {
         for (const auto& exe : pisa.executables)
           j["assembly"].push_back(
               {{"name", exe.name}, {"stage", vk::stageNames(exe.stages)}, {"text", exe.assembly}});
-      j["outcome"] = std::string(isa::outcomeName(check.outcome));
+      j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
       j["reason"] = check.reason;
       for (const isa::EmittedInstruction& e : check.emitted)
         j["emitted"].push_back({{"text", e.describe(chip.gen)},
                                 {"driver", e.driverText},
                                 {"disagreement", e.textDisagreement}});
     } catch (const std::exception& e) {
-      j["outcome"] = "error";
+      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
       j["reason"] = e.what();
     }
     std::fprintf(out, "%s\n", j.dump().c_str());
@@ -311,9 +311,11 @@ int runIsa(const IsaOptions& o) {
     std::vector<isa::CaseIsaRecord> records;
     for (std::size_t i = 1; i < lines.size(); ++i) {
       const json& j = lines[i];
-      const std::string outcome = j.value("outcome", std::string("error"));
+      const isa::CaseOutcome outcome = isa::parseCaseOutcome(j.value("outcome", std::string()))
+                                           .value_or(isa::CaseOutcome::Error);
+      const std::string outcomeText(isa::caseOutcomeName(outcome));
       const std::string unsup = j.value("unsupported", std::string());
-      ++counts[outcome];
+      ++counts[outcomeText];
       if (!unsup.empty()) ++unsupported;
       isa::CaseIsaRecord rec{j.value("case", std::string()),
                              j.value("mnemonic", std::string()),
@@ -327,7 +329,7 @@ int runIsa(const IsaOptions& o) {
       }
       records.push_back(rec);
       if (o.coverage && !o.verbose) continue;
-      std::printf("%s  %s  %s\n", rec.caseName.c_str(), outcome.c_str(),
+      std::printf("%s  %s  %s\n", rec.caseName.c_str(), outcomeText.c_str(),
                   j.value("intended", std::string()).c_str());
       for (const json& e : j["emitted"]) {
         std::printf("    emitted: %s\n", e.value("text", std::string()).c_str());
@@ -337,7 +339,7 @@ int runIsa(const IsaOptions& o) {
           std::printf("    driver text disagrees: %s\n", dis.c_str());
         }
       }
-      if (outcome != "verified")
+      if (outcome != isa::CaseOutcome::Verified)
         std::printf("    reason: %s\n", j.value("reason", std::string()).c_str());
       if (!unsup.empty()) std::printf("    unsupported on this chip: %s\n", unsup.c_str());
       if (j.contains("assembly"))

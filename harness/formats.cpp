@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "reference/address.h"
 #include "reference/error.h"
 
 namespace gcnprobe {
@@ -314,12 +315,14 @@ const BufferFormat& parseBufferFormat(std::string_view name) {
                    "r32g32_sfloat (see `gcnprobe formats`)");
 }
 
-uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride) {
+bool texelNumRecordsInBytes(gcn::Gen gen, uint32_t stride) {
   // radv_make_texel_buffer_descriptor: "if (gfx_level != GFX8 && stride) range /= stride",
-  // i.e. bytes on GFX8 (NUM_RECORDS counts bytes unless SWIZZLE_ENABLE, docs/gcn-facts.md) and
-  // elements elsewhere.
-  if (gen == gcn::Gen::Gfx8) return elements * stride;
-  return elements;
+  // i.e. the unit NUM_RECORDS counts in for the IDXEN access of a V# without SWIZZLE_ENABLE.
+  return gcn::numRecordsInBytes(gen, stride, /*swizzleEnable=*/false, /*idxen=*/true);
+}
+
+uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride) {
+  return texelNumRecordsInBytes(gen, stride) ? elements * stride : elements;
 }
 
 gcn::VSharp makeTexelBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elements,

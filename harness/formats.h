@@ -82,9 +82,11 @@ char shaderNumericType(const BufferFormat& f);
 // gcn::Error naming the text when it is not a table format.
 const BufferFormat& parseBufferFormat(std::string_view name);
 
-// NUM_RECORDS a driver writes for a texel buffer of `elements` elements of `stride` bytes:
-// bytes on GFX8, elements elsewhere (docs/gcn-facts.md "NUM_RECORDS units").
+// NUM_RECORDS a driver writes for a texel buffer of `elements` elements of `stride` bytes,
+// in the unit gcn::numRecordsInBytes gives for an IDXEN access without SWIZZLE_ENABLE.
 uint32_t texelBufferNumRecords(gcn::Gen gen, uint32_t elements, uint32_t stride);
+// Whether that NUM_RECORDS counts bytes (else elements).
+bool texelNumRecordsInBytes(gcn::Gen gen, uint32_t stride);
 
 // A texel-buffer V# with the given format fields: STRIDE, NUM_RECORDS per
 // texelBufferNumRecords, DST_SEL, DATA/NUM_FORMAT, everything else 0.

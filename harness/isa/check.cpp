@@ -70,23 +70,19 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
         traceDescriptors(gen, words, radvUserSgprRoles(exe.stages));
     for (std::size_t i = 0; i < code.size(); ++i) {
       const AsmInstruction& a = code[i];
-      gcn::CodeClass cls;
-      try {
-        cls = gcn::scanInstruction(gen, a.words, 0).cls;
-      } catch (const gcn::Error&) {
-        continue;  // not an encoding of this generation: certainly no buffer instruction
-      }
-      if (!gcn::isBufferClass(cls)) continue;
+      // Not an encoding of this generation: certainly no buffer instruction.
+      const std::optional<gcn::CodeInstruction> ci = gcn::tryScanInstruction(gen, a.words, 0);
+      if (!ci || !gcn::isBufferClass(ci->cls)) continue;
       EmittedInstruction e;
       e.executable = exe.name;
       e.driverText = a.text;
       e.words = a.words;
-      try {
-        if (a.words.size() != 2) throw gcn::Error("a buffer instruction has two dwords");
-        e.inst = gcn::decode(gen, a.words[0], a.words[1]);
+      if (a.words.size() != 2) {
+        e.decodeError = "a buffer instruction has two dwords";
+      } else if (std::optional<gcn::Instruction> inst =
+                     gcn::tryDecode(gen, a.words[0], a.words[1], &e.decodeError)) {
+        e.inst = *inst;
         e.decoded = true;
-      } catch (const gcn::Error& err) {
-        e.decodeError = err.reason();
       }
       e.textDisagreement = disagreement(gen, e);
       e.descriptor = traced[i].slot;

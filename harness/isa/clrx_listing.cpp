@@ -33,19 +33,16 @@ std::string clrxListing(gcn::Gen gen, std::span<const uint32_t> words) {
   for (std::size_t at = 0; at < words.size();) {
     std::string text;
     std::size_t len = 1;
-    try {
-      const gcn::CodeInstruction ci = gcn::scanInstruction(gen, words, at);
-      len = ci.dwords;
+    if (const std::optional<gcn::CodeInstruction> ci = gcn::tryScanInstruction(gen, words, at)) {
+      len = ci->dwords;
       const auto span = words.subspan(at, len);
-      text = longs(span) + " /* " + std::string(gcn::codeClassName(ci.cls)) + " */";
-      if (gcn::isBufferClass(ci.cls)) {
-        try {
-          text = gcn::printInstruction(gen, gcn::decode(gen, span[0], span[1]));
-        } catch (const gcn::Error&) {
-          // Words the reference rejects stay raw: the ISA check reports them as undecodable.
-        }
+      text = longs(span) + " /* " + std::string(gcn::codeClassName(ci->cls)) + " */";
+      if (gcn::isBufferClass(ci->cls)) {
+        // Words the reference rejects stay raw: the ISA check reports them as undecodable.
+        if (const std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, span[0], span[1]))
+          text = gcn::printInstruction(gen, *inst);
       }
-    } catch (const gcn::Error&) {
+    } else {
       len = 1;
       text = longs(words.subspan(at, 1)) + " /* unknown */";
     }

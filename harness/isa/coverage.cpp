@@ -55,6 +55,48 @@ std::string withoutFormatName(const std::string& reason) {
 
 }  // namespace
 
+std::string_view caseOutcomeName(CaseOutcome o) {
+  switch (o) {
+    case CaseOutcome::Verified:
+      return outcomeName(Outcome::Verified);
+    case CaseOutcome::RouteMiss:
+      return outcomeName(Outcome::RouteMiss);
+    case CaseOutcome::NoIsa:
+      return outcomeName(Outcome::NoIsa);
+    case CaseOutcome::NoAssembly:
+      return outcomeName(Outcome::NoAssembly);
+    case CaseOutcome::Error:
+      return "error";
+    case CaseOutcome::NoRoute:
+      return "no-route";
+    case CaseOutcome::Unsupported:
+      return "unsupported";
+  }
+  return "?";
+}
+
+std::optional<CaseOutcome> parseCaseOutcome(std::string_view text) {
+  for (const CaseOutcome o :
+       {CaseOutcome::Verified, CaseOutcome::RouteMiss, CaseOutcome::NoIsa, CaseOutcome::NoAssembly,
+        CaseOutcome::Error, CaseOutcome::NoRoute, CaseOutcome::Unsupported})
+    if (caseOutcomeName(o) == text) return o;
+  return std::nullopt;
+}
+
+CaseOutcome caseOutcome(Outcome o) {
+  switch (o) {
+    case Outcome::Verified:
+      return CaseOutcome::Verified;
+    case Outcome::RouteMiss:
+      return CaseOutcome::RouteMiss;
+    case Outcome::NoIsa:
+      return CaseOutcome::NoIsa;
+    case Outcome::NoAssembly:
+      return CaseOutcome::NoAssembly;
+  }
+  return CaseOutcome::Error;
+}
+
 std::vector<CoverageRow> coverage(gcn::Gen gen, std::span<const CaseIsaRecord> records,
                                   std::string_view chipName) {
   std::map<std::string, std::vector<const CaseIsaRecord*>> byOp;
@@ -88,10 +130,10 @@ std::vector<CoverageRow> coverage(gcn::Gen gen, std::span<const CaseIsaRecord> r
       bool reached = false;
       std::string reason;
       for (const CaseIsaRecord* r : pc->second) {
-        if (r->outcome == "verified" && r->unsupported.empty())
+        if (r->outcome == CaseOutcome::Verified && r->unsupported.empty())
           reached = true;
-        else if (r->outcome != "verified" && reason.empty())
-          reason = "ISA " + r->outcome;
+        else if (r->outcome != CaseOutcome::Verified && reason.empty())
+          reason = "ISA " + std::string(caseOutcomeName(r->outcome));
         else if (reason.empty())
           reason =
               "unsupported on " + std::string(chipName) + ": " + withoutFormatName(r->unsupported);

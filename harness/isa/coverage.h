@@ -8,12 +8,30 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "harness/isa/check.h"
 #include "reference/format.h"
 #include "reference/gen.h"
 
 namespace gcnprobe::isa {
+
+// What `gcnprobe isa` found for one case: the check's Outcome (check.h), or why no check ran.
+enum class CaseOutcome : uint8_t {
+  Verified,
+  RouteMiss,
+  NoIsa,
+  NoAssembly,
+  Error,        // the case could not be built or checked
+  NoRoute,      // no route of this build handles its binding
+  Unsupported,  // the route cannot build its pipeline on this device
+};
+// "verified", "route-miss", "no-isa", "no-assembly", "error", "no-route", "unsupported".
+std::string_view caseOutcomeName(CaseOutcome o);
+// nullopt for text that is no name above.
+std::optional<CaseOutcome> parseCaseOutcome(std::string_view text);
+CaseOutcome caseOutcome(Outcome o);
 
 // One case's ISA verdict on one chip.
 struct CaseIsaRecord {
@@ -21,8 +39,8 @@ struct CaseIsaRecord {
   std::string mnemonic;           // the intended opcode
   std::optional<gcn::Dfmt> dfmt;  // the format pair the case exercises: MTBUF fields or the
   std::optional<gcn::Nfmt> nfmt;  // V#'s for MUBUF format ops; none for the others
-  std::string outcome;            // "verified", "route-miss", "no-assembly", "error", ...
-  std::string unsupported;        // why the device could not run it ("" = it can)
+  CaseOutcome outcome = CaseOutcome::Error;
+  std::string unsupported;  // why the device could not run it ("" = it can)
 };
 
 struct CoverageRow {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "reference/code_scan.h"
+#include "reference/encoding.h"
 #include "reference/error.h"
 
 namespace gcnprobe::isa {
@@ -245,11 +246,9 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
     byDword[start[i]] = i;
     start[i + 1] = start[i] + static_cast<long>(instructions[i].size());
     if (instructions[i].empty()) continue;
-    try {
-      cls[i] = gcn::scanInstruction(gen, instructions[i], 0).cls;
-    } catch (const gcn::Error&) {
-      cls[i] = std::nullopt;
-    }
+    if (const std::optional<gcn::CodeInstruction> ci =
+            gcn::tryScanInstruction(gen, instructions[i], 0))
+      cls[i] = ci->cls;
   }
   // Entry: every SGPR holds its own argument value (user SGPRs, then system SGPRs).
   std::vector<std::optional<State>> in(n);
@@ -299,8 +298,9 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
       t.why = "unreachable code";
       continue;
     }
-    // SRSRC: MUBUF/MTBUF word 1 [20:16], in units of 4 SGPRs.
-    const unsigned srsrc = ((instructions[i][1] >> 16) & 0x1f) * 4;
+    const unsigned srsrc = gcn::srsrcFirstSgpr(
+        gen, *cls[i] == gcn::CodeClass::Mubuf ? gcn::Encoding::Mubuf : gcn::Encoding::Mtbuf,
+        {instructions[i][0], instructions[i][1]});
     const State& s = *in[i];
     const Val& first = s[srsrc];
     bool same = first.k == Val::K::DescWord && first.offset % 16 == 0;

@@ -143,12 +143,13 @@ RawBufferFields rawBufferFields(const DeviceCase& c) {
   const auto& s = c.state.sgpr;
   const unsigned r = c.inst.srsrc;
   if (r + 3u >= s.size()) throw gcn::Error("srsrc: s[" + std::to_string(r) + ":+3] out of range");
+  const gcn::VSharp v = gcn::decodeVSharpSharedFields({s[r], s[r + 1], s[r + 2], s[r + 3]});
   RawBufferFields f;
-  f.base = s[r] | (static_cast<uint64_t>(s[r + 1] & 0xffffu) << 32);
-  f.stride = (s[r + 1] >> 16) & 0x3fffu;
-  f.swizzle = (s[r + 1] >> 31) & 1u;
-  f.numRecords = s[r + 2];
-  f.addTid = (s[r + 3] >> 23) & 1u;
+  f.base = v.base;
+  f.stride = v.stride;
+  f.swizzle = v.swizzleEnable;
+  f.numRecords = v.numRecords;
+  f.addTid = v.addTidEnable;
   return f;
 }
 

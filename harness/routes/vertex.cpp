@@ -5,13 +5,23 @@
 #include <map>
 #include <tuple>
 
+#include "harness/routes/storage.h"
 #include "harness/vulkan/buffer.h"
 #include "harness/vulkan/graphics_pipeline.h"
+#include "reference/address.h"
 #include "reference/error.h"
 #include "shaders/embedded.h"
 
 namespace gcnprobe::routes {
 namespace {
+
+// The loads ACO emits for 1..4 components, resolved when the program starts (a misspelt name
+// stops every binary at once, tests included, instead of failing a case at run time).
+const std::array<const gcn::OpcodeInfo*, 4> kDwordLoads = gcn::requireOpcodes<4>(
+    {"buffer_load_dword", "buffer_load_dwordx2", "buffer_load_dwordx3", "buffer_load_dwordx4"});
+const std::array<const gcn::OpcodeInfo*, 4> kTypedLoads =
+    gcn::requireOpcodes<4>({"tbuffer_load_format_x", "tbuffer_load_format_xy",
+                            "tbuffer_load_format_xyz", "tbuffer_load_format_xyzw"});
 
 constexpr size_t kInWords = 64 + 64;  // idx[64], enabled[64] (shaders/vertex_fetch.vert)
 constexpr size_t kOutWords = 256;
@@ -20,10 +30,10 @@ constexpr uint32_t kUnwritten = 0xdeadbeefu;  // Out words no vertex wrote
 const vk::Binding kBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
 
-// STRIDE is V# word 1 bits [29:16] on every GCN generation (docs/gcn-facts.md, "V#
-// layout"), so the route reads it without knowing the chip.
+// STRIDE is in the part of the V# every GCN generation shares, so the route reads it without
+// knowing the chip.
 uint32_t strideOf(const DeviceCase& c) {
-  return (c.state.sgpr.at(c.inst.srsrc + 1u) >> 16) & 0x3fffu;
+  return rawBufferFields(c).stride;
 }
 
 // Vertices whose attribute lies wholly inside the binding: the Vulkan in-bounds rule for
@@ -242,21 +252,17 @@ const gcn::OpcodeInfo* vertexFetchOpcode(const BufferFormat& f, std::string* why
   if (d.components == 0 || d.components > 4) return fail("no components");
   const bool dwords = d.bits[0] == 32 && (f.nfmt == gcn::Nfmt::Float || f.nfmt == gcn::Nfmt::Uint ||
                                           f.nfmt == gcn::Nfmt::Sint);
-  static constexpr const char* kDword[] = {"buffer_load_dword", "buffer_load_dwordx2",
-                                           "buffer_load_dwordx3", "buffer_load_dwordx4"};
-  static constexpr const char* kTyped[] = {"tbuffer_load_format_x", "tbuffer_load_format_xy",
-                                           "tbuffer_load_format_xyz", "tbuffer_load_format_xyzw"};
-  const char* mnemonic = (dwords ? kDword : kTyped)[d.components - 1];
-  const gcn::OpcodeInfo* op = gcn::findOpcode(mnemonic);
-  if (op == nullptr) throw gcn::Error(std::string("opcode table lacks ") + mnemonic);
-  return op;
+  return (dwords ? kDwordLoads : kTypedLoads)[d.components - 1];
 }
 
 uint32_t vertexNumRecords(gcn::Gen gen, uint32_t bytes, uint32_t stride, uint32_t attribEnd) {
   if (stride == 0) throw gcn::Error("vertexNumRecords: stride 0");
   const auto n = static_cast<uint32_t>(verticesInRange(bytes, stride, attribEnd));
   if (n == 0) return 0;
-  if (gen == gcn::Gen::Gfx8) return (n - 1) * stride + attribEnd;
+  // A vertex fetch is an IDXEN access of a V# without SWIZZLE_ENABLE; in bytes, the range
+  // ends with the last in-range vertex's attribute.
+  if (gcn::numRecordsInBytes(gen, stride, /*swizzleEnable=*/false, /*idxen=*/true))
+    return (n - 1) * stride + attribEnd;
   return n;
 }
 

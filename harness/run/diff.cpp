@@ -10,6 +10,7 @@
 #include "harness/run/expect.h"
 #include "harness/run/pattern.h"
 #include "reference/convert.h"
+#include "reference/float_bits.h"
 #include "reference/policy.h"
 #include "reference/resource.h"
 
@@ -53,13 +54,13 @@ bool componentMatches(const FormatView& fv, unsigned comp, uint32_t e, uint32_t 
 }
 
 bool f32Nan(uint32_t b) {
-  return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0;
+  return gcn::fbits::isNan(gcn::fbits::kFloat32, b);
 }
 bool f32Denormal(uint32_t b) {
-  return (b & 0x7f800000u) == 0 && (b & 0x007fffffu) != 0;
+  return gcn::fbits::isDenormal(gcn::fbits::kFloat32, b);
 }
 bool f32Finite(uint32_t b) {
-  return (b & 0x7f800000u) != 0x7f800000u;
+  return gcn::fbits::isFinite(gcn::fbits::kFloat32, b);
 }
 
 int64_t signExtend(uint32_t code, unsigned bits) {
@@ -77,8 +78,8 @@ bool fieldMatches(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, uint32_t 
   if (e == a) return true;
   const unsigned bits = gcn::dfmtInfo(d).bits[comp];
   if (isFloatField(d, n)) {
-    const FloatField f = floatField(bits);
-    const uint32_t signBit = f.sign ? 1u << (bits - 1) : 0u;
+    const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
+    const uint32_t signBit = gcn::fbits::signMask(f);
     if (tol.anyNanPayload && isNan(f, e) && isNan(f, a)) return true;
     if (tol.denormFlush && isDenormal(f, e) && (a & ~signBit) == 0) return true;
     // Not NaN, same sign: codes are ordered, and infinity sits one code above the largest
@@ -175,7 +176,7 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
   if (e == a) return "";
   const unsigned bits = gcn::dfmtInfo(d).bits[comp];
   if (isFloatField(d, n)) {
-    const FloatField f = floatField(bits);
+    const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
     if (isNan(f, e) && isNan(f, a)) return "nan-payload";
   }
   for (unsigned k = 0; k < expectedFields.size(); ++k) {
@@ -184,8 +185,8 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
   }
   if (a == initial) return "not-written";
   if (isFloatField(d, n)) {
-    const FloatField f = floatField(bits);
-    const uint32_t signBit = f.sign ? 1u << (bits - 1) : 0u;
+    const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
+    const uint32_t signBit = gcn::fbits::signMask(f);
     if (isDenormal(f, e) && (a & ~signBit) == 0) return "denorm-flush";
     if ((e & signBit) == (a & signBit) &&
         std::llabs(static_cast<int64_t>(e) - static_cast<int64_t>(a)) == 1)

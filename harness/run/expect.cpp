@@ -8,6 +8,7 @@
 #include "harness/formats.h"
 #include "reference/convert.h"
 #include "reference/error.h"
+#include "reference/float_bits.h"
 #include "reference/policy.h"
 #include "reference/resource.h"
 
@@ -243,8 +244,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
         const uint64_t el = (a.address - d.memory.base) / fv.stride;
         for (unsigned k = 0; k < formatComps && el < e.openFields.size(); ++k) {
           const uint32_t reg = d.state.vgpr(d.inst.vdata + k)[l];
-          if ((reg & 0x7f800000u) == 0x7f800000u && (reg & 0x007fffffu) != 0 &&
-              fieldOf[k] < formatComps)
+          if (gcn::fbits::isNan(gcn::fbits::kFloat32, reg) && fieldOf[k] < formatComps)
             e.openFields[el][fieldOf[k]] = true;
         }
       }

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "reference/convert.h"
+#include "reference/float_bits.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -23,37 +24,23 @@ bool isFloatField(gcn::Dfmt d, gcn::Nfmt n) {
 
 }  // namespace
 
-FloatField floatField(unsigned bits) {
-  if (bits >= 32) return {8, 23, true};
-  if (bits == 16) return {5, 10, true};
-  return {5, bits - 5, false};
-}
-bool isNan(const FloatField& f, uint32_t code) {
-  const uint32_t expMax = (1u << f.exp) - 1u;
-  return ((code >> f.mant) & expMax) == expMax && (code & ((1u << f.mant) - 1u)) != 0;
-}
-bool isDenormal(const FloatField& f, uint32_t code) {
-  const uint32_t expMax = (1u << f.exp) - 1u;
-  return ((code >> f.mant) & expMax) == 0 && (code & ((1u << f.mant) - 1u)) != 0;
-}
-
 std::vector<uint32_t> edgeCodes(gcn::Dfmt d, gcn::Nfmt n, unsigned comp) {
   const gcn::DfmtInfo& info = gcn::dfmtInfo(d);
   std::vector<uint32_t> out;
   if (comp >= info.components) return out;
   const unsigned bits = info.bits[comp];
   if (isFloatField(d, n)) {
-    const FloatField f = floatField(bits);
-    const uint32_t expMax = (1u << f.exp) - 1u;
-    const uint32_t bias = (1u << (f.exp - 1)) - 1u;
-    const uint32_t mantMask = (1u << f.mant) - 1u;
-    const uint32_t signBit = f.sign ? 1u << (bits - 1) : 0u;
-    const uint32_t one = bias << f.mant;
-    const uint32_t inf = expMax << f.mant;
-    for (uint32_t c : {0u, one, ((expMax - 1u) << f.mant) | mantMask, 1u << f.mant, 1u, mantMask,
-                       inf, inf | (1u << (f.mant - 1)), inf | 1u, inf | mantMask}) {
+    const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
+    const uint32_t expMax = (1u << f.expBits) - 1u;
+    const uint32_t bias = (1u << (f.expBits - 1)) - 1u;
+    const uint32_t mantMask = gcn::fbits::mantissaMask(f);
+    const uint32_t signBit = gcn::fbits::signMask(f);
+    const uint32_t one = bias << f.manBits;
+    const uint32_t inf = gcn::fbits::exponentMask(f);
+    for (uint32_t c : {0u, one, ((expMax - 1u) << f.manBits) | mantMask, 1u << f.manBits, 1u,
+                       mantMask, inf, inf | (1u << (f.manBits - 1)), inf | 1u, inf | mantMask}) {
       addUnique(out, c);
-      if (f.sign) addUnique(out, c | signBit);  // -0, -1.0, -max, -denormal, -inf, -NaN
+      if (f.hasSign) addUnique(out, c | signBit);  // -0, -1.0, -max, -denormal, -inf, -NaN
     }
     return out;
   }

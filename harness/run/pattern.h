@@ -26,17 +26,6 @@ std::vector<uint32_t> edgeRegisterValues(gcn::Dfmt d, gcn::Nfmt n, unsigned comp
 // (cycling through shorter lists), later elements seeded random codes.
 std::vector<uint8_t> patternMemory(gcn::Dfmt d, gcn::Nfmt n, uint32_t elements, uint64_t seed);
 
-// Layout of a float field of a buffer format (CLRX GcnMemHandling / docs/gcn-facts.md): 32-bit IEEE
-// single, 16-bit half, and the unsigned 11-bit (5e6m) and 10-bit (5e5m) floats of
-// 10_11_11 and 11_11_10.
-struct FloatField {
-  unsigned exp, mant;
-  bool sign;
-};
-FloatField floatField(unsigned bits);
-bool isNan(const FloatField& f, uint32_t code);
-bool isDenormal(const FloatField& f, uint32_t code);
-
 // A stable seed for a name (FNV-1a), so a case's data never depends on run order.
 uint64_t seedOf(std::string_view name);
 

@@ -44,8 +44,9 @@ Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
   for (const BufferFormat& f : allBufferFormats()) {
     if (!f.texel || f.dfmt == gcn::Dfmt::Invalid || f.stride != v.stride) continue;
     if (allowed && f.vk != *allowed) continue;
-    // NUM_RECORDS counts bytes on GFX8 and elements elsewhere (texelBufferNumRecords).
-    const uint32_t elements = chip.gen == gcn::Gen::Gfx8 ? v.numRecords / f.stride : v.numRecords;
+    // NUM_RECORDS in the unit texelBufferNumRecords writes.
+    const uint32_t elements =
+        texelNumRecordsInBytes(chip.gen, f.stride) ? v.numRecords / f.stride : v.numRecords;
     if (elements == 0 || texelBufferNumRecords(chip.gen, elements, f.stride) != v.numRecords)
       continue;
     if (gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, v.base, elements, f.vk)) != words)
@@ -74,7 +75,7 @@ Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
             (allowed ? " of the format the atomic needs" : "") + " on " +
             std::string(gcn::genName(chip.gen)) +
             " (formats.h: STRIDE = texel size, NUM_RECORDS in " +
-            (chip.gen == gcn::Gen::Gfx8 ? "bytes" : "elements") +
+            (texelNumRecordsInBytes(chip.gen, v.stride) ? "bytes" : "elements") +
             ", the format's DATA_FORMAT/NUM_FORMAT/DST_SEL, nothing else)");
 }
 

@@ -447,12 +447,13 @@ TEST(ClrxListing, UnknownWordsBecomeSingleLongsAndGpuTypesMapToGenerations) {
 
 TEST(Coverage, RowsCountReachedPairsAndSayWhyNot) {
   using gcnprobe::isa::CaseIsaRecord;
+  using gcnprobe::isa::CaseOutcome;
   const std::vector<CaseIsaRecord> recs = {
-      {"a", "buffer_load_format_x", gcn::Dfmt::F8, gcn::Nfmt::Unorm, "verified", ""},
-      {"b", "buffer_load_format_x", gcn::Dfmt::F8, gcn::Nfmt::Snorm, "verified",
+      {"a", "buffer_load_format_x", gcn::Dfmt::F8, gcn::Nfmt::Unorm, CaseOutcome::Verified, ""},
+      {"b", "buffer_load_format_x", gcn::Dfmt::F8, gcn::Nfmt::Snorm, CaseOutcome::Verified,
        "VK_FORMAT_R8_SNORM lacks X"},
-      {"c", "buffer_load_format_x", gcn::Dfmt::F16, gcn::Nfmt::Float, "route-miss", ""},
-      {"d", "buffer_load_dword", std::nullopt, std::nullopt, "verified", ""},
+      {"c", "buffer_load_format_x", gcn::Dfmt::F16, gcn::Nfmt::Float, CaseOutcome::RouteMiss, ""},
+      {"d", "buffer_load_dword", std::nullopt, std::nullopt, CaseOutcome::Verified, ""},
   };
   const auto rows = gcnprobe::isa::coverage(Gen::Gfx8, recs, "tonga");
   const auto row = [&](const char* m) {
