@@ -372,9 +372,7 @@ void addCommon(CLI::App* sub, RunOptions& o) {
   sub->add_option("--shard", o.shard,
                   "i/N: only shard i (0-based) of N, by list order (default: GTEST_SHARD_INDEX/"
                   "GTEST_TOTAL_SHARDS when set)");
-  sub->add_option(
-      "--suite", o.suite,
-      "only this suite (texel, storage, atomic, vertex; disputed runs only when named)");
+  sub->add_option("--suite", o.suite, run::suiteOptionHelp());
   sub->add_option("--profile", o.profile,
                   "gfx6|gfx7|gfx8|gfx9|portable (default: the device's generation on an AMD GCN "
                   "device, else portable)");

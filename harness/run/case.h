@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/routes/route.h"
+#include "harness/run/tolerance.h"
 #include "reference/resource.h"
 
 namespace gcnprobe::run {
@@ -34,8 +35,8 @@ struct ViewCompose {
 struct Case {
   std::string name;   // unique, dot-separated: "texel.uniform.r8g8b8a8_unorm.load_format_xyzw"
   std::string suite;  // "texel"
-  std::string tolerance = "exact";     // under the portable profile: a row of allTolerances()
-  std::string gcnTolerance = "exact";  // under a GCN profile (tolerance.h)
+  ToleranceId tolerance = ToleranceId::Exact;     // under the portable profile (tolerance.h)
+  ToleranceId gcnTolerance = ToleranceId::Exact;  // under a GCN profile
   routes::DeviceCase device;
   std::optional<ViewCompose> view;  // set for composed / sRGB view reads
   // Set when the case could not be built (a malformed probe file in the disputed suite): the

@@ -110,7 +110,7 @@ Summary runCases(std::span<const Case> cases,
     const BufferFormat* bf = findBufferFormat(c.device.format);
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
-    r.tolerance = options.profile.portable ? c.tolerance : c.gcnTolerance;
+    r.tolerance = tolerance(options.profile.portable ? c.tolerance : c.gcnTolerance).name;
     // The first route that handles a case takes it (routes are made in a fixed order).
     for (std::size_t k = 0; k < routes.size() && routeOf[i] == kNoRoute; ++k)
       if (routes[k]->handles(c.device)) routeOf[i] = k;
@@ -260,8 +260,9 @@ Summary runCases(std::span<const Case> cases,
       } else {
         try {
           const FormatView fv = caseFormatView(options.profile.chip, cases[i]);
-          const DiffResult d =
-              diffCase(cases[i].device, fv, *expected[i], actual[k], findTolerance(r.tolerance));
+          const DiffResult d = diffCase(
+              cases[i].device, fv, *expected[i], actual[k],
+              tolerance(options.profile.portable ? cases[i].tolerance : cases[i].gcnTolerance));
           r.verdict = d.pass ? Verdict::Pass : Verdict::Fail;
           r.reason = d.summary;
           if (d.pass && faultFor(options.faults, r.name) == FaultKind::Fail) {

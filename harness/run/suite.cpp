@@ -58,14 +58,15 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
            fmt + "." +
            (viewComponents != 0 ? std::string("view_") + kViewComps[std::min(viewComponents, 4u)]
                                 : mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0));
-  c.suite = "texel";
+  c.suite = kTexelSuite;
   const bool store = op.kind == gcn::OpKind::StoreFormat;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
-  c.tolerance = norm && !store ? (f.srgb ? "srgb" : "norm-1ulp")
-                               : (store || f.nfmt == gcn::Nfmt::Float ? "portable-texel" : "exact");
+  c.tolerance = norm && !store ? (f.srgb ? ToleranceId::Srgb : ToleranceId::Norm1Ulp)
+                               : (store || f.nfmt == gcn::Nfmt::Float ? ToleranceId::PortableTexel
+                                                                      : ToleranceId::Exact);
   // Under GCN profiles the load is the reference's to the bit; an sRGB decode after it is
   // driver shader code (tolerance.cpp "srgb-gcn").
-  if (f.srgb) c.gcnTolerance = "srgb-gcn";
+  if (f.srgb) c.gcnTolerance = ToleranceId::SrgbGcn;
   const bool composed = viewComponents != 0;
   const gcn::Dfmt dfmt = composed ? f.channelDfmt : f.dfmt;
   const unsigned channels = composed ? perChannelCount(f) : 1;
@@ -135,8 +136,41 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
 
 }  // namespace
 
+std::span<const SuiteInfo> allSuites() {
+  static constexpr SuiteInfo kSuites[] = {
+      {kTexelSuite, texelSuite, true,
+       "BUFFER_LOAD/STORE_FORMAT_* through uniform and storage texel buffers"},
+      {kStorageSuite, storageSuite, true, "BUFFER_LOAD/STORE_<type> through an SSBO"},
+      {kAtomicSuite, atomicSuite, true, "BUFFER_ATOMIC_* on SSBOs and R32 texel buffers"},
+      {kVertexSuite, vertexSuite, true,
+       "TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a vertex attribute"},
+      // Only on request: its cases come from probe files, not from the route tables.
+      {kDisputedSuite, disputedSuite, false, "the probes in probes/ a route can realise"},
+  };
+  return kSuites;
+}
+
+const SuiteInfo* findSuite(std::string_view name) {
+  for (const SuiteInfo& s : allSuites())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
 std::vector<std::string> suiteNames() {
-  return {"texel", "storage", "atomic", "vertex", "disputed"};
+  std::vector<std::string> out;
+  for (const SuiteInfo& s : allSuites())
+    out.emplace_back(s.name);
+  return out;
+}
+
+std::string suiteOptionHelp() {
+  std::string all, named;
+  for (const SuiteInfo& s : allSuites()) {
+    std::string& to = s.inAll ? all : named;
+    to += (to.empty() ? "" : ", ") + std::string(s.name);
+  }
+  return "only this suite (" + all + (named.empty() ? "" : "; " + named + " runs only when named") +
+         ")";
 }
 
 std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
@@ -212,22 +246,12 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
 std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
                              const gcn::Chip& chip) {
   std::vector<Case> all;
-  if (suite.empty() || suite == "texel" || suite == "storage" || suite == "atomic" ||
-      suite == "vertex" || suite == "disputed") {
-    if (suite.empty() || suite == "texel") all = texelSuite(chip);
-    if (suite.empty() || suite == "storage")
-      for (Case& c : storageSuite(chip))
+  if (suite.empty() || findSuite(suite) != nullptr) {
+    for (const SuiteInfo& s : allSuites()) {
+      if (suite.empty() ? !s.inAll : s.name != suite) continue;
+      for (Case& c : s.build(chip))
         all.push_back(std::move(c));
-    if (suite.empty() || suite == "atomic")
-      for (Case& c : atomicSuite(chip))
-        all.push_back(std::move(c));
-    if (suite.empty() || suite == "vertex")
-      for (Case& c : vertexSuite(chip))
-        all.push_back(std::move(c));
-    // Only on request: its cases come from probe files, not from the route tables.
-    if (suite == "disputed")
-      for (Case& c : disputedSuite(chip))
-        all.push_back(std::move(c));
+    }
   } else {
     std::string known;
     for (const std::string& s : suiteNames())

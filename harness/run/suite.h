@@ -14,8 +14,30 @@
 
 namespace gcnprobe::run {
 
+// Suite names (Case::suite), for the builders and the registry below.
+inline constexpr std::string_view kTexelSuite = "texel";
+inline constexpr std::string_view kStorageSuite = "storage";
+inline constexpr std::string_view kAtomicSuite = "atomic";
+inline constexpr std::string_view kVertexSuite = "vertex";
+inline constexpr std::string_view kDisputedSuite = "disputed";
+
+// The suite registry: every suite once, in list order, the default one first. `list`,
+// `run --suite` (validation and help) and buildCases read it.
+struct SuiteInfo {
+  std::string_view name;
+  std::vector<Case> (*build)(const gcn::Chip& chip);
+  bool inAll;  // part of a run without --suite (disputed: only when named)
+  std::string_view description;
+};
+std::span<const SuiteInfo> allSuites();
+// nullptr when no suite has that name.
+const SuiteInfo* findSuite(std::string_view name);
+
 // Suite names, the default one first.
 std::vector<std::string> suiteNames();
+// The help text of --suite: "only this suite (texel, storage, ...; disputed runs only when
+// named)".
+std::string suiteOptionHelp();
 
 // All cases of `suite` ("" = every suite) whose name matches `filter` (a glob with * and
 // ?; "" = all). Throws gcn::Error for an unknown suite.

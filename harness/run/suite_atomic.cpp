@@ -33,8 +33,8 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
   // GLSL has no atomic subtract: the route adds the negated source (atomic.h).
   if (op.atomic == gcn::AtomicOp::Sub) c.name += ".via_add_neg";
   if (!texel) c.name += ".offset" + std::to_string(offset);
-  c.suite = "atomic";
-  c.tolerance = "exact";
+  c.suite = kAtomicSuite;
+  c.tolerance = ToleranceId::Exact;
 
   routes::DeviceCase& d = c.device;
   d.binding = binding;

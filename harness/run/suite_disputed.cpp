@@ -218,7 +218,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip) {
       // One bad file is one error record, not the end of the suite.
       Case c;
       c.name = name;
-      c.suite = "disputed";
+      c.suite = kDisputedSuite;
       c.broken = e.what();
       cases.push_back(std::move(c));
       continue;
@@ -236,8 +236,8 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip) {
     if (!rz.device) continue;
     Case c;
     c.name = name;
-    c.suite = "disputed";
-    c.tolerance = "exact";  // the probe asks which rule holds: bits, not tolerances
+    c.suite = kDisputedSuite;
+    c.tolerance = ToleranceId::Exact;  // the probe asks which rule holds: bits, not tolerances
     c.device = std::move(*rz.device);
     cases.push_back(std::move(c));
   }

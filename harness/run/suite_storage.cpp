@@ -35,8 +35,8 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   // SBYTE/SSHORT: what a GLSL int8_t/int16_t SSBO load means; RADV emits UBYTE/USHORT plus a
   // sign extension (docs/platform.md): the name says how the case reaches the device.
   if (op.signExtend) c.name += ".via_int" + std::to_string(op.memBytes * 8) + "_load";
-  c.suite = "storage";
-  c.tolerance = "exact";  // raw bits: no conversion happens on either side
+  c.suite = kStorageSuite;
+  c.tolerance = ToleranceId::Exact;  // raw bits: no conversion happens on either side
   const bool store = op.kind == gcn::OpKind::Store;
   const uint32_t s = op.memBytes, al = std::min<uint32_t>(s, 4);
   const uint32_t bytes = bufferBytes(s);

@@ -35,11 +35,13 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   Case c;
   const std::string fmt = gcn::asciiLower(f.name.substr(10));  // without "VK_FORMAT_"
   c.name = "vertex." + fmt + "." + std::string(op.mnemonic) + "." + lay.name;
-  c.suite = "vertex";
+  c.suite = kVertexSuite;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
   // Same reasons as the texel loads (tolerance.cpp): Vulkan's normalized conversion states
   // no rounding; float formats' NaN payloads and denormals are not specified for fetches.
-  c.tolerance = norm ? "norm-1ulp" : (f.nfmt == gcn::Nfmt::Float ? "portable-texel" : "exact");
+  c.tolerance =
+      norm ? ToleranceId::Norm1Ulp
+           : (f.nfmt == gcn::Nfmt::Float ? ToleranceId::PortableTexel : ToleranceId::Exact);
 
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::VertexAttribute;

@@ -11,7 +11,11 @@
 
 namespace gcnprobe::run {
 
+// The rows of the table, so a case names its tolerance by a value the compiler checks.
+enum class ToleranceId : uint8_t { Exact, Norm1Ulp, PortableTexel, Srgb, SrgbGcn };
+
 struct Tolerance {
+  ToleranceId id;
   std::string_view name;
   uint8_t normLoadUlps;  // UNORM/SNORM -> float loads: |actual - expected| in float ulps
   uint8_t storeCodes;    // stored UNORM/SNORM/float fields: |actual - expected| in codes
@@ -24,7 +28,11 @@ struct Tolerance {
 
 // The table, "exact" first.
 std::span<const Tolerance> allTolerances();
-// Throws gcn::Error naming the text and the known names.
+// The row of an id.
+const Tolerance& tolerance(ToleranceId id);
+// By name (command line, tests); nullptr when unknown.
+const Tolerance* tryFindTolerance(std::string_view name);
+// The same, throwing gcn::Error naming the text and the known names.
 const Tolerance& findTolerance(std::string_view name);
 
 }  // namespace gcnprobe::run

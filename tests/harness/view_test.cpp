@@ -151,7 +151,7 @@ TEST(SrgbView, DecodesRgbNotAlpha) {
   const Case c = findTexelCase("texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
   ASSERT_TRUE(c.view.has_value());
   EXPECT_TRUE(c.view->srgb);
-  EXPECT_EQ(c.tolerance, "srgb");
+  EXPECT_EQ(tolerance(c.tolerance).name, "srgb");
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
   const auto& mem = c.device.memory.bytes;
   for (unsigned l = 0; l < 20; ++l) {

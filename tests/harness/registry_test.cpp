@@ -1,0 +1,84 @@
+// Typed lookups: suites through one registry, tolerances by id, ISA outcomes by enum. Each
+// test states what the command line shows or the runner applies, independently of how the
+// code looks it up.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "harness/isa/coverage.h"
+#include "harness/run/suite.h"
+#include "harness/run/tolerance.h"
+#include "reference/error.h"
+#include "reference/gen.h"
+
+namespace gcnprobe::run {
+namespace {
+
+// texel, storage, atomic and vertex run by default, disputed only when named (--suite help).
+TEST(SuiteRegistry, NamesOrderAndDefaultRun) {
+  std::vector<std::string> names;
+  for (const SuiteInfo& s : allSuites())
+    names.emplace_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"texel", "storage", "atomic", "vertex", "disputed"}));
+  EXPECT_EQ(suiteNames(), names);
+  ASSERT_NE(findSuite("disputed"), nullptr);
+  EXPECT_FALSE(findSuite("disputed")->inAll);
+  EXPECT_TRUE(findSuite("vertex")->inAll);
+  EXPECT_EQ(findSuite("texels"), nullptr);
+  EXPECT_EQ(suiteOptionHelp(),
+            "only this suite (texel, storage, atomic, vertex; disputed runs only when named)");
+}
+
+// Every case a builder makes carries the registry's name for it; an unknown --suite is an
+// error naming the known ones.
+TEST(SuiteRegistry, BuildersNameTheirCasesAndUnknownSuitesFail) {
+  const gcn::Chip chip = gcn::representativeChip(gcn::Gen::Gfx9);
+  for (const std::string_view name : {kStorageSuite, kAtomicSuite}) {
+    const std::vector<Case> cases = buildCases(name, "", chip);
+    ASSERT_FALSE(cases.empty()) << name;
+    for (const Case& c : cases)
+      EXPECT_EQ(c.suite, name) << c.name;
+  }
+  try {
+    (void)buildCases("atomics", "", chip);
+    ADD_FAILURE() << "unknown suite accepted";
+  } catch (const gcn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("known: texel, storage, atomic, vertex, disputed"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The tolerance rows by id: what the runner writes as "tolerance" in a record.
+TEST(ToleranceIds, EachIdIsItsRow) {
+  EXPECT_EQ(tolerance(ToleranceId::Exact).name, "exact");
+  EXPECT_EQ(tolerance(ToleranceId::Norm1Ulp).name, "norm-1ulp");
+  EXPECT_EQ(tolerance(ToleranceId::PortableTexel).name, "portable-texel");
+  EXPECT_EQ(tolerance(ToleranceId::Srgb).name, "srgb");
+  EXPECT_EQ(tolerance(ToleranceId::SrgbGcn).name, "srgb-gcn");
+  EXPECT_EQ(tolerance(ToleranceId::Norm1Ulp).normLoadUlps, 1);
+  EXPECT_EQ(tolerance(ToleranceId::Srgb).srgbAbs, 1.0 / 128);
+  EXPECT_EQ(tryFindTolerance("loose"), nullptr);
+  EXPECT_EQ(&findTolerance("srgb"), &tolerance(ToleranceId::Srgb));
+}
+
+// The names `gcnprobe isa` prints and writes, and that its reader parses back.
+TEST(IsaOutcomes, NamesRoundTrip) {
+  using isa::CaseOutcome;
+  std::set<std::string> seen;
+  for (const CaseOutcome o :
+       {CaseOutcome::Verified, CaseOutcome::RouteMiss, CaseOutcome::NoIsa, CaseOutcome::NoAssembly,
+        CaseOutcome::Error, CaseOutcome::NoRoute, CaseOutcome::Unsupported}) {
+    const std::string name(isa::caseOutcomeName(o));
+    EXPECT_TRUE(seen.insert(name).second) << name;
+    EXPECT_EQ(isa::parseCaseOutcome(name), o) << name;
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"verified", "route-miss", "no-isa", "no-assembly", "error",
+                                         "no-route", "unsupported"}));
+  EXPECT_EQ(isa::caseOutcome(isa::Outcome::RouteMiss), CaseOutcome::RouteMiss);
+  EXPECT_FALSE(isa::parseCaseOutcome("verfied"));
+}
+
+}  // namespace
+}  // namespace gcnprobe::run
