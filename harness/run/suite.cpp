@@ -192,11 +192,12 @@ std::string caseInstructionText(gcn::Gen gen, const Case& c) {
 }
 
 std::vector<Case> texelSuite(const gcn::Chip& chip) {
-  static constexpr const char* kLoads[] = {"buffer_load_format_x", "buffer_load_format_xy",
-                                           "buffer_load_format_xyz", "buffer_load_format_xyzw"};
-  const auto opcode = [](const char* mnemonic) -> const gcn::OpcodeInfo& {
-    return gcn::requireOpcode(mnemonic);
-  };
+  // Resolved before any case is made: a misspelt name fails the suite at once.
+  const auto loads = gcn::requireOpcodes<4>({"buffer_load_format_x", "buffer_load_format_xy",
+                                             "buffer_load_format_xyz", "buffer_load_format_xyzw"});
+  const auto stores =
+      gcn::requireOpcodes<4>({"buffer_store_format_x", "buffer_store_format_xy",
+                              "buffer_store_format_xyz", "buffer_store_format_xyzw"});
   constexpr routes::Binding kBindings[] = {routes::Binding::UniformTexel,
                                            routes::Binding::StorageTexel};
   std::vector<Case> cases;
@@ -209,7 +210,7 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     // R64_UINT/SINT: the one 64-bit component is registers X and Y of the 32_32 V#.
     if (model == TexelModel::Wide) {
       for (routes::Binding b : kBindings)
-        cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[1])));
+        cases.push_back(makeTexelCase(chip, f, b, *loads[1]));
       continue;
     }
     const unsigned comps = composed ? perChannelCount(f) : gcn::dfmtInfo(f.dfmt).components;
@@ -220,9 +221,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     for (routes::Binding b : kBindings) {
       for (unsigned n : counts) {
         if (composed)
-          cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[0]), n));
+          cases.push_back(makeTexelCase(chip, f, b, *loads[0], n));
         else
-          cases.push_back(makeTexelCase(chip, f, b, opcode(kLoads[n - 1])));
+          cases.push_back(makeTexelCase(chip, f, b, *loads[n - 1]));
       }
     }
     // imageStore writes a whole vec4 (the format decides which components land): the
@@ -232,13 +233,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     // 0,0,0,X): the store model lands register k in field k, or in the field DST_SEL[k] names
     // when that is a permutation of the format's channels (BGRA); alpha-in-field-X is neither.
     if (composed || f.srgb || f.dstSel[0] < gcn::DstSel::X) continue;
-    static constexpr const char* kStores[] = {"buffer_store_format_x", "buffer_store_format_xy",
-                                              "buffer_store_format_xyz",
-                                              "buffer_store_format_xyzw"};
     if (comps < 4)
-      cases.push_back(
-          makeTexelCase(chip, f, routes::Binding::StorageTexel, opcode(kStores[comps - 1])));
-    cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, opcode(kStores[3])));
+      cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, *stores[comps - 1]));
+    cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, *stores[3]));
   }
   return cases;
 }
