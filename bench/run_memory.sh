@@ -10,7 +10,8 @@ for suite in texel storage atomic vertex ""; do
   [ -n "$suite" ] && args+=(--suite "$suite")
   stats=$(mktemp)
   /usr/bin/time -o "$stats" -f "%M %e" "$bin" "${args[@]}" >/dev/null 2>&1 || true
-  read -r kib seconds <"$stats"
+  # The last line: GNU time puts "Command exited with non-zero status N" before it.
+  read -r kib seconds < <(tail -n 1 "$stats")
   rm -f "$stats"
   printf '%-8s peak RSS %6d MB  %5.2f s\n' "${suite:-all}" $((kib / 1024)) "$seconds"
 done

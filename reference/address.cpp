@@ -17,7 +17,7 @@ bool isPowerOfTwo(uint32_t x) {
 // ("NUM_RECORDS units", Mesa radeonsi/RADV comments); the cases without IDXEN, which the sources
 // dispute, come from the policies.
 Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Policies& p,
-                  std::string& why) {
+                  std::string_view& why) {
   // CLRX GcnMemHandling: "buffer resources with STRIDE=0": byte check on every generation.
   if (v.stride == 0) {
     why = "STRIDE == 0";
@@ -88,6 +88,14 @@ bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen) {
 
 AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
                       uint32_t alignBytes, CheckUnit unit, const Policies& p) {
+  AccessPlan plan;
+  planAccessInto(gen, v, in, bytes, alignBytes, unit, p, plan, true);
+  return plan;
+}
+
+void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
+                    uint32_t alignBytes, CheckUnit unit, const Policies& p, AccessPlan& plan,
+                    bool withRule) {
   if (bytes == 0 || bytes > 16)
     throw Error("buffer access of " + std::to_string(bytes) + " bytes: expected 1..16");
   if (!isPowerOfTwo(alignBytes) || alignBytes > 16)
@@ -98,19 +106,26 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
   if (in.addr64 && (in.idxen || in.offen))
     throw Error("ADDR64 cannot be combined with IDXEN or OFFEN (CLRX GcnMemHandling)");
 
-  AccessPlan plan;
+  plan.index = 0;
+  plan.offset = 0;
+  plan.bufferOffset = 0;
+  plan.swizzled = false;
+  plan.pieces.clear();
+  plan.rule.clear();
   const bool split = unit == CheckUnit::PerDword || (v.swizzleEnable && !in.addr64 && bytes > 4);
   struct Span {
     uint32_t dataOffset;
     uint8_t size;
   };
-  std::vector<Span> spans;
+  std::array<Span, 4> spanStore{};  // bytes <= 16: at most four dwords
+  std::size_t spanCount = 0;
   if (split) {
     for (uint32_t d = 0; d < bytes; d += 4)
-      spans.push_back({d, static_cast<uint8_t>(std::min<uint32_t>(4, bytes - d))});
+      spanStore[spanCount++] = {d, static_cast<uint8_t>(std::min<uint32_t>(4, bytes - d))};
   } else {
-    spans.push_back({0, static_cast<uint8_t>(bytes)});
+    spanStore[spanCount++] = {0, static_cast<uint8_t>(bytes)};
   }
+  const std::span<const Span> spans(spanStore.data(), spanCount);
 
   // AMD RDNA3 ISA DWORD alignment mode: the low bits of the byte address are ignored. The whole
   // access moves with its start; the range check sees the offsets as computed (CLRX formulas).
@@ -128,8 +143,8 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
     const uint64_t delta = alignDelta(start);
     for (const Span& s : spans)
       plan.pieces.push_back({start - delta + s.dataOffset, s.dataOffset, s.size, true});
-    plan.rule = "none: ADDR64 is never range-checked (CLRX GcnMemHandling)";
-    return plan;
+    if (withRule) plan.rule = "none: ADDR64 is never range-checked (CLRX GcnMemHandling)";
+    return;
   }
 
   // CLRX GcnMemHandling: UINT32 AINDEX = (IDXEN ? VGPR_INDEX : 0) + (TID_ENABLE ? LANEID : 0).
@@ -172,7 +187,7 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
   };
   plan.bufferOffset = bufOffsetFor(0);
 
-  std::string why;
+  std::string_view why;
   const Check check = chooseCheck(gen, v, in, p, why);
   const bool wholeAccess = p.rawStraddle() == policy::RawStraddle::WholeAccess;
 
@@ -200,23 +215,26 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
   // Under straddle=start every piece shares the verdict of the access start (CLRX GcnMemHandling).
   // Under straddle=whole, PerDword checks each dword alone and Whole is all-or-nothing (AMD RDNA3
   // ISA).
-  std::vector<bool> verdict;
+  std::array<bool, 4> verdictStore{};
+  std::size_t verdicts = 0;
+  const auto verdictOf = [&](bool inRange) { verdictStore[verdicts++] = inRange; };
   for (const Span& s : spans) {
     const bool own = wholeAccess && unit == CheckUnit::PerDword;
     const uint32_t extra = own ? s.dataOffset : 0u;
     switch (check) {
       case Check::None:
-        verdict.push_back(true);
+        verdictOf(true);
         break;
       case Check::Byte:
-        verdict.push_back(wholeAccess ? byteInRange(bufOffsetFor(s.dataOffset), s.size)
-                                      : byteInRange(plan.bufferOffset, bytes));
+        verdictOf(wholeAccess ? byteInRange(bufOffsetFor(s.dataOffset), s.size)
+                              : byteInRange(plan.bufferOffset, bytes));
         break;
       case Check::Index:
-        verdict.push_back(indexInRange(aoffset + extra));
+        verdictOf(indexInRange(aoffset + extra));
         break;
     }
   }
+  const std::span<bool> verdict(verdictStore.data(), verdicts);
   if (unit == CheckUnit::Whole) {
     const bool all = std::all_of(verdict.begin(), verdict.end(), [](bool b) { return b; });
     std::fill(verdict.begin(), verdict.end(), all);
@@ -229,9 +247,10 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
                            spans[i].size, verdict[i]});
   }
 
+  if (!withRule) return;
   switch (check) {
     case Check::None:
-      plan.rule = "none (" + why + ")";
+      plan.rule = "none (" + std::string(why) + ")";
       break;
     case Check::Byte:
       plan.rule = std::string("byte: out of range when BUFOFFSET") +
@@ -242,17 +261,16 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
                   (soffsetOver ? (allOut ? "; SOFFSET > NUM_RECORDS: all out of range"
                                          : "; SOFFSET > NUM_RECORDS: limit wraps")
                                : "") +
-                  " (" + why + ")";
+                  " (" + std::string(why) + ")";
       break;
     case Check::Index:
       plan.rule = std::string("index: out of range when AINDEX >= NUM_RECORDS") +
                   (p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange
                        ? " or AOFFSET >= STRIDE"
                        : "") +
-                  " (" + why + ")";
+                  " (" + std::string(why) + ")";
       break;
   }
-  return plan;
 }
 
 }  // namespace gcn

@@ -57,6 +57,12 @@ struct AccessPlan {
 // power of two up to 16).
 AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
                       uint32_t alignBytes, CheckUnit unit, const Policies& p);
+// planAccess into `plan`, reusing its storage; the rule text only when withRule (it depends on
+// the V#, the policies, SOFFSET, the unit and the instruction's flags, never on a lane's VGPRs,
+// so a wave needs it once). For the executor's lane loop.
+void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
+                    uint32_t alignBytes, CheckUnit unit, const Policies& p, AccessPlan& plan,
+                    bool withRule);
 
 // The one statement of how NUM_RECORDS counts (docs/gcn-facts.md "NUM_RECORDS units", Mesa
 // radeonsi/RADV descriptor builders): true for bytes, false for records (STRIDE units), for a

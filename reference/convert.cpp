@@ -1,5 +1,6 @@
 #include "reference/convert.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -60,9 +61,25 @@ uint32_t floatFieldToFloat(unsigned bits, uint32_t code) {
 // exact: correctly rounded (the Vulkan formula c/(2^n-1) evaluated exactly, docs/gcn-facts.md).
 // mulrcp: float(num) * (1.0f / float(den)) in float arithmetic, as lavapipe does
 // (docs/platform.md); num and den < 2^24 here, so float(num) and float(den) are exact.
+// 8-bit UNORM (den 255) and SNORM (den 127) are converted for every component of most lanes:
+// their correctly rounded quotients are computed once, by roundRatio itself.
+template <uint32_t Den>
+uint32_t roundRatioCached(uint32_t num, bool negative) {
+  static const std::array<uint32_t, Den + 1> table = [] {
+    std::array<uint32_t, Den + 1> t{};
+    for (uint32_t n = 0; n <= Den; ++n)
+      t[n] = fbits::roundRatio(n, Den, false, fbits::kFloat32);
+    return t;
+  }();
+  return (negative ? 0x80000000u : 0u) | table[num];
+}
+
 uint32_t normToFloat(uint32_t num, uint32_t den, bool negative, policy::NormToFloat norm) {
-  if (norm == policy::NormToFloat::CorrectlyRounded)
+  if (norm == policy::NormToFloat::CorrectlyRounded) {
+    if (den == 255 && num <= 255) return roundRatioCached<255>(num, negative);
+    if (den == 127 && num <= 127) return roundRatioCached<127>(num, negative);
     return fbits::roundRatio(num, den, negative, fbits::kFloat32);
+  }
   const float rcp = 1.0f / static_cast<float>(den);
   const float v = static_cast<float>(num) * rcp;
   return floatToBits(negative ? -v : v);

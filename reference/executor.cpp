@@ -223,9 +223,14 @@ class WaveRun {
   // AMD RDNA3 ISA alignment: formats and typed ops align to min(size, 4) (the policy decides
   // whether the low bits are ignored); atomics use the dword rule too (DWORD alignment
   // mode: "the smaller of the element size or DWORD").
-  AccessPlan plan(unsigned lane, uint32_t bytes, CheckUnit unit, bool write, LaneResult& lr) {
-    AccessPlan p =
-        planAccess(gen_, v_, addressOf(lane), bytes, std::min<uint32_t>(bytes, 4), unit, pol_);
+  // The plan lives in plan_ until the next call.
+  const AccessPlan& plan(unsigned lane, uint32_t bytes, CheckUnit unit, bool write,
+                         LaneResult& lr) {
+    // The range rule is the same for every lane (address.h): its text is made once per unit.
+    const bool withRule = !ruleUnit_ || *ruleUnit_ != unit;
+    AccessPlan& p = plan_;
+    planAccessInto(gen_, v_, addressOf(lane), bytes, std::min<uint32_t>(bytes, 4), unit, pol_, p,
+                   withRule);
     bool all = true;
     for (const AccessPiece& piece : p.pieces) {
       if (piece.dataOffset + piece.size > 16u)
@@ -237,11 +242,13 @@ class WaveRun {
     for (AccessPiece& piece : p.pieces)
       if (zeroV_ || unboundWrites_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
     // The range rule address.h applied (policy choices included) is a wave-wide remark.
-    if (p.rule != lastRule_) {
-      lastRule_ = p.rule;
-      addNote(out_.notes, "range check: " + p.rule);
+    if (withRule) {
+      ruleUnit_ = unit;
+      if (p.rule != lastRule_) {
+        lastRule_ = p.rule;
+        addNote(out_.notes, "range check: " + p.rule);
+      }
     }
-    lr.accesses.reserve(lr.accesses.size() + p.pieces.size());
     for (const AccessPiece& piece : p.pieces)
       lr.accesses.push_back(
           {piece.address, piece.size, piece.inRange, mapped(piece.address, piece.size), write});
@@ -300,7 +307,7 @@ class WaveRun {
       plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
       return comps;
     }
-    AccessPlan p = plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
+    const AccessPlan& p = plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
     Gathered g = gather(p, lr);
     const bool d16 = op_.d16;
     if (!g.allIn) {
@@ -485,7 +492,7 @@ class WaveRun {
           "a format component missing from the instruction has no DST_SEL constant or "
           "supplied source: element not claimed";
     }
-    AccessPlan p = plan(lane, elemBytes_, CheckUnit::Whole, true, lr);
+    const AccessPlan& p = plan(lane, elemBytes_, CheckUnit::Whole, true, lr);
     if (!claimed) {
       addLaneNote(lr, why);
       addLaneNote(lr, "store not performed");
@@ -499,7 +506,8 @@ class WaveRun {
   void loadTyped(unsigned lane, LaneResult& lr) {
     const uint32_t bytes = op_.memBytes;
     // AMD RDNA3 ISA: DWORDX2..4 are range-checked per dword, smaller ones as a whole.
-    AccessPlan p = plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, false, lr);
+    const AccessPlan& p =
+        plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, false, lr);
     Gathered g = gather(p, lr);
     const bool fetched = g.allIn && !g.anyUnknown;
     if (bytes >= 4) {
@@ -573,7 +581,8 @@ class WaveRun {
       data[0] = static_cast<uint8_t>(r);
       data[1] = static_cast<uint8_t>(r >> 8);
     }
-    AccessPlan p = plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, true, lr);
+    const AccessPlan& p =
+        plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, true, lr);
     scatter(p, std::span<const uint8_t>(data.data(), 16), lane, lr);
   }
 
@@ -590,7 +599,7 @@ class WaveRun {
     };
     const bool hasCmp = op_.atomic == AtomicOp::Cmpswap || op_.atomic == AtomicOp::Fcmpswap;
     const uint64_t src = operand(0), cmp = hasCmp ? operand(words) : 0;
-    AccessPlan p = plan(lane, bytes, CheckUnit::Whole, true, lr);
+    const AccessPlan& p = plan(lane, bytes, CheckUnit::Whole, true, lr);
     if (inst_.glc) lr.vdataCount = static_cast<uint8_t>(words);
     bool in = !p.pieces.empty();
     for (const AccessPiece& piece : p.pieces)
@@ -684,6 +693,8 @@ class WaveRun {
   std::string_view fmtUnclaimed_;
   std::vector<Write> writes_;
   std::string lastRule_;
+  AccessPlan plan_;                    // the current lane's (plan())
+  std::optional<CheckUnit> ruleUnit_;  // the unit plan_.rule was last made for
 };
 
 bool writesMemory(OpKind k) {

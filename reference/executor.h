@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,9 +68,43 @@ struct LaneAccess {
   bool write = false;
 };
 
+// A lane's accesses, in order: up to four pieces (a DWORDX4 checked per dword) held in place,
+// more (a composed view's several loads) on the heap.
+class LaneAccesses {
+ public:
+  using value_type = LaneAccess;
+  using const_iterator = const LaneAccess*;
+
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  const LaneAccess* begin() const { return data(); }
+  const LaneAccess* end() const { return data() + size_; }
+  const LaneAccess& operator[](std::size_t i) const { return data()[i]; }
+  void push_back(const LaneAccess& a) {
+    if (size_ < kInPlace && spill_.empty()) {
+      inPlace_[size_++] = a;
+      return;
+    }
+    if (spill_.empty()) spill_.assign(inPlace_.begin(), inPlace_.begin() + size_);
+    spill_.push_back(a);
+    ++size_;
+  }
+  void append(const LaneAccesses& more) {
+    for (const LaneAccess& a : more)
+      push_back(a);
+  }
+
+ private:
+  static constexpr std::size_t kInPlace = 4;
+  const LaneAccess* data() const { return spill_.empty() ? inPlace_.data() : spill_.data(); }
+  std::array<LaneAccess, kInPlace> inPlace_{};
+  std::vector<LaneAccess> spill_;  // all of them, once there are more than kInPlace
+  std::size_t size_ = 0;
+};
+
 struct LaneResult {
   bool active = false;  // EXEC bit
-  std::vector<LaneAccess> accesses;
+  LaneAccesses accesses;
   uint8_t vdataCount = 0;                          // registers written back (0 for stores)
   std::array<std::optional<uint32_t>, 5> vdata{};  // values written to v[vdata + i];
                                                    // nullopt = the reference claims no value

@@ -78,7 +78,7 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
     decodeSrgb(lane);
     for (size_t k = 1; k < loads.size(); ++k) {
       const auto& more = byChannel[loads[k].channel]->lanes[l].accesses;
-      lane.accesses.insert(lane.accesses.end(), more.begin(), more.end());
+      lane.accesses.append(more);
     }
   }
   return r;
