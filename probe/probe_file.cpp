@@ -378,10 +378,11 @@ Probe parseProbe(std::string_view text, const std::string& file) {
     const std::string_view raw = text.substr(pos, end - pos);
     const std::size_t next = text.substr(end, 2) == "\r\n" ? end + 2 : end + 1;
     ++line;
+    // The column is the first byte past the limit, so an editor jumps to where it bites.
     if (raw.size() > kMaxLineBytes)
-      throw Error(Place{file, line, 0}, "line of " + std::to_string(raw.size()) +
-                                            " bytes is over the limit of " +
-                                            std::to_string(kMaxLineBytes) + " bytes");
+      throw Error(Place{file, line, static_cast<int>(kMaxLineBytes) + 1},
+                  "line of " + std::to_string(raw.size()) + " bytes is over the limit of " +
+                      std::to_string(kMaxLineBytes) + " bytes");
     // Every text of a probe ends up in reports and JSON, which must be UTF-8.
     if (const std::size_t bad = firstInvalidUtf8(raw); bad != std::string_view::npos) {
       char hex[8];

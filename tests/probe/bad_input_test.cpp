@@ -187,6 +187,9 @@ TEST(ProbeBadInput, TheBudgetCountsEveryWriteAndExpectation) {
 TEST(ProbeBadInput, OverlongLinesAndFilesAreLocatedErrors) {
   const Error line = errorOf(kHead + "question = " + repeat("x", kMaxLineBytes) + "\n");
   EXPECT_EQ(line.place().line, 5);
+  // "question = " is 11 bytes, so the line is 11 + kMaxLineBytes long and the first byte past
+  // the limit is at column kMaxLineBytes + 1.
+  EXPECT_EQ(line.place().column, static_cast<int>(kMaxLineBytes) + 1);
   EXPECT_NE(line.reason().find("over the limit of " + std::to_string(kMaxLineBytes) + " bytes"),
             std::string::npos)
       << line.what();
