@@ -22,6 +22,7 @@ void addRunCommands(CLI::App& app, Context& ctx);      // list, run
 void addIsaCommand(CLI::App& app, Context& ctx);       // isa (RADV null device)
 void addProbeCommand(CLI::App& app, Context& ctx);     // probe files
 void addResultsCommands(CLI::App& app, Context& ctx);  // merge, compare (JSON reports)
+void addReportCommand(CLI::App& app, Context& ctx);    // report (HTML over JSON reports)
 void addBaselineCommand(CLI::App& app, Context& ctx);
 
 // Flushes and closes standard output: `code` when everything written arrived, else 3 with a

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   gcnprobe::app::addIsaCommand(app, ctx);
   gcnprobe::app::addProbeCommand(app, ctx);
   gcnprobe::app::addResultsCommands(app, ctx);
+  gcnprobe::app::addReportCommand(app, ctx);
   using gcnprobe::app::finishStdout;
   try {
     app.parse(argc, argv);

@@ -8,16 +8,18 @@ set(GCNPROBE_LAYERS
     "reference|reference/|"
     "probe|probe/|reference"
     "shaders|shaders/|"
+    "report|report/|"
     "vulkan|harness/vulkan/,harness/formats.,harness/gcn_detect.|reference"
     "routes|harness/routes/,harness/vsharp_selfcheck.|vulkan,shaders"
     "isa|harness/isa/|routes"
-    "run|harness/run/|isa,probe"
+    "run|harness/run/|isa,probe,report"
     "app|app/|run")
 
 # The library that implements each layer.
 set(GCNPROBE_LAYER_TARGET_reference gcnref)
 set(GCNPROBE_LAYER_TARGET_probe gcnprobefile)
 set(GCNPROBE_LAYER_TARGET_shaders gcnshaders)
+set(GCNPROBE_LAYER_TARGET_report gcnreportpage)
 set(GCNPROBE_LAYER_TARGET_vulkan gcnvk)
 set(GCNPROBE_LAYER_TARGET_routes gcnroutes)
 set(GCNPROBE_LAYER_TARGET_isa gcnisa)

@@ -1,0 +1,70 @@
+// `gcnprobe report`: the JSON reports of `gcnprobe run --json` as one self-contained HTML page
+// (overview; an atlas of several reports); no device is opened. Usage: docs/report.md.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "app/version.h"
+#include "harness/run/html_report.h"
+#include "harness/run/results_file.h"
+#include "reference/error.h"
+
+namespace gcnprobe::app {
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> inputs;
+  std::vector<std::string> labels;
+  std::string output;
+};
+
+int runReport(const ReportOptions& o) {
+  if (!o.labels.empty() && o.labels.size() != o.inputs.size())
+    throw gcn::Error("--label is given " + std::to_string(o.labels.size()) + " times for " +
+                     std::to_string(o.inputs.size()) + " reports: give it once per report or not");
+  std::vector<run::ResultsFile> runs;
+  // A truncated report (a run that died) still shows every case it holds; the page says it
+  // did not finish.
+  for (const std::string& path : o.inputs)
+    runs.push_back(run::readResults(path, true));
+  const nlohmann::json data = run::reportData(
+      runs, o.labels,
+      std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")");
+  const std::string html = run::reportHtml(data);
+  std::ofstream out(o.output, std::ios::binary);
+  if (!out) throw gcn::Error(gcn::Place{o.output, 0, 0}, "cannot open the report for writing");
+  out << html;
+  out.close();
+  if (!out) throw gcn::InfraError(o.output + ": cannot write the report");
+  std::size_t differing = 0;
+  for (const nlohmann::json& c : data["cases"])
+    differing += c.contains("d") ? 1 : 0;
+  std::printf("report: %zu report%s, %zu cases%s -> %s (%zu bytes)\n", runs.size(),
+              runs.size() == 1 ? "" : "s", data["cases"].size(),
+              runs.size() > 1 ? (", " + std::to_string(differing) + " differing").c_str() : "",
+              o.output.c_str(), html.size());
+  return 0;
+}
+
+}  // namespace
+
+void addReportCommand(CLI::App& app, Context& ctx) {
+  auto o = std::make_shared<ReportOptions>();
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "Write one self-contained HTML page over JSON reports (run --json): per suite a matrix of "
+      "formats by instruction coloured by verdict, case details; several reports make an atlas "
+      "that marks the cases that differ");
+  report->add_option("reports", o->inputs, "the JSON reports (several: an atlas, in this order)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  report->add_option("-o,--output", o->output, "the HTML file to write")->required();
+  report->add_option("--label", o->labels,
+                     "a name for each report, in order (default: driver version / profile)");
+  report->callback([o, &ctx] { ctx.exitCode = runReport(*o); });
+}
+
+}  // namespace gcnprobe::app
