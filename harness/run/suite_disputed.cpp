@@ -190,9 +190,9 @@ DeviceMatch matchDevice(const routes::DeviceCase& c, const routes::DeviceResult&
     }
     // The predicted image starts at the route's buffer base (realise keeps the base) and may
     // be longer (a texel view is cut to its elements).
-    bool mem = r.changedGuardBytes.empty() && pred.memory.base == c.memory.base &&
-               pred.memory.bytes.size() >= r.memory.size();
-    if (mem) mem = std::equal(r.memory.begin(), r.memory.end(), pred.memory.bytes.begin());
+    bool mem = r.changedGuardBytes.empty() && pred.memory().base == c.memory.base &&
+               pred.memory().bytes.size() >= r.memory.size();
+    if (mem) mem = std::equal(r.memory.begin(), r.memory.end(), pred.memory().bytes.begin());
     m.memory[p] = mem;
     if (!mem) m.all[p] = false;
   }
