@@ -134,15 +134,21 @@ Summary runCases(std::span<const Case> cases,
     }
   }
 
-  // Expectations on all cores (the reference is pure; one case per task).
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (decided[i]) emit(i);
+
+  // Expectations are built per batch, right before it runs, and freed once it is checked
+  // (all of them at once would hold every case's alternatives for the whole run). On all
+  // cores: the reference is pure; one case per task. A case the reference rejects is an
+  // error, reported with its batch and never dispatched.
   std::vector<std::optional<Expected>> expected(cases.size());
-  {
+  const auto buildExpectations = [&](std::vector<std::size_t>& members) {
     std::atomic<std::size_t> next{0};
     const unsigned jobs =
         std::max(1u, options.jobs != 0 ? options.jobs : std::thread::hardware_concurrency());
     const auto worker = [&] {
-      for (std::size_t i = next++; i < cases.size(); i = next++) {
-        if (decided[i]) continue;
+      for (std::size_t k = next++; k < members.size(); k = next++) {
+        const std::size_t i = members[k];
         try {
           expected[i] = buildExpected(cases[i], options.profile, options.rules);
         } catch (const std::exception& e) {
@@ -152,7 +158,7 @@ Summary runCases(std::span<const Case> cases,
       }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < jobs && t < kMaxJobs; ++t) {
+    for (unsigned t = 1; t < jobs && t < kMaxJobs && t < members.size(); ++t) {
       try {
         pool.emplace_back(worker);
       } catch (const std::system_error&) {
@@ -162,11 +168,12 @@ Summary runCases(std::span<const Case> cases,
     worker();
     for (std::thread& t : pool)
       t.join();
-  }
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    if (!decided[i] && !expected[i]) decided[i] = true;  // reference error
-    if (decided[i]) emit(i);
-  }
+    std::erase_if(members, [&](std::size_t i) {
+      if (expected[i]) return false;
+      emit(i);  // reference error
+      return true;
+    });
+  };
 
   // Batches: cases sharing a route and batch key, in first-seen order.
   std::vector<std::pair<std::size_t, std::vector<std::size_t>>> batches;
@@ -207,6 +214,8 @@ Summary runCases(std::span<const Case> cases,
         summary.notRun += batches[rest].second.size();
       break;
     }
+    buildExpectations(members);
+    if (members.empty()) continue;
     if (options.onBatchStart) options.onBatchStart(members);
     std::vector<routes::DeviceResult> actual;
     std::string batchError;
@@ -288,6 +297,8 @@ Summary runCases(std::span<const Case> cases,
           std::chrono::duration<double>(std::chrono::steady_clock::now() - caseStart).count();
       emit(i);
     }
+    for (std::size_t i : members)
+      expected[i].reset();
     // Batches have distinct pipelines: the ones of this batch are not needed again.
     routes[route]->releasePipelines();
   }
