@@ -1,0 +1,357 @@
+// `gcnprobe report` in a real browser: two real runs on the system driver (lavapipe in CI: the
+// default profile, and --profile gfx9, which fails some cases there), their reports rendered by
+// headless Chromium (--dump-dom), and the rendered DOM checked against the JSON the runs wrote:
+// cell counts per verdict, the cases an atlas marks as differing, a case's detail opened by
+// #case=<name>. Screenshots of the overview and of a failing case's detail go to
+// GCNPROBE_BROWSER_OUT for people to look at. One ctest (label browser): the runs are made once.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using gcnprobe::test_support::runCommand;
+using gcnprobe::test_support::runGcnprobe;
+
+const std::string kOut = GCNPROBE_BROWSER_OUT;
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+nlohmann::json readJson(const std::string& path) {
+  return nlohmann::json::parse(readFile(path));
+}
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s)
+    out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// "%XX" for every byte a URL fragment should not hold as is (the page decodes it).
+std::string urlEncode(const std::string& s) {
+  std::string out;
+  for (unsigned char ch : s) {
+    if (std::isalnum(ch) || ch == '.' || ch == '_' || ch == '-') {
+      out += static_cast<char>(ch);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", ch);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+// Headless Chromium on file://PATH#FRAGMENT: `mode` "--dump-dom" (the DOM after the scripts
+// ran, on standard output) or "--screenshot=FILE --window-size=W,H".
+std::string chromium(const std::string& path, const std::string& fragment,
+                     const std::string& mode) {
+  static int profile = 0;
+  const std::string dataDir = kOut + "/chromium-profile-" + std::to_string(profile++);
+  const std::string url =
+      "file://" + fs::absolute(path).string() + (fragment.empty() ? "" : "#" + fragment);
+  const std::string cmd = "chromium --headless --disable-gpu --no-first-run --disable-extensions " +
+                          std::string(geteuid() == 0 ? "--no-sandbox " : "") +
+                          "--user-data-dir=" + shellQuote(dataDir) +
+                          " --virtual-time-budget=30000 " + mode + " " + shellQuote(url) + " 2>>" +
+                          shellQuote(kOut + "/chromium.log");
+  const auto r = runCommand(cmd);
+  fs::remove_all(dataDir);
+  EXPECT_EQ(r.exit, 0) << cmd << "\n(see " << kOut << "/chromium.log)";
+  return r.out;
+}
+
+// The rendered page of a --dump-dom: everything before the embedded data and script (whose
+// text holds markup of its own).
+std::string rendered(const std::string& dom) {
+  return dom.substr(0, dom.find("<script type=\"application/json\""));
+}
+
+// The attributes of every start tag `<tag ...>` of the serialized DOM (Chromium writes each
+// attribute as name="value", with &quot; &amp; &lt; &gt; escaped).
+using Attrs = std::map<std::string, std::string>;
+std::string unescape(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '&') {
+      out += s[i];
+      continue;
+    }
+    const std::size_t semi = s.find(';', i);
+    const std::string ent = s.substr(i, semi - i + 1);
+    if (ent == "&amp;")
+      out += '&';
+    else if (ent == "&quot;")
+      out += '"';
+    else if (ent == "&lt;")
+      out += '<';
+    else if (ent == "&gt;")
+      out += '>';
+    else if (ent == "&nbsp;")
+      out += "\xc2\xa0";
+    else
+      out += ent;
+    i = semi;
+  }
+  return out;
+}
+
+std::vector<Attrs> tags(const std::string& dom, const std::string& tag) {
+  std::vector<Attrs> out;
+  const std::string open = "<" + tag;
+  for (std::size_t at = dom.find(open); at != std::string::npos; at = dom.find(open, at + 1)) {
+    const char next = dom[at + open.size()];
+    if (next != ' ' && next != '>') continue;
+    const std::size_t end = dom.find('>', at);
+    const std::string text = dom.substr(at + open.size(), end - at - open.size());
+    Attrs a;
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && text[i] == ' ')
+        ++i;
+      std::size_t j = i;
+      while (j < text.size() && text[j] != '=' && text[j] != ' ')
+        ++j;
+      const std::string name = text.substr(i, j - i);
+      if (j < text.size() && text[j] == '=' && j + 1 < text.size() && text[j + 1] == '"') {
+        const std::size_t close = text.find('"', j + 2);
+        a[name] = unescape(text.substr(j + 2, close - j - 2));
+        i = close + 1;
+      } else {
+        if (!name.empty()) a[name] = "";
+        i = j + 1;
+      }
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+bool hasClass(const Attrs& a, const std::string& cls) {
+  const auto it = a.find("class");
+  if (it == a.end()) return false;
+  std::istringstream words(it->second);
+  std::string w;
+  while (words >> w)
+    if (w == cls) return true;
+  return false;
+}
+
+// The <body> of the DOM: rendering finished, and how long it took.
+Attrs bodyOf(const std::string& dom) {
+  const std::vector<Attrs> b = tags(dom, "body");
+  return b.empty() ? Attrs{} : b.front();
+}
+
+// Each case's verdict in a report, by name.
+std::map<std::string, std::string> verdicts(const nlohmann::json& doc) {
+  std::map<std::string, std::string> out;
+  for (const nlohmann::json& c : doc["cases"])
+    out[c["name"].get<std::string>()] = c["verdict"].get<std::string>();
+  return out;
+}
+
+class ReportBrowser : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    fs::remove_all(kOut);
+    fs::create_directories(kOut);
+    // A run exits 1 when a case fails (gfx9 on lavapipe does); 2 and 3 are errors.
+    const auto portable = runGcnprobe("run --json " + kOut + "/portable.json");
+    ASSERT_LE(portable.exit, 1) << portable.out;
+    const auto gfx9 = runGcnprobe("run --profile gfx9 --json " + kOut + "/gfx9.json");
+    ASSERT_LE(gfx9.exit, 1) << gfx9.out;
+  }
+  static std::string report(const std::vector<std::string>& inputs, const std::string& name) {
+    std::string args = "report";
+    for (const std::string& i : inputs)
+      args += " " + kOut + "/" + i;
+    const std::string out = kOut + "/" + name;
+    const auto r = runGcnprobe(args + " -o " + out);
+    EXPECT_EQ(r.exit, 0) << r.out;
+    return out;
+  }
+};
+
+TEST_F(ReportBrowser, PageIsSelfContained) {
+  const std::string html = readFile(report({"portable.json"}, "overview.html"));
+  ASSERT_FALSE(html.empty());
+  // Nothing the page would fetch: no <link>, no script or image by src, no CSS url() or
+  // @import, no address of another site.
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+TEST_F(ReportBrowser, OverviewCellCountsPerVerdictEqualTheJson) {
+  const nlohmann::json doc = readJson(kOut + "/portable.json");
+  const std::string path = report({"portable.json"}, "overview.html");
+  const std::string dom = rendered(chromium(path, "", "--dump-dom"));
+  const Attrs body = bodyOf(dom);
+  ASSERT_EQ(body.count("data-state") ? body.at("data-state") : "", "ready") << "not rendered";
+  std::map<std::string, int> expected, cells, shownCounts;
+  for (const nlohmann::json& c : doc["cases"])
+    ++expected[c["verdict"].get<std::string>()];
+  for (const Attrs& td : tags(dom, "td")) {
+    if (!hasClass(td, "c")) continue;
+    EXPECT_EQ(td.at("data-k"), "0");
+    ++cells[td.at("data-v")];
+    EXPECT_TRUE(hasClass(td, "v-" + td.at("data-v")));
+  }
+  EXPECT_EQ(cells, expected);
+  // The counts table says the same, and so does the summary line the run wrote.
+  for (const Attrs& td : tags(dom, "td"))
+    if (td.count("data-verdict") && td.at("data-k") == "0") shownCounts[td.at("data-verdict")] = 0;
+  const std::string summary = doc["summary"].get<std::string>();
+  for (const auto& [v, words] : std::map<std::string, std::string>{
+           {"pass", " passed"}, {"fail", " failed"}, {"unsupported", " unsupported"}}) {
+    const std::size_t at = summary.find(words);
+    ASSERT_NE(at, std::string::npos) << summary;
+    std::size_t start = summary.rfind(' ', at - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    EXPECT_EQ(std::stoi(summary.substr(start, at - start)), cells[v]) << v << " in " << summary;
+  }
+  std::printf("[ overview ] %zu cases, %zu bytes, load %s ms\n", doc["cases"].size(),
+              static_cast<std::size_t>(fs::file_size(path)), body.at("data-load-ms").c_str());
+  EXPECT_GT(std::stod(body.at("data-load-ms")), 0.0);
+
+  chromium(path, "", "--screenshot=" + kOut + "/overview.png --window-size=1400,1000");
+  ASSERT_TRUE(fs::exists(kOut + "/overview.png"));
+  EXPECT_GT(fs::file_size(kOut + "/overview.png"), 10000u);
+}
+
+TEST_F(ReportBrowser, AtlasMarksExactlyTheCasesWhoseVerdictsDiffer) {
+  const nlohmann::json a = readJson(kOut + "/portable.json");
+  const nlohmann::json b = readJson(kOut + "/gfx9.json");
+  const auto va = verdicts(a), vb = verdicts(b);
+  std::set<std::string> differ, any;
+  for (const auto& [name, v] : va) {
+    const auto it = vb.find(name);
+    ASSERT_NE(it, vb.end()) << name << " is in one run only";
+    if (it->second != v) differ.insert(name);
+  }
+  ASSERT_FALSE(differ.empty()) << "the two profiles agree everywhere: nothing to mark";
+  // Every other kind of difference the atlas marks, from the JSON: the same failing verdict
+  // with other actual bits, or other ISA digests (none on lavapipe).
+  std::map<std::string, nlohmann::json> recA;
+  for (const nlohmann::json& c : a["cases"])
+    recA[c["name"].get<std::string>()] = c;
+  any = differ;
+  for (const nlohmann::json& c : b["cases"]) {
+    const nlohmann::json& o = recA[c["name"].get<std::string>()];
+    if (o["verdict"] != c["verdict"]) continue;
+    auto bits = [](const nlohmann::json& lanes) {
+      std::multiset<std::string> s;
+      for (const nlohmann::json& l : lanes)
+        s.insert(l["kind"].dump() + l["lane"].dump() + l["element"].dump() + l["component"].dump() +
+                 l["actual_bits"].dump());
+      return s;
+    };
+    const bool isa = o["isa_digest"].is_string() && c["isa_digest"].is_string() &&
+                     o["isa_digest"] != c["isa_digest"];
+    if (bits(o["lanes"]) != bits(c["lanes"]) || isa) any.insert(c["name"].get<std::string>());
+  }
+
+  const std::string path = report({"portable.json", "gfx9.json"}, "atlas.html");
+  const std::string dom = rendered(chromium(path, "", "--dump-dom"));
+  const Attrs body = bodyOf(dom);
+  ASSERT_EQ(body.count("data-state") ? body.at("data-state") : "", "ready") << "not rendered";
+  std::set<std::string> listed, listedVerdict;
+  for (const Attrs& tr : tags(dom, "tr")) {
+    if (!tr.count("data-case")) continue;
+    listed.insert(tr.at("data-case"));
+    if (tr.at("data-kinds").find("verdict") != std::string::npos)
+      listedVerdict.insert(tr.at("data-case"));
+  }
+  EXPECT_EQ(listedVerdict, differ);
+  EXPECT_EQ(listed, any);
+  // Each case has one cell per report; exactly the differing ones are marked, in both.
+  std::size_t cellsA = 0, cellsB = 0, marked = 0;
+  for (const Attrs& td : tags(dom, "td")) {
+    if (!hasClass(td, "c")) continue;
+    (td.at("data-k") == "0" ? cellsA : cellsB) += 1;
+    marked += hasClass(td, "dif") ? 1 : 0;
+  }
+  EXPECT_EQ(cellsA, va.size());
+  EXPECT_EQ(cellsB, vb.size());
+  EXPECT_EQ(marked, 2 * any.size());
+  std::printf("[ atlas ] %zu + %zu cases, %zu differ (%zu in verdict), %zu bytes, load %s ms\n",
+              va.size(), vb.size(), any.size(), differ.size(),
+              static_cast<std::size_t>(fs::file_size(path)), body.at("data-load-ms").c_str());
+}
+
+TEST_F(ReportBrowser, CaseHashOpensAFailingCaseWithItsLanes) {
+  const nlohmann::json doc = readJson(kOut + "/gfx9.json");
+  const nlohmann::json* failing = nullptr;
+  for (const nlohmann::json& c : doc["cases"])
+    if (c["verdict"] == "fail" && !c["lanes"].empty()) {
+      failing = &c;
+      break;
+    }
+  ASSERT_NE(failing, nullptr) << "no failing case with lanes under --profile gfx9";
+  const std::string name = (*failing)["name"].get<std::string>();
+  const std::string path = report({"gfx9.json"}, "gfx9.html");
+  const std::string dom = rendered(chromium(path, "case=" + urlEncode(name), "--dump-dom"));
+
+  const std::vector<Attrs> aside = tags(dom, "aside");
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_EQ(aside[0].count("hidden"), 0u) << "the detail did not open";
+  EXPECT_EQ(aside[0].count("data-case") ? aside[0].at("data-case") : "", name);
+  // The lanes table: one row per lane entry (the first 256), mismatches marked as such.
+  const std::size_t start = dom.find("<table class=\"lanes\"");
+  ASSERT_NE(start, std::string::npos);
+  const std::string table = dom.substr(start, dom.find("</table>", start) - start);
+  std::size_t mm = 0, ok = 0, expectedMm = 0;
+  for (const Attrs& tr : tags(table, "tr")) {
+    mm += hasClass(tr, "mm") ? 1 : 0;
+    ok += hasClass(tr, "ok") ? 1 : 0;
+  }
+  const nlohmann::json& lanes = (*failing)["lanes"];
+  const std::size_t shown = std::min<std::size_t>(lanes.size(), 256);
+  for (std::size_t i = 0; i < shown; ++i)
+    expectedMm += lanes[i]["verdict"] == "mismatch" ? 1 : 0;
+  EXPECT_EQ(mm + ok, shown);
+  EXPECT_EQ(mm, expectedMm);
+  // The first mismatch's bits, as the run wrote them, and its classification.
+  for (const nlohmann::json& l : lanes) {
+    if (l["verdict"] != "mismatch") continue;
+    EXPECT_NE(table.find(l["expected_bits"].get<std::string>()), std::string::npos);
+    EXPECT_NE(table.find(l["actual_bits"].get<std::string>()), std::string::npos);
+    EXPECT_NE(table.find(l["classification"].get<std::string>()), std::string::npos);
+    break;
+  }
+  // The differing bits are marked.
+  EXPECT_NE(table.find("<b>"), std::string::npos);
+  EXPECT_NE(dom.find((*failing)["instruction"].get<std::string>()), std::string::npos);
+
+  chromium(path, "case=" + urlEncode(name),
+           "--screenshot=" + kOut + "/failing-case.png --window-size=1400,1000");
+  ASSERT_TRUE(fs::exists(kOut + "/failing-case.png"));
+  EXPECT_GT(fs::file_size(kOut + "/failing-case.png"), 10000u);
+  std::printf("[ detail ] %s: %zu lane entries\n", name.c_str(), lanes.size());
+}
+
+}  // namespace
