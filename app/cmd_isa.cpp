@@ -136,16 +136,15 @@ int runWorker(const IsaOptions& o) {
       std::fprintf(out, "%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
       continue;
     }
-    routes::Route* route = nullptr;
-    for (const auto& r : routeList)
-      if (r->handles(c.device)) route = r.get();
-    if (route == nullptr) {
-      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::NoRoute));
-      j["reason"] = "no route for binding " + std::string(routes::bindingName(c.device.binding)) +
-                    " on this build";
+    const routes::RouteChoice choice = routes::chooseRoute(routeList, c.device);
+    if (choice.route == nullptr) {
+      j["outcome"] = std::string(isa::caseOutcomeName(
+          choice.ambiguous ? isa::CaseOutcome::Error : isa::CaseOutcome::NoRoute));
+      j["reason"] = choice.reason;
       std::fprintf(out, "%s\n", j.dump().c_str());
       continue;
     }
+    routes::Route* route = choice.route;
     try {
       j["unsupported"] = route->unsupportedReason(c.device);
       if (const std::string why = route->unbuildableReason(c.device); !why.empty()) {

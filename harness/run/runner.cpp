@@ -12,6 +12,7 @@
 
 #include "harness/formats.h"
 #include "harness/isa/check.h"
+#include "harness/routes/all_routes.h"
 #include "harness/run/diff.h"
 #include "harness/run/isa_digest.h"
 #include "harness/run/suite.h"
@@ -111,15 +112,15 @@ Summary runCases(std::span<const Case> cases,
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
     r.tolerance = tolerance(options.profile.portable ? c.tolerance : c.gcnTolerance).name;
-    // The first route that handles a case takes it (routes are made in a fixed order).
-    for (std::size_t k = 0; k < routes.size() && routeOf[i] == kNoRoute; ++k)
-      if (routes[k]->handles(c.device)) routeOf[i] = k;
-    if (routeOf[i] == kNoRoute) {
-      r.verdict = Verdict::Unsupported;
-      r.reason = "no route for binding " + r.binding + " on this build";
+    // Exactly one route claims a case; two claiming it is an error of the route list.
+    const routes::RouteChoice choice = routes::chooseRoute(routes, c.device);
+    if (choice.route == nullptr) {
+      r.verdict = choice.ambiguous ? Verdict::Error : Verdict::Unsupported;
+      r.reason = choice.reason;
       decided[i] = true;
       continue;
     }
+    routeOf[i] = choice.index;
     try {
       r.reason = routes[routeOf[i]]->unsupportedReason(c.device);
     } catch (const std::exception& e) {
