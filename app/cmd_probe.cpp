@@ -1,17 +1,20 @@
 // `gcnprobe probe FILE... [--gen G] [--device SEL] [--json]`: each probe file evaluated on the
 // reference once per policy variant that matters (reference/policy.h), distinct predictions
-// printed side by side per lane, then what the device did: the probe runs through the route
-// whose Vulkan construct realises exactly its instruction and V# (run::realise,
-// harness/run/suite_disputed.cpp), and each lane and the memory are matched bit for bit
-// against every prediction. Exit 1 when any probe's own `expect` lines do not hold against
-// the default prediction.
+// printed side by side per lane, then what the device did: the probe becomes the case the
+// disputed suite has for it (run::probeCase, harness/run/suite_disputed.cpp), runs through
+// the runner as `gcnprobe run` runs it (the route whose Vulkan construct realises exactly its
+// instruction and V#), and each lane and the memory are matched bit for bit against every
+// prediction by the differ (run::matchPrediction). Exit 1 when any probe's own `expect` lines
+// do not hold against the default prediction.
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "app/commands.h"
 #include "harness/formats.h"
 #include "harness/routes/all_routes.h"
+#include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"
@@ -74,11 +77,15 @@ DeviceOutcome notRun(const std::string& reason, nlohmann::json extra = nlohmann:
   return {"not run: " + reason, extra};
 }
 
-DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe::Exploration& ex,
-                          DeviceSession& session) {
-  const run::Realisation rz = run::realise(*setup.chip, setup.inst, setup.state, setup.memory);
-  if (!rz.device) return notRun("no route can realise this probe: " + rz.reason);
-  const routes::DeviceCase& dc = *rz.device;
+// The probe as its disputed-suite case (run::probeCase), through the runner as `gcnprobe
+// run` runs it (route choice, unsupported, dispatch, diff under the probe generation's
+// profile), then the device's result matched against every prediction (run::matchPrediction).
+DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup& setup,
+                          const gcn::probe::Exploration& ex, DeviceSession& session) {
+  const run::ProbeCase pc = run::probeCase(file, setup);
+  if (!pc.c) return notRun("no route can realise this probe: " + pc.reason);
+  const run::Case& c = *pc.c;
+  const routes::DeviceCase& dc = c.device;
 
   vk::Context* ctx = session.context();
   if (ctx == nullptr) return notRun("no Vulkan device: " + session.error());
@@ -96,30 +103,34 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
                       std::string(gcn::genName(info.chip->gen)),
                   j);
 
-  routes::Route* route = nullptr;
-  for (const auto& r : session.routeList())
-    if (r->handles(dc)) route = r.get();
   j["binding"] = std::string(routes::bindingName(dc.binding));
-  if (route == nullptr)
-    return notRun("no route on this build handles binding " + j["binding"].get<std::string>(), j);
-  j["route"] = std::string(route->name());
-  const std::string unsupported = route->unsupportedReason(dc);
-  if (!unsupported.empty()) return notRun(deviceName + ": " + unsupported, j);
-  const routes::DeviceCase* one[] = {&dc};
-  std::vector<routes::DeviceResult> results;
-  try {
-    results = route->run(one);
-  } catch (const std::exception& e) {
-    return notRun(std::string(route->name()) + " route failed: " + e.what(), j);
-  }
-  if (results.size() != 1) return notRun("the route returned no result", j);
-  const routes::DeviceResult& r = results.front();
-  if (!r.unsupported.empty()) return notRun(deviceName + ": " + r.unsupported, j);
+  const routes::RouteChoice choice = routes::chooseRoute(session.routeList(), dc);
+  if (choice.route == nullptr) return notRun(choice.reason, j);
+  j["route"] = std::string(choice.route->name());
 
-  std::vector<const gcn::ExecResult*> preds;
+  // The probe generation's own profile: the reference under its default policies, exact.
+  run::RunOptions ro;
+  ro.profile.name = std::string(gcn::genName(setup.chip->gen));
+  ro.profile.portable = false;
+  ro.profile.chip = *setup.chip;
+  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
+  ro.jobs = 1;
+  std::optional<routes::DeviceResult> device;
+  ro.onDeviceResult = [&](std::size_t, const routes::DeviceResult& r) { device = r; };
+  run::CaseResult verdict;
+  run::runCases(std::span<const run::Case>(&c, 1), session.routeList(), ro,
+                [&](const run::CaseResult& r) { verdict = r; });
+  if (!device)
+    return notRun(verdict.verdict == run::Verdict::Unsupported ? deviceName + ": " + verdict.reason
+                                                               : verdict.reason,
+                  j);
+  const routes::DeviceResult& r = *device;
+  j["verdict"] = std::string(run::verdictName(verdict.verdict));
+  j["verdict_reason"] = verdict.reason;
+
+  std::vector<run::PredictionMatch> m;
   for (const gcn::probe::Prediction& p : ex.predictions)
-    preds.push_back(&p.result);
-  const run::DeviceMatch m = run::matchDevice(dc, r, preds);
+    m.push_back(run::matchPrediction(*setup.chip, c, p.result, r));
 
   const std::string caveat = info.chip
                                  ? "an AMD GCN device (" + std::string(info.chip->name) + ", " +
@@ -130,7 +141,7 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
   std::string text = deviceName + ", " + caveat + "\n";
   const BufferFormat* bf = findBufferFormat(dc.format);
   const std::string format = bf != nullptr ? std::string(bf->name) : "";
-  text += "  route: " + std::string(route->name()) + " (" + j["binding"].get<std::string>() +
+  text += "  route: " + std::string(choice.route->name()) + " (" + j["binding"].get<std::string>() +
           (format.empty() ? "" : ", " + format) + ")\n";
   j["run"] = true;
   j["caveat"] = caveat;
@@ -150,8 +161,8 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
     }
     std::string matched;
     nlohmann::json mj = nlohmann::json::array();
-    for (std::size_t p = 0; p < preds.size(); ++p)
-      if (m.lanes[l][p]) {
+    for (std::size_t p = 0; p < m.size(); ++p)
+      if (m[p].lanes[l]) {
         matched += " " + letter(p);
         mj.push_back(letter(p));
       }
@@ -179,8 +190,8 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
   if (changed > 16) bytes += " ...";
   std::string memMatched;
   nlohmann::json memj = nlohmann::json::array();
-  for (std::size_t p = 0; p < preds.size(); ++p)
-    if (m.memory[p]) {
+  for (std::size_t p = 0; p < m.size(); ++p)
+    if (m[p].memory) {
       memMatched += " " + letter(p);
       memj.push_back(letter(p));
     }
@@ -190,14 +201,14 @@ DeviceOutcome runOnDevice(const gcn::probe::ProbeSetup& setup, const gcn::probe:
                ? std::string()
                : ", " + std::to_string(r.changedGuardBytes.size()) + " guard bytes changed") +
           "  matches" + (memMatched.empty() ? std::string(" none") : memMatched) + "\n";
-  j["memoryChanges"] = changes;
-  j["changedGuardBytes"] = r.changedGuardBytes;
-  j["memoryMatches"] = memj;
+  j["memory_changes"] = changes;
+  j["changed_guard_bytes"] = r.changedGuardBytes;
+  j["memory_matches"] = memj;
 
   nlohmann::json all = nlohmann::json::array();
   std::string overall;
-  for (std::size_t p = 0; p < preds.size(); ++p) {
-    if (!m.all[p]) continue;
+  for (std::size_t p = 0; p < m.size(); ++p) {
+    if (!m[p].all) continue;
     const gcn::probe::Prediction& pr = ex.predictions[p];
     std::string labels;
     for (std::size_t k = 0; k < pr.labels.size(); ++k)
@@ -237,7 +248,7 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
                                        ? ex.predictions.front().result
                                        : gcn::probe::run(probe, setup, setup.policies);
       const auto failures = gcn::probe::checkExpect(probe, setup, def);
-      const DeviceOutcome device = runOnDevice(setup, ex, session);
+      const DeviceOutcome device = runOnDevice(file, setup, ex, session);
       if (!failures.empty()) ctx.exitCode = 1;
       if (opts->json) {
         all.push_back(gcn::probe::exploreJson(probe, setup, ex, failures, device.json));

@@ -109,11 +109,11 @@ nlohmann::json headerJson(const Probe& probe, const ProbeSetup& setup) {
           {"gen", genName(setup.chip->gen)},
           {"inst", printInstruction(setup.chip->gen, setup.inst)},
           {"vsharp", formatVSharp(setup.chip->gen, setup.vsharp)},
-          {"memoryBase", setup.memory.base},
-          {"memorySize", setup.memory.bytes.size()},
+          {"memory_base", setup.memory.base},
+          {"memory_size", setup.memory.bytes.size()},
           {"exec", setup.state.exec},
           {"lanes", setup.lanes},
-          {"pinnedPolicies", pinned}};
+          {"pinned_policies", pinned}};
 }
 
 nlohmann::json lanesJson(const ProbeSetup& setup, const ExecResult& r) {
@@ -127,12 +127,12 @@ nlohmann::json lanesJson(const ProbeSetup& setup, const ExecResult& r) {
     for (const LaneAccess& a : lr.accesses)
       acc.push_back({{"address", a.address},
                      {"size", a.size},
-                     {"inRange", a.inRange},
+                     {"in_range", a.inRange},
                      {"mapped", a.mapped},
                      {"write", a.write}});
     arr.push_back({{"lane", l},
                    {"active", lr.active},
-                   {"vdataFirst", setup.inst.vdata},
+                   {"vdata_first", setup.inst.vdata},
                    {"vdata", regs},
                    {"accesses", acc},
                    {"note", lr.note}});
@@ -142,8 +142,8 @@ nlohmann::json lanesJson(const ProbeSetup& setup, const ExecResult& r) {
 
 nlohmann::json predictionJson(const ProbeSetup& setup, const ExecResult& r) {
   return {{"lanes", lanesJson(setup, r)},
-          {"memoryChanges", changesJson(setup.memory.bytes, r.memory().bytes)},
-          {"ldsChanges", changesJson(setup.lds, r.lds)},
+          {"memory_changes", changesJson(setup.memory.bytes, r.memory().bytes)},
+          {"lds_changes", changesJson(setup.lds, r.lds)},
           {"notes", r.notes}};
 }
 

@@ -268,6 +268,7 @@ Summary runCases(std::span<const Case> cases,
         r.verdict = Verdict::Unsupported;
         r.reason = actual[k].unsupported;
       } else {
+        if (options.onDeviceResult) options.onDeviceResult(i, actual[k]);
         try {
           const FormatView fv = caseFormatView(options.profile.chip, cases[i]);
           const DiffResult d = diffCase(

@@ -55,6 +55,10 @@ struct RunOptions {
   // given to runCases): a child process names its batch, so that the parent can tell which
   // cases were on the device when the child crashed or hung (app/isolation.h).
   std::function<void(std::span<const std::size_t>)> onBatchStart;
+  // Called with what the device returned for a case (its index into the cases given to
+  // runCases) before it is diffed, for a caller that shows the device's own values
+  // (`gcnprobe probe`); not called for cases that never ran or whose batch failed.
+  std::function<void(std::size_t, const routes::DeviceResult&)> onDeviceResult;
 };
 
 using ResultSink = std::function<void(const CaseResult&)>;

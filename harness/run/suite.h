@@ -12,6 +12,10 @@
 #include "harness/run/case.h"
 #include "reference/gen.h"
 
+namespace gcn::probe {
+struct ProbeSetup;
+}
+
 namespace gcnprobe::run {
 
 // Suite names (Case::suite), for the builders and the registry below.
@@ -63,26 +67,31 @@ std::vector<Case> vertexSuite(const gcn::Chip& chip);
 // (file:line:column: reason), which the runner reports as an error record.
 std::vector<Case> disputedSuite(const gcn::Chip& chip);
 
-// Whether a route's Vulkan construct makes the driver run exactly this instruction with
-// exactly this V#: `device` when it does (memory cut to what the route binds), else
-// `reason` says why not.
-struct Realisation {
-  std::optional<routes::DeviceCase> device;
+// A probe file (docs/probes.md) prepared for a chip, as the case the disputed suite has for
+// it: named "disputed.<file stem>" (probeCaseName), the probe's instruction, registers and
+// memory as the route binds them, compared bit for bit. `c` is set when a route's Vulkan
+// construct makes the driver run exactly this instruction with exactly this V# (memory cut
+// to what the route binds); else `reason` says why not. `run --suite disputed` and
+// `gcnprobe probe` both take their cases from here.
+struct ProbeCase {
+  std::optional<Case> c;
   std::string reason;
 };
-Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
-                    const gcn::WaveState& state, const gcn::MemoryImage& memory);
+ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup);
+std::string probeCaseName(const std::string& file);
 
-// The device's result against reference predictions, bit for bit (a register the
-// reference leaves undefined matches anything): per lane (inactive lanes match) and memory
-// (the route's buffer afterwards, no guard byte changed), per prediction.
-struct DeviceMatch {
-  std::array<std::vector<bool>, gcn::kWaveSize> lanes;  // [lane][prediction]
-  std::vector<bool> memory;                             // [prediction]
-  std::vector<bool> all;                                // [prediction]: every lane and memory
+// The device's result for a probe case against one reference prediction, through the
+// differ (diff.h) with the prediction as the only acceptable outcome, bit for bit (a
+// register the reference leaves undefined matches anything): per lane (inactive lanes
+// match) and memory (the route's buffer afterwards, no guard byte changed).
+struct PredictionMatch {
+  std::array<bool, gcn::kWaveSize> lanes{};
+  bool memory = false;
+  bool all = false;  // every lane and memory
 };
-DeviceMatch matchDevice(const routes::DeviceCase& c, const routes::DeviceResult& r,
-                        std::span<const gcn::ExecResult* const> predictions);
+PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
+                                const gcn::ExecResult& prediction,
+                                const routes::DeviceResult& actual);
 
 // Elements in each texel case's view; lanes index in range, at the last element and past
 // the end (see suite.cpp).

@@ -1,6 +1,7 @@
 // The disputed suite and the device side of probes: which probe (probes/*.probe, an
 // instruction, a V#, lane inputs, memory) a route can make a Vulkan driver execute exactly,
-// and how the device's result compares with each reference prediction.
+// as a Case (`run --suite disputed` and `gcnprobe probe` both take it from probeCase), and
+// how the device's result compares with each reference prediction (through the differ).
 //
 // A probe is realisable only when its instruction and V# are what RADV/ACO build for a
 // Vulkan construct a route has (docs/routes.md): a texel-buffer view (texelFetch /
@@ -15,6 +16,8 @@
 #include "harness/formats.h"
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
+#include "harness/run/diff.h"
+#include "harness/run/expect.h"
 #include "harness/run/suite.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"
@@ -23,6 +26,12 @@
 
 namespace gcnprobe::run {
 namespace {
+
+// Whether a route's Vulkan construct runs exactly this instruction and V# (probeCase).
+struct Realisation {
+  std::optional<routes::DeviceCase> device;
+  std::string reason;
+};
 
 Realisation no(std::string reason) {
   return {std::nullopt, std::move(reason)};
@@ -102,8 +111,9 @@ Realisation realiseStorage(const gcn::Chip& chip, const gcn::Instruction& inst,
   return {std::move(d), ""};
 }
 
-}  // namespace
-
+// Whether a route's Vulkan construct makes the driver run exactly this instruction with
+// exactly this V#: `device` when it does (memory cut to what the route binds), else
+// `reason` says why not.
 Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
                     const gcn::WaveState& state, const gcn::MemoryImage& memory) {
   if (inst.op == nullptr) return no("no instruction");
@@ -166,36 +176,68 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   return no(std::string(op.mnemonic) + " has no data access a route can realise");
 }
 
-DeviceMatch matchDevice(const routes::DeviceCase& c, const routes::DeviceResult& r,
-                        std::span<const gcn::ExecResult* const> predictions) {
-  DeviceMatch m;
-  const std::size_t n = predictions.size();
-  m.memory.assign(n, false);
-  m.all.assign(n, true);
-  for (auto& lane : m.lanes)
-    lane.assign(n, true);
-  for (std::size_t p = 0; p < n; ++p) {
-    const gcn::ExecResult& pred = *predictions[p];
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-      const gcn::LaneResult& pl = pred.lanes[l];
-      if (((c.state.exec >> l) & 1u) == 0 || !pl.active) continue;
-      bool same = true;
-      for (unsigned k = 0; k < pl.vdataCount && k < 5; ++k) {
-        if (!pl.vdata[k]) continue;  // the reference claims no value
-        if (k >= r.vdataCount || k >= r.vdata[l].size() || r.vdata[l][k] != *pl.vdata[k])
-          same = false;
-      }
-      m.lanes[l][p] = same;
-      if (!same) m.all[p] = false;
-    }
-    // The predicted image starts at the route's buffer base (realise keeps the base) and may
-    // be longer (a texel view is cut to its elements).
-    bool mem = r.changedGuardBytes.empty() && pred.memory().base == c.memory.base &&
-               pred.memory().bytes.size() >= r.memory.size();
-    if (mem) mem = std::equal(r.memory.begin(), r.memory.end(), pred.memory().bytes.begin());
-    m.memory[p] = mem;
-    if (!mem) m.all[p] = false;
+}  // namespace
+
+std::string probeCaseName(const std::string& file) {
+  return std::string(kDisputedSuite) + "." + std::filesystem::path(file).stem().string();
+}
+
+ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup) {
+  Realisation rz = realise(*setup.chip, setup.inst, setup.state, setup.memory);
+  if (!rz.device) return {std::nullopt, std::move(rz.reason)};
+  Case c;
+  c.name = probeCaseName(file);
+  c.suite = kDisputedSuite;
+  // The probe asks which rule holds: bits, not tolerances (under every profile).
+  c.tolerance = ToleranceId::Exact;
+  c.gcnTolerance = ToleranceId::Exact;
+  c.device = std::move(*rz.device);
+  return {std::move(c), ""};
+}
+
+PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
+                                const gcn::ExecResult& prediction,
+                                const routes::DeviceResult& actual) {
+  // The prediction as the one acceptable outcome. Its image is the probe's, starting at the
+  // route's buffer base (realise keeps the base); the route binds a prefix of it (a texel
+  // view is cut to its elements, which no in-range access passes), so that prefix is what
+  // the device's buffer is compared with.
+  const gcn::MemoryImage& predicted = prediction.memory();
+  const bool imageCovers =
+      predicted.base == c.device.memory.base && predicted.bytes.size() >= actual.memory.size();
+  gcn::ExecResult shown = prediction;
+  shown.written = gcn::MemoryImage{
+      predicted.base, std::vector<uint8_t>(predicted.bytes.begin(),
+                                           predicted.bytes.begin() +
+                                               static_cast<std::ptrdiff_t>(std::min(
+                                                   predicted.bytes.size(), actual.memory.size())))};
+  shown.unchanged = nullptr;
+  Expected e;
+  e.alternatives.push_back({"prediction", std::move(shown)});
+  e.rules.push_back(e.alternatives.back().label);  // kReferenceRule
+  e.description = "one probe prediction, bit for bit";
+  const gcn::ExecResult& primary = e.alternatives.front().result;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const gcn::LaneResult& pl = primary.lanes[l];
+    if (((c.device.state.exec >> l) & 1u) == 0 || !pl.active || pl.vdataCount == 0) continue;
+    e.lanes[l].count = static_cast<uint8_t>(std::min<unsigned>(pl.vdataCount, 5));
+    e.lanes[l].alternatives.push_back({kReferenceRule, AcceptKind::Values, pl.vdata});
   }
+  e.memory.compared = true;
+  e.guardRule = e.rule("guard bands around the buffer are never written");
+
+  const DiffResult d =
+      diffCase(c.device, caseFormatView(chip, c), e, actual, tolerance(ToleranceId::Exact));
+  PredictionMatch m;
+  m.lanes.fill(true);
+  m.memory = imageCovers && actual.changedGuardBytes.empty();
+  for (const ComponentDiff& diff : d.diffs) {
+    if (diff.memoryField)
+      m.memory = false;  // only elements no outcome accepts are listed
+    else if (diff.lane >= 0 && diff.lane < static_cast<int>(gcn::kWaveSize))
+      m.lanes[static_cast<std::size_t>(diff.lane)] = false;  // only failing lanes are listed
+  }
+  m.all = m.memory && std::all_of(m.lanes.begin(), m.lanes.end(), [](bool b) { return b; });
   return m;
 }
 
@@ -207,7 +249,7 @@ DeviceMatch matchDevice(const routes::DeviceCase& c, const routes::DeviceResult&
 std::vector<Case> disputedSuite(const gcn::Chip& chip) {
   std::vector<Case> cases;
   for (const std::string& file : gcn::probe::shippedProbeFiles()) {
-    const std::string name = "disputed." + std::filesystem::path(file).stem().string();
+    const std::string name = probeCaseName(file);
     std::optional<gcn::probe::Probe> loaded;
     try {
       loaded = gcn::probe::loadProbe(file);
@@ -232,14 +274,8 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip) {
     } catch (const gcn::Error&) {
       continue;
     }
-    Realisation rz = realise(*setup->chip, setup->inst, setup->state, setup->memory);
-    if (!rz.device) continue;
-    Case c;
-    c.name = name;
-    c.suite = kDisputedSuite;
-    c.tolerance = ToleranceId::Exact;  // the probe asks which rule holds: bits, not tolerances
-    c.device = std::move(*rz.device);
-    cases.push_back(std::move(c));
+    ProbeCase pc = probeCase(file, *setup);
+    if (pc.c) cases.push_back(std::move(*pc.c));
   }
   return cases;
 }

@@ -45,7 +45,7 @@ TEST(RefCli, PolicyOverrideChangesThePrediction) {
   ASSERT_EQ(r.exit, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["result"]["lanes"][1]["vdata"][1], 0);
-  EXPECT_EQ(j["result"]["lanes"][1]["accesses"][1]["inRange"], false);
+  EXPECT_EQ(j["result"]["lanes"][1]["accesses"][1]["in_range"], false);
   EXPECT_EQ(j["expect"]["given"], false);
 }
 

@@ -39,8 +39,9 @@ Loaded load(const std::string& name) {
   return l;
 }
 
-run::Realisation realiseSetup(const gcn::probe::ProbeSetup& s) {
-  return run::realise(*s.chip, s.inst, s.state, s.memory);
+// The probe's case as the disputed suite and `gcnprobe probe` make it.
+run::ProbeCase realiseLoaded(const Loaded& l) {
+  return run::probeCase(l.probe.file, l.setup);
 }
 
 // The decision per shipped probe under its own `gen`, derived from the probe's text and
@@ -101,12 +102,12 @@ TEST(ProbeRealise, EveryShippedProbeHasTheDerivedDecision) {
     ASSERT_NE(it, decisions().end()) << "new probe: add its realisability decision here";
     ++seen;
     const Loaded l = load(name);
-    const run::Realisation r = realiseSetup(l.setup);
+    const run::ProbeCase r = realiseLoaded(l);
     if (it->second.empty()) {
-      EXPECT_TRUE(r.device.has_value()) << r.reason;
+      EXPECT_TRUE(r.c.has_value()) << r.reason;
       EXPECT_TRUE(r.reason.empty());
     } else {
-      EXPECT_FALSE(r.device.has_value());
+      EXPECT_FALSE(r.c.has_value());
       EXPECT_NE(r.reason.find(it->second), std::string::npos) << r.reason;
     }
   }
@@ -140,14 +141,15 @@ TEST(ProbeRealise, BuildsTheRoutesCase) {
   for (const Row& row : rows) {
     SCOPED_TRACE(row.probe);
     const Loaded l = load(row.probe);
-    const run::Realisation r = realiseSetup(l.setup);
-    ASSERT_TRUE(r.device.has_value()) << r.reason;
-    EXPECT_EQ(r.device->binding, row.binding);
-    EXPECT_EQ(r.device->format, row.format);
-    EXPECT_EQ(r.device->memory.bytes.size(), row.bytes);
-    EXPECT_EQ(r.device->memory.base, 0x1000u);
-    EXPECT_EQ(r.device->inst, l.setup.inst);
-    EXPECT_EQ(r.device->state.exec, l.setup.state.exec);
+    const run::ProbeCase r = realiseLoaded(l);
+    ASSERT_TRUE(r.c.has_value()) << r.reason;
+    EXPECT_EQ(r.c->name, std::string("disputed.") + row.probe);
+    EXPECT_EQ(r.c->device.binding, row.binding);
+    EXPECT_EQ(r.c->device.format, row.format);
+    EXPECT_EQ(r.c->device.memory.bytes.size(), row.bytes);
+    EXPECT_EQ(r.c->device.memory.base, 0x1000u);
+    EXPECT_EQ(r.c->device.inst, l.setup.inst);
+    EXPECT_EQ(r.c->device.state.exec, l.setup.state.exec);
   }
 }
 
@@ -156,27 +158,28 @@ TEST(ProbeRealise, AnyOtherVSharpIsRejectedWithItsText) {
   Loaded l = load("ssbo-raw-straddle");
   const unsigned w3 = l.setup.inst.srsrc + 3u;
   l.setup.state.sgpr[w3] ^= 1u << 12;  // NUM_FORMAT FLOAT (7) -> 6 (CLRX V# table: [14:12])
-  const run::Realisation r = realiseSetup(l.setup);
-  EXPECT_FALSE(r.device.has_value());
+  const run::ProbeCase r = realiseLoaded(l);
+  EXPECT_FALSE(r.c.has_value());
   EXPECT_NE(r.reason.find("is not RADV's storage-buffer V#"), std::string::npos) << r.reason;
 
   Loaded t = load("texel-unorm8-to-float");
   // NUM_RECORDS 300 (bytes on gfx8, STRIDE 1): a view larger than the 256-byte default image.
   t.setup.state.sgpr[t.setup.inst.srsrc + 2u] = 300;
-  const run::Realisation rt = realiseSetup(t.setup);
-  EXPECT_FALSE(rt.device.has_value());
+  const run::ProbeCase rt = realiseLoaded(t);
+  EXPECT_FALSE(rt.c.has_value());
   EXPECT_NE(rt.reason.find("smaller than the VK_FORMAT_R8_UNORM view"), std::string::npos)
       << rt.reason;
 }
 
-// matchDevice without a device: a lane matches a prediction only with equal bits, an
+// matchPrediction without a device: a lane matches a prediction only with equal bits, an
 // undefined register matches anything, changed guard bytes fail the memory of every one.
 TEST(ProbeMatch, ComparesBitsLaneByLane) {
   const Loaded l = load("texel-unorm8-to-float");
-  const run::Realisation rz = realiseSetup(l.setup);
-  ASSERT_TRUE(rz.device.has_value());
+  const run::ProbeCase rz = realiseLoaded(l);
+  ASSERT_TRUE(rz.c.has_value());
+  const run::Case& c = *rz.c;
   gcn::ExecResult a, b;
-  a.memory = b.memory = rz.device->memory;
+  a.written = b.written = c.device.memory;
   for (unsigned lane = 0; lane < gcn::kWaveSize; ++lane) {
     a.lanes[lane].active = b.lanes[lane].active = true;
     a.lanes[lane].vdataCount = b.lanes[lane].vdataCount = 1;
@@ -188,24 +191,46 @@ TEST(ProbeMatch, ComparesBitsLaneByLane) {
   dev.vdataCount = 1;
   for (auto& v : dev.vdata)
     v[0] = 0x3f000000u;
-  dev.memory = rz.device->memory.bytes;
-  const gcn::ExecResult* preds[] = {&a, &b};
-  run::DeviceMatch m = run::matchDevice(*rz.device, dev, preds);
-  EXPECT_TRUE(m.all[0]);
-  EXPECT_FALSE(m.all[1]);
-  EXPECT_TRUE(m.lanes[0][0]);
-  EXPECT_FALSE(m.lanes[0][1]);
-  EXPECT_TRUE(m.lanes[5][1]);
-  EXPECT_TRUE(m.memory[0] && m.memory[1]);
+  dev.memory = c.device.memory.bytes;
+  const gcn::Chip& chip = *l.setup.chip;
+  run::PredictionMatch ma = run::matchPrediction(chip, c, a, dev);
+  run::PredictionMatch mb = run::matchPrediction(chip, c, b, dev);
+  EXPECT_TRUE(ma.all);
+  EXPECT_FALSE(mb.all);
+  EXPECT_TRUE(ma.lanes[0]);
+  EXPECT_FALSE(mb.lanes[0]);
+  EXPECT_TRUE(mb.lanes[5]);
+  EXPECT_TRUE(ma.memory && mb.memory);
 
   dev.memory[3] ^= 0xff;  // a byte no prediction wrote
-  m = run::matchDevice(*rz.device, dev, preds);
-  EXPECT_FALSE(m.memory[0]);
-  EXPECT_FALSE(m.all[0]);
+  ma = run::matchPrediction(chip, c, a, dev);
+  EXPECT_FALSE(ma.memory);
+  EXPECT_FALSE(ma.all);
+  EXPECT_TRUE(ma.lanes[0]);
   dev.memory[3] ^= 0xff;
   dev.changedGuardBytes = {-1};
-  m = run::matchDevice(*rz.device, dev, preds);
-  EXPECT_FALSE(m.memory[0]);
+  ma = run::matchPrediction(chip, c, a, dev);
+  EXPECT_FALSE(ma.memory);
+}
+
+// A prediction's image is the whole probe memory; the route binds a prefix of it (a texel
+// view is cut to its elements), and only that prefix is compared.
+TEST(ProbeMatch, ComparesTheBoundPrefixOfTheImage) {
+  const Loaded l = load("texel-oob-dstsel-one");
+  const run::ProbeCase rz = realiseLoaded(l);
+  ASSERT_TRUE(rz.c.has_value());
+  const run::Case& c = *rz.c;
+  ASSERT_LT(c.device.memory.bytes.size(), l.setup.memory.bytes.size());
+  gcn::ExecResult p;
+  gcn::MemoryImage image = l.setup.memory;
+  image.bytes.back() ^= 0x5a;  // past the view: never bound, never compared
+  p.written = image;
+  routes::DeviceResult dev;
+  dev.memory = c.device.memory.bytes;
+  EXPECT_TRUE(run::matchPrediction(*l.setup.chip, c, p, dev).memory);
+  image.bytes.front() ^= 0x5a;  // inside the view
+  p.written = image;
+  EXPECT_FALSE(run::matchPrediction(*l.setup.chip, c, p, dev).memory);
 }
 
 // Realisable probes whose V# also holds on gfx9 (the portable profile's generation):
@@ -250,26 +275,28 @@ TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {
   const Loaded l = load("texel-unorm8-to-float");
   const gcn::probe::Exploration ex = gcn::probe::explore(l.probe, l.setup);
   ASSERT_EQ(ex.predictions.size(), 2u);
-  const run::Realisation rz = realiseSetup(l.setup);
-  ASSERT_TRUE(rz.device.has_value()) << rz.reason;
+  const run::ProbeCase rz = realiseLoaded(l);
+  ASSERT_TRUE(rz.c.has_value()) << rz.reason;
+  const routes::DeviceCase& dc = rz.c->device;
   const auto routeList = routes::makeAllRoutes(*ctx);
-  routes::Route* route = nullptr;
-  for (const auto& r : routeList)
-    if (r->handles(*rz.device)) route = r.get();
-  ASSERT_NE(route, nullptr);
-  ASSERT_EQ(route->unsupportedReason(*rz.device), "");
-  const routes::DeviceCase* one[] = {&*rz.device};
-  const std::vector<routes::DeviceResult> res = route->run(one);
+  const routes::RouteChoice choice = routes::chooseRoute(routeList, dc);
+  ASSERT_NE(choice.route, nullptr) << choice.reason;
+  ASSERT_EQ(choice.route->unsupportedReason(dc), "");
+  const routes::DeviceCase* one[] = {&dc};
+  const std::vector<routes::DeviceResult> res = choice.route->run(one);
   ASSERT_EQ(res.size(), 1u);
-  const gcn::ExecResult* preds[] = {&ex.predictions[0].result, &ex.predictions[1].result};
-  const run::DeviceMatch m = run::matchDevice(*rz.device, res[0], preds);
+  const run::PredictionMatch m0 =
+      run::matchPrediction(*l.setup.chip, *rz.c, ex.predictions[0].result, res[0]);
+  const run::PredictionMatch m1 =
+      run::matchPrediction(*l.setup.chip, *rz.c, ex.predictions[1].result, res[0]);
   const bool firstIsExact = ex.predictions[0].policies.get(gcn::PolicyId::NormToFloat) == 0;
-  const std::size_t mulrcp = firstIsExact ? 1 : 0;
-  EXPECT_TRUE(m.all[mulrcp]);
-  EXPECT_FALSE(m.all[1 - mulrcp]);
+  const run::PredictionMatch& mulrcp = firstIsExact ? m1 : m0;
+  const run::PredictionMatch& exact = firstIsExact ? m0 : m1;
+  EXPECT_TRUE(mulrcp.all);
+  EXPECT_FALSE(exact.all);
   // Lane 0 reads code 1: 1/255 = 0x3b808081 both ways (no second rounding at this code).
   EXPECT_EQ(res[0].vdata[0][0], 0x3b808081u);
-  EXPECT_TRUE(m.lanes[0][0] && m.lanes[0][1]);
+  EXPECT_TRUE(m0.lanes[0] && m1.lanes[0]);
 }
 
 // Every case of the disputed suite runs on the device and is judged (portable profile).
