@@ -162,7 +162,8 @@ std::span<const vk::Binding> laneShaderBindings(bool texel) {
 
 std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
                                         std::span<const DeviceCase* const> cases,
-                                        VkFormat texelFormat, unsigned vdataWords) {
+                                        VkFormat texelFormat, unsigned vdataWords,
+                                        bool uniformTexel) {
   const bool texel = texelFormat != VK_FORMAT_UNDEFINED;
   std::vector<DeviceResult> results(cases.size());
   struct PerCase {
@@ -175,8 +176,9 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& p
   for (size_t i = 0; i < cases.size(); ++i) {
     const DeviceCase& c = *cases[i];
     PerCase& p = per[i];
-    const VkBufferUsageFlags usage =
-        texel ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    const VkBufferUsageFlags usage = !texel         ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                                     : uniformTexel ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                                                    : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
     p.data =
         std::make_unique<vk::GuardedBuffer>(ctx, c.memory.bytes.size(), usage, 256 + kMaxOverrun);
     std::memcpy(p.data->payload().data(), c.memory.bytes.data(), c.memory.bytes.size());
@@ -195,8 +197,10 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& p
     std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
     p.set = std::make_unique<vk::DescriptorSet>(ctx, pipeline);
     if (texel) {
-      p.view = std::make_unique<vk::BufferView>(ctx, p.data->buffer(), texelFormat,
-                                                p.data->payloadOffset(), p.data->payloadSize());
+      // Each case's own view format: a batch shares a shader, not a format.
+      p.view = std::make_unique<vk::BufferView>(
+          ctx, p.data->buffer(), c.format != VK_FORMAT_UNDEFINED ? c.format : texelFormat,
+          p.data->payloadOffset(), p.data->payloadSize());
       p.set->writeTexelBuffer(0, p.view->view());
     } else {
       // The descriptor range is what the V# says (NUM_RECORDS bytes): a V# that overruns

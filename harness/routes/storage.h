@@ -46,14 +46,17 @@ struct RawBufferFields {
 RawBufferFields rawBufferFields(const DeviceCase& c);
 
 namespace detail {
-// Shared by the storage and atomic routes: shaders with the data at binding 0 (a storage
-// buffer whose descriptor range is the V#'s NUM_RECORDS, or, with texelFormat set, a
-// storage texel buffer view of the whole memory), In {addr[64], enabled[64], data[256]} at
-// binding 1 and Out {v[256]} at binding 2. Lane l gets addr = VADDR[0], data = VDATA[0..3];
-// `vdataWords` returned words per lane are read back. Each case has its own guarded buffer.
+// Shared by the storage, atomic and texel routes: shaders with the data at binding 0 (a
+// storage buffer whose descriptor range is the V#'s NUM_RECORDS, or, with texelFormat set, a
+// texel buffer view of the whole memory in the case's own format, texelFormat when it has
+// none: a uniform one with uniformTexel, else a storage one), In {addr[64], enabled[64],
+// data[256]} at binding 1 and Out {v[256]} at binding 2. Lane l gets addr = VADDR[0], data =
+// VDATA[0..3]; `vdataWords` returned words per lane are read back. Each case has its own
+// guarded buffer.
 std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
                                         std::span<const DeviceCase* const> cases,
-                                        VkFormat texelFormat, unsigned vdataWords);
+                                        VkFormat texelFormat, unsigned vdataWords,
+                                        bool uniformTexel = false);
 // The In/data/Out bindings of those shaders.
 std::span<const vk::Binding> laneShaderBindings(bool texel);
 // Guard band behind the payload: large enough for a V# whose NUM_RECORDS overruns the

@@ -2,22 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <map>
 
 #include "harness/formats.h"
-#include "harness/vulkan/buffer.h"
+#include "harness/routes/storage.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/error.h"
 #include "shaders/embedded.h"
 
 namespace gcnprobe::routes {
 namespace {
-
-// Layout of the In buffer of shaders/texel_*.comp: idx[64], enabled[64], data[256].
-constexpr size_t kInWords = 64 + 64 + 256;
-constexpr size_t kOutWords = 256;
-constexpr uint32_t kUnwritten = 0xdeadbeefu;  // Out words a lane did not write
 
 const vk::Binding kBindingsUniform[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -161,70 +155,15 @@ class TexelRoute final : public Route {
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
-    std::vector<DeviceResult> results(cases.size());
-    if (cases.empty()) return results;
-    const std::string variant = texelVariant(*cases.front(), readWithoutFormat_);
-    const bool uniform = cases.front()->binding == Binding::UniformTexel;
-    vk::ComputePipeline& pipeline = pipelineFor(variant, uniform);
-
-    struct PerCase {
-      std::unique_ptr<vk::GuardedBuffer> texels;
-      std::unique_ptr<vk::BufferView> view;
-      std::unique_ptr<vk::HostBuffer> in, out;
-      std::unique_ptr<vk::DescriptorSet> set;
-    };
-    std::vector<PerCase> per(cases.size());
-    for (size_t i = 0; i < cases.size(); ++i) {
-      const DeviceCase& c = *cases[i];
-      PerCase& p = per[i];
-      const VkBufferUsageFlags usage = uniform ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
-                                               : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
-      p.texels = std::make_unique<vk::GuardedBuffer>(ctx_, c.memory.bytes.size(), usage);
-      std::memcpy(p.texels->payload().data(), c.memory.bytes.data(), c.memory.bytes.size());
-      p.texels->resetGuards();
-      p.view = std::make_unique<vk::BufferView>(ctx_, p.texels->buffer(), c.format,
-                                                p.texels->payloadOffset(), p.texels->payloadSize());
-      p.in =
-          std::make_unique<vk::HostBuffer>(ctx_, kInWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-      p.out =
-          std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-      std::vector<uint32_t> in(kInWords, 0);
-      for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-        in[l] = c.state.vgpr(c.inst.vaddr)[l];
-        in[64 + l] = (c.state.exec >> l) & 1u;
-        for (unsigned k = 0; k < 4; ++k)
-          in[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
-      }
-      std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
-      std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
-      p.set = std::make_unique<vk::DescriptorSet>(ctx_, pipeline);
-      p.set->writeTexelBuffer(0, p.view->view());
-      p.set->writeBuffer(1, p.in->buffer(), 0, VK_WHOLE_SIZE);
-      p.set->writeBuffer(2, p.out->buffer(), 0, VK_WHOLE_SIZE);
-    }
-
-    vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
-      for (PerCase& p : per)
-        vk::recordDispatch(cmd, pipeline, *p.set, 1);
-      vk::recordHostReadBarrier(cmd);
-    });
-
-    for (size_t i = 0; i < cases.size(); ++i) {
-      const DeviceCase& c = *cases[i];
-      PerCase& p = per[i];
-      DeviceResult& r = results[i];
-      const bool store = c.inst.op->kind == gcn::OpKind::StoreFormat;
-      r.vdataCount = store ? 0 : static_cast<uint8_t>(componentsRead(c));
-      std::vector<uint32_t> out(kOutWords);
-      std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
-      for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-        for (unsigned k = 0; k < r.vdataCount; ++k)
-          r.vdata[l][k] = out[l * 4 + k];
-      const auto payload = p.texels->payload();
-      r.memory.assign(payload.begin(), payload.end());
-      r.changedGuardBytes = p.texels->changedGuardBytes();
-    }
-    return results;
+    if (cases.empty()) return {};
+    const DeviceCase& first = *cases.front();
+    const bool uniform = first.binding == Binding::UniformTexel;
+    // The texel shaders have the lane shaders' bindings (texel view, In, Out) and In layout;
+    // a batch shares one variant, so one component count (stores return none).
+    const bool store = first.inst.op->kind == gcn::OpKind::StoreFormat;
+    return detail::runLaneShader(ctx_,
+                                 pipelineFor(texelVariant(first, readWithoutFormat_), uniform),
+                                 cases, first.format, store ? 0 : componentsRead(first), uniform);
   }
 
   void releasePipelines() override { pipelines_.clear(); }
