@@ -84,15 +84,51 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
   return r;
 }
 
-}  // namespace
+// Per lane, the register vectors a Vulkan rule accepts, and whether only those apply (the
+// spec fixes the lane's result, so the GCN alternatives do not).
+struct VulkanLanes {
+  std::array<std::vector<LaneAlternative>, gcn::kWaveSize> options;
+  std::array<bool, gcn::kWaveSize> only{};
+};
 
-uint32_t srgbToLinearBits(uint32_t unormBits) {
-  // IEC 61966-2-1 / Khronos Data Format Specification "sRGB EOTF", in double, rounded once.
-  const double x = std::bit_cast<float>(unormBits);
-  if (!(x > 0.0)) return std::bit_cast<uint32_t>(static_cast<float>(x / 12.92));
-  const double y = x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
-  return std::bit_cast<uint32_t>(static_cast<float>(y));
+// The acceptance sets every profile has: per lane, each alternative's register vector
+// (unless a Vulkan rule alone applies) then the Vulkan rules' vectors; memory, each
+// alternative's image; for atomics, any serial order of the lanes at one address; guard
+// bytes unchanged. Call once the alternatives (and their rules) are complete.
+void addCommonSets(Expected& e, const Case& c, const VulkanLanes& vulkan) {
+  const gcn::ExecResult& primary = e.alternatives.front().result;
+  const gcn::OpKind kind = c.device.inst.op != nullptr ? c.device.inst.op->kind : gcn::OpKind::Load;
+  const bool atomic = kind == gcn::OpKind::Atomic;
+  const RuleId anyOrder =
+      atomic ? e.rule("atomics: any serial order of the lanes sharing an address") : 0;
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const gcn::LaneResult& pl = primary.lanes[l];
+    if (!pl.active || pl.vdataCount == 0) continue;
+    LaneSet& set = e.lanes[l];
+    set.count = static_cast<uint8_t>(std::min<unsigned>(pl.vdataCount, 5));
+    if (!vulkan.only[l]) {
+      for (size_t i = 0; i < e.alternatives.size(); ++i) {
+        const auto& v = e.alternatives[i].result.lanes[l].vdata;
+        // Policies that do not change this lane give the same vector: kept once.
+        if (std::none_of(set.alternatives.begin(), set.alternatives.end(),
+                         [&](const LaneAlternative& a) { return a.vdata == v; }))
+          set.alternatives.push_back({static_cast<RuleId>(i), AcceptKind::Values, v});
+      }
+    }
+    set.alternatives.insert(set.alternatives.end(), vulkan.options[l].begin(),
+                            vulkan.options[l].end());
+    if (atomic) set.alternatives.push_back({anyOrder, AcceptKind::SerialAtomicOrder, {}});
+  }
+  e.memory.compared = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat || atomic;
+  for (size_t i = 1; i < e.alternatives.size(); ++i)
+    e.memory.images.push_back({static_cast<RuleId>(i), static_cast<uint16_t>(i)});
+  if (atomic)
+    e.memory.ranges.push_back(
+        {0, primary.memory().bytes.size(), anyOrder, AcceptKind::SerialAtomicOrder});
+  e.guardRule = e.rule("guard bands around the buffer are never written");
 }
+
+}  // namespace
 
 std::vector<ViewLoad> viewLoads(const Case& c) {
   if (!composedView(c)) return {ViewLoad{0, c.device.inst}};
@@ -143,6 +179,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   if (profile.portable) base.set(gcn::PolicyId::StoreDstSel, 1);
   e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
                             executeView(profile.chip, c, d.state, base)});
+  e.rules.push_back(e.alternatives.back().label);  // kReferenceRule
   e.description = std::string(profile.chip.name) + " (" +
                   std::string(gcn::genName(profile.chip.gen)) + ") reference, default policies";
   if (composedView(c))
@@ -151,7 +188,11 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
                      ")";
   if (c.view && c.view->srgb)
     e.description += "; sRGB EOTF on R, G, B (Vulkan texel input format conversion)";
-  if (!profile.portable) return e;
+  VulkanLanes vulkan;
+  if (!profile.portable) {
+    addCommonSets(e, c, vulkan);
+    return e;
+  }
 
   // Every combination of the open points, each as a labelled alternative.
   constexpr unsigned kOpen = sizeof(kPortableOpen) / sizeof(kPortableOpen[0]);
@@ -167,6 +208,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     }
     if (p == base) continue;
     e.alternatives.push_back({label, executeView(profile.chip, c, d.state, p)});
+    e.rules.push_back(label);  // rules[i] names alternatives[i]
   }
   e.description += ", widened for portable: any option of norm/int-store/oob-one";
 
@@ -192,19 +234,23 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     const bool oob = std::none_of(pl.accesses.begin(), pl.accesses.end(),
                                   [](const gcn::LaneAccess& a) { return a.inRange; });
     if (!oob) continue;
-    LaneOption zeroFill{"vulkan robustBufferAccess2: zero, (0,0,1) for missing components", {}};
+    LaneAlternative zeroFill{
+        e.rule("vulkan robustBufferAccess2: zero, (0,0,1) for missing components"),
+        AcceptKind::Values,
+        {}};
     // (0,0,0,1) is the texel rule; untyped SSBO loads return all zeros.
     const bool formatted = d.inst.op->kind == gcn::OpKind::LoadFormat;
     for (unsigned k = 0; k < 4; ++k)
       zeroFill.vdata[k] = !formatted || formatHas(k) || k < 3 ? 0u : vulkanOne(fv.reg);
-    e.laneOptions[l].push_back(zeroFill);
-    e.onlyLaneOptions[l] = true;
+    vulkan.options[l].push_back(zeroFill);
+    vulkan.only[l] = true;
     if (rules.robustBufferAccess2) continue;
     const uint32_t big = fv.reg == gcn::RegType::Sint ? 0x7fffffffu : 0xffffffffu;
     for (uint32_t x : {0u, vulkanOne(fv.reg), big}) {
       if (fv.reg == gcn::RegType::Float && x == big) continue;
-      LaneOption o{"vulkan robustBufferAccess: (0,0,0,x)", {0u, 0u, 0u, x, std::nullopt}};
-      e.laneOptions[l].push_back(o);
+      vulkan.options[l].push_back({e.rule("vulkan robustBufferAccess: (0,0,0,x)"),
+                                   AcceptKind::Values,
+                                   {0u, 0u, 0u, x, std::nullopt}});
     }
     // Values from anywhere within the buffer: what an in-range load of each element gives.
     if (inBuffer.empty() && d.inst.idxen && fv.stride != 0) {
@@ -219,16 +265,48 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
           inBuffer.push_back(r.lanes[k].vdata);
       }
     }
+    const RuleId fromBuffer = e.rule("vulkan robustBufferAccess: a value from the buffer");
     for (const auto& v : inBuffer)
-      e.laneOptions[l].push_back({"vulkan robustBufferAccess: a value from the buffer", v});
+      vulkan.options[l].push_back({fromBuffer, AcceptKind::Values, v});
   }
-  e.oobStoresMayLand = !rules.robustBufferAccess2;
+
+  // robustBufferAccess without robustBufferAccess2: out-of-bounds stores may land anywhere
+  // in the buffer (Vulkan spec, robustBufferAccess), so when a lane stores out of bounds,
+  // any bytes are accepted in the elements no in-range store writes.
+  if (!rules.robustBufferAccess2) {
+    const std::vector<uint8_t>& image = primary.memory().bytes;
+    const uint32_t es = fv.stride;
+    std::vector<bool> written(image.size() / es + 1, false);
+    bool anyOob = false;
+    for (const gcn::LaneResult& lane : primary.lanes) {
+      for (const gcn::LaneAccess& acc : lane.accesses) {
+        if (!acc.write) continue;
+        if (!acc.inRange) anyOob = true;
+        const uint64_t off = acc.address - d.memory.base;
+        if (acc.inRange && off / es < written.size()) written[off / es] = true;
+      }
+    }
+    if (anyOob) {
+      const RuleId mayLand =
+          e.rule("vulkan robustBufferAccess: out-of-bounds stores may land anywhere in the buffer");
+      for (size_t el = 0; el * es < image.size(); ++el) {
+        if (written[el]) continue;
+        const uint64_t begin = el * es, end = std::min<uint64_t>(begin + es, image.size());
+        if (!e.memory.ranges.empty() && e.memory.ranges.back().end == begin &&
+            e.memory.ranges.back().rule == mayLand)
+          e.memory.ranges.back().end = end;  // one range for a run of unwritten elements
+        else
+          e.memory.ranges.push_back({begin, end, mayLand, AcceptKind::Any});
+      }
+    }
+  }
 
   // NaN stored to a UNORM/SNORM field: the spec's float -> normalized conversion clamps
   // and scales (fundamentals-fpfixedconv) and says nothing of NaN, so any code is legal.
   if (d.inst.op != nullptr && d.inst.op->kind == gcn::OpKind::StoreFormat &&
       (fv.nfmt == gcn::Nfmt::Unorm || fv.nfmt == gcn::Nfmt::Snorm) && fv.stride != 0) {
-    e.openFields.assign(d.memory.bytes.size() / fv.stride + 1, {});
+    const uint64_t elements = d.memory.bytes.size() / fv.stride + 1;
+    const RuleId nanOpen = e.rule("vulkan: a NaN stored to a UNORM/SNORM field may store any code");
     // The field register k lands in: k, or DST_SEL[k] under store-dst-sel=inverse.
     const gcn::VSharp v =
         gcn::decodeVSharp(profile.chip.gen, gcn::vsharpWords(d.state, d.inst.srsrc));
@@ -242,10 +320,15 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       for (const gcn::LaneAccess& a : primary.lanes[l].accesses) {
         if (!a.write || !a.inRange || a.address < d.memory.base) continue;
         const uint64_t el = (a.address - d.memory.base) / fv.stride;
-        for (unsigned k = 0; k < formatComps && el < e.openFields.size(); ++k) {
+        for (unsigned k = 0; k < formatComps && el < elements; ++k) {
           const uint32_t reg = d.state.vgpr(d.inst.vdata + k)[l];
-          if (gcn::fbits::isNan(gcn::fbits::kFloat32, reg) && fieldOf[k] < formatComps)
-            e.openFields[el][fieldOf[k]] = true;
+          if (!gcn::fbits::isNan(gcn::fbits::kFloat32, reg) || fieldOf[k] >= formatComps) continue;
+          const FieldAlternative open{el, static_cast<uint8_t>(fieldOf[k]), nanOpen};
+          auto& fields = e.memory.anyFields;
+          if (std::none_of(fields.begin(), fields.end(), [&](const FieldAlternative& f) {
+                return f.element == open.element && f.field == open.field;
+              }))
+            fields.push_back(open);
         }
       }
     }
@@ -254,6 +337,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       rules.robustBufferAccess2
           ? "; out-of-bounds per robustBufferAccess2"
           : "; out-of-bounds per robustBufferAccess (zero, (0,0,0,x), in-buffer values)";
+  addCommonSets(e, c, vulkan);
   return e;
 }
 

@@ -1,10 +1,13 @@
-// Expected outcomes of a case: gcn::execute() under the profile's chip, widened under the
-// portable profile into acceptance sets (each disputed policy both ways where Vulkan leaves
-// the behaviour open; the Vulkan out-of-bounds rules per lane).
+// Expected outcomes of a case as acceptance sets (acceptance.h): gcn::execute() under the
+// profile's chip, widened under the portable profile (each disputed policy both ways where
+// Vulkan leaves the behaviour open; the Vulkan out-of-bounds rules per lane; open fields).
+// Every rule becomes labelled alternatives of the sets here; the differ (diff.h) only tests
+// values against the sets.
 #pragma once
 
+#include "harness/run/acceptance.h"
 #include "harness/run/case.h"
-#include "harness/run/diff.h"
+#include "harness/run/format_view.h"
 #include "harness/run/profile.h"
 
 namespace gcnprobe::run {
@@ -12,11 +15,6 @@ namespace gcnprobe::run {
 struct DeviceRules {
   bool robustBufferAccess2 = false;  // VK_EXT_robustness2 enabled on the device
 };
-
-// The Vulkan sRGB EOTF (Khronos Data Format Specification, "sRGB EOTF"; Vulkan spec, texel
-// input "Format Conversion") of a float register holding the UNORM value, exact in double
-// and rounded once to float.
-uint32_t srgbToLinearBits(uint32_t unormBits);
 
 // One load of a case's read: the view channel it fetches (0 for a single-instruction case)
 // and the instruction.
