@@ -12,6 +12,7 @@
 #include "harness/routes/storage.h"
 #include "harness/routes/texel.h"
 #include "harness/run/atomic_order.h"
+#include "harness/run/diff.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"

@@ -11,6 +11,7 @@
 
 #include "harness/formats.h"
 #include "harness/routes/vertex.h"
+#include "harness/run/diff.h"
 #include "harness/run/expect.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
