@@ -35,12 +35,6 @@ void checkCode(Dfmt d, unsigned bits, uint32_t code) {
                 std::to_string(bits) + "-bit component of " + std::string(dfmtName(d)));
 }
 
-int32_t signExtend(uint32_t code, unsigned bits) {
-  if (bits >= 32) return static_cast<int32_t>(code);
-  const uint32_t signBit = 1u << (bits - 1);
-  return static_cast<int32_t>((code ^ signBit)) - static_cast<int32_t>(signBit);
-}
-
 // Memory float field -> float32 bits (exact for every width we have).
 uint32_t floatFieldToFloat(unsigned bits, uint32_t code) {
   switch (bits) {

@@ -69,6 +69,18 @@ struct NfmtInfo {
 
 const DfmtInfo& dfmtInfo(Dfmt d);
 const NfmtInfo& nfmtInfo(Nfmt n, Gen gen);
+
+// A field of format d read under number format n holds an IEEE-style float (32, 16 or 11/10 bits).
+inline bool isFloatField(Dfmt d, Nfmt n) {
+  return n == Nfmt::Float && dfmtInfo(d).floatCapable;
+}
+
+// The two's-complement value of the low `bits` bits of code (bits >= 32: the whole word).
+inline int64_t signExtend(uint32_t code, unsigned bits) {
+  if (bits >= 32) return static_cast<int32_t>(code);
+  const uint32_t sign = 1u << (bits - 1);
+  return static_cast<int64_t>(code ^ sign) - static_cast<int64_t>(sign);
+}
 std::span<const DfmtInfo> allDfmts();  // codes 0..15
 
 // Names: case-insensitive, optional BUF_DATA_FORMAT_ / BUF_NUM_FORMAT_ prefix, decimal or

@@ -21,16 +21,6 @@ bool isNormFloat(const FormatView& fv, unsigned comp) {
   return sel >= static_cast<uint8_t>(gcn::DstSel::X);
 }
 
-int64_t signExtend(uint32_t code, unsigned bits) {
-  if (bits >= 32) return static_cast<int32_t>(code);
-  const uint32_t sign = 1u << (bits - 1);
-  return static_cast<int64_t>(code ^ sign) - static_cast<int64_t>(sign);
-}
-
-bool isFloatField(gcn::Dfmt d, gcn::Nfmt n) {
-  return n == gcn::Nfmt::Float && gcn::dfmtInfo(d).floatCapable;
-}
-
 // Whether every byte of [begin, end) lies in a range of `kind` (one of them: `rule`).
 std::optional<RuleId> covered(const MemorySet& m, AcceptKind kind, uint64_t begin, uint64_t end) {
   std::optional<RuleId> rule;
@@ -88,7 +78,7 @@ bool fieldMatches(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, uint32_t 
                   const Tolerance& tol) {
   if (e == a) return true;
   const unsigned bits = gcn::dfmtInfo(d).bits[comp];
-  if (isFloatField(d, n)) {
+  if (gcn::isFloatField(d, n)) {
     const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
     const uint32_t signBit = gcn::fbits::signMask(f);
     if (tol.anyNanPayload && isNan(f, e) && isNan(f, a)) return true;
@@ -102,7 +92,7 @@ bool fieldMatches(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, uint32_t 
     return false;
   }
   if (tol.storeCodes > 0 && (n == gcn::Nfmt::Unorm || n == gcn::Nfmt::Snorm)) {
-    const int64_t diff = n == gcn::Nfmt::Snorm ? signExtend(e, bits) - signExtend(a, bits)
+    const int64_t diff = n == gcn::Nfmt::Snorm ? gcn::signExtend(e, bits) - gcn::signExtend(a, bits)
                                                : static_cast<int64_t>(e) - static_cast<int64_t>(a);
     return std::llabs(diff) <= tol.storeCodes;
   }

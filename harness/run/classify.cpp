@@ -14,16 +14,6 @@ using gcn::fbits::kFloat32;
 
 constexpr const char* kComp = "xyzw?";
 
-int64_t signExtend(uint32_t code, unsigned bits) {
-  if (bits >= 32) return static_cast<int32_t>(code);
-  const uint32_t sign = 1u << (bits - 1);
-  return static_cast<int64_t>(code ^ sign) - static_cast<int64_t>(sign);
-}
-
-bool isFloatField(gcn::Dfmt d, gcn::Nfmt n) {
-  return n == gcn::Nfmt::Float && gcn::dfmtInfo(d).floatCapable;
-}
-
 }  // namespace
 
 std::string classifyRegister(gcn::RegType t, uint32_t e, uint32_t a, unsigned comp,
@@ -74,7 +64,7 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
                           uint32_t initial, std::span<const uint32_t> expectedFields) {
   if (e == a) return "";
   const unsigned bits = gcn::dfmtInfo(d).bits[comp];
-  if (isFloatField(d, n)) {
+  if (gcn::isFloatField(d, n)) {
     const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
     if (isNan(f, e) && isNan(f, a)) return "nan-payload";
   }
@@ -83,7 +73,7 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
       return std::string("channel-swap(") + kComp[k] + ")";
   }
   if (a == initial) return "not-written";
-  if (isFloatField(d, n)) {
+  if (gcn::isFloatField(d, n)) {
     const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
     const uint32_t signBit = gcn::fbits::signMask(f);
     if (isDenormal(f, e) && (a & ~signBit) == 0) return "denorm-flush";
@@ -92,7 +82,7 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
       return "1-ulp";
   } else {
     const int64_t diff = n == gcn::Nfmt::Snorm || n == gcn::Nfmt::Sint
-                             ? signExtend(e, bits) - signExtend(a, bits)
+                             ? gcn::signExtend(e, bits) - gcn::signExtend(a, bits)
                              : static_cast<int64_t>(e) - static_cast<int64_t>(a);
     if (std::llabs(diff) == 1) return "1-lsb";
   }

@@ -18,10 +18,6 @@ void addUnique(std::vector<uint32_t>& v, uint32_t x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
-bool isFloatField(gcn::Dfmt d, gcn::Nfmt n) {
-  return n == gcn::Nfmt::Float && gcn::dfmtInfo(d).floatCapable;
-}
-
 }  // namespace
 
 std::vector<uint32_t> edgeCodes(gcn::Dfmt d, gcn::Nfmt n, unsigned comp) {
@@ -29,7 +25,7 @@ std::vector<uint32_t> edgeCodes(gcn::Dfmt d, gcn::Nfmt n, unsigned comp) {
   std::vector<uint32_t> out;
   if (comp >= info.components) return out;
   const unsigned bits = info.bits[comp];
-  if (isFloatField(d, n)) {
+  if (gcn::isFloatField(d, n)) {
     const gcn::fbits::Layout f = gcn::fbits::formatFloatLayout(bits);
     const uint32_t expMax = (1u << f.expBits) - 1u;
     const uint32_t bias = (1u << (f.expBits - 1)) - 1u;

@@ -170,3 +170,28 @@ TEST(Format, PairStatusDocumentedCases) {
 
 }  // namespace
 }  // namespace gcn
+
+// Two's complement over every width and code of up to 16 bits: the value equals the unsigned
+// code minus 2^bits when the top bit is set.
+TEST(FormatHelpers, SignExtendIsTwosComplementForEveryCode) {
+  for (unsigned bits = 1; bits <= 16; ++bits) {
+    for (uint32_t code = 0; code < (1u << bits); ++code) {
+      const int64_t want = (code >> (bits - 1)) ? static_cast<int64_t>(code) - (int64_t{1} << bits)
+                                                : static_cast<int64_t>(code);
+      ASSERT_EQ(gcn::signExtend(code, bits), want) << bits << " bits, code " << code;
+    }
+  }
+  EXPECT_EQ(gcn::signExtend(0x80000000u, 32), INT32_MIN);
+  EXPECT_EQ(gcn::signExtend(0x7fffffffu, 32), INT32_MAX);
+}
+
+// Float fields: the 32-, 16- and 11/10-bit data formats under NUM_FORMAT FLOAT, nothing else
+// (docs/gcn-facts.md: only those data formats have a float interpretation).
+TEST(FormatHelpers, FloatFieldsAreTheFloatCapableFormatsUnderFloat) {
+  EXPECT_TRUE(gcn::isFloatField(gcn::Dfmt::F32, gcn::Nfmt::Float));
+  EXPECT_TRUE(gcn::isFloatField(gcn::Dfmt::F16_16, gcn::Nfmt::Float));
+  EXPECT_TRUE(gcn::isFloatField(gcn::Dfmt::F10_11_11, gcn::Nfmt::Float));
+  EXPECT_FALSE(gcn::isFloatField(gcn::Dfmt::F8, gcn::Nfmt::Float));
+  EXPECT_FALSE(gcn::isFloatField(gcn::Dfmt::F2_10_10_10, gcn::Nfmt::Float));
+  EXPECT_FALSE(gcn::isFloatField(gcn::Dfmt::F32, gcn::Nfmt::Uint));
+}
