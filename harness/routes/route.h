@@ -24,10 +24,10 @@ namespace gcnprobe::routes {
 
 // How the case's buffer reaches the shader.
 enum class Binding : uint8_t {
-  UniformTexel,     // texelFetch(samplerBuffer): BUFFER_LOAD_FORMAT_*
+  UniformTexel,     // texelFetch(textureBuffer): BUFFER_LOAD_FORMAT_*
   StorageTexel,     // imageLoad / imageStore(imageBuffer): BUFFER_{LOAD,STORE}_FORMAT_*
-  VertexAttribute,  // vertex fetch: TBUFFER_LOAD_FORMAT_* (planned route)
-  StorageBuffer,    // SSBO loads, stores and atomics: BUFFER_<type>, BUFFER_ATOMIC_* (planned)
+  VertexAttribute,  // vertex fetch: TBUFFER_LOAD_FORMAT_*
+  StorageBuffer,    // SSBO loads, stores and atomics: BUFFER_<type>, BUFFER_ATOMIC_*
 };
 // "uniform-texel", "storage-texel", "vertex", "storage-buffer".
 std::string_view bindingName(Binding b);
