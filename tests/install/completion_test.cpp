@@ -141,7 +141,7 @@ TEST(Completion, TheFirstWordIsExactlyTheProgramsSubcommands) {
   const std::vector<std::string> subs = programSubcommands();
   ASSERT_GE(subs.size(), 11u);  // convert ... probe
   EXPECT_EQ(complete({"gcnprobe", ""}), std::set<std::string>(subs.begin(), subs.end()));
-  EXPECT_EQ(complete({"gcnprobe", "r"}), (std::set<std::string>{"ref", "run"}));
+  EXPECT_EQ(complete({"gcnprobe", "r"}), (std::set<std::string>{"ref", "report", "run"}));
 }
 
 TEST(Completion, EverySubcommandOffersEachOfItsOptions) {
@@ -186,7 +186,8 @@ TEST(Completion, TheGlobalOptionsAreOfferedBeforeAndAfterTheSubcommand) {
 TEST(Completion, AnOptionsValueIsNotTakenForTheSubcommandOrAnOption) {
   // --driver takes a folder or 'system'; the word after its value is the subcommand.
   EXPECT_TRUE(complete({"gcnprobe", "--driver", "sys"}).count("system"));
-  EXPECT_EQ(complete({"gcnprobe", "--driver", "/tmp", "r"}), (std::set<std::string>{"ref", "run"}));
+  EXPECT_EQ(complete({"gcnprobe", "--driver", "/tmp", "r"}),
+            (std::set<std::string>{"ref", "report", "run"}));
   // run's --json takes a path (no option names offered); --verbose is a flag.
   EXPECT_TRUE(complete({"gcnprobe", "run", "--json", "--su"}).empty());
   EXPECT_EQ(complete({"gcnprobe", "run", "--verbose", "--su"}), (std::set<std::string>{"--suite"}));
