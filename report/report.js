@@ -7,7 +7,7 @@
 //     cases: [{n: name, s: suite index, r: row, c: column, f: format, b: binding,
 //              v: [verdict index per report, -1 where the report lacks the case],
 //              d: [kinds of difference: verdict, missing, value, instruction] (several reports),
-//              vs: [{profile, text, words} or null per report]: the V# this build binds,
+//              vs: [{profile, text, words} or null per report]: the V# the record says it bound,
 //              rec: [the report's record, minus name/suite/format/binding/profile/device, its
 //                    "lanes" as rows "L" of lane_fields]}],
 //     lane_fields: [the members of a lane entry, in the order of the rows] }
@@ -339,12 +339,8 @@
   }
 
   function isaLines(rec) {
-    for (const key of ['isa', 'isa_lines', 'isa_listing']) {
-      const x = rec[key];
-      if (Array.isArray(x) && x.length) return x.join('\n');
-      if (typeof x === 'string' && x) return x;
-    }
-    return null;
+    const x = rec.isa_lines;
+    return Array.isArray(x) && x.length ? x.join('\n') : null;
   }
 
   function runDetail(c, k) {
@@ -368,8 +364,8 @@
     h += '</dl>';
     const isa = isaLines(rec);
     const isaNotes = notes.filter((x) => /^isa:/.test(x));
-    if (isa) h += '<h3>emitted ISA</h3><pre class="isa">' + esc(isa) + '</pre>';
-    else if (isaNotes.length) h += '<h3>ISA check</h3><pre class="isa">' + esc(isaNotes.join('\n')) + '</pre>';
+    if (isaNotes.length) h += '<h3>ISA check</h3><pre class="isa">' + esc(isaNotes.join('\n')) + '</pre>';
+    if (isa) h += '<h3>emitted buffer instructions</h3><pre class="isa">' + esc(isa) + '</pre>';
     const lanes = lanesOf(rec);
     if (lanes.length) {
       const mm = lanes.filter((l) => l.verdict === 'mismatch').length;
@@ -404,11 +400,11 @@
       const seen = new Map();
       c.vs.forEach((x, k) => { if (x) { const key = x.text + x.words; if (!seen.has(key)) seen.set(key, { x: x, ks: [] }); seen.get(key).ks.push(k); } });
       for (const { x, ks } of seen.values()) {
-        h += '<h3>V# (this build\'s definition of the case, profile ' + esc(x.profile) + (atlas ? '; ' + ks.map(letter).join(', ') : '') +
+        h += '<h3>V# (profile ' + esc(x.profile) + (atlas ? '; ' + ks.map(letter).join(', ') : '') +
           ')</h3><pre class="vsharp">' + esc(x.text) + '\ndwords ' + esc(x.words) + '</pre>';
       }
     } else {
-      h += '<p class="muted">No V#: this build of gcnprobe does not define the case.</p>';
+      h += '<p class="muted">No V#: the records carry none (a case without one, or a report from an older gcnprobe).</p>';
     }
     for (let k = 0; k < R; ++k) h += runDetail(c, k);
     el.innerHTML = h;

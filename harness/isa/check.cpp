@@ -57,6 +57,16 @@ std::string EmittedInstruction::describe(gcn::Gen gen) const {
   return text + " ; " + hexWords(words) + " ; " + descriptorName();
 }
 
+std::string EmittedInstruction::listingLine(gcn::Gen gen) const {
+  std::string line =
+      executable + ": " + driverText + " ; " + hexWords(words) + " ; " + descriptorName();
+  if (!decoded)
+    line += " ; undecodable: " + decodeError;
+  else if (!textDisagreement.empty())
+    line += " ; decodes as '" + printOrReason(gen, inst) + "'";
+  return line;
+}
+
 std::vector<EmittedInstruction> emittedBufferInstructions(
     gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables) {
   std::vector<EmittedInstruction> out;

@@ -40,6 +40,10 @@ struct EmittedInstruction {
   // printInstruction of the decoded words, or "<undecodable: reason>"; plus " ; <words>"
   // and " ; <descriptorName()>".
   std::string describe(gcn::Gen gen) const;
+
+  // The record line: "<executable>: <driverText> ; <words> ; <descriptorName()>", plus
+  // " ; decodes as '...'" when the words do not read as the driver's text.
+  std::string listingLine(gcn::Gen gen) const;
 };
 
 // The MUBUF/MTBUF instructions of every executable's "Assembly" text (code_scan picks the

@@ -91,8 +91,12 @@ struct CaseResult {
   std::string format;       // VkFormat name, "" when untyped
   std::string binding;
   Verdict verdict = Verdict::Error;
-  std::string reason;                // unsupported / error / fail summary
-  std::string tolerance;             // the tolerance actually applied
+  std::string reason;     // unsupported / error / fail summary
+  std::string tolerance;  // the tolerance actually applied
+  // The V# the case binds: the text form of `gcnprobe vsharp` for the profile's generation and
+  // its four dwords as "xxxxxxxx xxxxxxxx xxxxxxxx xxxxxxxx"; empty when it has none in range.
+  std::string vsharp;
+  std::string vsharpWords;
   std::string expectation;           // how expected values were obtained (profile, alternatives)
   std::vector<ComponentDiff> diffs;  // every component of every failing lane / field
   std::vector<int64_t> changedGuardBytes;
@@ -103,6 +107,9 @@ struct CaseResult {
   // The ISA digest (isa_digest.h) of the pipeline the driver emitted for the case;
   // std::nullopt where no ISA is visible (lavapipe) or the case never reached a pipeline.
   std::optional<std::string> isaDigest;
+  // Every buffer instruction in that pipeline, one line each: the executable, the driver's
+  // text, the encoded words and the descriptor its SRSRC holds; empty where none is visible.
+  std::vector<std::string> isaLines;
 };
 
 }  // namespace gcnprobe::run

@@ -1,9 +1,7 @@
 #include "harness/run/html_report.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,11 +9,6 @@
 #include <unordered_map>
 
 #include "harness/run/compare.h"
-#include "harness/run/profile.h"
-#include "harness/run/suite.h"
-#include "reference/error.h"
-#include "reference/executor.h"
-#include "reference/resource.h"
 #include "report/page.h"
 
 namespace gcnprobe::run {
@@ -41,44 +34,6 @@ std::vector<std::string> splitDots(const std::string& s) {
 std::string headerString(const nlohmann::json& header, const char* key) {
   const auto it = header.find(key);
   return it != header.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// A case as this build defines it for one profile: the V# it binds, in the text form of
-// `gcnprobe vsharp` (reference/resource.h) and as its four dwords.
-struct Definition {
-  std::string vsharp;
-  std::array<uint32_t, 4> words{};
-};
-
-// Every case this build defines for `profile` (empty for a profile it does not know).
-std::unordered_map<std::string, Definition> definitions(const std::string& profile) {
-  std::unordered_map<std::string, Definition> out;
-  Profile p;
-  try {
-    p = resolveProfile(profile, std::nullopt);
-  } catch (const gcn::Error&) {
-    return out;
-  }
-  for (const SuiteInfo& suite : allSuites()) {
-    std::vector<Case> cases;
-    try {
-      cases = buildCases(suite.name, "", p.chip);
-    } catch (const gcn::Error&) {
-      continue;  // e.g. the disputed suite without its probe files
-    }
-    for (const Case& c : cases) {
-      if (!c.broken.empty()) continue;
-      try {
-        Definition d;
-        d.words = gcn::vsharpWords(c.device.state, c.device.inst.srsrc);
-        d.vsharp = gcn::formatVSharp(p.chip.gen, gcn::decodeVSharp(p.chip.gen, d.words));
-        out.emplace(c.name, std::move(d));
-      } catch (const gcn::Error&) {
-        // an instruction without a V# in range: no V# to show
-      }
-    }
-  }
-  return out;
 }
 
 // The lane values of a record: (kind, lane, element, component, actual bits) of each entry.
@@ -207,17 +162,6 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     }
   }
 
-  // The V# of each case as this build defines it, per profile of the reports.
-  std::vector<std::unordered_map<std::string, Definition>> defs;
-  std::map<std::string, std::size_t> defsOfProfile;
-  std::vector<std::size_t> runDefs;
-  for (const ResultsFile& r : runs) {
-    const std::string profile = headerString(r.header, "profile");
-    auto [it, added] = defsOfProfile.emplace(profile, defs.size());
-    if (added) defs.push_back(definitions(profile));
-    runDefs.push_back(it->second);
-  }
-
   // Suites, rows and columns in order of first appearance.
   struct SuiteAxes {
     std::vector<std::string> rows, columns;
@@ -263,8 +207,10 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
       const std::optional<Verdict> verdict = verdictFromName(rec->value("verdict", ""));
       v.push_back(verdict ? static_cast<int>(*verdict) : -1);
       nlohmann::json r = *rec;
-      for (const char* member : {"name", "suite", "profile", "device", "format", "binding"})
+      for (const char* member :
+           {"name", "suite", "profile", "device", "format", "binding", "vsharp"})
         r.erase(member);
+      if (const auto isa = r.find("isa_lines"); isa != r.end() && isa->empty()) r.erase(isa);
       // The lane entries as rows of kLaneFields: half the size of the objects.
       const auto lanes = r.find("lanes");
       if (lanes != r.end() && lanes->is_array()) {
@@ -283,23 +229,22 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     c["v"] = v;
     c["rec"] = recs;
     if (!kinds[i].empty()) c["d"] = kinds[i];
-    // The V# per report (reports of one profile share it); one entry when all agree.
+    // The V# each report's record says the case bound (the page shows one entry when all agree).
     nlohmann::json vs = nlohmann::json::array();
+    bool anyVs = false;
     for (std::size_t k = 0; k < runs.size(); ++k) {
-      const auto it = defs[runDefs[k]].find(names[i]);
-      if (it == defs[runDefs[k]].end()) {
+      const nlohmann::json* rec = records[i][k];
+      const auto it = rec != nullptr ? rec->find("vsharp") : nlohmann::json::const_iterator();
+      if (rec == nullptr || it == rec->end() || !it->is_object()) {
         vs.push_back(nullptr);
         continue;
       }
-      char words[48];
-      std::snprintf(words, sizeof words, "%08x %08x %08x %08x", it->second.words[0],
-                    it->second.words[1], it->second.words[2], it->second.words[3]);
       vs.push_back({{"profile", headerString(runs[k].header, "profile")},
-                    {"text", it->second.vsharp},
-                    {"words", words}});
+                    {"text", it->value("text", "")},
+                    {"words", it->value("words", "")}});
+      anyVs = true;
     }
-    if (std::any_of(vs.begin(), vs.end(), [](const nlohmann::json& x) { return !x.is_null(); }))
-      c["vs"] = vs;
+    if (anyVs) c["vs"] = vs;
     cases.push_back(std::move(c));
   }
   nlohmann::json suites = nlohmann::json::array();

@@ -35,11 +35,15 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
   j["profile"] = profile;
   j["device"] = device;
   j["tolerance"] = r.tolerance;
+  j["vsharp"] = r.vsharpWords.empty()
+                    ? nlohmann::json(nullptr)
+                    : nlohmann::json{{"text", r.vsharp}, {"words", r.vsharpWords}};
   j["expectation"] = r.expectation;
   j["changed_guard_bytes"] = r.changedGuardBytes;
   j["notes"] = r.notes;
   j["duration_s"] = r.seconds;
   j["isa_digest"] = r.isaDigest ? nlohmann::json(*r.isaDigest) : nlohmann::json(nullptr);
+  j["isa_lines"] = r.isaLines;
   nlohmann::json lanes = nlohmann::json::array();
   for (const ComponentDiff& d : r.diffs) {
     lanes.push_back({{"lane", d.lane},

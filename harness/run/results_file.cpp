@@ -110,6 +110,10 @@ CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where
   r.binding = optionalString(record, "binding");
   r.reason = optionalString(record, "reason");
   r.tolerance = optionalString(record, "tolerance");
+  if (const auto it = record.find("vsharp"); it != record.end() && it->is_object()) {
+    r.vsharp = optionalString(*it, "text");
+    r.vsharpWords = optionalString(*it, "words");
+  }
   r.expectation = optionalString(record, "expectation");
   if (const auto it = record.find("notes"); it != record.end() && it->is_array())
     for (const nlohmann::json& n : *it)
@@ -150,6 +154,14 @@ CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where
     if (!it->is_string() || it->get<std::string>().empty())
       throw gcn::Error(where + " (" + r.name + "): \"isa_digest\" is neither a string nor null");
     r.isaDigest = it->get<std::string>();
+  }
+  if (const auto it = record.find("isa_lines"); it != record.end()) {
+    if (!it->is_array()) throw gcn::Error(where + " (" + r.name + "): \"isa_lines\" is not a list");
+    for (const nlohmann::json& line : *it) {
+      if (!line.is_string())
+        throw gcn::Error(where + " (" + r.name + "): an \"isa_lines\" entry is not a string");
+      r.isaLines.push_back(line.get<std::string>());
+    }
   }
   return r;
 }

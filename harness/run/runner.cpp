@@ -50,6 +50,8 @@ void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult
     const routes::PipelineIsa pipeline = route.pipelineIsa(c.device);
     r.isaDigest = isaDigest(pipeline);
     const isa::CheckResult check = checkCaseIsa(gen, c, pipeline);
+    for (const isa::EmittedInstruction& e : check.emitted)
+      r.isaLines.push_back(e.listingLine(gen));
     if (check.outcome == isa::Outcome::NoIsa) return;
     if (check.outcome == isa::Outcome::RouteMiss) {
       r.verdict = Verdict::RouteMiss;
@@ -112,6 +114,7 @@ Summary runCases(std::span<const Case> cases,
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
     r.tolerance = tolerance(options.profile.portable ? c.tolerance : c.gcnTolerance).name;
+    describeVSharp(options.profile.chip.gen, c, r);
     // Exactly one route claims a case; two claiming it is an error of the route list.
     const routes::RouteChoice choice = routes::chooseRoute(routes, c.device);
     if (choice.route == nullptr) {

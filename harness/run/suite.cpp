@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cstdio>
 #include <random>
 
 #include "harness/formats.h"
 #include "harness/run/pattern.h"
 #include "reference/assembler.h"
 #include "reference/error.h"
+#include "reference/executor.h"
 #include "reference/resource.h"
 #include "reference/text.h"
 
@@ -189,6 +191,19 @@ std::string caseInstructionText(gcn::Gen gen, const Case& c) {
   if (c.view && c.view->srgb)
     text += " ; sRGB EOTF on r,g,b in the shader (no buffer NUM_FORMAT is sRGB)";
   return text;
+}
+
+void describeVSharp(gcn::Gen gen, const Case& c, CaseResult& r) {
+  std::array<uint32_t, 4> words{};
+  try {
+    words = gcn::vsharpWords(c.device.state, c.device.inst.srsrc);
+  } catch (const gcn::Error&) {
+    return;  // no V# in range: the reference rejects the case and says why
+  }
+  char hex[48];
+  std::snprintf(hex, sizeof hex, "%08x %08x %08x %08x", words[0], words[1], words[2], words[3]);
+  r.vsharpWords = hex;
+  r.vsharp = gcn::formatVSharp(gen, gcn::decodeVSharp(gen, words));
 }
 
 std::vector<Case> texelSuite(const gcn::Chip& chip) {

@@ -103,5 +103,8 @@ std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst);
 // The case's intended GCN code: instructionText, or for a composed view (case.h
 // ViewCompose) every load joined with " ; ", plus the sRGB decode a driver must add.
 std::string caseInstructionText(gcn::Gen gen, const Case& c);
+// Fills r.vsharp and r.vsharpWords with the V# the case binds (its SRSRC quad), decoded for
+// gen; leaves them empty when the instruction's SRSRC is not a quad in range.
+void describeVSharp(gcn::Gen gen, const Case& c, CaseResult& r);
 
 }  // namespace gcnprobe::run

@@ -49,6 +49,22 @@ TEST(RunCli, RunPrintsCountLineAndWritesJson) {
          {"name", "instruction", "verdict", "reason", "profile", "device", "lanes"})
       EXPECT_TRUE(r.contains(key)) << key;
     EXPECT_EQ(r["profile"], "portable");
+    // The V# the case bound. Word 3 holds NUM_FORMAT in bits 12-14 and DATA_FORMAT in bits
+    // 15-18 (AMD GCN3 ISA manual, buffer resource table); VK_FORMAT_R8G8B8A8_* is
+    // BUF_DATA_FORMAT_8_8_8_8 = 10 (CLRX GcnOperands, Mesa ac_get_tbuffer_format).
+    ASSERT_TRUE(r.contains("vsharp") && r["vsharp"].is_object()) << r["name"];
+    unsigned w[4] = {};
+    ASSERT_EQ(std::sscanf(r["vsharp"]["words"].get<std::string>().c_str(), "%8x %8x %8x %8x", &w[0],
+                          &w[1], &w[2], &w[3]),
+              4)
+        << r["vsharp"];
+    EXPECT_EQ((w[3] >> 15) & 15u, 10u) << r["name"] << ": " << r["vsharp"];
+    const std::string name = r["name"];
+    if (name.find("r8g8b8a8_unorm") != std::string::npos) {
+      EXPECT_EQ((w[3] >> 12) & 7u, 0u) << "UNORM is NUM_FORMAT 0: " << r["vsharp"];
+    }
+    EXPECT_NE(r["vsharp"]["text"].get<std::string>().find("8_8_8_8"), std::string::npos)
+        << r["vsharp"];
   }
   // r8g8b8a8_unorm, _uscaled and _uint: uniform + storage loads x, xyzw, plus one store each
   // (suite.cpp: loads of {1, components, 4} = {1, 4} for 4-component formats).

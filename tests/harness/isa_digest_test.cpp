@@ -152,7 +152,7 @@ class ShowsIsa : public gcnprobe::routes::Route {
   PipelineIsa isa_;
 };
 
-std::optional<std::string> digestOfRun(const PipelineIsa& isa) {
+gcnprobe::run::CaseResult resultOfRun(const PipelineIsa& isa) {
   const auto cases = gcnprobe::run::buildCases("texel", "texel.uniform.r8_unorm.load_format_x",
                                                gcn::representativeChip(gcn::Gen::Gfx8));
   EXPECT_EQ(cases.size(), 1u);
@@ -161,16 +161,51 @@ std::optional<std::string> digestOfRun(const PipelineIsa& isa) {
   gcnprobe::run::RunOptions ro;
   ro.profile = gcnprobe::run::resolveProfile("gfx8", std::nullopt);
   ro.jobs = 1;
-  std::optional<std::string> digest = "not reported";
+  gcnprobe::run::CaseResult result;
+  result.isaDigest = "not reported";
   gcnprobe::run::runCases(cases, routes, ro,
-                          [&](const gcnprobe::run::CaseResult& r) { digest = r.isaDigest; });
-  return digest;
+                          [&](const gcnprobe::run::CaseResult& r) { result = r; });
+  return result;
+}
+
+std::optional<std::string> digestOfRun(const PipelineIsa& isa) {
+  return resultOfRun(isa).isaDigest;
 }
 
 TEST(IsaDigest, TheRunnerRecordsThePipelinesDigest) {
   const PipelineIsa pipeline = compute(kListing);
   EXPECT_EQ(digestOfRun(pipeline), isaDigest(pipeline));
   EXPECT_EQ(digestOfRun(PipelineIsa{}), std::nullopt);
+}
+
+TEST(IsaDigest, TheRunnerRecordsTheEmittedBufferInstructions) {
+  // The listing's one buffer instruction, as the driver printed it, with its words; the
+  // s_load and s_waitcnt lines are not buffer instructions.
+  const gcnprobe::run::CaseResult r = resultOfRun(compute(kListing));
+  ASSERT_EQ(r.isaLines.size(), 1u);
+  EXPECT_EQ(r.isaLines[0].rfind("Compute Shader: buffer_load_dword v1, v0, s[4:7], 0 offen ; ", 0),
+            0u)
+      << r.isaLines[0];
+  EXPECT_NE(r.isaLines[0].find("e0501000 80010100"), std::string::npos) << r.isaLines[0];
+  EXPECT_EQ(r.isaLines[0].find("decodes as"), std::string::npos) << r.isaLines[0];
+  EXPECT_TRUE(resultOfRun(PipelineIsa{}).isaLines.empty());
+}
+
+TEST(IsaDigest, RecordsCarryTheIsaLinesAndReadThemBack) {
+  gcnprobe::run::CaseResult r;
+  r.name = "storage.x";
+  r.verdict = gcnprobe::run::Verdict::Pass;
+  EXPECT_EQ(gcnprobe::run::caseRecord(r, "gfx8", "dev").at("isa_lines"), nlohmann::json::array());
+  r.isaLines = {"Compute Shader: buffer_load_dword v1, v0, s[4:7], 0 offen ; e0501000 80010100"};
+  const nlohmann::json j = gcnprobe::run::caseRecord(r, "gfx8", "dev");
+  EXPECT_EQ(gcnprobe::run::caseFromRecord(j, "t").isaLines, r.isaLines);
+  nlohmann::json bad = j;
+  bad["isa_lines"] = "one line";
+  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  bad["isa_lines"] = nlohmann::json::array({1});
+  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  bad.erase("isa_lines");  // a report of an older version
+  EXPECT_TRUE(gcnprobe::run::caseFromRecord(bad, "t").isaLines.empty());
 }
 
 TEST(IsaDigest, RecordsCarryItAndReadItBack) {
