@@ -328,8 +328,9 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& set
   return out;
 }
 
-Exploration explore(const Probe& probe, const ProbeSetup& setup) {
+Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxImageBytes) {
   Exploration ex;
+  uint64_t imageBytes = 0;  // held by the distinct predictions' memory images
   const Policies base = setup.policies;
   const ExecResult baseResult = run(probe, setup, base);
   for (const PolicyPoint& point : allPolicyPoints()) {
@@ -374,6 +375,20 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup) {
         std::find_if(ex.predictions.begin(), ex.predictions.end(),
                      [&](const Prediction& q) { return samePrediction(q.result, r, setup.lanes); });
     if (same == ex.predictions.end()) {
+      if (r.written) {
+        imageBytes += r.written->bytes.size();
+        if (imageBytes > maxImageBytes) {
+          const Place& place = probe.memorySize ? probe.memorySize->place : probe.inst->place;
+          throw Error(place, "exploring the policies gives " +
+                                 std::to_string(ex.predictions.size() + 1) +
+                                 " or more distinct memory images of " +
+                                 std::to_string(r.written->bytes.size()) + " bytes, " +
+                                 std::to_string(imageBytes) + " bytes in all (the limit is " +
+                                 std::to_string(maxImageBytes) +
+                                 "): make `memory size` smaller or pin policies with "
+                                 "`policy = name=option`");
+        }
+      }
       ex.predictions.push_back(Prediction{std::move(r), p, {label}, p == base});
     } else {
       same->labels.push_back(label);

@@ -64,7 +64,13 @@ struct Exploration {
   std::vector<Prediction> predictions;  // distinct; the default first
   bool exhaustive = true;               // false when too many points mattered to combine
 };
-Exploration explore(const Probe& probe, const ProbeSetup& setup);
+// Distinct predictions of a store or atomic each keep the memory image after it (up to
+// kMaxMemoryBytes, under up to 256 policy combinations): their sum is bounded, so that a
+// 16 MiB store probe cannot hold gigabytes. Over the limit, explore throws gcn::Error at the
+// probe's `memory size` line (else its `inst` line) with the numbers.
+inline constexpr uint64_t kMaxPredictionImageBytes = 256ull << 20;
+Exploration explore(const Probe& probe, const ProbeSetup& setup,
+                    uint64_t maxImageBytes = kMaxPredictionImageBytes);
 
 // "UNORM" etc.: the register type the instruction returns or takes, for printing values.
 RegType dataRegType(const ProbeSetup& setup);

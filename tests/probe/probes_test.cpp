@@ -77,6 +77,46 @@ TEST(Probes, PinnedPolicyIsNotVaried) {
   EXPECT_EQ(ex.predictions[0].result.lanes[1].vdata[1], 0u);
 }
 
+// The store form of raw-straddle with a 16 MiB image: lane 1's second dword lands under
+// `straddle=start` only, so the two predictions keep two different 16 MiB images. The
+// images held are bounded: under a limit below two images explore refuses, at the
+// `memory size` line, with the numbers.
+TEST(Probes, PredictionImagesAreBounded) {
+  const Probe probe = parseProbe(
+      "gen = gfx8\n"
+      "inst = buffer_store_dwordx2 v[1:2], v0, s[4:7], 0 offen\n"
+      "vsharp = base=0x1000 stride=0 num_records=8 dfmt=32 nfmt=uint\n"
+      "lanes = 2\n"
+      "v0 = 0, 4\n"
+      "v1 = 0xaaaaaaaa\n"
+      "v2 = 0xbbbbbbbb\n"
+      "memory size = 16777216\n",
+      "big.probe");
+  const ProbeSetup setup = prepare(probe, {});
+  const Exploration ex = explore(probe, setup);
+  ASSERT_EQ(ex.predictions.size(), 2u);
+  for (const Prediction& p : ex.predictions) {
+    ASSERT_TRUE(p.result.written.has_value());
+    const std::vector<uint8_t>& m = p.result.written->bytes;
+    ASSERT_EQ(m.size(), 16777216u);
+    // Byte 8 is lane 1's second dword: written only when the start alone is checked.
+    const bool startOnly = p.policies.rawStraddle() == policy::RawStraddle::StartOnly;
+    EXPECT_EQ(m[8], startOnly ? 0xbb : 0x00);
+  }
+  try {
+    (void)explore(probe, setup, 24u << 20);
+    FAIL() << "two 16 MiB images passed a 24 MiB limit";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("big.probe:8:"), std::string::npos) << what;
+    EXPECT_NE(what.find("2 or more distinct memory images of 16777216 bytes"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("the limit is 25165824"), std::string::npos) << what;
+  }
+  // The default limit is 256 MiB: 16 such images.
+  EXPECT_EQ(kMaxPredictionImageBytes, 16u * 16777216u);
+}
+
 // An expectation that does not hold is reported with its line.
 TEST(Probes, FailingExpectationIsReported) {
   const Probe probe = parseProbe(
