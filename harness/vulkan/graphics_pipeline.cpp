@@ -52,82 +52,49 @@ void EmptyRenderPass::end(VkCommandBuffer cmd) {
 GraphicsPipeline::GraphicsPipeline(Context& ctx, std::span<const uint32_t> vertexSpirv,
                                    std::span<const Binding> bindings, const VertexInput& input,
                                    const EmptyRenderPass& pass, bool captureIsa)
-    : device_(ctx.device()), bindings_(bindings.begin(), bindings.end()) {
-  try {
-    module_ = createShaderModule(device_, vertexSpirv);
-    setLayout_ = createSetLayout(device_, bindings_, VK_SHADER_STAGE_VERTEX_BIT);
-    auto pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-    pli.setLayoutCount = 1;
-    pli.pSetLayouts = &setLayout_;
-    check(vkCreatePipelineLayout(device_, &pli, nullptr, &layout_), "vkCreatePipelineLayout");
+    : PipelineObjects(ctx, vertexSpirv, bindings, VK_SHADER_STAGE_VERTEX_BIT, 0) {
+  auto stage =
+      make<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+  stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stage.module = module_;
+  stage.pName = "main";
 
-    auto stage =
-        make<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-    stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
-    stage.module = module_;
-    stage.pName = "main";
+  VkVertexInputBindingDescription vb{0, input.stride, VK_VERTEX_INPUT_RATE_VERTEX};
+  VkVertexInputAttributeDescription va{0, 0, input.format, input.offset};
+  auto vi = make<VkPipelineVertexInputStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
+  vi.vertexBindingDescriptionCount = 1;
+  vi.pVertexBindingDescriptions = &vb;
+  vi.vertexAttributeDescriptionCount = 1;
+  vi.pVertexAttributeDescriptions = &va;
 
-    VkVertexInputBindingDescription vb{0, input.stride, VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription va{0, 0, input.format, input.offset};
-    auto vi = make<VkPipelineVertexInputStateCreateInfo>(
-        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
-    vi.vertexBindingDescriptionCount = 1;
-    vi.pVertexBindingDescriptions = &vb;
-    vi.vertexAttributeDescriptionCount = 1;
-    vi.pVertexAttributeDescriptions = &va;
+  auto ia = make<VkPipelineInputAssemblyStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
+  ia.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
 
-    auto ia = make<VkPipelineInputAssemblyStateCreateInfo>(
-        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
-    ia.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  auto rs = make<VkPipelineRasterizationStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
+  rs.rasterizerDiscardEnable = VK_TRUE;
+  rs.polygonMode = VK_POLYGON_MODE_FILL;
+  rs.cullMode = VK_CULL_MODE_NONE;
+  rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  rs.lineWidth = 1.0f;
 
-    auto rs = make<VkPipelineRasterizationStateCreateInfo>(
-        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
-    rs.rasterizerDiscardEnable = VK_TRUE;
-    rs.polygonMode = VK_POLYGON_MODE_FILL;
-    rs.cullMode = VK_CULL_MODE_NONE;
-    rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    rs.lineWidth = 1.0f;
-
-    auto ci = make<VkGraphicsPipelineCreateInfo>(VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
-    ci.stageCount = 1;
-    ci.pStages = &stage;
-    ci.pVertexInputState = &vi;
-    ci.pInputAssemblyState = &ia;
-    ci.pRasterizationState = &rs;
-    ci.layout = layout_;
-    ci.renderPass = pass.renderPass();
-    ci.subpass = 0;
-    if (captureIsa) {
-      if (!ctx.features().pipelineExecutableInfo) {
-        throw gcn::Error(ctx.info().name +
-                         " has no VK_KHR_pipeline_executable_properties: no ISA to capture");
-      }
-      ci.flags = VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
-    }
-    check(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
-          "vkCreateGraphicsPipelines");
-  } catch (...) {
-    destroy();
-    throw;
-  }
+  auto ci = make<VkGraphicsPipelineCreateInfo>(VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
+  ci.stageCount = 1;
+  ci.pStages = &stage;
+  ci.pVertexInputState = &vi;
+  ci.pInputAssemblyState = &ia;
+  ci.pRasterizationState = &rs;
+  ci.layout = layout_;
+  ci.renderPass = pass.renderPass();
+  ci.subpass = 0;
+  ci.flags = captureFlags(ctx, captureIsa);
+  check(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
+        "vkCreateGraphicsPipelines");
 }
 
-GraphicsPipeline::~GraphicsPipeline() {
-  destroy();
-}
-
-void GraphicsPipeline::destroy() {
-  if (pipeline_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, pipeline_, nullptr);
-  if (layout_ != VK_NULL_HANDLE) vkDestroyPipelineLayout(device_, layout_, nullptr);
-  if (setLayout_ != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
-  if (module_ != VK_NULL_HANDLE) vkDestroyShaderModule(device_, module_, nullptr);
-  pipeline_ = VK_NULL_HANDLE;
-  layout_ = VK_NULL_HANDLE;
-  setLayout_ = VK_NULL_HANDLE;
-  module_ = VK_NULL_HANDLE;
-}
-
-StorageDescriptorSets::StorageDescriptorSets(Context& ctx, const GraphicsPipeline& pipeline,
+StorageDescriptorSets::StorageDescriptorSets(Context& ctx, const PipelineObjects& pipeline,
                                              uint32_t count)
     : device_(ctx.device()) {
   for (const Binding& b : pipeline.bindings())

@@ -51,35 +51,18 @@ struct VertexInput {
 // Set-0 bindings are visible to the vertex stage. With captureIsa the pipeline is created
 // with VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR (captureIsa() in
 // pipeline.h then returns ACO's text on RADV).
-class GraphicsPipeline {
+class GraphicsPipeline : public PipelineObjects {
  public:
   GraphicsPipeline(Context& ctx, std::span<const uint32_t> vertexSpirv,
                    std::span<const Binding> bindings, const VertexInput& input,
                    const EmptyRenderPass& pass, bool captureIsa = false);
-  ~GraphicsPipeline();
-  GraphicsPipeline(const GraphicsPipeline&) = delete;
-  GraphicsPipeline& operator=(const GraphicsPipeline&) = delete;
-
-  VkPipeline pipeline() const { return pipeline_; }
-  VkPipelineLayout layout() const { return layout_; }
-  VkDescriptorSetLayout setLayout() const { return setLayout_; }
-  const std::vector<Binding>& bindings() const { return bindings_; }
-
- private:
-  void destroy();
-  VkDevice device_ = VK_NULL_HANDLE;
-  std::vector<Binding> bindings_;
-  VkShaderModule module_ = VK_NULL_HANDLE;
-  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
 };
 
-// A descriptor pool with `count` storage-buffer sets of a graphics pipeline's layout (the
-// DescriptorSet of pipeline.h takes a ComputePipeline). Sets are freed with the pool.
+// A descriptor pool with `count` storage-buffer sets of a pipeline's set-0 layout (DescriptorSet
+// of pipeline.h holds one set of any binding type). Sets are freed with the pool.
 class StorageDescriptorSets {
  public:
-  StorageDescriptorSets(Context& ctx, const GraphicsPipeline& pipeline, uint32_t count);
+  StorageDescriptorSets(Context& ctx, const PipelineObjects& pipeline, uint32_t count);
   ~StorageDescriptorSets();
   StorageDescriptorSets(const StorageDescriptorSets&) = delete;
   StorageDescriptorSets& operator=(const StorageDescriptorSets&) = delete;

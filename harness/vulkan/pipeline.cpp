@@ -36,59 +36,31 @@ VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> 
   return layout;
 }
 
-ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
-                                 std::span<const Binding> bindings, uint32_t pushConstantBytes,
-                                 bool captureIsa, std::span<const uint32_t> specialization)
+PipelineObjects::PipelineObjects(Context& ctx, std::span<const uint32_t> spirv,
+                                 std::span<const Binding> bindings, VkShaderStageFlags stages,
+                                 uint32_t pushConstantBytes)
     : device_(ctx.device()), bindings_(bindings.begin(), bindings.end()) {
   try {
     module_ = createShaderModule(device_, spirv);
-    setLayout_ = createSetLayout(device_, bindings_, VK_SHADER_STAGE_COMPUTE_BIT);
-
-    VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantBytes};
+    setLayout_ = createSetLayout(device_, bindings_, stages);
+    VkPushConstantRange pcr{stages, 0, pushConstantBytes};
     auto pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
     pli.setLayoutCount = 1;
     pli.pSetLayouts = &setLayout_;
     pli.pushConstantRangeCount = pushConstantBytes > 0 ? 1 : 0;
     pli.pPushConstantRanges = &pcr;
     check(vkCreatePipelineLayout(device_, &pli, nullptr, &layout_), "vkCreatePipelineLayout");
-
-    std::vector<VkSpecializationMapEntry> entries;
-    for (uint32_t i = 0; i < specialization.size(); ++i) {
-      entries.push_back({i, i * 4, 4});
-    }
-    VkSpecializationInfo si{};
-    si.mapEntryCount = static_cast<uint32_t>(entries.size());
-    si.pMapEntries = entries.data();
-    si.dataSize = specialization.size_bytes();
-    si.pData = specialization.data();
-
-    auto ci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = module_;
-    ci.stage.pName = "main";
-    ci.stage.pSpecializationInfo = specialization.empty() ? nullptr : &si;
-    ci.layout = layout_;
-    if (captureIsa) {
-      if (!ctx.features().pipelineExecutableInfo) {
-        throw gcn::Error(ctx.info().name +
-                         " has no VK_KHR_pipeline_executable_properties: no ISA to capture");
-      }
-      ci.flags = VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
-    }
-    check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
-          "vkCreateComputePipelines");
   } catch (...) {
-    destroy();  // not ~ComputePipeline(): members are destroyed by the unwinding itself
+    destroy();  // a constructor that throws gets no destructor call
     throw;
   }
 }
 
-ComputePipeline::~ComputePipeline() {
+PipelineObjects::~PipelineObjects() {
   destroy();
 }
 
-void ComputePipeline::destroy() {
+void PipelineObjects::destroy() {
   if (pipeline_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, pipeline_, nullptr);
   if (layout_ != VK_NULL_HANDLE) vkDestroyPipelineLayout(device_, layout_, nullptr);
   if (setLayout_ != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
@@ -97,6 +69,41 @@ void ComputePipeline::destroy() {
   layout_ = VK_NULL_HANDLE;
   setLayout_ = VK_NULL_HANDLE;
   module_ = VK_NULL_HANDLE;
+}
+
+VkPipelineCreateFlags PipelineObjects::captureFlags(Context& ctx, bool captureIsa) {
+  if (!captureIsa) return 0;
+  if (!ctx.features().pipelineExecutableInfo)
+    throw gcn::Error(ctx.info().name +
+                     " has no VK_KHR_pipeline_executable_properties: no ISA to capture");
+  return VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
+}
+
+// A derived constructor that throws leaves the base destructor to destroy what was created.
+ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
+                                 std::span<const Binding> bindings, uint32_t pushConstantBytes,
+                                 bool captureIsa, std::span<const uint32_t> specialization)
+    : PipelineObjects(ctx, spirv, bindings, VK_SHADER_STAGE_COMPUTE_BIT, pushConstantBytes) {
+  std::vector<VkSpecializationMapEntry> entries;
+  for (uint32_t i = 0; i < specialization.size(); ++i) {
+    entries.push_back({i, i * 4, 4});
+  }
+  VkSpecializationInfo si{};
+  si.mapEntryCount = static_cast<uint32_t>(entries.size());
+  si.pMapEntries = entries.data();
+  si.dataSize = specialization.size_bytes();
+  si.pData = specialization.data();
+
+  auto ci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  ci.stage.module = module_;
+  ci.stage.pName = "main";
+  ci.stage.pSpecializationInfo = specialization.empty() ? nullptr : &si;
+  ci.layout = layout_;
+  ci.flags = captureFlags(ctx, captureIsa);
+  check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
+        "vkCreateComputePipelines");
 }
 
 BufferView::BufferView(Context& ctx, VkBuffer buffer, VkFormat format, VkDeviceSize offset,
@@ -117,7 +124,7 @@ BufferView::~BufferView() {
 BufferView::BufferView(BufferView&& o) noexcept
     : device_(o.device_), view_(std::exchange(o.view_, VK_NULL_HANDLE)) {}
 
-DescriptorSet::DescriptorSet(Context& ctx, const ComputePipeline& pipeline)
+DescriptorSet::DescriptorSet(Context& ctx, const PipelineObjects& pipeline)
     : device_(ctx.device()), bindings_(pipeline.bindings()) {
   std::map<VkDescriptorType, uint32_t> counts;
   for (const Binding& b : bindings_)

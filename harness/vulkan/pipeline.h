@@ -26,33 +26,50 @@ VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spi
 VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> bindings,
                                       VkShaderStageFlags stages);
 
-// A compute pipeline, its set-0 layout and pipeline layout. `pushConstantBytes` (0 = none)
-// is visible to the compute stage. With captureStatistics the pipeline is created with
-// VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR (needs
-// features().pipelineExecutableInfo) so captureIsa() returns text.
-// Specialization constants: `specialization` holds 32-bit values for constant ids 0..n-1.
-class ComputePipeline {
+// What a compute and a graphics pipeline both own: the shader module, the set-0 layout with
+// one descriptor per binding, the pipeline layout and the pipeline, destroyed in reverse order.
+class PipelineObjects {
  public:
-  ComputePipeline(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
-                  uint32_t pushConstantBytes = 0, bool captureIsa = false,
-                  std::span<const uint32_t> specialization = {});
-  ~ComputePipeline();
-  ComputePipeline(const ComputePipeline&) = delete;
-  ComputePipeline& operator=(const ComputePipeline&) = delete;
+  PipelineObjects(const PipelineObjects&) = delete;
+  PipelineObjects& operator=(const PipelineObjects&) = delete;
 
   VkPipeline pipeline() const { return pipeline_; }
   VkPipelineLayout layout() const { return layout_; }
   VkDescriptorSetLayout setLayout() const { return setLayout_; }
   const std::vector<Binding>& bindings() const { return bindings_; }
 
- private:
-  void destroy();
+ protected:
+  // The module, the set layout (bindings visible to `stages`) and the pipeline layout, with
+  // a push-constant range of `pushConstantBytes` for `stages` when it is not 0; the derived
+  // class creates pipeline_. Throws gcn::Error, having destroyed what it created.
+  PipelineObjects(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
+                  VkShaderStageFlags stages, uint32_t pushConstantBytes);
+  ~PipelineObjects();
+  // VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR when captureIsa (so that
+  // captureIsa() below returns text); throws gcn::Error when the device cannot capture.
+  static VkPipelineCreateFlags captureFlags(Context& ctx, bool captureIsa);
+
   VkDevice device_ = VK_NULL_HANDLE;
   std::vector<Binding> bindings_;
   VkShaderModule module_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
+
+ private:
+  void destroy();
+};
+
+// A compute pipeline with its set-0 layout and pipeline layout. `pushConstantBytes` (0 = none)
+// is visible to the compute stage. With captureIsa the pipeline is created with
+// VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR (needs
+// features().pipelineExecutableInfo) so captureIsa() returns text.
+// Specialization constants: `specialization` holds 32-bit values for constant ids 0..n-1.
+class ComputePipeline : public PipelineObjects {
+ public:
+  ComputePipeline(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
+                  uint32_t pushConstantBytes = 0, bool captureIsa = false,
+                  std::span<const uint32_t> specialization = {});
 };
 
 // A texel buffer view (uniform or storage texel buffer). Non-copyable, movable.
@@ -76,7 +93,7 @@ class BufferView {
 // the write* calls before recording.
 class DescriptorSet {
  public:
-  DescriptorSet(Context& ctx, const ComputePipeline& pipeline);
+  DescriptorSet(Context& ctx, const PipelineObjects& pipeline);
   ~DescriptorSet();
   DescriptorSet(const DescriptorSet&) = delete;
   DescriptorSet& operator=(const DescriptorSet&) = delete;
