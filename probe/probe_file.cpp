@@ -15,14 +15,6 @@
 namespace gcn::probe {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
 std::vector<std::string_view> splitWs(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
@@ -45,18 +37,18 @@ class LineParser {
     std::string_view text = raw;
     if (const auto hash = text.find('#'); hash != std::string_view::npos)
       text = text.substr(0, hash);
-    if (trim(text).empty()) return;
+    if (gcn::trimSpace(text).empty()) return;
     const auto eq = text.find('=');
     if (eq == std::string_view::npos)
       fail(firstColumn(raw), "expected 'key = value', found no '='");
-    const std::string_view key = trim(text.substr(0, eq));
+    const std::string_view key = gcn::trimSpace(text.substr(0, eq));
     std::string_view value = text.substr(eq + 1);
     std::size_t valueStart = eq + 1;
     while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) {
       value.remove_prefix(1);
       ++valueStart;
     }
-    value = trim(value);
+    value = gcn::trimSpace(value);
     valueColumn_ = static_cast<int>(valueStart) + 1;
     keyColumn_ = firstColumn(raw);
     if (key.empty()) fail(keyColumn_, "missing key before '='");
@@ -120,7 +112,7 @@ class LineParser {
       std::size_t lead = 0;
       while (lead < piece.size() && std::isspace(static_cast<unsigned char>(piece[lead])))
         ++lead;
-      piece = trim(piece);
+      piece = gcn::trimSpace(piece);
       if (piece.empty())
         fail(valueColumn_ + static_cast<int>(start), "empty entry in a comma-separated list");
       out.emplace_back(piece, static_cast<int>(start + lead));

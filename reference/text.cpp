@@ -30,6 +30,15 @@ bool parseUnsigned(std::string_view s, uint64_t& value) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+std::string_view trimSpace(std::string_view s) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!s.empty() && space(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && space(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
 std::size_t firstInvalidUtf8(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {

@@ -13,6 +13,8 @@ std::string asciiLower(std::string_view s);
 std::string asciiUpper(std::string_view s);
 // Decimal or 0x/0X hexadecimal, the whole text, no sign; false when malformed or too large.
 bool parseUnsigned(std::string_view s, uint64_t& value);
+// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
+std::string_view trimSpace(std::string_view s);
 // The byte offset where `s` stops being well-formed UTF-8 (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF), or npos when all of it is. JSON output must be UTF-8.
 std::size_t firstInvalidUtf8(std::string_view s);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::isa {
 namespace {
@@ -15,14 +16,6 @@ bool isHexWord(std::string_view t) {
   for (char c : t)
     if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
 }
 
 // "BB12:"
@@ -61,7 +54,7 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text, std::string_
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++lineNo;
-    const std::string_view t = trim(line);
+    const std::string_view t = gcn::trimSpace(line);
     // Everything after the constant-data marker is data, not code (print_constant_data).
     if (t.rfind("/* constant data */", 0) == 0) constantData = true;
     if (constantData || t.empty()) continue;
@@ -83,7 +76,7 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text, std::string_
                std::string(t) + "'");
     AsmInstruction ins;
     ins.line = lineNo;
-    ins.text = std::string(trim(line.substr(0, semi)));
+    ins.text = std::string(gcn::trimSpace(line.substr(0, semi)));
     std::size_t pos = semi + 1;
     while (pos < line.size()) {
       while (pos < line.size() && line[pos] == ' ')
@@ -91,7 +84,7 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text, std::string_
       if (pos >= line.size()) break;
       std::size_t end = line.find(' ', pos);
       if (end == std::string_view::npos) end = line.size();
-      const std::string_view tok = trim(line.substr(pos, end - pos));
+      const std::string_view tok = gcn::trimSpace(line.substr(pos, end - pos));
       if (!isHexWord(tok))
         fail(
             static_cast<int>(pos) + 1,
@@ -107,7 +100,7 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text, std::string_
 }
 
 std::string mnemonicOf(std::string_view text) {
-  text = trim(text);
+  text = gcn::trimSpace(text);
   std::string m;
   for (char c : text) {
     if (std::isspace(static_cast<unsigned char>(c))) break;

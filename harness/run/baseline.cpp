@@ -9,6 +9,7 @@
 
 #include "harness/run/selection.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -67,10 +68,10 @@ void forEachLine(std::string_view text, F&& f) {
     l.number = ++number;
     const std::size_t hash = raw.find('#');
     if (hash != std::string_view::npos) {
-      l.comment = trimLine(raw.substr(hash + 1));
+      l.comment = gcn::trimSpace(raw.substr(hash + 1));
       raw = raw.substr(0, hash);
     }
-    l.body = trimLine(raw);
+    l.body = gcn::trimSpace(raw);
     f(l);
   }
 }
@@ -137,18 +138,18 @@ Baseline parseBaseline(std::string_view text, const std::string& source) {
     if (comma == std::string_view::npos)
       fail("'" + std::string(l.body) + "' has no comma: an entry is NAME_OR_GLOB,STATUS");
     BaselineEntry e;
-    e.pattern = std::string(trimLine(l.body.substr(0, comma)));
+    e.pattern = std::string(gcn::trimSpace(l.body.substr(0, comma)));
     std::string_view rest = l.body.substr(comma + 1);
     const std::size_t comma2 = rest.find(',');
-    e.status = std::string(trimLine(rest.substr(0, comma2)));
+    e.status = std::string(gcn::trimSpace(rest.substr(0, comma2)));
     if (comma2 != std::string_view::npos) {
       const std::string_view third = rest.substr(comma2 + 1);
       if (third.find(',') != std::string_view::npos)
         fail(
             "too many fields: an entry is NAME_OR_GLOB,STATUS (or a results.csv line "
             "NAME,STATUS,DURATION)");
-      if (!isDuration(trimLine(third)))
-        fail("'" + std::string(trimLine(third)) +
+      if (!isDuration(gcn::trimSpace(third)))
+        fail("'" + std::string(gcn::trimSpace(third)) +
              "' is no duration (the third field of a results.csv line)");
     }
     if (e.pattern.empty()) fail("empty case name before the comma");

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -25,14 +26,6 @@ bool parseUnsigned(std::string_view t, unsigned& out) {
 }
 
 }  // namespace
-
-std::string_view trimLine(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 Shard parseShard(std::string_view text, std::string_view flag) {
   const auto slash = text.find('/');
@@ -61,7 +54,7 @@ std::vector<std::string> readCaseList(const std::string& path) {
   std::vector<std::string> names;
   std::string line;
   while (std::getline(in, line)) {
-    const std::string_view t = trimLine(line);
+    const std::string_view t = gcn::trimSpace(line);
     if (t.empty() || t.front() == '#') continue;
     names.emplace_back(t);
   }

@@ -34,10 +34,6 @@ struct Selection {
   std::optional<Shard> shard;
 };
 
-// A line of a list file (case list, baseline, flakes) without the blanks around it (space,
-// tab, and the CR of CRLF files).
-std::string_view trimLine(std::string_view s);
-
 // A case list file: one case name per line; blank lines and lines starting with '#' are
 // skipped, surrounding blanks trimmed. Throws gcn::Error naming the file when it cannot be
 // read.

@@ -37,3 +37,11 @@ TEST(Utf8, IllFormedTextNamesTheFirstBadByte) {
 
 }  // namespace
 }  // namespace gcn
+
+TEST(Text, TrimSpaceRemovesAsciiWhiteSpaceAtBothEndsOnly) {
+  EXPECT_EQ(gcn::trimSpace(" \t\r\n\v\fa b\t \r"), "a b");
+  EXPECT_EQ(gcn::trimSpace("abc"), "abc");
+  EXPECT_EQ(gcn::trimSpace(" \t\r\n"), "");
+  EXPECT_EQ(gcn::trimSpace(""), "");
+  EXPECT_EQ(gcn::trimSpace("\xc2\xa0x\xc2\xa0"), "\xc2\xa0x\xc2\xa0");  // U+00A0 is not ASCII
+}
