@@ -742,6 +742,10 @@ void setVsharpWords(WaveState& state, unsigned srsrc, const std::array<uint32_t,
     state.sgpr[srsrc + i] = words[i];
 }
 
+uint32_t soffsetOperandValue(const Instruction& inst, const WaveState& state) {
+  return soffsetValue(inst, state);
+}
+
 const MemoryImage& ExecResult::memory() const {
   static const MemoryImage kNone;
   if (written) return *written;

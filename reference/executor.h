@@ -52,6 +52,10 @@ class WaveState {
 // there. Both throw gcn::Error unless srsrc is a multiple of 4 with s[srsrc+3] inside s0..s103.
 std::array<uint32_t, 4> vsharpWords(const WaveState& state, unsigned srsrc);
 void setVsharpWords(WaveState& state, unsigned srsrc, const std::array<uint32_t, 4>& words);
+// The SOFFSET value the instruction adds (its 8-bit operand code read from the wave state), as
+// execute() reads it: for other code that must agree with the executor's addresses
+// (reference/reach.h). Throws gcn::Error for a code WaveState does not hold (vcc).
+uint32_t soffsetOperandValue(const Instruction& inst, const WaveState& state);
 
 // Memory as the buffer instruction sees it: bytes at [base, base + bytes.size()).
 struct MemoryImage {
