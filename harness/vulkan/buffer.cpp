@@ -9,7 +9,7 @@
 namespace gcnprobe::vk {
 
 HostBuffer::HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage)
-    : device_(ctx.device()), size_(bytes) {
+    : usage_(usage), device_(ctx.device()), size_(bytes) {
   if (bytes == 0) throw gcn::Error("a buffer needs at least one byte");
   auto bi = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bi.size = bytes;
@@ -21,6 +21,9 @@ HostBuffer::HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usag
     vkGetBufferMemoryRequirements(device_, buffer_, &req);
     auto ai = make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = req.size;
+    auto flags = make<VkMemoryAllocateFlagsInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if ((usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0) ai.pNext = &flags;
     ai.memoryTypeIndex =
         ctx.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
@@ -46,12 +49,21 @@ void HostBuffer::release() {
   memory_ = VK_NULL_HANDLE;
 }
 
+VkDeviceAddress HostBuffer::deviceAddress() const {
+  if ((usage_ & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) == 0)
+    throw gcn::Error("a buffer without VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT has no address");
+  auto ai = make<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+  ai.buffer = buffer_;
+  return vkGetBufferDeviceAddress(device_, &ai);
+}
+
 HostBuffer::~HostBuffer() {
   release();
 }
 
 HostBuffer::HostBuffer(HostBuffer&& o) noexcept
-    : device_(std::exchange(o.device_, VK_NULL_HANDLE)),
+    : usage_(std::exchange(o.usage_, 0)),
+      device_(std::exchange(o.device_, VK_NULL_HANDLE)),
       buffer_(std::exchange(o.buffer_, VK_NULL_HANDLE)),
       memory_(std::exchange(o.memory_, VK_NULL_HANDLE)),
       size_(std::exchange(o.size_, 0)),
@@ -60,6 +72,7 @@ HostBuffer::HostBuffer(HostBuffer&& o) noexcept
 HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
   if (this != &o) {
     release();
+    usage_ = std::exchange(o.usage_, 0);
     device_ = std::exchange(o.device_, VK_NULL_HANDLE);
     buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
     memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);

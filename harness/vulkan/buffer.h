@@ -27,9 +27,14 @@ class HostBuffer {
   VkDeviceSize size() const { return size_; }
   std::span<uint8_t> bytes() { return {mapped_, static_cast<size_t>(size_)}; }
   std::span<const uint8_t> bytes() const { return {mapped_, static_cast<size_t>(size_)}; }
+  // vkGetBufferDeviceAddress; the buffer must have been created with
+  // VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT (its memory is then allocated with
+  // VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT), else gcn::Error.
+  VkDeviceAddress deviceAddress() const;
 
  private:
   void release();
+  VkBufferUsageFlags usage_ = 0;
   VkDevice device_ = VK_NULL_HANDLE;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;

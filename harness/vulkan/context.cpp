@@ -374,12 +374,16 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
     k12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
     k12.shaderInt8 = f12.shaderInt8;
     k12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+    // The raw V# route puts a buffer's device address in the V# it writes into a descriptor
+    // buffer: only with descriptor buffers asked for.
+    k12.bufferDeviceAddress = wantDb ? f12.bufferDeviceAddress : VK_FALSE;
     k12.pNext = f12.pNext;
     f12 = k12;
     on.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
     on.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
     on.shaderInt8 = f12.shaderInt8;
     on.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+    on.bufferDeviceAddress = f12.bufferDeviceAddress;
   }
   std::vector<const char*> exts;
   if (ctx->info_.hasRobustness2) {

@@ -61,9 +61,12 @@ struct Features {
   bool shaderStorageImageWriteWithoutFormat = false;
   bool shaderStorageImageExtendedFormats = false;  // r8, rg16, rgb10_a2, ... image formats
   bool pipelineExecutableInfo = false;             // VK_KHR_pipeline_executable_properties
-  // VK_EXT_descriptor_buffer, only when open() was asked for it (the V# self-check): the
-  // driver's own descriptor words through vkGetDescriptorEXT.
+  // VK_EXT_descriptor_buffer, only when open() was asked for it (the V# self-check and the
+  // raw V# route): the driver's own descriptor words through vkGetDescriptorEXT, and
+  // descriptors the application writes.
   bool descriptorBuffer = false;
+  // Vulkan 1.2 bufferDeviceAddress, enabled with descriptorBuffer: the raw V# route's BASE.
+  bool bufferDeviceAddress = false;
   // VK_EXT_shader_image_atomic_int64: the only way SPIR-V gets a 64-bit image type
   // (Int64ImageEXT), so R64_UINT/SINT texel views need it.
   bool shaderImageInt64Atomics = false;
@@ -92,7 +95,7 @@ class Context {
   uint32_t queueFamily() const { return queueFamily_; }
   const Features& features() const { return features_; }
   const VkPhysicalDeviceLimits& limits() const { return limits_; }
-  // Query before every case (issue): support differs per device and per format.
+  // Query before every case: support differs per device and per format.
   VkFormatProperties formatProperties(VkFormat f) const;
   // Throws gcn::Error when no memory type has `flags` among `typeBits`.
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const;

@@ -17,7 +17,7 @@ VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spi
 }
 
 VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> bindings,
-                                      VkShaderStageFlags stages) {
+                                      VkShaderStageFlags stages, bool descriptorBuffer) {
   std::vector<VkDescriptorSetLayoutBinding> lb;
   for (const Binding& b : bindings) {
     VkDescriptorSetLayoutBinding x{};
@@ -29,6 +29,7 @@ VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> 
   }
   auto li =
       make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  if (descriptorBuffer) li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT;
   li.bindingCount = static_cast<uint32_t>(lb.size());
   li.pBindings = lb.data();
   VkDescriptorSetLayout layout = VK_NULL_HANDLE;
@@ -38,11 +39,15 @@ VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> 
 
 PipelineObjects::PipelineObjects(Context& ctx, std::span<const uint32_t> spirv,
                                  std::span<const Binding> bindings, VkShaderStageFlags stages,
-                                 uint32_t pushConstantBytes)
-    : device_(ctx.device()), bindings_(bindings.begin(), bindings.end()) {
+                                 uint32_t pushConstantBytes, bool descriptorBuffer)
+    : device_(ctx.device()),
+      bindings_(bindings.begin(), bindings.end()),
+      descriptorBuffer_(descriptorBuffer) {
   try {
+    if (descriptorBuffer && !ctx.features().descriptorBuffer)
+      throw gcn::Error(ctx.info().name + ": VK_EXT_descriptor_buffer is not enabled");
     module_ = createShaderModule(device_, spirv);
-    setLayout_ = createSetLayout(device_, bindings_, stages);
+    setLayout_ = createSetLayout(device_, bindings_, stages, descriptorBuffer);
     VkPushConstantRange pcr{stages, 0, pushConstantBytes};
     auto pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
     pli.setLayoutCount = 1;
@@ -79,11 +84,18 @@ VkPipelineCreateFlags PipelineObjects::captureFlags(Context& ctx, bool captureIs
   return VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
 }
 
+VkPipelineCreateFlags PipelineObjects::createFlags(Context& ctx, bool captureIsa) const {
+  return captureFlags(ctx, captureIsa) |
+         (descriptorBuffer_ ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0);
+}
+
 // A derived constructor that throws leaves the base destructor to destroy what was created.
 ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
                                  std::span<const Binding> bindings, uint32_t pushConstantBytes,
-                                 bool captureIsa, std::span<const uint32_t> specialization)
-    : PipelineObjects(ctx, spirv, bindings, VK_SHADER_STAGE_COMPUTE_BIT, pushConstantBytes) {
+                                 bool captureIsa, std::span<const uint32_t> specialization,
+                                 bool descriptorBuffer)
+    : PipelineObjects(ctx, spirv, bindings, VK_SHADER_STAGE_COMPUTE_BIT, pushConstantBytes,
+                      descriptorBuffer) {
   std::vector<VkSpecializationMapEntry> entries;
   for (uint32_t i = 0; i < specialization.size(); ++i) {
     entries.push_back({i, i * 4, 4});
@@ -101,7 +113,7 @@ ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
   ci.stage.pName = "main";
   ci.stage.pSpecializationInfo = specialization.empty() ? nullptr : &si;
   ci.layout = layout_;
-  ci.flags = captureFlags(ctx, captureIsa);
+  ci.flags = createFlags(ctx, captureIsa);
   check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
         "vkCreateComputePipelines");
 }

@@ -23,8 +23,10 @@ struct Binding {
 // Shared by the compute and graphics pipelines: a shader module from SPIR-V, and a set-0
 // layout with one descriptor per binding visible to `stages`. Both throw gcn::Error.
 VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spirv);
+// With descriptorBuffer the layout is for VK_EXT_descriptor_buffer
+// (VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT).
 VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const Binding> bindings,
-                                      VkShaderStageFlags stages);
+                                      VkShaderStageFlags stages, bool descriptorBuffer = false);
 
 // What a compute and a graphics pipeline both own: the shader module, the set-0 layout with
 // one descriptor per binding, the pipeline layout and the pipeline, destroyed in reverse order.
@@ -43,11 +45,15 @@ class PipelineObjects {
   // a push-constant range of `pushConstantBytes` for `stages` when it is not 0; the derived
   // class creates pipeline_. Throws gcn::Error, having destroyed what it created.
   PipelineObjects(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
-                  VkShaderStageFlags stages, uint32_t pushConstantBytes);
+                  VkShaderStageFlags stages, uint32_t pushConstantBytes,
+                  bool descriptorBuffer = false);
   ~PipelineObjects();
   // VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR when captureIsa (so that
   // captureIsa() below returns text); throws gcn::Error when the device cannot capture.
   static VkPipelineCreateFlags captureFlags(Context& ctx, bool captureIsa);
+  // captureFlags plus VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT for a descriptor-buffer
+  // layout.
+  VkPipelineCreateFlags createFlags(Context& ctx, bool captureIsa) const;
 
   VkDevice device_ = VK_NULL_HANDLE;
   std::vector<Binding> bindings_;
@@ -55,6 +61,7 @@ class PipelineObjects {
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
+  bool descriptorBuffer_ = false;
 
  private:
   void destroy();
@@ -65,11 +72,14 @@ class PipelineObjects {
 // VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR (needs
 // features().pipelineExecutableInfo) so captureIsa() returns text.
 // Specialization constants: `specialization` holds 32-bit values for constant ids 0..n-1.
+// With descriptorBuffer the set is read from a descriptor buffer (VK_EXT_descriptor_buffer,
+// features().descriptorBuffer): no DescriptorSet, the caller binds the buffer.
 class ComputePipeline : public PipelineObjects {
  public:
   ComputePipeline(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
                   uint32_t pushConstantBytes = 0, bool captureIsa = false,
-                  std::span<const uint32_t> specialization = {});
+                  std::span<const uint32_t> specialization = {}, bool descriptorBuffer = false);
+  bool usesDescriptorBuffer() const { return descriptorBuffer_; }
 };
 
 // A texel buffer view (uniform or storage texel buffer). Non-copyable, movable.
