@@ -104,7 +104,7 @@ json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
 
 int runWorker(const IsaOptions& o) {
   if (o.families.size() != 1) throw gcn::Error("_isa-worker takes one --family");
-  auto ctx = vk::Context::open("");
+  auto ctx = vk::Context::open("", false, /*descriptorBuffer=*/true);
   const vk::DeviceInfo& info = ctx->info();
   const char* forced = std::getenv("RADV_FORCE_FAMILY");
   if (!info.chip || forced == nullptr || info.chip->radvFamily != forced)

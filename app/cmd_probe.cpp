@@ -13,6 +13,7 @@
 
 #include "app/commands.h"
 #include "harness/formats.h"
+#include "harness/isa/check.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
@@ -50,7 +51,7 @@ class DeviceSession {
     if (!tried_) {
       tried_ = true;
       try {
-        ctx_ = vk::Context::open(selector_);
+        ctx_ = vk::Context::open(selector_, false, /*descriptorBuffer=*/true);
         routes_ = routes::makeAllRoutes(*ctx_);
       } catch (const std::exception& e) {
         error_ = e.what();
@@ -75,6 +76,40 @@ DeviceOutcome notRun(const std::string& reason, nlohmann::json extra = nlohmann:
   extra["run"] = false;
   extra["reason"] = reason;
   return {"not run: " + reason, extra};
+}
+
+// A device without memory (RADV's compile-only null device) builds pipelines but runs
+// nothing: the case's pipeline is built and the ISA check proves (or refutes) that it holds
+// the probe's instruction on the probe's buffer; execution needs hardware.
+DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::DeviceInfo& info,
+                          const std::string& deviceName, nlohmann::json j) {
+  if (const std::string why = route.unsupportedReason(c.device); !why.empty())
+    return notRun(deviceName + ": " + why, j);
+  isa::CheckResult check;
+  try {
+    check = run::checkCaseIsa(info.chip->gen, c, route.pipelineIsa(c.device));
+  } catch (const std::exception& e) {
+    return notRun(deviceName + ": building the pipeline failed: " + e.what(), j);
+  }
+  nlohmann::json lines = nlohmann::json::array();
+  for (const isa::EmittedInstruction& e : check.emitted)
+    lines.push_back(e.listingLine(info.chip->gen));
+  j["isa_check"] = std::string(isa::outcomeName(check.outcome));
+  j["isa_reason"] = check.reason;
+  j["isa_lines"] = lines;
+  const std::string what =
+      check.outcome == isa::Outcome::Verified
+          ? "its buffer instruction is the probe's, on the probe's buffer (set 0 binding 0)"
+          : std::string(isa::outcomeName(check.outcome)) + ": " + check.reason;
+  DeviceOutcome out =
+      notRun(deviceName + " cannot execute (no memory types: a compile-only device); route " +
+                 std::string(route.name()) + ": pipeline built, ISA check " +
+                 std::string(isa::outcomeName(check.outcome)) + "; execution needs hardware",
+             j);
+  out.text += "\n  isa check: " + what;
+  for (const nlohmann::json& line : lines)
+    out.text += "\n  emitted: " + line.get<std::string>();
+  return out;
 }
 
 // The probe as its disputed-suite case (run::probeCase), through the runner as `gcnprobe
@@ -107,6 +142,10 @@ DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup&
   const routes::RouteChoice choice = routes::chooseRoute(session.routeList(), dc);
   if (choice.route == nullptr) return notRun(choice.reason, j);
   j["route"] = std::string(choice.route->name());
+  VkPhysicalDeviceMemoryProperties memory{};
+  vkGetPhysicalDeviceMemoryProperties(ctx->physicalDevice(), &memory);
+  if (memory.memoryTypeCount == 0 && info.chip)
+    return compileOnly(c, *choice.route, info, deviceName, j);
 
   // The probe generation's own profile: the reference under its default policies, exact.
   run::RunOptions ro;

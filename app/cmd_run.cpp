@@ -151,7 +151,7 @@ int runRun(const RunOptions& o) {
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
   run::ExpectationOptions expectations = expectationOptions(o);
-  auto ctx = vk::Context::open(o.device, o.validate);
+  auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
   // Test hook (docs/run.md): one deliberate invalid call, so a test can prove the validation
   // layer is loaded and that its messages reach the report.
@@ -235,7 +235,7 @@ int runRun(const RunOptions& o) {
     messagesSeen = 0;
     routeList.clear();
     ctx.reset();
-    ctx = vk::Context::open(o.device, o.validate);
+    ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
     routeList = routes::makeAllRoutes(*ctx);
     return routeList;
   };

@@ -1,6 +1,7 @@
 #include "harness/routes/all_routes.h"
 
 #include "harness/routes/atomic.h"
+#include "harness/routes/raw.h"
 #include "harness/routes/storage.h"
 #include "harness/routes/texel.h"
 #include "harness/routes/vertex.h"
@@ -13,6 +14,7 @@ std::vector<std::unique_ptr<Route>> makeAllRoutes(vk::Context& ctx) {
   out.push_back(makeStorageRoute(ctx));
   out.push_back(makeAtomicRoute(ctx));
   out.push_back(makeVertexRoute(ctx));
+  out.push_back(makeRawRoute(ctx));
   return out;
 }
 

@@ -13,8 +13,8 @@
 
 namespace gcnprobe::routes {
 
-// Texel, storage, atomic and vertex routes on one device. Each route claims the cases of
-// its binding (Route::handles).
+// Texel, storage, atomic, vertex and raw V# routes on one device. Each route claims the
+// cases of its binding (Route::handles); the raw route every case with a raw V#.
 std::vector<std::unique_ptr<Route>> makeAllRoutes(vk::Context& ctx);
 
 // The route a case runs on: the one route of the list that claims it (Route::handles).

@@ -55,6 +55,11 @@ struct DeviceCase {
   // Loads through a view whose read is composed of several GCN loads (run/case.h
   // ViewCompose): how many view components the shader reads; 0 = the instruction's count.
   uint8_t viewComponents = 0;
+  // The V# in state.sgpr[inst.srsrc..] reaches the device word for word (BASE moved to a
+  // harness buffer) through the raw route (raw.h), not a descriptor the driver builds; only
+  // the raw route claims such a case. `binding` then names the shader construct (texel view
+  // or SSBO) whose instruction form the case has.
+  bool rawVsharp = false;
 };
 
 // What the device did for one case.

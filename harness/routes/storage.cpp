@@ -40,7 +40,7 @@ class StorageRoute final : public Route {
   std::string_view name() const override { return "storage"; }
 
   bool handles(const DeviceCase& c) const override {
-    return c.binding == Binding::StorageBuffer && isTyped(c.inst.op);
+    return !c.rawVsharp && c.binding == Binding::StorageBuffer && isTyped(c.inst.op);
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {

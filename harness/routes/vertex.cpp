@@ -51,7 +51,9 @@ class VertexRoute final : public Route {
 
   std::string_view name() const override { return "vertex"; }
 
-  bool handles(const DeviceCase& c) const override { return c.binding == Binding::VertexAttribute; }
+  bool handles(const DeviceCase& c) const override {
+    return !c.rawVsharp && c.binding == Binding::VertexAttribute;
+  }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
     const gcn::Instruction& in = c.inst;

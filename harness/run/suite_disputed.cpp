@@ -3,13 +3,15 @@
 // as a Case (`run --suite disputed` and `gcnprobe probe` both take it from probeCase), and
 // how the device's result compares with each reference prediction (through the differ).
 //
-// A probe is realisable only when its instruction and V# are what RADV/ACO build for a
-// Vulkan construct a route has (docs/routes.md): a texel-buffer view (texelFetch /
-// imageStore / imageAtomic*: BUFFER_*_FORMAT or BUFFER_ATOMIC_* IDXEN, OFFSET 0, V# from
-// radv_make_texel_buffer_descriptor, harness/formats.h) or a storage buffer (SSBO
-// loads/stores/atomics: BUFFER_<type> / BUFFER_ATOMIC_* OFFEN, RADV's SSBO V#,
-// harness/routes/storage.h). Anything else (swizzle, ADD_TID, SOFFSET, LDS, TFE, ...)
-// needs raw descriptors or instructions no shader gets, and the reason says which.
+// A probe is realisable when its instruction is what RADV/ACO emit for a Vulkan construct a
+// route has (docs/routes.md): a texel-buffer view (texelFetch / imageStore / imageAtomic*:
+// BUFFER_*_FORMAT or BUFFER_ATOMIC_* IDXEN, OFFSET 0) or a storage buffer (SSBO
+// loads/stores/atomics: BUFFER_<type> / BUFFER_ATOMIC_* OFFEN). Its V# goes through the
+// driver's own descriptor when it is the one RADV builds for the construct
+// (radv_make_texel_buffer_descriptor, harness/formats.h; RADV's SSBO V#,
+// harness/routes/storage.h), else through the raw V# route (harness/routes/raw.h), which
+// only a GCN device with VK_EXT_descriptor_buffer runs. Instruction forms no shader gets
+// (SOFFSET, LDS, TFE, D16, ADDR64, TBUFFER) are refused, and the reason says which.
 #include <algorithm>
 #include <filesystem>
 
@@ -111,25 +113,70 @@ Realisation realiseStorage(const gcn::Chip& chip, const gcn::Instruction& inst,
   return {std::move(d), ""};
 }
 
+// The raw V# route (harness/routes/raw.h): the instruction form of a lane shader with any V#,
+// the V# going to the device word for word. `driverWhy` is why no driver-built V# matched.
+Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state,
+                       const gcn::MemoryImage& memory, const gcn::VSharp& v,
+                       const std::string& driverWhy) {
+  const gcn::OpcodeInfo& op = *inst.op;
+  routes::DeviceCase d;
+  d.inst = inst;
+  d.state = state;
+  d.memory = memory;
+  d.rawVsharp = true;
+  const auto floatFormat = [&] {
+    // The lane shader's result type: integer for UINT/SINT data, else float (no conversion
+    // happens in the shader either way; the register bits are what is compared).
+    if (v.numFormat == gcn::Nfmt::Uint) return VK_FORMAT_R32G32B32A32_UINT;
+    if (v.numFormat == gcn::Nfmt::Sint) return VK_FORMAT_R32G32B32A32_SINT;
+    return VK_FORMAT_R32G32B32A32_SFLOAT;
+  };
+  switch (op.kind) {
+    case gcn::OpKind::LoadFormat:
+    case gcn::OpKind::StoreFormat:
+      if (!inst.idxen || inst.offen || inst.offset != 0)
+        return no(driverWhy +
+                  "; raw V# route: a texel-buffer access is IDXEN with OFFSET 0 and no OFFEN");
+      d.binding = op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
+                                                     : routes::Binding::StorageTexel;
+      d.format = floatFormat();
+      break;
+    case gcn::OpKind::Load:
+    case gcn::OpKind::Store:
+      if (!inst.offen || inst.idxen)
+        return no(driverWhy + "; raw V# route: an SSBO access is OFFEN without IDXEN");
+      d.binding = routes::Binding::StorageBuffer;
+      break;
+    case gcn::OpKind::Atomic:
+      if (inst.idxen && !inst.offen && inst.offset == 0) {
+        d.binding = routes::Binding::StorageTexel;
+        d.format = routes::atomicTexelFormat(op.atomic);
+      } else if (inst.offen && !inst.idxen) {
+        d.binding = routes::Binding::StorageBuffer;
+      } else {
+        return no(driverWhy +
+                  "; raw V# route: an atomic is IDXEN with OFFSET 0 (imageAtomic) or OFFEN "
+                  "(SSBO)");
+      }
+      break;
+    case gcn::OpKind::Cache:
+      return no(std::string(op.mnemonic) + " has no data access a route can realise");
+  }
+  return {std::move(d), ""};
+}
+
 // Whether a route's Vulkan construct makes the driver run exactly this instruction with
 // exactly this V#: `device` when it does (memory cut to what the route binds), else
-// `reason` says why not.
+// `reason` says why not. A V# no driver builds goes to the raw V# route when the instruction
+// has a lane shader's form.
 Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
                     const gcn::WaveState& state, const gcn::MemoryImage& memory) {
   if (inst.op == nullptr) return no("no instruction");
   const gcn::OpcodeInfo& op = *inst.op;
   const std::array<uint32_t, 4> words = gcn::vsharpWords(state, inst.srsrc);
   const gcn::VSharp v = gcn::decodeVSharp(chip.gen, words);
-  // Order: V# properties first (they need raw descriptors whatever the instruction), then
-  // instruction modifiers, then the shape of each route.
-  if (v.swizzleEnable)
-    return no(
-        "V# has SWIZZLE_ENABLE: plain Vulkan never builds it, and this build has no "
-        "route that writes raw descriptors");
-  if (v.addTidEnable)
-    return no(
-        "V# has ADD_TID_ENABLE: plain Vulkan never builds it, and this build has no "
-        "route that writes raw descriptors");
+  // Order: instruction modifiers no shader produces, then the driver-built V#s of each
+  // route, then the raw V# route.
   if (op.encoding == gcn::Encoding::Mtbuf)
     return no(
         "TBUFFER_* comes only from vertex fetch, whose V# (per attribute) and lane inputs "
@@ -145,7 +192,7 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   if (inst.soffset != 128)
     return no(
         "SOFFSET is not the inline constant 0: the routes' buffer accesses have SOFFSET 0 "
-        "(an SGPR offset needs a raw-descriptor route, which this build does not have)");
+        "(ask with the offset in the V# BASE or in VADDR instead)");
   const bool atomic = op.kind == gcn::OpKind::Atomic;
   if (atomic && !inst.glc)
     return no(
@@ -153,27 +200,41 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
         "instruction needs glc");
   if (!atomic && (inst.glc || inst.slc))
     return no("GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
-  switch (op.kind) {
-    case gcn::OpKind::LoadFormat:
-    case gcn::OpKind::StoreFormat:
-      if (op.kind == gcn::OpKind::StoreFormat && op.components != 4)
-        return no("imageStore writes four components: only buffer_store_format_xyzw is reached");
-      return realiseTexel(chip, inst, state, memory, v, words,
-                          op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
-                                                             : routes::Binding::StorageTexel,
-                          std::nullopt);
-    case gcn::OpKind::Load:
-    case gcn::OpKind::Store:
-      return realiseStorage(chip, inst, state, memory, v, words);
-    case gcn::OpKind::Atomic:
-      if (inst.idxen)
-        return realiseTexel(chip, inst, state, memory, v, words, routes::Binding::StorageTexel,
-                            routes::atomicTexelFormat(op.atomic));
-      return realiseStorage(chip, inst, state, memory, v, words);
-    case gcn::OpKind::Cache:
-      break;
+  Realisation driver = no("");
+  if (v.swizzleEnable)
+    driver = no("V# has SWIZZLE_ENABLE, which no driver-built descriptor has");
+  else if (v.addTidEnable)
+    driver = no("V# has ADD_TID_ENABLE, which no driver-built descriptor has");
+  else {
+    switch (op.kind) {
+      case gcn::OpKind::LoadFormat:
+      case gcn::OpKind::StoreFormat:
+        if (op.kind == gcn::OpKind::StoreFormat && op.components != 4)
+          driver =
+              no("imageStore writes four components: only buffer_store_format_xyzw is "
+                 "reached with a driver-built V#");
+        else
+          driver = realiseTexel(chip, inst, state, memory, v, words,
+                                op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
+                                                                   : routes::Binding::StorageTexel,
+                                std::nullopt);
+        break;
+      case gcn::OpKind::Load:
+      case gcn::OpKind::Store:
+        driver = realiseStorage(chip, inst, state, memory, v, words);
+        break;
+      case gcn::OpKind::Atomic:
+        driver = inst.idxen ? realiseTexel(chip, inst, state, memory, v, words,
+                                           routes::Binding::StorageTexel,
+                                           routes::atomicTexelFormat(op.atomic))
+                            : realiseStorage(chip, inst, state, memory, v, words);
+        break;
+      case gcn::OpKind::Cache:
+        return no(std::string(op.mnemonic) + " has no data access a route can realise");
+    }
   }
-  return no(std::string(op.mnemonic) + " has no data access a route can realise");
+  if (driver.device) return driver;
+  return realiseRaw(inst, state, memory, v, driver.reason);
 }
 
 }  // namespace

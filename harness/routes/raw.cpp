@@ -1,0 +1,344 @@
+#include "harness/routes/raw.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "harness/routes/atomic.h"
+#include "harness/routes/storage.h"
+#include "harness/routes/texel.h"
+#include "harness/vsharp_selfcheck.h"
+#include "harness/vulkan/buffer.h"
+#include "harness/vulkan/descriptor_buffer.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/error.h"
+#include "reference/reach.h"
+#include "reference/resource.h"
+#include "shaders/embedded.h"
+
+namespace gcnprobe::routes {
+namespace {
+
+// The lane shaders' I/O (shaders/storage_access.comp, texel_*.comp, atomic_*.comp):
+// In {addr[64], enabled[64], data[256]} at binding 1, Out {v[256]} at binding 2.
+constexpr std::size_t kInWords = 64 + 64 + 256;
+constexpr std::size_t kOutWords = 256;
+constexpr uint32_t kUnwritten = 0xdeadbeefu;
+constexpr uint8_t kGuardPattern = vk::GuardedBuffer::kGuardPattern;
+// Guard bytes on both sides of what a case may reach, and the alignment of the origin: the
+// rebased BASE keeps the case's address modulo 256 (alignment rules see the low bits).
+constexpr uint64_t kGuard = 256;
+constexpr uint64_t kOriginAlign = 256;
+
+bool hasVariant(const std::string& name) {
+  const auto all = shaders::all();
+  return std::any_of(all.begin(), all.end(),
+                     [&](const shaders::Variant& v) { return v.name == name; });
+}
+
+// Binding 0's descriptor type for the shader construct of the case.
+VkDescriptorType caseDescriptorType(Binding b) {
+  switch (b) {
+    case Binding::UniformTexel:
+      return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    case Binding::StorageTexel:
+      return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    default:
+      return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  }
+}
+
+// Words the lane shader returns per lane.
+unsigned returnedWords(const DeviceCase& c) {
+  const gcn::OpcodeInfo& op = *c.inst.op;
+  switch (op.kind) {
+    case gcn::OpKind::LoadFormat:
+      return std::clamp<unsigned>(componentsRead(c), 1, 4);
+    case gcn::OpKind::Load:
+      return std::max<unsigned>(1, op.memBytes / 4);
+    case gcn::OpKind::Atomic:
+      return op.wide ? 2 : 1;
+    default:
+      return 0;
+  }
+}
+
+// The instruction form the lane shaders produce (docs/platform.md "Instruction selection"),
+// "" when the case has it.
+std::string formProblem(const DeviceCase& c) {
+  const gcn::Instruction& in = c.inst;
+  if (in.op == nullptr) return "no instruction";
+  const gcn::OpcodeInfo& op = *in.op;
+  if (op.encoding != gcn::Encoding::Mubuf)
+    return "TBUFFER_* comes only from vertex fetch, which has no raw V# form";
+  if (op.d16 || op.ldsData || in.lds || in.tfe || in.addr64)
+    return "D16, LDS, TFE and ADDR64 forms come from no lane shader";
+  if (in.soffset != 128)
+    return "SOFFSET is not the inline constant 0: the lane shaders' accesses have SOFFSET 0";
+  const bool atomic = op.kind == gcn::OpKind::Atomic;
+  if (atomic != in.glc || in.slc)
+    return atomic ? "the atomic shaders use the returned value: the instruction needs glc"
+                  : "GLC/SLC on a load or store: the lane shaders have no coherent access";
+  const bool texelForm = c.binding == Binding::UniformTexel || c.binding == Binding::StorageTexel;
+  if (texelForm && (!in.idxen || in.offen || in.offset != 0))
+    return "a texel-buffer access is IDXEN with OFFSET 0 and no OFFEN";
+  if (!texelForm && (!in.offen || in.idxen)) return "an SSBO access is OFFEN without IDXEN";
+  if (c.binding == Binding::StorageBuffer && op.kind != gcn::OpKind::Atomic) {
+    const uint32_t es = std::min<uint32_t>(op.memBytes, 4);
+    if (in.offset % es != 0)
+      return "OFFSET " + std::to_string(in.offset) + " is not a multiple of the " +
+             std::to_string(es) + "-byte element the shader indexes";
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+      if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
+        return "lane " + std::to_string(l) + ": byte offset " +
+               std::to_string(c.state.vgpr(in.vaddr)[l]) + " is not a multiple of " +
+               std::to_string(es) + " (GLSL indexes whole elements)";
+  }
+  return "";
+}
+
+class RawRoute final : public Route {
+ public:
+  explicit RawRoute(vk::Context& ctx) : ctx_(ctx) {}
+
+  std::string_view name() const override { return "raw"; }
+
+  bool handles(const DeviceCase& c) const override { return c.rawVsharp; }
+
+  std::string unsupportedReason(const DeviceCase& c) const override {
+    if (const std::string& d = deviceProblem(); !d.empty()) return "raw V# route: " + d;
+    if (std::string f = formProblem(c); !f.empty()) return "raw V# route: " + f;
+    const std::string variant = rawVariant(c);
+    if (variant.empty() || !hasVariant(variant))
+      return "raw V# route: no lane shader has the form of " + std::string(c.inst.op->mnemonic) +
+             " on binding " + std::string(bindingName(c.binding));
+    const vk::Features& f = ctx_.features();
+    if (c.inst.op->memBytes == 1 && c.binding == Binding::StorageBuffer &&
+        !(f.storageBuffer8BitAccess && f.shaderInt8))
+      return "raw V# route: device lacks storageBuffer8BitAccess + shaderInt8";
+    if (c.inst.op->memBytes == 2 && c.binding == Binding::StorageBuffer &&
+        !(f.storageBuffer16BitAccess && f.shaderInt16))
+      return "raw V# route: device lacks storageBuffer16BitAccess + shaderInt16";
+    if (c.inst.op->wide && !f.shaderBufferInt64Atomics)
+      return "raw V# route: device lacks shaderBufferInt64Atomics";
+    try {
+      (void)placeRawCase(*ctx_.info().chip, c, kGuard);
+    } catch (const gcn::Error& e) {
+      return std::string("raw V# route: ") + e.what();
+    }
+    return "";
+  }
+
+  std::string batchKey(const DeviceCase& c) const override {
+    return "raw/" + rawVariant(c) + "@" + std::to_string(c.inst.offset);
+  }
+
+  PipelineIsa pipelineIsa(const DeviceCase& c) override {
+    // The V# is binding 0 of set 0 (shaders/texel_*.comp, storage_access.comp, atomic_*.comp),
+    // read from the descriptor buffer at that binding's offset; 1/2 are lane I/O.
+    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
+            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}};
+  }
+
+  std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override;
+
+  void releasePipelines() override { pipelines_.clear(); }
+
+ private:
+  // Why no raw case can run on this device ("" when they can), found once.
+  const std::string& deviceProblem() const {
+    if (deviceProblem_) return *deviceProblem_;
+    std::string why;
+    try {
+      const std::vector<VSharpCheck> checks = checkTexelVSharps(ctx_);
+      std::size_t differ = 0;
+      for (const VSharpCheck& k : checks)
+        if (!k.differences.empty()) {
+          if (why.empty())
+            why = "the driver's " + k.binding + " descriptor of " + k.format +
+                  " is not gcnprobe's V# (" + k.differences.front() + ")";
+          ++differ;
+        }
+      if (differ > 0)
+        why += "; " + std::to_string(differ) + " of " + std::to_string(checks.size()) +
+               " descriptors differ, so the driver's descriptors are not known to be V#s";
+      else if (checks.empty())
+        why =
+            "the driver supports no texel-buffer format of the table: the V# self-check "
+            "proves nothing";
+    } catch (const gcn::Error& e) {
+      why = e.what();
+    }
+    if (why.empty() && !ctx_.features().bufferDeviceAddress)
+      why = ctx_.info().name +
+            " has no bufferDeviceAddress: the V#'s BASE cannot be a harness "
+            "buffer's address";
+    deviceProblem_ = why;
+    return *deviceProblem_;
+  }
+
+  std::vector<vk::Binding> bindingsFor(const DeviceCase& c) const {
+    return {{0, caseDescriptorType(c.binding)},
+            {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+            {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  }
+
+  vk::ComputePipeline& pipelineFor(const DeviceCase& c) {
+    const std::string variant = rawVariant(c);
+    if (variant.empty()) throw gcn::Error("raw V# route: no lane shader for the case");
+    const std::string key = batchKey(c);
+    auto it = pipelines_.find(key);
+    if (it != pipelines_.end()) return *it->second;
+    const std::vector<vk::Binding> bindings = bindingsFor(c);
+    // The SSBO shaders take the instruction OFFSET as specialisation constant 0.
+    const uint32_t spec[] = {c.inst.offset};
+    const bool ssbo = c.binding == Binding::StorageBuffer;
+    auto p = std::make_unique<vk::ComputePipeline>(
+        ctx_, shaderVariant(variant), bindings, 0, ctx_.features().pipelineExecutableInfo,
+        ssbo ? std::span<const uint32_t>(spec) : std::span<const uint32_t>(), true);
+    return *pipelines_.emplace(key, std::move(p)).first->second;
+  }
+
+  vk::Context& ctx_;
+  mutable std::optional<std::string> deviceProblem_;
+  std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
+};
+
+// One dispatch per case, each with its own data buffer (reach + guards), lane I/O buffers and
+// descriptor-buffer region; one submission for the batch.
+std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases) {
+  std::vector<DeviceResult> results(cases.size());
+  if (cases.empty()) return results;
+  const gcn::Chip& chip = *ctx_.info().chip;
+  vk::ComputePipeline& pipeline = pipelineFor(*cases.front());
+  vk::DescriptorBuffer descriptors(ctx_, pipeline, static_cast<uint32_t>(cases.size()));
+  constexpr VkBufferUsageFlags kUsage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  struct PerCase {
+    RawPlacement place;
+    std::unique_ptr<vk::HostBuffer> data, in, out;
+  };
+  std::vector<PerCase> per(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const DeviceCase& c = *cases[i];
+    PerCase& p = per[i];
+    p.place = placeRawCase(chip, c, kGuard);
+    p.data = std::make_unique<vk::HostBuffer>(ctx_, p.place.bytes, kUsage);
+    std::fill(p.data->bytes().begin(), p.data->bytes().end(), kGuardPattern);
+    std::memcpy(p.data->bytes().data() + (c.memory.base - p.place.origin), c.memory.bytes.data(),
+                c.memory.bytes.size());
+    const VkDeviceAddress at = p.data->deviceAddress();
+    if (at % kOriginAlign != 0)
+      throw gcn::Error("raw V# route: the driver placed a buffer at " + std::to_string(at) +
+                       ", not a multiple of " + std::to_string(kOriginAlign));
+    descriptors.writeWords(static_cast<uint32_t>(i), 0,
+                           rebasedVSharp(chip.gen, c, p.place.origin, at));
+
+    p.in = std::make_unique<vk::HostBuffer>(ctx_, kInWords * 4, kUsage);
+    p.out = std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, kUsage);
+    std::vector<uint32_t> in(kInWords, 0);
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      in[l] = c.state.vgpr(c.inst.vaddr)[l];
+      in[64 + l] = (c.state.exec >> l) & 1u;
+      for (unsigned k = 0; k < 4 && c.inst.vdata + k < gcn::kVgprCount; ++k)
+        in[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
+    }
+    std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
+    std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
+    descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 1, p.in->deviceAddress(),
+                                   kInWords * 4);
+    descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 2, p.out->deviceAddress(),
+                                   kOutWords * 4);
+  }
+
+  vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
+    descriptors.bind(cmd);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      descriptors.select(cmd, static_cast<uint32_t>(i));
+      vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    vk::recordHostReadBarrier(cmd);
+  });
+
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const DeviceCase& c = *cases[i];
+    const PerCase& p = per[i];
+    DeviceResult& r = results[i];
+    const unsigned words = returnedWords(c);
+    r.vdataCount = static_cast<uint8_t>(words);
+    std::vector<uint32_t> out(kOutWords);
+    std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+      for (unsigned k = 0; k < words && k < 4; ++k)
+        r.vdata[l][k] = out[l * 4 + k];
+    // The memory image back, and every other byte of the buffer that left the pattern:
+    // offsets relative to the image's first byte, as GuardedBuffer reports them.
+    const std::span<const uint8_t> all = p.data->bytes();
+    const uint64_t first = c.memory.base - p.place.origin;
+    r.memory.assign(all.begin() + static_cast<std::ptrdiff_t>(first),
+                    all.begin() + static_cast<std::ptrdiff_t>(first + c.memory.bytes.size()));
+    for (uint64_t b = 0; b < all.size(); ++b) {
+      if (b >= first && b < first + c.memory.bytes.size()) continue;
+      if (all[b] != kGuardPattern)
+        r.changedGuardBytes.push_back(static_cast<int64_t>(b) - static_cast<int64_t>(first));
+    }
+  }
+  return results;
+}
+
+}  // namespace
+
+std::string rawVariant(const DeviceCase& c) {
+  if (c.inst.op == nullptr) return "";
+  DeviceCase shape = c;
+  shape.rawVsharp = false;
+  switch (c.inst.op->kind) {
+    case gcn::OpKind::LoadFormat:
+    case gcn::OpKind::StoreFormat:
+      return texelVariant(shape, true);
+    case gcn::OpKind::Load:
+    case gcn::OpKind::Store:
+      return storageVariant(shape);
+    case gcn::OpKind::Atomic:
+      return atomicVariant(shape);
+    case gcn::OpKind::Cache:
+      break;
+  }
+  return "";
+}
+
+RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t guard) {
+  const gcn::Reach reach = gcn::computeReach(chip, c.inst, c.state);
+  if (const std::string problem = gcn::reachBoundProblem(reach); !problem.empty())
+    throw gcn::Error(problem);
+  uint64_t low = c.memory.base;
+  uint64_t high = c.memory.base + c.memory.bytes.size();
+  if (const std::optional<gcn::ByteRange> span = reach.span()) {
+    low = std::min(low, span->begin);
+    high = std::max(high, span->end);
+  }
+  if (high - low > gcn::kMaxReachSpanBytes + c.memory.bytes.size())
+    throw gcn::Error("the reach and the memory image together span " + std::to_string(high - low) +
+                     " bytes, over the limit of " +
+                     std::to_string(gcn::kMaxReachSpanBytes + c.memory.bytes.size()));
+  RawPlacement p;
+  p.origin = (low > guard ? low - guard : 0) / kOriginAlign * kOriginAlign;
+  p.bytes = high + guard - p.origin;
+  return p;
+}
+
+std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_t origin,
+                                      uint64_t address) {
+  gcn::VSharp v = gcn::decodeVSharp(gen, gcn::vsharpWords(c.state, c.inst.srsrc));
+  v.base = address + (v.base - origin);
+  if (v.base >> 48 != 0) throw gcn::Error("raw V# route: the rebased BASE does not fit in 48 bits");
+  return gcn::encodeVSharp(gen, v);
+}
+
+std::unique_ptr<Route> makeRawRoute(vk::Context& ctx) {
+  return std::make_unique<RawRoute>(ctx);
+}
+
+}  // namespace gcnprobe::routes

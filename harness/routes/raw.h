@@ -1,0 +1,48 @@
+// The raw V# route: any V# gcnprobe can confine, on an AMD device, through the unchanged lane
+// shaders of the texel, storage and atomic routes. With VK_EXT_descriptor_buffer the
+// application writes the descriptor bytes itself, and on RADV a texel-buffer or storage-buffer
+// descriptor is the 16-byte V# (Mesa src/amd/vulkan/radv_descriptor_set.c,
+// radv_GetDescriptorEXT); ACO's code is the same as with descriptor sets (the set's 32-bit
+// pointer in a user SGPR, the V# loaded with s_load_dwordx4 at the binding's offset). So the
+// case's V# words go into the descriptor buffer with BASE moved to a harness buffer that
+// covers every byte any lane may touch (reference/reach.h) plus guard bands.
+//
+// The route runs only where the descriptor is the V#: the device is a GCN chip, has
+// VK_EXT_descriptor_buffer and bufferDeviceAddress, and the driver's own texel-buffer
+// descriptors (vkGetDescriptorEXT) decode to exactly the V#s of gcnprobe's format table
+// (vsharp_selfcheck.h). Elsewhere, lavapipe included, every raw case is unsupported with the
+// reason. docs/routes.md "Raw V# route".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "harness/routes/route.h"
+#include "harness/vulkan/context.h"
+
+namespace gcnprobe::routes {
+
+std::unique_ptr<Route> makeRawRoute(vk::Context& ctx);
+
+// The shader variant of the lane shader whose instruction form the raw case has (the texel,
+// storage or atomic route's variant for the same binding), "" when none has it.
+std::string rawVariant(const DeviceCase& c);
+
+// Where the raw route puts a case: a harness buffer of `bytes` bytes whose first byte stands
+// for case address `origin`; every reach byte and the memory image lie at least `guard`
+// bytes inside it. Throws gcn::Error with the numbers when the reach is over the bound
+// (gcn::reachBoundProblem).
+struct RawPlacement {
+  uint64_t origin = 0;
+  uint64_t bytes = 0;
+};
+RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t guard);
+
+// The case's V# words with BASE moved so that case address `origin` is device address
+// `address` (every other bit kept); gcn::Error when the new BASE does not fit in 48 bits.
+std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_t origin,
+                                      uint64_t address);
+
+}  // namespace gcnprobe::routes
