@@ -143,7 +143,7 @@ DeviceInfo describe(VkPhysicalDevice pd, uint32_t index) {
   return info;
 }
 
-// Lower rank = better: AMD GCN GPU, other GPU, CPU, anything else (issue text).
+// Lower rank = better: AMD GCN GPU, other GPU, CPU, anything else.
 int rank(const DeviceInfo& d) {
   bool gpu = d.type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ||
              d.type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ||

@@ -1,6 +1,6 @@
 // The Vulkan device: which devices exist, which one gcnprobe picks, and one opened
 // instance + device + queue with the robustness features the probes need.
-// Device order (issue): an AMD GCN GPU first, then another GPU, then a CPU device (lavapipe).
+// Device order: an AMD GCN GPU first, then another GPU, then a CPU device (lavapipe).
 #pragma once
 
 #include <volk.h>
