@@ -20,11 +20,6 @@
 namespace gcnprobe::routes {
 namespace {
 
-// The lane shaders' I/O (shaders/storage_access.comp, texel_*.comp, atomic_*.comp):
-// In {addr[64], enabled[64], data[256]} at binding 1, Out {v[256]} at binding 2.
-constexpr std::size_t kInWords = 64 + 64 + 256;
-constexpr std::size_t kOutWords = 256;
-constexpr uint32_t kUnwritten = 0xdeadbeefu;
 constexpr uint8_t kGuardPattern = vk::GuardedBuffer::kGuardPattern;
 // Guard bytes on both sides of what a case may reach, and the alignment of the origin: the
 // rebased BASE keeps the case's address modulo 256 (alignment rules see the low bits).
@@ -235,21 +230,14 @@ std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases
     descriptors.writeWords(static_cast<uint32_t>(i), 0,
                            rebasedVSharp(chip.gen, c, p.place.origin, at));
 
-    p.in = std::make_unique<vk::HostBuffer>(ctx_, kInWords * 4, kUsage);
-    p.out = std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, kUsage);
-    std::vector<uint32_t> in(kInWords, 0);
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-      in[l] = c.state.vgpr(c.inst.vaddr)[l];
-      in[64 + l] = (c.state.exec >> l) & 1u;
-      for (unsigned k = 0; k < 4 && c.inst.vdata + k < gcn::kVgprCount; ++k)
-        in[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
-    }
-    std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
-    std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
+    // The lane shaders' In (binding 1) and Out (binding 2), as the other routes fill them.
+    p.in = std::make_unique<vk::HostBuffer>(ctx_, detail::kLaneInBytes, kUsage);
+    p.out = std::make_unique<vk::HostBuffer>(ctx_, detail::kLaneOutBytes, kUsage);
+    detail::fillLaneShaderIo(c, p.in->bytes(), p.out->bytes());
     descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 1, p.in->deviceAddress(),
-                                   kInWords * 4);
+                                   detail::kLaneInBytes);
     descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 2, p.out->deviceAddress(),
-                                   kOutWords * 4);
+                                   detail::kLaneOutBytes);
   }
 
   vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
@@ -266,13 +254,7 @@ std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases
     const DeviceCase& c = *cases[i];
     const PerCase& p = per[i];
     DeviceResult& r = results[i];
-    const unsigned words = returnedWords(c);
-    r.vdataCount = static_cast<uint8_t>(words);
-    std::vector<uint32_t> out(kOutWords);
-    std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-      for (unsigned k = 0; k < words && k < 4; ++k)
-        r.vdata[l][k] = out[l * 4 + k];
+    detail::readLaneShaderOut(p.out->bytes(), returnedWords(c), r);
     // The memory image back, and every other byte of the buffer that left the pattern:
     // offsets relative to the image's first byte, as GuardedBuffer reports them.
     const std::span<const uint8_t> all = p.data->bytes();

@@ -11,10 +11,7 @@
 namespace gcnprobe::routes {
 namespace {
 
-// Layout of In / Out in shaders/storage_access.comp and atomic_*.comp.
-constexpr size_t kInWords = 64 + 64 + 256;
-constexpr size_t kOutWords = 256;
-constexpr uint32_t kUnwritten = 0xdeadbeefu;
+constexpr uint32_t kUnwritten = 0xdeadbeefu;  // Out before the dispatch
 
 const vk::Binding kSsboBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -160,6 +157,31 @@ std::span<const vk::Binding> laneShaderBindings(bool texel) {
                : std::span<const vk::Binding>(kSsboBindings);
 }
 
+void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint8_t> out) {
+  if (in.size() < kLaneInBytes || out.size() < kLaneOutBytes)
+    throw gcn::Error("lane shader I/O buffers are too small");
+  std::vector<uint32_t> words(kLaneInBytes / 4, 0);
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    words[l] = c.state.vgpr(c.inst.vaddr)[l];
+    words[64 + l] = (c.state.exec >> l) & 1u;
+    for (unsigned k = 0; k < 4 && c.inst.vdata + k < gcn::kVgprCount; ++k)
+      words[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
+  }
+  std::memcpy(in.data(), words.data(), kLaneInBytes);
+  const std::vector<uint32_t> marker(kLaneOutBytes / 4, kUnwritten);
+  std::memcpy(out.data(), marker.data(), kLaneOutBytes);
+}
+
+void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResult& r) {
+  if (out.size() < kLaneOutBytes) throw gcn::Error("lane shader Out buffer is too small");
+  std::vector<uint32_t> v(kLaneOutBytes / 4);
+  std::memcpy(v.data(), out.data(), kLaneOutBytes);
+  r.vdataCount = static_cast<uint8_t>(words);
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    for (unsigned k = 0; k < words && k < 4; ++k)
+      r.vdata[l][k] = v[l * 4 + k];
+}
+
 std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
                                         std::span<const DeviceCase* const> cases,
                                         VkFormat texelFormat, unsigned vdataWords,
@@ -183,18 +205,10 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& p
         std::make_unique<vk::GuardedBuffer>(ctx, c.memory.bytes.size(), usage, 256 + kMaxOverrun);
     std::memcpy(p.data->payload().data(), c.memory.bytes.data(), c.memory.bytes.size());
     p.data->resetGuards();
-    p.in = std::make_unique<vk::HostBuffer>(ctx, kInWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    p.in = std::make_unique<vk::HostBuffer>(ctx, kLaneInBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     p.out =
-        std::make_unique<vk::HostBuffer>(ctx, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    std::vector<uint32_t> in(kInWords, 0);
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-      in[l] = c.state.vgpr(c.inst.vaddr)[l];
-      in[64 + l] = (c.state.exec >> l) & 1u;
-      for (unsigned k = 0; k < 4 && c.inst.vdata + k < gcn::kVgprCount; ++k)
-        in[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
-    }
-    std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
-    std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
+        std::make_unique<vk::HostBuffer>(ctx, kLaneOutBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    fillLaneShaderIo(c, p.in->bytes(), p.out->bytes());
     p.set = std::make_unique<vk::DescriptorSet>(ctx, pipeline);
     if (texel) {
       // Each case's own view format: a batch shares a shader, not a format.
@@ -221,12 +235,7 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& p
   for (size_t i = 0; i < cases.size(); ++i) {
     PerCase& p = per[i];
     DeviceResult& r = results[i];
-    r.vdataCount = static_cast<uint8_t>(vdataWords);
-    std::vector<uint32_t> out(kOutWords);
-    std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-      for (unsigned k = 0; k < vdataWords && k < 4; ++k)
-        r.vdata[l][k] = out[l * 4 + k];
+    readLaneShaderOut(p.out->bytes(), vdataWords, r);
     const auto payload = p.data->payload();
     r.memory.assign(payload.begin(), payload.end());
     r.changedGuardBytes = p.data->changedGuardBytes();

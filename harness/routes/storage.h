@@ -59,6 +59,15 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& p
                                         bool uniformTexel = false);
 // The In/data/Out bindings of those shaders.
 std::span<const vk::Binding> laneShaderBindings(bool texel);
+// The lane shaders' I/O buffers (shaders/storage_access.comp, texel_*.comp, atomic_*.comp):
+// In {addr[64], enabled[64], data[256]}, Out {v[256]}, 4 words per lane.
+inline constexpr std::size_t kLaneInBytes = (64 + 64 + 256) * 4;
+inline constexpr std::size_t kLaneOutBytes = 256 * 4;
+// Writes In for the case (addr = VADDR[0], enabled = EXEC, data = VDATA[0..3]) and fills Out
+// with a marker no shader writes.
+void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint8_t> out);
+// Reads `words` returned words per lane from Out into r.vdata (and sets r.vdataCount).
+void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResult& r);
 // Guard band behind the payload: large enough for a V# whose NUM_RECORDS overruns the
 // memory by up to this much (the overrun lands in the guard band and is reported).
 inline constexpr uint32_t kMaxOverrun = 1024;

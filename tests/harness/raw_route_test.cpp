@@ -32,8 +32,8 @@ run::ProbeCase caseOf(const std::string& text) {
   return run::probeCase("t.probe", setup);
 }
 
-// A swizzled V# (SWIZZLE_ENABLE, INDEX_STRIDE code 1 = 16, ELEMENT_SIZE code 1 = 4 bytes) under an SSBO-shaped dword
-// load: no driver builds that V#, the instruction is the storage shader's.
+// A swizzled V# (SWIZZLE_ENABLE, INDEX_STRIDE code 1 = 16, ELEMENT_SIZE code 1 = 4 bytes) under an
+// SSBO-shaped dword load: no driver builds that V#, the instruction is the storage shader's.
 const char* kSwizzledOffen =
     "gen = gfx8\n"
     "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
