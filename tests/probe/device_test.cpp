@@ -88,6 +88,11 @@ const std::map<std::string, std::string>& decisions() {
       {"tfe-load", "TFE"},
       {"tid-with-idxen", "ADD_TID_ENABLE"},
       {"tid-without-idxen", "ADD_TID_ENABLE"},
+      // The same three questions in a lane shader's form: a format load with IDXEN (texel),
+      // an OFFEN dword load with offset 0 (SSBO).
+      {"swizzle-multidword-format", "raw"},
+      {"tid-with-idxen-format", "raw"},
+      {"tid-without-idxen-offen", "raw"},
       // The probes written to be realisable (their comments derive the V#).
       {"texel-unorm8-to-float", ""},
       {"texel-oob-dstsel-one", ""},
