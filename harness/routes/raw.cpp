@@ -117,6 +117,10 @@ class RawRoute final : public Route {
       return "raw V# route: device lacks storageBuffer16BitAccess + shaderInt16";
     if (c.inst.op->wide && !f.shaderBufferInt64Atomics)
       return "raw V# route: device lacks shaderBufferInt64Atomics";
+    // texel_store.comp's image has no format qualifier, as in the texel route.
+    if (c.inst.op->kind == gcn::OpKind::StoreFormat && !f.shaderStorageImageWriteWithoutFormat)
+      return "raw V# route: device lacks shaderStorageImageWriteWithoutFormat (imageStore "
+             "without format)";
     try {
       (void)placeRawCase(*ctx_.info().chip, c, kGuard);
     } catch (const gcn::Error& e) {
