@@ -79,17 +79,8 @@ std::string formProblem(const DeviceCase& c) {
   if (texelForm && (!in.idxen || in.offen || in.offset != 0))
     return "a texel-buffer access is IDXEN with OFFSET 0 and no OFFEN";
   if (!texelForm && (!in.offen || in.idxen)) return "an SSBO access is OFFEN without IDXEN";
-  if (c.binding == Binding::StorageBuffer && op.kind != gcn::OpKind::Atomic) {
-    const uint32_t es = std::min<uint32_t>(op.memBytes, 4);
-    if (in.offset % es != 0)
-      return "OFFSET " + std::to_string(in.offset) + " is not a multiple of the " +
-             std::to_string(es) + "-byte element the shader indexes";
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-      if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
-        return "lane " + std::to_string(l) + ": byte offset " +
-               std::to_string(c.state.vgpr(in.vaddr)[l]) + " is not a multiple of " +
-               std::to_string(es) + " (GLSL indexes whole elements)";
-  }
+  if (c.binding == Binding::StorageBuffer && op.kind != gcn::OpKind::Atomic)
+    return detail::ssboIndexingProblem(c);
   return "";
 }
 

@@ -48,15 +48,7 @@ class StorageRoute final : public Route {
       return "D16, LDS and TFE forms have no SSBO expression in GLSL";
     if (!in.offen || in.idxen || in.addr64 || in.soffset != 128)
       return "an SSBO access is OFFEN with SOFFSET 0 (no IDXEN, ADDR64)";
-    const uint32_t es = shaderElementBytes(op);
-    if (in.offset % es != 0)
-      return "OFFSET " + std::to_string(in.offset) + " is not a multiple of the " +
-             std::to_string(es) + "-byte element the shader indexes";
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-      if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
-        return "lane " + std::to_string(l) + ": byte offset " +
-               std::to_string(c.state.vgpr(in.vaddr)[l]) + " is not a multiple of " +
-               std::to_string(es) + " (GLSL indexes whole elements)";
+    if (std::string why = detail::ssboIndexingProblem(c); !why.empty()) return why;
     const RawBufferFields v = rawBufferFields(c);
     if (v.stride != 0 || v.swizzle || v.addTid)
       return "RADV's SSBO V# has STRIDE 0, no swizzle and no ADD_TID";
@@ -155,6 +147,20 @@ namespace detail {
 std::span<const vk::Binding> laneShaderBindings(bool texel) {
   return texel ? std::span<const vk::Binding>(kTexelBindings)
                : std::span<const vk::Binding>(kSsboBindings);
+}
+
+std::string ssboIndexingProblem(const DeviceCase& c) {
+  const gcn::Instruction& in = c.inst;
+  const uint32_t es = shaderElementBytes(*in.op);
+  if (in.offset % es != 0)
+    return "OFFSET " + std::to_string(in.offset) + " is not a multiple of the " +
+           std::to_string(es) + "-byte element the shader indexes";
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
+      return "lane " + std::to_string(l) + ": byte offset " +
+             std::to_string(c.state.vgpr(in.vaddr)[l]) + " is not a multiple of " +
+             std::to_string(es) + " (GLSL indexes whole elements)";
+  return "";
 }
 
 void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint8_t> out) {

@@ -68,6 +68,10 @@ inline constexpr std::size_t kLaneOutBytes = 256 * 4;
 void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint8_t> out);
 // Reads `words` returned words per lane from Out into r.vdata (and sets r.vdataCount).
 void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResult& r);
+// "" when an SSBO typed access can be written as GLSL element indexing: OFFSET and every
+// active lane's byte offset a multiple of the shader's element (min(access size, 4));
+// else why not.
+std::string ssboIndexingProblem(const DeviceCase& c);
 // Guard band behind the payload: large enough for a V# whose NUM_RECORDS overruns the
 // memory by up to this much (the overrun lands in the guard band and is reported).
 inline constexpr uint32_t kMaxOverrun = 1024;
