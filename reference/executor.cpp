@@ -123,7 +123,6 @@ class WaveRun {
     const std::array<uint32_t, 4> words = vsharpWords(in_, inst_.srsrc);
     zeroV_ = words == std::array<uint32_t, 4>{};
     v_ = decodeVSharp(gen_, words);
-    soffset_ = soffsetValue(inst_, in_);
     // docs/gcn-facts.md: on GFX8 a V# with DATA_FORMAT INVALID is unbound and stores do nothing;
     // atomics are taken as writes too (dropped, returning 0 like an out-of-range atomic).
     unboundWrites_ = !zeroV_ && gen_ == Gen::Gfx8 && v_.dataFormat == Dfmt::Invalid &&
@@ -141,11 +140,8 @@ class WaveRun {
     if (op_.kind != OpKind::Cache && inst_.vdata + data > 256)
       throw Error("vdata: v" + std::to_string(inst_.vdata) + " plus " + std::to_string(data) +
                   " registers runs past v255");
-    if (inst_.vaddr + vaddrRegs(inst_) > 256)
-      throw Error("vaddr: v" + std::to_string(inst_.vaddr) + " runs past v255");
     // The registers each lane reads, looked up once per wave.
-    for (unsigned i = 0; i < vaddrRegs(inst_) && i < 2; ++i)
-      vaddrIn_[i] = &in_.vgpr(inst_.vaddr + i);
+    address_ = addressInputs(inst_, in_);
     if (op_.kind != OpKind::Cache)
       for (unsigned i = 0; i < data && i < vdataIn_.size(); ++i)
         vdataIn_[i] = &in_.vgpr(inst_.vdata + i);
@@ -192,20 +188,6 @@ class WaveRun {
               "from DST_SEL, extra ones ignored)");
   }
 
-  AddressOperands addressOf(unsigned lane) const {
-    AddressOperands a;
-    a.offen = inst_.offen;
-    a.idxen = inst_.idxen;
-    a.addr64 = inst_.addr64;
-    a.instOffset = inst_.offset;
-    a.soffset = soffset_;
-    a.lane = lane;
-    const unsigned n = vaddrRegs(inst_);
-    for (unsigned i = 0; i < n && i < 2; ++i)
-      a.vaddr[i] = (*vaddrIn_[i])[lane];
-    return a;
-  }
-
   bool mapped(uint64_t address, uint64_t size) const {
     const MemoryImage& m = *mem_;
     return address >= m.base && address - m.base <= m.bytes.size() &&
@@ -229,8 +211,8 @@ class WaveRun {
     // The range rule is the same for every lane (address.h): its text is made once per unit.
     const bool withRule = !ruleUnit_ || *ruleUnit_ != unit;
     AccessPlan& p = plan_;
-    planAccessInto(gen_, v_, addressOf(lane), bytes, std::min<uint32_t>(bytes, 4), unit, pol_, p,
-                   withRule);
+    planAccessInto(gen_, v_, address_.forLane(lane), bytes, std::min<uint32_t>(bytes, 4), unit,
+                   pol_, p, withRule);
     bool all = true;
     for (const AccessPiece& piece : p.pieces) {
       if (piece.dataOffset + piece.size > 16u)
@@ -677,13 +659,12 @@ class WaveRun {
   ExecResult& out_;
   const MemoryImage* mem_;  // what the lanes read
   MemoryImage* wmem_;       // what they write: the result's copy, null for no memory write
-  std::array<const LaneWords*, 2> vaddrIn_{};
+  AddressInputs address_;
   std::array<const LaneWords*, 5> vdataIn_{};
 
   VSharp v_;
   bool zeroV_ = false;
   bool unboundWrites_ = false;
-  uint32_t soffset_ = 0;
   Dfmt dfmt_ = Dfmt::Invalid;
   Nfmt nfmt_ = Nfmt::Unorm;
   std::array<DstSel, 4> sel_ = kIdentitySel;
@@ -742,8 +723,32 @@ void setVsharpWords(WaveState& state, unsigned srsrc, const std::array<uint32_t,
     state.sgpr[srsrc + i] = words[i];
 }
 
-uint32_t soffsetOperandValue(const Instruction& inst, const WaveState& state) {
-  return soffsetValue(inst, state);
+AddressInputs addressInputs(const Instruction& inst, const WaveState& state) {
+  AddressInputs in;
+  in.offen = inst.offen;
+  in.idxen = inst.idxen;
+  in.addr64 = inst.addr64;
+  in.offset = inst.offset;
+  in.soffset = soffsetValue(inst, state);
+  const unsigned n = vaddrRegs(inst);
+  if (inst.vaddr + n > 256)
+    throw Error("vaddr: v" + std::to_string(inst.vaddr) + " runs past v255");
+  for (unsigned i = 0; i < n && i < 2; ++i)
+    in.vaddr[i] = &state.vgpr(inst.vaddr + i);
+  return in;
+}
+
+AddressOperands AddressInputs::forLane(unsigned lane) const {
+  AddressOperands a;
+  a.offen = offen;
+  a.idxen = idxen;
+  a.addr64 = addr64;
+  a.instOffset = offset;
+  a.soffset = soffset;
+  a.lane = lane;
+  for (unsigned i = 0; i < 2 && vaddr[i] != nullptr; ++i)
+    a.vaddr[i] = (*vaddr[i])[lane];
+  return a;
 }
 
 const MemoryImage& ExecResult::memory() const {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/address.h"
 #include "reference/gen.h"
 #include "reference/opcodes.h"
 #include "reference/policy.h"
@@ -52,10 +53,19 @@ class WaveState {
 // there. Both throw gcn::Error unless srsrc is a multiple of 4 with s[srsrc+3] inside s0..s103.
 std::array<uint32_t, 4> vsharpWords(const WaveState& state, unsigned srsrc);
 void setVsharpWords(WaveState& state, unsigned srsrc, const std::array<uint32_t, 4>& words);
-// The SOFFSET value the instruction adds (its 8-bit operand code read from the wave state), as
-// execute() reads it: for other code that must agree with the executor's addresses
-// (reference/reach.h). Throws gcn::Error for a code WaveState does not hold (vcc).
-uint32_t soffsetOperandValue(const Instruction& inst, const WaveState& state);
+// What a lane's address is made of, read from the wave once: the instruction's address flags
+// and OFFSET, the SOFFSET value (its 8-bit operand code read from the wave state) and the VADDR
+// registers. execute() and computeReach (reference/reach.h) both address through it. Throws
+// gcn::Error for a SOFFSET code WaveState does not hold (vcc) and for VADDR registers past
+// v255.
+struct AddressInputs {
+  bool offen = false, idxen = false, addr64 = false;
+  uint16_t offset = 0;
+  uint32_t soffset = 0;
+  std::array<const LaneWords*, 2> vaddr{};  // the VADDR registers the instruction reads
+  AddressOperands forLane(unsigned lane) const;
+};
+AddressInputs addressInputs(const Instruction& inst, const WaveState& state);
 
 // Memory as the buffer instruction sees it: bytes at [base, base + bytes.size()).
 struct MemoryImage {

@@ -213,14 +213,12 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
   const std::array<uint32_t, 4> words = vsharpWords(state, inst.srsrc);
   const bool zeroV = words == std::array<uint32_t, 4>{};
   const VSharp v = decodeVSharp(gen, words);
-  const uint32_t soffset = soffsetOperandValue(inst, state);
   const unsigned data = vdataRegs(op, chip, inst.tfe);
   if (op.kind != OpKind::Cache && inst.vdata + data > 256)
     throw Error("vdata: v" + std::to_string(inst.vdata) + " plus " + std::to_string(data) +
                 " registers runs past v255");
-  const unsigned nVaddr = vaddrRegs(inst);
-  if (inst.vaddr + nVaddr > 256)
-    throw Error("vaddr: v" + std::to_string(inst.vaddr) + " runs past v255");
+  const AddressInputs address = addressInputs(inst, state);
+  const uint32_t soffset = address.soffset;
 
   // Which access each lane makes (executor: loadFormat/storeFormat, loadTyped/storeTyped,
   // atomic), and the cases where none reaches memory.
@@ -254,24 +252,13 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
 
   const std::vector<Point> pts = pointsFor(gen, v, inst, soffset, shape);
   const std::vector<Policies> combos = combinations(gen, pts);
-  std::array<const LaneWords*, 2> vaddrIn{};
-  for (unsigned i = 0; i < nVaddr && i < 2; ++i)
-    vaddrIn[i] = &state.vgpr(inst.vaddr + i);
 
   Collector out;
   AccessPlan plan;
   const uint32_t alignBytes = std::min<uint32_t>(shape.bytes, 4);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (((state.exec >> lane) & 1) == 0) continue;  // inactive lanes access nothing
-    AddressOperands a;
-    a.offen = inst.offen;
-    a.idxen = inst.idxen;
-    a.addr64 = inst.addr64;
-    a.instOffset = inst.offset;
-    a.soffset = soffset;
-    a.lane = lane;
-    for (unsigned i = 0; i < nVaddr && i < 2; ++i)
-      a.vaddr[i] = (*vaddrIn[i])[lane];
+    const AddressOperands a = address.forLane(lane);
     for (const Policies& p : combos) {
       planAccessInto(gen, v, a, shape.bytes, alignBytes, shape.unit, p, plan, false);
       // Whole accesses are all-or-nothing (executor's plan()).
