@@ -15,7 +15,6 @@
 #include "reference/error.h"
 #include "reference/reach.h"
 #include "reference/resource.h"
-#include "shaders/embedded.h"
 
 namespace gcnprobe::routes {
 namespace {
@@ -25,12 +24,6 @@ constexpr uint8_t kGuardPattern = vk::GuardedBuffer::kGuardPattern;
 // rebased BASE keeps the case's address modulo 256 (alignment rules see the low bits).
 constexpr uint64_t kGuard = 256;
 constexpr uint64_t kOriginAlign = 256;
-
-bool hasVariant(const std::string& name) {
-  const auto all = shaders::all();
-  return std::any_of(all.begin(), all.end(),
-                     [&](const shaders::Variant& v) { return v.name == name; });
-}
 
 // Binding 0's descriptor type for the shader construct of the case.
 VkDescriptorType caseDescriptorType(Binding b) {
@@ -96,7 +89,7 @@ class RawRoute final : public Route {
     if (const std::string& d = deviceProblem(); !d.empty()) return "raw V# route: " + d;
     if (std::string f = formProblem(c); !f.empty()) return "raw V# route: " + f;
     const std::string variant = rawVariant(c);
-    if (variant.empty() || !hasVariant(variant))
+    if (variant.empty() || !hasShaderVariant(variant))
       return "raw V# route: no lane shader has the form of " + std::string(c.inst.op->mnemonic) +
              " on binding " + std::string(bindingName(c.binding));
     const vk::Features& f = ctx_.features();

@@ -1,5 +1,6 @@
 #include "harness/routes/route.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,12 @@ std::string_view bindingName(Binding b) {
 unsigned componentsRead(const DeviceCase& c) {
   if (c.viewComponents != 0) return c.viewComponents;
   return c.inst.op != nullptr ? c.inst.op->components : 0;
+}
+
+bool hasShaderVariant(std::string_view variant) {
+  const auto all = shaders::all();
+  return std::any_of(all.begin(), all.end(),
+                     [&](const shaders::Variant& v) { return v.name == variant; });
 }
 
 std::span<const uint32_t> shaderVariant(std::string_view variant) {

@@ -40,6 +40,8 @@ unsigned componentsRead(const DeviceCase& c);
 // The SPIR-V of a shader variant (shaders/variants.cmake); a variant the build did not
 // embed is a gcn::Error naming it, which the runner reports as the case's error.
 std::span<const uint32_t> shaderVariant(std::string_view variant);
+// Whether the build embedded that variant.
+bool hasShaderVariant(std::string_view variant);
 
 // What a route needs to realise one wave of one instruction. The lane inputs live where
 // the instruction reads them: VADDR in state.vgpr(inst.vaddr...), store data in

@@ -8,7 +8,6 @@
 #include "harness/routes/storage.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/error.h"
-#include "shaders/embedded.h"
 
 namespace gcnprobe::routes {
 namespace {
@@ -22,12 +21,6 @@ const vk::Binding kBindingsStorage[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUF
 
 bool isTexelBinding(Binding b) {
   return b == Binding::UniformTexel || b == Binding::StorageTexel;
-}
-
-bool hasShaderVariant(std::string_view name) {
-  const auto all = shaders::all();
-  return std::any_of(all.begin(), all.end(),
-                     [&](const shaders::Variant& v) { return v.name == name; });
 }
 
 // "r8g8b8a8_unorm" for VK_FORMAT_R8G8B8A8_UNORM: the variant names of shaders/variants.cmake.
