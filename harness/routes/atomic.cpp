@@ -109,7 +109,7 @@ class AtomicRoute final : public Route {
     const bool texel = first.binding == Binding::StorageTexel;
     return detail::runLaneShader(ctx_, pipelineFor(first), cases,
                                  texel ? first.format : VK_FORMAT_UNDEFINED,
-                                 first.inst.op->wide ? 2 : 1);
+                                 detail::laneShaderWords(first));
   }
 
   void releasePipelines() override { pipelines_.clear(); }

@@ -37,21 +37,6 @@ VkDescriptorType caseDescriptorType(Binding b) {
   }
 }
 
-// Words the lane shader returns per lane.
-unsigned returnedWords(const DeviceCase& c) {
-  const gcn::OpcodeInfo& op = *c.inst.op;
-  switch (op.kind) {
-    case gcn::OpKind::LoadFormat:
-      return std::clamp<unsigned>(componentsRead(c), 1, 4);
-    case gcn::OpKind::Load:
-      return std::max<unsigned>(1, op.memBytes / 4);
-    case gcn::OpKind::Atomic:
-      return op.wide ? 2 : 1;
-    default:
-      return 0;
-  }
-}
-
 // The instruction form the lane shaders produce (docs/platform.md "Instruction selection"),
 // "" when the case has it.
 std::string formProblem(const DeviceCase& c) {
@@ -242,7 +227,7 @@ std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases
     const DeviceCase& c = *cases[i];
     const PerCase& p = per[i];
     DeviceResult& r = results[i];
-    detail::readLaneShaderOut(p.out->bytes(), returnedWords(c), r);
+    detail::readLaneShaderOut(p.out->bytes(), detail::laneShaderWords(c), r);
     // The memory image back, and every other byte of the buffer that left the pattern:
     // offsets relative to the image's first byte, as GuardedBuffer reports them.
     const std::span<const uint8_t> all = p.data->bytes();

@@ -82,10 +82,8 @@ class StorageRoute final : public Route {
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     if (cases.empty()) return {};
     const DeviceCase& first = *cases.front();
-    const bool store = first.inst.op->kind == gcn::OpKind::Store;
-    const unsigned words = store ? 0 : std::max<unsigned>(1, first.inst.op->memBytes / 4);
     return detail::runLaneShader(ctx_, pipelineFor(storageVariant(first), first.inst.offset), cases,
-                                 VK_FORMAT_UNDEFINED, words);
+                                 VK_FORMAT_UNDEFINED, detail::laneShaderWords(first));
   }
 
   void releasePipelines() override { pipelines_.clear(); }
@@ -161,6 +159,20 @@ std::string ssboIndexingProblem(const DeviceCase& c) {
              std::to_string(c.state.vgpr(in.vaddr)[l]) + " is not a multiple of " +
              std::to_string(es) + " (GLSL indexes whole elements)";
   return "";
+}
+
+unsigned laneShaderWords(const DeviceCase& c) {
+  const gcn::OpcodeInfo& op = *c.inst.op;
+  switch (op.kind) {
+    case gcn::OpKind::LoadFormat:
+      return std::clamp<unsigned>(componentsRead(c), 1, 4);
+    case gcn::OpKind::Load:
+      return std::max<unsigned>(1, op.memBytes / 4);
+    case gcn::OpKind::Atomic:
+      return op.wide ? 2 : 1;
+    default:
+      return 0;
+  }
 }
 
 void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint8_t> out) {

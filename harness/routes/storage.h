@@ -66,6 +66,9 @@ inline constexpr std::size_t kLaneOutBytes = 256 * 4;
 // Writes In for the case (addr = VADDR[0], enabled = EXEC, data = VDATA[0..3]) and fills Out
 // with a marker no shader writes.
 void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint8_t> out);
+// The words per lane the lane shader returns for the case: the components a format load reads,
+// a typed load's dwords, an atomic's pre-op value (2 for _X2); 0 for stores.
+unsigned laneShaderWords(const DeviceCase& c);
 // Reads `words` returned words per lane from Out into r.vdata (and sets r.vdataCount).
 void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResult& r);
 // "" when an SSBO typed access can be written as GLSL element indexing: OFFSET and every

@@ -153,10 +153,9 @@ class TexelRoute final : public Route {
     const bool uniform = first.binding == Binding::UniformTexel;
     // The texel shaders have the lane shaders' bindings (texel view, In, Out) and In layout;
     // a batch shares one variant, so one component count (stores return none).
-    const bool store = first.inst.op->kind == gcn::OpKind::StoreFormat;
     return detail::runLaneShader(ctx_,
                                  pipelineFor(texelVariant(first, readWithoutFormat_), uniform),
-                                 cases, first.format, store ? 0 : componentsRead(first), uniform);
+                                 cases, first.format, detail::laneShaderWords(first), uniform);
   }
 
   void releasePipelines() override { pipelines_.clear(); }
