@@ -158,10 +158,10 @@ void runLoad(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     if (!reg32) {
       const std::string reason =
           o.d16 && gen <= gcn::Gen::Gfx7 ? std::string("D16 does not exist before gfx8")
-          : o.d16 && gcn::pairStatus(gen, d, n, gcn::Direction::Load).status ==
+          : o.d16 && gcn::pairVerdict(gen, d, n, gcn::Direction::Load, pol).status ==
                          gcn::PairStatus::Defined
               ? std::string("no document says how D16 narrows an integer field wider than 16 bits")
-              : std::string(gcn::pairStatus(gen, d, n, gcn::Direction::Load).reason);
+              : std::string(gcn::pairVerdict(gen, d, n, gcn::Direction::Load, pol).reason);
       if (o.json)
         comps.push_back({{"register", nullptr}, {"value", nullptr}, {"reason", reason}});
       else
@@ -198,7 +198,7 @@ void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     if (!code) {
       reason = o.d16 && gen <= gcn::Gen::Gfx7
                    ? "D16 does not exist before gfx8"
-                   : std::string(gcn::pairStatus(gen, d, n, gcn::Direction::Store).reason);
+                   : std::string(gcn::pairVerdict(gen, d, n, gcn::Direction::Store, pol).reason);
       break;
     }
     gcn::insertComponent(d, c, *code, std::span<uint8_t>(bytes.data(), info.bytes));

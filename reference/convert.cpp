@@ -35,20 +35,32 @@ void checkCode(Dfmt d, unsigned bits, uint32_t code) {
                 std::to_string(bits) + "-bit component of " + std::string(dfmtName(d)));
 }
 
-// Memory float field -> float32 bits (exact for every width we have).
-uint32_t floatFieldToFloat(unsigned bits, uint32_t code) {
+// Memory float field -> float32 bits (exact for every finite value and infinity). A NaN
+// keeps its sign and payload in the top mantissa bits; policy nan-widen decides whether the
+// quiet bit is forced (a signalling NaN becomes quiet) or the bits are kept as they are.
+uint32_t floatFieldToFloat(unsigned bits, uint32_t code, policy::NanWiden nan) {
+  uint32_t f = 0;
   switch (bits) {
     case 32:
       return code;
     case 16:
-      return fbits::halfToFloat(static_cast<uint16_t>(code));
+      f = fbits::halfToFloat(static_cast<uint16_t>(code));
+      break;
     case 11:
-      return fbits::uf11ToFloat(code);
+      f = fbits::uf11ToFloat(code);
+      break;
     case 10:
-      return fbits::uf10ToFloat(code);
+      f = fbits::uf10ToFloat(code);
+      break;
     default:
       throw Error("no float interpretation for a " + std::to_string(bits) + "-bit component");
   }
+  if (nan == policy::NanWiden::Exact && (f & 0x7fffffffu) > 0x7f800000u) {
+    const fbits::Layout from = bits == 16 ? fbits::kHalf : bits == 11 ? fbits::kUf11 : fbits::kUf10;
+    const uint32_t man = code & ((1u << from.manBits) - 1);
+    f = (f & 0x80000000u) | 0x7f800000u | (man << (23 - from.manBits));
+  }
+  return f;
 }
 
 // UNORM/SNORM/SNORM_OGL -> float: num/den, negated if `negative`, per policy `norm`.
@@ -102,30 +114,41 @@ int64_t normStore(uint32_t reg, uint32_t max, bool isSigned) {
   return roundHalfEven(static_cast<double>(f) * static_cast<double>(max));
 }
 
-uint32_t floatStore(unsigned bits, uint32_t reg) {
+uint32_t floatStore(unsigned bits, uint32_t reg, policy::UfOverflow overflow) {
+  const bool toInf = overflow == policy::UfOverflow::Inf;
   switch (bits) {
     case 32:
       return reg;
     case 16:
       return fbits::floatToHalf(reg, fbits::Rounding::NearestEven);
     case 11:
-      return fbits::floatToUf11(reg);
+      return fbits::floatToUf11(reg, toInf);
     case 10:
-      return fbits::floatToUf10(reg);
+      return fbits::floatToUf10(reg, toInf);
     default:
       throw Error("no float interpretation for a " + std::to_string(bits) + "-bit component");
   }
 }
 
-bool isDefined(Gen gen, Dfmt d, Nfmt n, Direction dir) {
-  return pairStatus(gen, d, n, dir).status == PairStatus::Defined;
+bool isDefined(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p) {
+  return pairVerdict(gen, d, n, dir, p).status == PairStatus::Defined;
 }
 
 }  // namespace
 
+PairVerdict pairVerdict(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p) {
+  const PairVerdict v = pairStatus(gen, d, n, dir);
+  const bool normOrScaled =
+      n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled;
+  if (v.status == PairStatus::Unknown && dir == Direction::Load && normOrScaled &&
+      dfmtInfo(d).bits[0] == 32 && p.norm32() == policy::Norm32::Formula)
+    return {PairStatus::Defined, ""};
+  return v;
+}
+
 std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t code,
                                       const Policies& p) {
-  if (!isDefined(gen, d, n, Direction::Load)) return std::nullopt;
+  if (!isDefined(gen, d, n, Direction::Load, p)) return std::nullopt;
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   const auto norm = p.normToFloat();
@@ -140,10 +163,12 @@ std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, ui
       return normToFloat(static_cast<uint32_t>(s < 0 ? -s : s), max, s < 0, norm);
     }
     case Nfmt::Uscaled:
-      // bits <= 16 (pairStatus leaves 32-bit scaled Unknown): exact in float.
-      return floatToBits(static_cast<float>(code));
-    case Nfmt::Sscaled:
-      return floatToBits(static_cast<float>(signExtend(code, bits)));
+      // Exact in float up to 16 bits; a 32-bit code (norm32=formula) rounds to nearest even.
+      return fbits::roundRatio(code, 1, false, fbits::kFloat32);
+    case Nfmt::Sscaled: {
+      const int64_t s = signExtend(code, bits);
+      return fbits::roundRatio(static_cast<uint64_t>(s < 0 ? -s : s), 1, s < 0, fbits::kFloat32);
+    }
     case Nfmt::Uint:
       return code;
     case Nfmt::Sint:
@@ -155,7 +180,7 @@ std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, ui
                          norm);
     }
     case Nfmt::Float:
-      return floatFieldToFloat(bits, code);
+      return floatFieldToFloat(bits, code, p.nanWiden());
   }
   return std::nullopt;
 }
@@ -165,7 +190,7 @@ LoadedElement loadElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint8_t> byte
   const DfmtInfo& info = dfmtInfo(d);
   LoadedElement e;
   e.count = info.components;
-  const PairVerdict v = pairStatus(gen, d, n, Direction::Load);
+  const PairVerdict v = pairVerdict(gen, d, n, Direction::Load, p);
   if (v.status != PairStatus::Defined) {
     e.undefinedReason = v.reason;
     return e;
@@ -208,7 +233,7 @@ std::array<std::optional<uint32_t>, 4> applyDstSel(Gen gen, Nfmt n, const Loaded
 
 std::optional<uint32_t> storeComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t reg,
                                        const Policies& p) {
-  if (!isDefined(gen, d, n, Direction::Store)) return std::nullopt;
+  if (!isDefined(gen, d, n, Direction::Store, p)) return std::nullopt;
   const unsigned bits = componentBits(d, comp);
   const uint32_t mask = fieldMask(bits);
   const bool clamp = p.intStoreOverflow() == policy::IntStoreOverflow::Clamp;
@@ -229,7 +254,7 @@ std::optional<uint32_t> storeComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, u
       return static_cast<uint32_t>(c) & mask;
     }
     case Nfmt::Float:
-      return floatStore(bits, reg);
+      return floatStore(bits, reg, p.ufOverflow());
     case Nfmt::Uscaled:
     case Nfmt::Sscaled:
     case Nfmt::SnormOgl:
@@ -243,7 +268,7 @@ StoredElement storeElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint32_t> re
   const DfmtInfo& info = dfmtInfo(d);
   StoredElement s;
   s.size = info.bytes;
-  const PairVerdict v = pairStatus(gen, d, n, Direction::Store);
+  const PairVerdict v = pairVerdict(gen, d, n, Direction::Store, p);
   if (v.status != PairStatus::Defined) {
     s.reason = v.reason;
     return s;
@@ -261,16 +286,16 @@ StoredElement storeElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint32_t> re
 }
 
 std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t code,
-                                         const Policies& /*p: see below*/) {
+                                         const Policies& p) {
   // D16 format loads exist from GFX8 (docs/gcn-facts.md, "Opcodes and encodings").
   if (gen == Gen::Gfx6 || gen == Gen::Gfx7) return std::nullopt;
-  if (!isDefined(gen, d, n, Direction::Load)) return std::nullopt;
+  if (!isDefined(gen, d, n, Direction::Load, p)) return std::nullopt;
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   const uint32_t mask = fieldMask(bits);
   // AMD RDNA3 ISA: "float32 to float16 uses truncation; other input formats round to nearest
   // even". The other conversions go from the exact value straight to half (no float32 step),
-  // so the NormToFloat policy does not apply here.
+  // so the NormToFloat policy does not apply here; nan-widen does (an 11/10-bit NaN widens).
   switch (n) {
     case Nfmt::Unorm:
       return static_cast<uint16_t>(fbits::roundRatio(code, mask, false, fbits::kHalf));
@@ -298,8 +323,13 @@ std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp,
     case Nfmt::Float:
       if (bits == 32) return fbits::floatToHalf(code, fbits::Rounding::TowardZero);
       if (bits == 16) return static_cast<uint16_t>(code);
-      // 11/10-bit floats fit half exactly (same exponent, shorter mantissa).
-      return fbits::floatToHalf(floatFieldToFloat(bits, code), fbits::Rounding::NearestEven);
+      // 11/10-bit floats fit half exactly (same exponent, shorter mantissa); a NaN under
+      // nan-widen=exact keeps its bits (mantissa shifted up, no quiet bit forced).
+      if (p.nanWiden() == policy::NanWiden::Exact && (code >> (bits - 5)) == 0x1f &&
+          (code & ((1u << (bits - 5)) - 1)) != 0)
+        return static_cast<uint16_t>(0x7c00u | ((code & ((1u << (bits - 5)) - 1)) << (15 - bits)));
+      return fbits::floatToHalf(floatFieldToFloat(bits, code, p.nanWiden()),
+                                fbits::Rounding::NearestEven);
     case Nfmt::SnormOgl:
       break;  // gfx8: reserved, gfx9: unknown; pairStatus already refused
   }
@@ -309,7 +339,7 @@ std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp,
 std::optional<uint32_t> storeComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint16_t reg,
                                           const Policies& p) {
   if (gen == Gen::Gfx6 || gen == Gen::Gfx7) return std::nullopt;
-  if (!isDefined(gen, d, n, Direction::Store)) return std::nullopt;
+  if (!isDefined(gen, d, n, Direction::Store, p)) return std::nullopt;
   const unsigned bits = componentBits(d, comp);
   switch (nfmtInfo(n, gen).reg) {
     case RegType::Uint:

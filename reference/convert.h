@@ -26,8 +26,13 @@ struct LoadedElement {
   std::string_view undefinedReason;              // set when any component is undefined
 };
 
+// pairStatus (reference/format.h) with the policy points that can define a pair no document
+// defines: under norm32=formula a load of a 32-bit UNORM/SNORM/USCALED/SSCALED component is
+// Defined. Every conversion below and the executor decide through this.
+PairVerdict pairVerdict(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p);
+
 // One component: `code` is the component's raw field (already extracted, `bits` wide).
-// nullopt when pairStatus(gen, d, n, Load) is not Defined.
+// nullopt when pairVerdict(gen, d, n, Load, p) is not Defined.
 std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t code,
                                       const Policies& p);
 // A whole element: `bytes` holds dfmtInfo(d).bytes bytes, little-endian.

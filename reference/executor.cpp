@@ -179,7 +179,7 @@ class WaveRun {
       return;
     }
     const Direction dir = op_.kind == OpKind::LoadFormat ? Direction::Load : Direction::Store;
-    PairVerdict verdict = pairStatus(gen_, dfmt_, nfmt_, dir);
+    PairVerdict verdict = pairVerdict(gen_, dfmt_, nfmt_, dir, pol_);
     if (verdict.status != PairStatus::Defined) fmtUnclaimed_ = verdict.reason;
     if (fmtUnclaimed_.empty() && fmtComponents_ != op_.components)
       addNote(out_.notes,

@@ -93,8 +93,10 @@ uint16_t floatToHalf(uint32_t f, Rounding mode);
 // GL_EXT_packed_float: negative values (including -0.0 and -Inf) -> 0, finite values above
 // the largest finite (65024 for uf11, 64512 for uf10) -> that largest finite, +Inf -> +Inf,
 // any NaN -> a positive NaN (here: the float's top payload bits with the quiet bit set).
-uint32_t floatToUf11(uint32_t f);
-uint32_t floatToUf10(uint32_t f);
+// overflowToInf: finite values that round above the largest finite give +Inf instead (IEEE
+// round-to-nearest overflow, which the Vulkan spec also allows).
+uint32_t floatToUf11(uint32_t f, bool overflowToInf = false);
+uint32_t floatToUf10(uint32_t f, bool overflowToInf = false);
 
 // num/den (den != 0, both < 2^32), negated if `negative`, correctly rounded to nearest even
 // in `to`: exact integer arithmetic, no host floating point. Overflow gives Inf.

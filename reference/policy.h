@@ -30,6 +30,9 @@ enum class PolicyId : uint8_t {
   NormToFloat,          // UNORM/SNORM -> float: correctly rounded or c * (1/max)
   IntStoreOverflow,     // UINT/SINT store of a value that does not fit the field
   StoreDstSel,          // BUFFER_STORE_FORMAT through a V# whose DST_SEL is not identity
+  Norm32,               // normalized/scaled 32-bit components on load: undefined or a formula
+  NanWiden,             // 16/11/10-bit float NaN widened on load: quiet bit set or bits kept
+  UfOverflow,           // 11/10-bit float store of a finite value above the maximum
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -49,6 +52,9 @@ enum class UnalignedDword : uint8_t { IgnoreLowBits, Unaligned };
 enum class NormToFloat : uint8_t { CorrectlyRounded, MulReciprocal };
 enum class IntStoreOverflow : uint8_t { Clamp, Truncate };
 enum class StoreDstSel : uint8_t { Ignore, Inverse };
+enum class Norm32 : uint8_t { Undefined, Formula };
+enum class NanWiden : uint8_t { Quiet, Exact };
+enum class UfOverflow : uint8_t { Max, Inf };
 }  // namespace policy
 
 struct PolicyOption {
@@ -62,6 +68,10 @@ struct PolicyPoint {
   std::string_view question;  // one line: what is disputed
   std::array<PolicyOption, 2> options;
   std::array<uint8_t, 4> defaults;  // option index for gfx6, gfx7, gfx8, gfx9
+  // Whether an option can move an access (its address, size or range verdict) rather than
+  // only the values read or written: computeReach (reference/reach.h) and its oracle test
+  // enumerate these; the others never change which bytes a lane touches.
+  bool addressing;
 };
 
 // The table of all points (one row per PolicyId, in enum order).
@@ -117,6 +127,9 @@ class Policies {
     return as<policy::IntStoreOverflow>(PolicyId::IntStoreOverflow);
   }
   policy::StoreDstSel storeDstSel() const { return as<policy::StoreDstSel>(PolicyId::StoreDstSel); }
+  policy::Norm32 norm32() const { return as<policy::Norm32>(PolicyId::Norm32); }
+  policy::NanWiden nanWiden() const { return as<policy::NanWiden>(PolicyId::NanWiden); }
+  policy::UfOverflow ufOverflow() const { return as<policy::UfOverflow>(PolicyId::UfOverflow); }
 
  private:
   template <class E>

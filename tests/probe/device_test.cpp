@@ -93,6 +93,11 @@ const std::map<std::string, std::string>& decisions() {
       {"swizzle-multidword-format", "raw"},
       {"tid-with-idxen-format", "raw"},
       {"tid-without-idxen-offen", "raw"},
+      // The conversion points: a V# no driver builds (DATA_FORMAT 32 UNORM, 16 FLOAT with
+      // DST_SEL xyzw, 10_11_11 FLOAT with xyzw) in the texel shaders' form.
+      {"norm32-unorm", "raw"},
+      {"nan-widen-half", "raw"},
+      {"uf-overflow-store", "raw"},
       // The probes written to be realisable (their comments derive the V#).
       {"texel-unorm8-to-float", ""},
       {"texel-oob-dstsel-one", ""},

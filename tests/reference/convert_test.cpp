@@ -150,6 +150,78 @@ TEST(ConvertLoad, UndefinedAndBadInput) {
   }
 }
 
+// norm32: undefined by default; the formula at 32 bits on request (hand-derived: 2^31/(2^32-1)
+// is 0.5 + 2^-33 + ..., which rounds to 0.5; 2^32-1 and 2^24+1 round to nearest even in float).
+TEST(ConvertLoad, Norm32PerPolicy) {
+  for (Nfmt n : {Nfmt::Unorm, Nfmt::Snorm, Nfmt::Uscaled, Nfmt::Sscaled}) {
+    EXPECT_FALSE(loadComponent(G8, Dfmt::F32, n, 0, 1, pol(G8)));
+    EXPECT_FALSE(loadComponent(G8, Dfmt::F32_32, n, 1, 1, pol(G8, "norm32=undefined")));
+    EXPECT_EQ(pairVerdict(G8, Dfmt::F32, n, Direction::Load, pol(G8)).status, PairStatus::Unknown);
+    EXPECT_EQ(pairVerdict(G8, Dfmt::F32, n, Direction::Load, pol(G8, "norm32=formula")).status,
+              PairStatus::Defined);
+    // Stores stay undefined under both options.
+    EXPECT_FALSE(storeComponent(G8, Dfmt::F32, n, 0, kOne, pol(G8, "norm32=formula")));
+  }
+  const std::string_view f = "norm32=formula";
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Unorm, 0, 0xffffffff, f), kOne);
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Unorm, 0, 0, f), 0u);
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Unorm, 0, 0x80000000, f), 0x3f000000u);  // 0.5
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Snorm, 0, 0x7fffffff, f), kOne);
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Snorm, 0, 0x80000000, f), kMinusOne);  // MIN -> -1
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Snorm, 0, 0x80000001, f), kMinusOne);
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Uscaled, 0, 0xffffffff, f), 0x4f800000u);  // 2^32
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Uscaled, 0, 0x01000001, f), 0x4b800000u);  // 2^24
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Uscaled, 0, 0x01000003, f), 0x4b800002u);  // tie up
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Sscaled, 0, 0x80000000, f), 0xcf000000u);  // -2^31
+  EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Sscaled, 0, 0xffffffff, f), kMinusOne);
+  // SNORM_OGL (gfx6/7) has no 32-bit candidate formula: undefined under both.
+  EXPECT_FALSE(loadComponent(Gen::Gfx7, Dfmt::F32, Nfmt::SnormOgl, 0, 1, pol(Gen::Gfx7, f)));
+  // Narrower fields ignore the point.
+  EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Uscaled, 0, 0xffff, f), 0x477fff00u);
+}
+
+// nan-widen: IEEE quiets a signalling NaN; "exact" shifts the mantissa bits up unchanged.
+// Hand-derived: half 0x7c01 has payload 1 -> bit 13; uf11 0x7c1 payload 1 -> bit 17; uf10
+// 0x3e1 -> bit 18; the float quiet bit is 0x400000.
+TEST(ConvertLoad, NanWidenPerPolicy) {
+  EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0x7c01), 0x7fc02000u);
+  EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0x7c01, "nan-widen=exact"), 0x7f802000u);
+  EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0xfc01, "nan-widen=exact"), 0xff802000u);
+  // A quiet NaN is the same under both; so are Inf and finite values.
+  for (std::string_view o : {"nan-widen=quiet", "nan-widen=exact"}) {
+    EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0xfe00, o), 0xffc00000u);
+    EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0x7c00, o), 0x7f800000u);
+    EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Float, 0, 0x3c00, o), kOne);
+  }
+  EXPECT_EQ(load(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 0x7c1), 0x7fc20000u);
+  EXPECT_EQ(load(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 0x7c1, "nan-widen=exact"), 0x7f820000u);
+  EXPECT_EQ(load(G8, Dfmt::F10_11_11, Nfmt::Float, 2, 0x3e1, "nan-widen=exact"), 0x7f840000u);
+  // D16 (gfx8+): an 11/10-bit NaN widening to half; a half field is returned as it is.
+  const auto d16 = [](uint32_t code, unsigned comp, std::string_view o) {
+    return loadComponentD16(G8, Dfmt::F10_11_11, Nfmt::Float, comp, code, pol(G8, o));
+  };
+  EXPECT_EQ(d16(0x7c1, 0, "nan-widen=quiet"), uint16_t{0x7e10});
+  EXPECT_EQ(d16(0x7c1, 0, "nan-widen=exact"), uint16_t{0x7c10});
+  EXPECT_EQ(d16(0x3e1, 2, "nan-widen=exact"), uint16_t{0x7c20});
+  EXPECT_EQ(loadComponentD16(G8, Dfmt::F16, Nfmt::Float, 0, 0x7c01, pol(G8)), uint16_t{0x7c01});
+}
+
+// Every 16-bit code under nan-widen=exact: finite and Inf values widen exactly as under quiet;
+// every NaN keeps its sign and its whole payload with no bit added (widened back by hand).
+TEST(ConvertExhaustive, NanWidenExactKeepsEveryPayload) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const uint32_t q = load(G8, Dfmt::F16, Nfmt::Float, 0, h);
+    const uint32_t x = load(G8, Dfmt::F16, Nfmt::Float, 0, h, "nan-widen=exact");
+    const bool nan = (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
+    if (!nan) {
+      ASSERT_EQ(x, q) << h;
+      continue;
+    }
+    ASSERT_EQ(x, ((h & 0x8000u) << 16) | 0x7f800000u | ((h & 0x3ffu) << 13)) << h;
+    ASSERT_EQ(q, x | 0x400000u) << h;
+  }
+}
+
 // ---------------------------------------------------------------- stores, hand-derived
 TEST(ConvertStore, UnormGolden) {
   EXPECT_EQ(storeF(G8, Dfmt::F8, Nfmt::Unorm, 0, 1.0f), 255u);
@@ -231,6 +303,36 @@ TEST(ConvertStore, FloatGolden) {
   EXPECT_EQ(storeF(G8, Dfmt::F10_11_11, Nfmt::Float, 2, 1e6f), 0x3dfu);   // uf10: -> max
   EXPECT_EQ(storeF(G8, Dfmt::F11_11_10, Nfmt::Float, 0, 1.0f), 0x1e0u);   // X is uf10
   EXPECT_EQ(storeF(G8, Dfmt::F11_11_10, Nfmt::Float, 1, -0.0f), 0u);
+}
+
+// uf-overflow: uf11 max is 65024 (0x7bf), uf10 max 64512 (0x3df); the next step up would be
+// 65536 / 65536, so the midpoints are 65280 (uf11) and 65024 (uf10). A tie rounds to even,
+// which is the infinity encoding (the max's mantissa is odd).
+TEST(ConvertStore, UfOverflowPerPolicy) {
+  const auto uf11 = [](float f, std::string_view o) {
+    return storeF(G8, Dfmt::F10_11_11, Nfmt::Float, 0, f, o);
+  };
+  const auto uf10 = [](float f, std::string_view o) {
+    return storeF(G8, Dfmt::F10_11_11, Nfmt::Float, 2, f, o);
+  };
+  EXPECT_EQ(uf11(1e6f, "uf-overflow=max"), 0x7bfu);
+  EXPECT_EQ(uf11(1e6f, "uf-overflow=inf"), 0x7c0u);
+  EXPECT_EQ(uf10(1e6f, "uf-overflow=max"), 0x3dfu);
+  EXPECT_EQ(uf10(1e6f, "uf-overflow=inf"), 0x3e0u);
+  EXPECT_EQ(uf11(65279.0f, "uf-overflow=inf"), 0x7bfu);  // below the midpoint
+  EXPECT_EQ(uf11(65280.0f, "uf-overflow=inf"), 0x7c0u);  // the midpoint: tie to even
+  EXPECT_EQ(uf11(65280.0f, "uf-overflow=max"), 0x7bfu);
+  EXPECT_EQ(uf10(65023.0f, "uf-overflow=inf"), 0x3dfu);
+  EXPECT_EQ(uf10(65024.0f, "uf-overflow=inf"), 0x3e0u);
+  // Both agree on the largest finite, +Inf, NaN and negative values.
+  for (std::string_view o : {"uf-overflow=max", "uf-overflow=inf"}) {
+    EXPECT_EQ(uf11(65024.0f, o), 0x7bfu);
+    EXPECT_EQ(uf11(INFINITY, o), 0x7c0u);
+    EXPECT_EQ(uf11(-1e6f, o), 0u);
+    EXPECT_EQ(store(G8, Dfmt::F10_11_11, Nfmt::Float, 1, 0x7fc00000u, std::string(o)), 0x7e0u);
+  }
+  // Half stores overflow to Inf whatever the point says (it is about 11/10-bit fields).
+  EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, 1e9f, "uf-overflow=max"), 0x7c00u);
 }
 
 TEST(ConvertStore, NotWritable) {
