@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
@@ -178,37 +179,6 @@ int runWorker(const IsaOptions& o) {
 
 // ---- `isa`: the parent ------------------------------------------------------------------
 
-std::string shellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// A temp dir with `clrxdisasm` -> this binary's `_clrxdisasm`; removed on destruction.
-class ClrxDir {
- public:
-  ClrxDir() {
-    std::string tmpl = (fs::temp_directory_path() / "gcnprobe-isa-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw gcn::Error("cannot create a temp dir in " + tmpl);
-    dir_ = tmpl;
-    const fs::path script = dir_ / "clrxdisasm";
-    std::ofstream(script) << "#!/bin/sh\nexec " << shellQuote(fs::read_symlink("/proc/self/exe"))
-                          << " _clrxdisasm \"$@\"\n";
-    fs::permissions(script, fs::perms::owner_all);
-  }
-  ~ClrxDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  ClrxDir(const ClrxDir&) = delete;
-  ClrxDir& operator=(const ClrxDir&) = delete;
-  const fs::path& path() const { return dir_; }
-
- private:
-  fs::path dir_;
-};
-
 // Runs `gcnprobe _isa-worker` for one RADV family; returns its JSON lines. Throws
 // gcn::Error when it cannot start or does not exit 0.
 std::vector<json> runChild(const std::string& family, const IsaOptions& o, const ClrxDir& clrx) {
@@ -227,7 +197,7 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
   // The active driver (system or --driver folder) as RADV's null device for the family.
   for (const auto& [k, v] : vk::radvNullEnvironment(family))
     env[k] = v;
-  env["PATH"] = clrx.path().string() + (env.count("PATH") ? ":" + env["PATH"] : "");
+  env["PATH"] = clrx.prependTo(env.count("PATH") ? env["PATH"].c_str() : nullptr);
   if (!env.count("XDG_RUNTIME_DIR")) env["XDG_RUNTIME_DIR"] = clrx.path().string();
   std::vector<std::string> envStrings;
   for (const auto& [k, v] : env)
