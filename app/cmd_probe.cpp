@@ -7,10 +7,12 @@
 // prediction by the differ (run::matchPrediction). Exit 1 when any probe's own `expect` lines
 // do not hold against the default prediction.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <span>
 
+#include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/formats.h"
 #include "harness/isa/check.h"
@@ -51,6 +53,13 @@ class DeviceSession {
     if (!tried_) {
       tried_ = true;
       try {
+        // On RADV's null device of a gfx6/7 family ACO disassembles through `clrxdisasm`
+        // (app/clrx_dir.h): the ISA check needs that text, so the stand-in goes on PATH.
+        const char* family = std::getenv("GCNPROBE_RADV_NULL");
+        if (family != nullptr && *family != '\0') {
+          clrx_ = std::make_unique<ClrxDir>();
+          setenv("PATH", clrx_->prependTo(std::getenv("PATH")).c_str(), 1);
+        }
         ctx_ = vk::Context::open(selector_, false, /*descriptorBuffer=*/true);
         routes_ = routes::makeAllRoutes(*ctx_);
       } catch (const std::exception& e) {
@@ -67,6 +76,7 @@ class DeviceSession {
  private:
   std::string selector_;
   bool tried_ = false;
+  std::unique_ptr<ClrxDir> clrx_;  // outlives the context: pipelines are built through it
   std::unique_ptr<vk::Context> ctx_;
   std::vector<std::unique_ptr<routes::Route>> routes_;
   std::string error_;
@@ -99,7 +109,8 @@ DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::De
   j["isa_lines"] = lines;
   const std::string what =
       check.outcome == isa::Outcome::Verified
-          ? "its buffer instruction is the probe's, on the probe's buffer (set 0 binding 0)"
+          ? "its buffer instruction is the probe's, on the probe's buffer (set 0 binding 0)" +
+                (check.reason.empty() ? std::string() : "; " + check.reason)
           : std::string(isa::outcomeName(check.outcome)) + ": " + check.reason;
   DeviceOutcome out =
       notRun(deviceName + " cannot execute (no memory types: a compile-only device); route " +

@@ -111,8 +111,31 @@ std::string mismatchField(const gcn::Instruction& intended, const gcn::Instructi
     return "format";
   if (intended.idxen != emitted.idxen) return "idxen";
   if (intended.offen != emitted.offen) return "offen";
+  if (intended.addr64 != emitted.addr64) return "addr64";
+  if (intended.lds != emitted.lds) return "lds";
+  if (intended.tfe != emitted.tfe) return "tfe";
+  // An atomic returns the pre-op value only with GLC: there the bit is semantics.
+  if (intended.op != nullptr && intended.op->kind == gcn::OpKind::Atomic &&
+      intended.glc != emitted.glc)
+    return "glc";
+  // SOFFSET: an inline constant must be the same constant; an SGPR may be any register (the
+  // route puts the case's value there), but not a constant.
+  const bool intendedConst = intended.soffset >= 128, emittedConst = emitted.soffset >= 128;
+  if (intendedConst != emittedConst || (intendedConst && intended.soffset != emitted.soffset))
+    return "soffset";
   if (offsetFixed && intended.offset != emitted.offset) return "offset";
   return "";
+}
+
+std::string cacheBitsNote(const gcn::Instruction& intended, const gcn::Instruction& emitted) {
+  const bool atomic = intended.op != nullptr && intended.op->kind == gcn::OpKind::Atomic;
+  const bool glcDiffers = !atomic && intended.glc != emitted.glc;
+  if (!glcDiffers && intended.slc == emitted.slc) return "";
+  auto bits = [](const gcn::Instruction& i) {
+    return std::string("glc=") + (i.glc ? "1" : "0") + " slc=" + (i.slc ? "1" : "0");
+  };
+  return "cache bits differ (intended " + bits(intended) + ", emitted " + bits(emitted) +
+         "): cache policy only, no effect on the values of one dispatch";
 }
 
 std::string_view outcomeName(Outcome o) {
@@ -154,6 +177,7 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
     if (!e.decoded || !mismatchField(intended, e.inst, isa.offsetFixed).empty()) continue;
     if (e.descriptor == isa.caseBuffer) {
       r.outcome = Outcome::Verified;
+      r.reason = cacheBitsNote(intended, e.inst);
       return r;
     }
     if (e.descriptor)

@@ -2,8 +2,10 @@
 // by the reference's decoder from the encoded words (never by trusting the driver's text),
 // and whether the case's intended instruction is among them ON THE CASE'S BUFFER (its SRSRC
 // traced to the descriptor the route names, descriptor_trace.h): opcode, DFMT/NFMT for MTBUF,
-// IDXEN/OFFEN, and OFFSET where the route fixes it. A pipeline without it is a route-miss;
-// an instruction whose descriptor cannot be traced proves nothing.
+// IDXEN/OFFEN/ADDR64/LDS/TFE, GLC on atomics (it selects whether the pre-op value returns),
+// SOFFSET's kind (the same inline constant, or some SGPR), and OFFSET where the route fixes
+// it. GLC/SLC elsewhere only steer caches: a difference is noted, not a miss. A pipeline without it
+// is a route-miss; an instruction whose descriptor cannot be traced proves nothing.
 #pragma once
 
 #include <cstdint>
@@ -52,9 +54,12 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
     gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables);
 
 // Whether `emitted` realises `intended` in the fields the check compares. "" when it does,
-// else the first field that differs ("opcode", "format", "idxen", "offen", "offset").
+// else the first field that differs ("opcode", "format", "idxen", "offen", "addr64", "lds",
+// "tfe", "glc", "soffset", "offset").
 std::string mismatchField(const gcn::Instruction& intended, const gcn::Instruction& emitted,
                           bool offsetFixed);
+// "" when GLC (outside atomics) and SLC agree, else a note naming both settings.
+std::string cacheBitsNote(const gcn::Instruction& intended, const gcn::Instruction& emitted);
 
 enum class Outcome : uint8_t {
   Verified,    // the intended instruction is in the pipeline, on the case's buffer
@@ -66,7 +71,8 @@ std::string_view outcomeName(Outcome o);  // "verified", "route-miss", "no-isa",
 
 struct CheckResult {
   Outcome outcome = Outcome::NoIsa;
-  std::string reason;  // for RouteMiss / NoAssembly: the intended and the emitted instructions
+  std::string reason;  // for RouteMiss / NoAssembly: the intended and the emitted instructions;
+                       // for Verified: cacheBitsNote, if the cache bits differ
   std::vector<EmittedInstruction> emitted;
 };
 

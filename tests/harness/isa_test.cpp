@@ -323,6 +323,9 @@ TEST(IsaCheck, DeliberatelyWrongIntendedInstructionIsRouteMiss) {
       "tbuffer_load_format_xyzw v[0:3], v9, s[12:15], 0 "
       "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_UNORM] idxen",  // nfmt
       "buffer_load_sbyte v1, v0, s[4:7], 0 offen",                       // not there at all
+      "buffer_load_format_xyzw v[1:5], v0, s[4:7], 0 idxen tfe",         // tfe
+      "buffer_load_format_xyzw v[1:4], v0, s[4:7], s2 idxen",            // SOFFSET an SGPR
+      "buffer_load_format_xyzw v[1:4], v0, s[4:7], 1 idxen",             // another constant
   };
   for (const char* w : wrong) {
     SCOPED_TRACE(w);
@@ -339,6 +342,48 @@ TEST(IsaCheck, DeliberatelyWrongIntendedInstructionIsRouteMiss) {
       intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen offset:4"),
       isaOf(std::string(kTexelLoads) + kTexelGfx8, false));
   EXPECT_EQ(loose.outcome, Outcome::Verified) << loose.reason;
+}
+
+// GLC and SLC steer caches on loads and stores (verified, with a note naming both settings);
+// on an atomic GLC decides whether the pre-op value comes back, so it must match.
+TEST(IsaCheck, CacheBitsAreNotedOnLoadsAndComparedOnAtomics) {
+  const auto r = gcnprobe::isa::checkIsa(
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen glc"),
+      isaOf(std::string(kTexelLoads) + kTexelGfx8));
+  EXPECT_EQ(r.outcome, Outcome::Verified) << r.reason;
+  EXPECT_NE(r.reason.find("cache bits differ (intended glc=1 slc=0, emitted glc=0 slc=0)"),
+            std::string::npos)
+      << r.reason;
+  const auto same = gcnprobe::isa::checkIsa(
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
+      isaOf(std::string(kTexelLoads) + kTexelGfx8));
+  EXPECT_EQ(same.reason, "");
+  const gcn::Instruction add = intended(Gen::Gfx8, "buffer_atomic_add v1, v0, s[4:7], 0 offen");
+  const gcn::Instruction addGlc =
+      intended(Gen::Gfx8, "buffer_atomic_add v1, v0, s[4:7], 0 offen glc");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(addGlc, add, true), "glc");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(add, add, true), "");
+  const gcn::Instruction addSlc =
+      intended(Gen::Gfx8, "buffer_atomic_add v1, v0, s[4:7], 0 offen slc");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(addSlc, add, true), "");
+  EXPECT_NE(gcnprobe::isa::cacheBitsNote(addSlc, add), "");
+  // SOFFSET: any SGPR stands for any other (the route loads the value); never a constant.
+  const gcn::Instruction s2 = intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], s2 offen");
+  const gcn::Instruction s9 = intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], s9 offen");
+  const gcn::Instruction zero = intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(s2, s9, true), "");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(s2, zero, true), "soffset");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(zero, s2, true), "soffset");
+  // ADDR64 (gfx6/7) and LDS change where the data goes or comes from.
+  const gcn::Instruction a64 =
+      intended(Gen::Gfx7, "buffer_load_dword v1, v[0:1], s[4:7], 0 addr64");
+  gcn::Instruction noA64 = a64;
+  noA64.addr64 = false;
+  EXPECT_EQ(gcnprobe::isa::mismatchField(a64, noA64, true), "addr64");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(
+                intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen lds"),
+                intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen"), true),
+            "lds");
 }
 
 TEST(IsaCheck, NoIsaAndNoAssemblyAreNotVerified) {
