@@ -105,6 +105,15 @@ foreach(row
     DEFINES STORE=${store} DTYPE=${dtype} SIGNED=${signed} ESIZE=${esize}u WORDS=${words}u
             BITS8=${b8} BITS16=${b16})
 endforeach()
+# The SOFFSET form (raw V# route): dword loads whose byte address is a push constant, the same
+# for every lane, so ACO emits it as SOFFSET (an SGPR) with no VADDR.
+foreach(row load_dword:1 load_dwordx2:2 load_dwordx4:4)
+  string(REPLACE ":" ";" f ${row})
+  list(GET f 0 name)
+  list(GET f 1 words)
+  gcnprobe_shader(NAME storage_soffset_${name} SOURCE storage_access.comp
+    DEFINES STORE=0 DTYPE=uint SIGNED=0 ESIZE=4u WORDS=${words}u BITS8=0 BITS16=0 SOFFSET_PC=1)
+endforeach()
 # Atomic route (harness/routes/atomic.cpp): rows are "op:GLSL function suffix:u|i"; SSBO
 # 32-bit, SSBO 64-bit (_x2) and R32 storage texel buffer per op. sub = add of the negation.
 foreach(row swap:Exchange:u cmpswap:CompSwap:u add:Add:u sub:Add:u smin:Min:i umin:Min:u

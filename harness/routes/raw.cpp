@@ -37,6 +37,19 @@ VkDescriptorType caseDescriptorType(Binding b) {
   }
 }
 
+// The SOFFSET form: a dword load (DWORD, DWORDX2, DWORDX4) through an SSBO with SOFFSET in an
+// SGPR and neither OFFEN nor IDXEN (shaders/storage_access.comp with SOFFSET_PC: the byte
+// address is a push constant, the same in every lane).
+bool soffsetForm(const gcn::Instruction& in) {
+  return in.op != nullptr && in.op->kind == gcn::OpKind::Load && in.soffset < 104 && !in.offen &&
+         !in.idxen && hasShaderVariant("storage_soffset_" + std::string(in.op->mnemonic).substr(7));
+}
+
+// The SOFFSET value the case's instruction reads (its SGPR in the wave state).
+uint32_t soffsetValue(const DeviceCase& c) {
+  return gcn::addressInputs(c.inst, c.state).soffset;
+}
+
 // The instruction form the lane shaders produce (docs/platform.md "Instruction selection"),
 // "" when the case has it.
 std::string formProblem(const DeviceCase& c) {
@@ -47,8 +60,11 @@ std::string formProblem(const DeviceCase& c) {
     return "TBUFFER_* comes only from vertex fetch, which has no raw V# form";
   if (op.d16 || op.ldsData || in.lds || in.tfe || in.addr64)
     return "D16, LDS, TFE and ADDR64 forms come from no lane shader";
-  if (in.soffset != 128)
-    return "SOFFSET is not the inline constant 0: the lane shaders' accesses have SOFFSET 0";
+  const bool soffset = soffsetForm(in);
+  if (in.soffset != 128 && !soffset)
+    return "SOFFSET other than the inline constant 0 comes only from the SOFFSET form: "
+           "buffer_load_dword/_dwordx2/_dwordx4 through an SSBO with an SGPR SOFFSET and "
+           "neither OFFEN nor IDXEN";
   const bool atomic = op.kind == gcn::OpKind::Atomic;
   if (atomic != in.glc || in.slc)
     return atomic ? "the atomic shaders use the returned value: the instruction needs glc"
@@ -56,7 +72,16 @@ std::string formProblem(const DeviceCase& c) {
   const bool texelForm = c.binding == Binding::UniformTexel || c.binding == Binding::StorageTexel;
   if (texelForm && (!in.idxen || in.offen || in.offset != 0))
     return "a texel-buffer access is IDXEN with OFFSET 0 and no OFFEN";
-  if (!texelForm && (!in.offen || in.idxen)) return "an SSBO access is OFFEN without IDXEN";
+  if (soffset) {
+    if (c.binding != Binding::StorageBuffer) return "the SOFFSET form is an SSBO access";
+    if (in.offset % 4 != 0 || soffsetValue(c) % 4 != 0)
+      return "the SOFFSET form indexes dwords: OFFSET and the SOFFSET value must be multiples "
+             "of 4";
+    return "";
+  }
+  if (!texelForm && (!in.offen || in.idxen))
+    return "an SSBO access is OFFEN without IDXEN (or the SOFFSET form: SGPR SOFFSET, no "
+           "VADDR)";
   if (c.binding == Binding::StorageBuffer && op.kind != gcn::OpKind::Atomic)
     return detail::ssboIndexingProblem(c);
   return "";
@@ -159,11 +184,13 @@ class RawRoute final : public Route {
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return *it->second;
     const std::vector<vk::Binding> bindings = bindingsFor(c);
-    // The SSBO shaders take the instruction OFFSET as specialisation constant 0.
+    // The SSBO shaders take the instruction OFFSET as specialisation constant 0; the SOFFSET
+    // form takes the SOFFSET value and a 0 as push constants (shaders/storage_access.comp).
     const uint32_t spec[] = {c.inst.offset};
     const bool ssbo = c.binding == Binding::StorageBuffer;
     auto p = std::make_unique<vk::ComputePipeline>(
-        ctx_, shaderVariant(variant), bindings, 0, ctx_.features().pipelineExecutableInfo,
+        ctx_, shaderVariant(variant), bindings, soffsetForm(c.inst) ? 8u : 0u,
+        ctx_.features().pipelineExecutableInfo,
         ssbo ? std::span<const uint32_t>(spec) : std::span<const uint32_t>(), true);
     return *pipelines_.emplace(key, std::move(p)).first->second;
   }
@@ -218,6 +245,11 @@ std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases
     descriptors.bind(cmd);
     for (std::size_t i = 0; i < cases.size(); ++i) {
       descriptors.select(cmd, static_cast<uint32_t>(i));
+      if (soffsetForm(cases[i]->inst)) {
+        const uint32_t push[2] = {soffsetValue(*cases[i]), 0};
+        vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                           push);
+      }
       vkCmdDispatch(cmd, 1, 1, 1);
     }
     vk::recordHostReadBarrier(cmd);
@@ -254,6 +286,9 @@ std::string rawVariant(const DeviceCase& c) {
     case gcn::OpKind::StoreFormat:
       return texelVariant(shape, true);
     case gcn::OpKind::Load:
+      if (soffsetForm(c.inst))
+        return "storage_soffset_" + std::string(c.inst.op->mnemonic).substr(7);
+      return storageVariant(shape);
     case gcn::OpKind::Store:
       return storageVariant(shape);
     case gcn::OpKind::Atomic:

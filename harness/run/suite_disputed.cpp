@@ -143,7 +143,13 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
       break;
     case gcn::OpKind::Load:
     case gcn::OpKind::Store:
-      if (!inst.offen || inst.idxen)
+      // The SOFFSET form (routes/raw.h): an SGPR SOFFSET and no VADDR, loads only.
+      if (inst.soffset != 128 &&
+          (op.kind != gcn::OpKind::Load || inst.offen || inst.idxen || inst.soffset >= 104))
+        return no(driverWhy +
+                  "; raw V# route: an SGPR SOFFSET comes only from the SOFFSET form, a load "
+                  "with neither OFFEN nor IDXEN");
+      if (inst.soffset == 128 && (!inst.offen || inst.idxen))
         return no(driverWhy + "; raw V# route: an SSBO access is OFFEN without IDXEN");
       d.binding = routes::Binding::StorageBuffer;
       break;
@@ -189,10 +195,6 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
         "TFE: no route's shader asks for residency (ACO sets TFE only for sparse image "
         "reads)");
   if (op.d16) return no("D16 forms: the routes' shaders use 32-bit components");
-  if (inst.soffset != 128)
-    return no(
-        "SOFFSET is not the inline constant 0: the routes' buffer accesses have SOFFSET 0 "
-        "(ask with the offset in the V# BASE or in VADDR instead)");
   const bool atomic = op.kind == gcn::OpKind::Atomic;
   if (atomic && !inst.glc)
     return no(
@@ -201,7 +203,11 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   if (!atomic && (inst.glc || inst.slc))
     return no("GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
   Realisation driver = no("");
-  if (v.swizzleEnable)
+  if (inst.soffset != 128)
+    driver =
+        no("SOFFSET is not the inline constant 0: the driver-built routes' accesses have SOFFSET "
+           "0");
+  else if (v.swizzleEnable)
     driver = no("V# has SWIZZLE_ENABLE, which no driver-built descriptor has");
   else if (v.addTidEnable)
     driver = no("V# has ADD_TID_ENABLE, which no driver-built descriptor has");

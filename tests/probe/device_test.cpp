@@ -93,6 +93,10 @@ const std::map<std::string, std::string>& decisions() {
       {"swizzle-multidword-format", "raw"},
       {"tid-with-idxen-format", "raw"},
       {"tid-without-idxen-offen", "raw"},
+      // The two SOFFSET questions in the SOFFSET form: a dword load with an SGPR SOFFSET and
+      // no VADDR (ADD_TID supplies the swizzle's index).
+      {"soffset-overflow-sgpr", "raw"},
+      {"swizzle-soffset-sgpr", "raw"},
       // The conversion points: a V# no driver builds (DATA_FORMAT 32 UNORM, 16 FLOAT with
       // DST_SEL xyzw, 10_11_11 FLOAT with xyzw) in the texel shaders' form.
       {"norm32-unorm", "raw"},
