@@ -80,6 +80,34 @@ TEST(RawRoute, AFormNoShaderHasNamesBothReasons) {
       << pc.reason;
 }
 
+// The SOFFSET form: an SGPR SOFFSET with no VADDR is a dword load the push-constant shader
+// produces; an SGPR SOFFSET beside OFFEN (or on a store) is no shader's form.
+TEST(RawRoute, AnSgprSoffsetTakesTheSoffsetFormOnly) {
+  const run::ProbeCase pc = caseOf(
+      "gen = gfx8\n"
+      "inst = buffer_load_dwordx2 v[1:2], off, s[4:7], s8\n"
+      "vsharp = base=0x1000 num_records=0x40 dfmt=32 nfmt=uint\n"
+      "s8 = 0x100\n"
+      "lanes = 2\n"
+      "memory size = 0x200\n");
+  ASSERT_TRUE(pc.c.has_value()) << pc.reason;
+  EXPECT_TRUE(pc.c->device.rawVsharp);
+  EXPECT_EQ(pc.c->device.binding, routes::Binding::StorageBuffer);
+  EXPECT_EQ(routes::rawVariant(pc.c->device), "storage_soffset_load_dwordx2");
+  for (const char* inst :
+       {"buffer_load_dword v1, v0, s[4:7], s8 offen", "buffer_store_dword v1, off, s[4:7], s8"}) {
+    SCOPED_TRACE(inst);
+    const run::ProbeCase no = caseOf(std::string("gen = gfx8\ninst = ") + inst +
+                                     "\nvsharp = base=0x1000 num_records=0x40 dfmt=32 nfmt=uint\n"
+                                     "s8 = 4\nlanes = 2\nmemory size = 0x200\n");
+    ASSERT_FALSE(no.c.has_value());
+    EXPECT_NE(no.reason.find("SOFFSET is not the inline constant 0"), std::string::npos)
+        << no.reason;
+    EXPECT_NE(no.reason.find("an SGPR SOFFSET comes only from the SOFFSET form"), std::string::npos)
+        << no.reason;
+  }
+}
+
 // The placement covers the memory image and every byte of the reach (computed here from the
 // executor's accesses under the default policies, a subset of the reach) with guard bands,
 // from a 256-byte aligned origin.
@@ -178,11 +206,15 @@ TEST(RawRoute, TheNullDeviceProvesTheInstructionOnTheDescriptorBufferSlot) {
     const auto r = test_support::runGcnprobe(
         std::string("--radv-null ") + chip + " probe --json --gen " + gen + " " + probes +
             "oob-dstsel-one.probe " + probes + "stride-without-idxen.probe " + probes +
-            "uint-store-overflow.probe",
+            "uint-store-overflow.probe " + probes + "soffset-overflow-sgpr.probe " + probes +
+            "nan-widen-half.probe" +
+            // ELEMENT_SIZE is no V# field on gfx9 (fixed at 4 bytes).
+            (std::string(gen) == "gfx8" ? " " + probes + "swizzle-soffset-sgpr.probe" : ""),
         test_support::Stderr::Discard);
+    ASSERT_EQ(r.exit, 0) << r.out;
     const auto doc = nlohmann::json::parse(r.out);
     const auto& list = doc.is_array() ? doc : doc.at("probes");
-    ASSERT_EQ(list.size(), 3u);
+    ASSERT_EQ(list.size(), std::string(gen) == "gfx8" ? 6u : 5u);
     for (const auto& p : list) {
       const auto& d = p.at("device");
       SCOPED_TRACE(p.at("file").template get<std::string>());
@@ -203,6 +235,35 @@ TEST(RawRoute, TheNullDeviceProvesTheInstructionOnTheDescriptorBufferSlot) {
       EXPECT_TRUE(onSlot) << d.dump();
     }
   }
+}
+
+// On gfx6/7 ACO needs clrxdisasm for its Assembly text: `probe` on the null device puts the
+// stand-in on PATH (app/clrx_dir.h), so the ISA check has text to read. There ACO keeps a
+// uniform SSBO offset in VADDR (no SGPR SOFFSET on gfx6/7): the SOFFSET form is a route-miss
+// naming the OFFEN load it did emit, while a texel probe is verified.
+TEST(RawRoute, OnTheGfx6NullDeviceTheSoffsetFormIsARouteMissAndATexelProbeIsVerified) {
+  try {
+    vk::radvManifest();
+  } catch (const gcn::Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const std::string probes = std::string(GCNPROBE_SOURCE_DIR) + "/probes/";
+  const auto r = test_support::runGcnprobe("--radv-null tahiti probe --json --gen gfx6 " + probes +
+                                               "soffset-overflow-sgpr.probe " + probes +
+                                               "nan-widen-half.probe",
+                                           test_support::Stderr::Discard);
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& list = doc.is_array() ? doc : doc.at("probes");
+  ASSERT_EQ(list.size(), 2u);
+  const auto& soffset = list[0].at("device");
+  if (soffset.at("reason").template get<std::string>().find("has no VK_EXT_descriptor_buffer") !=
+      std::string::npos)
+    GTEST_SKIP() << "Mesa 22.3: no descriptor buffers";
+  EXPECT_EQ(soffset.at("isa_check"), "route-miss") << soffset.dump();
+  EXPECT_NE(soffset.at("isa_reason").template get<std::string>().find(" offen ; "),
+            std::string::npos)
+      << soffset.dump();
+  EXPECT_EQ(list[1].at("device").at("isa_check"), "verified") << list[1].dump();
 }
 
 }  // namespace
