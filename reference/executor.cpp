@@ -174,8 +174,13 @@ class WaveRun {
               "nothing (docs/gcn-facts.md)");
       return;
     }
-    if (elemBytes_ == 0) {
-      fmtUnclaimed_ = "DATA_FORMAT 15 is reserved (CLRX GcnMemHandling): no value claimed";
+    if (dfmt_ == Dfmt::Reserved) {
+      // Planned at the largest element size (formatAccessBytes): nothing read or written is
+      // claimed, but the range check and the reach cover any size the hardware may use.
+      elemBytes_ = static_cast<uint8_t>(formatAccessBytes(dfmt_));
+      fmtUnclaimed_ =
+          "DATA_FORMAT 15 is reserved (CLRX GcnMemHandling): no value claimed; its access is "
+          "taken as 16 bytes for the range check";
       return;
     }
     const Direction dir = op_.kind == OpKind::LoadFormat ? Direction::Load : Direction::Store;

@@ -127,6 +127,10 @@ Nfmt parseNfmt(std::string_view text, Gen gen) {
               ": expected one of " + known + "(optionally prefixed BUF_NUM_FORMAT_) or a code 0-7");
 }
 
+uint32_t formatAccessBytes(Dfmt d) {
+  return d == Dfmt::Reserved ? 16u : dfmtInfo(d).bytes;
+}
+
 PairVerdict pairStatus(Gen gen, Dfmt d, Nfmt n, Direction dir) {
   const DfmtInfo& df = dfmtInfo(d);
   const NfmtInfo& nf = nfmtInfo(n, gen);

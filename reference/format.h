@@ -68,6 +68,11 @@ struct NfmtInfo {
 };
 
 const DfmtInfo& dfmtInfo(Dfmt d);
+// The bytes one element of a format op spans for addressing and range checks: the format's
+// element size, and for the reserved DATA_FORMAT 15 (no known size) the largest element any
+// format has, 16, so that range checks and the reach (reference/reach.h) cover whatever the
+// hardware does with it.
+uint32_t formatAccessBytes(Dfmt d);
 const NfmtInfo& nfmtInfo(Nfmt n, Gen gen);
 
 // A field of format d read under number format n holds an IEEE-style float (32, 16 or 11/10 bits).

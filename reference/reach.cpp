@@ -230,10 +230,10 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
     case OpKind::LoadFormat:
     case OpKind::StoreFormat: {
       const Dfmt d = formatOf(op, inst, v);
-      // DATA_FORMAT INVALID: loads return 0, stores do nothing, no access planned. A reserved
-      // format (element size 0) is passed on: planAccessInto rejects it as execute() does.
+      // DATA_FORMAT INVALID: loads return 0, stores do nothing, no access planned. The
+      // reserved format 15 is planned at 16 bytes, as execute() does (formatAccessBytes).
       none = none || d == Dfmt::Invalid;
-      shape = {dfmtInfo(d).bytes, CheckUnit::Whole};
+      shape = {formatAccessBytes(d), CheckUnit::Whole};
       break;
     }
     case OpKind::Load:

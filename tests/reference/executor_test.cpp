@@ -422,6 +422,37 @@ TEST(Executor, UnclaimedValuesAreNulloptWithAReason) {
   EXPECT_FALSE(ou.lanes[0].note.empty());
 }
 
+// DATA_FORMAT 15 is reserved: no value and no write is claimed, but the access is planned at
+// 16 bytes (the largest element) so that the range check and the reach cover it. A load and a
+// store with IDXEN and STRIDE 4: lane n's access starts at 4n.
+TEST(Executor, ReservedDataFormatClaimsNothingAndSpansSixteenBytes) {
+  for (const char* op : {"buffer_load_format_x", "buffer_store_format_x"}) {
+    SCOPED_TRACE(op);
+    Rig r(Gen::Gfx8, op);
+    VSharp v = formatV(64, Dfmt::Reserved, Nfmt::Uint, kXyzw);
+    v.stride = 4;
+    r.setV(v);
+    r.inst.idxen = true;
+    r.inst.vaddr = 2;
+    for (unsigned l = 0; l < kWaveSize; ++l)
+      r.st.vgprMut(2)[l] = l;
+    for (auto& b : r.mem.bytes)
+      b = 0x5a;
+    const ExecResult out = r.run();
+    for (unsigned l : {0u, 3u}) {
+      ASSERT_EQ(out.lanes[l].accesses.size(), 1u);
+      EXPECT_EQ(out.lanes[l].accesses[0].address, kBase + 4 * l);
+      EXPECT_EQ(out.lanes[l].accesses[0].size, 16u);
+      EXPECT_NE(out.lanes[l].note.find("DATA_FORMAT 15 is reserved"), std::string::npos);
+    }
+    if (std::string(op) == "buffer_load_format_x") {
+      EXPECT_FALSE(out.lanes[0].vdata[0].has_value());
+    } else {
+      EXPECT_EQ(out.memory().bytes, r.mem.bytes);  // nothing written is claimed
+    }
+  }
+}
+
 TEST(Executor, MtbufTakesFormatFromTheInstructionAndIgnoresTheResource) {
   // CLRX GcnMemHandling: TBUFFER_* format from the instruction, DST_SEL identity. V# says 8_8_8_8
   // with swapped DST_SEL; the instruction says 16_16 UINT: halves 0x0102, 0x0304.
