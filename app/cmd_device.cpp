@@ -150,7 +150,7 @@ void runFormats(const std::string& selector, bool json) {
 // `formats --self-check`: the table's V#s against the driver's own descriptor words.
 int runSelfCheck(const std::string& selector, bool json) {
   auto ctx = vk::Context::open(selector, false, true);
-  const std::vector<VSharpCheck> checks = checkTexelVSharps(*ctx);
+  const std::vector<VSharpCheck> checks = checkDriverVSharps(*ctx);
   const vk::DeviceInfo& info = ctx->info();
   unsigned differ = 0;
   nlohmann::json out = nlohmann::json::array();

@@ -1,9 +1,12 @@
 #include "harness/vsharp_selfcheck.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "harness/formats.h"
 #include "harness/routes/route.h"
+#include "harness/routes/storage.h"
+#include "harness/vulkan/buffer.h"
 #include "reference/error.h"
 #include "reference/resource.h"
 
@@ -26,10 +29,28 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// Any address works for a descriptor nothing reads; 256-byte aligned like a real texel buffer
-// (minTexelBufferOffsetAlignment is at most 256).
-constexpr VkDeviceAddress kBase = 0x100000;
+// A descriptor nothing reads could hold any address, but Vulkan requires a real one (the
+// validation layer's VUID-VkDescriptorAddressInfoEXT-None-08044): a device with memory gets a
+// buffer of its own; the null device (no memory types) a made-up 256-byte aligned address
+// (minTexelBufferOffsetAlignment is at most 256), which RADV only encodes.
+constexpr VkDeviceAddress kMadeUpBase = 0x100000;
 constexpr uint32_t kElements = 256;
+constexpr VkDeviceSize kBufferBytes = kElements * 16;  // the widest texel is 16 bytes
+
+// The buffer whose address the descriptors describe, when the device can make one.
+std::optional<vk::HostBuffer> addressedBuffer(vk::Context& ctx) {
+  if (!ctx.features().bufferDeviceAddress) return std::nullopt;
+  try {
+    vk::HostBuffer b(
+        ctx, kBufferBytes,
+        VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT |
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
+    if (b.deviceAddress() % 256 != 0) return std::nullopt;
+    return b;
+  } catch (const std::exception&) {
+    return std::nullopt;  // no memory (the null device): the made-up address
+  }
+}
 
 }  // namespace
 
@@ -55,7 +76,7 @@ std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32
   return out;
 }
 
-std::vector<VSharpCheck> checkTexelVSharps(vk::Context& ctx) {
+std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
   const vk::DeviceInfo& info = ctx.info();
   if (!info.chip) throw gcn::Error(info.name + " is not a GCN device: its descriptors are not V#s");
   if (!ctx.features().descriptorBuffer)
@@ -77,22 +98,43 @@ std::vector<VSharpCheck> checkTexelVSharps(vk::Context& ctx) {
       {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, dbp.uniformTexelBufferDescriptorSize,
        VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT, routes::Binding::UniformTexel},
       {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, dbp.storageTexelBufferDescriptorSize,
-       VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT, routes::Binding::StorageTexel}};
+       VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT, routes::Binding::StorageTexel},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, dbp.storageBufferDescriptorSize, 0,
+       routes::Binding::StorageBuffer}};
   for (const Kind& k : kinds)
     if (k.size != 16)
       throw gcn::Error(info.driverName + " " + info.driverInfo + ": a " +
                        std::string(routes::bindingName(k.binding)) + " descriptor is " +
                        std::to_string(k.size) + " bytes, not the 16 of a bare V#");
   const gcn::Chip& chip = *info.chip;
+  const std::optional<vk::HostBuffer> buffer = addressedBuffer(ctx);
+  const VkDeviceAddress base = buffer ? buffer->deviceAddress() : kMadeUpBase;
   std::vector<VSharpCheck> out;
+  // The SSBO descriptor: RADV's raw buffer V# (routes/storage.h makeStorageBufferVSharp).
+  {
+    auto addr = vk::make<VkDescriptorAddressInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT);
+    addr.address = base;
+    addr.range = kBufferBytes;
+    auto gi = vk::make<VkDescriptorGetInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT);
+    gi.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    gi.data.pStorageBuffer = &addr;
+    VSharpCheck c;
+    c.format = "(raw buffer)";
+    c.binding = std::string(routes::bindingName(routes::Binding::StorageBuffer));
+    vkGetDescriptorEXT(ctx.device(), &gi, sizeof c.driver, c.driver.data());
+    c.predicted = gcn::encodeVSharp(
+        chip.gen, routes::makeStorageBufferVSharp(base, static_cast<uint32_t>(kBufferBytes)));
+    c.differences = vsharpDifferences(chip.gen, c.driver, c.predicted);
+    out.push_back(std::move(c));
+  }
   for (const BufferFormat& f : allBufferFormats()) {
     if (f.dfmt == gcn::Dfmt::Invalid) continue;  // no V# to compare
     const VkFormatFeatureFlags features = ctx.formatProperties(f.vk).bufferFeatures;
     for (const Kind& k : kinds) {
-      if ((features & k.feature) == 0) continue;
+      if (k.feature == 0 || (features & k.feature) == 0) continue;
       auto addr =
           vk::make<VkDescriptorAddressInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT);
-      addr.address = kBase;
+      addr.address = base;
       addr.range = static_cast<VkDeviceSize>(kElements) * f.stride;
       addr.format = f.vk;
       auto gi = vk::make<VkDescriptorGetInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT);
@@ -105,8 +147,7 @@ std::vector<VSharpCheck> checkTexelVSharps(vk::Context& ctx) {
       c.format = std::string(f.name);
       c.binding = std::string(routes::bindingName(k.binding));
       vkGetDescriptorEXT(ctx.device(), &gi, sizeof c.driver, c.driver.data());
-      c.predicted =
-          gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, kBase, kElements, f.vk));
+      c.predicted = gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, base, kElements, f.vk));
       c.differences = vsharpDifferences(chip.gen, c.driver, c.predicted);
       out.push_back(std::move(c));
     }

@@ -4,7 +4,10 @@
 // any memory. Decoding them with the reference's V# layout and comparing with the V# the table
 // predicts (makeTexelBufferVSharp) checks every DATA_FORMAT, NUM_FORMAT, DST_SEL, STRIDE and
 // NUM_RECORDS of the table on that chip, field by field: the strongest check of the table
-// that exists without hardware. `gcnprobe formats --self-check` prints it.
+// that exists without hardware. The storage-buffer descriptor is checked the same way against
+// makeStorageBufferVSharp (the raw V# route writes V#s into SSBO slots too). The descriptors
+// describe a buffer of the harness's own where the device has memory (Vulkan requires a real
+// address), a made-up address on the null device. `gcnprobe formats --self-check` prints it.
 #pragma once
 
 #include <volk.h>
@@ -19,18 +22,19 @@
 namespace gcnprobe {
 
 struct VSharpCheck {
-  std::string format;                    // "VK_FORMAT_R8G8B8A8_UNORM"
-  std::string binding;                   // "uniform-texel" / "storage-texel"
+  std::string format;                    // "VK_FORMAT_R8G8B8A8_UNORM", "(raw buffer)" for the SSBO
+  std::string binding;                   // "uniform-texel" / "storage-texel" / "storage-buffer"
   std::array<uint32_t, 4> driver{};      // the driver's descriptor words
   std::array<uint32_t, 4> predicted{};   // the table's V#, encoded
   std::vector<std::string> differences;  // "dst_sel_x: driver 4 (x), table 5 (y)"; empty = agrees
 };
 
-// One entry per table format with a V# and per texel binding the device supports it for.
+// The storage-buffer descriptor, then one entry per table format with a V# and per texel
+// binding the device supports it for.
 // Throws gcn::Error naming the reason when the check cannot run: not a GCN device, no
 // VK_EXT_descriptor_buffer enabled (open the context with descriptorBuffer = true), or a
 // descriptor size other than 16 bytes (the descriptor is then not a bare V#).
-std::vector<VSharpCheck> checkTexelVSharps(vk::Context& ctx);
+std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx);
 
 // Field-by-field differences of two V#s on `gen` (vsharpFields(); bits outside every field
 // of the generation are reported as "reserved bits").

@@ -144,7 +144,7 @@ class RawRoute final : public Route {
     if (deviceProblem_) return *deviceProblem_;
     std::string why;
     try {
-      const std::vector<VSharpCheck> checks = checkTexelVSharps(ctx_);
+      const std::vector<VSharpCheck> checks = checkDriverVSharps(ctx_);
       std::size_t differ = 0;
       for (const VSharpCheck& k : checks)
         if (!k.differences.empty()) {

@@ -243,8 +243,11 @@ TEST(VSharpSelfCheck, TableAgreesWithTheDriversDescriptors) {
     ASSERT_EQ(exit, 0) << out.substr(0, 3000);
     const auto doc = nlohmann::json::parse(out.substr(out.find('{')));
     EXPECT_EQ(doc["chip"], chip);
-    // Every table format RADV offers as a texel buffer, on both texel bindings.
+    // The SSBO descriptor first (the raw route writes V#s into SSBO slots too), then every
+    // table format RADV offers as a texel buffer, on both texel bindings.
     EXPECT_GT(doc["checks"].size(), 100u);
+    EXPECT_EQ(doc["checks"][0]["binding"], "storage-buffer");
+    EXPECT_EQ(doc["checks"][0]["vk_format"], "(raw buffer)");
     for (const auto& c : doc["checks"])
       EXPECT_TRUE(c["agrees"].get<bool>()) << c.dump();
   }
