@@ -55,7 +55,10 @@ struct ClrxOptions {
 
 int runClrx(const ClrxOptions& o) {
   if (o.version) {
-    std::printf("gcnprobe clrxdisasm stand-in: raw GCN code listing for ACO (docs/isa.md)\n");
+    // ACO runs `clrxdisasm --version` with system(), so this would land on the standard
+    // output of whatever gcnprobe command compiles (probe --json, binary --json): stderr.
+    std::fprintf(stderr,
+                 "gcnprobe clrxdisasm stand-in: raw GCN code listing for ACO (docs/isa.md)\n");
     return 0;
   }
   if (!o.raw || o.files.size() != 1)

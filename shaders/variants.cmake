@@ -153,3 +153,7 @@ endforeach()
 gcnprobe_shader(NAME vertex_fetch_f SOURCE vertex_fetch.vert DEFINES VEC4=vec4 IS_FLOAT=1)
 gcnprobe_shader(NAME vertex_fetch_i SOURCE vertex_fetch.vert DEFINES VEC4=ivec4 IS_FLOAT=0)
 gcnprobe_shader(NAME vertex_fetch_u SOURCE vertex_fetch.vert DEFINES VEC4=uvec4 IS_FLOAT=0)
+# Binary route templates (harness/isa/binary_patch.h): the widest load and store, whose buffer
+# instruction a patched MUBUF/MTBUF instruction replaces.
+gcnprobe_shader(NAME binary_template_load SOURCE binary_template.comp DEFINES STORE=0)
+gcnprobe_shader(NAME binary_template_store SOURCE binary_template.comp DEFINES STORE=1)

@@ -1,0 +1,403 @@
+#include "harness/isa/binary_patch.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "harness/isa/check.h"
+#include "harness/routes/route.h"
+#include "harness/routes/storage.h"
+#include "harness/vulkan/pipeline.h"
+#include "reference/assembler.h"
+#include "reference/encoding.h"
+#include "reference/error.h"
+
+namespace gcnprobe::isa {
+namespace {
+
+// Bytes on each side of the instruction that must read back as in the template's data: more
+// than the templates' whole code (under 200 bytes).
+constexpr std::size_t kCodeWindow = 512;
+
+uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
+  uint32_t v = 0;
+  std::memcpy(&v, d.data() + at, 4);
+  return v;
+}
+
+std::string hex8(uint32_t v) {
+  char buf[12];
+  std::snprintf(buf, sizeof buf, "%08x", v);
+  return buf;
+}
+
+std::string wordsText(std::span<const uint32_t> w) {
+  std::string s;
+  for (uint32_t x : w)
+    s += (s.empty() ? "" : " ") + hex8(x);
+  return s;
+}
+
+std::string printOr(gcn::Gen gen, const gcn::Instruction& inst) {
+  try {
+    return gcn::printInstruction(gen, inst);
+  } catch (const gcn::Error& e) {
+    return std::string(inst.op != nullptr ? inst.op->mnemonic : "?") + " <" + e.reason() + ">";
+  }
+}
+
+// A compute pipeline created through a given VkPipelineCache, with creation feedback.
+class CachedPipeline : public vk::PipelineObjects {
+ public:
+  CachedPipeline(vk::Context& ctx, std::span<const uint32_t> spirv, VkPipelineCache cache,
+                 bool captureIsa)
+      : PipelineObjects(ctx, spirv, routes::detail::laneShaderBindings(false),
+                        VK_SHADER_STAGE_COMPUTE_BIT, 0) {
+    // The templates' OFFSET specialisation constant (shaders/storage_access.comp,
+    // atomic_ssbo.comp) stays 0.
+    const uint32_t spec[] = {0};
+    const VkSpecializationMapEntry entry{0, 0, 4};
+    VkSpecializationInfo si{1, &entry, sizeof spec, spec};
+    VkPipelineCreationFeedback stageFeedback{};
+    auto fb = vk::make<VkPipelineCreationFeedbackCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+    fb.pPipelineCreationFeedback = &feedback_;
+    fb.pipelineStageCreationFeedbackCount = 1;
+    fb.pPipelineStageCreationFeedbacks = &stageFeedback;
+    auto ci = vk::make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    ci.pNext = &fb;
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = module_;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = &si;
+    ci.layout = layout_;
+    ci.flags = createFlags(ctx, captureIsa);
+    const VkResult r = vkCreateComputePipelines(device_, cache, 1, &ci, nullptr, &pipeline_);
+    if (r != VK_SUCCESS)
+      throw gcn::Error("vkCreateComputePipelines failed (" + std::to_string(r) + ")");
+  }
+  // Whether the driver took the whole pipeline from the application's cache.
+  bool cacheHit() const {
+    return (feedback_.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) != 0 &&
+           (feedback_.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT) !=
+               0;
+  }
+  bool feedbackValid() const {
+    return (feedback_.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) != 0;
+  }
+
+ private:
+  VkPipelineCreationFeedback feedback_{};
+};
+
+// A VkPipelineCache, optionally seeded, destroyed with the object.
+class Cache {
+ public:
+  Cache(VkDevice device, std::span<const uint8_t> seed) : device_(device) {
+    auto ci = vk::make<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+    ci.initialDataSize = seed.size();
+    ci.pInitialData = seed.empty() ? nullptr : seed.data();
+    const VkResult r = vkCreatePipelineCache(device_, &ci, nullptr, &cache_);
+    if (r != VK_SUCCESS)
+      throw gcn::Error("vkCreatePipelineCache failed (" + std::to_string(r) + ")");
+  }
+  ~Cache() { vkDestroyPipelineCache(device_, cache_, nullptr); }
+  Cache(const Cache&) = delete;
+  Cache& operator=(const Cache&) = delete;
+  VkPipelineCache get() const { return cache_; }
+  std::vector<uint8_t> data() const {
+    std::size_t size = 0;
+    if (vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS)
+      throw gcn::Error("vkGetPipelineCacheData (size) failed");
+    std::vector<uint8_t> out(size);
+    if (vkGetPipelineCacheData(device_, cache_, &size, out.data()) != VK_SUCCESS)
+      throw gcn::Error("vkGetPipelineCacheData failed");
+    out.resize(size);
+    return out;
+  }
+
+ private:
+  VkDevice device_;
+  VkPipelineCache cache_ = VK_NULL_HANDLE;
+};
+
+}  // namespace
+
+CacheHeader parseCacheHeader(std::span<const uint8_t> data, const std::string& driver) {
+  if (data.size() < 32)
+    throw gcn::Error(driver + ": pipeline cache data of " + std::to_string(data.size()) +
+                     " bytes, shorter than the 32-byte header");
+  CacheHeader h;
+  h.headerSize = u32At(data, 0);
+  h.version = u32At(data, 4);
+  h.vendorId = u32At(data, 8);
+  h.deviceId = u32At(data, 12);
+  std::memcpy(h.uuid.data(), data.data() + 16, 16);
+  if (h.headerSize < 32 || h.headerSize > data.size())
+    throw gcn::Error(driver + ": pipeline cache header size " + std::to_string(h.headerSize) +
+                     " (offset 0) is not between 32 and the data's " + std::to_string(data.size()) +
+                     " bytes");
+  if (h.version != VK_PIPELINE_CACHE_HEADER_VERSION_ONE)
+    throw gcn::Error(driver + ": pipeline cache header version " + std::to_string(h.version) +
+                     " (offset 4) is not 1");
+  return h;
+}
+
+std::vector<std::size_t> findWords(std::span<const uint8_t> data, std::span<const uint32_t> words) {
+  std::vector<uint8_t> needle(words.size() * 4);
+  std::memcpy(needle.data(), words.data(), needle.size());
+  std::vector<std::size_t> out;
+  if (needle.empty() || data.size() < 32 + needle.size()) return out;
+  for (std::size_t at = 32; at + needle.size() <= data.size(); ++at)
+    if (std::memcmp(data.data() + at, needle.data(), needle.size()) == 0) out.push_back(at);
+  return out;
+}
+
+std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
+                         const gcn::Instruction& intended, std::span<const uint32_t> patched) {
+  if (intended.op == nullptr) return "no instruction";
+  const gcn::OpcodeInfo& op = *intended.op;
+  if (patched.size() != 2)
+    return "the encoding is " + std::to_string(patched.size()) +
+           " dwords: a MUBUF/MTBUF instruction is 2, the template's slot is 8 bytes";
+  std::string why;
+  const std::optional<gcn::Instruction> decoded =
+      gcn::tryDecode(chip.gen, patched[0], patched[1], &why);
+  if (!decoded)
+    return "the words " + wordsText(patched) + " are no buffer instruction of " +
+           std::string(gcn::genName(chip.gen)) + ": " + why;
+  if (!(*decoded == intended))
+    return "the words " + wordsText(patched) + " decode on " + std::string(gcn::genName(chip.gen)) +
+           " as '" + printOr(chip.gen, *decoded) + "', not the intended '" +
+           printOr(chip.gen, intended) + "' (an encoding of another generation?)";
+  if (intended.lds || op.ldsData)
+    return "LDS forms need M0 and an LDS allocation, which no template sets up";
+  if (intended.addr64) return "ADDR64 needs two VADDR registers; the templates address with one";
+  if (op.kind == gcn::OpKind::Cache) return "";  // no data, no address: any slot takes it
+  if (intended.srsrc != templ.srsrc || intended.soffset != templ.soffset ||
+      intended.vaddr != templ.vaddr || intended.offen != templ.offen ||
+      intended.idxen != templ.idxen || intended.offset != templ.offset)
+    return "the template's operands are SRSRC s" + std::to_string(templ.srsrc) + ", VADDR v" +
+           std::to_string(templ.vaddr) + (templ.offen ? " offen" : "") +
+           (templ.idxen ? " idxen" : "") + ", SOFFSET code " + std::to_string(templ.soffset) +
+           ", OFFSET " + std::to_string(templ.offset) + "; the instruction must use them";
+  const unsigned need = gcn::vdataRegs(op, chip, intended.tfe);
+  const unsigned have = gcn::vdataRegs(*templ.op, chip, templ.tfe);
+  if (intended.vdata != templ.vdata || need > have)
+    return "the instruction needs VDATA v" + std::to_string(intended.vdata) + " and " +
+           std::to_string(need) + " register(s); the template " + std::string(templ.op->mnemonic) +
+           " has v" + std::to_string(templ.vdata) + " and " + std::to_string(have);
+  return "";
+}
+
+std::string templateVariant(const gcn::OpcodeInfo& op) {
+  switch (op.kind) {
+    case gcn::OpKind::LoadFormat:
+    case gcn::OpKind::Load:
+    case gcn::OpKind::Cache:
+      return "binary_template_load";
+    case gcn::OpKind::StoreFormat:
+    case gcn::OpKind::Store:
+      return "binary_template_store";
+    case gcn::OpKind::Atomic:
+      return "atomic_ssbo_cmpswap_x2";
+  }
+  return "";
+}
+
+gcn::Instruction onTemplateOperands(const gcn::Instruction& templ, const gcn::OpcodeInfo& op,
+                                    gcn::Dfmt dfmt, gcn::Nfmt nfmt) {
+  gcn::Instruction i = templ;
+  i.op = &op;
+  i.glc = op.kind == gcn::OpKind::Atomic;
+  i.slc = false;
+  i.tfe = false;
+  i.lds = op.ldsData;  // BUFFER_STORE_LDS_DWORD always carries LDS, and no VDATA or VADDR
+  if (op.ldsData) {
+    i.vdata = i.vaddr = 0;
+    i.offen = i.idxen = false;
+  }
+  i.dfmt = op.encoding == gcn::Encoding::Mtbuf ? dfmt : gcn::Dfmt::F8;
+  i.nfmt = op.encoding == gcn::Encoding::Mtbuf ? nfmt : gcn::Nfmt::Unorm;
+  if (op.kind == gcn::OpKind::Cache) {
+    // No data, no address (CLRX GcnInstrsMubuf): the encoder wants every operand 0.
+    i.vdata = i.vaddr = i.srsrc = 0;
+    i.soffset = 128;
+    i.offen = i.idxen = false;
+    i.offset = 0;
+  }
+  return i;
+}
+
+struct BinaryBuilder::Template {
+  std::string variant;
+  std::string error;  // why the template cannot be used
+  gcn::Instruction inst;
+  std::array<uint32_t, 2> words{};
+  std::vector<uint8_t> cacheData;
+  std::size_t offset = 0;
+};
+
+BinaryBuilder::BinaryBuilder(vk::Context& ctx) : ctx_(ctx) {}
+BinaryBuilder::~BinaryBuilder() = default;
+
+void BinaryBuilder::setCorruption(std::function<void(std::vector<uint8_t>&)> corrupt) {
+  corrupt_ = std::move(corrupt);
+}
+
+std::string BinaryBuilder::deviceProblem() const {
+  const vk::DeviceInfo& info = ctx_.info();
+  if (!info.chip)
+    return info.name + " is not a GCN device: its pipeline cache holds no GCN machine code";
+  if (!ctx_.features().pipelineExecutableInfo)
+    return info.name +
+           " captures no ISA (VK_KHR_pipeline_executable_properties): the template "
+           "instruction cannot be found";
+  return "";
+}
+
+BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) {
+  for (auto& t : templates_)
+    if (t->variant == variant) return *t;
+  auto t = std::make_unique<Template>();
+  t->variant = variant;
+  const vk::DeviceInfo& info = ctx_.info();
+  const std::string driver = info.driverName + " " + info.driverInfo;
+  try {
+    const std::span<const uint32_t> spirv = routes::shaderVariant(variant);
+    const gcn::Gen gen = info.chip->gen;
+    // 1. The template's instruction on set 0 binding 0, from its captured ISA.
+    {
+      CachedPipeline captured(ctx_, spirv, VK_NULL_HANDLE, true);
+      const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx_, captured.pipeline());
+      if (std::none_of(exes.begin(), exes.end(),
+                       [](const vk::ExecutableIsa& e) { return !e.assembly.empty(); }))
+        throw gcn::Error(driver +
+                         " returned no Assembly text for the template (RADV on gfx6/7 needs "
+                         "clrxdisasm on PATH; gcnprobe binary provides one)");
+      const std::vector<EmittedInstruction> emitted = emittedBufferInstructions(gen, exes);
+      std::vector<const EmittedInstruction*> onCase;
+      for (const EmittedInstruction& e : emitted)
+        if (e.decoded && e.descriptor == routes::BufferSlot{} && e.inst.op != nullptr &&
+            e.inst.op->kind != gcn::OpKind::Cache)
+          onCase.push_back(&e);
+      if (onCase.size() != 1)
+        throw gcn::Error("template " + variant + " has " + std::to_string(onCase.size()) +
+                         " buffer instructions on set 0 binding 0 (" + driver +
+                         "), not exactly one");
+      t->inst = onCase.front()->inst;
+      t->words = {onCase.front()->words.at(0), onCase.front()->words.at(1)};
+    }
+    // 2. The same pipeline compiled into an empty cache: the words must be there once.
+    Cache cache(ctx_.device(), {});
+    { CachedPipeline compiled(ctx_, spirv, cache.get(), false); }
+    t->cacheData = cache.data();
+    (void)parseCacheHeader(t->cacheData, driver);
+    const std::vector<std::size_t> at = findWords(t->cacheData, t->words);
+    if (at.size() != 1)
+      throw gcn::Error(driver + ": the template instruction " + wordsText(t->words) + " occurs " +
+                       std::to_string(at.size()) + " times in the " +
+                       std::to_string(t->cacheData.size()) +
+                       " bytes of pipeline cache data, not exactly once");
+    t->offset = at.front();
+  } catch (const std::exception& e) {
+    t->error = e.what();
+  }
+  templates_.push_back(std::move(t));
+  return *templates_.back();
+}
+
+gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op) {
+  const Template& t = templateFor(templateVariant(op));
+  if (!t.error.empty()) throw gcn::Error(t.error);
+  return t.inst;
+}
+
+BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
+                                 std::optional<std::vector<uint32_t>> words) {
+  BinaryBuild b;
+  auto refuse = [&](std::string why) {
+    b.reason = "binary route: " + std::move(why);
+    return b;
+  };
+  if (std::string d = deviceProblem(); !d.empty()) return refuse(d);
+  if (intended.op == nullptr) return refuse("no instruction");
+  const gcn::Chip& chip = *ctx_.info().chip;
+  const Template& t = templateFor(templateVariant(*intended.op));
+  if (!t.error.empty()) return refuse(t.error);
+  b.templ = t.inst;
+  std::vector<uint32_t> w;
+  if (words) {
+    w = *words;
+  } else {
+    try {
+      const auto e = gcn::encode(chip.gen, intended);
+      w.assign(e.begin(), e.end());
+    } catch (const gcn::Error& e) {
+      return refuse(std::string("cannot encode: ") + e.what());
+    }
+  }
+  if (std::string p = patchProblem(chip, t.inst, intended, w); !p.empty()) return refuse(p);
+  b.words = {w[0], w[1]};
+  std::vector<uint8_t> data = t.cacheData;
+  std::memcpy(data.data() + t.offset, w.data(), 8);
+  if (corrupt_) corrupt_(data);
+  const std::string driver = ctx_.info().driverName + " " + ctx_.info().driverInfo;
+  try {
+    (void)parseCacheHeader(data, driver);
+    Cache cache(ctx_.device(), data);
+    CachedPipeline patched(ctx_, routes::shaderVariant(t.variant), cache.get(), false);
+    if (!patched.feedbackValid())
+      return refuse(driver +
+                    " gives no pipeline creation feedback: whether the patched cache "
+                    "was used cannot be proven");
+    if (!patched.cacheHit())
+      return refuse(driver +
+                    " did not take the pipeline from the patched cache (it compiled the shader "
+                    "again): the cache data was rejected");
+    const std::vector<uint8_t> back = cache.data();
+    const std::vector<std::size_t> mine = findWords(back, w);
+    // The template's own instruction "patched" into itself: its words are the patched ones.
+    const bool identity = w[0] == t.words[0] && w[1] == t.words[1];
+    const std::vector<std::size_t> old =
+        identity ? std::vector<std::size_t>{} : findWords(back, t.words);
+    if (mine.size() != 1 || !old.empty())
+      return refuse("the cache read back from " + driver + " holds the patched words " +
+                    std::to_string(mine.size()) + " time(s) and the template's " +
+                    std::to_string(old.size()) + " time(s), not once and never");
+    // The code around the instruction as the template's cache data had it: only the
+    // instruction changed. A window, not the whole data: Mesa 25 serialises the cache's
+    // objects in an order of its own, so the same entries may sit elsewhere.
+    const std::size_t before = std::min({kCodeWindow, mine.front(), t.offset});
+    const std::size_t after =
+        std::min({kCodeWindow, back.size() - mine.front() - 8, t.cacheData.size() - t.offset - 8});
+    const std::size_t m = mine.front();
+    for (std::size_t k = 1; k <= before; ++k)
+      if (back[m - k] != t.cacheData[t.offset - k])
+        return refuse("the cache read back from " + driver + " differs from the template's " +
+                      std::to_string(k) + " bytes before the patched instruction");
+    for (std::size_t k = 0; k < after; ++k)
+      if (back[m + 8 + k] != t.cacheData[t.offset + 8 + k])
+        return refuse("the cache read back from " + driver + " differs from the template's " +
+                      std::to_string(k) + " bytes after the patched instruction");
+    const std::optional<gcn::Instruction> again =
+        gcn::tryDecode(chip.gen, u32At(back, mine.front()), u32At(back, mine.front() + 4));
+    if (!again || !(*again == intended))
+      return refuse("the read-back words do not decode to the intended instruction");
+    b.cacheOffset = mine.front();
+    b.cacheBytes = back.size();
+    b.proof = "pipeline from the patched cache (application cache hit); read back: '" +
+              printOr(chip.gen, intended) + "' (" + wordsText(w) + ") at byte " +
+              std::to_string(b.cacheOffset) + " of " + std::to_string(b.cacheBytes) +
+              " in place of the template's '" + printOr(chip.gen, t.inst) + "', the " +
+              std::to_string(before) + " bytes before and " + std::to_string(after) +
+              " after it unchanged";
+    b.built = true;
+  } catch (const std::exception& e) {
+    return refuse(e.what());
+  }
+  return b;
+}
+
+}  // namespace gcnprobe::isa

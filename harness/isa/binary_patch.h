@@ -1,0 +1,111 @@
+// The binary route's core: put ANY MUBUF/MTBUF instruction of the chip's generation into a
+// compiled compute pipeline by patching the driver's VkPipelineCache data.
+//
+// A template lane shader (the storage route's widest load or store, or the widest SSBO
+// atomic) is compiled once with its ISA captured: the reference decoder finds its buffer
+// instruction on set 0 binding 0 (the case's buffer; harness/isa/check.h). The same pipeline
+// compiled into an empty VkPipelineCache gives the cache data; the template instruction's 8
+// bytes must occur there exactly once. They are replaced by the case's encoding (same
+// operands: VDATA, VADDR, SRSRC, SOFFSET, OFFEN/IDXEN, OFFSET), the patched data seeds a new
+// cache, and the pipeline is created again from it. It counts as built only when
+//   - the driver reports an application pipeline-cache hit for it (creation feedback), so it
+//     did not recompile, and
+//   - the data read back from the new cache holds the case's words exactly once, decoding to
+//     the intended instruction, and no copy of the template's words.
+// RADV checks neither code nor checksums in cache entries (Mesa's radv_pipeline_cache.c, and
+// src/vulkan/runtime/vk_pipeline_cache.c with radv_shader_deserialize in Mesa 25); only the
+// header's vendor, device and UUID. docs/binary.md has the details and limits.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/vulkan/context.h"
+#include "reference/gen.h"
+#include "reference/opcodes.h"
+
+namespace gcnprobe::isa {
+
+// VkPipelineCacheHeaderVersionOne (Vulkan spec, "Pipeline Cache"): 16 + 16 bytes.
+struct CacheHeader {
+  uint32_t headerSize = 0;
+  uint32_t version = 0;
+  uint32_t vendorId = 0;
+  uint32_t deviceId = 0;
+  std::array<uint8_t, 16> uuid{};
+};
+// Reads and checks the header of cache data from `driver` (for messages): at least 32 bytes,
+// headerSize >= 32 and inside the data, version 1. Throws gcn::Error naming the driver, the
+// field and its value otherwise.
+CacheHeader parseCacheHeader(std::span<const uint8_t> data, const std::string& driver);
+
+// Byte offsets of every occurrence of `words` (little-endian dwords) in `data`, after the
+// header, at any byte alignment.
+std::vector<std::size_t> findWords(std::span<const uint8_t> data, std::span<const uint32_t> words);
+
+// Why `patched` (the words that will replace the template's) cannot stand in for `templ` on
+// `chip`, or "" when it can: the words must be two dwords (MUBUF/MTBUF are 8 bytes) that decode
+// on the chip's generation to exactly `intended`; the intended instruction must use the
+// template's SRSRC, SOFFSET, VADDR registers and address form, need no more VDATA registers
+// than the template has (TFE adds one), and no LDS (M0 and an LDS allocation) or ADDR64 form.
+std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
+                         const gcn::Instruction& intended, std::span<const uint32_t> patched);
+
+// The template that can host an instruction of this kind: a lane-shader variant name
+// (shaders/variants.cmake) whose set 0 binding 0 instruction is the widest of its class.
+std::string templateVariant(const gcn::OpcodeInfo& op);
+
+// The intended instruction with the template's operands: `op` (plus GLC for an atomic, so it
+// returns, and `format` for an MTBUF opcode) on the template's VDATA, VADDR, SRSRC, SOFFSET,
+// address form and OFFSET.
+gcn::Instruction onTemplateOperands(const gcn::Instruction& templ, const gcn::OpcodeInfo& op,
+                                    gcn::Dfmt dfmt, gcn::Nfmt nfmt);
+
+struct BinaryBuild {
+  bool built = false;
+  std::string reason;               // why not, when !built
+  gcn::Instruction templ;           // the template's instruction (decoded)
+  std::array<uint32_t, 2> words{};  // the patched words
+  std::size_t cacheOffset = 0;      // where they sit in the cache data
+  std::size_t cacheBytes = 0;       // size of the cache data
+  std::string proof;                // what was checked, for reports
+};
+
+// Builds patched pipelines on one device. Template ISA and cache data are kept per template.
+class BinaryBuilder {
+ public:
+  explicit BinaryBuilder(vk::Context& ctx);
+  ~BinaryBuilder();
+  BinaryBuilder(const BinaryBuilder&) = delete;
+  BinaryBuilder& operator=(const BinaryBuilder&) = delete;
+
+  // Why no binary case can be built on this device ("" when they can).
+  std::string deviceProblem() const;
+  // The template instruction for `op` (building the template on first use); throws
+  // gcn::Error naming the driver when its listing or cache data cannot be read.
+  gcn::Instruction templateInstruction(const gcn::OpcodeInfo& op);
+  // Patches `intended` into its template and proves the result (see the file comment);
+  // `words`, when given, are used instead of gcn::encode(intended) (for tests: a wrong
+  // length or another generation's encoding must be refused). Never throws for a refusal:
+  // the reason is in the result.
+  BinaryBuild build(const gcn::Instruction& intended,
+                    std::optional<std::vector<uint32_t>> words = std::nullopt);
+  // For tests: the cache data of a template, corrupted by `corrupt` before it seeds the
+  // patched cache.
+  void setCorruption(std::function<void(std::vector<uint8_t>&)> corrupt);
+
+ private:
+  struct Template;
+  Template& templateFor(const std::string& variant);
+  vk::Context& ctx_;
+  std::vector<std::unique_ptr<Template>> templates_;
+  std::function<void(std::vector<uint8_t>&)> corrupt_;
+};
+
+}  // namespace gcnprobe::isa
