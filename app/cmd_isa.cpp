@@ -24,6 +24,7 @@
 
 #include "app/clrx_dir.h"
 #include "app/commands.h"
+#include "harness/isa/binary_patch.h"
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
@@ -34,6 +35,7 @@
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
 #include "reference/format.h"
+#include "reference/opcodes.h"
 #include "reference/resource.h"
 
 extern char** environ;
@@ -88,6 +90,7 @@ struct IsaOptions {
   bool coverage = false;
   bool verbose = false;
   bool dumpAsm = false;  // print every executable's Assembly text (fixtures for tests)
+  bool binary = false;   // with --coverage: the binary route's reach too (binary_patch.h)
   int outFd = 1;         // _isa-worker: where the JSON lines go
 };
 
@@ -176,6 +179,23 @@ int runWorker(const IsaOptions& o) {
     std::fprintf(out, "%s\n", j.dump().c_str());
     std::fflush(out);
   }
+  if (o.binary) {
+    // One line per opcode of the generation: built and proven by the binary route, or why
+    // not (harness/isa/binary_patch.h; the same rows as `gcnprobe binary`).
+    isa::BinaryBuilder builder(*ctx);
+    for (const gcn::OpcodeInfo& op : gcn::allOpcodes()) {
+      if (!gcn::existsOn(op, chip.gen)) continue;
+      json j{{"binary", std::string(op.mnemonic)}};
+      try {
+        const isa::BinaryBuild b = builder.build(isa::onTemplateOperands(
+            builder.templateInstruction(op), op, gcn::Dfmt::F32, gcn::Nfmt::Uint));
+        j["reason"] = b.built ? "" : b.reason;
+      } catch (const gcn::Error& e) {
+        j["reason"] = std::string("binary route: ") + e.what();
+      }
+      std::fprintf(out, "%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
+    }
+  }
   std::fclose(out);
   return 0;
 }
@@ -191,6 +211,7 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
   if (!o.filter.empty()) args.insert(args.end(), {"--filter", o.filter});
   if (!o.suite.empty()) args.insert(args.end(), {"--suite", o.suite});
   if (o.dumpAsm) args.push_back("--dump-asm");
+  if (o.coverage) args.push_back("--binary");
   std::map<std::string, std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string kv(*e);
@@ -201,6 +222,9 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
   for (const auto& [k, v] : vk::radvNullEnvironment(family))
     env[k] = v;
   env["PATH"] = clrx.prependTo(env.count("PATH") ? env["PATH"].c_str() : nullptr);
+  // The binary route compiles its templates: Mesa's on-disk cache must not supply them
+  // (docs/binary.md).
+  if (o.coverage) env["MESA_SHADER_CACHE_DISABLE"] = "true";
   if (!env.count("XDG_RUNTIME_DIR")) env["XDG_RUNTIME_DIR"] = clrx.path().string();
   std::vector<std::string> envStrings;
   for (const auto& [k, v] : env)
@@ -281,8 +305,13 @@ int runIsa(const IsaOptions& o) {
     std::map<std::string, unsigned> counts;
     unsigned unsupported = 0, disagreements = 0;
     std::vector<isa::CaseIsaRecord> records;
+    std::map<std::string, std::string> binary;  // opcode -> "" (built) or why not
     for (std::size_t i = 1; i < lines.size(); ++i) {
       const json& j = lines[i];
+      if (j.contains("binary")) {
+        binary[j["binary"].get<std::string>()] = j.value("reason", std::string());
+        continue;
+      }
       const isa::CaseOutcome outcome = isa::parseCaseOutcome(j.value("outcome", std::string()))
                                            .value_or(isa::CaseOutcome::Error);
       const std::string outcomeText(isa::caseOutcomeName(outcome));
@@ -338,7 +367,7 @@ int runIsa(const IsaOptions& o) {
       if (counts[bad] > 0) failed = true;
     if (o.coverage)
       coverageText +=
-          "\n" + isa::coverageMarkdown(real, isa::coverage(real.gen, records, real.name));
+          "\n" + isa::coverageMarkdown(real, isa::coverage(real.gen, records, real.name), &binary);
   }
   if (o.coverage) std::printf("%s", coverageText.c_str());
   return failed ? 1 : 0;
@@ -372,6 +401,7 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   w->add_option("--suite", worker->suite);
   w->add_option("--out-fd", worker->outFd);
   w->add_flag("--dump-asm", worker->dumpAsm);
+  w->add_flag("--binary", worker->binary);
   w->callback([worker, &ctx] { ctx.exitCode = runWorker(*worker); });
 
   auto clrx = std::make_shared<ClrxOptions>();

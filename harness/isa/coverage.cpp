@@ -151,21 +151,40 @@ std::vector<CoverageRow> coverage(gcn::Gen gen, std::span<const CaseIsaRecord> r
   return rows;
 }
 
-std::string coverageMarkdown(const gcn::Chip& chip, std::span<const CoverageRow> rows) {
-  unsigned known = 0, reached = 0, opsReached = 0;
+std::string coverageMarkdown(const gcn::Chip& chip, std::span<const CoverageRow> rows,
+                             const std::map<std::string, std::string>* binary) {
+  unsigned known = 0, reached = 0, opsReached = 0, built = 0;
+  const auto binaryCell = [&](const std::string& m) -> std::string {
+    const auto it = binary->find(m);
+    if (it == binary->end()) return "not tried";
+    return it->second.empty() ? "built" : it->second;
+  };
   for (const CoverageRow& r : rows) {
     known += r.known;
     reached += r.reached;
     opsReached += r.reached > 0 ? 1 : 0;
+    if (binary != nullptr && binaryCell(r.mnemonic) == "built") ++built;
   }
   std::string out = "### " + std::string(gcn::genName(chip.gen)) + " (" + std::string(chip.name) +
                     "): " + std::to_string(opsReached) + " of " + std::to_string(rows.size()) +
                     " opcodes reached; " + std::to_string(reached) + " of " +
-                    std::to_string(known) + " (opcode, DFMT, NFMT) rows\n\n";
-  out += "| opcode | known | reached | why not (pairs: reason) |\n|---|---|---|---|\n";
-  for (const CoverageRow& r : rows)
+                    std::to_string(known) + " (opcode, DFMT, NFMT) rows";
+  if (binary != nullptr)
+    out += "; binary route: " + std::to_string(built) + " of " + std::to_string(rows.size()) +
+           " opcodes built (not run)";
+  out += "\n\n";
+  if (binary == nullptr)
+    out += "| opcode | known | reached | why not (pairs: reason) |\n|---|---|---|---|\n";
+  else
+    out +=
+        "| opcode | known | reached | why not (pairs: reason) | binary route |\n"
+        "|---|---|---|---|---|\n";
+  for (const CoverageRow& r : rows) {
     out += "| " + r.mnemonic + " | " + std::to_string(r.known) + " | " + std::to_string(r.reached) +
-           " | " + r.whyNot + " |\n";
+           " | " + r.whyNot + " |";
+    if (binary != nullptr) out += " " + binaryCell(r.mnemonic) + " |";
+    out += "\n";
+  }
   return out;
 }
 

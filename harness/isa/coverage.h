@@ -5,6 +5,7 @@
 // take no format: one row each.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,7 +54,10 @@ struct CoverageRow {
 std::vector<CoverageRow> coverage(gcn::Gen gen, std::span<const CaseIsaRecord> records,
                                   std::string_view chipName);
 
-// A markdown table with a heading line for the chip and totals.
-std::string coverageMarkdown(const gcn::Chip& chip, std::span<const CoverageRow> rows);
+// A markdown table with a heading line for the chip and totals. With `binary` (opcode ->
+// "" when the binary route built and proved it, else the reason; binary_patch.h) a column
+// and a total for the binary route are added.
+std::string coverageMarkdown(const gcn::Chip& chip, std::span<const CoverageRow> rows,
+                             const std::map<std::string, std::string>* binary = nullptr);
 
 }  // namespace gcnprobe::isa

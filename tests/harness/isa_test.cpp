@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <span>
 #include <string>
 #include <utility>
@@ -516,6 +517,22 @@ TEST(Coverage, RowsCountReachedPairsAndSayWhyNot) {
   EXPECT_EQ(row("buffer_load_dword").reached, 1u);
   EXPECT_EQ(row("buffer_load_dword").whyNot, "");
   EXPECT_EQ(row("buffer_load_ubyte").whyNot, "no case in any suite uses it");
+  // The binary route's column: "built", the reason, or "not tried"; its total in the heading.
+  const std::map<std::string, std::string> binary = {{"buffer_load_dword", ""},
+                                                     {"buffer_load_ubyte", "binary route: X"}};
+  const std::string md =
+      gcnprobe::isa::coverageMarkdown(gcn::representativeChip(Gen::Gfx8), rows, &binary);
+  EXPECT_NE(md.find("binary route: 1 of " + std::to_string(rows.size()) + " opcodes built"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| buffer_load_dword | 1 | 1 |  | built |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| binary route: X |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| buffer_load_sbyte | 1 | 0 | no case in any suite uses it | not tried |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(
+      gcnprobe::isa::coverageMarkdown(gcn::representativeChip(Gen::Gfx8), rows).find("binary"),
+      std::string::npos);
   // gfx8-only instructions have no gfx6 row.
   const auto gfx6 = gcnprobe::isa::coverage(Gen::Gfx6, recs, "tahiti");
   EXPECT_TRUE(std::none_of(gfx6.begin(), gfx6.end(),
