@@ -25,27 +25,6 @@ uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
   return v;
 }
 
-std::string hex8(uint32_t v) {
-  char buf[12];
-  std::snprintf(buf, sizeof buf, "%08x", v);
-  return buf;
-}
-
-std::string wordsText(std::span<const uint32_t> w) {
-  std::string s;
-  for (uint32_t x : w)
-    s += (s.empty() ? "" : " ") + hex8(x);
-  return s;
-}
-
-std::string printOr(gcn::Gen gen, const gcn::Instruction& inst) {
-  try {
-    return gcn::printInstruction(gen, inst);
-  } catch (const gcn::Error& e) {
-    return std::string(inst.op != nullptr ? inst.op->mnemonic : "?") + " <" + e.reason() + ">";
-  }
-}
-
 // A compute pipeline created through a given VkPipelineCache, with creation feedback.
 class CachedPipeline : public vk::PipelineObjects {
  public:
@@ -165,12 +144,12 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
   const std::optional<gcn::Instruction> decoded =
       gcn::tryDecode(chip.gen, patched[0], patched[1], &why);
   if (!decoded)
-    return "the words " + wordsText(patched) + " are no buffer instruction of " +
+    return "the words " + hexWords(patched) + " are no buffer instruction of " +
            std::string(gcn::genName(chip.gen)) + ": " + why;
   if (!(*decoded == intended))
-    return "the words " + wordsText(patched) + " decode on " + std::string(gcn::genName(chip.gen)) +
-           " as '" + printOr(chip.gen, *decoded) + "', not the intended '" +
-           printOr(chip.gen, intended) + "' (an encoding of another generation?)";
+    return "the words " + hexWords(patched) + " decode on " + std::string(gcn::genName(chip.gen)) +
+           " as '" + printOrReason(chip.gen, *decoded) + "', not the intended '" +
+           printOrReason(chip.gen, intended) + "' (an encoding of another generation?)";
   if (intended.lds || op.ldsData)
     return "LDS forms need M0 and an LDS allocation, which no template sets up";
   if (intended.addr64) return "ADDR64 needs two VADDR registers; the templates address with one";
@@ -296,7 +275,7 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
     (void)parseCacheHeader(t->cacheData, driver);
     const std::vector<std::size_t> at = findWords(t->cacheData, t->words);
     if (at.size() != 1)
-      throw gcn::Error(driver + ": the template instruction " + wordsText(t->words) + " occurs " +
+      throw gcn::Error(driver + ": the template instruction " + hexWords(t->words) + " occurs " +
                        std::to_string(at.size()) + " times in the " +
                        std::to_string(t->cacheData.size()) +
                        " bytes of pipeline cache data, not exactly once");
@@ -388,9 +367,9 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     b.cacheOffset = mine.front();
     b.cacheBytes = back.size();
     b.proof = "pipeline from the patched cache (application cache hit); read back: '" +
-              printOr(chip.gen, intended) + "' (" + wordsText(w) + ") at byte " +
+              printOrReason(chip.gen, intended) + "' (" + hexWords(w) + ") at byte " +
               std::to_string(b.cacheOffset) + " of " + std::to_string(b.cacheBytes) +
-              " in place of the template's '" + printOr(chip.gen, t.inst) + "', the " +
+              " in place of the template's '" + printOrReason(chip.gen, t.inst) + "', the " +
               std::to_string(before) + " bytes before and " + std::to_string(after) +
               " after it unchanged";
     b.built = true;

@@ -12,24 +12,6 @@
 namespace gcnprobe::isa {
 namespace {
 
-std::string hexWords(const std::vector<uint32_t>& words) {
-  std::string s;
-  char buf[16];
-  for (uint32_t w : words) {
-    std::snprintf(buf, sizeof buf, "%s%08x", s.empty() ? "" : " ", w);
-    s += buf;
-  }
-  return s;
-}
-
-std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst) {
-  try {
-    return gcn::printInstruction(gen, inst);
-  } catch (const gcn::Error& e) {
-    return std::string(inst.op != nullptr ? inst.op->mnemonic : "?") + " <" + e.reason() + ">";
-  }
-}
-
 // Compares the driver's text with the decoded words: parsed with the project's LLVM-syntax
 // parser, the two must be the same instruction (every field, not just the mnemonic).
 std::string disagreement(gcn::Gen gen, const EmittedInstruction& e) {
@@ -46,6 +28,24 @@ std::string disagreement(gcn::Gen gen, const EmittedInstruction& e) {
 }
 
 }  // namespace
+
+std::string hexWords(std::span<const uint32_t> words) {
+  std::string s;
+  char buf[16];
+  for (uint32_t w : words) {
+    std::snprintf(buf, sizeof buf, "%s%08x", s.empty() ? "" : " ", w);
+    s += buf;
+  }
+  return s;
+}
+
+std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst) {
+  try {
+    return gcn::printInstruction(gen, inst);
+  } catch (const gcn::Error& e) {
+    return std::string(inst.op != nullptr ? inst.op->mnemonic : "?") + " <" + e.reason() + ">";
+  }
+}
 
 std::string EmittedInstruction::descriptorName() const {
   return descriptor ? bufferSlotName(*descriptor) : "descriptor not traced";

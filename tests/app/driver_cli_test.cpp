@@ -12,6 +12,7 @@
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
 #include "tests/support/cli.h"
+#include "tests/support/radv.h"
 
 namespace {
 
@@ -87,11 +88,7 @@ TEST(DriverCli, EveryDeviceComesFromTheChosenDriver) {
     }
   };
   check("");
-  try {
-    gcnprobe::vk::radvManifest();
-  } catch (const gcn::Error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
   // --radv-null: exactly one device, RADV's null device for the family, from the same driver.
   const auto r = runGcnprobe("--radv-null tonga devices --json", Stderr::Discard);
   ASSERT_EQ(r.exit, 0) << r.out;

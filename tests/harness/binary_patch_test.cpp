@@ -22,6 +22,7 @@
 #include "reference/error.h"
 #include "reference/resource.h"
 #include "tests/support/cli.h"
+#include "tests/support/radv.h"
 
 namespace gcnprobe {
 namespace {
@@ -120,11 +121,7 @@ TEST(BinaryPatch, PatchProblemsNameTheReason) {
 class BinaryOnNullDevice : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      vk::radvManifest();
-    } catch (const gcn::Error& e) {
-      GTEST_SKIP() << e.what();
-    }
+    if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
     for (const char* name : kTouched)
       if (const char* v = std::getenv(name)) saved_.emplace_back(name, v);
     setenv("GCNPROBE_RADV_NULL", "tonga", 1);
@@ -197,11 +194,7 @@ TEST_F(BinaryOnNullDevice, AdversarialPatchesAreRefusedWithTheirReason) {
 // Every opcode of gfx8 but BUFFER_STORE_LDS_DWORD (LDS data: M0 and an LDS allocation) is
 // built and proven; on tahiti (gfx6, through the clrxdisasm stand-in) all 66.
 TEST(BinaryRoute, EveryOpcodeButTheLdsStoreIsBuiltOnTheNullDevice) {
-  try {
-    vk::radvManifest();
-  } catch (const gcn::Error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
   for (const auto& [chip, refused] : {std::pair{"tonga", 1u}, std::pair{"tahiti", 0u}}) {
     SCOPED_TRACE(chip);
     const auto r = test_support::runGcnprobe(std::string("--radv-null ") + chip + " binary --json",

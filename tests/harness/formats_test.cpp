@@ -22,6 +22,7 @@
 #include "reference/error.h"
 #include "reference/format.h"
 #include "tests/support/cli.h"
+#include "tests/support/radv.h"
 
 namespace {
 
@@ -157,11 +158,7 @@ TEST(BufferFormats, LavapipeCountsMatchPlatformDoc) {
 
 // The table's `texel` column against what RADV itself reports (null device, own process).
 TEST(BufferFormats, TexelColumnMatchesRadv) {
-  try {
-    gcnprobe::vk::radvManifest();
-  } catch (const gcn::Error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
   const auto run = [](const std::string& args) {
     const auto r = gcnprobe::test_support::runGcnprobe("--radv-null polaris10 " + args,
                                                        gcnprobe::test_support::Stderr::Discard);
@@ -224,11 +221,7 @@ TEST(VSharpSelfCheck, DifferencesNameTheFields) {
 // VK_EXT_descriptor_buffer (RADV since Mesa 23), every texel V# must agree field by field;
 // where it has not (Mesa 22.3), the command must refuse and say why.
 TEST(VSharpSelfCheck, TableAgreesWithTheDriversDescriptors) {
-  try {
-    gcnprobe::vk::radvManifest();
-  } catch (const gcn::Error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
   for (const char* chip : {"tahiti", "bonaire", "tonga", "polaris10", "vega10"}) {
     SCOPED_TRACE(chip);
     const auto r = gcnprobe::test_support::runGcnprobe(std::string("--radv-null ") + chip +

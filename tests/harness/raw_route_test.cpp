@@ -20,6 +20,7 @@
 #include "reference/reach.h"
 #include "reference/resource.h"
 #include "tests/support/cli.h"
+#include "tests/support/radv.h"
 
 namespace gcnprobe {
 namespace {
@@ -195,11 +196,7 @@ TEST(RawRoute, ADeviceWhoseDescriptorsAreNotVSharpsRefusesIt) {
 // shipped probes whose V#s no driver builds. gfx8 and gfx9: Mesa 25 prints their Assembly
 // itself. Mesa 22.3 has no VK_EXT_descriptor_buffer and says so.
 TEST(RawRoute, TheNullDeviceProvesTheInstructionOnTheDescriptorBufferSlot) {
-  try {
-    vk::radvManifest();
-  } catch (const gcn::Error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
   const std::string probes = std::string(GCNPROBE_SOURCE_DIR) + "/probes/";
   for (const auto& [chip, gen] : {std::pair{"tonga", "gfx8"}, std::pair{"vega10", "gfx9"}}) {
     SCOPED_TRACE(chip);
@@ -242,11 +239,7 @@ TEST(RawRoute, TheNullDeviceProvesTheInstructionOnTheDescriptorBufferSlot) {
 // uniform SSBO offset in VADDR (no SGPR SOFFSET on gfx6/7): the SOFFSET form is a route-miss
 // naming the OFFEN load it did emit, while a texel probe is verified.
 TEST(RawRoute, OnTheGfx6NullDeviceTheSoffsetFormIsARouteMissAndATexelProbeIsVerified) {
-  try {
-    vk::radvManifest();
-  } catch (const gcn::Error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
   const std::string probes = std::string(GCNPROBE_SOURCE_DIR) + "/probes/";
   const auto r = test_support::runGcnprobe("--radv-null tahiti probe --json --gen gfx6 " + probes +
                                                "soffset-overflow-sgpr.probe " + probes +
