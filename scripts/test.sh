@@ -11,9 +11,11 @@ if [ "${1:-}" = "--sanitize" ]; then
   # Heavy checks run once, in the normal build: the browser test (headless Chromium) is not
   # run again under ASan (the driver checks on Mesa 25 are not registered there).
   ctest_args+=(-LE browser)
-  # The reach oracle (tests/reference/reach_test.cpp) runs the executor under all 2^14 policy
-  # combinations per case: once, in the normal build, as the driver checks.
-  ctest_args+=(-E "^(Adversarial/ReachOracle|Reach\\.RandomCasesEqualExecutor)")
+  # The reach oracle (tests/reference/reach_test.cpp, the executor under every combination of
+  # the addressing policy points per case) and the exhaustive conversion-table comparison
+  # (tests/reference/convert_table_test.cpp, millions of elements): once, in the normal build,
+  # as the driver checks.
+  ctest_args+=(-E "^(Adversarial/ReachOracle|Reach\\.RandomCasesEqualExecutor|FormatLoadTable\\.EqualsLoadElementOnEveryFieldValue)")
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
   export LSAN_OPTIONS="suppressions=$GCNPROBE_ROOT/scripts/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

@@ -1,0 +1,65 @@
+// Format loads at sweep speed: one (generation, data format, number format, policies)
+// combination converted for many elements at once. Every field of 16 bits or less is looked
+// up in a table built by calling loadComponent (reference/convert.h) once per code, so the
+// single-element rules stay the only source of truth and the table is a cache of them;
+// 32-bit fields call loadComponent directly (the identity for UINT/SINT/FLOAT). The batch
+// path never allocates per call. tests/reference/convert_table_test.cpp proves it equal to
+// loadElement exhaustively over every 8/16-bit and packed field value, every generation,
+// format pair and conversion policy option; bench/convert_table_bench.cpp measures it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "reference/convert.h"
+#include "reference/format.h"
+#include "reference/gen.h"
+#include "reference/policy.h"
+
+namespace gcn {
+
+class FormatLoadTable {
+ public:
+  // Throws gcn::Error for INVALID or the reserved data format (no element to convert).
+  FormatLoadTable(Gen gen, Dfmt d, Nfmt n, const Policies& p);
+
+  // Whether the pair is Defined under the policies (pairVerdict); when not, convert() writes
+  // nothing and reason() says why (loadElement's undefinedReason).
+  bool defined() const { return defined_; }
+  std::string_view reason() const { return reason_; }
+  unsigned components() const { return components_; }
+  unsigned elementBytes() const { return bytes_; }
+
+  // `count` elements, element i at bytes[i * stride] (stride >= elementBytes(); bytes must
+  // hold them all), converted to register bits: out[i * 4 + c] for c < components(). The
+  // other out words are left alone. Throws gcn::Error for a short span or an undefined
+  // pair.
+  void convert(std::span<const uint8_t> bytes, std::size_t stride, std::size_t count,
+               std::span<uint32_t> out) const;
+
+ private:
+  Gen gen_;
+  Dfmt dfmt_;
+  Nfmt nfmt_;
+  Policies policies_;
+  bool defined_ = false;
+  std::string_view reason_;
+  unsigned components_ = 0;
+  unsigned bytes_ = 0;
+  // How component c becomes register bits: a table of every code, the code itself (32-bit
+  // UINT/SINT/FLOAT), or loadComponent (32-bit normalized/scaled under norm32=formula).
+  enum class Kind : uint8_t { Table, Identity, Call };
+  template <unsigned Bytes>
+  void convertSmall(const uint8_t* e, std::size_t stride, std::size_t count, uint32_t* o) const;
+  std::array<Kind, 4> kind_{};
+  std::array<uint8_t, 4> bits_{};
+  std::array<uint8_t, 4> offset_{};
+  std::array<uint32_t, 4> mask_{};
+  std::array<std::vector<uint32_t>, 4> table_;  // 2^bits entries for fields up to 16 bits
+};
+
+}  // namespace gcn
