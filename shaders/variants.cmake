@@ -157,3 +157,8 @@ gcnprobe_shader(NAME vertex_fetch_u SOURCE vertex_fetch.vert DEFINES VEC4=uvec4 
 # instruction a patched MUBUF/MTBUF instruction replaces.
 gcnprobe_shader(NAME binary_template_load SOURCE binary_template.comp DEFINES STORE=0)
 gcnprobe_shader(NAME binary_template_store SOURCE binary_template.comp DEFINES STORE=1)
+# Sweeps (harness/run/sweep.h): texelFetch of every element of a uniform texel buffer, per
+# sampled type.
+gcnprobe_shader(NAME sweep_texel_f SOURCE sweep_texel.comp DEFINES TEX=samplerBuffer IS_FLOAT=1 IS_INT=0)
+gcnprobe_shader(NAME sweep_texel_i SOURCE sweep_texel.comp DEFINES TEX=isamplerBuffer IS_FLOAT=0 IS_INT=1)
+gcnprobe_shader(NAME sweep_texel_u SOURCE sweep_texel.comp DEFINES TEX=usamplerBuffer IS_FLOAT=0 IS_INT=0)

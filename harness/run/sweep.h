@@ -1,0 +1,53 @@
+// Sweeps: every code of every channel of a texel-buffer format through the device in one
+// dispatch, compared with the reference at table speed (reference/convert_table.h) and
+// summarised per (format, channel, classification), never a record per element.
+//
+// Per format (the table's single-load texel rows the device offers as uniform texel buffers),
+// the elements hold, channel after channel, every value of that channel's field (fields of
+// 16 bits or less; 65536 seeded and extreme values of a 32-bit field) with the other fields
+// pseudo-random. shaders/sweep_texel.comp reads element i with texelFetch (on GCN one
+// BUFFER_LOAD_FORMAT_XYZW IDXEN through the driver's V#) and writes its register bits. Each
+// element is classified against the reference under the generation's default policies
+// ("exact"), else under each value-only policy point flipped ("norm=mulrcp", ...), else
+// "mismatch" with the first few examples kept.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/vulkan/context.h"
+#include "reference/gen.h"
+
+namespace gcnprobe::run {
+
+struct SweepGroup {
+  std::string channel;         // "R", "G", "B", "A" (the swept field, X..W of the element)
+  std::string classification;  // "exact", "<point>=<option>", "mismatch"
+  uint64_t elements = 0;
+  std::vector<std::string> examples;  // mismatches only: element, code, expected, device
+};
+
+struct SweepFormat {
+  std::string format;   // "VK_FORMAT_R8G8B8A8_UNORM"
+  std::string skipped;  // why not swept ("" = swept)
+  uint64_t elements = 0;
+  std::vector<SweepGroup> groups;
+  double deviceSeconds = 0;     // upload, dispatch and read-back
+  double referenceSeconds = 0;  // tables and classification
+};
+
+struct SweepOptions {
+  std::vector<std::string> formats;  // table names; empty = every single-load texel format
+  unsigned examples = 3;             // mismatching elements kept per group
+};
+
+// Sweeps the formats on the context's device, one at a time (memory stays bounded by one
+// format: at most 4 x 65536 elements). `done` is called after each format. The reference
+// generation is the device's chip's, else gfx8 (the portable profile's reference). Throws
+// gcn::Error for an unknown format name.
+std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions& options,
+                                           const std::function<void(const SweepFormat&)>& done);
+
+}  // namespace gcnprobe::run

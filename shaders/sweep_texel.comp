@@ -1,0 +1,22 @@
+#version 450
+// Sweeps (harness/run/sweep.h, docs/sweep.md): invocation i reads texel i of the uniform
+// texel buffer at binding 0 (texelFetch: BUFFER_LOAD_FORMAT_XYZW IDXEN on GCN) and writes its
+// four components' register bits to Out[i]. COUNT elements (push constant); millions per
+// dispatch.
+// Defines: TEX (samplerBuffer, isamplerBuffer, usamplerBuffer), IS_FLOAT, IS_INT.
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) uniform TEX tex;
+layout(std430, set = 0, binding = 1) buffer Out { uvec4 v[]; } outp;
+layout(push_constant) uniform Push { uint count; } pc;
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= pc.count) return;
+#if IS_FLOAT
+  outp.v[i] = floatBitsToUint(texelFetch(tex, int(i)));
+#elif IS_INT
+  outp.v[i] = uvec4(texelFetch(tex, int(i)));
+#else
+  outp.v[i] = texelFetch(tex, int(i));
+#endif
+}
