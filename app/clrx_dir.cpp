@@ -35,7 +35,12 @@ ClrxDir::~ClrxDir() {
 }
 
 std::string ClrxDir::prependTo(const char* current) const {
-  return dir_.string() + (current != nullptr && *current != '\0' ? ":" + std::string(current) : "");
+  std::string out = dir_.string();
+  if (current != nullptr && *current != '\0') {
+    out += ':';
+    out += current;
+  }
+  return out;
 }
 
 }  // namespace gcnprobe::app
