@@ -35,11 +35,34 @@ FormatLoadTable::FormatLoadTable(Gen gen, Dfmt d, Nfmt n, const Policies& p)
       continue;
     }
     kind_[c] = Kind::Table;
-    std::vector<uint32_t>& t = table_[c];
-    t.resize(std::size_t{1} << bits_[c]);
-    for (uint32_t code = 0; code < t.size(); ++code)
-      t[code] = *loadComponent(gen, d, n, c, code, p);  // Defined: every code has a value
+    // Fields of one width convert alike (one number format, one width: convert.h has no
+    // per-channel rule), so they share a table; the exhaustive test holds every channel's
+    // entries against loadComponent.
+    unsigned same = 0;
+    while (same < c && !(kind_[same] == Kind::Table && bits_[same] == bits_[c]))
+      ++same;
+    if (same < c) {
+      table_[c] = table_[same];
+      lut_[c] = table_[c]->data();
+      continue;
+    }
+    auto t = std::make_shared<std::vector<uint32_t>>(std::size_t{1} << bits_[c]);
+    for (uint32_t code = 0; code < t->size(); ++code)
+      (*t)[code] = *loadComponent(gen, d, n, c, code, p);  // Defined: every code has a value
+    table_[c] = std::move(t);
+    lut_[c] = table_[c]->data();
   }
+}
+
+bool FormatLoadTable::sameConversion(const FormatLoadTable& o) const {
+  if (gen_ != o.gen_ || dfmt_ != o.dfmt_ || nfmt_ != o.nfmt_ || !defined_ || !o.defined_)
+    return false;
+  for (unsigned c = 0; c < components_; ++c) {
+    if (kind_[c] != o.kind_[c]) return false;
+    if (kind_[c] == Kind::Table && *table_[c] != *o.table_[c]) return false;
+    if (kind_[c] == Kind::Call && !(policies_ == o.policies_)) return false;
+  }
+  return true;
 }
 
 // Elements of 1, 2, 4 or 8 bytes: one little-endian read per element, every field a shift
@@ -55,7 +78,7 @@ void FormatLoadTable::convertSmall(const uint8_t* e, std::size_t stride, std::si
       const uint32_t code = static_cast<uint32_t>(element >> offset_[c]) & mask_[c];
       switch (kind_[c]) {
         case Kind::Table:
-          o[c] = table_[c][code];
+          o[c] = lut_[c][code];
           break;
         case Kind::Identity:
           o[c] = code;

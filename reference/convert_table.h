@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ class FormatLoadTable {
   std::string_view reason() const { return reason_; }
   unsigned components() const { return components_; }
   unsigned elementBytes() const { return bytes_; }
+
+  // Whether the two convert every element alike: the same format, both defined, and every
+  // component the same table, or both the identity. (A component converted by calls is
+  // compared by the policies it is called with.)
+  bool sameConversion(const FormatLoadTable& o) const;
 
   // `count` elements, element i at bytes[i * stride] (stride >= elementBytes(); bytes must
   // hold them all), converted to register bits: out[i * 4 + c] for c < components(). The
@@ -59,7 +65,9 @@ class FormatLoadTable {
   std::array<uint8_t, 4> bits_{};
   std::array<uint8_t, 4> offset_{};
   std::array<uint32_t, 4> mask_{};
-  std::array<std::vector<uint32_t>, 4> table_;  // 2^bits entries for fields up to 16 bits
+  // 2^bits entries for fields up to 16 bits, shared by the fields of one width.
+  std::array<std::shared_ptr<const std::vector<uint32_t>>, 4> table_;
+  std::array<const uint32_t*, 4> lut_{};  // table_[c]->data(), for the inner loop
 };
 
 }  // namespace gcn

@@ -109,6 +109,55 @@ TEST(FormatLoadTable, EqualsLoadElementOnEveryFieldValue) {
   EXPECT_GT(compared, 1000000u);
 }
 
+// sameConversion is what lets a sweep skip a policy option: it may say "same" only where
+// every code of every field converts alike under both, and must say "different" where one
+// code does not. Every generation, data format with fields of 16 bits or less, number format
+// and value-only point, against loadComponent code by code.
+TEST(FormatLoadTable, SameConversionExactlyWhereEveryCodeAgrees) {
+  unsigned same = 0, different = 0;
+  for (Gen gen : kAllGens) {
+    for (unsigned dc = 0; dc < 16; ++dc) {
+      const Dfmt d = static_cast<Dfmt>(dc);
+      const DfmtInfo& info = dfmtInfo(d);
+      if (info.bytes == 0 || info.bits[0] > 16) continue;
+      for (unsigned nc = 0; nc < 8; ++nc) {
+        const Nfmt n = static_cast<Nfmt>(nc);
+        const std::vector<Policies> pols = variants(gen);
+        const FormatLoadTable base(gen, d, n, pols[0]);
+        if (!base.defined()) continue;
+        for (std::size_t pi = 1; pi < pols.size(); ++pi) {
+          const FormatLoadTable other(gen, d, n, pols[pi]);
+          SCOPED_TRACE(std::string(genName(gen)) + " " + std::string(info.name) + " " +
+                       std::string(nfmtName(n, gen)) + " " + pols[pi].describe());
+          if (!other.defined()) {
+            EXPECT_FALSE(base.sameConversion(other));
+            continue;
+          }
+          bool agree = true;
+          for (unsigned c = 0; c < info.components && agree; ++c)
+            for (uint32_t code = 0; code < (1u << info.bits[c]) && agree; ++code)
+              agree = loadComponent(gen, d, n, c, code, pols[0]) ==
+                      loadComponent(gen, d, n, c, code, pols[pi]);
+          ASSERT_EQ(base.sameConversion(other), agree);
+          ++(agree ? same : different);
+        }
+      }
+    }
+  }
+  // Both answers occur: e.g. the reciprocal rounding changes UNORM, not UINT.
+  EXPECT_GT(same, 100u);
+  EXPECT_GT(different, 10u);
+  const Policies def = Policies::defaults(Gen::Gfx8);
+  Policies mulrcp = def;
+  mulrcp.set(PolicyId::NormToFloat, static_cast<uint8_t>(1 - def.get(PolicyId::NormToFloat)));
+  EXPECT_FALSE(FormatLoadTable(Gen::Gfx8, Dfmt::F8, Nfmt::Unorm, def)
+                   .sameConversion(FormatLoadTable(Gen::Gfx8, Dfmt::F8, Nfmt::Unorm, mulrcp)));
+  EXPECT_TRUE(FormatLoadTable(Gen::Gfx8, Dfmt::F8, Nfmt::Uint, def)
+                  .sameConversion(FormatLoadTable(Gen::Gfx8, Dfmt::F8, Nfmt::Uint, mulrcp)));
+  EXPECT_FALSE(FormatLoadTable(Gen::Gfx8, Dfmt::F8, Nfmt::Uint, def)
+                   .sameConversion(FormatLoadTable(Gen::Gfx8, Dfmt::F8, Nfmt::Sint, def)));
+}
+
 TEST(FormatLoadTable, StrideAndBadCallsAreChecked) {
   const Policies pol = Policies::defaults(Gen::Gfx8);
   const FormatLoadTable t(Gen::Gfx8, Dfmt::F8_8, Nfmt::Uint, pol);
