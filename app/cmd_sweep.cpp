@@ -18,6 +18,8 @@ struct SweepCliOptions {
   std::string device;
   std::vector<std::string> formats;
   unsigned examples = 3;
+  uint64_t elements = 0;
+  std::size_t chunk = run::SweepOptions{}.chunk;
   bool json = false;
 };
 
@@ -27,6 +29,8 @@ int runSweep(const SweepCliOptions& o) {
   run::SweepOptions so;
   so.formats = o.formats;
   so.examples = o.examples;
+  so.elements = o.elements;
+  so.chunk = o.chunk;
   uint64_t elements = 0, mismatched = 0;
   unsigned swept = 0, skipped = 0;
   double deviceSeconds = 0;
@@ -99,6 +103,13 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
   c->add_option("--device", opts->device, "device selector (as for 'gcnprobe devices')");
   c->add_option("--format", opts->formats, "a table format (repeatable; default: all texel rows)");
   c->add_option("--examples", opts->examples, "mismatching elements shown per group (default 3)");
+  c->add_option("--elements", opts->elements,
+                "elements per format, at least (the codes repeat with other random fields; "
+                "default: every code once)");
+  c->add_option("--chunk", opts->chunk,
+                "elements per dispatch (memory holds one chunk; default " +
+                    std::to_string(opts->chunk) + ")")
+      ->check(CLI::Range(std::size_t{64}, std::size_t{65535} * 64));
   c->add_flag("--json", opts->json, "machine-readable output");
   c->callback([opts, &ctx] { ctx.exitCode = runSweep(*opts); });
 }

@@ -1,10 +1,17 @@
 #include "harness/run/sweep.h"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <map>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <random>
+#include <thread>
 
 #include "harness/formats.h"
 #include "harness/vulkan/buffer.h"
@@ -21,98 +28,276 @@ namespace {
 constexpr char kChannel[] = {'R', 'G', 'B', 'A'};
 constexpr uint32_t kWideValues = 65536;  // values tried for a 32-bit field
 
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// The elements of a sweep: field `channel[i]` of element i runs through its values.
-struct Elements {
-  std::vector<uint8_t> bytes;
-  std::vector<uint8_t> channel;  // the swept field of each element
-  std::vector<uint32_t> code;    // its value
+bool equal16(const uint32_t* a, const uint32_t* b) {
+  uint64_t x[2], y[2];
+  std::memcpy(x, a, 16);
+  std::memcpy(y, b, 16);
+  return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
+
+// Which field element i sweeps and with which code: channel after channel, every code of a
+// field up to 16 bits, 65536 seeded and extreme values of a 32-bit field; past the end of that
+// plan (SweepOptions::elements) it starts again, the other fields drawn afresh.
+class Plan {
+ public:
+  explicit Plan(gcn::Dfmt d) : info_(gcn::dfmtInfo(d)) {
+    std::mt19937 rng(0x5eed);
+    for (unsigned c = 0; c < info_.components; ++c) {
+      start_[c] = size_;
+      if (info_.bits[c] <= 16) {
+        size_ += uint64_t{1} << info_.bits[c];
+      } else {
+        wide_ = {0u, 1u, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0x3f800000u, 0x7f800000u};
+        while (wide_.size() < kWideValues)
+          wide_.push_back(rng());
+        size_ += kWideValues;
+      }
+    }
+  }
+  uint64_t size() const { return size_; }
+  // The swept channel and code of element i.
+  std::pair<unsigned, uint32_t> at(uint64_t i) const {
+    const uint64_t k = i % size_;
+    unsigned c = info_.components - 1;
+    while (k < start_[c])
+      --c;
+    return {c, code(c, k - start_[c])};
+  }
+  uint32_t code(unsigned c, uint64_t v) const {
+    return info_.bits[c] <= 16 ? static_cast<uint32_t>(v) : wide_[v];
+  }
+  uint64_t values(unsigned c) const {
+    return info_.bits[c] <= 16 ? uint64_t{1} << info_.bits[c] : kWideValues;
+  }
+
+ private:
+  const gcn::DfmtInfo& info_;
+  std::array<uint64_t, 4> start_{};
+  uint64_t size_ = 0;
+  std::vector<uint32_t> wide_;  // the same values for every 32-bit field
 };
 
-Elements makeElements(gcn::Dfmt d) {
-  const gcn::DfmtInfo& info = gcn::dfmtInfo(d);
-  Elements e;
-  std::mt19937 rng(0x5eed);
-  std::vector<uint8_t> one(info.bytes);
-  for (unsigned c = 0; c < info.components; ++c) {
-    std::vector<uint32_t> values;
-    if (info.bits[c] <= 16) {
-      for (uint32_t v = 0; v < (1u << info.bits[c]); ++v)
-        values.push_back(v);
+// The bits of the fields element i does not sweep: splitmix64 of (element, word), so any
+// part of a sweep can be written independently and the sweep is the same for any chunking.
+uint64_t randomBits(uint64_t element, unsigned word) {
+  uint64_t z = element * 4 + word + 0x5eed;
+  z *= 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Writes elements [first, first + count) of the plan to `out` (count * bytes): random bits
+// everywhere, then the swept field set to its code; channel[j] is element first + j's swept
+// channel.
+void writeElements(const gcn::DfmtInfo& info, const Plan& plan, uint64_t first, std::size_t count,
+                   uint8_t* out, uint8_t* channel) {
+  const unsigned bytes = info.bytes;
+  auto [c, v0] = plan.at(first);
+  (void)v0;
+  uint64_t v = first % plan.size();
+  for (unsigned k = 0; k < c; ++k)
+    v -= plan.values(k);
+  uint64_t left = plan.values(c) - v;  // elements before the next channel
+  for (std::size_t j = 0; j < count; ++j, out += bytes) {
+    const uint32_t code = plan.code(c, v);
+    channel[j] = static_cast<uint8_t>(c);
+    if (bytes <= 8) {
+      const uint64_t mask = info.bits[c] >= 32 ? 0xffffffffull : (1ull << info.bits[c]) - 1;
+      uint64_t e = randomBits(first + j, 0);
+      e = (e & ~(mask << info.offset[c])) | (uint64_t{code} << info.offset[c]);
+      std::memcpy(out, &e, bytes);  // little-endian host, as reference/convert_table.cpp
     } else {
-      values = {0u, 1u, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0x3f800000u, 0x7f800000u};
-      while (values.size() < kWideValues)
-        values.push_back(rng());
-    }
-    for (uint32_t v : values) {
-      for (unsigned o = 0; o < info.components; ++o) {
-        const uint32_t mask = info.bits[o] >= 32 ? ~0u : (1u << info.bits[o]) - 1;
-        gcn::insertComponent(d, o, o == c ? v : rng() & mask, one);
+      for (unsigned w = 0; w < bytes; w += 8) {
+        const uint64_t r = randomBits(first + j, w / 8);
+        std::memcpy(out + w, &r, std::min(8u, bytes - w));
       }
-      e.bytes.insert(e.bytes.end(), one.begin(), one.end());
-      e.channel.push_back(static_cast<uint8_t>(c));
-      e.code.push_back(v);
+      std::memcpy(out + info.offset[c] / 8, &code, 4);
+    }
+    ++v;
+    if (--left == 0) {
+      c = c + 1 == info.components ? 0 : c + 1;
+      v = 0;
+      left = plan.values(c);
     }
   }
-  return e;
 }
 
-// Register bits after DST_SEL (reference/convert.h applyDstSel, per element): the table's
-// components in, four registers out; false where DST_SEL names nothing defined.
-bool selectInto(gcn::Gen gen, const BufferFormat& f, unsigned components, const uint32_t* comp,
-                uint32_t* reg) {
-  for (unsigned k = 0; k < 4; ++k) {
-    const gcn::DstSel s = f.dstSel[k];
-    if (s == gcn::DstSel::Zero) {
-      reg[k] = 0;
-    } else if (s == gcn::DstSel::One) {
-      reg[k] = gcn::oneValue(gen, f.nfmt);
-    } else if (s >= gcn::DstSel::X && s <= gcn::DstSel::W) {
-      const unsigned src = static_cast<unsigned>(s) - static_cast<unsigned>(gcn::DstSel::X);
-      if (src >= components) return false;
-      reg[k] = comp[src];
-    } else {
-      return false;
+// DST_SEL (reference/convert.h applyDstSel) as a precomputed map: register k is component
+// src[k] of the element, or constant[k] where src[k] < 0.
+struct Select {
+  std::array<int8_t, 4> src{};
+  std::array<uint32_t, 4> constant{};
+  // Throws gcn::Error where DST_SEL names nothing defined for the format.
+  Select(gcn::Gen gen, const BufferFormat& f, unsigned components) {
+    for (unsigned k = 0; k < 4; ++k) {
+      const gcn::DstSel s = f.dstSel[k];
+      src[k] = -1;
+      if (s == gcn::DstSel::Zero) {
+        constant[k] = 0;
+      } else if (s == gcn::DstSel::One) {
+        constant[k] = gcn::oneValue(gen, f.nfmt);
+      } else if (s >= gcn::DstSel::X && s <= gcn::DstSel::W &&
+                 static_cast<unsigned>(s) - static_cast<unsigned>(gcn::DstSel::X) < components) {
+        src[k] =
+            static_cast<int8_t>(static_cast<unsigned>(s) - static_cast<unsigned>(gcn::DstSel::X));
+      } else {
+        throw gcn::Error(std::string(f.name) + ": its DST_SEL names a component the format lacks");
+      }
     }
   }
-  return true;
-}
+  bool identity() const { return src == std::array<int8_t, 4>{0, 1, 2, 3}; }
+  void apply(const uint32_t* comp, uint32_t* reg) const {
+    for (unsigned k = 0; k < 4; ++k)
+      reg[k] = src[k] >= 0 ? comp[src[k]] : constant[k];
+  }
+};
 
-// The device's result for every element: texelFetch of the whole buffer in one dispatch.
-std::vector<uint32_t> runOnDevice(vk::Context& ctx, const BufferFormat& f, const Elements& e) {
-  const uint32_t count = static_cast<uint32_t>(e.channel.size());
-  vk::HostBuffer data(ctx, e.bytes.size(), VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  std::memcpy(data.bytes().data(), e.bytes.data(), e.bytes.size());
-  vk::HostBuffer out(ctx, static_cast<VkDeviceSize>(count) * 16,
-                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  std::memset(out.bytes().data(), 0xee, out.bytes().size());
-  vk::BufferView view(ctx, data.buffer(), f.vk, 0, e.bytes.size());
-  const vk::Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
-                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
-  const std::string variant = std::string("sweep_texel_") + shaderNumericType(f);
-  vk::ComputePipeline pipeline(ctx, shaders::get(variant), bindings, 4);
-  vk::DescriptorSet set(ctx, pipeline);
-  set.writeTexelBuffer(0, view.view());
-  set.writeBuffer(1, out.buffer(), 0, VK_WHOLE_SIZE);
-  uint8_t push[4];
-  std::memcpy(push, &count, 4);
-  vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
-    vk::recordDispatch(cmd, pipeline, set, (count + 63) / 64, push);
-    vk::recordHostReadBarrier(cmd);
-  });
-  std::vector<uint32_t> regs(static_cast<std::size_t>(count) * 4);
-  std::memcpy(regs.data(), out.bytes().data(), regs.size() * 4);
-  return regs;
-}
+// One format's device objects, built once and reused for every chunk: the elements are
+// written straight into the texel buffer's mapping and the results read from the output's.
+class DeviceSweep {
+ public:
+  DeviceSweep(vk::Context& ctx, const BufferFormat& f, std::size_t chunk, unsigned elementBytes)
+      : ctx_(ctx),
+        data_(ctx, static_cast<VkDeviceSize>(chunk) * elementBytes,
+              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT),
+        out_(ctx, static_cast<VkDeviceSize>(chunk) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
+        view_(ctx, data_.buffer(), f.vk, 0, data_.size()),
+        pipeline_(ctx, shaders::get(std::string("sweep_texel_") + shaderNumericType(f)), kBindings,
+                  4),
+        set_(ctx, pipeline_) {
+    set_.writeTexelBuffer(0, view_.view());
+    set_.writeBuffer(1, out_.buffer(), 0, VK_WHOLE_SIZE);
+  }
+  uint8_t* input() { return data_.bytes().data(); }
+  // Runs elements [0, count) of the input; the result of element i is words [4i, 4i + 4).
+  const uint32_t* run(uint32_t count) {
+    std::memset(out_.bytes().data(), 0xee, static_cast<std::size_t>(count) * 16);
+    uint8_t push[4];
+    std::memcpy(push, &count, 4);
+    vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
+      vk::recordDispatch(cmd, pipeline_, set_, (count + 63) / 64, push);
+      vk::recordHostReadBarrier(cmd);
+    });
+    return reinterpret_cast<const uint32_t*>(out_.bytes().data());
+  }
+
+ private:
+  static constexpr vk::Binding kBindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
+                                              {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  vk::Context& ctx_;
+  vk::HostBuffer data_;
+  vk::HostBuffer out_;
+  vk::BufferView view_;
+  vk::ComputePipeline pipeline_;
+  vk::DescriptorSet set_;
+};
+
+// The predictions an element is classified by: the generation's defaults ("exact"), then each
+// value-only policy point flipped. Tables of the flipped points are built only when an element
+// does not match the defaults: on a device that matches, the sweep builds one table.
+class Predictions {
+ public:
+  Predictions(gcn::Gen gen, const BufferFormat& f) : gen_(gen), f_(f) {
+    pols_.push_back(gcn::Policies::defaults(gen));
+    names_.push_back("exact");
+    for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
+      if (point.addressing) continue;
+      gcn::Policies p = pols_.front();
+      p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
+      pols_.push_back(p);
+      names_.push_back(std::string(point.name) + "=" +
+                       std::string(point.options[p.get(point.id)].name));
+    }
+    names_.push_back("mismatch");
+    tables_.resize(pols_.size());
+    built_ = std::make_unique<std::once_flag[]>(pols_.size());
+    tables_[0] = std::make_unique<gcn::FormatLoadTable>(gen, f.dfmt, f.nfmt, pols_[0]);
+    if (tables_[0]->defined()) select_.emplace(gen, f, tables_[0]->components());
+  }
+  const gcn::FormatLoadTable& defaults() const { return *tables_[0]; }
+  const std::vector<std::string>& names() const { return names_; }  // last: "mismatch"
+  // Register bits of `count` elements under the defaults.
+  void predict(const uint8_t* bytes, std::size_t count, std::vector<uint32_t>& comp,
+               uint32_t* reg) const {
+    const gcn::FormatLoadTable& t = defaults();
+    if (select_->identity()) {  // the table's words are the registers
+      t.convert({bytes, count * t.elementBytes()}, t.elementBytes(), count, {reg, count * 4});
+      return;
+    }
+    t.convert({bytes, count * t.elementBytes()}, t.elementBytes(), count, comp);
+    for (std::size_t i = 0; i < count; ++i)
+      select_->apply(&comp[i * 4], &reg[i * 4]);
+  }
+  // Classifies the elements `pending` names (indexes into the chunk) that do not match the
+  // defaults: cls[i] becomes the first flipped prediction (index >= 1) that gives the device's
+  // registers, else the index of "mismatch". Each prediction converts the whole chunk at table
+  // speed, and only while some element is still unexplained.
+  void classifyOthers(const uint8_t* bytes, std::size_t count, const uint32_t* device,
+                      std::vector<std::size_t>& pending, std::vector<uint32_t>& comp,
+                      std::vector<uint8_t>& cls, std::vector<uint8_t>& gathered) const {
+    const unsigned eb = defaults().elementBytes();
+    for (std::size_t i : pending)
+      cls[i] = static_cast<uint8_t>(names_.size() - 1);
+    for (std::size_t v = 1; v < pols_.size() && !pending.empty(); ++v) {
+      std::call_once(built_[v], [&] {
+        tables_[v] = std::make_unique<gcn::FormatLoadTable>(gen_, f_.dfmt, f_.nfmt, pols_[v]);
+      });
+      const gcn::FormatLoadTable& t = *tables_[v];
+      // Undefined under the flipped point, or converting as the defaults do (the point does
+      // not touch this format): no element that missed the defaults can match it.
+      if (!t.defined() || t.sameConversion(defaults())) continue;
+      // Many pending: convert the whole chunk; few: the pending elements side by side.
+      const bool whole = pending.size() * 4 > count;
+      if (whole) {
+        t.convert({bytes, count * eb}, eb, count, comp);
+      } else {
+        gathered.resize(pending.size() * eb);
+        for (std::size_t j = 0; j < pending.size(); ++j)
+          std::memcpy(&gathered[j * eb], bytes + pending[j] * eb, eb);
+        t.convert(gathered, eb, pending.size(), comp);
+      }
+      const bool identity = select_->identity();
+      std::size_t kept = 0;
+      for (std::size_t j = 0; j < pending.size(); ++j) {
+        const std::size_t i = pending[j];
+        const uint32_t* c = &comp[(whole ? i : j) * 4];
+        uint32_t reg[4];
+        if (!identity) {
+          select_->apply(c, reg);
+          c = reg;
+        }
+        if (equal16(c, &device[i * 4]))
+          cls[i] = static_cast<uint8_t>(v);
+        else
+          pending[kept++] = i;
+      }
+      pending.resize(kept);
+    }
+  }
+
+ private:
+  gcn::Gen gen_;
+  const BufferFormat& f_;
+  std::vector<gcn::Policies> pols_;
+  std::vector<std::string> names_;
+  mutable std::vector<std::unique_ptr<gcn::FormatLoadTable>> tables_;
+  mutable std::unique_ptr<std::once_flag[]> built_;  // tables_[v] is built once, by any thread
+  std::optional<Select> select_;                     // when the defaults are defined
+};
+
+// One thread's workspace for its part of a chunk.
+struct Part {
+  std::vector<uint32_t> comp, expected;
+  std::vector<uint8_t> cls, gathered;
+  std::vector<std::size_t> pending;
+  std::vector<uint64_t> counts;                      // [channel * classes + class]
+  std::array<std::vector<std::string>, 4> examples;  // mismatches, per channel
+};
 
 SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, const SweepOptions& o) {
   SweepFormat r;
@@ -131,66 +316,114 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, cons
     r.skipped = "the device offers no uniform texel buffer of it";
     return r;
   }
-  // The predictions: the generation's defaults, then each value-only point flipped.
-  std::vector<gcn::Policies> pols{gcn::Policies::defaults(gen)};
-  std::vector<std::string> names{"exact"};
-  for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
-    if (point.addressing) continue;
-    gcn::Policies p = pols.front();
-    p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
-    pols.push_back(p);
-    names.push_back(std::string(point.name) + "=" +
-                    std::string(point.options[p.get(point.id)].name));
-  }
-  const gcn::FormatLoadTable first(gen, f.dfmt, f.nfmt, pols.front());
-  if (!first.defined()) {
-    r.skipped = "the reference claims no value: " + std::string(first.reason());
+  const auto t0 = std::chrono::steady_clock::now();
+  Predictions pred(gen, f);
+  if (!pred.defaults().defined()) {
+    r.skipped = "the reference claims no value: " + std::string(pred.defaults().reason());
     return r;
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const Elements e = makeElements(f.dfmt);
-  r.elements = e.channel.size();
-  const auto td = std::chrono::steady_clock::now();
-  const std::vector<uint32_t> device = runOnDevice(ctx, f, e);
-  r.deviceSeconds = since(td);
-  const std::size_t n = e.channel.size();
-  const unsigned comps = first.components();
-  // predicted[v][i * 4 + k]: register k of element i under prediction v (all defined).
-  std::vector<std::vector<uint32_t>> predicted(pols.size(), std::vector<uint32_t>(n * 4));
-  std::vector<uint32_t> comp(n * 4);
-  for (std::size_t v = 0; v < pols.size(); ++v) {
-    const gcn::FormatLoadTable table(gen, f.dfmt, f.nfmt, pols[v]);
-    if (!table.defined()) continue;  // a flipped point left it undefined: never matches
-    table.convert(e.bytes, first.elementBytes(), n, comp);
-    for (std::size_t i = 0; i < n; ++i)
-      if (!selectInto(gen, f, comps, &comp[i * 4], &predicted[v][i * 4]))
-        throw gcn::Error(r.format + ": its DST_SEL names a component the format lacks");
-  }
-  std::map<std::pair<unsigned, std::string>, SweepGroup> groups;
-  for (std::size_t i = 0; i < n; ++i) {
-    std::string cls = "mismatch";
-    for (std::size_t v = 0; v < pols.size(); ++v)
-      if (std::memcmp(&device[i * 4], &predicted[v][i * 4], 16) == 0) {
-        cls = names[v];
-        break;
+  const gcn::DfmtInfo& info = gcn::dfmtInfo(f.dfmt);
+  const Plan plan(f.dfmt);
+  const uint64_t total = std::max<uint64_t>(plan.size(), o.elements);
+  // Vulkan guarantees 65535 workgroups of 64 lanes in one dispatch.
+  const std::size_t chunk = static_cast<std::size_t>(
+      std::min<uint64_t>({total, std::max<std::size_t>(o.chunk, 64), uint64_t{65535} * 64}));
+  r.elements = total;
+  const auto tb = std::chrono::steady_clock::now();
+  DeviceSweep device(ctx, f, chunk, info.bytes);
+  r.deviceSeconds += since(tb);
+  std::vector<uint8_t> channel(chunk);
+  const std::size_t classes = pred.names().size();
+  // The chunk is split between threads (the host's cores); each part has its own workspace
+  // and the results are merged in element order, so the output is the same for any split.
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  std::vector<Part> parts(threads);
+  std::vector<uint64_t> counts(4 * classes, 0);
+  std::vector<std::vector<std::string>> examples(4);
+  const auto inParallel = [&](std::size_t n,
+                              const std::function<void(Part&, std::size_t, std::size_t)>& work) {
+    const std::size_t per = (n + threads - 1) / threads;
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      const std::size_t lo = std::min(n, t * per), hi = std::min(n, lo + per);
+      const auto one = [&, t, lo, hi] {
+        try {
+          work(parts[t], lo, hi);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      };
+      if (t + 1 == threads)
+        one();
+      else
+        pool.emplace_back(one);
+    }
+    for (std::thread& th : pool)
+      th.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+  };
+  for (uint64_t first = 0; first < total; first += chunk) {
+    const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(chunk, total - first));
+    inParallel(n, [&](Part&, std::size_t lo, std::size_t hi) {
+      writeElements(info, plan, first + lo, hi - lo, device.input() + lo * info.bytes,
+                    channel.data() + lo);
+    });
+    const auto td = std::chrono::steady_clock::now();
+    const uint32_t* got = device.run(static_cast<uint32_t>(n));
+    r.deviceSeconds += since(td);
+    inParallel(n, [&](Part& w, std::size_t lo, std::size_t hi) {
+      const std::size_t m = hi - lo;
+      const uint8_t* bytes = device.input() + lo * info.bytes;
+      const uint32_t* dev = got + lo * 4;
+      w.comp.resize(m * 4);
+      w.expected.resize(m * 4);
+      w.cls.assign(m, 0);
+      w.counts.assign(4 * classes, 0);
+      for (auto& e : w.examples)
+        e.clear();
+      pred.predict(bytes, m, w.comp, w.expected.data());
+      w.pending.clear();
+      for (std::size_t i = 0; i < m; ++i)
+        if (!equal16(&dev[i * 4], &w.expected[i * 4])) w.pending.push_back(i);
+      if (!w.pending.empty())
+        pred.classifyOthers(bytes, m, dev, w.pending, w.comp, w.cls, w.gathered);
+      for (std::size_t i = 0; i < m; ++i) {
+        const uint8_t c = channel[lo + i];
+        ++w.counts[c * classes + w.cls[i]];
+        if (w.cls[i] == classes - 1 && w.examples[c].size() < o.examples) {
+          const uint64_t element = first + lo + i;
+          const uint32_t* e = &w.expected[i * 4];
+          const uint32_t* d = &dev[i * 4];
+          char buf[160];
+          std::snprintf(buf, sizeof buf,
+                        "element %llu (%c = 0x%08x): expected 0x%08x 0x%08x 0x%08x 0x%08x, "
+                        "device 0x%08x 0x%08x 0x%08x 0x%08x",
+                        static_cast<unsigned long long>(element), kChannel[c],
+                        plan.at(element).second, e[0], e[1], e[2], e[3], d[0], d[1], d[2], d[3]);
+          w.examples[c].emplace_back(buf);
+        }
       }
-    SweepGroup& g = groups[{e.channel[i], cls}];
-    g.channel = std::string(1, kChannel[e.channel[i]]);
-    g.classification = cls;
-    ++g.elements;
-    if (cls == "mismatch" && g.examples.size() < o.examples) {
-      std::string ex = "element " + std::to_string(i) + " (" + g.channel + " = " + hex(e.code[i]) +
-                       "): expected";
-      for (unsigned k = 0; k < 4; ++k)
-        ex += " " + hex(predicted[0][i * 4 + k]);
-      ex += ", device";
-      for (unsigned k = 0; k < 4; ++k)
-        ex += " " + hex(device[i * 4 + k]);
-      g.examples.push_back(ex);
+    });
+    for (Part& w : parts) {
+      for (std::size_t k = 0; k < counts.size() && k < w.counts.size(); ++k)
+        counts[k] += w.counts[k];
+      for (unsigned c = 0; c < 4; ++c)
+        for (std::string& ex : w.examples[c])
+          if (examples[c].size() < o.examples) examples[c].push_back(std::move(ex));
     }
   }
-  for (auto& [key, g] : groups)
-    r.groups.push_back(std::move(g));
+  for (unsigned c = 0; c < 4; ++c)
+    for (std::size_t k = 0; k < classes; ++k) {
+      if (counts[c * classes + k] == 0) continue;
+      SweepGroup g;
+      g.channel = std::string(1, kChannel[c]);
+      g.classification = pred.names()[k];
+      g.elements = counts[c * classes + k];
+      if (k == classes - 1) g.examples = std::move(examples[c]);
+      r.groups.push_back(std::move(g));
+    }
   r.referenceSeconds = since(t0) - r.deviceSeconds;
   return r;
 }

@@ -34,17 +34,23 @@ struct SweepFormat {
   std::string skipped;  // why not swept ("" = swept)
   uint64_t elements = 0;
   std::vector<SweepGroup> groups;
-  double deviceSeconds = 0;     // upload, dispatch and read-back
-  double referenceSeconds = 0;  // tables and classification
+  double deviceSeconds = 0;     // pipeline and buffers, dispatches
+  double referenceSeconds = 0;  // elements, tables and classification
 };
 
 struct SweepOptions {
   std::vector<std::string> formats;  // table names; empty = every single-load texel format
   unsigned examples = 3;             // mismatching elements kept per group
+  // Elements per format: at least this many (the plan of codes repeats with fresh random
+  // fields elsewhere); 0 = every code once.
+  uint64_t elements = 0;
+  // Elements per dispatch: memory holds one chunk (its input, results and predictions),
+  // whatever the sweep's size.
+  std::size_t chunk = std::size_t{1} << 17;
 };
 
-// Sweeps the formats on the context's device, one at a time (memory stays bounded by one
-// format: at most 4 x 65536 elements). `done` is called after each format. The reference
+// Sweeps the formats on the context's device, one at a time, a chunk of elements per dispatch
+// (memory stays bounded by the chunk). `done` is called after each format. The reference
 // generation is the device's chip's, else gfx8 (the portable profile's reference). Throws
 // gcn::Error for an unknown format name.
 std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions& options,

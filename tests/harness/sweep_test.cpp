@@ -48,6 +48,42 @@ TEST(Sweep, EveryUnorm8CodeIsClassifiedAsTheDriverRoundsIt) {
   EXPECT_EQ(doc.at("mismatched"), 0u);
 }
 
+// Past one pass over every code the plan starts again (other fields drawn afresh), in chunks
+// that need not divide it: R8_UNORM twice over in chunks of 100 is 2 x (130 + 126); 300000
+// elements of R16G16_UINT are R's 65536 codes, G's 65536, again, then 37856 more of R.
+TEST(Sweep, RepeatedPlansInUnevenChunksCountEveryElementOnce) {
+  const auto r = test_support::runGcnprobe(
+      "sweep --json --format VK_FORMAT_R8_UNORM --format VK_FORMAT_R16G16_UINT --elements 300000 "
+      "--chunk 4096",
+      test_support::Stderr::Discard);
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& u16 = doc.at("formats")[1];
+  EXPECT_EQ(u16.at("elements"), 300000u);
+  const auto c16 = classes(u16);
+  EXPECT_EQ(c16.at("R exact"), 2u * 65536u + 37856u);
+  EXPECT_EQ(c16.at("G exact"), 2u * 65536u);
+
+  const auto r8 = test_support::runGcnprobe(
+      "sweep --json --format VK_FORMAT_R8_UNORM --elements 512 --chunk 100",
+      test_support::Stderr::Discard);
+  ASSERT_EQ(r8.exit, 0) << r8.out;
+  const auto doc8 = nlohmann::json::parse(r8.out);
+  const auto c8 = classes(doc8.at("formats")[0]);
+  EXPECT_EQ(doc8.at("elements"), 512u);
+  if (doc8.at("device").get<std::string>().find("llvmpipe") != std::string::npos) {
+    EXPECT_EQ(c8.at("R exact"), 260u);
+    EXPECT_EQ(c8.at("R norm=mulrcp"), 252u);
+  }
+  EXPECT_EQ(c8.count("R mismatch"), 0u);
+}
+
+TEST(Sweep, AChunkOutsideTheDispatchLimitIsRefused) {
+  const auto r = test_support::runGcnprobe("sweep --format VK_FORMAT_R8_UNORM --chunk 10");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("--chunk"), std::string::npos) << r.out;
+}
+
 TEST(Sweep, FormatsWithoutASingleLoadModelAreSkippedWithTheReason) {
   const auto r = test_support::runGcnprobe(
       "sweep --json --format VK_FORMAT_R8G8B8A8_SRGB --format VK_FORMAT_R64_UINT",

@@ -1,0 +1,141 @@
+// The sweep's end-to-end rate against the device's raw dispatch rate, in one process and one
+// run: the limit is texelFetch of one texel format into an SSBO (shaders/sweep_texel.comp, the
+// sweep's own shader) with the pipeline built and the data in place, nothing else timed; the
+// end-to-end rate is `gcnprobe sweep` of the same format and element count (element
+// generation, dispatches, reference predictions and classification, pipeline creation
+// included, best of repeat / 2 sweeps). Prints both and their ratio.
+//
+//   gcnprobe_sweep_rate [--device SEL] [--format NAME] [--elements N] [--chunk C] [--repeat R]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "harness/formats.h"
+#include "harness/run/sweep.h"
+#include "harness/vulkan/buffer.h"
+#include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
+#include "shaders/embedded.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// Best of `repeat` single dispatches of `count` texels (count <= 65535 * 64).
+double rawRate(gcnprobe::vk::Context& ctx, const gcnprobe::BufferFormat& f, uint32_t count,
+               unsigned repeat) {
+  namespace vk = gcnprobe::vk;
+  const unsigned bytes = gcn::dfmtInfo(f.dfmt).bytes;
+  vk::HostBuffer data(ctx, static_cast<VkDeviceSize>(count) * bytes,
+                      VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  uint64_t x = 0x5eed;
+  for (uint8_t& b : data.bytes()) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    b = static_cast<uint8_t>(x >> 56);
+  }
+  vk::HostBuffer out(ctx, static_cast<VkDeviceSize>(count) * 16,
+                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  std::memset(out.bytes().data(), 0, out.bytes().size());
+  vk::BufferView view(ctx, data.buffer(), f.vk, 0, data.size());
+  const vk::Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
+                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  vk::ComputePipeline pipeline(
+      ctx, gcnprobe::shaders::get(std::string("sweep_texel_") + gcnprobe::shaderNumericType(f)),
+      bindings, 4);
+  vk::DescriptorSet set(ctx, pipeline);
+  set.writeTexelBuffer(0, view.view());
+  set.writeBuffer(1, out.buffer(), 0, VK_WHOLE_SIZE);
+  uint8_t push[4];
+  std::memcpy(push, &count, 4);
+  double best = 1e30;
+  for (unsigned r = 0; r <= repeat; ++r) {  // the first one warms up
+    const auto t = Clock::now();
+    vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+      vk::recordDispatch(cmd, pipeline, set, (count + 63) / 64, push);
+      vk::recordHostReadBarrier(cmd);
+    });
+    if (r > 0) best = std::min(best, since(t));
+  }
+  return count / best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string device, format = "VK_FORMAT_R8G8B8A8_UNORM";
+  uint64_t elements = 16u << 20;
+  unsigned repeat = 5;
+  std::size_t chunk = gcnprobe::run::SweepOptions{}.chunk;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 < argc && a == "--device") {
+      device = argv[++i];
+    } else if (i + 1 < argc && a == "--format") {
+      format = argv[++i];
+    } else if (i + 1 < argc && a == "--elements") {
+      elements = std::stoull(argv[++i]);
+    } else if (i + 1 < argc && a == "--chunk") {
+      chunk = std::stoull(argv[++i]);
+    } else if (i + 1 < argc && a == "--repeat") {
+      repeat = static_cast<unsigned>(std::stoul(argv[++i]));
+    } else {
+      std::fprintf(stderr,
+                   "usage: gcnprobe_sweep_rate [--device SEL] [--format NAME] [--elements N] "
+                   "[--chunk C] [--repeat R]\n(unknown or incomplete argument '%s')\n",
+                   a.c_str());
+      return 2;
+    }
+  }
+  try {
+    auto ctx = gcnprobe::vk::Context::open(device);
+    const gcnprobe::BufferFormat& f = gcnprobe::parseBufferFormat(format);
+    const uint32_t rawCount = static_cast<uint32_t>(std::min<uint64_t>(elements, 65535u * 64));
+    const double raw = rawRate(*ctx, f, rawCount, repeat);
+
+    gcnprobe::run::SweepOptions o;
+    o.formats = {format};
+    o.elements = elements;
+    o.chunk = chunk;
+    // Best of `repeat` sweeps, as the raw rate is the best of `repeat` dispatches: this
+    // machine's timings vary from run to run.
+    double seconds = 1e30;
+    gcnprobe::run::SweepFormat r;
+    for (unsigned k = 0; k < std::max(repeat / 2, 1u); ++k) {
+      const auto t = Clock::now();
+      auto rows = gcnprobe::run::sweepTexelFormats(*ctx, o, nullptr);
+      const double s = since(t);
+      if (s < seconds) {
+        seconds = s;
+        r = std::move(rows.at(0));
+      }
+    }
+    if (!r.skipped.empty()) {
+      std::fprintf(stderr, "gcnprobe_sweep_rate: %s not swept: %s\n", format.c_str(),
+                   r.skipped.c_str());
+      return 1;
+    }
+    const double e2e = static_cast<double>(r.elements) / seconds;
+    std::printf("device        %s (%s %s)\n", ctx->info().name.c_str(),
+                ctx->info().driverName.c_str(), ctx->info().driverInfo.c_str());
+    std::printf("format        %s\n", format.c_str());
+    std::printf("raw dispatch  %8.1f M texels/s   (best of %u dispatches of %u texels)\n",
+                raw / 1e6, repeat, rawCount);
+    std::printf(
+        "sweep         %8.1f M elements/s (best of %u sweeps of %llu elements: %.3f s, "
+        "device %.3f s, reference %.3f s)\n",
+        e2e / 1e6, std::max(repeat / 2, 1u), static_cast<unsigned long long>(r.elements), seconds,
+        r.deviceSeconds, r.referenceSeconds);
+    std::printf("ratio         %8.1f %% of the raw dispatch rate\n", 100.0 * e2e / raw);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gcnprobe_sweep_rate: %s\n", e.what());
+    return 1;
+  }
+}
