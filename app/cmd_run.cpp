@@ -28,6 +28,7 @@
 #include "harness/run/suite.h"
 #include "harness/run/test_faults.h"
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline_cache.h"
 #include "reference/error.h"
 
 namespace gcnprobe::app {
@@ -153,6 +154,10 @@ int runRun(const RunOptions& o) {
   run::ExpectationOptions expectations = expectationOptions(o);
   auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
+  // Pipelines persist between runs (docs/run.md, "Pipeline cache").
+  const std::filesystem::path pipelineCacheFile = vk::PipelineCacheFile::defaultFile(*ctx);
+  if (const std::string note = ctx->keepPipelineCache(pipelineCacheFile); !note.empty())
+    std::fprintf(stderr, "gcnprobe: %s\n", note.c_str());
   // Test hook (docs/run.md): one deliberate invalid call, so a test can prove the validation
   // layer is loaded and that its messages reach the report.
   if (o.validate && std::getenv("GCNPROBE_TEST_INVALID_CALL") != nullptr) {
@@ -236,6 +241,7 @@ int runRun(const RunOptions& o) {
     routeList.clear();
     ctx.reset();
     ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
+    ctx->keepPipelineCache(pipelineCacheFile);
     routeList = routes::makeAllRoutes(*ctx);
     return routeList;
   };

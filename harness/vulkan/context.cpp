@@ -9,6 +9,7 @@
 
 #include "harness/gcn_detect.h"
 #include "harness/vulkan/loader.h"
+#include "harness/vulkan/pipeline_cache.h"
 #include "reference/error.h"
 #include "reference/text.h"
 
@@ -433,7 +434,27 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
   return ctx;
 }
 
+std::string Context::keepPipelineCache(const std::filesystem::path& file) {
+  pipelineCache_.reset();
+  if (file.empty()) return "";
+  pipelineCache_ = std::make_unique<PipelineCacheFile>(*this, file);
+  return pipelineCache_->note();
+}
+
+VkPipelineCache Context::pipelineCache() const {
+  return pipelineCache_ ? pipelineCache_->handle() : VK_NULL_HANDLE;
+}
+
+void Context::keepPipelineCacheEntries() {
+  if (pipelineCache_) pipelineCache_->keep();
+}
+
+void Context::savePipelineCache() {
+  if (pipelineCache_) pipelineCache_->save();
+}
+
 Context::~Context() {
+  pipelineCache_.reset();
   if (device_ != VK_NULL_HANDLE) {
     // No vkDeviceWaitIdle: submitAndWait waits for every submission, and the RADV null
     // device (which cannot execute) crashes in it (measured, Mesa 22.3.6).

@@ -6,6 +6,7 @@
 #include <volk.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,8 @@ struct Features {
   bool shaderImageInt64Atomics = false;
 };
 
+class PipelineCacheFile;
+
 // Instance + device + one queue with compute (and graphics when the family has it).
 // Non-copyable, non-movable: hold it in the unique_ptr open() returns.
 class Context {
@@ -104,6 +107,19 @@ class Context {
   // The text of the validation warnings and errors seen so far.
   std::vector<std::string> validationMessages() const;
 
+  // Keeps pipelines in a VkPipelineCache loaded from and saved to `file` (when the context
+  // ends) (harness/vulkan/pipeline_cache.h); an empty path does nothing. Returns why an
+  // existing file was not used ("" when it was or there was none). Pipelines created with ISA
+  // capture never go through it: a cached pipeline may come without its ISA.
+  std::string keepPipelineCache(const std::filesystem::path& file);
+  // The cache of keepPipelineCache, else VK_NULL_HANDLE.
+  VkPipelineCache pipelineCache() const;
+  // Writes that cache to its file now (it is also written when the context ends); throws
+  // gcn::Error naming the file when it cannot.
+  void savePipelineCache();
+  // Called after a pipeline is created through pipelineCache(): PipelineCacheFile::keep.
+  void keepPipelineCacheEntries();
+
   struct Messenger;  // implementation detail (debug-messenger state)
 
  private:
@@ -119,6 +135,7 @@ class Context {
   Features features_;
   VkPhysicalDeviceLimits limits_{};
   VkPhysicalDeviceMemoryProperties memory_{};
+  std::unique_ptr<PipelineCacheFile> pipelineCache_;  // destroyed (and saved) before the device
 };
 
 // A Vulkan struct with its sType set and every other member zero (aggregate init with only

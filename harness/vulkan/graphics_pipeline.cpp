@@ -90,8 +90,10 @@ GraphicsPipeline::GraphicsPipeline(Context& ctx, std::span<const uint32_t> verte
   ci.renderPass = pass.renderPass();
   ci.subpass = 0;
   ci.flags = captureFlags(ctx, captureIsa);
-  check(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
+  check(vkCreateGraphicsPipelines(device_, captureIsa ? VK_NULL_HANDLE : ctx.pipelineCache(), 1,
+                                  &ci, nullptr, &pipeline_),
         "vkCreateGraphicsPipelines");
+  if (!captureIsa) ctx.keepPipelineCacheEntries();
 }
 
 StorageDescriptorSets::StorageDescriptorSets(Context& ctx, const PipelineObjects& pipeline,

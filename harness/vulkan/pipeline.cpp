@@ -114,8 +114,18 @@ ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
   ci.stage.pSpecializationInfo = specialization.empty() ? nullptr : &si;
   ci.layout = layout_;
   ci.flags = createFlags(ctx, captureIsa);
-  check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline_),
+  const VkPipelineCache cache = captureIsa ? VK_NULL_HANDLE : ctx.pipelineCache();
+  VkPipelineCreationFeedback feedback{};
+  auto fci = make<VkPipelineCreationFeedbackCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+  fci.pPipelineCreationFeedback = &feedback;
+  if (cache != VK_NULL_HANDLE && ctx.info().apiVersion >= VK_API_VERSION_1_3) ci.pNext = &fci;
+  check(vkCreateComputePipelines(device_, cache, 1, &ci, nullptr, &pipeline_),
         "vkCreateComputePipelines");
+  if (cache != VK_NULL_HANDLE) ctx.keepPipelineCacheEntries();
+  fromCache_ =
+      (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) != 0 &&
+      (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT) != 0;
 }
 
 BufferView::BufferView(Context& ctx, VkBuffer buffer, VkFormat format, VkDeviceSize offset,

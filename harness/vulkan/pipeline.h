@@ -80,6 +80,12 @@ class ComputePipeline : public PipelineObjects {
                   uint32_t pushConstantBytes = 0, bool captureIsa = false,
                   std::span<const uint32_t> specialization = {}, bool descriptorBuffer = false);
   bool usesDescriptorBuffer() const { return descriptorBuffer_; }
+  // Whether the driver reported (pipeline creation feedback, Vulkan 1.3) that it took the
+  // pipeline from the context's pipeline cache without compiling; false where it cannot say.
+  bool fromPipelineCache() const { return fromCache_; }
+
+ private:
+  bool fromCache_ = false;
 };
 
 // A texel buffer view (uniform or storage texel buffer). Non-copyable, movable.
