@@ -22,6 +22,7 @@ void addRunCommands(CLI::App& app, Context& ctx);      // list, run
 void addIsaCommand(CLI::App& app, Context& ctx);       // isa (RADV null device)
 void addBinaryCommand(CLI::App& app, Context& ctx);    // binary (patched pipelines)
 void addSweepCommand(CLI::App& app, Context& ctx);     // sweep (every code of texel formats)
+void addFuzzCommand(CLI::App& app, Context& ctx);      // fuzz (random cases, minimised)
 void addProbeCommand(CLI::App& app, Context& ctx);     // probe files
 void addResultsCommands(CLI::App& app, Context& ctx);  // merge, compare (JSON reports)
 void addReportCommand(CLI::App& app, Context& ctx);    // report (HTML over JSON reports)

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   gcnprobe::app::addIsaCommand(app, ctx);
   gcnprobe::app::addBinaryCommand(app, ctx);
   gcnprobe::app::addSweepCommand(app, ctx);
+  gcnprobe::app::addFuzzCommand(app, ctx);
   gcnprobe::app::addProbeCommand(app, ctx);
   gcnprobe::app::addResultsCommands(app, ctx);
   gcnprobe::app::addReportCommand(app, ctx);

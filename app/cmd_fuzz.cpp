@@ -1,0 +1,236 @@
+// `gcnprobe fuzz --seed S --count N [--time T] [--out DIR] [--json]`: random Vulkan-legal
+// cases (harness/run/fuzz.h) through the device as `gcnprobe probe` runs a probe (its
+// disputed-suite case through the runner), each matched against every reference prediction
+// over the policy points that matter; a case no prediction explains is minimised to one lane
+// and written to DIR as a probe file, which is run again to show that it reproduces.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "app/commands.h"
+#include "harness/routes/all_routes.h"
+#include "harness/run/fuzz.h"
+#include "harness/run/runner.h"
+#include "harness/run/suite.h"
+#include "harness/run/test_faults.h"
+#include "harness/vulkan/context.h"
+#include "probe/probe_eval.h"
+#include "probe/probe_file.h"
+
+namespace gcnprobe::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FuzzOptions {
+  std::string device;
+  uint64_t seed = 1;
+  uint64_t count = 100;
+  double time = 0;  // seconds; 0 = no limit
+  std::string out = "gcnprobe-fuzz";
+  bool json = false;
+};
+
+// What the device did with one case.
+struct Outcome {
+  std::string status;  // "exact", "policy", "mismatch", "unrealisable", "unsupported", "error"
+  std::string detail;  // policy labels, or why not run
+  int firstBadLane = -1;
+};
+
+class Fuzzer {
+ public:
+  Fuzzer(vk::Context& ctx, gcn::Gen gen)
+      : ctx_(ctx),
+        gen_(gen),
+        routes_(routes::makeAllRoutes(ctx)),
+        faults_(run::faultsFromEnvironment()) {}
+
+  Outcome run(const std::string& text, const std::string& file) {
+    Outcome o;
+    try {
+      const gcn::probe::Probe probe = gcn::probe::parseProbe(text, file);
+      const gcn::probe::ProbeSetup setup = gcn::probe::prepare(probe, {});
+      const run::ProbeCase pc = run::probeCase(file, setup);
+      if (!pc.c) return {"unrealisable", pc.reason};
+      const run::Case& c = *pc.c;
+      const gcn::probe::Exploration ex = gcn::probe::explore(probe, setup);
+      run::RunOptions ro;
+      ro.profile.name = std::string(gcn::genName(gen_));
+      ro.profile.portable = false;
+      ro.profile.chip = *setup.chip;
+      ro.rules.robustBufferAccess2 = ctx_.features().robustBufferAccess2;
+      ro.jobs = 1;
+      std::optional<routes::DeviceResult> device;
+      ro.onDeviceResult = [&](std::size_t, const routes::DeviceResult& r) { device = r; };
+      run::CaseResult verdict;
+      run::runCases(std::span<const run::Case>(&c, 1), routes_, ro,
+                    [&](const run::CaseResult& r) { verdict = r; });
+      if (!device)
+        return {verdict.verdict == run::Verdict::Unsupported ? "unsupported" : "error",
+                verdict.reason};
+      // Test hook (docs/run.md "Test hooks"): `fail` flips the lowest bit of every lane's
+      // first register, so that tests see the minimiser and the reproducer at work.
+      if (run::faultFor(faults_, c.name) == run::FaultKind::Fail)
+        for (auto& lane : device->vdata)
+          lane[0] ^= 1u;
+      std::vector<run::PredictionMatch> m;
+      for (const gcn::probe::Prediction& p : ex.predictions)
+        m.push_back(run::matchPrediction(*setup.chip, c, p.result, *device));
+      for (std::size_t p = 0; p < m.size(); ++p) {
+        if (!m[p].all) continue;
+        if (ex.predictions[p].isDefault) return {"exact", ""};
+        std::string labels;
+        for (std::size_t k = 0; k < ex.predictions[p].labels.size(); ++k)
+          labels += (k ? " | " : "") + ex.predictions[p].labels[k];
+        return {"policy", labels};
+      }
+      o.status = "mismatch";
+      for (unsigned l = 0; l < setup.lanes && o.firstBadLane < 0; ++l) {
+        bool any = false;
+        for (const run::PredictionMatch& pm : m)
+          any = any || pm.lanes[l];
+        if (!any) o.firstBadLane = static_cast<int>(l);
+      }
+      o.detail = o.firstBadLane >= 0
+                     ? "lane " + std::to_string(o.firstBadLane) + " matches no prediction"
+                     : "the memory matches no prediction";
+      return o;
+    } catch (const std::exception& e) {
+      return {"error", e.what()};
+    }
+  }
+
+ private:
+  vk::Context& ctx_;
+  gcn::Gen gen_;
+  std::vector<std::unique_ptr<routes::Route>> routes_;
+  std::vector<run::InjectedFault> faults_;
+};
+
+std::string name(const run::FuzzCase& c) {
+  return "fuzz-" + std::to_string(c.seed) + "-" + std::to_string(c.number);
+}
+
+int runFuzz(const FuzzOptions& o) {
+  auto ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
+  const vk::DeviceInfo& info = ctx->info();
+  const gcn::Gen gen = info.chip ? info.chip->gen : gcn::Gen::Gfx8;
+  VkPhysicalDeviceMemoryProperties memory{};
+  vkGetPhysicalDeviceMemoryProperties(ctx->physicalDevice(), &memory);
+  if (memory.memoryTypeCount == 0)
+    throw gcn::Error(info.name +
+                     " has no memory types (a compile-only device such as RADV's null "
+                     "device): fuzz cases must run; `gcnprobe binary` and `isa` "
+                     "are what such a device can do");
+  Fuzzer fuzzer(*ctx, gen);
+  std::map<std::string, uint64_t> counts;
+  std::map<std::string, uint64_t> why;  // unrealisable / unsupported / error reasons
+  nlohmann::json findings = nlohmann::json::array();
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  FILE* text = o.json ? stderr : stdout;
+  std::fprintf(text, "fuzz on %s (%s %s), %s, seed %llu%s\n", info.name.c_str(),
+               info.driverName.c_str(), info.driverInfo.c_str(),
+               std::string(gcn::genName(gen)).c_str(), static_cast<unsigned long long>(o.seed),
+               info.chip ? "" : ": NOT an AMD GCN device, a match says what this driver does");
+  uint64_t n = 0;
+  for (; n < o.count && (o.time <= 0 || elapsed() < o.time); ++n) {
+    const run::FuzzCase fc = run::makeFuzzCase(gen, o.seed, n);
+    const Outcome out = fuzzer.run(run::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
+    ++counts[out.status];
+    if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "error")
+      ++why[out.status + ": " + out.detail.substr(0, 160)];
+    if (out.status != "mismatch") continue;
+    // Minimise: the first lane no prediction explains, alone; else every lane.
+    run::FuzzCase small = fc;
+    Outcome smallOut = out;
+    if (out.firstBadLane >= 0 && fc.v0.size() > 1) {
+      const run::FuzzCase one = run::keepLanes(fc, {static_cast<unsigned>(out.firstBadLane)});
+      const Outcome oneOut = fuzzer.run(run::fuzzProbeText(gen, one, ""), name(one) + ".probe");
+      if (oneOut.status == "mismatch") {
+        small = one;
+        smallOut = oneOut;
+      }
+    }
+    fs::create_directories(o.out);
+    const fs::path file = fs::path(o.out) / (name(small) + ".probe");
+    const std::string probeText = run::fuzzProbeText(gen, small, smallOut.detail);
+    {
+      std::ofstream f(file);
+      f << probeText;
+      if (!f) throw gcn::Error(file.string() + ": cannot write the minimised probe");
+    }
+    // Read back and run again: the file is the reproducer, not the in-memory case.
+    std::ifstream in(file);
+    const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Outcome again = fuzzer.run(back, file.string());
+    const bool reproduces = again.status == "mismatch";
+    std::fprintf(text, "case %llu: %s %s: mismatch (%s); %s, %zu lane(s)%s\n",
+                 static_cast<unsigned long long>(n), fc.kind.c_str(),
+                 (fc.format.empty() ? fc.inst : fc.format).c_str(), out.detail.c_str(),
+                 file.string().c_str(), small.v0.size(),
+                 reproduces ? ", reproduces" : ", does NOT reproduce when run again");
+    findings.push_back({{"case", n},
+                        {"kind", fc.kind},
+                        {"format", fc.format},
+                        {"inst", fc.inst},
+                        {"detail", out.detail},
+                        {"file", file.string()},
+                        {"lanes", small.v0.size()},
+                        {"reproduces", reproduces}});
+  }
+  const double seconds = elapsed();
+  for (const auto& [reason, k] : why)
+    std::fprintf(text, "  %llu x %s\n", static_cast<unsigned long long>(k), reason.c_str());
+  std::string summary = std::to_string(n) + " cases:";
+  for (const char* s : {"exact", "policy", "mismatch", "unsupported", "unrealisable", "error"})
+    summary += " " + std::to_string(counts[s]) + " " + s;
+  char tail[64];
+  std::snprintf(tail, sizeof tail, "; %.2f s", seconds);
+  std::fprintf(text, "%s%s\n", summary.c_str(), tail);
+  if (o.json) {
+    nlohmann::json c = nlohmann::json::object();
+    for (const auto& [k, v] : counts)
+      c[k] = v;
+    std::printf("%s\n", nlohmann::json{{"device", info.name},
+                                       {"driver", info.driverName + " " + info.driverInfo},
+                                       {"gen", std::string(gcn::genName(gen))},
+                                       {"seed", o.seed},
+                                       {"cases", n},
+                                       {"counts", c},
+                                       {"findings", findings},
+                                       {"seconds", seconds}}
+                            .dump(2)
+                            .c_str());
+  }
+  return counts["mismatch"] == 0 && counts["error"] == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void addFuzzCommand(CLI::App& app, Context& ctx) {
+  auto opts = std::make_shared<FuzzOptions>();
+  auto* c = app.add_subcommand("fuzz",
+                               "Random Vulkan-legal cases diffed against the reference; each "
+                               "mismatch minimised and written as a probe file");
+  c->add_option("--device", opts->device, "device selector (as for 'gcnprobe devices')");
+  c->add_option("--seed", opts->seed, "seed (the same seed gives the same cases; default 1)");
+  c->add_option("--count", opts->count, "cases (default 100)");
+  c->add_option("--time", opts->time, "stop after this many seconds (default: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--out", opts->out, "folder for the minimised probe files (default gcnprobe-fuzz)");
+  c->add_flag("--json", opts->json, "machine-readable output on standard output");
+  c->callback([opts, &ctx] { ctx.exitCode = runFuzz(*opts); });
+}
+
+}  // namespace gcnprobe::app

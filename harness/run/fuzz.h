@@ -1,0 +1,48 @@
+// Differential fuzzing: random cases the device's Vulkan routes can realise, each a probe file
+// (docs/probes.md) run as `gcnprobe probe` runs it and diffed against the reference; a case
+// that differs is minimised (fewer lanes while it still differs) and written as a probe file
+// that reproduces it. Everything is a function of (seed, case number): the same seed gives
+// the same cases on any machine.
+//
+// Cases are Vulkan-legal by construction, so that a lavapipe or RADV device can realise them:
+// - texel: BUFFER_LOAD_FORMAT_XYZW IDXEN through the V# RADV builds for a texel-buffer view
+//   of a random table format (single-load texel model, not sRGB) and 1-64 elements; random
+//   element indices, some past the end; random memory;
+// - storage: BUFFER_LOAD_{UBYTE,USHORT,DWORD,DWORDX2,DWORDX4} OFFEN with a random instruction
+//   OFFSET through RADV's storage-buffer V# of a random range; random aligned offsets, some
+//   past the end; random memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reference/gen.h"
+
+namespace gcnprobe::run {
+
+// One generated case: the fields a probe file spells, kept so that the minimiser can rewrite
+// them.
+struct FuzzCase {
+  uint64_t seed = 0;
+  uint64_t number = 0;
+  std::string kind;    // "texel", "storage"
+  std::string format;  // texel: the VkFormat name
+  std::string inst;
+  std::vector<uint32_t> vsharpWords;  // 4
+  uint64_t memoryBytes = 0;
+  std::vector<uint32_t> memory;  // memoryBytes / 4 words from the V#'s base
+  std::vector<uint32_t> v0;      // one per lane (index or byte offset)
+};
+
+// Case `number` of `seed` for a chip of generation `gen` (the device's, else gfx8).
+FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number);
+
+// The probe file text of the case: comments naming the seed and case, question and source
+// lines, and every field explicit (V# words, lanes, v0 per lane, memory words).
+std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& finding);
+
+// The same case on the given lanes only (their v0 values, in order).
+FuzzCase keepLanes(const FuzzCase& c, const std::vector<unsigned>& lanes);
+
+}  // namespace gcnprobe::run
