@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,25 +123,14 @@ class BinaryOnNullDevice : public ::testing::Test {
  protected:
   void SetUp() override {
     if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
-    for (const char* name : kTouched)
-      if (const char* v = std::getenv(name)) saved_.emplace_back(name, v);
-    setenv("GCNPROBE_RADV_NULL", "tonga", 1);
-    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+    radv_.emplace("tonga");
     ctx_ = vk::Context::open("");
   }
-  // The driver selection sets loader variables in this process (harness/vulkan/driver.cpp):
-  // later tests that start gcnprobe must not inherit them.
   void TearDown() override {
     ctx_.reset();
-    for (const char* name : kTouched)
-      unsetenv(name);
-    for (const auto& [name, value] : saved_)
-      setenv(name.c_str(), value.c_str(), 1);
+    radv_.reset();
   }
-  static constexpr const char* kTouched[] = {"GCNPROBE_RADV_NULL", "MESA_SHADER_CACHE_DISABLE",
-                                             "RADV_FORCE_FAMILY",  "VK_DRIVER_FILES",
-                                             "VK_ICD_FILENAMES",   "NODEVICE_SELECT"};
-  std::vector<std::pair<std::string, std::string>> saved_;
+  std::optional<test_support::ScopedRadvNull> radv_;
   std::unique_ptr<vk::Context> ctx_;
 };
 

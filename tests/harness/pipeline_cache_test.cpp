@@ -193,34 +193,23 @@ TEST(PipelineCacheFile, DefaultPlaceFollowsTheEnvironment) {
 // for a process stays chosen, harness/vulkan/driver.h.)
 TEST(PipelineCacheFile, OnRadvASecondStartTakesThePipelineFromTheFile) {
   if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
-  static constexpr const char* kTouched[] = {"GCNPROBE_RADV_NULL", "MESA_SHADER_CACHE_DISABLE",
-                                             "RADV_FORCE_FAMILY",  "VK_DRIVER_FILES",
-                                             "VK_ICD_FILENAMES",   "NODEVICE_SELECT"};
-  std::vector<std::pair<std::string, std::string>> saved;
-  for (const char* name : kTouched)
-    if (const char* v = std::getenv(name)) saved.emplace_back(name, v);
-  setenv("GCNPROBE_RADV_NULL", "tonga", 1);
-  setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-  const fs::path file = tempFile("radv.bin");
   bool firstHit = true, secondHit = false;
   std::size_t size = 0;
+  const fs::path file = tempFile("radv.bin");
   {
-    auto ctx = vk::Context::open("");
-    EXPECT_EQ(ctx->keepPipelineCache(file), "");
-    vk::ComputePipeline p(*ctx, shaders::get("sweep_texel_f"), kBindings, 4);
-    firstHit = p.fromPipelineCache();
-  }  // the pipeline goes before the context saves its cache
-  size = readAll(file).size();
-  {
+    const test_support::ScopedRadvNull radv("tonga");
+    {
+      auto ctx = vk::Context::open("");
+      EXPECT_EQ(ctx->keepPipelineCache(file), "");
+      vk::ComputePipeline p(*ctx, shaders::get("sweep_texel_f"), kBindings, 4);
+      firstHit = p.fromPipelineCache();
+    }  // the pipeline goes before the context saves its cache
+    size = readAll(file).size();
     auto ctx = vk::Context::open("");
     EXPECT_EQ(ctx->keepPipelineCache(file), "");
     vk::ComputePipeline p(*ctx, shaders::get("sweep_texel_f"), kBindings, 4);
     secondHit = p.fromPipelineCache();
   }
-  for (const char* name : kTouched)
-    unsetenv(name);
-  for (const auto& [name, value] : saved)
-    setenv(name.c_str(), value.c_str(), 1);
   EXPECT_FALSE(firstHit);
   EXPECT_TRUE(secondHit);
   EXPECT_GT(size, 24u + 32u + 256u);  // the header and the machine code of one shader
