@@ -200,63 +200,87 @@ void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResul
       r.vdata[l][k] = v[l * 4 + k];
 }
 
+namespace {
+
+// One submission's worth of a batch: every case's memory in one guarded buffer (its own guard
+// bands around each region), the lane I/O of all cases in one In and one Out buffer at
+// aligned strides, and one descriptor pool with a set per case.
+void runLaneChunk(vk::Context& ctx, vk::ComputePipeline& pipeline,
+                  std::span<const DeviceCase* const> cases, VkFormat texelFormat,
+                  unsigned vdataWords, bool uniformTexel, std::span<DeviceResult> results) {
+  const bool texel = texelFormat != VK_FORMAT_UNDEFINED;
+  const VkBufferUsageFlags usage = !texel         ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                                   : uniformTexel ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                                                  : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+  const auto n = static_cast<uint32_t>(cases.size());
+  std::vector<VkDeviceSize> sizes;
+  sizes.reserve(n);
+  for (const DeviceCase* c : cases)
+    sizes.push_back(c->memory.bytes.size());
+  vk::GuardedRegions data(ctx, sizes, usage, 256 + kMaxOverrun);
+  const VkDeviceSize align =
+      std::max<VkDeviceSize>(ctx.limits().minStorageBufferOffsetAlignment, 16);
+  const VkDeviceSize inStride = (kLaneInBytes + align - 1) / align * align;
+  const VkDeviceSize outStride = (kLaneOutBytes + align - 1) / align * align;
+  vk::HostBuffer in(ctx, inStride * n, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  vk::HostBuffer out(ctx, outStride * n, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  vk::DescriptorSets sets(ctx, pipeline, n);
+  std::vector<vk::BufferView> views;
+  if (texel) views.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const DeviceCase& c = *cases[i];
+    std::memcpy(data.payload(i).data(), c.memory.bytes.data(), c.memory.bytes.size());
+    fillLaneShaderIo(c, in.bytes().subspan(i * inStride, kLaneInBytes),
+                     out.bytes().subspan(i * outStride, kLaneOutBytes));
+    if (texel) {
+      // Each case's own view format: a batch shares a shader, not a format.
+      views.emplace_back(ctx, data.buffer(),
+                         c.format != VK_FORMAT_UNDEFINED ? c.format : texelFormat,
+                         data.payloadOffset(i), data.payloadSize(i));
+      sets.writeTexelBuffer(i, 0, views.back().view());
+    } else {
+      // The descriptor range is what the V# says (NUM_RECORDS bytes): a V# that overruns
+      // the memory image reaches into the guard band, where the write is caught.
+      sets.writeBuffer(i, 0, data.buffer(), data.payloadOffset(i), rawBufferFields(c).numRecords);
+    }
+    sets.writeBuffer(i, 1, in.buffer(), i * inStride, kLaneInBytes);
+    sets.writeBuffer(i, 2, out.buffer(), i * outStride, kLaneOutBytes);
+  }
+
+  vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+    for (uint32_t i = 0; i < n; ++i)
+      vk::recordDispatch(cmd, pipeline, sets.set(i), 1);
+    vk::recordHostReadBarrier(cmd);
+  });
+
+  for (uint32_t i = 0; i < n; ++i) {
+    DeviceResult& r = results[i];
+    readLaneShaderOut(out.bytes().subspan(i * outStride, kLaneOutBytes), vdataWords, r);
+    const auto payload = data.payload(i);
+    r.memory.assign(payload.begin(), payload.end());
+    r.changedGuardBytes = data.changedGuardBytes(i);
+  }
+}
+
+}  // namespace
+
 std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
                                         std::span<const DeviceCase* const> cases,
                                         VkFormat texelFormat, unsigned vdataWords,
                                         bool uniformTexel) {
-  const bool texel = texelFormat != VK_FORMAT_UNDEFINED;
   std::vector<DeviceResult> results(cases.size());
-  struct PerCase {
-    std::unique_ptr<vk::GuardedBuffer> data;
-    std::unique_ptr<vk::BufferView> view;
-    std::unique_ptr<vk::HostBuffer> in, out;
-    std::unique_ptr<vk::DescriptorSet> set;
-  };
-  std::vector<PerCase> per(cases.size());
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const DeviceCase& c = *cases[i];
-    PerCase& p = per[i];
-    const VkBufferUsageFlags usage = !texel         ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
-                                     : uniformTexel ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
-                                                    : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
-    p.data =
-        std::make_unique<vk::GuardedBuffer>(ctx, c.memory.bytes.size(), usage, 256 + kMaxOverrun);
-    std::memcpy(p.data->payload().data(), c.memory.bytes.data(), c.memory.bytes.size());
-    p.data->resetGuards();
-    p.in = std::make_unique<vk::HostBuffer>(ctx, kLaneInBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    p.out =
-        std::make_unique<vk::HostBuffer>(ctx, kLaneOutBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    fillLaneShaderIo(c, p.in->bytes(), p.out->bytes());
-    p.set = std::make_unique<vk::DescriptorSet>(ctx, pipeline);
-    if (texel) {
-      // Each case's own view format: a batch shares a shader, not a format.
-      p.view = std::make_unique<vk::BufferView>(
-          ctx, p.data->buffer(), c.format != VK_FORMAT_UNDEFINED ? c.format : texelFormat,
-          p.data->payloadOffset(), p.data->payloadSize());
-      p.set->writeTexelBuffer(0, p.view->view());
-    } else {
-      // The descriptor range is what the V# says (NUM_RECORDS bytes): a V# that overruns
-      // the memory image reaches into the guard band, where the write is caught.
-      p.set->writeBuffer(0, p.data->buffer(), p.data->payloadOffset(),
-                         rawBufferFields(c).numRecords);
-    }
-    p.set->writeBuffer(1, p.in->buffer(), 0, VK_WHOLE_SIZE);
-    p.set->writeBuffer(2, p.out->buffer(), 0, VK_WHOLE_SIZE);
-  }
-
-  vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
-    for (PerCase& p : per)
-      vk::recordDispatch(cmd, pipeline, *p.set, 1);
-    vk::recordHostReadBarrier(cmd);
-  });
-
-  for (size_t i = 0; i < cases.size(); ++i) {
-    PerCase& p = per[i];
-    DeviceResult& r = results[i];
-    readLaneShaderOut(p.out->bytes(), vdataWords, r);
-    const auto payload = p.data->payload();
-    r.memory.assign(payload.begin(), payload.end());
-    r.changedGuardBytes = p.data->changedGuardBytes();
+  // Submissions of at most kLaneChunkCases cases and about kLaneChunkBytes of case memory, so
+  // a batch of any size runs in bounded memory (a case larger than that is a chunk of its own).
+  std::size_t first = 0;
+  while (first < cases.size()) {
+    std::size_t last = first;
+    std::size_t bytes = 0;
+    while (last < cases.size() && last - first < kLaneChunkCases &&
+           (last == first || bytes + cases[last]->memory.bytes.size() <= kLaneChunkBytes))
+      bytes += cases[last++]->memory.bytes.size();
+    runLaneChunk(ctx, pipeline, cases.subspan(first, last - first), texelFormat, vdataWords,
+                 uniformTexel, std::span<DeviceResult>(results).subspan(first, last - first));
+    first = last;
   }
   return results;
 }

@@ -7,6 +7,7 @@
 // reports what the driver chose. docs/routes.md has the table per device.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -51,12 +52,15 @@ namespace detail {
 // texel buffer view of the whole memory in the case's own format, texelFormat when it has
 // none: a uniform one with uniformTexel, else a storage one), In {addr[64], enabled[64],
 // data[256]} at binding 1 and Out {v[256]} at binding 2. Lane l gets addr = VADDR[0], data =
-// VDATA[0..3]; `vdataWords` returned words per lane are read back. Each case has its own
-// guarded buffer.
+// VDATA[0..3]; `vdataWords` returned words per lane are read back. Cases run in submissions
+// of up to kLaneChunkCases: one guarded buffer with a region per case (guard bands of its
+// own around each), one In and one Out buffer, one descriptor pool.
 std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
                                         std::span<const DeviceCase* const> cases,
                                         VkFormat texelFormat, unsigned vdataWords,
                                         bool uniformTexel = false);
+inline constexpr std::size_t kLaneChunkCases = 4096;
+inline constexpr std::size_t kLaneChunkBytes = std::size_t{64} << 20;
 // The In/data/Out bindings of those shaders.
 std::span<const vk::Binding> laneShaderBindings(bool texel);
 // The lane shaders' I/O buffers (shaders/storage_access.comp, texel_*.comp, atomic_*.comp):

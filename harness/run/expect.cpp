@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <optional>
 
 #include "harness/formats.h"
@@ -172,6 +174,9 @@ FormatView caseFormatView(const gcn::Chip& chip, const Case& c) {
 
 Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules) {
   Expected e;
+  // The primary and, for portable profiles, one alternative per combination of the open
+  // points: reserved, as an alternative holds a whole wave's result and is costly to move.
+  e.alternatives.reserve(profile.portable ? std::size_t{1} << std::size(kPortableOpen) : 1);
   const routes::DeviceCase& d = c.device;
   gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
   // Vulkan fixes where a store through a swizzled (BGRA) format puts each component: in the

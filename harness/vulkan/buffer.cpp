@@ -88,44 +88,67 @@ VkDeviceSize roundUp(VkDeviceSize v, VkDeviceSize a) {
 }
 }  // namespace
 
-GuardedBuffer::GuardedBuffer(Context& ctx, VkDeviceSize payloadBytes, VkBufferUsageFlags usage,
-                             VkDeviceSize guardBytes)
-    : payloadBytes_(payloadBytes) {
-  if (payloadBytes == 0) throw gcn::Error("a guarded buffer needs a payload of at least one byte");
+GuardedRegions::GuardedRegions(Context& ctx, std::span<const VkDeviceSize> payloadBytes,
+                               VkBufferUsageFlags usage, VkDeviceSize guardBytes) {
+  if (payloadBytes.empty()) throw gcn::Error("guarded regions need at least one payload");
   const VkPhysicalDeviceLimits& l = ctx.limits();
-  // The payload is bound as a texel view or a storage/uniform descriptor at payloadOffset():
-  // the offset must satisfy every one of these alignments (Vulkan spec, VkBufferViewCreateInfo
-  // and VkDescriptorBufferInfo valid usage). All are powers of two, so the largest works.
-  VkDeviceSize align = std::max({l.minTexelBufferOffsetAlignment, l.minStorageBufferOffsetAlignment,
-                                 l.minUniformBufferOffsetAlignment, VkDeviceSize{16}});
-  front_ = roundUp(guardBytes, align);
-  storage_ = HostBuffer(ctx, front_ + payloadBytes + guardBytes, usage);
+  // Payloads are bound as texel views or storage/uniform descriptors at their offsets: each
+  // offset must satisfy every one of these alignments (Vulkan spec, VkBufferViewCreateInfo and
+  // VkDescriptorBufferInfo valid usage). All are powers of two, so the largest works.
+  const VkDeviceSize align =
+      std::max({l.minTexelBufferOffsetAlignment, l.minStorageBufferOffsetAlignment,
+                l.minUniformBufferOffsetAlignment, VkDeviceSize{16}});
+  VkDeviceSize cursor = 0;
+  for (VkDeviceSize bytes : payloadBytes) {
+    if (bytes == 0) throw gcn::Error("a guarded region needs a payload of at least one byte");
+    Region r;
+    r.begin = cursor;
+    r.payload = roundUp(cursor + guardBytes, align);
+    r.bytes = bytes;
+    r.end = r.payload + bytes + guardBytes;
+    cursor = r.end;
+    regions_.push_back(r);
+  }
+  storage_ = HostBuffer(ctx, cursor, usage);  // zeroed: payloads start as zeros
   resetGuards();
 }
 
-std::span<uint8_t> GuardedBuffer::payload() {
-  return storage_.bytes().subspan(static_cast<size_t>(front_), static_cast<size_t>(payloadBytes_));
+const GuardedRegions::Region& GuardedRegions::at(std::size_t i) const {
+  if (i >= regions_.size())
+    throw gcn::Error("guarded region " + std::to_string(i) + " of " +
+                     std::to_string(regions_.size()));
+  return regions_[i];
 }
 
-std::span<const uint8_t> GuardedBuffer::payload() const {
-  return storage_.bytes().subspan(static_cast<size_t>(front_), static_cast<size_t>(payloadBytes_));
+std::span<uint8_t> GuardedRegions::payload(std::size_t i) {
+  const Region& r = at(i);
+  return storage_.bytes().subspan(static_cast<size_t>(r.payload), static_cast<size_t>(r.bytes));
 }
 
-void GuardedBuffer::resetGuards() {
-  auto all = storage_.bytes();
-  std::fill(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(front_), kGuardPattern);
-  std::fill(all.begin() + static_cast<std::ptrdiff_t>(front_ + payloadBytes_), all.end(),
-            kGuardPattern);
+std::span<const uint8_t> GuardedRegions::payload(std::size_t i) const {
+  const Region& r = at(i);
+  return storage_.bytes().subspan(static_cast<size_t>(r.payload), static_cast<size_t>(r.bytes));
 }
 
-std::vector<int64_t> GuardedBuffer::changedGuardBytes() const {
-  std::vector<int64_t> out;
-  auto all = storage_.bytes();
-  const auto front = static_cast<int64_t>(front_);
-  for (int64_t i = 0; i < static_cast<int64_t>(all.size()); ++i) {
-    if (i >= front && i < front + static_cast<int64_t>(payloadBytes_)) continue;
-    if (all[static_cast<size_t>(i)] != kGuardPattern) out.push_back(i - front);
+void GuardedRegions::resetGuards() {
+  uint8_t* all = storage_.bytes().data();
+  for (const Region& r : regions_) {
+    std::fill(all + r.begin, all + r.payload, kGuardPattern);
+    std::fill(all + r.payload + r.bytes, all + r.end, kGuardPattern);
   }
+}
+
+std::vector<int64_t> GuardedRegions::changedGuardBytes(std::size_t i) const {
+  const Region& r = at(i);
+  const uint8_t* all = storage_.bytes().data();
+  std::vector<int64_t> out;
+  const auto scan = [&](VkDeviceSize from, VkDeviceSize to) {
+    for (VkDeviceSize k = from; k < to; ++k)
+      if (all[k] != kGuardPattern)
+        out.push_back(static_cast<int64_t>(k) - static_cast<int64_t>(r.payload));
+  };
+  scan(r.begin, r.payload);
+  scan(r.payload + r.bytes, r.end);
   return out;
 }
 

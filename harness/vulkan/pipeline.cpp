@@ -146,37 +146,46 @@ BufferView::~BufferView() {
 BufferView::BufferView(BufferView&& o) noexcept
     : device_(o.device_), view_(std::exchange(o.view_, VK_NULL_HANDLE)) {}
 
-DescriptorSet::DescriptorSet(Context& ctx, const PipelineObjects& pipeline)
+DescriptorSets::DescriptorSets(Context& ctx, const PipelineObjects& pipeline, uint32_t count)
     : device_(ctx.device()), bindings_(pipeline.bindings()) {
+  if (count == 0) throw gcn::Error("a descriptor pool needs at least one set");
   std::map<VkDescriptorType, uint32_t> counts;
   for (const Binding& b : bindings_)
-    ++counts[b.type];
+    counts[b.type] += count;
   std::vector<VkDescriptorPoolSize> sizes;
   for (auto [type, n] : counts)
     sizes.push_back({type, n});
   if (sizes.empty()) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1});
   auto pi = make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-  pi.maxSets = 1;
+  pi.maxSets = count;
   pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
   pi.pPoolSizes = sizes.data();
   check(vkCreateDescriptorPool(device_, &pi, nullptr, &pool_), "vkCreateDescriptorPool");
-  VkDescriptorSetLayout layout = pipeline.setLayout();
+  const std::vector<VkDescriptorSetLayout> layouts(count, pipeline.setLayout());
   auto ai = make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
   ai.descriptorPool = pool_;
-  ai.descriptorSetCount = 1;
-  ai.pSetLayouts = &layout;
-  VkResult r = vkAllocateDescriptorSets(device_, &ai, &set_);
+  ai.descriptorSetCount = count;
+  ai.pSetLayouts = layouts.data();
+  sets_.assign(count, VK_NULL_HANDLE);
+  VkResult r = vkAllocateDescriptorSets(device_, &ai, sets_.data());
   if (r != VK_SUCCESS) {
     vkDestroyDescriptorPool(device_, pool_, nullptr);
     check(r, "vkAllocateDescriptorSets");
   }
 }
 
-DescriptorSet::~DescriptorSet() {
+DescriptorSets::~DescriptorSets() {
   if (pool_ != VK_NULL_HANDLE) vkDestroyDescriptorPool(device_, pool_, nullptr);
 }
 
-VkDescriptorType DescriptorSet::typeOf(uint32_t binding) const {
+VkDescriptorSet DescriptorSets::set(uint32_t index) const {
+  if (index >= sets_.size())
+    throw gcn::Error("descriptor set " + std::to_string(index) + " of " +
+                     std::to_string(sets_.size()));
+  return sets_[index];
+}
+
+VkDescriptorType DescriptorSets::typeOf(uint32_t binding) const {
   for (const Binding& b : bindings_) {
     if (b.binding == binding) return b.type;
   }
@@ -184,11 +193,11 @@ VkDescriptorType DescriptorSet::typeOf(uint32_t binding) const {
                    " is not in the pipeline's set layout");
 }
 
-void DescriptorSet::writeBuffer(uint32_t binding, VkBuffer buffer, VkDeviceSize offset,
-                                VkDeviceSize range) {
+void DescriptorSets::writeBuffer(uint32_t index, uint32_t binding, VkBuffer buffer,
+                                 VkDeviceSize offset, VkDeviceSize range) {
   VkDescriptorBufferInfo bi{buffer, offset, range};
   auto w = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-  w.dstSet = set_;
+  w.dstSet = set(index);
   w.dstBinding = binding;
   w.descriptorCount = 1;
   w.descriptorType = typeOf(binding);
@@ -196,9 +205,9 @@ void DescriptorSet::writeBuffer(uint32_t binding, VkBuffer buffer, VkDeviceSize 
   vkUpdateDescriptorSets(device_, 1, &w, 0, nullptr);
 }
 
-void DescriptorSet::writeTexelBuffer(uint32_t binding, VkBufferView view) {
+void DescriptorSets::writeTexelBuffer(uint32_t index, uint32_t binding, VkBufferView view) {
   auto w = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-  w.dstSet = set_;
+  w.dstSet = set(index);
   w.dstBinding = binding;
   w.descriptorCount = 1;
   w.descriptorType = typeOf(binding);
@@ -251,8 +260,12 @@ void submitAndWait(Context& ctx, const std::function<void(VkCommandBuffer)>& rec
 
 void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, const DescriptorSet& set,
                     uint32_t groupsX, std::span<const uint8_t> pushConstants) {
+  recordDispatch(cmd, pipeline, set.set(), groupsX, pushConstants);
+}
+
+void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, VkDescriptorSet s,
+                    uint32_t groupsX, std::span<const uint8_t> pushConstants) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
-  VkDescriptorSet s = set.set();
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &s, 0,
                           nullptr);
   if (!pushConstants.empty()) {

@@ -105,27 +105,48 @@ class BufferView {
   VkBufferView view_ = VK_NULL_HANDLE;
 };
 
-// A descriptor pool holding exactly one set for `pipeline`'s layout. Bind resources with
-// the write* calls before recording.
-class DescriptorSet {
+// One descriptor pool holding `count` sets for `pipeline`'s layout (a batch of cases allocates
+// its sets at once instead of a pool per case). Bind resources with the write* calls before
+// recording. Non-copyable.
+class DescriptorSets {
  public:
-  DescriptorSet(Context& ctx, const PipelineObjects& pipeline);
-  ~DescriptorSet();
-  DescriptorSet(const DescriptorSet&) = delete;
-  DescriptorSet& operator=(const DescriptorSet&) = delete;
+  DescriptorSets(Context& ctx, const PipelineObjects& pipeline, uint32_t count);
+  ~DescriptorSets();
+  DescriptorSets(const DescriptorSets&) = delete;
+  DescriptorSets& operator=(const DescriptorSets&) = delete;
 
+  uint32_t size() const { return static_cast<uint32_t>(sets_.size()); }
   // Storage or uniform buffer (the type comes from the binding). range may be VK_WHOLE_SIZE.
-  void writeBuffer(uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
+  void writeBuffer(uint32_t index, uint32_t binding, VkBuffer buffer, VkDeviceSize offset,
+                   VkDeviceSize range);
   // Uniform or storage texel buffer (the type comes from the binding).
-  void writeTexelBuffer(uint32_t binding, VkBufferView view);
-  VkDescriptorSet set() const { return set_; }
+  void writeTexelBuffer(uint32_t index, uint32_t binding, VkBufferView view);
+  // Set `index`; gcn::Error when out of range.
+  VkDescriptorSet set(uint32_t index) const;
 
  private:
   VkDescriptorType typeOf(uint32_t binding) const;
   VkDevice device_ = VK_NULL_HANDLE;
   std::vector<Binding> bindings_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSet> sets_;
+};
+
+// A single set: DescriptorSets of one.
+class DescriptorSet {
+ public:
+  DescriptorSet(Context& ctx, const PipelineObjects& pipeline) : sets_(ctx, pipeline, 1) {}
+
+  void writeBuffer(uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+    sets_.writeBuffer(0, binding, buffer, offset, range);
+  }
+  void writeTexelBuffer(uint32_t binding, VkBufferView view) {
+    sets_.writeTexelBuffer(0, binding, view);
+  }
+  VkDescriptorSet set() const { return sets_.set(0); }
+
+ private:
+  DescriptorSets sets_;
 };
 
 // Records a command buffer through `record` (between begin and end), submits it on the
@@ -134,6 +155,8 @@ void submitAndWait(Context& ctx, const std::function<void(VkCommandBuffer)>& rec
 
 // Binds pipeline + set and dispatches groupsX x 1 x 1 workgroups; optional push constants.
 void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, const DescriptorSet& set,
+                    uint32_t groupsX, std::span<const uint8_t> pushConstants = {});
+void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, VkDescriptorSet set,
                     uint32_t groupsX, std::span<const uint8_t> pushConstants = {});
 
 // Full memory barrier (shader writes -> host reads), for use after a dispatch.

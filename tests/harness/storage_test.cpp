@@ -133,6 +133,35 @@ TEST(StorageRoute, StrayWriteIntoGuardBandIsCaught) {
   EXPECT_EQ(again[0].verdict, run::Verdict::Pass) << again[0].reason;
 }
 
+// The cases of a batch share one buffer, each region with guard bands of its own: a stray
+// write by the middle case of three is that case's failure, and its neighbours pass.
+TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
+  auto ctx = vk::Context::open("llvmpipe");
+  std::vector<run::Case> one =
+      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
+  ASSERT_EQ(one.size(), 1u);
+  std::vector<run::Case> cases(3, one[0]);
+  for (int i = 0; i < 3; ++i)
+    cases[i].name += "#" + std::to_string(i);
+  run::Case& c = cases[1];
+  const uint32_t bytes = static_cast<uint32_t>(c.device.memory.bytes.size());
+  c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes + 64;  // NUM_RECORDS
+  c.device.state.vgprMut(0)[5] = bytes + 8;                   // lane 5: behind the payload
+  const auto results = runOnLavapipe(*ctx, cases);
+  ASSERT_EQ(results.size(), 3u);
+  for (const run::CaseResult& r : results) {
+    if (r.name == cases[1].name) {
+      EXPECT_EQ(r.verdict, run::Verdict::Fail) << r.reason;
+      const std::vector<int64_t>& g = r.changedGuardBytes;
+      for (int64_t b = bytes + 8; b < bytes + 12; ++b)
+        EXPECT_TRUE(std::binary_search(g.begin(), g.end(), b)) << b;
+    } else {
+      EXPECT_EQ(r.verdict, run::Verdict::Pass) << r.name << ": " << r.reason;
+      EXPECT_TRUE(r.changedGuardBytes.empty()) << r.name;
+    }
+  }
+}
+
 TEST(StorageRoute, UnrealisableCasesSayWhy) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeStorageRoute(*ctx);

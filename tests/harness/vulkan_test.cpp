@@ -159,6 +159,76 @@ TEST(VulkanContext, GuardBandsReportWritesOutsideThePayload) {
   EXPECT_EQ(ctx->validationErrors(), 0u);
 }
 
+// Several payloads in one buffer: each aligned for any descriptor, each with guard bands of
+// its own, and a stray write reported for the payload whose guard it hit and no other.
+TEST(VulkanContext, GuardedRegionsKeepEachPayloadsGuardsApart) {
+  auto ctx = Context::open("", true);
+  const VkDeviceSize sizes[] = {64, 8, 128};
+  constexpr VkDeviceSize kGuard = 100;
+  GuardedRegions regions(
+      *ctx, sizes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, kGuard);
+  ASSERT_EQ(regions.size(), 3u);
+  const VkPhysicalDeviceLimits& l = ctx->limits();
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(regions.payloadSize(i), sizes[i]);
+    EXPECT_EQ(regions.payloadOffset(i) % l.minStorageBufferOffsetAlignment, 0u) << i;
+    EXPECT_EQ(regions.payloadOffset(i) % l.minTexelBufferOffsetAlignment, 0u) << i;
+    EXPECT_GE(regions.payloadOffset(i), i == 0 ? kGuard : 0) << i;
+    for (uint8_t b : regions.payload(i))
+      ASSERT_EQ(b, 0) << "payloads start as zeros";
+    if (i > 0) {  // the back guard of i-1 and the front guard of i, both whole
+      EXPECT_GE(regions.payloadOffset(i), regions.payloadOffset(i - 1) + sizes[i - 1] + 2 * kGuard)
+          << i;
+    }
+  }
+  EXPECT_THROW(regions.payload(3), gcn::Error);
+  submitAndWait(*ctx, [&](VkCommandBuffer cmd) {
+    // 4 bytes right behind payload 0, 4 bytes right before payload 2, payload 1 overwritten.
+    vkCmdFillBuffer(cmd, regions.buffer(), regions.payloadOffset(0) + 64, 4, 0x01020304u);
+    vkCmdFillBuffer(cmd, regions.buffer(), regions.payloadOffset(2) - 4, 4, 0);
+    vkCmdFillBuffer(cmd, regions.buffer(), regions.payloadOffset(1), 8, 0x11111111u);
+    recordHostReadBarrier(cmd);
+  });
+  EXPECT_EQ(regions.changedGuardBytes(0), (std::vector<int64_t>{64, 65, 66, 67}));
+  EXPECT_TRUE(regions.changedGuardBytes(1).empty());
+  EXPECT_EQ(regions.changedGuardBytes(2), (std::vector<int64_t>{-4, -3, -2, -1}));
+  EXPECT_EQ(regions.payload(1)[7], 0x11);
+  regions.resetGuards();
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_TRUE(regions.changedGuardBytes(i).empty()) << i;
+  EXPECT_EQ(regions.payload(1)[0], 0x11);  // resetGuards leaves payloads alone
+  const VkDeviceSize none[] = {4, 0};
+  EXPECT_THROW(GuardedRegions(*ctx, none, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT), gcn::Error);
+  EXPECT_EQ(ctx->validationErrors(), 0u);
+}
+
+// One pool, many sets: each set is its own, and an index past the pool is an error.
+TEST(VulkanContext, DescriptorSetsOfOnePoolDispatchIndependently) {
+  auto ctx = Context::open("", true);
+  const Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  ComputePipeline pipeline(*ctx, gcnprobe::shaders::get("smoke_fill"), bindings);
+  const VkDeviceSize sizes[] = {256, 256, 256};
+  GuardedRegions regions(*ctx, sizes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  DescriptorSets sets(*ctx, pipeline, 3);
+  ASSERT_EQ(sets.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i)
+    sets.writeBuffer(i, 0, regions.buffer(), regions.payloadOffset(i), 256);
+  EXPECT_THROW(sets.set(3), gcn::Error);
+  EXPECT_THROW(sets.writeBuffer(0, 7, regions.buffer(), 0, 4), gcn::Error);
+  submitAndWait(*ctx, [&](VkCommandBuffer cmd) {
+    for (uint32_t i : {0u, 2u})  // set 1 is never dispatched
+      recordDispatch(cmd, pipeline, sets.set(i), 1);
+    recordHostReadBarrier(cmd);
+  });
+  for (uint32_t i = 0; i < 3; ++i) {
+    uint32_t v = 0;
+    std::memcpy(&v, regions.payload(i).data() + 4 * 10, 4);
+    EXPECT_EQ(v, i == 1 ? 0u : 31u) << "region " << i;  // smoke_fill: lane 10 writes 3*10+1
+    EXPECT_TRUE(regions.changedGuardBytes(i).empty()) << i;
+  }
+  EXPECT_EQ(ctx->validationErrors(), 0u);
+}
+
 TEST(VulkanContext, CaptureIsaIsEmptyWithoutTheExtension) {
   auto ctx = Context::open("");
   if (ctx->features().pipelineExecutableInfo) GTEST_SKIP() << "device has the extension";
