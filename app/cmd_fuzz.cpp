@@ -17,7 +17,7 @@
 #include "app/commands.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/fuzz.h"
-#include "harness/run/runner.h"
+#include "harness/run/probe_run.h"
 #include "harness/run/suite.h"
 #include "harness/run/test_faults.h"
 #include "harness/vulkan/context.h"
@@ -47,11 +47,8 @@ struct Outcome {
 
 class Fuzzer {
  public:
-  Fuzzer(vk::Context& ctx, gcn::Gen gen)
-      : ctx_(ctx),
-        gen_(gen),
-        routes_(routes::makeAllRoutes(ctx)),
-        faults_(run::faultsFromEnvironment()) {}
+  explicit Fuzzer(vk::Context& ctx)
+      : ctx_(ctx), routes_(routes::makeAllRoutes(ctx)), faults_(run::faultsFromEnvironment()) {}
 
   Outcome run(const std::string& text, const std::string& file) {
     Outcome o;
@@ -62,28 +59,18 @@ class Fuzzer {
       if (!pc.c) return {"unrealisable", pc.reason};
       const run::Case& c = *pc.c;
       const gcn::probe::Exploration ex = gcn::probe::explore(probe, setup);
-      run::RunOptions ro;
-      ro.profile.name = std::string(gcn::genName(gen_));
-      ro.profile.portable = false;
-      ro.profile.chip = *setup.chip;
-      ro.rules.robustBufferAccess2 = ctx_.features().robustBufferAccess2;
-      ro.jobs = 1;
-      std::optional<routes::DeviceResult> device;
-      ro.onDeviceResult = [&](std::size_t, const routes::DeviceResult& r) { device = r; };
-      run::CaseResult verdict;
-      run::runCases(std::span<const run::Case>(&c, 1), routes_, ro,
-                    [&](const run::CaseResult& r) { verdict = r; });
-      if (!device)
-        return {verdict.verdict == run::Verdict::Unsupported ? "unsupported" : "error",
-                verdict.reason};
+      run::ProbeRun pr =
+          run::runProbeCase(c, *setup.chip, routes_, ctx_.features().robustBufferAccess2);
+      if (!pr.device)
+        return {pr.verdict.verdict == run::Verdict::Unsupported ? "unsupported" : "error",
+                pr.verdict.reason};
       // Test hook (docs/run.md "Test hooks"): `fail` flips the lowest bit of every lane's
       // first register, so that tests see the minimiser and the reproducer at work.
       if (run::faultFor(faults_, c.name) == run::FaultKind::Fail)
-        for (auto& lane : device->vdata)
+        for (auto& lane : pr.device->vdata)
           lane[0] ^= 1u;
-      std::vector<run::PredictionMatch> m;
-      for (const gcn::probe::Prediction& p : ex.predictions)
-        m.push_back(run::matchPrediction(*setup.chip, c, p.result, *device));
+      const std::vector<run::PredictionMatch> m =
+          run::matchPredictions(*setup.chip, c, ex, *pr.device);
       for (std::size_t p = 0; p < m.size(); ++p) {
         if (!m[p].all) continue;
         if (ex.predictions[p].isDefault) return {"exact", ""};
@@ -110,7 +97,6 @@ class Fuzzer {
 
  private:
   vk::Context& ctx_;
-  gcn::Gen gen_;
   std::vector<std::unique_ptr<routes::Route>> routes_;
   std::vector<run::InjectedFault> faults_;
 };
@@ -130,7 +116,7 @@ int runFuzz(const FuzzOptions& o) {
                      " has no memory types (a compile-only device such as RADV's null "
                      "device): fuzz cases must run; `gcnprobe binary` and `isa` "
                      "are what such a device can do");
-  Fuzzer fuzzer(*ctx, gen);
+  Fuzzer fuzzer(*ctx);
   std::map<std::string, uint64_t> counts;
   std::map<std::string, uint64_t> why;  // unrealisable / unsupported / error reasons
   nlohmann::json findings = nlohmann::json::array();

@@ -17,6 +17,7 @@
 #include "harness/formats.h"
 #include "harness/isa/check.h"
 #include "harness/routes/all_routes.h"
+#include "harness/run/probe_run.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
@@ -159,28 +160,18 @@ DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup&
     return compileOnly(c, *choice.route, info, deviceName, j);
 
   // The probe generation's own profile: the reference under its default policies, exact.
-  run::RunOptions ro;
-  ro.profile.name = std::string(gcn::genName(setup.chip->gen));
-  ro.profile.portable = false;
-  ro.profile.chip = *setup.chip;
-  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
-  ro.jobs = 1;
-  std::optional<routes::DeviceResult> device;
-  ro.onDeviceResult = [&](std::size_t, const routes::DeviceResult& r) { device = r; };
-  run::CaseResult verdict;
-  run::runCases(std::span<const run::Case>(&c, 1), session.routeList(), ro,
-                [&](const run::CaseResult& r) { verdict = r; });
-  if (!device)
+  const run::ProbeRun done =
+      run::runProbeCase(c, *setup.chip, session.routeList(), ctx->features().robustBufferAccess2);
+  const run::CaseResult& verdict = done.verdict;
+  if (!done.device)
     return notRun(verdict.verdict == run::Verdict::Unsupported ? deviceName + ": " + verdict.reason
                                                                : verdict.reason,
                   j);
-  const routes::DeviceResult& r = *device;
+  const routes::DeviceResult& r = *done.device;
   j["verdict"] = std::string(run::verdictName(verdict.verdict));
   j["verdict_reason"] = verdict.reason;
 
-  std::vector<run::PredictionMatch> m;
-  for (const gcn::probe::Prediction& p : ex.predictions)
-    m.push_back(run::matchPrediction(*setup.chip, c, p.result, r));
+  const std::vector<run::PredictionMatch> m = run::matchPredictions(*setup.chip, c, ex, r);
 
   const std::string caveat = info.chip
                                  ? "an AMD GCN device (" + std::string(info.chip->name) + ", " +
