@@ -9,16 +9,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 
 #include "harness/formats.h"
 #include "harness/run/sweep.h"
-#include "harness/vulkan/buffer.h"
 #include "harness/vulkan/context.h"
-#include "harness/vulkan/pipeline.h"
-#include "shaders/embedded.h"
 
 namespace {
 
@@ -28,39 +24,22 @@ double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// Best of `repeat` single dispatches of `count` texels (count <= 65535 * 64).
+// Best of `repeat` single dispatches of `count` texels (count <= 65535 * 64), through the
+// sweep's own dispatch object: the same buffers, view, pipeline and descriptor set.
 double rawRate(gcnprobe::vk::Context& ctx, const gcnprobe::BufferFormat& f, uint32_t count,
                unsigned repeat) {
-  namespace vk = gcnprobe::vk;
-  const unsigned bytes = gcn::dfmtInfo(f.dfmt).bytes;
-  vk::HostBuffer data(ctx, static_cast<VkDeviceSize>(count) * bytes,
-                      VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  gcnprobe::run::SweepDispatch dispatch(ctx, f, count);
+  uint8_t* data = dispatch.input();
+  const std::size_t bytes = static_cast<std::size_t>(count) * gcn::dfmtInfo(f.dfmt).bytes;
   uint64_t x = 0x5eed;
-  for (uint8_t& b : data.bytes()) {
+  for (std::size_t i = 0; i < bytes; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
-    b = static_cast<uint8_t>(x >> 56);
+    data[i] = static_cast<uint8_t>(x >> 56);
   }
-  vk::HostBuffer out(ctx, static_cast<VkDeviceSize>(count) * 16,
-                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  std::memset(out.bytes().data(), 0, out.bytes().size());
-  vk::BufferView view(ctx, data.buffer(), f.vk, 0, data.size());
-  const vk::Binding bindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
-                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
-  vk::ComputePipeline pipeline(
-      ctx, gcnprobe::shaders::get(std::string("sweep_texel_") + gcnprobe::shaderNumericType(f)),
-      bindings, 4);
-  vk::DescriptorSet set(ctx, pipeline);
-  set.writeTexelBuffer(0, view.view());
-  set.writeBuffer(1, out.buffer(), 0, VK_WHOLE_SIZE);
-  uint8_t push[4];
-  std::memcpy(push, &count, 4);
   double best = 1e30;
   for (unsigned r = 0; r <= repeat; ++r) {  // the first one warms up
     const auto t = Clock::now();
-    vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
-      vk::recordDispatch(cmd, pipeline, set, (count + 63) / 64, push);
-      vk::recordHostReadBarrier(cmd);
-    });
+    dispatch.run(count, /*markUnwritten=*/false);
     if (r > 0) best = std::min(best, since(t));
   }
   return count / best;

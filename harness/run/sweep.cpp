@@ -157,46 +157,6 @@ struct Select {
   }
 };
 
-// One format's device objects, built once and reused for every chunk: the elements are
-// written straight into the texel buffer's mapping and the results read from the output's.
-class DeviceSweep {
- public:
-  DeviceSweep(vk::Context& ctx, const BufferFormat& f, std::size_t chunk, unsigned elementBytes)
-      : ctx_(ctx),
-        data_(ctx, static_cast<VkDeviceSize>(chunk) * elementBytes,
-              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT),
-        out_(ctx, static_cast<VkDeviceSize>(chunk) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
-        view_(ctx, data_.buffer(), f.vk, 0, data_.size()),
-        pipeline_(ctx, shaders::get(std::string("sweep_texel_") + shaderNumericType(f)), kBindings,
-                  4),
-        set_(ctx, pipeline_) {
-    set_.writeTexelBuffer(0, view_.view());
-    set_.writeBuffer(1, out_.buffer(), 0, VK_WHOLE_SIZE);
-  }
-  uint8_t* input() { return data_.bytes().data(); }
-  // Runs elements [0, count) of the input; the result of element i is words [4i, 4i + 4).
-  const uint32_t* run(uint32_t count) {
-    std::memset(out_.bytes().data(), 0xee, static_cast<std::size_t>(count) * 16);
-    uint8_t push[4];
-    std::memcpy(push, &count, 4);
-    vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
-      vk::recordDispatch(cmd, pipeline_, set_, (count + 63) / 64, push);
-      vk::recordHostReadBarrier(cmd);
-    });
-    return reinterpret_cast<const uint32_t*>(out_.bytes().data());
-  }
-
- private:
-  static constexpr vk::Binding kBindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
-                                              {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
-  vk::Context& ctx_;
-  vk::HostBuffer data_;
-  vk::HostBuffer out_;
-  vk::BufferView view_;
-  vk::ComputePipeline pipeline_;
-  vk::DescriptorSet set_;
-};
-
 // The predictions an element is classified by: the generation's defaults ("exact"), then each
 // value-only policy point flipped. Tables of the flipped points are built only when an element
 // does not match the defaults: on a device that matches, the sweep builds one table.
@@ -330,7 +290,7 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, cons
       std::min<uint64_t>({total, std::max<std::size_t>(o.chunk, 64), uint64_t{65535} * 64}));
   r.elements = total;
   const auto tb = std::chrono::steady_clock::now();
-  DeviceSweep device(ctx, f, chunk, info.bytes);
+  SweepDispatch device(ctx, f, chunk);
   r.deviceSeconds += since(tb);
   std::vector<uint8_t> channel(chunk);
   const std::size_t classes = pred.names().size();
@@ -448,6 +408,34 @@ std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions&
     out.push_back(std::move(r));
   }
   return out;
+}
+
+SweepDispatch::SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk)
+    : ctx_(ctx),
+      data_(ctx, static_cast<VkDeviceSize>(chunk) * gcn::dfmtInfo(f.dfmt).bytes,
+            VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT),
+      out_(ctx, static_cast<VkDeviceSize>(chunk) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
+      view_(ctx, data_.buffer(), f.vk, 0, data_.size()),
+      pipeline_(ctx, shaders::get(std::string("sweep_texel_") + shaderNumericType(f)),
+                kSweepBindings, 4),
+      set_(ctx, pipeline_),
+      chunk_(chunk) {
+  set_.writeTexelBuffer(0, view_.view());
+  set_.writeBuffer(1, out_.buffer(), 0, VK_WHOLE_SIZE);
+}
+
+const uint32_t* SweepDispatch::run(uint32_t count, bool markUnwritten) {
+  if (count > chunk_)
+    throw gcn::Error("sweep dispatch of " + std::to_string(count) + " elements into a chunk of " +
+                     std::to_string(chunk_));
+  if (markUnwritten) std::memset(out_.bytes().data(), 0xee, static_cast<std::size_t>(count) * 16);
+  uint8_t push[4];
+  std::memcpy(push, &count, 4);
+  vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
+    vk::recordDispatch(cmd, pipeline_, set_, (count + 63) / 64, push);
+    vk::recordHostReadBarrier(cmd);
+  });
+  return reinterpret_cast<const uint32_t*>(out_.bytes().data());
 }
 
 }  // namespace gcnprobe::run

@@ -12,12 +12,16 @@
 // "mismatch" with the first few examples kept.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "harness/formats.h"
+#include "harness/vulkan/buffer.h"
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
 #include "reference/gen.h"
 
 namespace gcnprobe::run {
@@ -47,6 +51,33 @@ struct SweepOptions {
   // Elements per dispatch: memory holds one chunk (its input, results and predictions),
   // whatever the sweep's size.
   std::size_t chunk = std::size_t{1} << 17;
+};
+
+// One format's device objects for a sweep, built once and reused for every chunk: elements
+// are written straight into the texel buffer's mapping (input(), `chunk` elements of the
+// format's size) and results read from the output's. Also what bench/sweep_rate.cpp times as
+// the raw dispatch rate, so that the limit and the sweep run the same dispatch.
+class SweepDispatch {
+ public:
+  SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk);
+  uint8_t* input() { return data_.bytes().data(); }
+  // Runs elements [0, count) of the input (count <= chunk, else gcn::Error); the result of
+  // element i is words [4i, 4i + 4) of the returned array, valid until the next run. With
+  // markUnwritten the output is first filled with 0xee bytes, so that an element the device
+  // never wrote cannot pass for an earlier result (the raw-rate benchmark times the dispatch
+  // alone, without it).
+  const uint32_t* run(uint32_t count, bool markUnwritten = true);
+
+ private:
+  static constexpr vk::Binding kSweepBindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
+                                                   {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  vk::Context& ctx_;
+  vk::HostBuffer data_;
+  vk::HostBuffer out_;
+  vk::BufferView view_;
+  vk::ComputePipeline pipeline_;
+  vk::DescriptorSet set_;
+  std::size_t chunk_;
 };
 
 // Sweeps the formats on the context's device, one at a time, a chunk of elements per dispatch
