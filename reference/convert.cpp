@@ -105,26 +105,34 @@ int64_t roundHalfEven(double x) {
 // writes round to nearest even; NaN -> 0 and clamping per the Vulkan fixed-point conversion rules).
 // max = 2^n-1 (UNORM) or 2^(n-1)-1 (SNORM). f * max is exact in double (24 + 16 bits).
 // -0.0 compares equal to 0 and becomes code 0 in both.
-int64_t normStore(uint32_t reg, uint32_t max, bool isSigned) {
+int64_t normStore(uint32_t reg, uint32_t max, bool isSigned, policy::NormStore mode) {
   float f = bitsToFloat(reg);
   if (std::isnan(f)) return 0;
   const float lo = isSigned ? -1.0f : 0.0f;
   if (f < lo) f = lo;
   if (f > 1.0f) f = 1.0f;
-  return roundHalfEven(static_cast<double>(f) * static_cast<double>(max));
+  // A float (24-bit significand) times max (< 2^32) is exact in double's 53 bits; under
+  // f32mul the product is first rounded to float32 (nearest even), as a float multiply does.
+  const double product = static_cast<double>(f) * static_cast<double>(max);
+  return roundHalfEven(mode == policy::NormStore::Float32Multiply
+                           ? static_cast<double>(static_cast<float>(product))
+                           : product);
 }
 
-uint32_t floatStore(unsigned bits, uint32_t reg, policy::UfOverflow overflow) {
-  const bool toInf = overflow == policy::UfOverflow::Inf;
+uint32_t floatStore(unsigned bits, uint32_t reg, const Policies& p) {
+  const bool toInf = p.ufOverflow() == policy::UfOverflow::Inf;
+  const fbits::Rounding mode = p.floatStoreRound() == policy::FloatStoreRound::TowardZero
+                                   ? fbits::Rounding::TowardZero
+                                   : fbits::Rounding::NearestEven;
   switch (bits) {
     case 32:
       return reg;
     case 16:
-      return fbits::floatToHalf(reg, fbits::Rounding::NearestEven);
+      return fbits::floatToHalf(reg, mode);
     case 11:
-      return fbits::floatToUf11(reg, toInf);
+      return fbits::floatToUf11(reg, toInf, mode);
     case 10:
-      return fbits::floatToUf10(reg, toInf);
+      return fbits::floatToUf10(reg, toInf, mode);
     default:
       throw Error("no float interpretation for a " + std::to_string(bits) + "-bit component");
   }
@@ -239,9 +247,9 @@ std::optional<uint32_t> storeComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, u
   const bool clamp = p.intStoreOverflow() == policy::IntStoreOverflow::Clamp;
   switch (n) {
     case Nfmt::Unorm:
-      return static_cast<uint32_t>(normStore(reg, mask, false));
+      return static_cast<uint32_t>(normStore(reg, mask, false, p.normStore()));
     case Nfmt::Snorm:
-      return static_cast<uint32_t>(normStore(reg, fieldMask(bits - 1), true)) & mask;
+      return static_cast<uint32_t>(normStore(reg, fieldMask(bits - 1), true, p.normStore())) & mask;
     case Nfmt::Uint:
       if (clamp && reg > mask) return mask;
       return reg & mask;
@@ -254,7 +262,7 @@ std::optional<uint32_t> storeComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, u
       return static_cast<uint32_t>(c) & mask;
     }
     case Nfmt::Float:
-      return floatStore(bits, reg, p.ufOverflow());
+      return floatStore(bits, reg, p);
     case Nfmt::Uscaled:
     case Nfmt::Sscaled:
     case Nfmt::SnormOgl:

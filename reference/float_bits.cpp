@@ -134,11 +134,11 @@ uint32_t smallToFloat(uint32_t bits, Layout from) {
 uint16_t floatToHalf(uint32_t f, Rounding mode) {
   return static_cast<uint16_t>(floatToSmall(f, kHalf, mode, false));
 }
-uint32_t floatToUf11(uint32_t f, bool overflowToInf) {
-  return floatToSmall(f, kUf11, Rounding::NearestEven, !overflowToInf);
+uint32_t floatToUf11(uint32_t f, bool overflowToInf, Rounding mode) {
+  return floatToSmall(f, kUf11, mode, !overflowToInf);
 }
-uint32_t floatToUf10(uint32_t f, bool overflowToInf) {
-  return floatToSmall(f, kUf10, Rounding::NearestEven, !overflowToInf);
+uint32_t floatToUf10(uint32_t f, bool overflowToInf, Rounding mode) {
+  return floatToSmall(f, kUf10, mode, !overflowToInf);
 }
 
 uint32_t roundRatio(uint64_t num, uint64_t den, bool negative, Layout to) {

@@ -89,14 +89,15 @@ inline uint32_t uf10ToFloat(uint32_t v) {
 // (65504), as IEEE round-toward-zero does. Results may be denormal. NaN -> quiet NaN with the
 // sign and the top 10 payload bits. -0.0 -> 0x8000.
 uint16_t floatToHalf(uint32_t f, Rounding mode);
-// float32 -> unsigned 11/10-bit float, nearest even. Khronos Data Format Spec /
+// float32 -> unsigned 11/10-bit float, nearest even by default. Khronos Data Format Spec /
 // GL_EXT_packed_float: negative values (including -0.0 and -Inf) -> 0, finite values above
 // the largest finite (65024 for uf11, 64512 for uf10) -> that largest finite, +Inf -> +Inf,
 // any NaN -> a positive NaN (here: the float's top payload bits with the quiet bit set).
 // overflowToInf: finite values that round above the largest finite give +Inf instead (IEEE
-// round-to-nearest overflow, which the Vulkan spec also allows).
-uint32_t floatToUf11(uint32_t f, bool overflowToInf = false);
-uint32_t floatToUf10(uint32_t f, bool overflowToInf = false);
+// round-to-nearest overflow, which the Vulkan spec also allows). TowardZero rounds toward
+// zero instead; finite overflow then always gives the largest finite value.
+uint32_t floatToUf11(uint32_t f, bool overflowToInf = false, Rounding mode = Rounding::NearestEven);
+uint32_t floatToUf10(uint32_t f, bool overflowToInf = false, Rounding mode = Rounding::NearestEven);
 
 // num/den (den != 0, both < 2^32), negated if `negative`, correctly rounded to nearest even
 // in `to`: exact integer arithmetic, no host floating point. Overflow gives Inf.

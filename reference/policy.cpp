@@ -154,6 +154,33 @@ constexpr PolicyPoint kPoints[] = {
         "(\"Floating-Point Format Conversions\") allows the closest finite value or infinity"}}},
      {0, 0, 0, 0},
      false},
+    {PolicyId::NormStore,
+     "norm-store",
+     "float -> UNORM/SNORM store: f * (2^n-1) (2^(n-1)-1 for SNORM) rounded once to the nearest "
+     "integer, or first rounded to float32 and then to the nearest integer?",
+     {{{"exact",
+        "the Vulkan spec's formula (\"Conversion from Floating-Point to Normalized "
+        "Fixed-Point\") evaluated exactly, then rounded to nearest even (CLRX GcnMemHandling: "
+        "stores round to nearest)"},
+       {"f32mul",
+        "the product computed in float32 (rounded to nearest even), then rounded to the "
+        "nearest even integer, as lavapipe does (docs/platform.md); the Vulkan spec allows "
+        "either of the two integers closest to the product"}}},
+     {0, 0, 0, 0},
+     false},
+    {PolicyId::FloatStoreRound,
+     "float-store-round",
+     "float32 -> 16-, 11- or 10-bit float store of a value between two representable ones: "
+     "nearest even, or toward zero?",
+     {{{"nearest-even",
+        "IEEE 754 default rounding (CLRX GcnMemHandling: stores round to nearest); finite "
+        "overflow then follows uf-overflow (11/10-bit) or gives +-Inf (16-bit)"},
+       {"toward-zero",
+        "round toward zero, as lavapipe does (docs/platform.md); the Vulkan spec "
+        "(\"Floating-Point Format Conversions\") leaves the rounding mode undefined. "
+        "Finite overflow then gives the largest finite value"}}},
+     {0, 0, 0, 0},
+     false},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 

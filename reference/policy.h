@@ -33,6 +33,8 @@ enum class PolicyId : uint8_t {
   Norm32,               // normalized/scaled 32-bit components on load: undefined or a formula
   NanWiden,             // 16/11/10-bit float NaN widened on load: quiet bit set or bits kept
   UfOverflow,           // 11/10-bit float store of a finite value above the maximum
+  NormStore,            // float -> UNORM/SNORM store: the product rounded once, or via float32
+  FloatStoreRound,      // float32 -> 16/11/10-bit float store: nearest even or toward zero
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -55,6 +57,8 @@ enum class StoreDstSel : uint8_t { Ignore, Inverse };
 enum class Norm32 : uint8_t { Undefined, Formula };
 enum class NanWiden : uint8_t { Quiet, Exact };
 enum class UfOverflow : uint8_t { Max, Inf };
+enum class NormStore : uint8_t { Exact, Float32Multiply };
+enum class FloatStoreRound : uint8_t { NearestEven, TowardZero };
 }  // namespace policy
 
 struct PolicyOption {
@@ -130,6 +134,10 @@ class Policies {
   policy::Norm32 norm32() const { return as<policy::Norm32>(PolicyId::Norm32); }
   policy::NanWiden nanWiden() const { return as<policy::NanWiden>(PolicyId::NanWiden); }
   policy::UfOverflow ufOverflow() const { return as<policy::UfOverflow>(PolicyId::UfOverflow); }
+  policy::NormStore normStore() const { return as<policy::NormStore>(PolicyId::NormStore); }
+  policy::FloatStoreRound floatStoreRound() const {
+    return as<policy::FloatStoreRound>(PolicyId::FloatStoreRound);
+  }
 
  private:
   template <class E>

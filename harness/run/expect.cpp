@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <iterator>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "harness/formats.h"
 #include "reference/convert.h"
@@ -19,11 +21,21 @@ namespace {
 
 // Policy points whose answer the Vulkan spec does not fix for texel buffers, so the
 // portable profile accepts either option: UNORM/SNORM -> float rounding (fixedfpconv
-// states the formula, not the rounding), integer stores that do not fit the field (the
-// spec leaves out-of-range integer conversions undefined), the 1 inserted by DST_SEL for
-// an out-of-bounds component (replaced by the Vulkan OOB rules below anyway).
-constexpr gcn::PolicyId kPortableOpen[] = {
-    gcn::PolicyId::NormToFloat, gcn::PolicyId::IntStoreOverflow, gcn::PolicyId::OobDstSelOne};
+// states the formula, not the rounding), the 1 inserted by DST_SEL for an out-of-bounds
+// component (replaced by the Vulkan OOB rules below anyway), integer stores that do not fit
+// the field (the spec leaves out-of-range integer conversions undefined), float ->
+// UNORM/SNORM stores (either of the two closest integers) and float32 -> 16/11/10-bit float
+// stores (the rounding mode is undefined). Each is read by loads only or by stores only
+// (reference/convert.cpp, executor.cpp), so a case varies only the points of its kind.
+struct OpenPoint {
+  gcn::PolicyId id;
+  bool store;  // a store's point; else a load's
+};
+constexpr OpenPoint kPortableOpen[] = {{gcn::PolicyId::NormToFloat, false},
+                                       {gcn::PolicyId::OobDstSelOne, false},
+                                       {gcn::PolicyId::IntStoreOverflow, true},
+                                       {gcn::PolicyId::NormStore, true},
+                                       {gcn::PolicyId::FloatStoreRound, true}};
 
 uint32_t vulkanOne(gcn::RegType t) {
   return t == gcn::RegType::Float ? 0x3f800000u : 1u;
@@ -176,7 +188,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   Expected e;
   // The primary and, for portable profiles, one alternative per combination of the open
   // points: reserved, as an alternative holds a whole wave's result and is costly to move.
-  e.alternatives.reserve(profile.portable ? std::size_t{1} << std::size(kPortableOpen) : 1);
+  e.alternatives.reserve(profile.portable ? 8 : 1);
   const routes::DeviceCase& d = c.device;
   gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
   // Vulkan fixes where a store through a swizzled (BGRA) format puts each component: in the
@@ -199,23 +211,34 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     return e;
   }
 
-  // Every combination of the open points, each as a labelled alternative.
-  constexpr unsigned kOpen = sizeof(kPortableOpen) / sizeof(kPortableOpen[0]);
+  // Every combination of the open points of the instruction's kind (loads or stores; an
+  // atomic converts nothing), each as a labelled alternative.
+  const gcn::OpKind kind = d.inst.op->kind;
+  const bool isStore = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat;
+  const bool isLoad = kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat;
+  std::vector<gcn::PolicyId> openPoints;
+  std::string openNames;
+  for (const OpenPoint& o : kPortableOpen)
+    if ((o.store && isStore) || (!o.store && isLoad)) {
+      openPoints.push_back(o.id);
+      openNames += (openNames.empty() ? "" : "/") + std::string(gcn::policyPoint(o.id).name);
+    }
+  const auto kOpen = static_cast<unsigned>(openPoints.size());
   for (unsigned mask = 1; mask < (1u << kOpen); ++mask) {
     gcn::Policies p = base;
     std::string label = std::string(gcn::genName(profile.chip.gen));
     for (unsigned i = 0; i < kOpen; ++i) {
       if ((mask & (1u << i)) == 0) continue;
-      const gcn::PolicyPoint& pt = gcn::policyPoint(kPortableOpen[i]);
-      const uint8_t flipped = base.get(kPortableOpen[i]) == 0 ? 1 : 0;
-      p.set(kPortableOpen[i], flipped);
+      const gcn::PolicyPoint& pt = gcn::policyPoint(openPoints[i]);
+      const uint8_t flipped = base.get(openPoints[i]) == 0 ? 1 : 0;
+      p.set(openPoints[i], flipped);
       label.append(" ").append(pt.name).append("=").append(pt.options[flipped].name);
     }
     if (p == base) continue;
     e.alternatives.push_back({label, executeView(profile.chip, c, d.state, p)});
     e.rules.push_back(label);  // rules[i] names alternatives[i]
   }
-  e.description += ", widened for portable: any option of norm/int-store/oob-one";
+  if (!openNames.empty()) e.description += ", widened for portable: any option of " + openNames;
 
   // Vulkan out-of-bounds loads (spec, robustBufferAccess / robustBufferAccess2 in
   // VkPhysicalDeviceRobustness2FeaturesEXT): robustBufferAccess2 returns zero with

@@ -108,6 +108,8 @@ const std::map<std::string, std::string>& decisions() {
       {"texel-uint-store-overflow", ""},
       {"ssbo-raw-straddle", ""},
       {"texel-bgra-store", ""},
+      {"texel-norm-store", ""},
+      {"texel-half-store-round", ""},
   };
   return m;
 }
@@ -155,6 +157,9 @@ TEST(ProbeRealise, BuildsTheRoutesCase) {
       {"texel-uint-store-overflow", routes::Binding::StorageTexel, VK_FORMAT_R8_UINT, 16},
       // 4 elements of 4 bytes (NUM_RECORDS counts elements on gfx9).
       {"texel-bgra-store", routes::Binding::StorageTexel, VK_FORMAT_B8G8R8A8_UNORM, 16},
+      // NUM_RECORDS 16 bytes on gfx8: 16 one-byte and 8 two-byte elements.
+      {"texel-norm-store", routes::Binding::StorageTexel, VK_FORMAT_R8_UNORM, 16},
+      {"texel-half-store-round", routes::Binding::StorageTexel, VK_FORMAT_R16_SFLOAT, 16},
       // Default memory image: 256 bytes.
       {"ssbo-raw-straddle", routes::Binding::StorageBuffer, VK_FORMAT_UNDEFINED, 256},
   };
@@ -275,7 +280,8 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
   const std::set<std::string> want = {
       "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
       "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",
-      "disputed.texel-bgra-store",           "disputed.texel-unorm8-to-float"};
+      "disputed.texel-bgra-store",           "disputed.texel-unorm8-to-float",
+      "disputed.texel-norm-store",           "disputed.texel-half-store-round"};
   EXPECT_EQ(driver, want);
   // Raw V# cases: the probes marked "raw" above that are not tied to another generation.
   for (const char* name : {"disputed.oob-dstsel-one", "disputed.unorm8-to-float",

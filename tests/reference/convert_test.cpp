@@ -24,9 +24,14 @@ __extension__ typedef __int128 I128;
 constexpr uint32_t kOne = 0x3f800000u;
 constexpr uint32_t kMinusOne = 0xbf800000u;
 
+// `set`: space-separated name=option assignments.
 Policies pol(Gen g, std::string_view set = "") {
   Policies p = Policies::defaults(g);
-  if (!set.empty()) p.set(set);
+  while (!set.empty()) {
+    const std::size_t space = set.find(' ');
+    p.set(set.substr(0, space));
+    set = space == std::string_view::npos ? std::string_view{} : set.substr(space + 1);
+  }
   return p;
 }
 
@@ -333,6 +338,86 @@ TEST(ConvertStore, UfOverflowPerPolicy) {
   }
   // Half stores overflow to Inf whatever the point says (it is about 11/10-bit fields).
   EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, 1e9f, "uf-overflow=max"), 0x7c00u);
+}
+
+// norm-store: the product f * max rounded once (exact), or first to float32 (f32mul). Golden
+// values from exact rational arithmetic (Python fractions), not from the code under test:
+// 0.3f * 255 = 76.5000030398...: exact 77; as a float32 the product is 76.5, a tie, even 76.
+// 0.9f * 65535 = 58981.4984375...: exact 58981; float32 58981.5, even 58982.
+// SNORM8 0x3c418306 * 127 = 1.49999999441...: exact 1; float32 1.5, even 2.
+// Lavapipe's storage texel buffer stores give the f32mul values (gcnprobe fuzz findings).
+TEST(ConvertStore, NormStorePerPolicy) {
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Unorm, 0, 0x3e99999au), 0x4du);
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Unorm, 0, 0x3e99999au, "norm-store=exact"), 0x4du);
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Unorm, 0, 0x3e99999au, "norm-store=f32mul"), 0x4cu);
+  EXPECT_EQ(store(G8, Dfmt::F16, Nfmt::Unorm, 0, 0x3f666666u, "norm-store=exact"), 0xe665u);
+  EXPECT_EQ(store(G8, Dfmt::F16, Nfmt::Unorm, 0, 0x3f666666u, "norm-store=f32mul"), 0xe666u);
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Snorm, 0, 0x3c418306u, "norm-store=exact"), 0x01u);
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Snorm, 0, 0x3c418306u, "norm-store=f32mul"), 0x02u);
+  // Negative SNORM: the same magnitude, two's complement in the field (-1, -2).
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Snorm, 0, 0xbc418306u, "norm-store=exact"), 0xffu);
+  EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Snorm, 0, 0xbc418306u, "norm-store=f32mul"), 0xfeu);
+  // Both agree where the float32 product is exact or far from a tie, and on the clamps.
+  for (std::string_view o : {"norm-store=exact", "norm-store=f32mul"}) {
+    EXPECT_EQ(storeF(G8, Dfmt::F8, Nfmt::Unorm, 0, 0.5f, o), 0x80u);  // 127.5: tie, even 128
+    EXPECT_EQ(storeF(G8, Dfmt::F8, Nfmt::Unorm, 0, 2.0f, o), 0xffu);
+    EXPECT_EQ(storeF(G8, Dfmt::F8, Nfmt::Unorm, 0, -1.0f, o), 0x00u);
+    EXPECT_EQ(storeF(G8, Dfmt::F8, Nfmt::Snorm, 0, -3.0f, o), 0x81u);  // -1.0 -> -127
+    EXPECT_EQ(store(G8, Dfmt::F8, Nfmt::Unorm, 0, 0x7fc00000u, std::string(o)), 0x00u);  // NaN
+  }
+}
+
+// float-store-round: nearest even or toward zero. Golden values derived by hand:
+// -0.48875f (0xbefa3d71) = -1.955 * 2^-2: half mantissa 0.955 * 1024 = 977.9, so 978 (0xb7d2,
+// as Python's struct 'e' packs it) or 977 (0xb7d1). 0.5225f (0x3f05c28f) = 1.045 * 2^-1: uf11
+// mantissa 0.045 * 64 = 2.88, so 3 (0x383) or 2 (0x382). Toward zero never overflows a
+// finite value to Inf, whatever uf-overflow says.
+TEST(ConvertStore, FloatStoreRoundPerPolicy) {
+  EXPECT_EQ(store(G8, Dfmt::F16, Nfmt::Float, 0, 0xbefa3d71u), 0xb7d2u);
+  EXPECT_EQ(store(G8, Dfmt::F16, Nfmt::Float, 0, 0xbefa3d71u, "float-store-round=toward-zero"),
+            0xb7d1u);
+  EXPECT_EQ(store(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 0x3f05c28fu), 0x383u);
+  EXPECT_EQ(
+      store(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 0x3f05c28fu, "float-store-round=toward-zero"),
+      0x382u);
+  const std::string rtz = "float-store-round=toward-zero";
+  EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, 1e30f, rtz), 0x7bffu);   // 65504
+  EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, -1e30f, rtz), 0xfbffu);  // -65504
+  EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, 65520.0f, rtz), 0x7bffu);
+  EXPECT_EQ(storeF(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 1e6f, rtz + " uf-overflow=inf"), 0x7bfu);
+  EXPECT_EQ(storeF(G8, Dfmt::F10_11_11, Nfmt::Float, 2, 1e6f, rtz + " uf-overflow=inf"), 0x3dfu);
+  // Exact values, infinities and NaN are the same under both.
+  for (const std::string& o : {std::string("float-store-round=nearest-even"), rtz}) {
+    EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, 1.0f, o), 0x3c00u);
+    EXPECT_EQ(storeF(G8, Dfmt::F16, Nfmt::Float, 0, INFINITY, o), 0x7c00u);
+    EXPECT_EQ(store(G8, Dfmt::F16, Nfmt::Float, 0, 0xffc00000u, o), 0xfe00u);
+    EXPECT_EQ(storeF(G8, Dfmt::F10_11_11, Nfmt::Float, 0, 0.5f, o), 0x380u);
+  }
+}
+
+// Toward zero, over every float32 exponent with random mantissas: the stored half never
+// exceeds the value in magnitude, and the next half up does (or the value is beyond the
+// largest finite); nearest even is either the same half or that next one.
+TEST(ConvertStore, FloatStoreTowardZeroBracketsTheValue) {
+  uint64_t x = 0x5eed;
+  for (int i = 0; i < 200000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const uint32_t f = static_cast<uint32_t>(x >> 32) & 0x7fffffffu;
+    if (((f >> 23) & 0xffu) == 0xffu) continue;  // Inf, NaN
+    const double v = static_cast<double>(bitsToFloat(f));
+    const uint32_t z = store(G8, Dfmt::F16, Nfmt::Float, 0, f, "float-store-round=toward-zero");
+    const uint32_t n = store(G8, Dfmt::F16, Nfmt::Float, 0, f);
+    ASSERT_LT(z, 0x7c00u) << std::hex << f;  // finite, positive
+    const double below = static_cast<double>(bitsToFloat(fbits::halfToFloat(z)));
+    ASSERT_LE(below, v) << std::hex << f;
+    if (z < 0x7bffu) {
+      const double above = static_cast<double>(bitsToFloat(fbits::halfToFloat(z + 1)));
+      ASSERT_GT(above, v) << std::hex << f;
+      ASSERT_TRUE(n == z || n == z + 1) << std::hex << f;
+    } else {
+      ASSERT_TRUE(n == z || n == 0x7c00u) << std::hex << f;
+    }
+  }
 }
 
 TEST(ConvertStore, NotWritable) {
