@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "app/commands.h"
 #include "harness/routes/all_routes.h"
@@ -65,10 +66,16 @@ class Fuzzer {
         return {pr.verdict.verdict == run::Verdict::Unsupported ? "unsupported" : "error",
                 pr.verdict.reason};
       // Test hook (docs/run.md "Test hooks"): `fail` flips the lowest bit of every lane's
-      // first register, so that tests see the minimiser and the reproducer at work.
-      if (run::faultFor(faults_, c.name) == run::FaultKind::Fail)
+      // first register, and of the buffer's first byte after a store, so that tests see the
+      // minimiser and the reproducer at work.
+      if (run::faultFor(faults_, c.name) == run::FaultKind::Fail) {
         for (auto& lane : pr.device->vdata)
           lane[0] ^= 1u;
+        const gcn::OpKind k = c.device.inst.op->kind;
+        if ((k == gcn::OpKind::Store || k == gcn::OpKind::StoreFormat) &&
+            !pr.device->memory.empty())
+          pr.device->memory[0] ^= 1u;
+      }
       const std::vector<run::PredictionMatch> m =
           run::matchPredictions(*setup.chip, c, ex, *pr.device);
       for (std::size_t p = 0; p < m.size(); ++p) {
@@ -118,7 +125,8 @@ int runFuzz(const FuzzOptions& o) {
                      "are what such a device can do");
   Fuzzer fuzzer(*ctx);
   std::map<std::string, uint64_t> counts;
-  std::map<std::string, uint64_t> why;  // unrealisable / unsupported / error reasons
+  std::map<std::string, uint64_t> why;          // unrealisable / unsupported / error reasons
+  std::map<std::string, uint64_t> explainedBy;  // policy cases: the options that explain them
   nlohmann::json findings = nlohmann::json::array();
   const auto t0 = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -136,16 +144,26 @@ int runFuzz(const FuzzOptions& o) {
     ++counts[out.status];
     if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "error")
       ++why[out.status + ": " + out.detail.substr(0, 160)];
+    if (out.status == "policy") ++explainedBy[fc.kind + ": " + out.detail.substr(0, 160)];
     if (out.status != "mismatch") continue;
-    // Minimise: the first lane no prediction explains, alone; else every lane.
+    // Minimise: the first lane no prediction explains, alone. A store's memory matches no
+    // prediction as a whole, so there each lane is tried alone, in order, until one still
+    // mismatches. Else every lane stays.
     run::FuzzCase small = fc;
     Outcome smallOut = out;
-    if (out.firstBadLane >= 0 && fc.v0.size() > 1) {
-      const run::FuzzCase one = run::keepLanes(fc, {static_cast<unsigned>(out.firstBadLane)});
+    std::vector<unsigned> tries;
+    if (out.firstBadLane >= 0)
+      tries.push_back(static_cast<unsigned>(out.firstBadLane));
+    else if (!fc.data.empty())
+      for (unsigned l = 0; l < fc.v0.size(); ++l)
+        tries.push_back(l);
+    for (unsigned lane : fc.v0.size() > 1 ? tries : std::vector<unsigned>{}) {
+      const run::FuzzCase one = run::keepLanes(fc, {lane});
       const Outcome oneOut = fuzzer.run(run::fuzzProbeText(gen, one, ""), name(one) + ".probe");
       if (oneOut.status == "mismatch") {
         small = one;
         smallOut = oneOut;
+        break;
       }
     }
     fs::create_directories(o.out);
@@ -178,6 +196,8 @@ int runFuzz(const FuzzOptions& o) {
   const double seconds = elapsed();
   for (const auto& [reason, k] : why)
     std::fprintf(text, "  %llu x %s\n", static_cast<unsigned long long>(k), reason.c_str());
+  for (const auto& [labels, k] : explainedBy)
+    std::fprintf(text, "  %llu x policy, %s\n", static_cast<unsigned long long>(k), labels.c_str());
   std::string summary = std::to_string(n) + " cases:";
   for (const char* s : {"exact", "policy", "mismatch", "unsupported", "unrealisable", "error"})
     summary += " " + std::to_string(counts[s]) + " " + s;
@@ -194,6 +214,7 @@ int runFuzz(const FuzzOptions& o) {
                                        {"seed", o.seed},
                                        {"cases", n},
                                        {"counts", c},
+                                       {"policies", explainedBy},
                                        {"findings", findings},
                                        {"seconds", seconds}}
                             .dump(2)

@@ -1,6 +1,9 @@
 #include "harness/run/fuzz.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <random>
 
 #include "harness/formats.h"
@@ -23,7 +26,68 @@ constexpr StorageLoad kStorageLoads[] = {{"buffer_load_ubyte", "v1", 1},
                                          {"buffer_load_dword", "v1", 4},
                                          {"buffer_load_dwordx2", "v[1:2]", 8},
                                          {"buffer_load_dwordx4", "v[1:4]", 16}};
+constexpr StorageLoad kStorageStores[] = {{"buffer_store_byte", "v1", 1},
+                                          {"buffer_store_short", "v1", 2},
+                                          {"buffer_store_dword", "v1", 4},
+                                          {"buffer_store_dwordx2", "v[1:2]", 8},
+                                          {"buffer_store_dwordx4", "v[1:4]", 16}};
 constexpr unsigned kOffsets[] = {0, 4, 16, 20, 64};
+
+// `count` distinct values of [0, n) in random order (count <= n): stores from different lanes
+// never write the same byte, which Vulkan leaves undefined (a data race between invocations).
+template <typename Below>
+std::vector<uint32_t> distinct(uint32_t n, unsigned count, Below& below) {
+  std::vector<uint32_t> all(n);
+  for (uint32_t i = 0; i < n; ++i)
+    all[i] = i;
+  for (unsigned i = 0; i < count; ++i)
+    std::swap(all[i], all[i + below(n - i)]);
+  all.resize(count);
+  return all;
+}
+
+uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// A value a shader stores into a float-converting format (UNORM, SNORM, FLOAT): mostly the
+// interesting range of the normalised formats, sometimes values a 16/11/10-bit float overflows
+// or cannot represent, edge values, or random finite bits. NaN is left out: Vulkan leaves the
+// fixed-point conversion of NaN to the implementation.
+template <typename Below>
+uint32_t floatData(Below& below) {
+  const unsigned r = below(16);
+  if (r < 7) return floatBits(static_cast<float>(static_cast<int>(below(2001)) - 1000) / 800.0f);
+  if (r < 9) return floatBits(static_cast<float>(below(256)) / 255.0f);
+  if (r < 11)
+    return floatBits(static_cast<float>(static_cast<int>(below(140001)) - 70000) +
+                     static_cast<float>(below(8)) / 8.0f);
+  if (r < 13) {
+    static constexpr float kEdges[] = {0.0f,     -0.0f, 1.0f,   -1.0f,  0.5f,  65504.0f,
+                                       65520.0f, 1e-8f, 6e-5f,  -1e-8f, 1e30f, -1e30f,
+                                       2.0f,     -2.0f, 0.999f, 1.001f};
+    return floatBits(kEdges[below(std::size(kEdges))]);
+  }
+  uint32_t u = below(0xffffffffu) + below(2);
+  if (((u >> 23) & 0xffu) == 0xffu) u &= ~(1u << 30);  // finite: no Inf or NaN bits
+  return u;
+}
+
+// A value a shader stores into an integer format (UINT, SINT): random, small, or a boundary
+// of the 8/10/16-bit fields (the int-store point: clamp or wrap).
+template <typename Below>
+uint32_t intData(Below& below) {
+  const unsigned r = below(16);
+  if (r < 8) return below(0xffffffffu) + below(2);
+  if (r < 12) return static_cast<uint32_t>(static_cast<int>(below(601)) - 300);
+  static constexpr uint32_t kEdges[] = {
+      0u,          1u,          127u,        128u,        255u,        256u,       511u,
+      1023u,       1024u,       32767u,      32768u,      65535u,      65536u,     0x7fffffffu,
+      0x80000000u, 0xffffffffu, 0xffffff80u, 0xffffff7fu, 0xffff8000u, 0xfffffe00u};
+  return kEdges[below(std::size(kEdges))];
+}
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -52,9 +116,10 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
   FuzzCase c;
   c.seed = seed;
   c.number = number;
-  const unsigned lanes = 1 + below(64);
+  unsigned lanes = 1 + below(64);
   gcn::VSharp v;
-  if (below(10) < 6) {
+  const unsigned kind = below(20);
+  if (kind < 9) {
     static const std::vector<const BufferFormat*> formats = texelFormats();
     const BufferFormat& f = *formats[below(formats.size())];
     const uint32_t elements = 1 + below(64);
@@ -65,18 +130,47 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
     c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
     for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
       c.v0.push_back(below(8) == 0 ? elements + below(4) : below(elements));
+  } else if (kind < 12) {
+    static const std::vector<const BufferFormat*> formats = texelFormats();
+    const BufferFormat& f = *formats[below(formats.size())];
+    const uint32_t elements = 1 + below(64);
+    c.kind = "texel-store";
+    c.format = std::string(f.name);
+    c.inst = "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
+    v = makeTexelBufferVSharp(chip, kBase, elements, f.vk);
+    c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
+    // Distinct elements, up to three past the end.
+    lanes = std::min(lanes, elements + 3);
+    c.v0 = distinct(elements + 3, lanes, below);
+    const bool integer = f.nfmt == gcn::Nfmt::Uint || f.nfmt == gcn::Nfmt::Sint;
+    c.data.assign(4, {});
+    for (unsigned k = 0; k < 4; ++k)
+      for (unsigned l = 0; l < lanes; ++l)
+        c.data[k].push_back(integer ? intData(below) : floatData(below));
   } else {
-    const StorageLoad& s = kStorageLoads[below(std::size(kStorageLoads))];
+    const bool store = kind >= 17;
+    const StorageLoad& s = store ? kStorageStores[below(std::size(kStorageStores))]
+                                 : kStorageLoads[below(std::size(kStorageLoads))];
     const unsigned offset = kOffsets[below(std::size(kOffsets))];
     const uint32_t range = 4 * (1 + below(64));
-    c.kind = "storage";
+    c.kind = store ? "storage-store" : "storage";
     c.inst = std::string(s.mnemonic) + " " + s.vdata + ", v0, s[4:7], 0 offen" +
              (offset != 0 ? " offset:" + std::to_string(offset) : "");
     v = routes::makeStorageBufferVSharp(kBase, range);
     c.memoryBytes = range;
     const uint32_t slots = range / s.bytes + 2;  // a few past the end
-    for (unsigned l = 0; l < lanes; ++l)
-      c.v0.push_back(below(slots) * s.bytes);
+    if (store) {
+      lanes = std::min(lanes, slots);
+      for (uint32_t slot : distinct(slots, lanes, below))
+        c.v0.push_back(slot * s.bytes);
+      c.data.assign(std::max(1u, s.bytes / 4), {});
+      for (std::vector<uint32_t>& reg : c.data)
+        for (unsigned l = 0; l < lanes; ++l)
+          reg.push_back(below(0xffffffffu) + below(2));
+    } else {
+      for (unsigned l = 0; l < lanes; ++l)
+        c.v0.push_back(below(slots) * s.bytes);
+    }
   }
   const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
   c.vsharpWords.assign(w.begin(), w.end());
@@ -91,8 +185,9 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
        " (" + c.kind + (c.format.empty() ? "" : ", " + c.format) + "), minimised to " +
        std::to_string(c.v0.size()) + " lane(s).\n";
   if (!finding.empty()) t += "# The device differed from the reference: " + finding + "\n";
-  t += "question = Does the device load what the reference predicts for this random " + c.kind +
-       " case?\n";
+  const bool store = !c.data.empty();
+  t += "question = Does the device " + std::string(store ? "store" : "load") +
+       " what the reference predicts for this random " + c.kind + " case?\n";
   t += "source = gcnprobe fuzz (harness/run/fuzz.h): a random Vulkan-legal case\n";
   t += "gen = " + std::string(gcn::genName(gen)) + "\n";
   t += "inst = " + c.inst + "\n";
@@ -106,6 +201,12 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
   for (std::size_t i = 0; i < c.v0.size(); ++i)
     t += (i ? ", " : "") + std::to_string(c.v0[i]);
   t += "\n";
+  for (std::size_t k = 0; k < c.data.size(); ++k) {
+    t += "v" + std::to_string(k + 1) + " = ";
+    for (std::size_t i = 0; i < c.data[k].size(); ++i)
+      t += (i ? ", " : "") + hex(c.data[k][i]);
+    t += "\n";
+  }
   if (!c.memory.empty()) {
     t += "mem @0 u32 = ";
     for (std::size_t i = 0; i < c.memory.size(); ++i)
@@ -118,9 +219,13 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
 FuzzCase keepLanes(const FuzzCase& c, const std::vector<unsigned>& lanes) {
   FuzzCase out = c;
   out.v0.clear();
+  for (std::vector<uint32_t>& reg : out.data)
+    reg.clear();
   for (unsigned l : lanes) {
     if (l >= c.v0.size()) throw gcn::Error("fuzz: lane " + std::to_string(l) + " out of range");
     out.v0.push_back(c.v0[l]);
+    for (std::size_t k = 0; k < c.data.size(); ++k)
+      out.data[k].push_back(c.data[k].at(l));
   }
   return out;
 }

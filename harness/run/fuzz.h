@@ -10,7 +10,14 @@
 //   element indices, some past the end; random memory;
 // - storage: BUFFER_LOAD_{UBYTE,USHORT,DWORD,DWORDX2,DWORDX4} OFFEN with a random instruction
 //   OFFSET through RADV's storage-buffer V# of a random range; random aligned offsets, some
-//   past the end; random memory.
+//   past the end; random memory;
+// - texel-store: BUFFER_STORE_FORMAT_XYZW IDXEN through the same texel V#s: distinct element
+//   indices (Vulkan leaves two invocations writing one texel undefined), up to three past the
+//   end; data the format's conversion cares about (normalised range, float overflow, integer
+//   field boundaries; never NaN, whose fixed-point conversion Vulkan leaves open);
+// - storage-store: BUFFER_STORE_{BYTE,SHORT,DWORD,DWORDX2,DWORDX4} OFFEN with an instruction
+//   OFFSET through RADV's storage-buffer V#: distinct aligned slots, a few past the end;
+//   random data.
 #pragma once
 
 #include <cstdint>
@@ -26,13 +33,15 @@ namespace gcnprobe::run {
 struct FuzzCase {
   uint64_t seed = 0;
   uint64_t number = 0;
-  std::string kind;    // "texel", "storage"
+  std::string kind;    // "texel", "texel-store", "storage", "storage-store"
   std::string format;  // texel: the VkFormat name
   std::string inst;
   std::vector<uint32_t> vsharpWords;  // 4
   uint64_t memoryBytes = 0;
   std::vector<uint32_t> memory;  // memoryBytes / 4 words from the V#'s base
   std::vector<uint32_t> v0;      // one per lane (index or byte offset)
+  // Stores: the data registers v1, v2, ... (one value per lane each); empty for loads.
+  std::vector<std::vector<uint32_t>> data;
 };
 
 // Case `number` of `seed` for a chip of generation `gen` (the device's, else gfx8).

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness/run/fuzz.h"
+#include "reference/error.h"
 
 namespace gcnprobe {
 namespace {
@@ -30,7 +31,9 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
     for (const std::vector<uint32_t>& reg : c.data)
       EXPECT_EQ(reg.size(), c.v0.size());
     // texel stores write 4 registers; storage stores one per dword (byte/short: one).
-    if (c.kind == "texel-store") EXPECT_EQ(c.data.size(), 4u);
+    if (c.kind == "texel-store") {
+      EXPECT_EQ(c.data.size(), 4u);
+    }
     EXPECT_EQ(std::set<uint32_t>(c.v0.begin(), c.v0.end()).size(), c.v0.size());
   }
   for (const char* k : {"texel", "texel-store", "storage", "storage-store"})
