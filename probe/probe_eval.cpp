@@ -333,13 +333,35 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
   uint64_t imageBytes = 0;  // held by the distinct predictions' memory images
   const Policies base = setup.policies;
   const ExecResult baseResult = run(probe, setup, base);
-  for (const PolicyPoint& point : allPolicyPoints()) {
-    if (std::find(setup.pinned.begin(), setup.pinned.end(), point.id) != setup.pinned.end())
-      continue;
-    Policies flipped = base;
-    flipped.set(point.id, static_cast<uint8_t>(1 - base.get(point.id)));
-    if (!samePrediction(run(probe, setup, flipped), baseResult, setup.lanes))
-      ex.mattering.push_back(point.id);
+  const auto flip = [](Policies p, PolicyId id) {
+    p.set(id, static_cast<uint8_t>(1 - p.get(id)));
+    return p;
+  };
+  // A point matters when flipping it changes the prediction: from the base, or from the base
+  // with one point that matters already flipped, since a point can matter only together with
+  // another (a store's norm-store under store-dst-sel=inverse, when the inverse swizzle moves
+  // a tie-breaking value into the field). Repeated until no point is added.
+  std::vector<Policies> from = {base};
+  std::vector<ExecResult> fromResults;
+  fromResults.push_back(baseResult);
+  for (bool grown = true; grown;) {
+    grown = false;
+    for (const PolicyPoint& point : allPolicyPoints()) {
+      if (std::find(setup.pinned.begin(), setup.pinned.end(), point.id) != setup.pinned.end() ||
+          std::find(ex.mattering.begin(), ex.mattering.end(), point.id) != ex.mattering.end())
+        continue;
+      for (std::size_t k = 0; k < from.size(); ++k) {
+        if (samePrediction(run(probe, setup, flip(from[k], point.id)), fromResults[k], setup.lanes))
+          continue;
+        ex.mattering.push_back(point.id);
+        grown = true;
+        break;
+      }
+    }
+    for (std::size_t i = from.size() - 1; i < ex.mattering.size(); ++i) {
+      from.push_back(flip(base, ex.mattering[i]));
+      fromResults.push_back(run(probe, setup, from.back()));
+    }
   }
   // Every combination of the points that matter (2^k runs of one instruction each); with
   // many points only one flip at a time, so the run stays short.

@@ -60,7 +60,9 @@ struct Prediction {
   bool isDefault = false;           // the generation's default (with pinned points)
 };
 struct Exploration {
-  std::vector<PolicyId> mattering;      // points whose choice changed the prediction
+  // Points whose choice changed the prediction: from the defaults, or with one other point
+  // that matters flipped (a point can matter only together with another).
+  std::vector<PolicyId> mattering;
   std::vector<Prediction> predictions;  // distinct; the default first
   bool exhaustive = true;               // false when too many points mattered to combine
 };

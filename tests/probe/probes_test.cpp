@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"
@@ -63,6 +64,41 @@ TEST(Probes, RawStraddleShowsBothRules) {
     const bool startOnly = p.policies.rawStraddle() == policy::RawStraddle::StartOnly;
     EXPECT_EQ(lane1.vdata[1], startOnly ? 0x33333333u : 0u);
   }
+}
+
+// A point that matters only together with another one is found: an A8_UNORM store (V# DST_SEL
+// 000X, gfx8) of X = 0.88625f and W = 0.3f. Under store-dst-sel=ignore memory gets X: 0.88625f
+// * 255 = 225.99, 226 (0xe2) under both norm-store options. Under inverse it gets W: 0.3f * 255
+// = 76.50000304, 77 (0x4d) exact or 76 (0x4c) through float32 (hand-derived, convert_test.cpp
+// NormStorePerPolicy). Flipping norm-store alone changes nothing; after the inverse it does.
+// (Found by gcnprobe fuzz on Mesa 25's lavapipe, which answers inverse + f32mul.)
+TEST(Probes, APointThatMattersOnlyWithAnotherIsExplored) {
+  const Probe probe = parseProbe(R"(question = interaction
+source = gcnprobe fuzz
+gen = gfx8
+inst = buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen
+vsharp words = 0x1000, 0x10000, 0x40, 0x8800
+memory base = 0x1000
+memory size = 64
+lanes = 1
+v0 = 4
+v1 = 0x3f62e148
+v2 = 0x47320b60
+v3 = 0xbe9c28f6
+v4 = 0x3e99999a
+mem fill = 0x12
+)",
+                                 "interaction.probe");
+  const ProbeSetup setup = prepare(probe, {});
+  const Exploration ex = explore(probe, setup);
+  EXPECT_NE(std::find(ex.mattering.begin(), ex.mattering.end(), PolicyId::StoreDstSel),
+            ex.mattering.end());
+  EXPECT_NE(std::find(ex.mattering.begin(), ex.mattering.end(), PolicyId::NormStore),
+            ex.mattering.end());
+  std::set<uint8_t> stored;
+  for (const Prediction& p : ex.predictions)
+    stored.insert(p.result.memory().bytes.at(4));
+  EXPECT_EQ(stored, (std::set<uint8_t>{0xe2, 0x4d, 0x4c}));
 }
 
 // A pinned point is not varied: with straddle pinned, raw-straddle has one prediction.
