@@ -32,6 +32,9 @@ constexpr StorageLoad kStorageStores[] = {{"buffer_store_byte", "v1", 1},
                                           {"buffer_store_dwordx2", "v[1:2]", 8},
                                           {"buffer_store_dwordx4", "v[1:4]", 16}};
 constexpr unsigned kOffsets[] = {0, 4, 16, 20, 64};
+// The atomics a GLSL SSBO atomic reaches (harness/routes/atomic.cpp), each also as _x2.
+constexpr const char* kAtomics[] = {"swap", "cmpswap", "add", "sub", "smin", "umin",
+                                    "smax", "umax",    "and", "or",  "xor"};
 
 // `count` distinct values of [0, n) in random order (count <= n): stores from different lanes
 // never write the same byte, which Vulkan leaves undefined (a data race between invocations).
@@ -119,7 +122,50 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
   unsigned lanes = 1 + below(64);
   gcn::VSharp v;
   const unsigned kind = below(20);
-  if (kind < 9) {
+  if (kind >= 18) {
+    // An atomic with the pre-op value returned (GLC), each lane on a slot of its own (the
+    // order of two lanes' atomics on one place is the device's), a few past the end.
+    const std::string op = kAtomics[below(std::size(kAtomics))];
+    const bool wide = below(4) == 0;
+    const bool cmpswap = op == "cmpswap";
+    const unsigned es = wide ? 8 : 4;
+    const unsigned offset = wide ? 16 * below(5) : kOffsets[below(std::size(kOffsets))];
+    const uint32_t range = es * (1 + below(32));
+    const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
+    c.kind = "storage-atomic";
+    c.inst = "buffer_atomic_" + op + (wide ? "_x2 " : " ") +
+             (regs == 1 ? std::string("v1") : "v[1:" + std::to_string(regs) + "]") +
+             ", v0, s[4:7], 0 offen" + (offset != 0 ? " offset:" + std::to_string(offset) : "") +
+             " glc";
+    v = routes::makeStorageBufferVSharp(kBase, range);
+    c.memoryBytes = range;
+    for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
+      c.memory.push_back(static_cast<uint32_t>(rng()));
+    const uint32_t slots = range / es + 2;
+    lanes = std::min(lanes, slots);
+    for (uint32_t slot : distinct(slots, lanes, below))
+      c.v0.push_back(slot * es);
+    c.data.assign(regs, {});
+    for (unsigned l = 0; l < lanes; ++l) {
+      // Source: random, or small signed values (the min/max orders differ there).
+      for (unsigned k = 0; k < (wide ? 2u : 1u); ++k)
+        c.data[k].push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
+                                          : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
+      if (!cmpswap) continue;
+      // Compare: the memory's own value on about half the lanes, so that some swaps happen.
+      const uint64_t at = uint64_t{c.v0[l]} + offset;
+      for (unsigned k = 0; k < (wide ? 2u : 1u); ++k) {
+        const uint64_t word = at / 4 + k;
+        c.data[(wide ? 2 : 1) + k].push_back(below(2) == 0 && word < c.memory.size()
+                                                 ? c.memory[word]
+                                                 : below(0xffffffffu) + below(2));
+      }
+    }
+    const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
+    c.vsharpWords.assign(w.begin(), w.end());
+    return c;
+  }
+  if (kind < 8) {
     static const std::vector<const BufferFormat*> formats = texelFormats();
     const BufferFormat& f = *formats[below(formats.size())];
     const uint32_t elements = 1 + below(64);
@@ -130,7 +176,7 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
     c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
     for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
       c.v0.push_back(below(8) == 0 ? elements + below(4) : below(elements));
-  } else if (kind < 12) {
+  } else if (kind < 11) {
     static const std::vector<const BufferFormat*> formats = texelFormats();
     const BufferFormat& f = *formats[below(formats.size())];
     const uint32_t elements = 1 + below(64);
@@ -148,7 +194,7 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
       for (unsigned l = 0; l < lanes; ++l)
         c.data[k].push_back(integer ? intData(below) : floatData(below));
   } else {
-    const bool store = kind >= 17;
+    const bool store = kind >= 15;
     const StorageLoad& s = store ? kStorageStores[below(std::size(kStorageStores))]
                                  : kStorageLoads[below(std::size(kStorageLoads))];
     const unsigned offset = kOffsets[below(std::size(kOffsets))];
@@ -186,7 +232,10 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
        std::to_string(c.v0.size()) + " lane(s).\n";
   if (!finding.empty()) t += "# The device differed from the reference: " + finding + "\n";
   const bool store = !c.data.empty();
-  t += "question = Does the device " + std::string(store ? "store" : "load") +
+  t += "question = Does the device " +
+       std::string(c.kind == "storage-atomic" ? "do"
+                   : store                    ? "store"
+                                              : "load") +
        " what the reference predicts for this random " + c.kind + " case?\n";
   t += "source = gcnprobe fuzz (harness/run/fuzz.h): a random Vulkan-legal case\n";
   t += "gen = " + std::string(gcn::genName(gen)) + "\n";

@@ -17,7 +17,11 @@
 //   field boundaries; never NaN, whose fixed-point conversion Vulkan leaves open);
 // - storage-store: BUFFER_STORE_{BYTE,SHORT,DWORD,DWORDX2,DWORDX4} OFFEN with an instruction
 //   OFFSET through RADV's storage-buffer V#: distinct aligned slots, a few past the end;
-//   random data.
+//   random data;
+// - storage-atomic: BUFFER_ATOMIC_{SWAP,CMPSWAP,ADD,SUB,SMIN,UMIN,SMAX,UMAX,AND,OR,XOR}[_X2]
+//   OFFEN GLC through RADV's storage-buffer V#: distinct slots (the order of two lanes'
+//   atomics on one place is the device's), a few past the end; random or small signed
+//   sources; CMPSWAP compares with the memory's own value on about half the lanes.
 #pragma once
 
 #include <cstdint>
@@ -33,14 +37,15 @@ namespace gcnprobe::run {
 struct FuzzCase {
   uint64_t seed = 0;
   uint64_t number = 0;
-  std::string kind;    // "texel", "texel-store", "storage", "storage-store"
+  std::string kind;    // "texel", "texel-store", "storage", "storage-store", "storage-atomic"
   std::string format;  // texel: the VkFormat name
   std::string inst;
   std::vector<uint32_t> vsharpWords;  // 4
   uint64_t memoryBytes = 0;
   std::vector<uint32_t> memory;  // memoryBytes / 4 words from the V#'s base
   std::vector<uint32_t> v0;      // one per lane (index or byte offset)
-  // Stores: the data registers v1, v2, ... (one value per lane each); empty for loads.
+  // Stores and atomics: the data registers v1, v2, ... (one value per lane each); empty for
+  // loads.
   std::vector<std::vector<uint32_t>> data;
 };
 

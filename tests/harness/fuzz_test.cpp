@@ -1,6 +1,7 @@
 // The fuzz case generator (harness/run/fuzz.h), without a device: every kind of case comes up,
-// a case is a function of (seed, number) alone, stores write distinct places (Vulkan leaves
-// two invocations writing one location undefined) with one data value per lane and register,
+// a case is a function of (seed, number) alone, stores and atomics reach distinct places
+// (Vulkan leaves two invocations writing one location undefined, and the order of two atomics
+// on one place is the device's) with one data value per lane and register,
 // and the minimiser's keepLanes keeps each kept lane's address and data together.
 #include <gtest/gtest.h>
 
@@ -25,9 +26,18 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
     ASSERT_EQ(c.vsharpWords.size(), 4u);
     ASSERT_EQ(c.memory.size() * 4, c.memoryBytes);
     const bool store = c.kind == "texel-store" || c.kind == "storage-store";
-    EXPECT_EQ(!c.data.empty(), store);
-    EXPECT_EQ(c.inst.rfind(store ? "buffer_store_" : "buffer_load_", 0), 0u) << c.inst;
-    if (!store) continue;
+    const bool atomic = c.kind == "storage-atomic";
+    EXPECT_EQ(!c.data.empty(), store || atomic);
+    EXPECT_EQ(c.inst.rfind(atomic  ? "buffer_atomic_"
+                           : store ? "buffer_store_"
+                                   : "buffer_load_",
+                           0),
+              0u)
+        << c.inst;
+    if (atomic) {
+      EXPECT_NE(c.inst.find(" glc"), std::string::npos) << c.inst;
+    }
+    if (!store && !atomic) continue;
     for (const std::vector<uint32_t>& reg : c.data)
       EXPECT_EQ(reg.size(), c.v0.size());
     // texel stores write 4 registers; storage stores one per dword (byte/short: one).
@@ -36,9 +46,9 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
     }
     EXPECT_EQ(std::set<uint32_t>(c.v0.begin(), c.v0.end()).size(), c.v0.size());
   }
-  for (const char* k : {"texel", "texel-store", "storage", "storage-store"})
+  for (const char* k : {"texel", "texel-store", "storage", "storage-store", "storage-atomic"})
     EXPECT_GT(kinds[k], 100u) << k;
-  EXPECT_EQ(kinds.size(), 4u);
+  EXPECT_EQ(kinds.size(), 5u);
 }
 
 TEST(FuzzCase, ACaseDependsOnItsSeedAndNumberOnly) {
