@@ -34,6 +34,13 @@ class CachedPipeline : public vk::PipelineObjects {
                         VK_SHADER_STAGE_COMPUTE_BIT, 0) {
     // The templates' OFFSET specialisation constant (shaders/storage_access.comp,
     // atomic_ssbo.comp) stays 0.
+    // The proof of a patched pipeline is the driver's creation feedback: core in Vulkan 1.3.
+    if (ctx.apiVersion() < VK_API_VERSION_1_3)
+      throw gcn::Error(
+          "the binary route proves a patched pipeline through pipeline creation "
+          "feedback (Vulkan 1.3), and this device and loader give Vulkan " +
+          std::to_string(VK_API_VERSION_MAJOR(ctx.apiVersion())) + "." +
+          std::to_string(VK_API_VERSION_MINOR(ctx.apiVersion())));
     const uint32_t spec[] = {0};
     const VkSpecializationMapEntry entry{0, 0, 4};
     VkSpecializationInfo si{1, &entry, sizeof spec, spec};

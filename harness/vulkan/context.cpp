@@ -42,7 +42,8 @@ std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice pd) {
   return exts;
 }
 
-VkInstance createInstance(bool validation, bool* debugUtils) {
+// `apiVersion` (optional) receives the version the instance was created for.
+VkInstance createInstance(bool validation, bool* debugUtils, uint32_t* apiVersion = nullptr) {
   loadVulkan();
   uint32_t loaderVersion = VK_API_VERSION_1_0;
   if (vkEnumerateInstanceVersion != nullptr) vkEnumerateInstanceVersion(&loaderVersion);
@@ -52,6 +53,7 @@ VkInstance createInstance(bool validation, bool* debugUtils) {
   auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
   app.pApplicationName = "gcnprobe";
   app.apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
+  if (apiVersion != nullptr) *apiVersion = app.apiVersion;
   std::vector<const char*> layers, exts;
   *debugUtils = false;
   if (validation) {
@@ -271,7 +273,7 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
                                        bool descriptorBuffer) {
   std::unique_ptr<Context> ctx(new Context());
   bool debugUtils = false;
-  ctx->instance_ = createInstance(validation, &debugUtils);
+  ctx->instance_ = createInstance(validation, &debugUtils, &ctx->instanceApiVersion_);
   if (debugUtils) {
     ctx->messengerState_ = std::make_unique<Messenger>();
     auto mi = make<VkDebugUtilsMessengerCreateInfoEXT>(

@@ -5,6 +5,7 @@
 
 #include <volk.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -91,6 +92,9 @@ class Context {
   Context& operator=(const Context&) = delete;
 
   const DeviceInfo& info() const { return info_; }
+  // The Vulkan version the device's functionality may be used at: the lower of the device's
+  // version (info().apiVersion) and the one the instance was created for (min(loader, 1.3)).
+  uint32_t apiVersion() const { return std::min(info_.apiVersion, instanceApiVersion_); }
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physicalDevice() const { return physical_; }
   VkDevice device() const { return device_; }
@@ -126,6 +130,7 @@ class Context {
   Context() = default;
   DeviceInfo info_;
   VkInstance instance_ = VK_NULL_HANDLE;
+  uint32_t instanceApiVersion_ = 0;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   std::unique_ptr<Messenger> messengerState_;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;

@@ -119,7 +119,7 @@ ComputePipeline::ComputePipeline(Context& ctx, std::span<const uint32_t> spirv,
   auto fci = make<VkPipelineCreationFeedbackCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
   fci.pPipelineCreationFeedback = &feedback;
-  if (cache != VK_NULL_HANDLE && ctx.info().apiVersion >= VK_API_VERSION_1_3) ci.pNext = &fci;
+  if (cache != VK_NULL_HANDLE && ctx.apiVersion() >= VK_API_VERSION_1_3) ci.pNext = &fci;
   check(vkCreateComputePipelines(device_, cache, 1, &ci, nullptr, &pipeline_),
         "vkCreateComputePipelines");
   if (cache != VK_NULL_HANDLE) ctx.keepPipelineCacheEntries();

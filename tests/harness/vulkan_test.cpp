@@ -229,6 +229,18 @@ TEST(VulkanContext, DescriptorSetsOfOnePoolDispatchIndependently) {
   EXPECT_EQ(ctx->validationErrors(), 0u);
 }
 
+// The version device functionality may be used at is the lower of the device's and the one
+// the instance was created for (the loader's, at most 1.3).
+TEST(VulkanContext, ApiVersionIsTheLowerOfDeviceAndInstance) {
+  auto ctx = Context::open("");
+  uint32_t loader = VK_API_VERSION_1_0;
+  ASSERT_NE(vkEnumerateInstanceVersion, nullptr);
+  vkEnumerateInstanceVersion(&loader);
+  const uint32_t instance = std::min<uint32_t>(loader, VK_API_VERSION_1_3);
+  EXPECT_EQ(ctx->apiVersion(), std::min(instance, ctx->info().apiVersion));
+  EXPECT_LE(ctx->apiVersion(), ctx->info().apiVersion);
+}
+
 TEST(VulkanContext, CaptureIsaIsEmptyWithoutTheExtension) {
   auto ctx = Context::open("");
   if (ctx->features().pipelineExecutableInfo) GTEST_SKIP() << "device has the extension";
