@@ -59,13 +59,18 @@ class Plan {
     }
   }
   uint64_t size() const { return size_; }
-  // The swept channel and code of element i.
-  std::pair<unsigned, uint32_t> at(uint64_t i) const {
+  // The swept channel of element i and the position of its value in that channel's list.
+  std::pair<unsigned, uint64_t> cursor(uint64_t i) const {
     const uint64_t k = i % size_;
     unsigned c = info_.components - 1;
     while (k < start_[c])
       --c;
-    return {c, code(c, k - start_[c])};
+    return {c, k - start_[c]};
+  }
+  // The swept channel and code of element i.
+  std::pair<unsigned, uint32_t> at(uint64_t i) const {
+    const auto [c, v] = cursor(i);
+    return {c, code(c, v)};
   }
   uint32_t code(unsigned c, uint64_t v) const {
     return info_.bits[c] <= 16 ? static_cast<uint32_t>(v) : wide_[v];
@@ -97,11 +102,7 @@ uint64_t randomBits(uint64_t element, unsigned word) {
 void writeElements(const gcn::DfmtInfo& info, const Plan& plan, uint64_t first, std::size_t count,
                    uint8_t* out, uint8_t* channel) {
   const unsigned bytes = info.bytes;
-  auto [c, v0] = plan.at(first);
-  (void)v0;
-  uint64_t v = first % plan.size();
-  for (unsigned k = 0; k < c; ++k)
-    v -= plan.values(k);
+  auto [c, v] = plan.cursor(first);
   uint64_t left = plan.values(c) - v;  // elements before the next channel
   for (std::size_t j = 0; j < count; ++j, out += bytes) {
     const uint32_t code = plan.code(c, v);
