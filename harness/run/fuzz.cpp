@@ -165,34 +165,31 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
     c.vsharpWords.assign(w.begin(), w.end());
     return c;
   }
-  if (kind < 8) {
+  if (kind < 11) {
+    // Texel loads (kind < 8) and stores through the V# of a random format's view.
     static const std::vector<const BufferFormat*> formats = texelFormats();
     const BufferFormat& f = *formats[below(formats.size())];
     const uint32_t elements = 1 + below(64);
-    c.kind = "texel";
+    const bool store = kind >= 8;
+    c.kind = store ? "texel-store" : "texel";
     c.format = std::string(f.name);
-    c.inst = "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
+    c.inst = store ? "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen"
+                   : "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
     v = makeTexelBufferVSharp(chip, kBase, elements, f.vk);
     c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
-    for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
-      c.v0.push_back(below(8) == 0 ? elements + below(4) : below(elements));
-  } else if (kind < 11) {
-    static const std::vector<const BufferFormat*> formats = texelFormats();
-    const BufferFormat& f = *formats[below(formats.size())];
-    const uint32_t elements = 1 + below(64);
-    c.kind = "texel-store";
-    c.format = std::string(f.name);
-    c.inst = "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
-    v = makeTexelBufferVSharp(chip, kBase, elements, f.vk);
-    c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
-    // Distinct elements, up to three past the end.
-    lanes = std::min(lanes, elements + 3);
-    c.v0 = distinct(elements + 3, lanes, below);
-    const bool integer = f.nfmt == gcn::Nfmt::Uint || f.nfmt == gcn::Nfmt::Sint;
-    c.data.assign(4, {});
-    for (unsigned k = 0; k < 4; ++k)
-      for (unsigned l = 0; l < lanes; ++l)
-        c.data[k].push_back(integer ? intData(below) : floatData(below));
+    if (!store) {
+      for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
+        c.v0.push_back(below(8) == 0 ? elements + below(4) : below(elements));
+    } else {
+      // Distinct elements, up to three past the end.
+      lanes = std::min(lanes, elements + 3);
+      c.v0 = distinct(elements + 3, lanes, below);
+      const bool integer = f.nfmt == gcn::Nfmt::Uint || f.nfmt == gcn::Nfmt::Sint;
+      c.data.assign(4, {});
+      for (unsigned k = 0; k < 4; ++k)
+        for (unsigned l = 0; l < lanes; ++l)
+          c.data[k].push_back(integer ? intData(below) : floatData(below));
+    }
   } else {
     const bool store = kind >= 15;
     const StorageLoad& s = store ? kStorageStores[below(std::size(kStorageStores))]

@@ -102,6 +102,15 @@ TEST(StorageSuite, PassesOnLavapipeWithEveryInstruction) {
   EXPECT_GE(expected.size(), 10u);  // dword forms never need an optional feature
 }
 
+// Makes a store_dword case's V# run 64 bytes past its memory image (NUM_RECORDS) and lane 5
+// store 8 bytes behind the payload; returns the image's size.
+uint32_t makeStrayStore(run::Case& c) {
+  const uint32_t bytes = static_cast<uint32_t>(c.device.memory.bytes.size());
+  c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes + 64;  // NUM_RECORDS
+  c.device.state.vgprMut(0)[5] = bytes + 8;                   // lane 5: behind the payload
+  return bytes;
+}
+
 // A V# whose NUM_RECORDS runs 64 bytes past the memory image: the descriptor range follows
 // the V#, so the device really writes behind the payload, into the guard band. The
 // reference calls that store in range but unmapped (not performed); the guard catches it.
@@ -111,9 +120,7 @@ TEST(StorageRoute, StrayWriteIntoGuardBandIsCaught) {
       run::buildCases("storage", "storage.store_dword.offset0", portableChip());
   ASSERT_EQ(cases.size(), 1u);
   run::Case& c = cases[0];
-  const uint32_t bytes = static_cast<uint32_t>(c.device.memory.bytes.size());
-  c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes + 64;  // NUM_RECORDS
-  c.device.state.vgprMut(0)[5] = bytes + 8;                   // lane 5: behind the payload
+  const uint32_t bytes = makeStrayStore(c);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].verdict, run::Verdict::Fail) << results[0].reason;
@@ -143,10 +150,7 @@ TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
   std::vector<run::Case> cases(3, one[0]);
   for (int i = 0; i < 3; ++i)
     cases[i].name += "#" + std::to_string(i);
-  run::Case& c = cases[1];
-  const uint32_t bytes = static_cast<uint32_t>(c.device.memory.bytes.size());
-  c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes + 64;  // NUM_RECORDS
-  c.device.state.vgprMut(0)[5] = bytes + 8;                   // lane 5: behind the payload
+  const uint32_t bytes = makeStrayStore(cases[1]);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), 3u);
   for (const run::CaseResult& r : results) {
