@@ -341,28 +341,50 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
   // with one point that matters already flipped, since a point can matter only together with
   // another (a store's norm-store under store-dst-sel=inverse, when the inverse swizzle moves
   // a tie-breaking value into the field). Repeated until no point is added.
+  // Memory images held while exploring count against maxImageBytes, searched ones included.
+  const auto holdImage = [&](const ExecResult& r, std::size_t images) {
+    if (!r.written) return;
+    imageBytes += r.written->bytes.size();
+    if (imageBytes <= maxImageBytes) return;
+    const Place& place = probe.memorySize ? probe.memorySize->place : probe.inst->place;
+    throw Error(place, "exploring the policies gives " + std::to_string(images) +
+                           " or more distinct memory images of " +
+                           std::to_string(r.written->bytes.size()) + " bytes, " +
+                           std::to_string(imageBytes) + " bytes in all (the limit is " +
+                           std::to_string(maxImageBytes) +
+                           "): make `memory size` smaller or pin policies with "
+                           "`policy = name=option`");
+  };
+  // from[k] for k >= 1 is the base with mattering[k - 1] flipped; each pass tests the points
+  // that do not matter yet against the entries the previous pass added (the older ones were
+  // tested already).
   std::vector<Policies> from = {base};
-  std::vector<ExecResult> fromResults;
-  fromResults.push_back(baseResult);
+  std::vector<ExecResult> fromResults;  // of from[1..]; from[0]'s is baseResult
+  std::size_t firstNew = 0;
   for (bool grown = true; grown;) {
     grown = false;
     for (const PolicyPoint& point : allPolicyPoints()) {
       if (std::find(setup.pinned.begin(), setup.pinned.end(), point.id) != setup.pinned.end() ||
           std::find(ex.mattering.begin(), ex.mattering.end(), point.id) != ex.mattering.end())
         continue;
-      for (std::size_t k = 0; k < from.size(); ++k) {
-        if (samePrediction(run(probe, setup, flip(from[k], point.id)), fromResults[k], setup.lanes))
+      for (std::size_t k = firstNew; k < from.size(); ++k) {
+        const ExecResult& before = k == 0 ? baseResult : fromResults[k - 1];
+        if (samePrediction(run(probe, setup, flip(from[k], point.id)), before, setup.lanes))
           continue;
         ex.mattering.push_back(point.id);
         grown = true;
         break;
       }
     }
+    firstNew = from.size();
     for (std::size_t i = from.size() - 1; i < ex.mattering.size(); ++i) {
       from.push_back(flip(base, ex.mattering[i]));
       fromResults.push_back(run(probe, setup, from.back()));
+      holdImage(fromResults.back(), fromResults.size() + 1);
     }
   }
+  fromResults.clear();  // the searched images are freed before the predictions are made
+  imageBytes = 0;
   // Every combination of the points that matter (2^k runs of one instruction each); with
   // many points only one flip at a time, so the run stays short.
   constexpr std::size_t kMaxCombined = 8;
@@ -397,20 +419,7 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
         std::find_if(ex.predictions.begin(), ex.predictions.end(),
                      [&](const Prediction& q) { return samePrediction(q.result, r, setup.lanes); });
     if (same == ex.predictions.end()) {
-      if (r.written) {
-        imageBytes += r.written->bytes.size();
-        if (imageBytes > maxImageBytes) {
-          const Place& place = probe.memorySize ? probe.memorySize->place : probe.inst->place;
-          throw Error(place, "exploring the policies gives " +
-                                 std::to_string(ex.predictions.size() + 1) +
-                                 " or more distinct memory images of " +
-                                 std::to_string(r.written->bytes.size()) + " bytes, " +
-                                 std::to_string(imageBytes) + " bytes in all (the limit is " +
-                                 std::to_string(maxImageBytes) +
-                                 "): make `memory size` smaller or pin policies with "
-                                 "`policy = name=option`");
-        }
-      }
+      holdImage(r, ex.predictions.size() + 1);
       ex.predictions.push_back(Prediction{std::move(r), p, {label}, p == base});
     } else {
       same->labels.push_back(label);

@@ -234,14 +234,14 @@ void runLaneChunk(vk::Context& ctx, vk::ComputePipeline& pipeline,
                      out.bytes().subspan(i * outStride, kLaneOutBytes));
     if (texel) {
       // Each case's own view format: a batch shares a shader, not a format.
-      views.emplace_back(ctx, data.buffer(),
+      views.emplace_back(ctx, data.buffer(i),
                          c.format != VK_FORMAT_UNDEFINED ? c.format : texelFormat,
                          data.payloadOffset(i), data.payloadSize(i));
       sets.writeTexelBuffer(i, 0, views.back().view());
     } else {
       // The descriptor range is what the V# says (NUM_RECORDS bytes): a V# that overruns
       // the memory image reaches into the guard band, where the write is caught.
-      sets.writeBuffer(i, 0, data.buffer(), data.payloadOffset(i), rawBufferFields(c).numRecords);
+      sets.writeBuffer(i, 0, data.buffer(i), data.payloadOffset(i), rawBufferFields(c).numRecords);
     }
     sets.writeBuffer(i, 1, in.buffer(), i * inStride, kLaneInBytes);
     sets.writeBuffer(i, 2, out.buffer(), i * outStride, kLaneOutBytes);

@@ -53,8 +53,8 @@ namespace detail {
 // none: a uniform one with uniformTexel, else a storage one), In {addr[64], enabled[64],
 // data[256]} at binding 1 and Out {v[256]} at binding 2. Lane l gets addr = VADDR[0], data =
 // VDATA[0..3]; `vdataWords` returned words per lane are read back. Cases run in submissions
-// of up to kLaneChunkCases: one guarded buffer with a region per case (guard bands of its
-// own around each), one In and one Out buffer, one descriptor pool.
+// of up to kLaneChunkCases: one allocation with a buffer per case (guard bands of its own
+// around each, vk::GuardedRegions), one In and one Out buffer, one descriptor pool.
 std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
                                         std::span<const DeviceCase* const> cases,
                                         VkFormat texelFormat, unsigned vdataWords,

@@ -26,7 +26,8 @@ namespace {
 // the field (the spec leaves out-of-range integer conversions undefined), float ->
 // UNORM/SNORM stores (either of the two closest integers) and float32 -> 16/11/10-bit float
 // stores (the rounding mode is undefined). Each is read by loads only or by stores only
-// (reference/convert.cpp, executor.cpp), so a case varies only the points of its kind.
+// (reference/convert.cpp storeComponent and loadComponent, executor.cpp's DST_SEL of a format
+// load), and only by format instructions, so a case varies only the points of its kind.
 struct OpenPoint {
   gcn::PolicyId id;
   bool store;  // a store's point; else a load's
@@ -211,11 +212,12 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     return e;
   }
 
-  // Every combination of the open points of the instruction's kind (loads or stores; an
-  // atomic converts nothing), each as a labelled alternative.
+  // Every combination of the open points of the instruction's kind (format loads or format
+  // stores; typed loads and stores and atomics convert nothing), each as a labelled
+  // alternative.
   const gcn::OpKind kind = d.inst.op->kind;
-  const bool isStore = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat;
-  const bool isLoad = kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat;
+  const bool isStore = kind == gcn::OpKind::StoreFormat;
+  const bool isLoad = kind == gcn::OpKind::LoadFormat;
   std::vector<gcn::PolicyId> openPoints;
   std::string openNames;
   for (const OpenPoint& o : kPortableOpen)

@@ -89,7 +89,8 @@ VkDeviceSize roundUp(VkDeviceSize v, VkDeviceSize a) {
 }  // namespace
 
 GuardedRegions::GuardedRegions(Context& ctx, std::span<const VkDeviceSize> payloadBytes,
-                               VkBufferUsageFlags usage, VkDeviceSize guardBytes) {
+                               VkBufferUsageFlags usage, VkDeviceSize guardBytes)
+    : device_(ctx.device()) {
   if (payloadBytes.empty()) throw gcn::Error("guarded regions need at least one payload");
   const VkPhysicalDeviceLimits& l = ctx.limits();
   // Payloads are bound as texel views or storage/uniform descriptors at their offsets: each
@@ -98,19 +99,60 @@ GuardedRegions::GuardedRegions(Context& ctx, std::span<const VkDeviceSize> paylo
   const VkDeviceSize align =
       std::max({l.minTexelBufferOffsetAlignment, l.minStorageBufferOffsetAlignment,
                 l.minUniformBufferOffsetAlignment, VkDeviceSize{16}});
-  VkDeviceSize cursor = 0;
-  for (VkDeviceSize bytes : payloadBytes) {
-    if (bytes == 0) throw gcn::Error("a guarded region needs a payload of at least one byte");
-    Region r;
-    r.begin = cursor;
-    r.payload = roundUp(cursor + guardBytes, align);
-    r.bytes = bytes;
-    r.end = r.payload + bytes + guardBytes;
-    cursor = r.end;
-    regions_.push_back(r);
+  try {
+    uint32_t typeBits = ~0u;
+    VkDeviceSize cursor = 0;
+    for (VkDeviceSize bytes : payloadBytes) {
+      if (bytes == 0) throw gcn::Error("a guarded region needs a payload of at least one byte");
+      Region r;
+      const VkDeviceSize front = roundUp(guardBytes, align);
+      auto bi = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+      bi.size = front + bytes + guardBytes;
+      bi.usage = usage;
+      bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+      check(vkCreateBuffer(device_, &bi, nullptr, &r.buffer), "vkCreateBuffer");
+      regions_.push_back(r);
+      VkMemoryRequirements req{};
+      vkGetBufferMemoryRequirements(device_, r.buffer, &req);
+      typeBits &= req.memoryTypeBits;
+      // Where the buffer may be bound (its own alignment) and where its payload then starts.
+      Region& placed = regions_.back();
+      placed.begin = roundUp(cursor, std::max<VkDeviceSize>(req.alignment, 1));
+      placed.payload = placed.begin + front;
+      placed.bytes = bytes;
+      placed.end = placed.begin + std::max(req.size, bi.size);
+      cursor = placed.end;
+    }
+    auto ai = make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    ai.allocationSize = cursor;
+    ai.memoryTypeIndex = ctx.findMemoryType(
+        typeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    check(vkAllocateMemory(device_, &ai, nullptr, &memory_), "vkAllocateMemory");
+    for (const Region& r : regions_)
+      check(vkBindBufferMemory(device_, r.buffer, memory_, r.begin), "vkBindBufferMemory");
+    void* p = nullptr;
+    check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+    mapped_ = static_cast<uint8_t*>(p);
+    std::memset(mapped_, 0, static_cast<size_t>(cursor));  // payloads start as zeros
+    resetGuards();
+  } catch (...) {
+    release();
+    throw;
   }
-  storage_ = HostBuffer(ctx, cursor, usage);  // zeroed: payloads start as zeros
-  resetGuards();
+}
+
+GuardedRegions::~GuardedRegions() {
+  release();
+}
+
+void GuardedRegions::release() {
+  if (mapped_ != nullptr) vkUnmapMemory(device_, memory_);
+  for (const Region& r : regions_)
+    if (r.buffer != VK_NULL_HANDLE) vkDestroyBuffer(device_, r.buffer, nullptr);
+  if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);
+  mapped_ = nullptr;
+  memory_ = VK_NULL_HANDLE;
+  regions_.clear();
 }
 
 const GuardedRegions::Region& GuardedRegions::at(std::size_t i) const {
@@ -122,16 +164,16 @@ const GuardedRegions::Region& GuardedRegions::at(std::size_t i) const {
 
 std::span<uint8_t> GuardedRegions::payload(std::size_t i) {
   const Region& r = at(i);
-  return storage_.bytes().subspan(static_cast<size_t>(r.payload), static_cast<size_t>(r.bytes));
+  return {mapped_ + r.payload, static_cast<size_t>(r.bytes)};
 }
 
 std::span<const uint8_t> GuardedRegions::payload(std::size_t i) const {
   const Region& r = at(i);
-  return storage_.bytes().subspan(static_cast<size_t>(r.payload), static_cast<size_t>(r.bytes));
+  return {mapped_ + r.payload, static_cast<size_t>(r.bytes)};
 }
 
 void GuardedRegions::resetGuards() {
-  uint8_t* all = storage_.bytes().data();
+  uint8_t* all = mapped_;
   for (const Region& r : regions_) {
     std::fill(all + r.begin, all + r.payload, kGuardPattern);
     std::fill(all + r.payload + r.bytes, all + r.end, kGuardPattern);
@@ -140,7 +182,7 @@ void GuardedRegions::resetGuards() {
 
 std::vector<int64_t> GuardedRegions::changedGuardBytes(std::size_t i) const {
   const Region& r = at(i);
-  const uint8_t* all = storage_.bytes().data();
+  const uint8_t* all = mapped_;
   std::vector<int64_t> out;
   const auto scan = [&](VkDeviceSize from, VkDeviceSize to) {
     for (VkDeviceSize k = from; k < to; ++k)

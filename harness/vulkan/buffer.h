@@ -42,12 +42,14 @@ class HostBuffer {
   uint8_t* mapped_ = nullptr;
 };
 
-// One host-visible, coherent buffer holding several payloads (a batch of cases: one
-// allocation instead of one per case), each with guard bands of (at least) `guardBytes` on
-// both sides of its own, filled with kGuardPattern. Every payload starts at an offset aligned
-// to the device's minTexelBufferOffsetAlignment, minStorageBufferOffsetAlignment and
-// minUniformBufferOffsetAlignment (so a front guard may be larger than asked); no two regions
-// share a guard byte, so a stray write is reported for the payload it belongs to.
+// Several payloads in one host-visible, coherent allocation (a batch of cases: one allocation
+// instead of one per case), each in a VkBuffer of its own that also holds its guard bands of
+// (at least) `guardBytes` on both sides, filled with kGuardPattern. A buffer of its own per
+// region matters under plain robustBufferAccess, where an out-of-bounds store may modify
+// anything bound to the buffer: it stays inside its own region, so a stray write is reported
+// for the payload it belongs to and no other. Every payload starts at an offset in its buffer
+// aligned to the device's minTexelBufferOffsetAlignment, minStorageBufferOffsetAlignment and
+// minUniformBufferOffsetAlignment (so a front guard may be larger than asked). Non-copyable.
 class GuardedRegions {
  public:
   static constexpr uint8_t kGuardPattern = 0xA5;
@@ -55,13 +57,18 @@ class GuardedRegions {
   // One region per entry of `payloadBytes`; each must be at least one byte.
   GuardedRegions(Context& ctx, std::span<const VkDeviceSize> payloadBytes, VkBufferUsageFlags usage,
                  VkDeviceSize guardBytes = 256);
+  ~GuardedRegions();
+  GuardedRegions(const GuardedRegions&) = delete;
+  GuardedRegions& operator=(const GuardedRegions&) = delete;
 
   std::size_t size() const { return regions_.size(); }
-  VkBuffer buffer() const { return storage_.buffer(); }
+  // Region `i`'s buffer (its guards and payload); gcn::Error when out of range.
+  VkBuffer buffer(std::size_t i) const { return at(i).buffer; }
   // Region `i`'s payload; gcn::Error when out of range.
   std::span<uint8_t> payload(std::size_t i);
   std::span<const uint8_t> payload(std::size_t i) const;
-  VkDeviceSize payloadOffset(std::size_t i) const { return at(i).payload; }
+  // Where the payload starts in buffer(i).
+  VkDeviceSize payloadOffset(std::size_t i) const { return at(i).payload - at(i).begin; }
   VkDeviceSize payloadSize(std::size_t i) const { return at(i).bytes; }
   // Refills every guard band with kGuardPattern (payloads are left alone).
   void resetGuards();
@@ -71,13 +78,18 @@ class GuardedRegions {
 
  private:
   struct Region {
-    VkDeviceSize begin = 0;    // first byte of the front guard
+    VkBuffer buffer = VK_NULL_HANDLE;
+    // Offsets in the allocation:
+    VkDeviceSize begin = 0;    // first byte of the front guard (where the buffer is bound)
     VkDeviceSize payload = 0;  // first byte of the payload
     VkDeviceSize bytes = 0;    // payload bytes
     VkDeviceSize end = 0;      // one past the back guard
   };
   const Region& at(std::size_t i) const;
-  HostBuffer storage_;
+  void release();
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  uint8_t* mapped_ = nullptr;
   std::vector<Region> regions_;
 };
 
@@ -92,7 +104,7 @@ class GuardedBuffer {
 
   std::span<uint8_t> payload() { return regions_.payload(0); }
   std::span<const uint8_t> payload() const { return regions_.payload(0); }
-  VkBuffer buffer() const { return regions_.buffer(); }
+  VkBuffer buffer() const { return regions_.buffer(0); }
   VkDeviceSize payloadOffset() const { return regions_.payloadOffset(0); }
   VkDeviceSize payloadSize() const { return regions_.payloadSize(0); }
   void resetGuards() { regions_.resetGuards(); }

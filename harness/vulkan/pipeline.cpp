@@ -149,6 +149,9 @@ BufferView::BufferView(BufferView&& o) noexcept
 DescriptorSets::DescriptorSets(Context& ctx, const PipelineObjects& pipeline, uint32_t count)
     : device_(ctx.device()), bindings_(pipeline.bindings()) {
   if (count == 0) throw gcn::Error("a descriptor pool needs at least one set");
+  // Everything that may throw comes before the pool, which only the destructor frees.
+  const std::vector<VkDescriptorSetLayout> layouts(count, pipeline.setLayout());
+  sets_.assign(count, VK_NULL_HANDLE);
   std::map<VkDescriptorType, uint32_t> counts;
   for (const Binding& b : bindings_)
     counts[b.type] += count;
@@ -161,12 +164,10 @@ DescriptorSets::DescriptorSets(Context& ctx, const PipelineObjects& pipeline, ui
   pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
   pi.pPoolSizes = sizes.data();
   check(vkCreateDescriptorPool(device_, &pi, nullptr, &pool_), "vkCreateDescriptorPool");
-  const std::vector<VkDescriptorSetLayout> layouts(count, pipeline.setLayout());
   auto ai = make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
   ai.descriptorPool = pool_;
   ai.descriptorSetCount = count;
   ai.pSetLayouts = layouts.data();
-  sets_.assign(count, VK_NULL_HANDLE);
   VkResult r = vkAllocateDescriptorSets(device_, &ai, sets_.data());
   if (r != VK_SUCCESS) {
     vkDestroyDescriptorPool(device_, pool_, nullptr);

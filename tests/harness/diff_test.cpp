@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <string>
 
 #include "harness/run/diff.h"
 #include "harness/run/expect.h"
@@ -28,6 +29,40 @@ routes::DeviceResult perfect(const Case& c, const Expected& e) {
 }
 
 constexpr const char* kLoad = "texel.uniform.r8g8b8a8_unorm.load_format_xyzw";
+
+// The portable profile varies the points Vulkan leaves open by instruction kind: a format
+// load its two load points (norm, oob-one: 4 alternatives), a format store its three store
+// points (int-store, norm-store, float-store-round: 8), a typed store none. Each point is read
+// by one kind of conversion only (reference/convert.cpp), so varying it elsewhere would only
+// repeat the primary prediction.
+TEST(Expect, PortableVariesThePointsOfTheCasesKindOnly) {
+  const Profile portable = resolveProfile("portable", std::nullopt);
+  const auto labels = [&](const Case& c) {
+    std::string all;
+    for (const Alternative& a : buildExpected(c, portable, {}).alternatives)
+      all += a.label + "\n";
+    return all;
+  };
+  const auto count = [](const std::string& text, const std::string& word) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+      ++n;
+    return n;
+  };
+  const std::string load = labels(findTexelCase("texel.storage.r8g8b8a8_unorm.load_format_xyzw"));
+  EXPECT_EQ(count(load, "\n"), 4u) << load;
+  EXPECT_GT(count(load, "norm="), 0u) << load;
+  EXPECT_GT(count(load, "oob-one="), 0u) << load;
+  EXPECT_EQ(count(load, "store"), 0u) << load;
+  const std::string store = labels(findTexelCase("texel.storage.r8g8b8a8_unorm.store_format_xyzw"));
+  EXPECT_EQ(count(store, "\n"), 8u) << store;
+  for (const char* point : {"int-store=", "norm-store=", "float-store-round="})
+    EXPECT_GT(count(store, point), 0u) << point << "\n" << store;
+  EXPECT_EQ(count(store, "oob-one="), 0u) << store;
+  auto typed = buildCases("storage", "storage.store_dword.offset0", chip());
+  ASSERT_EQ(typed.size(), 1u);
+  EXPECT_EQ(count(labels(typed[0]), "\n"), 1u);
+}
 
 TEST(Diff, PerfectResultPasses) {
   const Case c = findTexelCase(kLoad);

@@ -159,8 +159,9 @@ TEST(VulkanContext, GuardBandsReportWritesOutsideThePayload) {
   EXPECT_EQ(ctx->validationErrors(), 0u);
 }
 
-// Several payloads in one buffer: each aligned for any descriptor, each with guard bands of
-// its own, and a stray write reported for the payload whose guard it hit and no other.
+// Several payloads in one allocation: each in a buffer of its own, aligned for any descriptor,
+// with guard bands of its own, and a stray write reported for the payload whose guard it hit
+// and no other.
 TEST(VulkanContext, GuardedRegionsKeepEachPayloadsGuardsApart) {
   auto ctx = Context::open("", true);
   const VkDeviceSize sizes[] = {64, 8, 128};
@@ -173,20 +174,22 @@ TEST(VulkanContext, GuardedRegionsKeepEachPayloadsGuardsApart) {
     EXPECT_EQ(regions.payloadSize(i), sizes[i]);
     EXPECT_EQ(regions.payloadOffset(i) % l.minStorageBufferOffsetAlignment, 0u) << i;
     EXPECT_EQ(regions.payloadOffset(i) % l.minTexelBufferOffsetAlignment, 0u) << i;
-    EXPECT_GE(regions.payloadOffset(i), i == 0 ? kGuard : 0) << i;
+    EXPECT_GE(regions.payloadOffset(i), kGuard) << i;  // a whole front guard
     for (uint8_t b : regions.payload(i))
       ASSERT_EQ(b, 0) << "payloads start as zeros";
-    if (i > 0) {  // the back guard of i-1 and the front guard of i, both whole
-      EXPECT_GE(regions.payloadOffset(i), regions.payloadOffset(i - 1) + sizes[i - 1] + 2 * kGuard)
+    if (i > 0) {  // no two payloads overlap, and each region has its own buffer
+      EXPECT_NE(regions.buffer(i), regions.buffer(i - 1));
+      EXPECT_GE(regions.payload(i).data(), regions.payload(i - 1).data() + sizes[i - 1] + kGuard)
           << i;
     }
   }
   EXPECT_THROW(regions.payload(3), gcn::Error);
+  EXPECT_THROW(regions.buffer(3), gcn::Error);
   submitAndWait(*ctx, [&](VkCommandBuffer cmd) {
     // 4 bytes right behind payload 0, 4 bytes right before payload 2, payload 1 overwritten.
-    vkCmdFillBuffer(cmd, regions.buffer(), regions.payloadOffset(0) + 64, 4, 0x01020304u);
-    vkCmdFillBuffer(cmd, regions.buffer(), regions.payloadOffset(2) - 4, 4, 0);
-    vkCmdFillBuffer(cmd, regions.buffer(), regions.payloadOffset(1), 8, 0x11111111u);
+    vkCmdFillBuffer(cmd, regions.buffer(0), regions.payloadOffset(0) + 64, 4, 0x01020304u);
+    vkCmdFillBuffer(cmd, regions.buffer(2), regions.payloadOffset(2) - 4, 4, 0);
+    vkCmdFillBuffer(cmd, regions.buffer(1), regions.payloadOffset(1), 8, 0x11111111u);
     recordHostReadBarrier(cmd);
   });
   EXPECT_EQ(regions.changedGuardBytes(0), (std::vector<int64_t>{64, 65, 66, 67}));
@@ -212,9 +215,9 @@ TEST(VulkanContext, DescriptorSetsOfOnePoolDispatchIndependently) {
   DescriptorSets sets(*ctx, pipeline, 3);
   ASSERT_EQ(sets.size(), 3u);
   for (uint32_t i = 0; i < 3; ++i)
-    sets.writeBuffer(i, 0, regions.buffer(), regions.payloadOffset(i), 256);
+    sets.writeBuffer(i, 0, regions.buffer(i), regions.payloadOffset(i), 256);
   EXPECT_THROW(sets.set(3), gcn::Error);
-  EXPECT_THROW(sets.writeBuffer(0, 7, regions.buffer(), 0, 4), gcn::Error);
+  EXPECT_THROW(sets.writeBuffer(0, 7, regions.buffer(0), 0, 4), gcn::Error);
   submitAndWait(*ctx, [&](VkCommandBuffer cmd) {
     for (uint32_t i : {0u, 2u})  // set 1 is never dispatched
       recordDispatch(cmd, pipeline, sets.set(i), 1);
