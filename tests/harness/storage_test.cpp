@@ -166,6 +166,28 @@ TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
   }
 }
 
+// A batch larger than one submission (routes/storage.h kLaneChunkCases): every case still
+// gets its own result, the same as the first copy's, whichever submission it ran in; a store
+// case, so each copy's memory is written and read back from its own region.
+TEST(StorageRoute, ABatchLargerThanOneSubmissionKeepsEveryCasesResult) {
+  auto ctx = vk::Context::open("llvmpipe");
+  auto route = routes::makeStorageRoute(*ctx);
+  std::vector<run::Case> one =
+      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
+  ASSERT_EQ(one.size(), 1u);
+  ASSERT_EQ(route->unsupportedReason(one[0].device), "");
+  const std::size_t n = routes::detail::kLaneChunkCases + 5;
+  std::vector<const routes::DeviceCase*> inputs(n, &one[0].device);
+  const std::vector<routes::DeviceResult> results = route->run(inputs);
+  ASSERT_EQ(results.size(), n);
+  ASSERT_FALSE(results[0].memory.empty());
+  EXPECT_NE(results[0].memory, one[0].device.memory.bytes);  // the store wrote something
+  for (std::size_t i = 1; i < n; ++i) {
+    ASSERT_EQ(results[i].memory, results[0].memory) << "case " << i;
+    ASSERT_TRUE(results[i].changedGuardBytes.empty()) << "case " << i;
+  }
+}
+
 TEST(StorageRoute, UnrealisableCasesSayWhy) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeStorageRoute(*ctx);
