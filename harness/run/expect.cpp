@@ -223,7 +223,8 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   for (const OpenPoint& o : kPortableOpen)
     if ((o.store && isStore) || (!o.store && isLoad)) {
       openPoints.push_back(o.id);
-      openNames += (openNames.empty() ? "" : "/") + std::string(gcn::policyPoint(o.id).name);
+      if (!openNames.empty()) openNames += '/';
+      openNames += gcn::policyPoint(o.id).name;
     }
   const auto kOpen = static_cast<unsigned>(openPoints.size());
   for (unsigned mask = 1; mask < (1u << kOpen); ++mask) {
