@@ -211,15 +211,32 @@ Summary runCases(std::span<const Case> cases,
     return routes[route]->run(inputs);
   };
 
-  for (std::size_t b = 0; b < batches.size(); ++b) {
-    auto& [route, members] = batches[b];
+  // A batch runs in parts of at most kCasesPerDispatch cases, each predicted, dispatched,
+  // checked and freed before the next: what a part holds (every case's predictions, device
+  // results, and the driver's objects such as texel views) stays bounded however large the
+  // batch. The pipelines are kept until the batch's last part.
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> parts;
+  std::vector<bool> lastPart;
+  for (auto& [route, members] : batches)
+    for (std::size_t first = 0; first < members.size(); first += kCasesPerDispatch) {
+      const std::size_t end = std::min(members.size(), first + kCasesPerDispatch);
+      parts.push_back(
+          {route, std::vector<std::size_t>(members.begin() + first, members.begin() + end)});
+      lastPart.push_back(end == members.size());
+    }
+
+  for (std::size_t b = 0; b < parts.size(); ++b) {
+    auto& [route, members] = parts[b];
     if (options.stop && options.stop()) {
-      for (std::size_t rest = b; rest < batches.size(); ++rest)
-        summary.notRun += batches[rest].second.size();
+      for (std::size_t rest = b; rest < parts.size(); ++rest)
+        summary.notRun += parts[rest].second.size();
       break;
     }
     buildExpectations(members);
-    if (members.empty()) continue;
+    if (members.empty()) {
+      if (lastPart[b]) routes[route]->releasePipelines();
+      continue;
+    }
     if (options.onBatchStart) options.onBatchStart(members);
     std::vector<routes::DeviceResult> actual;
     std::string batchError;
@@ -305,7 +322,7 @@ Summary runCases(std::span<const Case> cases,
     for (std::size_t i : members)
       expected[i].reset();
     // Batches have distinct pipelines: the ones of this batch are not needed again.
-    routes[route]->releasePipelines();
+    if (lastPart[b]) routes[route]->releasePipelines();
   }
   return summary;
 }

@@ -34,6 +34,8 @@ struct Summary {
 
 // More reference threads than this only cost memory (cases are few thousand, cores far fewer).
 inline constexpr unsigned kMaxJobs = 256;
+// The most cases of one batch dispatched (and predicted, checked and freed) at a time.
+inline constexpr std::size_t kCasesPerDispatch = 256;
 
 struct RunOptions {
   Profile profile;

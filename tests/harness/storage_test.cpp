@@ -188,6 +188,28 @@ TEST(StorageRoute, ABatchLargerThanOneSubmissionKeepsEveryCasesResult) {
   }
 }
 
+// The runner dispatches a large batch in parts of run::kCasesPerDispatch (predicted, run,
+// checked and freed in turn): every case still gets its verdict, in the order given, and a
+// wrong case in the last part is still the one that fails.
+TEST(StorageRoute, TheRunnerSplitsALargeBatchAndKeepsEveryVerdict) {
+  auto ctx = vk::Context::open("llvmpipe");
+  std::vector<run::Case> one =
+      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
+  ASSERT_EQ(one.size(), 1u);
+  const std::size_t n = 2 * run::kCasesPerDispatch + 3;
+  std::vector<run::Case> cases(n, one[0]);
+  for (std::size_t i = 0; i < n; ++i)
+    cases[i].name += "#" + std::to_string(i);
+  makeStrayStore(cases[n - 2]);
+  const auto results = runOnLavapipe(*ctx, cases);
+  ASSERT_EQ(results.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(results[i].name, cases[i].name);
+    EXPECT_EQ(results[i].verdict, i == n - 2 ? run::Verdict::Fail : run::Verdict::Pass)
+        << results[i].name << ": " << results[i].reason;
+  }
+}
+
 TEST(StorageRoute, UnrealisableCasesSayWhy) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeStorageRoute(*ctx);
