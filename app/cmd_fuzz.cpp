@@ -152,12 +152,12 @@ int runFuzz(const FuzzOptions& o) {
     run::FuzzCase small = fc;
     Outcome smallOut = out;
     std::vector<unsigned> tries;
-    if (out.firstBadLane >= 0)
+    if (fc.v0.size() > 1 && out.firstBadLane >= 0)
       tries.push_back(static_cast<unsigned>(out.firstBadLane));
-    else if (!fc.data.empty())
+    else if (fc.v0.size() > 1 && !fc.data.empty())
       for (unsigned l = 0; l < fc.v0.size(); ++l)
         tries.push_back(l);
-    for (unsigned lane : fc.v0.size() > 1 ? tries : std::vector<unsigned>{}) {
+    for (unsigned lane : tries) {
       const run::FuzzCase one = run::keepLanes(fc, {lane});
       const Outcome oneOut = fuzzer.run(run::fuzzProbeText(gen, one, ""), name(one) + ".probe");
       if (oneOut.status == "mismatch") {

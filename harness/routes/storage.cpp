@@ -202,9 +202,9 @@ void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResul
 
 namespace {
 
-// One submission's worth of a batch: every case's memory in one guarded buffer (its own guard
-// bands around each region), the lane I/O of all cases in one In and one Out buffer at
-// aligned strides, and one descriptor pool with a set per case.
+// One submission's worth of a batch: every case's memory in a buffer of its own with guard
+// bands, all in one allocation (vk::GuardedRegions), the lane I/O of all cases in one In and
+// one Out buffer at aligned strides, and one descriptor pool with a set per case.
 void runLaneChunk(vk::Context& ctx, vk::ComputePipeline& pipeline,
                   std::span<const DeviceCase* const> cases, VkFormat texelFormat,
                   unsigned vdataWords, bool uniformTexel, std::span<DeviceResult> results) {

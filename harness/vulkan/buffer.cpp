@@ -99,29 +99,27 @@ GuardedRegions::GuardedRegions(Context& ctx, std::span<const VkDeviceSize> paylo
   const VkDeviceSize align =
       std::max({l.minTexelBufferOffsetAlignment, l.minStorageBufferOffsetAlignment,
                 l.minUniformBufferOffsetAlignment, VkDeviceSize{16}});
+  const VkDeviceSize front = roundUp(guardBytes, align);  // the front guard of every region
   try {
     uint32_t typeBits = ~0u;
     VkDeviceSize cursor = 0;
     for (VkDeviceSize bytes : payloadBytes) {
       if (bytes == 0) throw gcn::Error("a guarded region needs a payload of at least one byte");
-      Region r;
-      const VkDeviceSize front = roundUp(guardBytes, align);
       auto bi = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
       bi.size = front + bytes + guardBytes;
       bi.usage = usage;
       bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+      Region& r = regions_.emplace_back();  // in the list at once, so release() frees it
       check(vkCreateBuffer(device_, &bi, nullptr, &r.buffer), "vkCreateBuffer");
-      regions_.push_back(r);
       VkMemoryRequirements req{};
       vkGetBufferMemoryRequirements(device_, r.buffer, &req);
       typeBits &= req.memoryTypeBits;
       // Where the buffer may be bound (its own alignment) and where its payload then starts.
-      Region& placed = regions_.back();
-      placed.begin = roundUp(cursor, std::max<VkDeviceSize>(req.alignment, 1));
-      placed.payload = placed.begin + front;
-      placed.bytes = bytes;
-      placed.end = placed.begin + std::max(req.size, bi.size);
-      cursor = placed.end;
+      r.begin = roundUp(cursor, std::max<VkDeviceSize>(req.alignment, 1));
+      r.payload = r.begin + front;
+      r.bytes = bytes;
+      r.end = r.begin + std::max(req.size, bi.size);
+      cursor = r.end;
     }
     auto ai = make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = cursor;

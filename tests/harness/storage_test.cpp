@@ -140,16 +140,22 @@ TEST(StorageRoute, StrayWriteIntoGuardBandIsCaught) {
   EXPECT_EQ(again[0].verdict, run::Verdict::Pass) << again[0].reason;
 }
 
-// The cases of a batch share one buffer, each region with guard bands of its own: a stray
-// write by the middle case of three is that case's failure, and its neighbours pass.
-TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
-  auto ctx = vk::Context::open("llvmpipe");
+// `n` copies of the storage.store_dword.offset0 case, named "...#0" to "...#n-1": one batch.
+std::vector<run::Case> storeDwordCopies(std::size_t n) {
   std::vector<run::Case> one =
       run::buildCases("storage", "storage.store_dword.offset0", portableChip());
-  ASSERT_EQ(one.size(), 1u);
-  std::vector<run::Case> cases(3, one[0]);
-  for (int i = 0; i < 3; ++i)
+  EXPECT_EQ(one.size(), 1u);
+  std::vector<run::Case> cases(n, one.at(0));
+  for (std::size_t i = 0; i < n; ++i)
     cases[i].name += "#" + std::to_string(i);
+  return cases;
+}
+
+// The cases of a batch share one allocation, each in a buffer with guard bands of its own: a
+// stray write by the middle case of three is that case's failure, and its neighbours pass.
+TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
+  auto ctx = vk::Context::open("llvmpipe");
+  std::vector<run::Case> cases = storeDwordCopies(3);
   const uint32_t bytes = makeStrayStore(cases[1]);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), 3u);
@@ -172,9 +178,7 @@ TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
 TEST(StorageRoute, ABatchLargerThanOneSubmissionKeepsEveryCasesResult) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeStorageRoute(*ctx);
-  std::vector<run::Case> one =
-      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
-  ASSERT_EQ(one.size(), 1u);
+  const std::vector<run::Case> one = storeDwordCopies(1);
   ASSERT_EQ(route->unsupportedReason(one[0].device), "");
   const std::size_t n = routes::detail::kLaneChunkCases + 5;
   std::vector<const routes::DeviceCase*> inputs(n, &one[0].device);
@@ -193,13 +197,8 @@ TEST(StorageRoute, ABatchLargerThanOneSubmissionKeepsEveryCasesResult) {
 // wrong case in the last part is still the one that fails.
 TEST(StorageRoute, TheRunnerSplitsALargeBatchAndKeepsEveryVerdict) {
   auto ctx = vk::Context::open("llvmpipe");
-  std::vector<run::Case> one =
-      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
-  ASSERT_EQ(one.size(), 1u);
   const std::size_t n = 2 * run::kCasesPerDispatch + 3;
-  std::vector<run::Case> cases(n, one[0]);
-  for (std::size_t i = 0; i < n; ++i)
-    cases[i].name += "#" + std::to_string(i);
+  std::vector<run::Case> cases = storeDwordCopies(n);
   makeStrayStore(cases[n - 2]);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), n);
