@@ -20,14 +20,19 @@ struct SweepCliOptions {
   unsigned examples = 3;
   uint64_t elements = 0;
   std::size_t chunk = run::SweepOptions{}.chunk;
+  std::string indices;
+  uint32_t viewElements = run::SweepOptions{}.viewElements;
   bool json = false;
 };
 
 int runSweep(const SweepCliOptions& o) {
+  run::SweepOptions so;
+  // Input is checked before the device is opened.
+  if (!o.indices.empty()) so.indices = run::parseSweepIndices(o.indices, "--indices");
   auto ctx = vk::Context::open(o.device);
   const vk::DeviceInfo& info = ctx->info();
-  run::SweepOptions so;
   so.formats = o.formats;
+  so.viewElements = o.viewElements;
   so.examples = o.examples;
   so.elements = o.elements;
   so.chunk = o.chunk;
@@ -56,8 +61,10 @@ int runSweep(const SweepCliOptions& o) {
                           {"elements", g.elements},
                           {"examples", g.examples}});
         if (o.json) continue;
-        std::printf("%-40s %s  %-22s %8llu\n", f.format.c_str(), g.channel.c_str(),
-                    g.classification.c_str(), static_cast<unsigned long long>(g.elements));
+        // Index sweeps group by range verdict ("out-of-range"), code sweeps by channel ("R").
+        std::printf("%-40s %-*s  %-22s %8llu\n", f.format.c_str(), so.indices ? 12 : 1,
+                    g.channel.c_str(), g.classification.c_str(),
+                    static_cast<unsigned long long>(g.elements));
         for (const std::string& ex : g.examples)
           std::printf("    %s\n", ex.c_str());
       }
@@ -110,6 +117,15 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
                 "elements per dispatch (memory holds one chunk; default " +
                     std::to_string(opts->chunk) + ")")
       ->check(CLI::Range(std::size_t{64}, std::size_t{65535} * 64));
+  c->add_option("--indices", opts->indices,
+                "FIRST:COUNT: sweep texel indices [FIRST, FIRST + COUNT) instead of codes, on a "
+                "view of --view-elements elements (indices up to 2^32 - 1; groups per format, "
+                "in-range | out-of-range, classification)")
+      ->type_name("FIRST:COUNT");
+  c->add_option("--view-elements", opts->viewElements,
+                "elements of the view an index sweep reads (default " +
+                    std::to_string(opts->viewElements) + ")")
+      ->check(CLI::Range(1u, 0xffffffffu));
   c->add_flag("--json", opts->json, "machine-readable output");
   c->callback([opts, &ctx] { ctx.exitCode = runSweep(*opts); });
 }

@@ -19,6 +19,8 @@
 #include "reference/convert.h"
 #include "reference/convert_table.h"
 #include "reference/error.h"
+#include "reference/load_batch.h"
+#include "reference/opcodes.h"
 #include "reference/resource.h"
 #include "shaders/embedded.h"
 
@@ -37,6 +39,43 @@ bool equal16(const uint32_t* a, const uint32_t* b) {
   std::memcpy(x, a, 16);
   std::memcpy(y, b, 16);
   return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
+
+// Runs work(t, lo, hi) over [0, n) split between `threads` threads (the last on the caller's);
+// the first exception is rethrown after all have finished.
+void splitWork(unsigned threads, std::size_t n,
+               const std::function<void(unsigned, std::size_t, std::size_t)>& work) {
+  const std::size_t per = (n + threads - 1) / threads;
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::size_t lo = std::min(n, t * per), hi = std::min(n, lo + per);
+    const auto one = [&, t, lo, hi] {
+      try {
+        work(t, lo, hi);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    };
+    if (t + 1 == threads)
+      one();
+    else
+      pool.emplace_back(one);
+  }
+  for (std::thread& th : pool)
+    th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// The bytes of a texel buffer view of `elements` elements; gcn::Error past the device's limit.
+VkDeviceSize viewBytes(const vk::Context& ctx, const BufferFormat& f, uint64_t elements) {
+  const uint32_t limit = ctx.limits().maxTexelBufferElements;
+  if (elements > limit)
+    throw gcn::Error(std::string(f.name) + ": a view of " + std::to_string(elements) +
+                     " elements is over the device's maxTexelBufferElements (" +
+                     std::to_string(limit) + ")");
+  return static_cast<VkDeviceSize>(elements) * gcn::dfmtInfo(f.dfmt).bytes;
 }
 
 // Which field element i sweeps and with which code: channel after channel, every code of a
@@ -260,23 +299,22 @@ struct Part {
   std::array<std::vector<std::string>, 4> examples;  // mismatches, per channel
 };
 
+// Why a format is not swept on the device ("" when it is).
+std::string skipReason(vk::Context& ctx, const BufferFormat& f) {
+  if (texelModel(f) != TexelModel::SingleLoad)
+    return "not one buffer_load_format on the format's V# (texel model " +
+           std::string(texelModelName(texelModel(f))) + ")";
+  if (f.srgb) return "sRGB: the view applies the sRGB EOTF, no GCN buffer conversion does";
+  if ((ctx.formatProperties(f.vk).bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) == 0)
+    return "the device offers no uniform texel buffer of it";
+  return "";
+}
+
 SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, const SweepOptions& o) {
   SweepFormat r;
   r.format = std::string(f.name);
-  if (texelModel(f) != TexelModel::SingleLoad) {
-    r.skipped = "not one buffer_load_format on the format's V# (texel model " +
-                std::string(texelModelName(texelModel(f))) + ")";
-    return r;
-  }
-  if (f.srgb) {
-    r.skipped = "sRGB: the view applies the sRGB EOTF, no GCN buffer conversion does";
-    return r;
-  }
-  if ((ctx.formatProperties(f.vk).bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) ==
-      0) {
-    r.skipped = "the device offers no uniform texel buffer of it";
-    return r;
-  }
+  r.skipped = skipReason(ctx, f);
+  if (!r.skipped.empty()) return r;
   const auto t0 = std::chrono::steady_clock::now();
   Predictions pred(gen, f);
   if (!pred.defaults().defined()) {
@@ -303,27 +341,8 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, cons
   std::vector<std::vector<std::string>> examples(4);
   const auto inParallel = [&](std::size_t n,
                               const std::function<void(Part&, std::size_t, std::size_t)>& work) {
-    const std::size_t per = (n + threads - 1) / threads;
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(threads);
-    for (unsigned t = 0; t < threads; ++t) {
-      const std::size_t lo = std::min(n, t * per), hi = std::min(n, lo + per);
-      const auto one = [&, t, lo, hi] {
-        try {
-          work(parts[t], lo, hi);
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-      };
-      if (t + 1 == threads)
-        one();
-      else
-        pool.emplace_back(one);
-    }
-    for (std::thread& th : pool)
-      th.join();
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
+    splitWork(threads, n,
+              [&](unsigned t, std::size_t lo, std::size_t hi) { work(parts[t], lo, hi); });
   };
   for (uint64_t first = 0; first < total; first += chunk) {
     const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(chunk, total - first));
@@ -389,11 +408,210 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, cons
   return r;
 }
 
+// An index sweep of one format: lane i reads texel first + i of a view of viewElements
+// elements (the start of the code plan). Each lane is predicted by FormatLoadBatch on the V#
+// a driver builds for that view (makeBufferVSharp, the device's chip or gfx8), under the
+// defaults, then each policy point flipped, and grouped by the range verdict under the
+// defaults.
+SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& chip,
+                         const SweepOptions& o) {
+  SweepFormat r;
+  r.format = std::string(f.name);
+  r.skipped = skipReason(ctx, f);
+  if (!r.skipped.empty()) return r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SweepOptions::Indices range = *o.indices;
+  const gcn::DfmtInfo& info = gcn::dfmtInfo(f.dfmt);
+  const uint32_t view = std::max<uint32_t>(o.viewElements, 1);
+  // The instruction texelFetch is on GCN, on the driver's V# for the view.
+  constexpr uint8_t kSrsrc = 4;
+  constexpr uint64_t kBase = 0x100000;
+  gcn::Instruction inst;
+  inst.op = gcn::findOpcode("buffer_load_format_xyzw");
+  inst.vdata = 1;
+  inst.vaddr = 0;
+  inst.srsrc = kSrsrc;
+  inst.idxen = true;
+  gcn::WaveState scalars;
+  gcn::setVsharpWords(scalars, kSrsrc,
+                      gcn::encodeVSharp(chip.gen, makeBufferVSharp(chip, kBase, view, f.dfmt,
+                                                                   f.nfmt, f.dstSel, f.stride)));
+  // Every point, addressing ones included: an index moves the access (index-product: is
+  // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
+  std::vector<gcn::Policies> pols{gcn::Policies::defaults(chip.gen)};
+  std::vector<std::string> names{"exact"};
+  for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
+    gcn::Policies p = pols.front();
+    p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
+    pols.push_back(p);
+    names.push_back(std::string(point.name) + "=" +
+                    std::string(point.options[p.get(point.id)].name));
+  }
+  names.push_back("mismatch");
+  const std::size_t classes = names.size();
+  std::vector<std::unique_ptr<gcn::FormatLoadBatch>> batches(pols.size());
+  const auto once = std::make_unique<std::once_flag[]>(pols.size());
+  const auto batch = [&](std::size_t v) -> const gcn::FormatLoadBatch& {
+    std::call_once(once[v], [&] {
+      batches[v] = std::make_unique<gcn::FormatLoadBatch>(chip, inst, scalars, pols[v]);
+    });
+    return *batches[v];
+  };
+  if (const std::string& why = batch(0).unclaimedReason(); !why.empty()) {
+    r.skipped = "the reference claims no value: " + why;
+    return r;
+  }
+  const std::size_t chunk = static_cast<std::size_t>(
+      std::min<uint64_t>({range.count, std::max<std::size_t>(o.chunk, 64), uint64_t{65535} * 64}));
+  r.elements = range.count;
+  const auto tb = std::chrono::steady_clock::now();
+  SweepDispatch device(ctx, f, chunk, view);
+  r.deviceSeconds += since(tb);
+  // The view's elements, and the same bytes as the reference's memory image.
+  const Plan plan(f.dfmt);
+  std::vector<uint8_t> channel(view);
+  writeElements(info, plan, 0, view, device.input(), channel.data());
+  gcn::MemoryImage memory;
+  memory.base = kBase;
+  memory.bytes.assign(device.input(), device.input() + std::size_t{view} * info.bytes);
+
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  struct Work {
+    std::vector<uint32_t> index, pendingIndex;
+    std::vector<gcn::BatchLane> lanes, pendingLanes;
+    std::vector<std::size_t> pending;
+    std::vector<uint8_t> cls;
+    std::vector<uint64_t> counts;                      // [range * classes + class]
+    std::array<std::vector<std::string>, 2> examples;  // mismatches: in range, out of range
+  };
+  std::vector<Work> works(threads);
+  std::vector<uint64_t> counts(2 * classes, 0);
+  std::array<std::vector<std::string>, 2> examples;
+  // The device's registers against a prediction: every component the reference claims.
+  const auto matches = [](const gcn::BatchLane& want, const uint32_t* got) {
+    for (unsigned c = 0; c < 4; ++c)
+      if (((want.claimed >> c) & 1) && want.reg[c] != got[c]) return false;
+    return true;
+  };
+  for (uint64_t start = 0; start < range.count; start += chunk) {
+    const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(chunk, range.count - start));
+    const uint32_t first = static_cast<uint32_t>(range.first + start);  // < 2^32 (parsed so)
+    const auto td = std::chrono::steady_clock::now();
+    const uint32_t* got = device.run(static_cast<uint32_t>(n), true, first);
+    r.deviceSeconds += since(td);
+    splitWork(threads, n, [&](unsigned t, std::size_t lo, std::size_t hi) {
+      Work& w = works[t];
+      const std::size_t m = hi - lo;
+      w.index.resize(m);
+      for (std::size_t i = 0; i < m; ++i)
+        w.index[i] = first + static_cast<uint32_t>(lo + i);
+      w.lanes.resize(m);
+      batch(0).run(memory, w.index, {}, w.lanes);
+      w.cls.assign(m, 0);
+      w.counts.assign(2 * classes, 0);
+      for (auto& e : w.examples)
+        e.clear();
+      w.pending.clear();
+      for (std::size_t i = 0; i < m; ++i)
+        if (!matches(w.lanes[i], &got[(lo + i) * 4])) {
+          w.pending.push_back(i);
+          w.cls[i] = static_cast<uint8_t>(classes - 1);
+        }
+      // The flipped points, each over the lanes still unexplained.
+      for (std::size_t v = 1; v < pols.size() && !w.pending.empty(); ++v) {
+        w.pendingIndex.resize(w.pending.size());
+        for (std::size_t j = 0; j < w.pending.size(); ++j)
+          w.pendingIndex[j] = w.index[w.pending[j]];
+        w.pendingLanes.resize(w.pending.size());
+        const gcn::FormatLoadBatch& b = batch(v);
+        if (!b.unclaimedReason().empty()) continue;
+        b.run(memory, w.pendingIndex, {}, w.pendingLanes);
+        std::size_t kept = 0;
+        for (std::size_t j = 0; j < w.pending.size(); ++j) {
+          const std::size_t i = w.pending[j];
+          if (matches(w.pendingLanes[j], &got[(lo + i) * 4]))
+            w.cls[i] = static_cast<uint8_t>(v);
+          else
+            w.pending[kept++] = i;
+        }
+        w.pending.resize(kept);
+      }
+      for (std::size_t i = 0; i < m; ++i) {
+        const unsigned inRange = w.lanes[i].inRange ? 0 : 1;
+        ++w.counts[inRange * classes + w.cls[i]];
+        if (w.cls[i] != classes - 1 || w.examples[inRange].size() >= o.examples) continue;
+        const gcn::BatchLane& e = w.lanes[i];
+        const uint32_t* d = &got[(lo + i) * 4];
+        std::string text = "index " + std::to_string(w.index[i]) + ": expected";
+        for (unsigned c = 0; c < 4; ++c) {
+          char buf[16];
+          std::snprintf(buf, sizeof buf, " 0x%08x", e.reg[c]);
+          text += (e.claimed >> c) & 1 ? buf : " any";
+        }
+        text += ", device";
+        for (unsigned c = 0; c < 4; ++c) {
+          char buf[16];
+          std::snprintf(buf, sizeof buf, " 0x%08x", d[c]);
+          text += buf;
+        }
+        w.examples[inRange].push_back(std::move(text));
+      }
+    });
+    for (Work& w : works) {
+      for (std::size_t k = 0; k < counts.size() && k < w.counts.size(); ++k)
+        counts[k] += w.counts[k];
+      for (unsigned g = 0; g < 2; ++g)
+        for (std::string& ex : w.examples[g])
+          if (examples[g].size() < o.examples) examples[g].push_back(std::move(ex));
+      w.counts.clear();
+      for (auto& e : w.examples)
+        e.clear();
+    }
+  }
+  static const char* const kRange[] = {"in-range", "out-of-range"};
+  for (unsigned g = 0; g < 2; ++g)
+    for (std::size_t k = 0; k < classes; ++k) {
+      if (counts[g * classes + k] == 0) continue;
+      SweepGroup group;
+      group.channel = kRange[g];
+      group.classification = names[k];
+      group.elements = counts[g * classes + k];
+      if (k == classes - 1) group.examples = std::move(examples[g]);
+      r.groups.push_back(std::move(group));
+    }
+  r.referenceSeconds = since(t0) - r.deviceSeconds;
+  return r;
+}
+
 }  // namespace
+
+SweepOptions::Indices parseSweepIndices(const std::string& text, const std::string& place) {
+  const std::size_t colon = text.find(':');
+  const auto number = [&](const std::string& part, const char* what) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
+        part.size() > 10)
+      throw gcn::Error(gcn::Place{place, 0, 0}, "'" + text + "': " + what +
+                                                    " is not a decimal number below 2^32 "
+                                                    "(expected FIRST:COUNT)");
+    return std::stoull(part);
+  };
+  if (colon == std::string::npos)
+    throw gcn::Error(gcn::Place{place, 0, 0}, "'" + text + "': expected FIRST:COUNT");
+  SweepOptions::Indices r;
+  r.first = number(text.substr(0, colon), "FIRST");
+  r.count = number(text.substr(colon + 1), "COUNT");
+  if (r.count == 0) throw gcn::Error(gcn::Place{place, 0, 0}, "'" + text + "': COUNT is 0");
+  if (r.first + r.count > (uint64_t{1} << 32))
+    throw gcn::Error(gcn::Place{place, 0, 0},
+                     "'" + text + "': the indices run past 2^32 - 1 (a texel index is 32 bits)");
+  return r;
+}
 
 std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions& options,
                                            const std::function<void(const SweepFormat&)>& done) {
-  const gcn::Gen gen = ctx.info().chip ? ctx.info().chip->gen : gcn::Gen::Gfx8;
+  const gcn::Chip& chip =
+      ctx.info().chip ? *ctx.info().chip : gcn::representativeChip(gcn::Gen::Gfx8);
+  const gcn::Gen gen = chip.gen;
   std::vector<const BufferFormat*> formats;
   if (options.formats.empty()) {
     for (const BufferFormat& f : allBufferFormats())
@@ -404,34 +622,37 @@ std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions&
   }
   std::vector<SweepFormat> out;
   for (const BufferFormat* f : formats) {
-    SweepFormat r = sweepOne(ctx, *f, gen, options);
+    SweepFormat r =
+        options.indices ? sweepIndices(ctx, *f, chip, options) : sweepOne(ctx, *f, gen, options);
     if (done) done(r);
     out.push_back(std::move(r));
   }
   return out;
 }
 
-SweepDispatch::SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk)
+SweepDispatch::SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk,
+                             uint32_t viewElements)
     : ctx_(ctx),
-      data_(ctx, static_cast<VkDeviceSize>(chunk) * gcn::dfmtInfo(f.dfmt).bytes,
+      data_(ctx, viewBytes(ctx, f, viewElements != 0 ? viewElements : chunk),
             VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT),
       out_(ctx, static_cast<VkDeviceSize>(chunk) * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
       view_(ctx, data_.buffer(), f.vk, 0, data_.size()),
       pipeline_(ctx, shaders::get(std::string("sweep_texel_") + shaderNumericType(f)),
-                kSweepBindings, 4),
+                kSweepBindings, 8),
       set_(ctx, pipeline_),
       chunk_(chunk) {
   set_.writeTexelBuffer(0, view_.view());
   set_.writeBuffer(1, out_.buffer(), 0, VK_WHOLE_SIZE);
 }
 
-const uint32_t* SweepDispatch::run(uint32_t count, bool markUnwritten) {
+const uint32_t* SweepDispatch::run(uint32_t count, bool markUnwritten, uint32_t first) {
   if (count > chunk_)
     throw gcn::Error("sweep dispatch of " + std::to_string(count) + " elements into a chunk of " +
                      std::to_string(chunk_));
   if (markUnwritten) std::memset(out_.bytes().data(), 0xee, static_cast<std::size_t>(count) * 16);
-  uint8_t push[4];
+  uint8_t push[8];
   std::memcpy(push, &count, 4);
+  std::memcpy(push + 4, &first, 4);
   vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
     vk::recordDispatch(cmd, pipeline_, set_, (count + 63) / 64, push);
     vk::recordHostReadBarrier(cmd);

@@ -10,11 +10,17 @@
 // element is classified against the reference under the generation's default policies
 // ("exact"), else under each value-only policy point flipped ("norm=mulrcp", ...), else
 // "mismatch" with the first few examples kept.
+//
+// An index sweep (SweepOptions::indices) keeps the buffer fixed and sweeps the index
+// instead: lane i reads texel FIRST + i of a view of `viewElements` elements, past its end and
+// up to 2^32 - 1, predicted lane by lane through the instruction's addressing and range check
+// (reference/load_batch.h); groups are per (format, in-range | out-of-range, classification).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +33,9 @@
 namespace gcnprobe::run {
 
 struct SweepGroup {
-  std::string channel;         // "R", "G", "B", "A" (the swept field, X..W of the element)
+  // "R", "G", "B", "A" (the swept field, X..W of the element); in an index sweep "in-range" or
+  // "out-of-range" (the reference's range check of the lane's index)
+  std::string channel;
   std::string classification;  // "exact", "<point>=<option>", "mismatch"
   uint64_t elements = 0;
   std::vector<std::string> examples;  // mismatches only: element, code, expected, device
@@ -51,7 +59,19 @@ struct SweepOptions {
   // Elements per dispatch: memory holds one chunk (its input, results and predictions),
   // whatever the sweep's size.
   std::size_t chunk = std::size_t{1} << 17;
+  // An index sweep: texel indices [first, first + count) (first + count <= 2^32) read from a
+  // view of viewElements elements holding the start of the code plan.
+  struct Indices {
+    uint64_t first = 0;
+    uint64_t count = 0;
+  };
+  std::optional<Indices> indices;
+  uint32_t viewElements = 1024;
 };
+
+// "FIRST:COUNT" -> SweepOptions::Indices; throws gcn::Error naming `place` for anything else, a
+// count of 0 or a range past 2^32.
+SweepOptions::Indices parseSweepIndices(const std::string& text, const std::string& place);
 
 // One format's device objects for a sweep, built once and reused for every chunk: elements
 // are written straight into the texel buffer's mapping (input(), `chunk` elements of the
@@ -59,14 +79,17 @@ struct SweepOptions {
 // the raw dispatch rate, so that the limit and the sweep run the same dispatch.
 class SweepDispatch {
  public:
-  SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk);
+  // The view holds viewElements elements (0: `chunk` of them). Throws gcn::Error when that is
+  // over the device's maxTexelBufferElements.
+  SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk,
+                uint32_t viewElements = 0);
   uint8_t* input() { return data_.bytes().data(); }
-  // Runs elements [0, count) of the input (count <= chunk, else gcn::Error); the result of
-  // element i is words [4i, 4i + 4) of the returned array, valid until the next run. With
-  // markUnwritten the output is first filled with 0xee bytes, so that an element the device
-  // never wrote cannot pass for an earlier result (the raw-rate benchmark times the dispatch
-  // alone, without it).
-  const uint32_t* run(uint32_t count, bool markUnwritten = true);
+  // Runs `count` lanes (count <= chunk, else gcn::Error), lane i reading element first + i of
+  // the input (wrapping at 2^32); the result of lane i is words [4i, 4i + 4) of the returned
+  // array, valid until the next run. With markUnwritten the output is first filled with 0xee
+  // bytes, so that a lane the device never wrote cannot pass for an earlier result (the
+  // raw-rate benchmark times the dispatch alone, without it).
+  const uint32_t* run(uint32_t count, bool markUnwritten = true, uint32_t first = 0);
 
  private:
   static constexpr vk::Binding kSweepBindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER},
