@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <random>
 
 #include "reference/convert.h"
 #include "reference/float_bits.h"
@@ -92,7 +91,7 @@ std::vector<uint8_t> patternMemory(gcn::Dfmt d, gcn::Nfmt n, uint32_t elements, 
     edges[c] = edgeCodes(d, n, c);
     rows = std::max(rows, edges[c].size());
   }
-  std::mt19937_64 rng(seed);
+  CaseRng rng(seed);
   for (uint32_t e = 0; e < elements; ++e) {
     std::span<uint8_t> el(mem.data() + static_cast<size_t>(e) * info.bytes, info.bytes);
     for (unsigned c = 0; c < info.components; ++c) {

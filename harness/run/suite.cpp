@@ -8,7 +8,6 @@
 #include <bit>
 #include <cctype>
 #include <cstdio>
-#include <random>
 
 #include "harness/formats.h"
 #include "harness/run/pattern.h"
@@ -40,7 +39,7 @@ std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
   const uint32_t tail[] = {n - 1, n, n + 1, n + 7, 2 * n, 1000, 0x7fffffffu, 0xffffffffu};
   for (uint32_t i = 0; i < 8; ++i)
     idx[n + i] = tail[i];
-  std::mt19937 rng(static_cast<uint32_t>(seed));
+  CaseRng rng(seed);
   for (uint32_t l = n + 8; l < gcn::kWaveSize; ++l)
     idx[l] = rng() % n;
   return idx;
@@ -112,7 +111,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
     for (uint32_t l = kTexelElements + 1; l < gcn::kWaveSize; ++l)
       if (idx[l] < kTexelElements) idx[l] = kTexelElements + l;  // past the end instead
     idx[kTexelElements] = kTexelElements;
-    std::mt19937_64 rng(seed ^ 0x5151);
+    CaseRng rng(seed ^ 0x5151);
     for (unsigned k = 0; k < 4; ++k) {
       const std::vector<uint32_t> edges = edgeRegisterValues(
           f.dfmt, f.nfmt, std::min<unsigned>(k, gcn::dfmtInfo(f.dfmt).components - 1));

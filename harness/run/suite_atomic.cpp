@@ -4,7 +4,6 @@
 // (the result depends on the lanes' order: atomic_order.h accepts any serial order), and
 // lanes past the end (robustness on: dropped, see expect.cpp).
 #include <cstring>
-#include <random>
 
 #include "harness/formats.h"
 #include "harness/routes/atomic.h"
@@ -56,7 +55,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
   }
   const auto words = gcn::encodeVSharp(chip.gen, v);
   gcn::setVsharpWords(d.state, kSrsrc, words);
-  std::mt19937_64 rng(seedOf(c.name));
+  CaseRng rng(seedOf(c.name));
   d.memory.base = kBase;
   d.memory.bytes.resize(kElements * es);
   for (uint8_t& b : d.memory.bytes)

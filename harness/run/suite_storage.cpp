@@ -2,7 +2,6 @@
 // BUFFER_STORE_{BYTE,SHORT,DWORD,DWORDX2..4} through an SSBO with RADV's V#
 // (routes::makeStorageBufferVSharp), OFFEN per-lane byte offsets, OFFSET 0 and a constant
 // OFFSET, and lanes at, across and past the end of the buffer (robustness on).
-#include <random>
 
 #include "harness/routes/storage.h"
 #include "harness/run/pattern.h"
@@ -53,7 +52,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   const auto words = gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(kBase, bytes));
   gcn::setVsharpWords(d.state, kSrsrc, words);
   const uint64_t seed = seedOf(c.name);
-  std::mt19937_64 rng(seed);
+  CaseRng rng(seed);
   d.memory.base = kBase;
   d.memory.bytes.resize(bytes);
   for (uint8_t& b : d.memory.bytes)

@@ -8,7 +8,6 @@
 // 0xffffff: at most 2^24 - 1, Vulkan's minimum maxDrawIndexedIndexValue), seeded in-range
 // vertices, and two inactive lanes.
 #include <cctype>
-#include <random>
 
 #include "harness/routes/vertex.h"
 #include "harness/run/pattern.h"
@@ -66,7 +65,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   // n cut where the buffer ends), seeded bytes between attributes so a wrong STRIDE or
   // OFFSET reads something else.
   const uint64_t seed = seedOf(c.name);
-  std::mt19937_64 rng(seed);
+  CaseRng rng(seed);
   d.memory.base = kBase;
   d.memory.bytes.resize(lay.bytes);
   for (uint8_t& b : d.memory.bytes)
