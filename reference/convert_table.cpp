@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "reference/convert.h"
 #include "reference/error.h"
 
 namespace gcn {
@@ -91,14 +92,20 @@ void FormatLoadTable::convertSmall(const uint8_t* e, std::size_t stride, std::si
   }
 }
 
-void FormatLoadTable::convert(std::span<const uint8_t> bytes, std::size_t stride, std::size_t count,
-                              std::span<uint32_t> out) const {
+void FormatLoadTable::checkSpans(std::span<const uint8_t> bytes, std::size_t stride,
+                                 std::size_t count, std::size_t outWords) const {
   if (!defined_) throw Error("format load table: " + std::string(reason_));
   if (count == 0) return;
-  if (stride < bytes_ || bytes.size() < (count - 1) * stride + bytes_ || out.size() < count * 4)
+  if (stride < bytes_ || bytes.size() < (count - 1) * stride + bytes_ || outWords < count * 4)
     throw Error("format load table: " + std::to_string(count) + " elements of " +
                 std::to_string(bytes_) + " bytes at stride " + std::to_string(stride) +
                 " need more input or output than given");
+}
+
+void FormatLoadTable::convert(std::span<const uint8_t> bytes, std::size_t stride, std::size_t count,
+                              std::span<uint32_t> out) const {
+  checkSpans(bytes, stride, count, out.size());
+  if (count == 0) return;
   const uint8_t* e = bytes.data();
   uint32_t* o = out.data();
   switch (bytes_) {
@@ -122,6 +129,144 @@ void FormatLoadTable::convert(std::span<const uint8_t> bytes, std::size_t stride
                                         : *loadComponent(gen_, dfmt_, nfmt_, c, code, policies_);
     }
   }
+}
+
+template <unsigned Bytes>
+void FormatLoadTable::differingSmall(const uint8_t* bytes, std::size_t stride, std::size_t count,
+                                     const uint32_t* regs, const RegisterMap& map,
+                                     std::span<const std::size_t> which,
+                                     std::vector<std::size_t>& differ) const {
+  // Each register as one lookup: its component's table, or, for a constant register, a
+  // one-entry table read at code 0. Identity fields (32-bit, read as they are) take the
+  // general path.
+  std::array<unsigned, 4> shift{};
+  std::array<uint32_t, 4> mask{};
+  std::array<const uint32_t*, 4> lut{};
+  bool lookups = true;
+  for (unsigned k = 0; k < 4; ++k) {
+    if (map.src[k] < 0) {
+      lut[k] = &map.constant[k];
+      continue;
+    }
+    const unsigned c = static_cast<unsigned>(map.src[k]);
+    lookups = lookups && kind_[c] == Kind::Table;
+    shift[k] = offset_[c];
+    mask[k] = mask_[c];
+    lut[k] = lut_[c];
+  }
+  const auto read = [&](std::size_t i) {
+    uint64_t element = 0;
+    std::memcpy(&element, bytes + i * stride, Bytes);  // little-endian host, as convertSmall
+    return element;
+  };
+  const auto sameByLookups = [&](std::size_t i) {
+    const uint64_t e = read(i);
+    const uint32_t* r = regs + i * 4;
+    uint32_t diff = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      diff |= lut[k][static_cast<uint32_t>(e >> shift[k]) & mask[k]] ^ r[k];
+    return diff == 0;
+  };
+  const unsigned n = components_;
+  const auto sameGeneral = [&](std::size_t i) {
+    const uint64_t e = read(i);
+    uint32_t comp[4] = {};
+    for (unsigned c = 0; c < n; ++c) {
+      const uint32_t code = static_cast<uint32_t>(e >> offset_[c]) & mask_[c];
+      comp[c] = kind_[c] == Kind::Table ? lut_[c][code] : code;
+    }
+    const uint32_t* r = regs + i * 4;
+    uint32_t diff = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      diff |= (map.src[k] >= 0 ? comp[map.src[k]] : map.constant[k]) ^ r[k];
+    return diff == 0;
+  };
+  const auto scan = [&](const auto& same) {
+    if (which.empty()) {
+      for (std::size_t i = 0; i < count; ++i)
+        if (!same(i)) differ.push_back(i);
+    } else {
+      for (std::size_t i : which)
+        if (!same(i)) differ.push_back(i);
+    }
+  };
+  if (lookups)
+    scan(sameByLookups);
+  else
+    scan(sameGeneral);
+}
+
+void FormatLoadTable::differing(std::span<const uint8_t> bytes, std::size_t stride,
+                                std::size_t count, const uint32_t* regs, const RegisterMap& map,
+                                std::span<const std::size_t> which,
+                                std::vector<std::size_t>& differ) const {
+  checkSpans(bytes, stride, count, count * 4);
+  differ.clear();
+  for (std::size_t i : which)
+    if (i >= count)
+      throw Error("format load table: element " + std::to_string(i) + " of " +
+                  std::to_string(count));
+  for (unsigned k = 0; k < 4; ++k)
+    if (map.src[k] >= static_cast<int>(components_))
+      throw Error("format load table: the register map reads component " +
+                  std::to_string(map.src[k]) + " of " + std::to_string(components_));
+  if (count == 0) return;
+  bool fast = bytes_ <= 8;
+  for (unsigned c = 0; c < components_; ++c)
+    fast = fast && kind_[c] != Kind::Call;
+  const uint8_t* e = bytes.data();
+  if (fast) {
+    switch (bytes_) {
+      case 1:
+        return differingSmall<1>(e, stride, count, regs, map, which, differ);
+      case 2:
+        return differingSmall<2>(e, stride, count, regs, map, which, differ);
+      case 4:
+        return differingSmall<4>(e, stride, count, regs, map, which, differ);
+      case 8:
+        return differingSmall<8>(e, stride, count, regs, map, which, differ);
+      default:
+        break;
+    }
+  }
+  // Wider elements and called conversions: one element through convert() at a time.
+  const auto check = [&](std::size_t i) {
+    uint32_t comp[4] = {}, reg[4];
+    convert(bytes.subspan(i * stride, bytes_), bytes_, 1, comp);
+    map.apply(comp, reg);
+    if (std::memcmp(reg, regs + i * 4, sizeof reg) != 0) differ.push_back(i);
+  };
+  if (which.empty()) {
+    for (std::size_t i = 0; i < count; ++i)
+      check(i);
+  } else {
+    for (std::size_t i : which)
+      check(i);
+  }
+}
+
+std::optional<RegisterMap> RegisterMap::fromDstSel(Gen gen, Nfmt n, unsigned components,
+                                                   const std::array<DstSel, 4>& sel) {
+  // Components with values applyDstSel's constants (0 and oneValue) can never take, so that
+  // each register's source shows in its result.
+  constexpr uint32_t kMarker = 0x7fc0dea0u;
+  LoadedElement probe;
+  probe.count = static_cast<uint8_t>(components);
+  for (unsigned c = 0; c < components && c < 4; ++c)
+    probe.reg[c] = kMarker + c;
+  const std::array<std::optional<uint32_t>, 4> regs = applyDstSel(gen, n, probe, sel);
+  RegisterMap map;
+  for (unsigned k = 0; k < 4; ++k) {
+    if (!regs[k]) return std::nullopt;
+    map.src[k] = -1;
+    map.constant[k] = *regs[k];
+    for (unsigned c = 0; c < components && c < 4; ++c)
+      if (*regs[k] == kMarker + c) {
+        map.src[k] = static_cast<int8_t>(c);
+        map.constant[k] = 0;
+      }
+  }
+  return map;
 }
 
 }  // namespace gcn

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -20,8 +21,26 @@
 #include "reference/format.h"
 #include "reference/gen.h"
 #include "reference/policy.h"
+#include "reference/resource.h"
 
 namespace gcn {
+
+// DST_SEL as a map from an element's converted components to the four registers: register k
+// is component src[k], or constant[k] where src[k] < 0.
+struct RegisterMap {
+  std::array<int8_t, 4> src{0, 1, 2, 3};
+  std::array<uint32_t, 4> constant{};
+  // The map applyDstSel (reference/convert.h) applies for a format of `components`
+  // components, derived by calling it, so that the selector rules stay there; nullopt when a
+  // selector claims no value (a reserved one, or a component the format lacks).
+  static std::optional<RegisterMap> fromDstSel(Gen gen, Nfmt n, unsigned components,
+                                               const std::array<DstSel, 4>& sel);
+  bool identity() const { return src == std::array<int8_t, 4>{0, 1, 2, 3}; }
+  void apply(const uint32_t* comp, uint32_t* reg) const {
+    for (unsigned k = 0; k < 4; ++k)
+      reg[k] = src[k] >= 0 ? comp[src[k]] : constant[k];
+  }
+};
 
 class FormatLoadTable {
  public:
@@ -47,6 +66,14 @@ class FormatLoadTable {
   void convert(std::span<const uint8_t> bytes, std::size_t stride, std::size_t count,
                std::span<uint32_t> out) const;
 
+  // convert(), `map` and a comparison fused, with no register array written: the elements e
+  // (those `which` lists, ascending, or all `count` when it is empty) whose registers
+  // regs[e * 4 .. e * 4 + 3] are not element e converted and mapped are written, ascending, to
+  // `differ` (cleared first; it must not alias `which`). Throws as convert() does.
+  void differing(std::span<const uint8_t> bytes, std::size_t stride, std::size_t count,
+                 const uint32_t* regs, const RegisterMap& map, std::span<const std::size_t> which,
+                 std::vector<std::size_t>& differ) const;
+
  private:
   Gen gen_;
   Dfmt dfmt_;
@@ -61,6 +88,12 @@ class FormatLoadTable {
   enum class Kind : uint8_t { Table, Identity, Call };
   template <unsigned Bytes>
   void convertSmall(const uint8_t* e, std::size_t stride, std::size_t count, uint32_t* o) const;
+  template <unsigned Bytes>
+  void differingSmall(const uint8_t* bytes, std::size_t stride, std::size_t count,
+                      const uint32_t* regs, const RegisterMap& map,
+                      std::span<const std::size_t> which, std::vector<std::size_t>& differ) const;
+  void checkSpans(std::span<const uint8_t> bytes, std::size_t stride, std::size_t count,
+                  std::size_t outWords) const;
   std::array<Kind, 4> kind_{};
   std::array<uint8_t, 4> bits_{};
   std::array<uint8_t, 4> offset_{};

@@ -34,13 +34,6 @@ double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-bool equal16(const uint32_t* a, const uint32_t* b) {
-  uint64_t x[2], y[2];
-  std::memcpy(x, a, 16);
-  std::memcpy(y, b, 16);
-  return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
-}
-
 // Runs work(t, lo, hi) over [0, n) split between `threads` threads (the last on the caller's);
 // the first exception is rethrown after all have finished.
 void splitWork(unsigned threads, std::size_t n,
@@ -167,36 +160,6 @@ void writeElements(const gcn::DfmtInfo& info, const Plan& plan, uint64_t first, 
   }
 }
 
-// DST_SEL (reference/convert.h applyDstSel) as a precomputed map: register k is component
-// src[k] of the element, or constant[k] where src[k] < 0.
-struct Select {
-  std::array<int8_t, 4> src{};
-  std::array<uint32_t, 4> constant{};
-  // Throws gcn::Error where DST_SEL names nothing defined for the format.
-  Select(gcn::Gen gen, const BufferFormat& f, unsigned components) {
-    for (unsigned k = 0; k < 4; ++k) {
-      const gcn::DstSel s = f.dstSel[k];
-      src[k] = -1;
-      if (s == gcn::DstSel::Zero) {
-        constant[k] = 0;
-      } else if (s == gcn::DstSel::One) {
-        constant[k] = gcn::oneValue(gen, f.nfmt);
-      } else if (s >= gcn::DstSel::X && s <= gcn::DstSel::W &&
-                 static_cast<unsigned>(s) - static_cast<unsigned>(gcn::DstSel::X) < components) {
-        src[k] =
-            static_cast<int8_t>(static_cast<unsigned>(s) - static_cast<unsigned>(gcn::DstSel::X));
-      } else {
-        throw gcn::Error(std::string(f.name) + ": its DST_SEL names a component the format lacks");
-      }
-    }
-  }
-  bool identity() const { return src == std::array<int8_t, 4>{0, 1, 2, 3}; }
-  void apply(const uint32_t* comp, uint32_t* reg) const {
-    for (unsigned k = 0; k < 4; ++k)
-      reg[k] = src[k] >= 0 ? comp[src[k]] : constant[k];
-  }
-};
-
 // The predictions an element is classified by: the generation's defaults ("exact"), then each
 // value-only policy point flipped. Tables of the flipped points are built only when an element
 // does not match the defaults: on a device that matches, the sweep builds one table.
@@ -217,29 +180,27 @@ class Predictions {
     tables_.resize(pols_.size());
     built_ = std::make_unique<std::once_flag[]>(pols_.size());
     tables_[0] = std::make_unique<gcn::FormatLoadTable>(gen, f.dfmt, f.nfmt, pols_[0]);
-    if (tables_[0]->defined()) select_.emplace(gen, f, tables_[0]->components());
+    if (!tables_[0]->defined()) return;
+    map_ = gcn::RegisterMap::fromDstSel(gen, f.nfmt, tables_[0]->components(), f.dstSel);
+    if (!map_)
+      throw gcn::Error(std::string(f.name) + ": its DST_SEL names a component the format lacks");
   }
   const gcn::FormatLoadTable& defaults() const { return *tables_[0]; }
   const std::vector<std::string>& names() const { return names_; }  // last: "mismatch"
-  // Register bits of `count` elements under the defaults.
-  void predict(const uint8_t* bytes, std::size_t count, std::vector<uint32_t>& comp,
-               uint32_t* reg) const {
-    const gcn::FormatLoadTable& t = defaults();
-    if (select_->identity()) {  // the table's words are the registers
-      t.convert({bytes, count * t.elementBytes()}, t.elementBytes(), count, {reg, count * 4});
-      return;
-    }
-    t.convert({bytes, count * t.elementBytes()}, t.elementBytes(), count, comp);
-    for (std::size_t i = 0; i < count; ++i)
-      select_->apply(&comp[i * 4], &reg[i * 4]);
+  // The elements of a chunk (count elements at `bytes`) whose device registers are not what
+  // the defaults predict, into `pending`: conversion and comparison fused, at table speed.
+  void missDefaults(const uint8_t* bytes, std::size_t count, const uint32_t* device,
+                    std::vector<std::size_t>& pending) const {
+    const unsigned eb = defaults().elementBytes();
+    defaults().differing({bytes, count * eb}, eb, count, device, *map_, {}, pending);
   }
-  // Classifies the elements `pending` names (indexes into the chunk) that do not match the
+  // Classifies the elements `pending` names (indexes into the chunk), which missed the
   // defaults: cls[i] becomes the first flipped prediction (index >= 1) that gives the device's
-  // registers, else the index of "mismatch". Each prediction converts the whole chunk at table
-  // speed, and only while some element is still unexplained.
+  // registers, else the index of "mismatch". Each prediction checks only the elements still
+  // unexplained, and only while there are some.
   void classifyOthers(const uint8_t* bytes, std::size_t count, const uint32_t* device,
-                      std::vector<std::size_t>& pending, std::vector<uint32_t>& comp,
-                      std::vector<uint8_t>& cls, std::vector<uint8_t>& gathered) const {
+                      std::vector<std::size_t>& pending, std::vector<std::size_t>& still,
+                      std::vector<uint8_t>& cls) const {
     const unsigned eb = defaults().elementBytes();
     for (std::size_t i : pending)
       cls[i] = static_cast<uint8_t>(names_.size() - 1);
@@ -251,33 +212,24 @@ class Predictions {
       // Undefined under the flipped point, or converting as the defaults do (the point does
       // not touch this format): no element that missed the defaults can match it.
       if (!t.defined() || t.sameConversion(defaults())) continue;
-      // Many pending: convert the whole chunk; few: the pending elements side by side.
-      const bool whole = pending.size() * 4 > count;
-      if (whole) {
-        t.convert({bytes, count * eb}, eb, count, comp);
-      } else {
-        gathered.resize(pending.size() * eb);
-        for (std::size_t j = 0; j < pending.size(); ++j)
-          std::memcpy(&gathered[j * eb], bytes + pending[j] * eb, eb);
-        t.convert(gathered, eb, pending.size(), comp);
-      }
-      const bool identity = select_->identity();
-      std::size_t kept = 0;
-      for (std::size_t j = 0; j < pending.size(); ++j) {
-        const std::size_t i = pending[j];
-        const uint32_t* c = &comp[(whole ? i : j) * 4];
-        uint32_t reg[4];
-        if (!identity) {
-          select_->apply(c, reg);
-          c = reg;
-        }
-        if (equal16(c, &device[i * 4]))
-          cls[i] = static_cast<uint8_t>(v);
+      t.differing({bytes, count * eb}, eb, count, device, *map_, pending, still);
+      // Both lists ascend: what is in `pending` and not in `still` matched this prediction.
+      std::size_t k = 0;
+      for (std::size_t i : pending) {
+        if (k < still.size() && still[k] == i)
+          ++k;
         else
-          pending[kept++] = i;
+          cls[i] = static_cast<uint8_t>(v);
       }
-      pending.resize(kept);
+      pending.swap(still);
     }
+  }
+  // The registers the defaults predict for one element (the examples of a mismatch).
+  void expected(const uint8_t* element, uint32_t* reg) const {
+    const unsigned eb = defaults().elementBytes();
+    uint32_t comp[4] = {};
+    defaults().convert({element, eb}, eb, 1, comp);
+    map_->apply(comp, reg);
   }
 
  private:
@@ -287,14 +239,13 @@ class Predictions {
   std::vector<std::string> names_;
   mutable std::vector<std::unique_ptr<gcn::FormatLoadTable>> tables_;
   mutable std::unique_ptr<std::once_flag[]> built_;  // tables_[v] is built once, by any thread
-  std::optional<Select> select_;                     // when the defaults are defined
+  std::optional<gcn::RegisterMap> map_;              // DST_SEL, when the defaults are defined
 };
 
 // One thread's workspace for its part of a chunk.
 struct Part {
-  std::vector<uint32_t> comp, expected;
-  std::vector<uint8_t> cls, gathered;
-  std::vector<std::size_t> pending;
+  std::vector<uint8_t> cls;
+  std::vector<std::size_t> pending, still;
   std::vector<uint64_t> counts;                      // [channel * classes + class]
   std::array<std::vector<std::string>, 4> examples;  // mismatches, per channel
 };
@@ -357,24 +308,19 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, cons
       const std::size_t m = hi - lo;
       const uint8_t* bytes = device.input() + lo * info.bytes;
       const uint32_t* dev = got + lo * 4;
-      w.comp.resize(m * 4);
-      w.expected.resize(m * 4);
       w.cls.assign(m, 0);
       w.counts.assign(4 * classes, 0);
       for (auto& e : w.examples)
         e.clear();
-      pred.predict(bytes, m, w.comp, w.expected.data());
-      w.pending.clear();
-      for (std::size_t i = 0; i < m; ++i)
-        if (!equal16(&dev[i * 4], &w.expected[i * 4])) w.pending.push_back(i);
-      if (!w.pending.empty())
-        pred.classifyOthers(bytes, m, dev, w.pending, w.comp, w.cls, w.gathered);
+      pred.missDefaults(bytes, m, dev, w.pending);
+      if (!w.pending.empty()) pred.classifyOthers(bytes, m, dev, w.pending, w.still, w.cls);
       for (std::size_t i = 0; i < m; ++i) {
         const uint8_t c = channel[lo + i];
         ++w.counts[c * classes + w.cls[i]];
         if (w.cls[i] == classes - 1 && w.examples[c].size() < o.examples) {
           const uint64_t element = first + lo + i;
-          const uint32_t* e = &w.expected[i * 4];
+          uint32_t e[4];
+          pred.expected(bytes + i * info.bytes, e);
           const uint32_t* d = &dev[i * 4];
           char buf[160];
           std::snprintf(buf, sizeof buf,

@@ -178,5 +178,114 @@ TEST(FormatLoadTable, StrideAndBadCallsAreChecked) {
   EXPECT_THROW(undefined.convert(bytes, 4, 1, out), Error);
 }
 
+// RegisterMap::fromDstSel against applyDstSel itself on elements of distinct values: every
+// selector pattern of the 8 x 8 x 8 x 8 (reserved ones included), every component count.
+TEST(RegisterMap, FromDstSelIsApplyDstSel) {
+  std::size_t maps = 0, refused = 0;
+  for (Gen gen : kAllGens)
+    for (Nfmt n : {Nfmt::Unorm, Nfmt::Uint, Nfmt::Sint, Nfmt::Float})
+      for (unsigned comps = 1; comps <= 4; ++comps)
+        for (unsigned code = 0; code < 4096; ++code) {
+          std::array<DstSel, 4> sel;
+          for (unsigned k = 0; k < 4; ++k)
+            sel[k] = static_cast<DstSel>((code >> (3 * k)) & 7);
+          LoadedElement e;
+          e.count = static_cast<uint8_t>(comps);
+          for (unsigned c = 0; c < comps; ++c)
+            e.reg[c] = 0x1234u + 0x1111u * c;
+          const auto want = applyDstSel(gen, n, e, sel);
+          const auto map = RegisterMap::fromDstSel(gen, n, comps, sel);
+          bool claimsAll = true;
+          for (const auto& w : want)
+            claimsAll = claimsAll && w.has_value();
+          ASSERT_EQ(map.has_value(), claimsAll) << code;
+          if (!map) {
+            ++refused;
+            continue;
+          }
+          uint32_t comp[4] = {*e.reg[0], e.reg[1].value_or(0), e.reg[2].value_or(0),
+                              e.reg[3].value_or(0)};
+          uint32_t reg[4];
+          map->apply(comp, reg);
+          for (unsigned k = 0; k < 4; ++k)
+            ASSERT_EQ(reg[k], *want[k]) << code << " register " << k;
+          const bool identitySel =
+              sel == std::array<DstSel, 4>{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W};
+          EXPECT_EQ(map->identity(), identitySel && comps == 4);
+          ++maps;
+        }
+  EXPECT_GT(maps, 10000u);
+  EXPECT_GT(refused, 10000u);
+}
+
+// differing() is convert() + map + compare: on every data format with an element (number
+// formats UNORM, UINT, FLOAT where defined), registers equal to the converted and mapped
+// elements except planted differences in one register of chosen elements; with and without
+// an element list. The differing elements are exactly the planted ones.
+TEST(FormatLoadTable, DifferingFindsExactlyThePlantedDifferences) {
+  std::mt19937 rng(99);
+  std::size_t checked = 0;
+  for (Gen gen : kAllGens) {
+    const Policies pol = Policies::defaults(gen);
+    for (unsigned dc = 1; dc < 15; ++dc) {
+      const Dfmt d = static_cast<Dfmt>(dc);
+      const DfmtInfo& info = dfmtInfo(d);
+      if (info.bytes == 0) continue;
+      for (Nfmt n : {Nfmt::Unorm, Nfmt::Uint, Nfmt::Float, Nfmt::Sscaled}) {
+        const FormatLoadTable t(gen, d, n, pol);
+        if (!t.defined()) continue;
+        SCOPED_TRACE(std::string(genName(gen)) + " " + std::string(info.name) + " " +
+                     std::string(nfmtName(n, gen)));
+        constexpr std::size_t kCount = 300, kStride = 20;  // wider than any element
+        std::vector<uint8_t> bytes(kCount * kStride);
+        for (uint8_t& b : bytes)
+          b = static_cast<uint8_t>(rng());
+        std::vector<uint32_t> comp(kCount * 4, 0), regs(kCount * 4);
+        t.convert(bytes, kStride, kCount, comp);
+        const std::array<DstSel, 4> sel = {DstSel::Z, DstSel::One, DstSel::X, DstSel::Zero};
+        const auto map = RegisterMap::fromDstSel(
+            gen, n, info.components,
+            info.components >= 3
+                ? sel
+                : std::array<DstSel, 4>{DstSel::X, DstSel::Y, DstSel::Zero, DstSel::One});
+        if (!map) {
+          ASSERT_LT(info.components, 2u);  // Y of a one-component format claims nothing
+          continue;
+        }
+        for (std::size_t i = 0; i < kCount; ++i)
+          map->apply(&comp[i * 4], &regs[i * 4]);
+        std::vector<std::size_t> planted;
+        for (std::size_t i = 0; i < kCount; i += 1 + rng() % 7) {
+          regs[i * 4 + rng() % 4] ^= 1u << (rng() % 32);
+          planted.push_back(i);
+        }
+        std::vector<std::size_t> differ;
+        t.differing(bytes, kStride, kCount, regs.data(), *map, {}, differ);
+        EXPECT_EQ(differ, planted);
+        // Only the odd elements asked about: the planted odd ones.
+        std::vector<std::size_t> odd, plantedOdd;
+        for (std::size_t i = 1; i < kCount; i += 2)
+          odd.push_back(i);
+        for (std::size_t i : planted)
+          if (i % 2 == 1) plantedOdd.push_back(i);
+        t.differing(bytes, kStride, kCount, regs.data(), *map, odd, differ);
+        EXPECT_EQ(differ, plantedOdd);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100u);
+  // Bad calls: an element past the count, a map reading a component the format lacks.
+  const FormatLoadTable r8(Gen::Gfx8, Dfmt::F8, Nfmt::Unorm, Policies::defaults(Gen::Gfx8));
+  const std::vector<uint8_t> one(4, 0);
+  std::vector<uint32_t> regs(16, 0);
+  std::vector<std::size_t> differ;
+  const std::vector<std::size_t> past = {4};
+  EXPECT_THROW(r8.differing(one, 1, 4, regs.data(), RegisterMap{}, past, differ), Error);
+  RegisterMap wide;
+  wide.src = {0, 1, -1, -1};
+  EXPECT_THROW(r8.differing(one, 1, 4, regs.data(), wide, {}, differ), Error);
+}
+
 }  // namespace
 }  // namespace gcn
