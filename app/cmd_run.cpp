@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <memory>
 #include <optional>
 #include <string>
@@ -231,20 +234,31 @@ int runRun(const RunOptions& o) {
   constexpr int kMaxRecoveries = 16;
   int recoveries = 0;
   std::size_t messagesBefore = 0;  // validation messages of the devices already gone
-  ro.recoverDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
-    if (++recoveries > kMaxRecoveries)
-      throw gcn::InfraError("the device was lost " + std::to_string(kMaxRecoveries) +
-                            " times; giving up");
+  const auto reopenDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
     newMessages();  // the old device's last messages go to the next case reported
     messagesBefore += messagesSeen;
     messagesSeen = 0;
     routeList.clear();
     ctx.reset();
+#ifdef __GLIBC__
+    // What the old device freed is mostly small chunks in the middle of the heap, which glibc
+    // keeps resident; give those pages back before the new device allocates.
+    malloc_trim(0);
+#endif
     ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
     ctx->keepPipelineCache(pipelineCacheFile);
     routeList = routes::makeAllRoutes(*ctx);
     return routeList;
   };
+  ro.recoverDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
+    if (++recoveries > kMaxRecoveries)
+      throw gcn::InfraError("the device was lost " + std::to_string(kMaxRecoveries) +
+                            " times; giving up");
+    return reopenDevice();
+  };
+  // A device per route (runner.h RunOptions::freshDevice): lavapipe's per-device caches of one
+  // route are gone before the next route runs.
+  ro.freshDevice = reopenDevice;
   const auto sink = [&](const run::CaseResult& reported) {
     newMessages();
     run::CaseResult withMessages;
@@ -298,6 +312,7 @@ int runRun(const RunOptions& o) {
       std::fflush(batchLog.get());
     };
     ro.recoverDevice = nullptr;  // the parent re-creates it: a new child, a new device
+    ro.freshDevice = nullptr;
   }
   // Baseline, known flakes and retries decide a case's verdict before any report sees it:
   // `expected` holds back the cases it may retry and reruns them with the same runner.

@@ -145,7 +145,10 @@ Summary runCases(std::span<const Case> cases,
   // (all of them at once would hold every case's alternatives for the whole run). On all
   // cores: the reference is pure; one case per task. A case the reference rejects is an
   // error, reported with its batch and never dispatched.
-  std::vector<std::optional<Expected>> expected(cases.size());
+  // Pointers, not std::optional<Expected>: an empty optional still takes sizeof(Expected)
+  // (about 2.2 KB), and constructing one touches its page, so that vector alone was ~2 MB
+  // resident for the whole run.
+  std::vector<std::unique_ptr<Expected>> expected(cases.size());
   const auto buildExpectations = [&](std::vector<std::size_t>& members) {
     std::atomic<std::size_t> next{0};
     const unsigned jobs =
@@ -154,7 +157,8 @@ Summary runCases(std::span<const Case> cases,
       for (std::size_t k = next++; k < members.size(); k = next++) {
         const std::size_t i = members[k];
         try {
-          expected[i] = buildExpected(cases[i], options.profile, options.rules);
+          expected[i] =
+              std::make_unique<Expected>(buildExpected(cases[i], options.profile, options.rules));
         } catch (const std::exception& e) {
           results[i].verdict = Verdict::Error;
           results[i].reason = std::string("reference: ") + e.what();
@@ -232,6 +236,7 @@ Summary runCases(std::span<const Case> cases,
         summary.notRun += parts[rest].second.size();
       break;
     }
+    if (b > 0 && parts[b - 1].first != route && options.freshDevice) routes = options.freshDevice();
     buildExpectations(members);
     if (members.empty()) {
       if (lastPart[b]) routes[route]->releasePipelines();

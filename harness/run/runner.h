@@ -53,6 +53,13 @@ struct RunOptions {
   // by one, so that only the case(s) that lose the device again get Crash. Without it,
   // DeviceLost ends the run: it propagates after every finished case went to the sink.
   std::function<std::span<const std::unique_ptr<routes::Route>>()> recoverDevice;
+  // Called before the first part of a route other than the previous part's: re-creates the
+  // device and returns routes for it, as recoverDevice does. A driver keeps per-device state
+  // that outlives the objects which made it (lavapipe: the texel and image functions it
+  // JIT-compiles per view format, about 7 MB of code pages plus their heap after the texel and
+  // atomic routes, never freed before vkDestroyDevice), so a device per route bounds a run's
+  // memory by its largest route instead of the sum. Without it one device serves the run.
+  std::function<std::span<const std::unique_ptr<routes::Route>>()> freshDevice;
   // Called before each batch is dispatched with the cases it holds (indices into the cases
   // given to runCases): a child process names its batch, so that the parent can tell which
   // cases were on the device when the child crashed or hung (app/isolation.h).

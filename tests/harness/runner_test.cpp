@@ -17,11 +17,14 @@ namespace {
 class FakeRoute : public routes::Route {
  public:
   std::string unsupported, lateUnsupported, throwOn;
+  std::string prefix;  // handles only the cases whose name starts with it ("" = every case)
   const gcn::Chip* chip = &gcn::representativeChip(gcn::Gen::Gfx9);
   std::map<const routes::DeviceCase*, std::string> names;
 
   std::string_view name() const override { return "fake"; }
-  bool handles(const routes::DeviceCase&) const override { return true; }
+  bool handles(const routes::DeviceCase& c) const override {
+    return names.at(&c).rfind(prefix, 0) == 0;
+  }
   std::string unsupportedReason(const routes::DeviceCase& c) const override {
     return names.at(&c) == unsupported ? "fake: not realisable" : "";
   }
@@ -44,6 +47,53 @@ class FakeRoute : public routes::Route {
     return out;
   }
 };
+
+// RunOptions::freshDevice: called once at each change of route between parts (a device per
+// route), never within a route; the routes it returns run the rest, and every case passes.
+TEST(Runner, AFreshDeviceAtEachChangeOfRoute) {
+  RunOptions o;
+  o.profile = resolveProfile("gfx9", std::nullopt);
+  o.jobs = 2;
+  const std::vector<Case> all =
+      buildCases("texel", "texel.*.r8g8b8a8_uint.load_format_*", o.profile.chip);
+  ASSERT_EQ(all.size(), 4u);  // uniform and storage, x and xyzw
+  const std::vector<Case> uniform(all.begin(), all.begin() + 2);
+  ASSERT_EQ(uniform[1].name.rfind("texel.uniform.", 0), 0u);
+  int made = 0;
+  const auto makeRoutes = [&] {
+    std::vector<std::unique_ptr<routes::Route>> list;
+    for (const char* prefix : {"texel.uniform.", "texel.storage."}) {
+      auto fake = std::make_unique<FakeRoute>();
+      fake->prefix = prefix;
+      for (const std::vector<Case>* cases : {&all, &uniform})
+        for (const Case& c : *cases)
+          fake->names[&c.device] = c.name;
+      list.push_back(std::move(fake));
+    }
+    ++made;
+    return list;
+  };
+  std::vector<std::unique_ptr<routes::Route>> routes = makeRoutes();
+  int fresh = 0;
+  o.freshDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
+    ++fresh;
+    routes = makeRoutes();  // the old routes (the old device's) are gone
+    return routes;
+  };
+  std::map<std::string, Verdict> seen;
+  const Summary s =
+      runCases(all, routes, o, [&](const CaseResult& r) { seen[r.name] = r.verdict; });
+  EXPECT_EQ(fresh, 1);
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(s.count(Verdict::Pass), 4u);
+  EXPECT_EQ(seen.size(), 4u);
+
+  // One route only: no new device.
+  fresh = 0;
+  const Summary one = runCases(uniform, routes, o, [](const CaseResult&) {});
+  EXPECT_EQ(fresh, 0);
+  EXPECT_EQ(one.count(Verdict::Pass), 2u);
+}
 
 TEST(Runner, UnsupportedIsNeverPassAndErrorsLoseNothing) {
   RunOptions o;
