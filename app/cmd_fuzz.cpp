@@ -166,6 +166,15 @@ int runFuzz(const FuzzOptions& o) {
         break;
       }
     }
+    // Then zero the memory words and data values the difference does not need, so that the
+    // probe file shows what matters (each try is a run on the device).
+    const run::Simplified simple = run::zeroUnneeded(small, [&](const run::FuzzCase& c) {
+      const Outcome o2 = fuzzer.run(run::fuzzProbeText(gen, c, ""), name(c) + ".probe");
+      if (o2.status != "mismatch") return false;
+      smallOut = o2;  // the outcome of the case zeroUnneeded keeps
+      return true;
+    });
+    small = simple.c;
     fs::create_directories(o.out);
     const fs::path file = fs::path(o.out) / (name(small) + ".probe");
     const std::string probeText = run::fuzzProbeText(gen, small, smallOut.detail);
@@ -179,10 +188,13 @@ int runFuzz(const FuzzOptions& o) {
     const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const Outcome again = fuzzer.run(back, file.string());
     const bool reproduces = again.status == "mismatch";
-    std::fprintf(text, "case %llu: %s %s: mismatch (%s); %s, %zu lane(s)%s\n",
+    std::fprintf(text,
+                 "case %llu: %s %s: mismatch (%s); %s, %zu lane(s), %u of %zu memory words "
+                 "non-zero%s\n",
                  static_cast<unsigned long long>(n), fc.kind.c_str(),
                  (fc.format.empty() ? fc.inst : fc.format).c_str(), out.detail.c_str(),
-                 file.string().c_str(), small.v0.size(),
+                 file.string().c_str(), small.v0.size(), simple.memoryWordsLeft,
+                 small.memory.size(),
                  reproduces ? ", reproduces" : ", does NOT reproduce when run again");
     findings.push_back({{"case", n},
                         {"kind", fc.kind},
@@ -191,6 +203,8 @@ int runFuzz(const FuzzOptions& o) {
                         {"detail", out.detail},
                         {"file", file.string()},
                         {"lanes", small.v0.size()},
+                        {"memory_words_nonzero", simple.memoryWordsLeft},
+                        {"data_values_nonzero", simple.dataValuesLeft},
                         {"reproduces", reproduces}});
   }
   const double seconds = elapsed();

@@ -276,4 +276,44 @@ FuzzCase keepLanes(const FuzzCase& c, const std::vector<unsigned>& lanes) {
   return out;
 }
 
+Simplified zeroUnneeded(const FuzzCase& c, const std::function<bool(const FuzzCase&)>& fails) {
+  Simplified out{c, 0, 0, 0};
+  FuzzCase& cur = out.c;
+  const auto attempt = [&](FuzzCase& candidate) {
+    ++out.tries;
+    if (!fails(candidate)) return false;
+    cur = std::move(candidate);
+    return true;
+  };
+  const std::size_t words = cur.memory.size();
+  // The whole memory first (often none of it matters), then halves, quarters, ... words.
+  for (std::size_t block = words; words > 0; block = std::max<std::size_t>(block / 2, 1)) {
+    for (std::size_t at = 0; at < words; at += block) {
+      const std::size_t end = std::min(words, at + block);
+      bool any = false;
+      for (std::size_t i = at; i < end; ++i)
+        any = any || cur.memory[i] != 0;
+      if (!any) continue;
+      FuzzCase candidate = cur;
+      std::fill(candidate.memory.begin() + static_cast<std::ptrdiff_t>(at),
+                candidate.memory.begin() + static_cast<std::ptrdiff_t>(end), 0u);
+      attempt(candidate);
+    }
+    if (block == 1) break;
+  }
+  for (std::size_t k = 0; k < cur.data.size(); ++k)
+    for (std::size_t l = 0; l < cur.data[k].size(); ++l) {
+      if (cur.data[k][l] == 0) continue;
+      FuzzCase candidate = cur;
+      candidate.data[k][l] = 0;
+      attempt(candidate);
+    }
+  for (uint32_t w : cur.memory)
+    out.memoryWordsLeft += w != 0;
+  for (const std::vector<uint32_t>& reg : cur.data)
+    for (uint32_t v : reg)
+      out.dataValuesLeft += v != 0;
+  return out;
+}
+
 }  // namespace gcnprobe::run

@@ -1,6 +1,7 @@
 // Differential fuzzing: random cases the device's Vulkan routes can realise, each a probe file
 // (docs/probes.md) run as `gcnprobe probe` runs it and diffed against the reference; a case
-// that differs is minimised (fewer lanes while it still differs) and written as a probe file
+// that differs is minimised (fewer lanes, then memory words and data registers zeroed, while
+// it still differs) and written as a probe file
 // that reproduces it. Everything is a function of (seed, case number): the same seed gives
 // the same cases on any machine.
 //
@@ -25,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,5 +60,20 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
 
 // The same case on the given lanes only (their v0 values, in order).
 FuzzCase keepLanes(const FuzzCase& c, const std::vector<unsigned>& lanes);
+
+// What the minimiser did to the memory and the data registers.
+struct Simplified {
+  FuzzCase c;
+  unsigned memoryWordsLeft = 0;  // memory words not zero
+  unsigned dataValuesLeft = 0;   // data register values (all lanes) not zero
+  unsigned tries = 0;            // calls of `fails`
+};
+
+// Zeroes what the difference does not need: memory words in blocks (the whole memory, then
+// halves, quarters, ... down to single words; a block stays zero when `fails` still holds for
+// the case with it zeroed), then each data register value alone. `fails(c)` must hold for `c`
+// itself; every case it accepts fails, so the result does. Deterministic; about
+// 2 * words + values calls at most.
+Simplified zeroUnneeded(const FuzzCase& c, const std::function<bool(const FuzzCase&)>& fails);
 
 }  // namespace gcnprobe::run

@@ -61,6 +61,9 @@ TEST(FuzzCli, AWrongResultIsMinimisedToAProbeFileThatReproducesIt) {
   for (const auto& f : findings) {
     SCOPED_TRACE(f.dump());
     EXPECT_EQ(f.at("lanes"), 1u);
+    // The fault fails a case whatever its data: every memory word and data value is zeroed.
+    EXPECT_EQ(f.at("memory_words_nonzero"), 0u);
+    EXPECT_EQ(f.at("data_values_nonzero"), 0u);
     EXPECT_TRUE(f.at("reproduces").get<bool>());
     const fs::path file = f.at("file").get<std::string>();
     ASSERT_TRUE(fs::exists(file));

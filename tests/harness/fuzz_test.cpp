@@ -78,5 +78,35 @@ TEST(FuzzCase, KeepLanesKeepsEachLanesAddressAndData) {
   FAIL() << "no store case with three lanes among the first 200";
 }
 
+// zeroUnneeded keeps exactly what the failure needs: here memory word 5 must keep its value,
+// word 9 must be non-zero and lane 0's first data value non-zero; everything else goes.
+TEST(FuzzCase, ZeroUnneededKeepsOnlyWhatTheFailureNeeds) {
+  run::FuzzCase c;
+  for (uint32_t i = 0; i < 37; ++i)  // not a power of two: blocks end early
+    c.memory.push_back(0x1000u + i);
+  c.data = {{7u, 8u}, {9u, 0u}};
+  const uint32_t word5 = c.memory[5];
+  const auto fails = [&](const run::FuzzCase& x) {
+    return x.memory[5] == word5 && x.memory[9] != 0 && x.data[0][0] != 0;
+  };
+  const run::Simplified s = run::zeroUnneeded(c, fails);
+  for (std::size_t i = 0; i < s.c.memory.size(); ++i)
+    EXPECT_EQ(s.c.memory[i], i == 5 || i == 9 ? c.memory[i] : 0u) << i;
+  EXPECT_EQ(s.c.data, (std::vector<std::vector<uint32_t>>{{7u, 0u}, {0u, 0u}}));
+  EXPECT_EQ(s.memoryWordsLeft, 2u);
+  EXPECT_EQ(s.dataValuesLeft, 1u);
+  EXPECT_TRUE(fails(s.c));
+  EXPECT_LE(s.tries, 2u * 37u + 8u);  // blocks of 37, 18, 9, 4, 2, 1 words, 3 values
+  // Everything unneeded: all zero. Nothing removable: the case as it was.
+  const run::Simplified all = run::zeroUnneeded(c, [](const run::FuzzCase&) { return true; });
+  EXPECT_EQ(all.memoryWordsLeft, 0u);
+  EXPECT_EQ(all.dataValuesLeft, 0u);
+  EXPECT_EQ(all.tries, 1u + 3u);  // the whole memory at once, then three non-zero values
+  const run::Simplified none = run::zeroUnneeded(
+      c, [&](const run::FuzzCase& x) { return x.memory == c.memory && x.data == c.data; });
+  EXPECT_EQ(none.c.memory, c.memory);
+  EXPECT_EQ(none.c.data, c.data);
+}
+
 }  // namespace
 }  // namespace gcnprobe
