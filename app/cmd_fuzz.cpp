@@ -125,6 +125,7 @@ int runFuzz(const FuzzOptions& o) {
                      "are what such a device can do");
   Fuzzer fuzzer(*ctx);
   std::map<std::string, uint64_t> counts;
+  std::map<std::string, std::map<std::string, uint64_t>> byKind;  // kind -> status -> cases
   std::map<std::string, uint64_t> why;          // unrealisable / unsupported / error reasons
   std::map<std::string, uint64_t> explainedBy;  // policy cases: the options that explain them
   nlohmann::json findings = nlohmann::json::array();
@@ -142,6 +143,7 @@ int runFuzz(const FuzzOptions& o) {
     const run::FuzzCase fc = run::makeFuzzCase(gen, o.seed, n);
     const Outcome out = fuzzer.run(run::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
     ++counts[out.status];
+    ++byKind[fc.kind][out.status];
     if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "error")
       ++why[out.status + ": " + out.detail.substr(0, 160)];
     if (out.status == "policy") ++explainedBy[fc.kind + ": " + out.detail.substr(0, 160)];
@@ -212,6 +214,12 @@ int runFuzz(const FuzzOptions& o) {
     std::fprintf(text, "  %llu x %s\n", static_cast<unsigned long long>(k), reason.c_str());
   for (const auto& [labels, k] : explainedBy)
     std::fprintf(text, "  %llu x policy, %s\n", static_cast<unsigned long long>(k), labels.c_str());
+  for (const auto& [kind, statuses] : byKind) {
+    std::string line = "  " + kind + ":";
+    for (const auto& [status, k] : statuses)
+      line += " " + std::to_string(k) + " " + status;
+    std::fprintf(text, "%s\n", line.c_str());
+  }
   std::string summary = std::to_string(n) + " cases:";
   for (const char* s : {"exact", "policy", "mismatch", "unsupported", "unrealisable", "error"})
     summary += " " + std::to_string(counts[s]) + " " + s;
@@ -228,6 +236,7 @@ int runFuzz(const FuzzOptions& o) {
                                        {"seed", o.seed},
                                        {"cases", n},
                                        {"counts", c},
+                                       {"kinds", byKind},
                                        {"policies", explainedBy},
                                        {"findings", findings},
                                        {"seconds", seconds}}

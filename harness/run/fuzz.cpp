@@ -7,8 +7,10 @@
 #include <random>
 
 #include "harness/formats.h"
+#include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
 #include "reference/error.h"
+#include "reference/opcodes.h"
 #include "reference/resource.h"
 
 namespace gcnprobe::run {
@@ -122,6 +124,35 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
   unsigned lanes = 1 + below(64);
   gcn::VSharp v;
   const unsigned kind = below(20);
+  if (kind >= 18 && below(3) == 0) {
+    // A texel-buffer atomic (imageAtomic* on an R32 storage texel buffer): IDXEN, GLC, each
+    // lane on an element of its own, a few past the end.
+    const std::string op = kAtomics[below(std::size(kAtomics))];
+    const bool cmpswap = op == "cmpswap";
+    const gcn::AtomicOp aop = gcn::findOpcode("buffer_atomic_" + op)->atomic;
+    const VkFormat format = routes::atomicTexelFormat(aop);
+    const uint32_t elements = 1 + below(32);
+    c.kind = "texel-atomic";
+    c.format = vkFormatName(format);
+    c.inst = "buffer_atomic_" + op + (cmpswap ? " v[1:2]" : " v1") + ", v0, s[4:7], 0 idxen glc";
+    v = makeTexelBufferVSharp(chip, kBase, elements, format);
+    c.memoryBytes = uint64_t{elements} * 4;
+    for (uint64_t i = 0; i < elements; ++i)
+      c.memory.push_back(static_cast<uint32_t>(rng()));
+    lanes = std::min(lanes, elements + 2);
+    c.v0 = distinct(elements + 2, lanes, below);
+    c.data.assign(cmpswap ? 2 : 1, {});
+    for (unsigned l = 0; l < lanes; ++l) {
+      c.data[0].push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
+                                        : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
+      if (cmpswap)
+        c.data[1].push_back(below(2) == 0 && c.v0[l] < elements ? c.memory[c.v0[l]]
+                                                                : below(0xffffffffu) + below(2));
+    }
+    const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
+    c.vsharpWords.assign(w.begin(), w.end());
+    return c;
+  }
   if (kind >= 18) {
     // An atomic with the pre-op value returned (GLC), each lane on a slot of its own (the
     // order of two lanes' atomics on one place is the device's), a few past the end.
@@ -230,9 +261,9 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
   if (!finding.empty()) t += "# The device differed from the reference: " + finding + "\n";
   const bool store = !c.data.empty();
   t += "question = Does the device " +
-       std::string(c.kind == "storage-atomic" ? "do"
-                   : store                    ? "store"
-                                              : "load") +
+       std::string(c.kind.find("atomic") != std::string::npos ? "do"
+                   : store                                    ? "store"
+                                                              : "load") +
        " what the reference predicts for this random " + c.kind + " case?\n";
   t += "source = gcnprobe fuzz (harness/run/fuzz.h): a random Vulkan-legal case\n";
   t += "gen = " + std::string(gcn::genName(gen)) + "\n";

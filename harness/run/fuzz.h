@@ -23,6 +23,8 @@
 //   OFFEN GLC through RADV's storage-buffer V#: distinct slots (the order of two lanes'
 //   atomics on one place is the device's), a few past the end; random or small signed
 //   sources; CMPSWAP compares with the memory's own value on about half the lanes.
+// - texel-atomic: the same atomics (32-bit) IDXEN GLC through the V# RADV builds for an R32
+//   storage texel buffer view (imageAtomic*): distinct elements, up to two past the end.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +41,8 @@ namespace gcnprobe::run {
 struct FuzzCase {
   uint64_t seed = 0;
   uint64_t number = 0;
-  std::string kind;    // "texel", "texel-store", "storage", "storage-store", "storage-atomic"
+  // "texel", "texel-store", "storage", "storage-store", "storage-atomic", "texel-atomic"
+  std::string kind;
   std::string format;  // texel: the VkFormat name
   std::string inst;
   std::vector<uint32_t> vsharpWords;  // 4

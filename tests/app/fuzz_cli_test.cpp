@@ -38,6 +38,7 @@ TEST(FuzzCli, TheSameSeedGivesTheSameCasesAndEveryCaseIsRealisable) {
   const auto da = nlohmann::json::parse(a.out), db = nlohmann::json::parse(b.out);
   EXPECT_EQ(da.at("cases"), 120u);
   EXPECT_EQ(da.at("counts"), db.at("counts"));
+  EXPECT_EQ(da.at("kinds"), db.at("kinds"));
   EXPECT_EQ(count(da, "unrealisable"), 0u);  // Vulkan-legal by construction
   EXPECT_EQ(count(da, "error"), 0u);
   EXPECT_EQ(count(da, "mismatch"), 0u);

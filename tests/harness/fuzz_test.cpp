@@ -26,7 +26,7 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
     ASSERT_EQ(c.vsharpWords.size(), 4u);
     ASSERT_EQ(c.memory.size() * 4, c.memoryBytes);
     const bool store = c.kind == "texel-store" || c.kind == "storage-store";
-    const bool atomic = c.kind == "storage-atomic";
+    const bool atomic = c.kind == "storage-atomic" || c.kind == "texel-atomic";
     EXPECT_EQ(!c.data.empty(), store || atomic);
     EXPECT_EQ(c.inst.rfind(atomic  ? "buffer_atomic_"
                            : store ? "buffer_store_"
@@ -36,6 +36,14 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
         << c.inst;
     if (atomic) {
       EXPECT_NE(c.inst.find(" glc"), std::string::npos) << c.inst;
+    }
+    if (c.kind == "texel-atomic") {
+      // imageAtomic on an R32 view: IDXEN, 32-bit, indices at most two past the end.
+      EXPECT_NE(c.inst.find(" idxen glc"), std::string::npos) << c.inst;
+      EXPECT_EQ(c.inst.find("_x2"), std::string::npos) << c.inst;
+      EXPECT_TRUE(c.format == "VK_FORMAT_R32_UINT" || c.format == "VK_FORMAT_R32_SINT") << c.format;
+      for (uint32_t index : c.v0)
+        EXPECT_LT(index, c.memoryBytes / 4 + 2);
     }
     if (!store && !atomic) continue;
     for (const std::vector<uint32_t>& reg : c.data)
@@ -48,7 +56,8 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
   }
   for (const char* k : {"texel", "texel-store", "storage", "storage-store", "storage-atomic"})
     EXPECT_GT(kinds[k], 100u) << k;
-  EXPECT_EQ(kinds.size(), 5u);
+  EXPECT_GT(kinds["texel-atomic"], 30u);  // one in 30
+  EXPECT_EQ(kinds.size(), 6u);
 }
 
 TEST(FuzzCase, ACaseDependsOnItsSeedAndNumberOnly) {
