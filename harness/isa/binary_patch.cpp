@@ -333,7 +333,9 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   try {
     (void)parseCacheHeader(data, driver);
     Cache cache(ctx_.device(), data);
-    CachedPipeline patched(ctx_, routes::shaderVariant(t.variant), cache.get(), false);
+    const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
+                                                           cache.get(), false);
+    const CachedPipeline& patched = *pipeline;
     if (!patched.feedbackValid())
       return refuse(driver +
                     " gives no pipeline creation feedback: whether the patched cache "
@@ -380,6 +382,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
               std::to_string(before) + " bytes before and " + std::to_string(after) +
               " after it unchanged";
     b.built = true;
+    b.pipeline = pipeline;
   } catch (const std::exception& e) {
     return refuse(e.what());
   }

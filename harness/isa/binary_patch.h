@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
 #include "reference/gen.h"
 #include "reference/opcodes.h"
 
@@ -75,6 +76,9 @@ struct BinaryBuild {
   std::size_t cacheOffset = 0;      // where they sit in the cache data
   std::size_t cacheBytes = 0;       // size of the cache data
   std::string proof;                // what was checked, for reports
+  // The proven pipeline, when built: the template's lane-shader layout (binding 0 the case's
+  // buffer, 1 In, 2 Out; routes::detail::runLaneShader runs it) with the patched code.
+  std::shared_ptr<const vk::PipelineObjects> pipeline;
 };
 
 // Builds patched pipelines on one device. Template ISA and cache data are kept per template.

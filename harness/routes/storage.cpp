@@ -37,7 +37,8 @@ class StorageRoute final : public Route {
   std::string_view name() const override { return "storage"; }
 
   bool handles(const DeviceCase& c) const override {
-    return !c.rawVsharp && c.binding == Binding::StorageBuffer && isTyped(c.inst.op);
+    return !c.rawVsharp && !c.binaryPatch && c.binding == Binding::StorageBuffer &&
+           isTyped(c.inst.op);
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
@@ -205,7 +206,7 @@ namespace {
 // One submission's worth of a batch: every case's memory in a buffer of its own with guard
 // bands, all in one allocation (vk::GuardedRegions), the lane I/O of all cases in one In and
 // one Out buffer at aligned strides, and one descriptor pool with a set per case.
-void runLaneChunk(vk::Context& ctx, vk::ComputePipeline& pipeline,
+void runLaneChunk(vk::Context& ctx, const vk::PipelineObjects& pipeline,
                   std::span<const DeviceCase* const> cases, VkFormat texelFormat,
                   unsigned vdataWords, bool uniformTexel, std::span<DeviceResult> results) {
   const bool texel = texelFormat != VK_FORMAT_UNDEFINED;
@@ -264,7 +265,7 @@ void runLaneChunk(vk::Context& ctx, vk::ComputePipeline& pipeline,
 
 }  // namespace
 
-std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
+std::vector<DeviceResult> runLaneShader(vk::Context& ctx, const vk::PipelineObjects& pipeline,
                                         std::span<const DeviceCase* const> cases,
                                         VkFormat texelFormat, unsigned vdataWords,
                                         bool uniformTexel) {

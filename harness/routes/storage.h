@@ -54,8 +54,9 @@ namespace detail {
 // data[256]} at binding 1 and Out {v[256]} at binding 2. Lane l gets addr = VADDR[0], data =
 // VDATA[0..3]; `vdataWords` returned words per lane are read back. Cases run in submissions
 // of up to kLaneChunkCases: one allocation with a buffer per case (guard bands of its own
-// around each, vk::GuardedRegions), one In and one Out buffer, one descriptor pool.
-std::vector<DeviceResult> runLaneShader(vk::Context& ctx, vk::ComputePipeline& pipeline,
+// around each, vk::GuardedRegions), one In and one Out buffer, one descriptor pool. `pipeline`
+// is any pipeline with this layout: a route's own, or the binary route's patched template.
+std::vector<DeviceResult> runLaneShader(vk::Context& ctx, const vk::PipelineObjects& pipeline,
                                         std::span<const DeviceCase* const> cases,
                                         VkFormat texelFormat, unsigned vdataWords,
                                         bool uniformTexel = false);

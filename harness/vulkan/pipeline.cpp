@@ -259,12 +259,12 @@ void submitAndWait(Context& ctx, const std::function<void(VkCommandBuffer)>& rec
   cleanup();
 }
 
-void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, const DescriptorSet& set,
+void recordDispatch(VkCommandBuffer cmd, const PipelineObjects& pipeline, const DescriptorSet& set,
                     uint32_t groupsX, std::span<const uint8_t> pushConstants) {
   recordDispatch(cmd, pipeline, set.set(), groupsX, pushConstants);
 }
 
-void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, VkDescriptorSet s,
+void recordDispatch(VkCommandBuffer cmd, const PipelineObjects& pipeline, VkDescriptorSet s,
                     uint32_t groupsX, std::span<const uint8_t> pushConstants) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &s, 0,

@@ -154,9 +154,9 @@ class DescriptorSet {
 void submitAndWait(Context& ctx, const std::function<void(VkCommandBuffer)>& record);
 
 // Binds pipeline + set and dispatches groupsX x 1 x 1 workgroups; optional push constants.
-void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, const DescriptorSet& set,
+void recordDispatch(VkCommandBuffer cmd, const PipelineObjects& pipeline, const DescriptorSet& set,
                     uint32_t groupsX, std::span<const uint8_t> pushConstants = {});
-void recordDispatch(VkCommandBuffer cmd, const ComputePipeline& pipeline, VkDescriptorSet set,
+void recordDispatch(VkCommandBuffer cmd, const PipelineObjects& pipeline, VkDescriptorSet set,
                     uint32_t groupsX, std::span<const uint8_t> pushConstants = {});
 
 // Full memory barrier (shader writes -> host reads), for use after a dispatch.
