@@ -25,6 +25,7 @@
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/isa/binary_patch.h"
+#include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
@@ -118,7 +119,7 @@ int runWorker(const IsaOptions& o) {
     throw gcn::Error("device '" + info.name + "' is not RADV's null device for " +
                      (forced != nullptr ? forced : "(RADV_FORCE_FAMILY unset)"));
   const gcn::Chip chip = *info.chip;
-  auto routeList = routes::makeAllRoutes(*ctx);  // the same list `gcnprobe run` uses
+  auto routeList = isa::makeRunRoutes(*ctx);  // the same list `gcnprobe run` uses
   // JSON goes to its own descriptor: the driver and ACO's `system("clrxdisasm --version")`
   // write to stdout.
   FILE* out = fdopen(dup(o.outFd), "w");

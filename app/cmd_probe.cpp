@@ -15,6 +15,7 @@
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/formats.h"
+#include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/probe_run.h"
@@ -62,7 +63,7 @@ class DeviceSession {
           setenv("PATH", clrx_->prependTo(std::getenv("PATH")).c_str(), 1);
         }
         ctx_ = vk::Context::open(selector_, false, /*descriptorBuffer=*/true);
-        routes_ = routes::makeAllRoutes(*ctx_);
+        routes_ = isa::makeRunRoutes(*ctx_);
       } catch (const std::exception& e) {
         error_ = e.what();
         ctx_.reset();

@@ -16,10 +16,12 @@
 #include <thread>
 #include <vector>
 
+#include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "app/isolation.h"
 #include "app/progress.h"
 #include "app/version.h"
+#include "harness/isa/binary_route.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/baseline.h"
 #include "harness/run/ci_reports.h"
@@ -155,6 +157,18 @@ int runRun(const RunOptions& o) {
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
   run::ExpectationOptions expectations = expectationOptions(o);
+  // The binary suite patches templates the driver must compile: with Mesa's on-disk shader
+  // cache warm, RADV takes them from it and puts no machine code into the application's
+  // pipeline cache (docs/binary.md). Set before the device exists; child processes inherit it.
+  // And on gfx6/7 ACO disassembles through `clrxdisasm` (app/clrx_dir.h): the templates'
+  // instructions are found in that text, so gcnprobe's stand-in goes on PATH. It outlives the
+  // device.
+  std::unique_ptr<ClrxDir> clrx;
+  if (o.suite == run::kBinarySuite) {
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+    clrx = std::make_unique<ClrxDir>();
+    setenv("PATH", clrx->prependTo(std::getenv("PATH")).c_str(), 1);
+  }
   auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
   // Pipelines persist between runs (docs/run.md, "Pipeline cache").
@@ -209,7 +223,7 @@ int runRun(const RunOptions& o) {
     json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
   std::vector<run::CaseOutcome> outcomes;  // for --junit / --csv
 
-  std::vector<std::unique_ptr<routes::Route>> routeList = routes::makeAllRoutes(*ctx);
+  std::vector<std::unique_ptr<routes::Route>> routeList = isa::makeRunRoutes(*ctx);
 
   // The whole texel suite ran: say which supported texel formats no case proved.
   const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
@@ -247,7 +261,7 @@ int runRun(const RunOptions& o) {
 #endif
     ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
     ctx->keepPipelineCache(pipelineCacheFile);
-    routeList = routes::makeAllRoutes(*ctx);
+    routeList = isa::makeRunRoutes(*ctx);
     return routeList;
   };
   ro.recoverDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {

@@ -42,7 +42,9 @@ class AtomicRoute final : public Route {
 
   std::string_view name() const override { return "atomic"; }
 
-  bool handles(const DeviceCase& c) const override { return !c.rawVsharp && isAtomic(c); }
+  bool handles(const DeviceCase& c) const override {
+    return !c.rawVsharp && !c.binaryPatch && isAtomic(c);
+  }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
     if (!isAtomic(c)) return "the atomic route realises only BUFFER_ATOMIC_*";

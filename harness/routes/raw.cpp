@@ -93,7 +93,7 @@ class RawRoute final : public Route {
 
   std::string_view name() const override { return "raw"; }
 
-  bool handles(const DeviceCase& c) const override { return c.rawVsharp; }
+  bool handles(const DeviceCase& c) const override { return c.rawVsharp && !c.binaryPatch; }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
     if (const std::string& d = deviceProblem(); !d.empty()) return "raw V# route: " + d;

@@ -62,6 +62,11 @@ struct DeviceCase {
   // the raw route claims such a case. `binding` then names the shader construct (texel view
   // or SSBO) whose instruction form the case has.
   bool rawVsharp = false;
+  // The instruction reaches the device by patching its encoding into a compiled template
+  // pipeline (the binary route, harness/isa/binary_route.h), not through a Vulkan construct;
+  // only the binary route claims such a case. `binding` is StorageBuffer: the template's
+  // buffer is an SSBO.
+  bool binaryPatch = false;
 };
 
 // What the device did for one case.

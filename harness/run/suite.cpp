@@ -147,6 +147,8 @@ std::span<const SuiteInfo> allSuites() {
        "TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a vertex attribute"},
       // Only on request: its cases come from probe files, not from the route tables.
       {kDisputedSuite, disputedSuite, false, "the probes in probes/ a route can realise"},
+      {kBinarySuite, binarySuite, false,
+       "every MUBUF/MTBUF opcode, patched into a compiled template (AMD GCN devices)"},
   };
   return kSuites;
 }
@@ -166,11 +168,15 @@ std::vector<std::string> suiteNames() {
 
 std::string suiteOptionHelp() {
   std::string all, named;
+  unsigned namedCount = 0;
   for (const SuiteInfo& s : allSuites()) {
     std::string& to = s.inAll ? all : named;
     to += (to.empty() ? "" : ", ") + std::string(s.name);
+    namedCount += !s.inAll;
   }
-  return "only this suite (" + all + (named.empty() ? "" : "; " + named + " runs only when named") +
+  return "only this suite (" + all +
+         (named.empty() ? ""
+                        : "; " + named + (namedCount > 1 ? " run" : " runs") + " only when named") +
          ")";
 }
 

@@ -24,6 +24,7 @@ inline constexpr std::string_view kStorageSuite = "storage";
 inline constexpr std::string_view kAtomicSuite = "atomic";
 inline constexpr std::string_view kVertexSuite = "vertex";
 inline constexpr std::string_view kDisputedSuite = "disputed";
+inline constexpr std::string_view kBinarySuite = "binary";
 
 // The suite registry: every suite once, in list order, the default one first. `list`,
 // `run --suite` (validation and help) and buildCases read it.
@@ -60,6 +61,11 @@ std::vector<Case> atomicSuite(const gcn::Chip& chip);
 // The vertex suite (suite_vertex.cpp): TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a
 // vertex attribute, every format with a vertex fetch instruction.
 std::vector<Case> vertexSuite(const gcn::Chip& chip);
+
+// The binary suite (suite_binary.cpp): one case per MUBUF/MTBUF opcode of the chip's
+// generation, run by patching it into a compiled template (harness/isa/binary_route.h);
+// unsupported, with the reason, where the device cannot (any device that is not GCN).
+std::vector<Case> binarySuite(const gcn::Chip& chip);
 
 // The disputed suite (suite_disputed.cpp): every probe in probes/ (docs/probes.md) that a
 // route can realise on `chip`, prepared for that chip's generation, as case

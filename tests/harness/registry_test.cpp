@@ -20,14 +20,18 @@ TEST(SuiteRegistry, NamesOrderAndDefaultRun) {
   std::vector<std::string> names;
   for (const SuiteInfo& s : allSuites())
     names.emplace_back(s.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"texel", "storage", "atomic", "vertex", "disputed"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"texel", "storage", "atomic", "vertex", "disputed",
+                                             "binary"}));
   EXPECT_EQ(suiteNames(), names);
   ASSERT_NE(findSuite("disputed"), nullptr);
   EXPECT_FALSE(findSuite("disputed")->inAll);
   EXPECT_TRUE(findSuite("vertex")->inAll);
+  ASSERT_NE(findSuite("binary"), nullptr);
+  EXPECT_FALSE(findSuite("binary")->inAll);
   EXPECT_EQ(findSuite("texels"), nullptr);
   EXPECT_EQ(suiteOptionHelp(),
-            "only this suite (texel, storage, atomic, vertex; disputed runs only when named)");
+            "only this suite (texel, storage, atomic, vertex; disputed, binary run only when "
+            "named)");
 }
 
 // Every case a builder makes carries the registry's name for it; an unknown --suite is an

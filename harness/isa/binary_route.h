@@ -1,0 +1,39 @@
+// The binary route as a route (docs/binary.md, "Running cases"): a case whose instruction no
+// Vulkan construct emits (DeviceCase::binaryPatch) runs by patching its encoding into the
+// template pipeline of its class (BinaryBuilder, harness/isa/binary_patch.h), proving the
+// patched pipeline, and running that pipeline exactly as the storage route runs its lane
+// shader (routes::detail::runLaneShader: the case's buffer at binding 0 with guard bands,
+// lane inputs In, lane outputs Out).
+//
+// What a case must be for the templates to host it, each refused with its reason otherwise:
+// - a device whose pipeline cache holds GCN code and that can run (a compile-only device
+//   builds and proves, `gcnprobe binary`, and runs nothing);
+// - the instruction in the template's form: OFFEN, no IDXEN or ADDR64, SOFFSET the inline 0,
+//   the template's OFFSET (0), GLC, SLC; no LDS, no D16 load (it writes half of each register
+//   and keeps the other half, which the template does not preset; D16 stores are hosted),
+//   VDATA no wider than the template's (patchProblem);
+// - every active lane's VADDR a multiple of the template's access size (16 bytes for the load
+//   and store templates, 8 for the atomic one): the template computes the address from it,
+//   so only those values reach VADDR unchanged;
+// - confinement (docs/confinement.md): every byte any lane may touch under any option of the
+//   addressing points (reference/reach.h) inside the buffer and the guard band behind it;
+// - the V# RADV writes for the case's buffer as an SSBO (routes::makeStorageBufferVSharp);
+//   other V#s need the raw route's descriptor buffer, not yet joined to this one.
+// The registers compared are the ones the instruction writes (vdataRegs); the template's other
+// VDATA registers hold what its compiler left there.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "harness/routes/route.h"
+#include "harness/vulkan/context.h"
+
+namespace gcnprobe::isa {
+
+std::unique_ptr<routes::Route> makeBinaryRoute(vk::Context& ctx);
+
+// The routes `gcnprobe run` and `probe` use: routes::makeAllRoutes and the binary route.
+std::vector<std::unique_ptr<routes::Route>> makeRunRoutes(vk::Context& ctx);
+
+}  // namespace gcnprobe::isa

@@ -1,0 +1,170 @@
+// The binary route as a route (harness/isa/binary_route.h): which cases it claims, the reasons
+// it refuses, and the lane I/O it relies on.
+// - On lavapipe every case of the binary suite is unsupported, naming the device, never pass.
+// - No other route claims a binary case, and the binary route claims nothing else.
+// - The templates, unpatched, do on lavapipe what their instruction does (the reference's
+//   execute()): lane l's In.addr reaches VADDR, In.data the VDATA registers, and Out returns
+//   the VDATA registers after the instruction. That is what a patched template is run and
+//   compared by on a GCN GPU.
+// - On RADV's null device (tonga, gfx8) a hosted case is built and proven, then unsupported
+//   because the device cannot run; each form the templates cannot host is refused with its
+//   reason.
+#include "harness/isa/binary_route.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "harness/routes/all_routes.h"
+#include "harness/routes/storage.h"
+#include "harness/run/runner.h"
+#include "harness/run/suite.h"
+#include "reference/executor.h"
+#include "tests/support/radv.h"
+
+namespace gcnprobe {
+namespace {
+
+const run::Case& caseNamed(const std::vector<run::Case>& cases, const std::string& name) {
+  for (const run::Case& c : cases)
+    if (c.name == name) return c;
+  throw gcn::Error("no case " + name);
+}
+
+TEST(BinaryRouteRun, OnLavapipeEveryBinaryCaseIsUnsupportedWithTheReason) {
+  auto ctx = vk::Context::open("");
+  if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
+  auto routes = isa::makeRunRoutes(*ctx);
+  run::RunOptions o;
+  o.profile = run::resolveProfile("portable", std::nullopt);
+  const std::vector<run::Case> cases = run::buildCases("binary", "", o.profile.chip);
+  ASSERT_GT(cases.size(), 80u);  // every opcode of the portable profile's generation
+  std::size_t seen = 0;
+  const run::Summary s = run::runCases(cases, routes, o, [&](const run::CaseResult& r) {
+    ++seen;
+    EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+    EXPECT_NE(r.reason.find("binary route: "), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("is not a GCN device"), std::string::npos) << r.reason;
+  });
+  EXPECT_EQ(seen, cases.size());
+  EXPECT_EQ(s.count(run::Verdict::Unsupported), cases.size());
+}
+
+TEST(BinaryRouteRun, OnlyTheBinaryRouteClaimsABinaryCase) {
+  auto ctx = vk::Context::open("");
+  const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
+  const std::vector<run::Case> binary = run::buildCases("binary", "", chip);
+  const auto all = routes::makeAllRoutes(*ctx);
+  const auto withBinary = isa::makeRunRoutes(*ctx);
+  for (const run::Case& c : binary) {
+    EXPECT_EQ(routes::chooseRoute(all, c.device).route, nullptr) << c.name;
+    const routes::RouteChoice choice = routes::chooseRoute(withBinary, c.device);
+    ASSERT_NE(choice.route, nullptr) << c.name << ": " << choice.reason;
+    EXPECT_EQ(choice.route->name(), "binary");
+  }
+  // ... and a storage case stays the storage route's.
+  const std::vector<run::Case> storage =
+      run::buildCases("storage", "storage.load_dword.offset0", chip);
+  ASSERT_EQ(storage.size(), 1u);
+  EXPECT_EQ(routes::chooseRoute(withBinary, storage[0].device).route->name(), "storage");
+}
+
+// The templates' lane I/O on lavapipe: the binary suite's buffer_load_dwordx4,
+// buffer_store_dwordx4 and buffer_atomic_cmpswap_x2 cases (lanes at 16-byte steps, two past
+// the end, two inactive) through the template pipelines themselves, against execute().
+TEST(BinaryRouteRun, TheTemplatesDoWhatTheirInstructionDoesOnLavapipe) {
+  auto ctx = vk::Context::open("");
+  if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
+  const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
+  const std::vector<run::Case> cases = run::buildCases("binary", "", chip);
+  const uint32_t spec[] = {0};
+  for (const auto& [name, variant] :
+       {std::pair{"binary.load_dwordx4", "binary_template_load"},
+        std::pair{"binary.store_dwordx4", "binary_template_store"},
+        std::pair{"binary.atomic_cmpswap_x2", "atomic_ssbo_cmpswap_x2"}}) {
+    SCOPED_TRACE(name);
+    const run::Case& c = caseNamed(cases, name);
+    vk::ComputePipeline pipeline(*ctx, routes::shaderVariant(variant),
+                                 routes::detail::laneShaderBindings(false), 0, false, spec);
+    const routes::DeviceCase* one[] = {&c.device};
+    const gcn::OpcodeInfo& op = *c.device.inst.op;
+    const unsigned words =
+        op.kind == gcn::OpKind::Store ? 0 : (op.kind == gcn::OpKind::Atomic ? 2 : 4);
+    const std::vector<routes::DeviceResult> got =
+        routes::detail::runLaneShader(*ctx, pipeline, one, VK_FORMAT_UNDEFINED, words);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_TRUE(got[0].unsupported.empty()) << got[0].unsupported;
+    EXPECT_TRUE(got[0].changedGuardBytes.empty());
+    const gcn::ExecResult want = gcn::execute(chip, c.device.inst, c.device.state, c.device.memory,
+                                              {}, gcn::Policies::defaults(chip.gen));
+    unsigned compared = 0;
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      if (!((c.device.state.exec >> l) & 1)) continue;
+      for (unsigned k = 0; k < words; ++k) {
+        ASSERT_TRUE(want.lanes[l].vdata[k].has_value()) << "lane " << l;
+        EXPECT_EQ(got[0].vdata[l][k], *want.lanes[l].vdata[k]) << "lane " << l << " reg " << k;
+        ++compared;
+      }
+    }
+    EXPECT_EQ(got[0].memory, want.memory().bytes);
+    if (words != 0) {
+      EXPECT_EQ(compared, 62u * words);
+    }
+    // The store and the atomic changed memory (the suite's CMPSWAP compares with the memory's
+    // own value on even lanes): the comparison above is not vacuous.
+    if (op.kind != gcn::OpKind::Load) {
+      EXPECT_NE(want.memory().bytes, c.device.memory.bytes);
+    }
+  }
+}
+
+// On the null device: built and proven, then unsupported for want of memory; the forms the
+// templates cannot host refused with their reasons.
+TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheReason) {
+  if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
+  test_support::ScopedRadvNull radv("tonga");
+  auto ctx = vk::Context::open("");
+  ASSERT_TRUE(ctx->info().chip.has_value());
+  const gcn::Chip& chip = *ctx->info().chip;
+  const std::vector<run::Case> cases = run::buildCases("binary", "", chip);
+  const auto route = isa::makeBinaryRoute(*ctx);
+  const auto reason = [&](const routes::DeviceCase& d) { return route->unsupportedReason(d); };
+  // Hosted: a load no Vulkan construct emits, a store, an atomic ACO never selects.
+  for (const char* name : {"binary.load_sbyte", "binary.tbuffer_store_format_xy",
+                           "binary.atomic_inc", "binary.store_format_d16_xyzw"}) {
+    SCOPED_TRACE(name);
+    const std::string why = reason(caseNamed(cases, name).device);
+    EXPECT_NE(why.find("built and proven"), std::string::npos) << why;
+    EXPECT_NE(why.find("cannot run here"), std::string::npos) << why;
+  }
+  // Refused before anything is built, each with its reason.
+  routes::DeviceCase d = caseNamed(cases, "binary.load_sbyte").device;
+  d.state.vgprMut(d.inst.vaddr)[5] = 88;  // not a multiple of 16
+  EXPECT_NE(reason(d).find("lane 5's VADDR 88 is not a multiple of 16"), std::string::npos)
+      << reason(d);
+  d = caseNamed(cases, "binary.load_sbyte").device;
+  d.memory.bytes.resize(512);  // the V# no longer covers exactly the buffer
+  EXPECT_NE(reason(d).find("not the one RADV writes"), std::string::npos) << reason(d);
+  // A V# reaching far past the buffer: refused for confinement before anything else.
+  d = caseNamed(cases, "binary.load_sbyte").device;
+  gcn::setVsharpWords(d.state, d.inst.srsrc,
+                      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(
+                                                      d.memory.base, uint32_t{1} << 20)));
+  d.state.vgprMut(d.inst.vaddr)[5] = 16000;
+  EXPECT_NE(reason(d).find("outside the buffer and its 1024-byte guard band"), std::string::npos)
+      << reason(d);
+  d = caseNamed(cases, "binary.load_sbyte").device;
+  d.inst.idxen = true;
+  EXPECT_NE(reason(d).find("OFFEN"), std::string::npos) << reason(d);
+  d = caseNamed(cases, "binary.load_sbyte").device;
+  d.rawVsharp = true;
+  EXPECT_NE(reason(d).find("raw V#"), std::string::npos) << reason(d);
+  EXPECT_NE(reason(caseNamed(cases, "binary.load_format_d16_x").device).find("half a register"),
+            std::string::npos);
+  EXPECT_NE(reason(caseNamed(cases, "binary.store_lds_dword").device).find("LDS"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gcnprobe
