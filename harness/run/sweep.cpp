@@ -160,23 +160,31 @@ void writeElements(const gcn::DfmtInfo& info, const Plan& plan, uint64_t first, 
   }
 }
 
+// The predictions a sweep classifies by, in order: the generation's defaults ("exact"), then
+// each policy point flipped on its own ("norm=mulrcp"; the addressing points only when
+// `addressing`), and the name "mismatch" last (one more name than policies).
+void addVariants(gcn::Gen gen, bool addressing, std::vector<gcn::Policies>& pols,
+                 std::vector<std::string>& names) {
+  pols.push_back(gcn::Policies::defaults(gen));
+  names.push_back("exact");
+  for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
+    if (point.addressing && !addressing) continue;
+    gcn::Policies p = pols.front();
+    p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
+    pols.push_back(p);
+    names.push_back(std::string(point.name) + "=" +
+                    std::string(point.options[p.get(point.id)].name));
+  }
+  names.push_back("mismatch");
+}
+
 // The predictions an element is classified by: the generation's defaults ("exact"), then each
 // value-only policy point flipped. Tables of the flipped points are built only when an element
 // does not match the defaults: on a device that matches, the sweep builds one table.
 class Predictions {
  public:
   Predictions(gcn::Gen gen, const BufferFormat& f) : gen_(gen), f_(f) {
-    pols_.push_back(gcn::Policies::defaults(gen));
-    names_.push_back("exact");
-    for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
-      if (point.addressing) continue;
-      gcn::Policies p = pols_.front();
-      p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
-      pols_.push_back(p);
-      names_.push_back(std::string(point.name) + "=" +
-                       std::string(point.options[p.get(point.id)].name));
-    }
-    names_.push_back("mismatch");
+    addVariants(gen, /*addressing=*/false, pols_, names_);
     tables_.resize(pols_.size());
     built_ = std::make_unique<std::once_flag[]>(pols_.size());
     tables_[0] = std::make_unique<gcn::FormatLoadTable>(gen, f.dfmt, f.nfmt, pols_[0]);
@@ -384,16 +392,9 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
                                                                    f.nfmt, f.dstSel, f.stride)));
   // Every point, addressing ones included: an index moves the access (index-product: is
   // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
-  std::vector<gcn::Policies> pols{gcn::Policies::defaults(chip.gen)};
-  std::vector<std::string> names{"exact"};
-  for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
-    gcn::Policies p = pols.front();
-    p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
-    pols.push_back(p);
-    names.push_back(std::string(point.name) + "=" +
-                    std::string(point.options[p.get(point.id)].name));
-  }
-  names.push_back("mismatch");
+  std::vector<gcn::Policies> pols;
+  std::vector<std::string> names;
+  addVariants(chip.gen, /*addressing=*/true, pols, names);
   const std::size_t classes = names.size();
   std::vector<std::unique_ptr<gcn::FormatLoadBatch>> batches(pols.size());
   const auto once = std::make_unique<std::once_flag[]>(pols.size());
