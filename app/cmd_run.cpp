@@ -248,10 +248,12 @@ int runRun(const RunOptions& o) {
   constexpr int kMaxRecoveries = 16;
   int recoveries = 0;
   std::size_t messagesBefore = 0;  // validation messages of the devices already gone
+  std::size_t errorsBefore = 0;    // and the errors among them
   const auto reopenDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
     newMessages();  // the old device's last messages go to the next case reported
     messagesBefore += messagesSeen;
     messagesSeen = 0;
+    errorsBefore += ctx->validationErrors();
     routeList.clear();
     ctx.reset();
 #ifdef __GLIBC__
@@ -259,7 +261,12 @@ int runRun(const RunOptions& o) {
     // keeps resident; give those pages back before the new device allocates.
     malloc_trim(0);
 #endif
-    ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
+    try {
+      ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
+    } catch (const gcn::Error& e) {
+      // The device opened at the start: failing now is the machine's fault, not the input's.
+      throw gcn::InfraError(std::string("re-creating the device: ") + e.what());
+    }
     ctx->keepPipelineCache(pipelineCacheFile);
     routeList = isa::makeRunRoutes(*ctx);
     return routeList;
@@ -382,7 +389,7 @@ int runRun(const RunOptions& o) {
     extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},
                            {"features", {"core", "synchronization"}},
                            {"messages", messages},
-                           {"errors", ctx->validationErrors()},
+                           {"errors", errorsBefore + ctx->validationErrors()},
                            {"unattributed", pending}};
     line += ", " + std::to_string(messages) + " validation messages";
   }

@@ -45,10 +45,16 @@ class BinaryRoute : public routes::Route {
   }
 
   std::string batchKey(const routes::DeviceCase& c) const override {
-    const BinaryBuild& b = buildFor(c);
-    char key[32];
-    std::snprintf(key, sizeof key, "%08x%08x", b.words[0], b.words[1]);
-    return key;
+    // Never throws: a case that cannot be built has a key of its own, and run() refuses it
+    // with the reason.
+    try {
+      const BinaryBuild& b = buildFor(c);
+      char key[32];
+      std::snprintf(key, sizeof key, "%08x%08x", b.words[0], b.words[1]);
+      return key;
+    } catch (const std::exception& e) {
+      return std::string("unbuildable: ") + e.what();
+    }
   }
 
   std::vector<routes::DeviceResult> run(std::span<const routes::DeviceCase* const> cases) override {
@@ -65,7 +71,9 @@ class BinaryRoute : public routes::Route {
     return routes::detail::runLaneShader(ctx_, *b.pipeline, cases, VK_FORMAT_UNDEFINED, words);
   }
 
-  void releasePipelines() override { builds_.clear(); }
+  // The proven pipelines stay: at most one per opcode, built (and proven) when each case's
+  // support was queried before any batch ran; dropping them would only build them again.
+  void releasePipelines() override {}
 
  private:
   // What the templates cannot host, before anything is built.

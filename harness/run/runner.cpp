@@ -229,6 +229,7 @@ Summary runCases(std::span<const Case> cases,
       lastPart.push_back(end == members.size());
     }
 
+  std::vector<bool> routeEntered(routes.size(), false);
   for (std::size_t b = 0; b < parts.size(); ++b) {
     auto& [route, members] = parts[b];
     if (options.stop && options.stop()) {
@@ -236,7 +237,11 @@ Summary runCases(std::span<const Case> cases,
         summary.notRun += parts[rest].second.size();
       break;
     }
-    if (b > 0 && parts[b - 1].first != route && options.freshDevice) routes = options.freshDevice();
+    // A device per route: re-created when the run enters a route for the first time (batches
+    // of routes already run may come again, as in the disputed suite, without another one).
+    if (b > 0 && parts[b - 1].first != route && !routeEntered[route] && options.freshDevice)
+      routes = options.freshDevice();
+    routeEntered[route] = true;
     buildExpectations(members);
     if (members.empty()) {
       if (lastPart[b]) routes[route]->releasePipelines();

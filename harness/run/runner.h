@@ -53,7 +53,8 @@ struct RunOptions {
   // by one, so that only the case(s) that lose the device again get Crash. Without it,
   // DeviceLost ends the run: it propagates after every finished case went to the sink.
   std::function<std::span<const std::unique_ptr<routes::Route>>()> recoverDevice;
-  // Called before the first part of a route other than the previous part's: re-creates the
+  // Called before the first part of a route the run has not entered yet (so at most once per
+  // route, however the batches of routes interleave): re-creates the
   // device and returns routes for it, as recoverDevice does. A driver keeps per-device state
   // that outlives the objects which made it (lavapipe: the texel and image functions it
   // JIT-compiles per view format, about 7 MB of code pages plus their heap after the texel and

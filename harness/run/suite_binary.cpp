@@ -1,11 +1,11 @@
 // The binary suite (suite.h): every MUBUF/MTBUF opcode of the chip's generation, each in the
 // form the binary route's templates host (harness/isa/binary_route.h): OFFEN with OFFSET 0 and
-// SOFFSET 0 through RADV's SSBO V# of a 1 KiB buffer; lane l at byte 16 * l, so lanes 0..59 in
-// range and lanes 60 and 61 past the end (robustness), lanes 62 and 63 inactive; random memory
-// and data (CMPSWAP compares with the memory's own value on even lanes); atomics with GLC (the
-// pre-op value returned). MTBUF opcodes carry DATA_FORMAT 32,
-// NUM_FORMAT UINT. Forms no template hosts (LDS, D16) are kept: the route says why, and a
-// case it cannot run is unsupported, never pass.
+// SOFFSET 0 through RADV's SSBO V# of a 960-byte buffer; lane l at byte 16 * l, so lanes 0..59
+// in range and lanes 60 and 61 past the end (robustness), lanes 62 and 63 inactive; random
+// memory and data (CMPSWAP compares with the memory's own value on even lanes); atomics with
+// GLC (the pre-op value returned). MTBUF opcodes carry DATA_FORMAT 32, NUM_FORMAT UINT. Forms
+// no template hosts (LDS, half-register D16 loads) are kept: the route says why, and a case it
+// cannot run is unsupported, never pass.
 #include <cstring>
 
 #include "harness/routes/storage.h"
@@ -16,7 +16,7 @@ namespace gcnprobe::run {
 namespace {
 
 constexpr uint64_t kBase = 0x300000;  // any 48-bit address: the V# base of the SSBO
-constexpr uint32_t kBytes = 1024;
+constexpr uint32_t kBytes = 960;      // lanes 60 and 61 (bytes 960..991) past the end
 constexpr uint8_t kSrsrc = 4, kVaddr = 0, kVdata = 1;
 
 Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {

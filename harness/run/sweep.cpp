@@ -386,10 +386,15 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
   inst.vaddr = 0;
   inst.srsrc = kSrsrc;
   inst.idxen = true;
+  const gcn::VSharp vsharp =
+      makeBufferVSharp(chip, kBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
+  // The lanes below are numbered by their place in a thread's part, not by their lane on the
+  // device: only a V# without SWIZZLE_ENABLE and ADD_TID_ENABLE (which read the lane) allows it.
+  if (vsharp.swizzleEnable || vsharp.addTidEnable)
+    throw gcn::Error(std::string(f.name) +
+                     ": an index sweep's V# must not read the lane number (swizzle, ADD_TID)");
   gcn::WaveState scalars;
-  gcn::setVsharpWords(scalars, kSrsrc,
-                      gcn::encodeVSharp(chip.gen, makeBufferVSharp(chip, kBase, view, f.dfmt,
-                                                                   f.nfmt, f.dstSel, f.stride)));
+  gcn::setVsharpWords(scalars, kSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
   // Every point, addressing ones included: an index moves the access (index-product: is
   // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
   std::vector<gcn::Policies> pols;

@@ -72,7 +72,8 @@ TEST(BinaryRouteRun, OnlyTheBinaryRouteClaimsABinaryCase) {
 
 // The templates' lane I/O on lavapipe: the binary suite's buffer_load_dwordx4,
 // buffer_store_dwordx4 and buffer_atomic_cmpswap_x2 cases (lanes at 16-byte steps, two past
-// the end, two inactive) through the template pipelines themselves, against execute().
+// the end of the 960-byte buffer, two inactive) through the template pipelines themselves,
+// against execute(): in range and out of range (zeros, no write).
 TEST(BinaryRouteRun, TheTemplatesDoWhatTheirInstructionDoesOnLavapipe) {
   auto ctx = vk::Context::open("");
   if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";

@@ -88,6 +88,28 @@ TEST(Runner, AFreshDeviceAtEachChangeOfRoute) {
   EXPECT_EQ(s.count(Verdict::Pass), 4u);
   EXPECT_EQ(seen.size(), 4u);
 
+  // Batches that go back to a route already run (uniform, storage, uniform): a new device when
+  // the storage route is entered, none when the uniform route comes again.
+  fresh = 0;
+  const std::vector<Case> interleaved = {all[0], all[2], all[1]};
+  ASSERT_EQ(interleaved[1].name.rfind("texel.storage.", 0), 0u);
+  const auto moreRoutes = [&] {
+    std::vector<std::unique_ptr<routes::Route>> list = makeRoutes();
+    for (auto& r : list)
+      for (const Case& c : interleaved)
+        static_cast<FakeRoute&>(*r).names[&c.device] = c.name;
+    return list;
+  };
+  routes = moreRoutes();
+  o.freshDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
+    ++fresh;
+    routes = moreRoutes();
+    return routes;
+  };
+  const Summary mixed = runCases(interleaved, routes, o, [](const CaseResult&) {});
+  EXPECT_EQ(fresh, 1);
+  EXPECT_EQ(mixed.count(Verdict::Pass), 3u);
+
   // One route only: no new device.
   fresh = 0;
   const Summary one = runCases(uniform, routes, o, [](const CaseResult&) {});
