@@ -18,6 +18,7 @@
 
 #include "harness/routes/all_routes.h"
 #include "harness/routes/storage.h"
+#include "harness/run/expect.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
 #include "reference/executor.h"
@@ -118,6 +119,21 @@ TEST(BinaryRouteRun, TheTemplatesDoWhatTheirInstructionDoesOnLavapipe) {
       EXPECT_NE(want.memory().bytes, c.device.memory.bytes);
     }
   }
+}
+
+// Every case of the binary suite has a reference prediction on its generation's profile (a
+// GPU run compares each against it): the reference models every opcode in the suite's form.
+TEST(BinaryRouteRun, EveryBinaryCaseHasAPredictionOnItsGeneration) {
+  std::size_t predicted = 0;
+  for (const char* gen : {"gfx6", "gfx7", "gfx8", "gfx9"}) {
+    const run::Profile profile = run::resolveProfile(gen, std::nullopt);
+    for (const run::Case& c : run::buildCases("binary", "", profile.chip)) {
+      SCOPED_TRACE(std::string(gen) + " " + c.name);
+      EXPECT_NO_THROW((void)run::buildExpected(c, profile, run::DeviceRules{}));
+      ++predicted;
+    }
+  }
+  EXPECT_EQ(predicted, 66u + 64u + 75u + 85u);
 }
 
 // On the null device: built and proven, then unsupported for want of memory; the forms the
