@@ -63,11 +63,14 @@ class BinaryRoute : public routes::Route {
     if (std::string why = unsupportedReason(first); !why.empty()) throw gcn::Error(why);
     const BinaryBuild& b = buildFor(first);
     const gcn::OpcodeInfo& op = *first.inst.op;
-    // The registers the instruction writes: a load's, an atomic's pre-op value (GLC); none
-    // for stores and cache operations.
-    const bool writes = op.kind == gcn::OpKind::LoadFormat || op.kind == gcn::OpKind::Load ||
-                        (op.kind == gcn::OpKind::Atomic && first.inst.glc);
-    const unsigned words = writes ? gcn::vdataRegs(op, *ctx_.info().chip, first.inst.tfe) : 0;
+    // The registers the instruction writes: a load's (D16 packing and TFE included), an
+    // atomic's pre-op value with GLC (the lane shaders' count); none for stores and cache
+    // operations.
+    const bool load = op.kind == gcn::OpKind::LoadFormat || op.kind == gcn::OpKind::Load;
+    const unsigned words = load ? gcn::vdataRegs(op, *ctx_.info().chip, first.inst.tfe)
+                                : (op.kind == gcn::OpKind::Atomic && first.inst.glc
+                                       ? routes::detail::laneShaderWords(first)
+                                       : 0);
     return routes::detail::runLaneShader(ctx_, *b.pipeline, cases, VK_FORMAT_UNDEFINED, words);
   }
 

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <span>
 #include <thread>
 
 #include "harness/formats.h"
@@ -158,6 +159,36 @@ void writeElements(const gcn::DfmtInfo& info, const Plan& plan, uint64_t first, 
       left = plan.values(c);
     }
   }
+}
+
+// Adds one thread part's counts and, up to `limit` per group, its mismatch examples (parts
+// are merged in element order, so the examples are the first ones).
+void mergePart(std::vector<uint64_t>& counts, std::span<std::vector<std::string>> examples,
+               const std::vector<uint64_t>& partCounts,
+               std::span<std::vector<std::string>> partExamples, unsigned limit) {
+  for (std::size_t k = 0; k < counts.size() && k < partCounts.size(); ++k)
+    counts[k] += partCounts[k];
+  for (std::size_t g = 0; g < examples.size() && g < partExamples.size(); ++g)
+    for (std::string& ex : partExamples[g])
+      if (examples[g].size() < limit) examples[g].push_back(std::move(ex));
+}
+
+// The groups that have elements: group g, class k counted at [g * names.size() + k], named
+// labels[g] and names[k]; the last class ("mismatch") takes group g's examples.
+void appendGroups(const std::vector<uint64_t>& counts, std::span<std::vector<std::string>> examples,
+                  std::span<const std::string> labels, const std::vector<std::string>& names,
+                  std::vector<SweepGroup>& out) {
+  const std::size_t classes = names.size();
+  for (std::size_t g = 0; g < labels.size(); ++g)
+    for (std::size_t k = 0; k < classes; ++k) {
+      if (counts[g * classes + k] == 0) continue;
+      SweepGroup group;
+      group.channel = labels[g];
+      group.classification = names[k];
+      group.elements = counts[g * classes + k];
+      if (k == classes - 1) group.examples = std::move(examples[g]);
+      out.push_back(std::move(group));
+    }
 }
 
 // The predictions a sweep classifies by, in order: the generation's defaults ("exact"), then
@@ -340,24 +371,11 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, cons
         }
       }
     });
-    for (Part& w : parts) {
-      for (std::size_t k = 0; k < counts.size() && k < w.counts.size(); ++k)
-        counts[k] += w.counts[k];
-      for (unsigned c = 0; c < 4; ++c)
-        for (std::string& ex : w.examples[c])
-          if (examples[c].size() < o.examples) examples[c].push_back(std::move(ex));
-    }
+    for (Part& w : parts)
+      mergePart(counts, examples, w.counts, w.examples, o.examples);
   }
-  for (unsigned c = 0; c < 4; ++c)
-    for (std::size_t k = 0; k < classes; ++k) {
-      if (counts[c * classes + k] == 0) continue;
-      SweepGroup g;
-      g.channel = std::string(1, kChannel[c]);
-      g.classification = pred.names()[k];
-      g.elements = counts[c * classes + k];
-      if (k == classes - 1) g.examples = std::move(examples[c]);
-      r.groups.push_back(std::move(g));
-    }
+  const std::string channels[] = {{kChannel[0]}, {kChannel[1]}, {kChannel[2]}, {kChannel[3]}};
+  appendGroups(counts, examples, channels, pred.names(), r.groups);
   r.referenceSeconds = since(t0) - r.deviceSeconds;
   return r;
 }
@@ -510,27 +528,12 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
       }
     });
     for (Work& w : works) {
-      for (std::size_t k = 0; k < counts.size() && k < w.counts.size(); ++k)
-        counts[k] += w.counts[k];
-      for (unsigned g = 0; g < 2; ++g)
-        for (std::string& ex : w.examples[g])
-          if (examples[g].size() < o.examples) examples[g].push_back(std::move(ex));
+      mergePart(counts, examples, w.counts, w.examples, o.examples);
       w.counts.clear();
-      for (auto& e : w.examples)
-        e.clear();
     }
   }
-  static const char* const kRange[] = {"in-range", "out-of-range"};
-  for (unsigned g = 0; g < 2; ++g)
-    for (std::size_t k = 0; k < classes; ++k) {
-      if (counts[g * classes + k] == 0) continue;
-      SweepGroup group;
-      group.channel = kRange[g];
-      group.classification = names[k];
-      group.elements = counts[g * classes + k];
-      if (k == classes - 1) group.examples = std::move(examples[g]);
-      r.groups.push_back(std::move(group));
-    }
+  const std::string ranges[] = {"in-range", "out-of-range"};
+  appendGroups(counts, examples, ranges, names, r.groups);
   r.referenceSeconds = since(t0) - r.deviceSeconds;
   return r;
 }
