@@ -216,4 +216,13 @@ std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words) 
   return out;
 }
 
+unsigned sMovB32Opcode(Gen gen) {
+  return gen == Gen::Gfx8 || gen == Gen::Gfx9 ? 0u : 3u;
+}
+
+std::array<uint32_t, 2> encodeSMovB32Literal(Gen gen, unsigned sdst, uint32_t literal) {
+  if (sdst > 127) throw Error("s_mov_b32: SDST " + std::to_string(sdst) + " is not a 7-bit code");
+  return {0xbe800000u | sdst << 16 | sMovB32Opcode(gen) << 8 | 0xffu, literal};
+}
+
 }  // namespace gcn

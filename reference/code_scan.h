@@ -7,6 +7,7 @@
 // every class is checked against llvm-mc 14 words in tests/reference/code_scan_test.cpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -60,6 +61,14 @@ std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint3
 
 // Every instruction of the stream, in order (throws as scanInstruction does).
 std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words);
+
+// SOP1 S_MOV_B32's opcode: 3 on gfx6/7, 0 on gfx8/9 (the SOP1 opcode tables of AMD's
+// Southern Islands, Sea Islands, GCN3 and Vega ISA manuals; GFX8 renumbered SOP1).
+unsigned sMovB32Opcode(Gen gen);
+// "s_mov_b32 <sdst>, <literal>": SOP1 (bits 31:23 = 0x17d, SDST 22:16, OP 15:8) with SSRC0 =
+// 255 (a 32-bit literal) followed by the literal dword; sdst 124 is M0. Throws gcn::Error for
+// an SDST above 127.
+std::array<uint32_t, 2> encodeSMovB32Literal(Gen gen, unsigned sdst, uint32_t literal);
 
 // MUBUF or MTBUF.
 inline bool isBufferClass(CodeClass c) {

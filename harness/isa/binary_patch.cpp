@@ -1,14 +1,18 @@
 #include "harness/isa/binary_patch.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
+#include "harness/isa/aco_asm.h"
 #include "harness/isa/check.h"
 #include "harness/routes/route.h"
 #include "harness/routes/storage.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/assembler.h"
+#include "reference/code_scan.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
 
@@ -18,6 +22,8 @@ namespace {
 // Bytes on each side of the instruction that must read back as in the template's data: more
 // than the templates' whole code (under 200 bytes).
 constexpr std::size_t kCodeWindow = 512;
+constexpr unsigned kM0 = 124;  // M0's SGPR code (SDST/SSRC fields)
+constexpr const char* kLdsTemplate = "binary_template_lds";
 
 uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
   uint32_t v = 0;
@@ -157,10 +163,19 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
     return "the words " + hexWords(patched) + " decode on " + std::string(gcn::genName(chip.gen)) +
            " as '" + printOrReason(chip.gen, *decoded) + "', not the intended '" +
            printOrReason(chip.gen, intended) + "' (an encoding of another generation?)";
-  if (intended.lds || op.ldsData)
-    return "LDS forms need M0 and an LDS allocation, which no template sets up";
+  if (intended.lds && !op.ldsData)
+    return "a load with the LDS bit writes LDS, which no template reads back";
   if (intended.addr64) return "ADDR64 needs two VADDR registers; the templates address with one";
   if (op.kind == gcn::OpKind::Cache) return "";  // no data, no address: any slot takes it
+  if (op.ldsData) {
+    // No VDATA, no VADDR: the memory address is the V#'s base + SOFFSET + OFFSET.
+    if (intended.srsrc != templ.srsrc || intended.soffset != templ.soffset ||
+        intended.offset != templ.offset)
+      return "the template's SRSRC is s" + std::to_string(templ.srsrc) + ", SOFFSET code " +
+             std::to_string(templ.soffset) + ", OFFSET " + std::to_string(templ.offset) +
+             "; the instruction must use them";
+    return "";
+  }
   if (intended.srsrc != templ.srsrc || intended.soffset != templ.soffset ||
       intended.vaddr != templ.vaddr || intended.offen != templ.offen ||
       intended.idxen != templ.idxen || intended.offset != templ.offset)
@@ -178,6 +193,7 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
 }
 
 std::string templateVariant(const gcn::OpcodeInfo& op) {
+  if (op.ldsData) return kLdsTemplate;
   switch (op.kind) {
     case gcn::OpKind::LoadFormat:
     case gcn::OpKind::Load:
@@ -223,7 +239,87 @@ struct BinaryBuilder::Template {
   std::array<uint32_t, 2> words{};
   std::vector<uint8_t> cacheData;
   std::size_t offset = 0;
+  // The LDS template's M0 setup slot: the marked instruction's words and text, and its offset
+  // in cacheData (before `offset`, within kCodeWindow of it).
+  bool setsM0 = false;
+  std::array<uint32_t, 2> setupWords{};
+  std::string setupText;
+  std::size_t setupOffset = 0;
 };
+
+namespace {
+
+bool isBranch(const std::string& mnemonic) {
+  for (const char* b :
+       {"s_branch", "s_cbranch", "s_setpc", "s_swappc", "s_endpgm", "s_sethalt", "s_trap", "s_rfe"})
+    if (mnemonic.rfind(b, 0) == 0) return true;
+  return false;
+}
+
+bool namesM0(std::string_view text) {
+  for (std::size_t at = text.find("m0"); at != std::string_view::npos;
+       at = text.find("m0", at + 1)) {
+    const auto word = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    if ((at == 0 || !word(text[at - 1])) && (at + 2 == text.size() || !word(text[at + 2])))
+      return true;
+  }
+  return false;
+}
+
+// The LDS template's M0 setup slot in its listing: the one instruction whose literal is
+// kLdsTemplateMark (a VOP2 with a literal: 8 bytes), before the template's buffer instruction
+// (`slot`) in the same basic block: between them no block label, no branch and nothing that
+// names m0, so the M0 the patch sets there is the M0 the instruction reads.
+std::pair<std::array<uint32_t, 2>, std::string> locateM0Setup(
+    gcn::Gen gen, std::span<const vk::ExecutableIsa> exes, const std::array<uint32_t, 2>& slot,
+    const std::string& driver) {
+  for (const vk::ExecutableIsa& exe : exes) {
+    const std::string source = exe.source.empty() ? exe.name : exe.source;
+    const std::vector<AsmInstruction> code = parseAcoAssembly(exe.assembly, source);
+    std::vector<std::size_t> marks, slots;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      const std::vector<uint32_t>& w = code[i].words;
+      if (w.size() == 2 && w[0] == slot[0] && w[1] == slot[1]) slots.push_back(i);
+      const auto ci = gcn::tryScanInstruction(gen, w, 0);
+      if (w.size() == 2 && w[1] == kLdsTemplateMark && ci && ci->cls == gcn::CodeClass::Vop2 &&
+          ci->dwords == 2)
+        marks.push_back(i);
+    }
+    if (slots.empty()) continue;
+    char mark[16];
+    std::snprintf(mark, sizeof mark, "0x%08x", kLdsTemplateMark);
+    const std::string where = driver + ", " + source;
+    if (marks.size() != 1 || slots.size() != 1)
+      throw gcn::Error(where + ": the LDS template has " + std::to_string(marks.size()) +
+                       " VOP2 instructions with the literal " + mark + " and " +
+                       std::to_string(slots.size()) +
+                       " copies of its buffer instruction, not one of each (its M0 setup slot)");
+    const std::size_t m = marks.front(), s = slots.front();
+    const auto at = [&](std::size_t i) {
+      return "'" + code[i].text + "' (line " + std::to_string(code[i].line) + ")";
+    };
+    if (m > s)
+      throw gcn::Error(where + ": the M0 setup slot " + at(m) + " comes after the instruction " +
+                       at(s) + ": M0 would not be set when it runs");
+    for (std::size_t i = m + 1; i <= s; ++i) {
+      if (code[i].line > code[i - 1].line + 1)
+        throw gcn::Error(where + ": a block label lies between the M0 setup slot " + at(m) +
+                         " and the instruction " + at(s) + " (before line " +
+                         std::to_string(code[i].line) + "): they are not in one basic block");
+      if (i == s) break;
+      if (isBranch(mnemonicOf(code[i].text)) || namesM0(code[i].text))
+        throw gcn::Error(where + ": " + at(i) + " between the M0 setup slot " + at(m) +
+                         " and the instruction " + at(s) +
+                         " branches or uses m0: the M0 set in the slot might not reach it");
+    }
+    return {{code[m].words[0], code[m].words[1]}, code[m].text};
+  }
+  throw gcn::Error(driver + ": no executable of the LDS template holds its buffer instruction");
+}
+
+}  // namespace
 
 BinaryBuilder::BinaryBuilder(vk::Context& ctx) : ctx_(ctx) {}
 BinaryBuilder::~BinaryBuilder() = default;
@@ -274,6 +370,10 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
                          "), not exactly one");
       t->inst = onCase.front()->inst;
       t->words = {onCase.front()->words.at(0), onCase.front()->words.at(1)};
+      if (variant == kLdsTemplate) {
+        std::tie(t->setupWords, t->setupText) = locateM0Setup(gen, exes, t->words, driver);
+        t->setsM0 = true;
+      }
     }
     // 2. The same pipeline compiled into an empty cache: the words must be there once.
     Cache cache(ctx_.device(), {});
@@ -287,6 +387,18 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
                        std::to_string(t->cacheData.size()) +
                        " bytes of pipeline cache data, not exactly once");
     t->offset = at.front();
+    if (t->setsM0) {
+      const std::vector<std::size_t> setup = findWords(t->cacheData, t->setupWords);
+      if (setup.size() != 1 || setup.front() + 8 > t->offset ||
+          t->offset - setup.front() > kCodeWindow)
+        throw gcn::Error(
+            driver + ": the LDS template's M0 setup slot " + hexWords(t->setupWords) + " occurs " +
+            std::to_string(setup.size()) + " times in the pipeline cache data" +
+            (setup.size() == 1
+                 ? ", not within " + std::to_string(kCodeWindow) + " bytes before the instruction"
+                 : ", not exactly once"));
+      t->setupOffset = setup.front();
+    }
   } catch (const std::exception& e) {
     t->error = e.what();
   }
@@ -301,7 +413,7 @@ gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op) {
 }
 
 BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
-                                 std::optional<std::vector<uint32_t>> words) {
+                                 std::optional<std::vector<uint32_t>> words, uint32_t m0) {
   BinaryBuild b;
   auto refuse = [&](std::string why) {
     b.reason = "binary route: " + std::move(why);
@@ -328,6 +440,12 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   b.words = {w[0], w[1]};
   std::vector<uint8_t> data = t.cacheData;
   std::memcpy(data.data() + t.offset, w.data(), 8);
+  std::array<uint32_t, 2> setup{};
+  if (t.setsM0) {
+    setup = gcn::encodeSMovB32Literal(chip.gen, kM0, m0);
+    std::memcpy(data.data() + t.setupOffset, setup.data(), 8);
+    b.m0Setup = setup;
+  }
   if (corrupt_) corrupt_(data);
   const std::string driver = ctx_.info().driverName + " " + ctx_.info().driverInfo;
   try {
@@ -354,6 +472,23 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
       return refuse("the cache read back from " + driver + " holds the patched words " +
                     std::to_string(mine.size()) + " time(s) and the template's " +
                     std::to_string(old.size()) + " time(s), not once and never");
+    // The M0 setup: once, at the template's distance before the instruction, and the marked
+    // instruction it replaced nowhere.
+    const std::size_t setupBefore = t.offset - t.setupOffset;
+    if (t.setsM0) {
+      const std::vector<std::size_t> set = findWords(back, setup);
+      const std::size_t marked = findWords(back, t.setupWords).size();
+      if (set.size() != 1 || marked != 0 || mine.front() < setupBefore ||
+          set.front() != mine.front() - setupBefore)
+        return refuse("the cache read back from " + driver + " holds the M0 setup " +
+                      hexWords(setup) + " " + std::to_string(set.size()) +
+                      " time(s) and the template's marked instruction " + std::to_string(marked) +
+                      " time(s), not once " + std::to_string(setupBefore) +
+                      " bytes before the instruction and never");
+    }
+    const auto inSetup = [&](std::size_t k) {  // byte k before the instruction
+      return t.setsM0 && k <= setupBefore && k + 8 > setupBefore;
+    };
     // The code around the instruction as the template's cache data had it: only the
     // instruction changed. A window, not the whole data: Mesa 25 serialises the cache's
     // objects in an order of its own, so the same entries may sit elsewhere.
@@ -362,7 +497,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
         std::min({kCodeWindow, back.size() - mine.front() - 8, t.cacheData.size() - t.offset - 8});
     const std::size_t m = mine.front();
     for (std::size_t k = 1; k <= before; ++k)
-      if (back[m - k] != t.cacheData[t.offset - k])
+      if (!inSetup(k) && back[m - k] != t.cacheData[t.offset - k])
         return refuse("the cache read back from " + driver + " differs from the template's " +
                       std::to_string(k) + " bytes before the patched instruction");
     for (std::size_t k = 0; k < after; ++k)
@@ -381,6 +516,13 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
               " in place of the template's '" + printOrReason(chip.gen, t.inst) + "', the " +
               std::to_string(before) + " bytes before and " + std::to_string(after) +
               " after it unchanged";
+    if (t.setsM0) {
+      char v[16];
+      std::snprintf(v, sizeof v, "0x%08x", m0);
+      b.proof += std::string(" but the M0 setup: 's_mov_b32 m0, ") + v + "' (" + hexWords(setup) +
+                 ") " + std::to_string(setupBefore) +
+                 " bytes before it, in place of the template's '" + t.setupText + "'";
+    }
     b.built = true;
     b.pipeline = pipeline;
   } catch (const std::exception& e) {

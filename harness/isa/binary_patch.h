@@ -54,9 +54,17 @@ std::vector<std::size_t> findWords(std::span<const uint8_t> data, std::span<cons
 // `chip`, or "" when it can: the words must be two dwords (MUBUF/MTBUF are 8 bytes) that decode
 // on the chip's generation to exactly `intended`; the intended instruction must use the
 // template's SRSRC, SOFFSET, VADDR registers and address form, need no more VDATA registers
-// than the template has (TFE adds one), and no LDS (M0 and an LDS allocation) or ADDR64 form.
+// than the template has (TFE adds one), and no ADDR64 or LDS-bit load (it writes LDS, which no
+// template reads back). BUFFER_STORE_LDS_DWORD (no VDATA, no VADDR) needs the template's
+// SRSRC, SOFFSET and OFFSET only; its template (kLdsTemplateMark) provides LDS and M0.
 std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
                          const gcn::Instruction& intended, std::span<const uint32_t> patched);
+
+// The LDS template (shaders/binary_template_lds.comp) for BUFFER_STORE_LDS_DWORD: 1 KiB of LDS
+// filled from In.data before the instruction, and the XOR with this literal, an 8-byte VOP2
+// just before its buffer instruction, that the patch turns into "s_mov_b32 m0, <M0>".
+inline constexpr uint32_t kLdsTemplateMark = 0x4d30c0deu;
+inline constexpr std::size_t kLdsTemplateBytes = 1024;
 
 // The template that can host an instruction of this kind: a lane-shader variant name
 // (shaders/variants.cmake) whose set 0 binding 0 instruction is the widest of its class.
@@ -75,7 +83,9 @@ struct BinaryBuild {
   std::array<uint32_t, 2> words{};  // the patched words
   std::size_t cacheOffset = 0;      // where they sit in the cache data
   std::size_t cacheBytes = 0;       // size of the cache data
-  std::string proof;                // what was checked, for reports
+  // The M0 setup the LDS template's second patch writes ("s_mov_b32 m0, <M0>"), when it has one.
+  std::optional<std::array<uint32_t, 2>> m0Setup;
+  std::string proof;  // what was checked, for reports
   // The proven pipeline, when built: the template's lane-shader layout (binding 0 the case's
   // buffer, 1 In, 2 Out; routes::detail::runLaneShader runs it) with the patched code.
   std::shared_ptr<const vk::PipelineObjects> pipeline;
@@ -96,10 +106,11 @@ class BinaryBuilder {
   gcn::Instruction templateInstruction(const gcn::OpcodeInfo& op);
   // Patches `intended` into its template and proves the result (see the file comment);
   // `words`, when given, are used instead of gcn::encode(intended) (for tests: a wrong
-  // length or another generation's encoding must be refused). Never throws for a refusal:
-  // the reason is in the result.
+  // length or another generation's encoding must be refused). A template that sets M0 (the
+  // LDS template) gets `m0` in its setup slot, a second patch proven like the first. Never
+  // throws for a refusal: the reason is in the result.
   BinaryBuild build(const gcn::Instruction& intended,
-                    std::optional<std::vector<uint32_t>> words = std::nullopt);
+                    std::optional<std::vector<uint32_t>> words = std::nullopt, uint32_t m0 = 0);
   // For tests: the cache data of a template, corrupted by `corrupt` before it seeds the
   // patched cache.
   void setCorruption(std::function<void(std::vector<uint8_t>&)> corrupt);

@@ -1,5 +1,6 @@
 #include "harness/isa/binary_route.h"
 
+#include <array>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -49,9 +50,14 @@ class BinaryRoute : public routes::Route {
     // with the reason.
     try {
       const BinaryBuild& b = buildFor(c);
-      char key[32];
+      char key[48];
       std::snprintf(key, sizeof key, "%08x%08x", b.words[0], b.words[1]);
-      return key;
+      std::string k = key;
+      if (b.m0Setup) {
+        std::snprintf(key, sizeof key, " m0 %08x", (*b.m0Setup)[1]);
+        k += key;
+      }
+      return k;
     } catch (const std::exception& e) {
       return std::string("unbuildable: ") + e.what();
     }
@@ -96,10 +102,14 @@ class BinaryRoute : public routes::Route {
         (!ctx_.info().chip->d16Packed || op.d16Hi || op.components % 2 != 0))
       return "a D16 load that writes half a register keeps the other half, which the template "
              "does not preset";
-    if (in.lds || op.ldsData) return "LDS forms need M0 and an LDS allocation";
+    if (in.lds && !op.ldsData)
+      return "a load with the LDS bit writes LDS, which no template reads back";
     if (op.kind == gcn::OpKind::Cache) return "";
-    if (!in.offen || in.idxen || in.addr64 || in.soffset != 128)
+    if (op.ldsData) {
+      if (std::string l = ldsProblem(c); !l.empty()) return l;
+    } else if (!in.offen || in.idxen || in.addr64 || in.soffset != 128) {
       return "the templates address with OFFEN and one VADDR register, SOFFSET 0";
+    }
     const gcn::Chip& chip = *ctx_.info().chip;
     // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
     // the addressing points, inside the buffer and the guard band behind it that the lane
@@ -125,11 +135,32 @@ class BinaryRoute : public routes::Route {
     const unsigned size =
         op.kind == gcn::OpKind::Atomic ? 8u : 16u;  // cmpswap_x2; load/store dwordx4
     const gcn::LaneWords& vaddr = c.state.vgpr(in.vaddr);
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    for (unsigned l = 0; l < gcn::kWaveSize && in.offen; ++l)
       if (((c.state.exec >> l) & 1) && vaddr[l] % size != 0)
         return "lane " + std::to_string(l) + "'s VADDR " + std::to_string(vaddr[l]) +
                " is not a multiple of " + std::to_string(size) +
                " (the template's access size, from which it computes VADDR)";
+    return "";
+  }
+
+  // BUFFER_STORE_LDS_DWORD in the LDS template: no VADDR, SOFFSET 0, and every LDS dword an
+  // active lane reads ((M0 & 0xffff) + 4 * lane, the reference's address) inside the case's
+  // LDS image, which fits the template's LDS. The reference leaves a read outside its image
+  // unclaimed; the template's LDS there would hold zeros or the image's neighbours.
+  std::string ldsProblem(const routes::DeviceCase& c) const {
+    const gcn::Instruction& in = c.inst;
+    if (in.offen || in.idxen || in.addr64 || in.soffset != 128)
+      return "the LDS template addresses with SOFFSET 0 and no VADDR";
+    if (c.lds.size() > kLdsTemplateBytes)
+      return "the LDS image is " + std::to_string(c.lds.size()) + " bytes; the LDS template has " +
+             std::to_string(kLdsTemplateBytes);
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      const uint64_t at = (c.state.m0 & 0xffffu) + 4ull * l;
+      if (((c.state.exec >> l) & 1) && at + 4 > c.lds.size())
+        return "lane " + std::to_string(l) + " reads LDS bytes " + std::to_string(at) + ".." +
+               std::to_string(at + 3) + " (M0 & 0xffff + 4 * lane), outside the case's " +
+               std::to_string(c.lds.size()) + "-byte LDS image";
+    }
     return "";
   }
 
@@ -139,23 +170,30 @@ class BinaryRoute : public routes::Route {
     const gcn::Instruction templ = builder_.templateInstruction(*c.inst.op);
     gcn::Instruction intended = c.inst;
     if (c.inst.op->kind != gcn::OpKind::Cache) {
-      intended.vdata = templ.vdata;
-      intended.vaddr = templ.vaddr;
+      if (!c.inst.op->ldsData) {  // BUFFER_STORE_LDS_DWORD has neither
+        intended.vdata = templ.vdata;
+        intended.vaddr = templ.vaddr;
+      }
       intended.srsrc = templ.srsrc;
       intended.soffset = templ.soffset;
     }
     const auto words = gcn::encode(ctx_.info().chip->gen, intended);
-    const uint64_t key = (uint64_t{words[0]} << 32) | words[1];
+    // M0 is patched into the LDS template too: part of what was built.
+    const uint32_t m0 = c.inst.op->ldsData ? c.state.m0 : 0;
+    const BuildKey key{words[0], words[1], m0};
     auto it = builds_.find(key);
-    if (it == builds_.end()) it = builds_.emplace(key, builder_.build(intended)).first;
+    if (it == builds_.end())
+      it = builds_.emplace(key, builder_.build(intended, std::nullopt, m0)).first;
     return it->second;
   }
+
+  using BuildKey = std::array<uint32_t, 3>;  // the patched words, M0
 
   vk::Context& ctx_;
   bool canRun_ = false;
   // Built on first use, from unsupportedReason (queried before every case) as from run().
   mutable BinaryBuilder builder_;
-  mutable std::map<uint64_t, BinaryBuild> builds_;
+  mutable std::map<BuildKey, BinaryBuild> builds_;
 };
 
 }  // namespace

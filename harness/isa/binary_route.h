@@ -9,9 +9,13 @@
 // - a device whose pipeline cache holds GCN code and that can run (a compile-only device
 //   builds and proves, `gcnprobe binary`, and runs nothing);
 // - the instruction in the template's form: OFFEN, no IDXEN or ADDR64, SOFFSET the inline 0,
-//   the template's OFFSET (0), GLC, SLC; no LDS, no D16 load (it writes half of each register
-//   and keeps the other half, which the template does not preset; D16 stores are hosted),
-//   VDATA no wider than the template's (patchProblem);
+//   the template's OFFSET (0), GLC, SLC; no load with the LDS bit (it writes LDS, which no
+//   template reads back), no D16 load that writes half a register (it keeps the other half,
+//   which the template does not preset; D16 stores are hosted), VDATA no wider than the
+//   template's (patchProblem);
+// - BUFFER_STORE_LDS_DWORD runs in the LDS template: SOFFSET 0, no VADDR, DeviceCase::lds as
+//   the LDS image (In.data, at most kLdsTemplateBytes) and state.m0 patched in as M0; every
+//   LDS dword an active lane reads inside the image;
 // - every active lane's VADDR a multiple of the template's access size (16 bytes for the load
 //   and store templates, 8 for the atomic one): the template computes the address from it,
 //   so only those values reach VADDR unchanged;

@@ -103,7 +103,7 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
   switch (cls) {
     case gcn::CodeClass::Sop1: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff, src = w0 & 0xff;
-      const unsigned movB32 = isGfx8Plus(gen) ? 0 : 3, movB64 = isGfx8Plus(gen) ? 1 : 4;
+      const unsigned movB32 = gcn::sMovB32Opcode(gen), movB64 = isGfx8Plus(gen) ? 1 : 4;
       if (op == movB32) {
         const Val v = sourceVal(s, src, w);
         if (sdst < kSgprs) s[sdst] = v;

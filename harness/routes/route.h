@@ -67,6 +67,10 @@ struct DeviceCase {
   // only the binary route claims such a case. `binding` is StorageBuffer: the template's
   // buffer is an SSBO.
   bool binaryPatch = false;
+  // The LDS image before the instruction (byte 0 = LDS address 0), for the forms that read or
+  // write LDS (BUFFER_STORE_LDS_DWORD, the LDS bit); M0 is state.m0. Empty otherwise. Only the
+  // binary route's LDS template realises it (at most isa::kLdsTemplateBytes).
+  std::vector<uint8_t> lds;
 };
 
 // What the device did for one case.

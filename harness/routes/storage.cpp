@@ -186,6 +186,17 @@ void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint
     for (unsigned k = 0; k < 4 && c.inst.vdata + k < gcn::kVgprCount; ++k)
       words[128 + l * 4 + k] = c.state.vgpr(c.inst.vdata + k)[l];
   }
+  // An LDS form has no VDATA to pass (BUFFER_STORE_LDS_DWORD reads LDS, a load with the LDS
+  // bit writes it): data[] carries the LDS image instead, the binary route's LDS template
+  // copies it to LDS (byte 4j = data[j]).
+  const bool ldsForm = c.inst.lds || (c.inst.op != nullptr && c.inst.op->ldsData);
+  if (ldsForm || !c.lds.empty()) {
+    if (c.lds.size() > 256 * 4)
+      throw gcn::Error("an LDS image of " + std::to_string(c.lds.size()) +
+                       " bytes does not fit the lane shader's 1024-byte data array");
+    std::fill(words.begin() + 128, words.end(), 0u);
+    std::memcpy(words.data() + 128, c.lds.data(), c.lds.size());
+  }
   std::memcpy(in.data(), words.data(), kLaneInBytes);
   const std::vector<uint32_t> marker(kLaneOutBytes / 4, kUnwritten);
   std::memcpy(out.data(), marker.data(), kLaneOutBytes);

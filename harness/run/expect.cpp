@@ -54,7 +54,6 @@ bool composedView(const Case& c) {
 // composed view its channel loads gathered by DST_SEL, then the sRGB EOTF.
 gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::WaveState& state,
                             const gcn::Policies& policies) {
-  static const std::vector<uint8_t> noLds;
   const routes::DeviceCase& d = c.device;
   const FormatView fv = caseFormatView(chip, c);  // register type, sRGB components
   const auto decodeSrgb = [&](gcn::LaneResult& lane) {
@@ -62,7 +61,7 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
       if (fv.srgb[j] && lane.vdata[j]) lane.vdata[j] = srgbToLinearBits(*lane.vdata[j]);
   };
   if (!composedView(c)) {
-    gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, noLds, policies);
+    gcn::ExecResult r = gcn::execute(chip, d.inst, state, d.memory, d.lds, policies);
     for (gcn::LaneResult& lane : r.lanes)
       if (lane.active) decodeSrgb(lane);
     return r;
@@ -71,7 +70,7 @@ gcn::ExecResult executeView(const gcn::Chip& chip, const Case& c, const gcn::Wav
   std::array<std::optional<gcn::ExecResult>, 4> byChannel;
   const std::vector<ViewLoad> loads = viewLoads(c);
   for (const ViewLoad& l : loads)
-    byChannel[l.channel] = gcn::execute(chip, l.inst, state, d.memory, noLds, policies);
+    byChannel[l.channel] = gcn::execute(chip, l.inst, state, d.memory, d.lds, policies);
   gcn::ExecResult r = *byChannel[loads.front().channel];  // lane activity, first accesses
   const unsigned n = componentsRead(c);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {

@@ -3,9 +3,10 @@
 // SOFFSET 0 through RADV's SSBO V# of a 960-byte buffer; lane l at byte 16 * l, so lanes 0..59
 // in range and lanes 60 and 61 past the end (robustness), lanes 62 and 63 inactive; random
 // memory and data (CMPSWAP compares with the memory's own value on even lanes); atomics with
-// GLC (the pre-op value returned). MTBUF opcodes carry DATA_FORMAT 32, NUM_FORMAT UINT. Forms
-// no template hosts (LDS, half-register D16 loads) are kept: the route says why, and a case it
-// cannot run is unsupported, never pass.
+// GLC (the pre-op value returned); BUFFER_STORE_LDS_DWORD from one lane, with M0 and a random
+// LDS image. MTBUF opcodes carry DATA_FORMAT 32, NUM_FORMAT UINT. Forms no template hosts
+// (half-register D16 loads) are kept: the route says why, and a case it cannot run is
+// unsupported, never pass.
 #include <cstring>
 
 #include "harness/routes/storage.h"
@@ -54,6 +55,16 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());
   d.state.exec = ~0ull & ~(3ull << 62);
+  if (op.ldsData) {
+    // BUFFER_STORE_LDS_DWORD: every lane stores to the same dword (base + SOFFSET + OFFSET, no
+    // VADDR), in an order no document gives, so one lane runs: lane 37 stores the LDS dword
+    // at (M0 & 0xffff) + 4 * 37 of a random 1 KiB LDS image (the LDS template's size).
+    d.state.exec = 1ull << 37;
+    d.state.m0 = 0x104;
+    d.lds.resize(1024);
+    for (uint8_t& b : d.lds)
+      b = static_cast<uint8_t>(rng());
+  }
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     if (d.inst.offen) d.state.vgprMut(kVaddr)[l] = 16 * l;
     if (op.kind == gcn::OpKind::Store || op.kind == gcn::OpKind::StoreFormat ||

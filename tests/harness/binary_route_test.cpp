@@ -6,6 +6,8 @@
 //   execute()): lane l's In.addr reaches VADDR, In.data the VDATA registers, and Out returns
 //   the VDATA registers after the instruction. That is what a patched template is run and
 //   compared by on a GCN GPU.
+// - The LDS template, unpatched, copies the case's LDS image into LDS where a patched
+//   BUFFER_STORE_LDS_DWORD reads it.
 // - On RADV's null device (tonga, gfx8) a hosted case is built and proven, then unsupported
 //   because the device cannot run; each form the templates cannot host is refused with its
 //   reason.
@@ -13,9 +15,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 
+#include "harness/isa/binary_patch.h"
 #include "harness/routes/all_routes.h"
 #include "harness/routes/storage.h"
 #include "harness/run/expect.h"
@@ -121,6 +125,39 @@ TEST(BinaryRouteRun, TheTemplatesDoWhatTheirInstructionDoesOnLavapipe) {
   }
 }
 
+// The LDS template, unpatched, on lavapipe: lane l stores its neighbour's LDS dword
+// (LDS word (4l + 4) mod 256) XORed with the template's mark at byte In.addr[l]. With the
+// case's LDS image in In.data that shows LDS byte 4j = the image's bytes 4j..4j+3, which is
+// where a patched BUFFER_STORE_LDS_DWORD reads (M0 & 0xffff) + 4 * lane.
+TEST(BinaryRouteRun, TheLdsTemplateFillsLdsFromTheCaseImageOnLavapipe) {
+  auto ctx = vk::Context::open("");
+  if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
+  const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
+  const std::vector<run::Case> cases = run::buildCases("binary", "", chip);
+  routes::DeviceCase d = caseNamed(cases, "binary.store_lds_dword").device;
+  ASSERT_EQ(d.lds.size(), isa::kLdsTemplateBytes);
+  d.state.exec = ~0ull & ~(3ull << 62);
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+    d.state.vgprMut(d.inst.vaddr)[l] = 4 * ((l * 7) % 64);  // distinct dwords, permuted
+  const uint32_t spec[] = {0};
+  vk::ComputePipeline pipeline(*ctx, routes::shaderVariant("binary_template_lds"),
+                               routes::detail::laneShaderBindings(false), 0, false, spec);
+  const routes::DeviceCase* one[] = {&d};
+  const std::vector<routes::DeviceResult> got =
+      routes::detail::runLaneShader(*ctx, pipeline, one, VK_FORMAT_UNDEFINED, 0);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_TRUE(got[0].changedGuardBytes.empty());
+  std::vector<uint8_t> want = d.memory.bytes;
+  for (unsigned l = 0; l < 62; ++l) {
+    uint32_t word = 0;
+    std::memcpy(&word, d.lds.data() + 4 * ((4 * l + 4) % 256), 4);
+    word ^= isa::kLdsTemplateMark;
+    std::memcpy(want.data() + 4 * ((l * 7) % 64), &word, 4);
+  }
+  EXPECT_EQ(got[0].memory, want);
+  EXPECT_NE(want, d.memory.bytes);
+}
+
 // Every case of the binary suite has a reference prediction on its generation's profile (a
 // GPU run compares each against it): the reference models every opcode in the suite's form.
 TEST(BinaryRouteRun, EveryBinaryCaseHasAPredictionOnItsGeneration) {
@@ -179,8 +216,21 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   EXPECT_NE(reason(d).find("raw V#"), std::string::npos) << reason(d);
   EXPECT_NE(reason(caseNamed(cases, "binary.load_format_d16_x").device).find("half a register"),
             std::string::npos);
-  EXPECT_NE(reason(caseNamed(cases, "binary.store_lds_dword").device).find("LDS"),
-            std::string::npos);
+  // BUFFER_STORE_LDS_DWORD: built in the LDS template with the case's M0 patched in; refused
+  // when a lane would read LDS outside the case's image, or the image outgrows the template.
+  const routes::DeviceCase& ldsStore = caseNamed(cases, "binary.store_lds_dword").device;
+  const std::string lds = reason(ldsStore);
+  EXPECT_NE(lds.find("built and proven"), std::string::npos) << lds;
+  EXPECT_NE(lds.find("s_mov_b32 m0, 0x00000104"), std::string::npos) << lds;
+  d = ldsStore;
+  d.state.m0 = 1024 - 4 * 37;  // lane 37 reads bytes 1024..1027
+  EXPECT_NE(reason(d).find("lane 37 reads LDS bytes 1024..1027"), std::string::npos) << reason(d);
+  d = ldsStore;
+  d.lds.resize(2048);
+  EXPECT_NE(reason(d).find("the LDS template has 1024"), std::string::npos) << reason(d);
+  d = caseNamed(cases, "binary.load_dword").device;
+  d.inst.lds = true;
+  EXPECT_NE(reason(d).find("writes LDS"), std::string::npos) << reason(d);
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ struct Golden {
 const std::vector<Golden> kGfx6And7 = {
     {"s_mov_b32 s0, s1", {0xbe800301}, CodeClass::Sop1},
     {"s_mov_b32 s0, 0x12345678", {0xbe8003ff, 0x12345678}, CodeClass::Sop1},
+    {"s_mov_b32 m0, 0x12345678", {0xbefc03ff, 0x12345678}, CodeClass::Sop1},
     {"s_add_u32 s0, s1, s2", {0x80000201}, CodeClass::Sop2},
     {"s_add_u32 s0, 0x12345678, s2", {0x800002ff, 0x12345678}, CodeClass::Sop2},
     {"s_add_u32 s0, s2, 0x12345678", {0x8000ff02, 0x12345678}, CodeClass::Sop2},
@@ -69,6 +70,7 @@ const std::vector<Golden> kGfx7Only = {
 // -mcpu=tonga (gfx8) and -mcpu=gfx900 (gfx9) print identical words for these.
 const std::vector<Golden> kGfx8And9 = {
     {"s_mov_b32 s0, 0x12345678", {0xbe8000ff, 0x12345678}, CodeClass::Sop1},
+    {"s_mov_b32 m0, 0x12345678", {0xbefc00ff, 0x12345678}, CodeClass::Sop1},
     {"s_add_u32 s0, s2, 0x12345678", {0x8000ff02, 0x12345678}, CodeClass::Sop2},
     {"s_movk_i32 s0, 0x1234", {0xb0001234}, CodeClass::Sopk},
     {"s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x3", {0xba00f801, 0x00000003}, CodeClass::Sopk},
@@ -187,6 +189,25 @@ TEST(CodeScan, EncodingsAbsentOnAGenerationAreErrors) {
 // The gfx7 literal offset needs IMM = 0: with IMM = 1, OFFSET 255 is an immediate
 // (llvm-mc -mcpu=bonaire: s_load_dword s0, s[2:3], 0xff -> 0xc00003ff, 4 bytes) and gfx6
 // has no literal form at all.
+// The encoder writes what llvm-mc assembles for "s_mov_b32 <sdst>, 0x12345678" (the goldens
+// above, with SDST s0 and m0).
+TEST_P(CodeScanGen, SMovB32LiteralEncodesAsLlvmMc) {
+  const Gen gen = GetParam();
+  int checked = 0;
+  for (const Golden& g : goldens(gen)) {
+    const std::string text(g.text);
+    for (const auto& [name, sdst] :
+         {std::pair{"s_mov_b32 s0, 0x12345678", 0u}, std::pair{"s_mov_b32 m0, 0x12345678", 124u}})
+      if (text == name) {
+        const auto w = gcn::encodeSMovB32Literal(gen, sdst, 0x12345678);
+        EXPECT_EQ(std::vector<uint32_t>(w.begin(), w.end()), g.words) << text;
+        ++checked;
+      }
+  }
+  EXPECT_EQ(checked, 2);
+  EXPECT_THROW((void)gcn::encodeSMovB32Literal(gen, 128, 0), gcn::Error);
+}
+
 TEST(CodeScan, SmrdLiteralOnlyOnGfx7WithImmClear) {
   const uint32_t imm[] = {0xc00003ff};
   EXPECT_EQ(gcn::scanInstruction(Gen::Gfx7, imm, 0).dwords, 1u);
