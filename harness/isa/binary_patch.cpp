@@ -23,7 +23,8 @@ namespace {
 // than the templates' whole code (under 200 bytes).
 constexpr std::size_t kCodeWindow = 512;
 constexpr unsigned kM0 = 124;  // M0's SGPR code (SDST/SSRC fields)
-constexpr const char* kLdsTemplate = "binary_template_lds";
+const std::string kLdsTemplate(kLdsTemplateVariant);
+const std::string kAtomicTemplate(kAtomicTemplateVariant);
 
 uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
   uint32_t v = 0;
@@ -192,8 +193,15 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
   return "";
 }
 
-std::string templateVariant(const gcn::OpcodeInfo& op) {
+bool writesHalfRegisters(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
+  return op.d16 && (op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat) &&
+         (!chip.d16Packed || op.d16Hi || op.components % 2 != 0);
+}
+
+std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
   if (op.ldsData) return kLdsTemplate;
+  if (writesHalfRegisters(chip, op) && gcn::vdataRegs(op, chip, false) <= kAtomicTemplateReturned)
+    return kAtomicTemplate;
   switch (op.kind) {
     case gcn::OpKind::LoadFormat:
     case gcn::OpKind::Load:
@@ -203,7 +211,7 @@ std::string templateVariant(const gcn::OpcodeInfo& op) {
     case gcn::OpKind::Store:
       return "binary_template_store";
     case gcn::OpKind::Atomic:
-      return "atomic_ssbo_cmpswap_x2";
+      return kAtomicTemplate;
   }
   return "";
 }
@@ -407,7 +415,8 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
 }
 
 gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op) {
-  const Template& t = templateFor(templateVariant(op));
+  if (std::string d = deviceProblem(); !d.empty()) throw gcn::Error(d);
+  const Template& t = templateFor(templateVariant(*ctx_.info().chip, op));
   if (!t.error.empty()) throw gcn::Error(t.error);
   return t.inst;
 }
@@ -422,7 +431,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   if (std::string d = deviceProblem(); !d.empty()) return refuse(d);
   if (intended.op == nullptr) return refuse("no instruction");
   const gcn::Chip& chip = *ctx_.info().chip;
-  const Template& t = templateFor(templateVariant(*intended.op));
+  const Template& t = templateFor(templateVariant(chip, *intended.op));
   if (!t.error.empty()) return refuse(t.error);
   b.templ = t.inst;
   std::vector<uint32_t> w;

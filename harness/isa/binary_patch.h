@@ -24,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/vulkan/context.h"
@@ -63,12 +64,27 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
 // The LDS template (shaders/binary_template_lds.comp) for BUFFER_STORE_LDS_DWORD: 1 KiB of LDS
 // filled from In.data before the instruction, and the XOR with this literal, an 8-byte VOP2
 // just before its buffer instruction, that the patch turns into "s_mov_b32 m0, <M0>".
+inline constexpr std::string_view kLdsTemplateVariant = "binary_template_lds";
 inline constexpr uint32_t kLdsTemplateMark = 0x4d30c0deu;
 inline constexpr std::size_t kLdsTemplateBytes = 1024;
 
-// The template that can host an instruction of this kind: a lane-shader variant name
-// (shaders/variants.cmake) whose set 0 binding 0 instruction is the widest of its class.
-std::string templateVariant(const gcn::OpcodeInfo& op);
+// A D16 load that writes half of a register and keeps the other half: packed D16 (gfx810,
+// gfx9) with an odd number of halves or a D16_HI form, and every unpacked D16 load (gfx8.0,
+// whose upper halves the hardware may keep or clear).
+bool writesHalfRegisters(const gcn::Chip& chip, const gcn::OpcodeInfo& op);
+
+// The atomic template (buffer_atomic_cmpswap_x2 with GLC, 8-byte accesses): four VDATA
+// registers preset from In.data (the source and compare), of which the first two (the pre-op
+// value) go to Out.
+inline constexpr std::string_view kAtomicTemplateVariant = "atomic_ssbo_cmpswap_x2";
+inline constexpr unsigned kAtomicTemplateReturned = 2;
+
+// The template that can host an instruction of this kind on the chip: a lane-shader variant
+// name (shaders/variants.cmake) whose set 0 binding 0 instruction is the widest of its class.
+// A load that writes half registers of at most kAtomicTemplateReturned registers goes to the
+// atomic template, whose registers hold In.data before the instruction, so the kept halves are
+// the case's own VDATA.
+std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op);
 
 // The intended instruction with the template's operands: `op` (plus GLC for an atomic, so it
 // returns, and `format` for an MTBUF opcode) on the template's VDATA, VADDR, SRSRC, SOFFSET,

@@ -95,13 +95,17 @@ class BinaryRoute : public routes::Route {
              "not use yet";
     if (c.binding != routes::Binding::StorageBuffer)
       return "the templates' buffer is an SSBO (binding storage-buffer)";
-    // A D16 load that fills whole registers (packed D16, an even number of halves) is
-    // hosted; one that writes half a register keeps the other half, which the template does
-    // not preset (and unpacked D16 leaves the upper halves to the hardware).
-    if (op.d16 && (op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat) &&
-        (!ctx_.info().chip->d16Packed || op.d16Hi || op.components % 2 != 0))
-      return "a D16 load that writes half a register keeps the other half, which the template "
-             "does not preset";
+    // A D16 load that writes half registers runs in the atomic template, whose registers hold
+    // the case's VDATA before the instruction (In.data), so the halves it keeps are known;
+    // that template returns two registers.
+    const gcn::Chip& chip = *ctx_.info().chip;
+    const std::string variant = templateVariant(chip, op);
+    if (writesHalfRegisters(chip, op) && gcn::vdataRegs(op, chip, in.tfe) > kAtomicTemplateReturned)
+      return "a D16 load that writes half of each of its " +
+             std::to_string(gcn::vdataRegs(op, chip, in.tfe)) +
+             " registers (keeping or clearing the other half) needs them preset, and the "
+             "template that presets its registers (the atomic one) returns " +
+             std::to_string(kAtomicTemplateReturned);
     if (in.lds && !op.ldsData)
       return "a load with the LDS bit writes LDS, which no template reads back";
     if (op.kind == gcn::OpKind::Cache) return "";
@@ -110,7 +114,6 @@ class BinaryRoute : public routes::Route {
     } else if (!in.offen || in.idxen || in.addr64 || in.soffset != 128) {
       return "the templates address with OFFEN and one VADDR register, SOFFSET 0";
     }
-    const gcn::Chip& chip = *ctx_.info().chip;
     // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
     // the addressing points, inside the buffer and the guard band behind it that the lane
     // shader's runner owns and checks.
@@ -132,8 +135,7 @@ class BinaryRoute : public routes::Route {
       return "the V# is not the one RADV writes for the case's buffer as an SSBO";
     // The template turns In.addr into VADDR by addressing its own access: only multiples of
     // its size arrive unchanged.
-    const unsigned size =
-        op.kind == gcn::OpKind::Atomic ? 8u : 16u;  // cmpswap_x2; load/store dwordx4
+    const unsigned size = variant == kAtomicTemplateVariant ? 8u : 16u;  // its access
     const gcn::LaneWords& vaddr = c.state.vgpr(in.vaddr);
     for (unsigned l = 0; l < gcn::kWaveSize && in.offen; ++l)
       if (((c.state.exec >> l) & 1) && vaddr[l] % size != 0)

@@ -10,9 +10,9 @@
 //   builds and proves, `gcnprobe binary`, and runs nothing);
 // - the instruction in the template's form: OFFEN, no IDXEN or ADDR64, SOFFSET the inline 0,
 //   the template's OFFSET (0), GLC, SLC; no load with the LDS bit (it writes LDS, which no
-//   template reads back), no D16 load that writes half a register (it keeps the other half,
-//   which the template does not preset; D16 stores are hosted), VDATA no wider than the
-//   template's (patchProblem);
+//   template reads back), VDATA no wider than the template's (patchProblem);
+// - a D16 load that writes half registers runs in the atomic template, whose registers hold
+//   the case's VDATA before it: at most the two registers that template returns;
 // - BUFFER_STORE_LDS_DWORD runs in the LDS template: SOFFSET 0, no VADDR, DeviceCase::lds as
 //   the LDS image (In.data, at most kLdsTemplateBytes) and state.m0 patched in as M0; every
 //   LDS dword an active lane reads inside the image;

@@ -67,8 +67,9 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
   }
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     if (d.inst.offen) d.state.vgprMut(kVaddr)[l] = 16 * l;
+    // Loads keep the VDATA halves a D16 load does not write: those are preset too.
     if (op.kind == gcn::OpKind::Store || op.kind == gcn::OpKind::StoreFormat ||
-        op.kind == gcn::OpKind::Atomic)
+        op.kind == gcn::OpKind::Atomic || op.d16)
       for (unsigned k = 0; k < 4; ++k)
         d.state.vgprMut(kVdata + k)[l] = k % 2 == 0 && rng() % 2 == 0
                                              ? static_cast<uint32_t>(rng() % 17) - 8

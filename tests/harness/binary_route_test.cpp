@@ -214,8 +214,22 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   d = caseNamed(cases, "binary.load_sbyte").device;
   d.rawVsharp = true;
   EXPECT_NE(reason(d).find("raw V#"), std::string::npos) << reason(d);
-  EXPECT_NE(reason(caseNamed(cases, "binary.load_format_d16_x").device).find("half a register"),
+  // Unpacked D16 (gfx8.0) writes the low half of each register: up to two registers run in
+  // the atomic template, whose registers hold the case's VDATA first; more are refused.
+  const std::string d16x = reason(caseNamed(cases, "binary.load_format_d16_xy").device);
+  EXPECT_NE(d16x.find("built and proven"), std::string::npos) << d16x;
+  EXPECT_NE(d16x.find("in place of the template's 'buffer_atomic_cmpswap_x2"), std::string::npos)
+      << d16x;
+  EXPECT_NE(reason(caseNamed(cases, "binary.load_format_d16_xyz").device)
+                .find("half of each of its 3 registers"),
             std::string::npos);
+  d = caseNamed(cases, "binary.load_format_d16_xy").device;
+  d.inst.tfe = true;  // a third register the atomic template does not return
+  EXPECT_NE(reason(d).find("half of each of its 3 registers"), std::string::npos) << reason(d);
+  d = caseNamed(cases, "binary.load_format_d16_x").device;
+  d.state.vgprMut(d.inst.vaddr)[3] = 44;  // the atomic template's access is 8 bytes
+  EXPECT_NE(reason(d).find("lane 3's VADDR 44 is not a multiple of 8"), std::string::npos)
+      << reason(d);
   // BUFFER_STORE_LDS_DWORD: built in the LDS template with the case's M0 patched in; refused
   // when a lane would read LDS outside the case's image, or the image outgrows the template.
   const routes::DeviceCase& ldsStore = caseNamed(cases, "binary.store_lds_dword").device;
@@ -231,6 +245,27 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   d = caseNamed(cases, "binary.load_dword").device;
   d.inst.lds = true;
   EXPECT_NE(reason(d).find("writes LDS"), std::string::npos) << reason(d);
+}
+
+// On vega10 (gfx9, packed D16) every opcode's case is built and proven in the run path: the
+// D16 loads that write half a register (D16_HI, odd halves) in the atomic template,
+// BUFFER_STORE_LDS_DWORD in the LDS template.
+TEST(BinaryRouteRun, OnTheGfx9NullDeviceEveryCaseIsBuiltAndProven) {
+  if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
+  test_support::ScopedRadvNull radv("vega10");
+  auto ctx = vk::Context::open("");
+  ASSERT_TRUE(ctx->info().chip.has_value());
+  const std::vector<run::Case> cases = run::buildCases("binary", "", *ctx->info().chip);
+  EXPECT_EQ(cases.size(), 85u);
+  const auto route = isa::makeBinaryRoute(*ctx);
+  for (const run::Case& c : cases) {
+    const std::string why = route->unsupportedReason(c.device);
+    EXPECT_NE(why.find("built and proven"), std::string::npos) << c.name << ": " << why;
+  }
+  const std::string hi =
+      route->unsupportedReason(caseNamed(cases, "binary.load_short_d16_hi").device);
+  EXPECT_NE(hi.find("in place of the template's 'buffer_atomic_cmpswap_x2"), std::string::npos)
+      << hi;
 }
 
 }  // namespace
