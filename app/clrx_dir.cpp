@@ -43,4 +43,11 @@ std::string ClrxDir::prependTo(const char* current) const {
   return out;
 }
 
+std::unique_ptr<ClrxDir> prepareBinaryRoute() {
+  setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+  auto clrx = std::make_unique<ClrxDir>();
+  setenv("PATH", clrx->prependTo(std::getenv("PATH")).c_str(), 1);
+  return clrx;
+}
+
 }  // namespace gcnprobe::app

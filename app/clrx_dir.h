@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace gcnprobe::app {
@@ -22,5 +23,14 @@ class ClrxDir {
  private:
   std::filesystem::path dir_;
 };
+
+// The process environment the binary route (harness/isa/binary_patch.h) needs, set before any
+// device exists (child processes inherit it):
+// - MESA_SHADER_CACHE_DISABLE=true: with Mesa's on-disk shader cache warm, RADV takes the
+//   templates from it and puts no machine code into the application's pipeline cache;
+// - the `clrxdisasm` stand-in on PATH: on gfx6/7 ACO disassembles through it, and the
+//   templates' instructions are found in that text.
+// The returned directory must outlive the device.
+std::unique_ptr<ClrxDir> prepareBinaryRoute();
 
 }  // namespace gcnprobe::app

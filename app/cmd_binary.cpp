@@ -27,16 +27,7 @@ struct BinaryOptions {
 };
 
 int runBinary(const BinaryOptions& o) {
-  // On a gfx6/7 null device ACO disassembles through `clrxdisasm` (app/clrx_dir.h): the
-  // template's instruction is found in that text.
-  std::unique_ptr<ClrxDir> clrx;
-  if (const char* family = std::getenv("GCNPROBE_RADV_NULL"); family != nullptr && *family) {
-    clrx = std::make_unique<ClrxDir>();
-    setenv("PATH", clrx->prependTo(std::getenv("PATH")).c_str(), 1);
-  }
-  // Mesa's on-disk shader cache would supply the template's shaders, and RADV 25 then puts no
-  // machine code into the application's cache: the templates must be compiled.
-  setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+  const std::unique_ptr<ClrxDir> clrx = prepareBinaryRoute();
   auto ctx = vk::Context::open(o.device);
   const vk::DeviceInfo& info = ctx->info();
   isa::BinaryBuilder builder(*ctx);

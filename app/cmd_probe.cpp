@@ -55,13 +55,9 @@ class DeviceSession {
     if (!tried_) {
       tried_ = true;
       try {
-        // On RADV's null device of a gfx6/7 family ACO disassembles through `clrxdisasm`
-        // (app/clrx_dir.h): the ISA check needs that text, so the stand-in goes on PATH.
-        const char* family = std::getenv("GCNPROBE_RADV_NULL");
-        if (family != nullptr && *family != '\0') {
-          clrx_ = std::make_unique<ClrxDir>();
-          setenv("PATH", clrx_->prependTo(std::getenv("PATH")).c_str(), 1);
-        }
+        // Probes may run on the binary route, whose templates need its environment; on gfx6/7
+        // the ISA check needs the `clrxdisasm` stand-in it puts on PATH (app/clrx_dir.h).
+        clrx_ = prepareBinaryRoute();
         ctx_ = vk::Context::open(selector_, false, /*descriptorBuffer=*/true);
         routes_ = isa::makeRunRoutes(*ctx_);
       } catch (const std::exception& e) {

@@ -157,18 +157,10 @@ int runRun(const RunOptions& o) {
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
   run::ExpectationOptions expectations = expectationOptions(o);
-  // The binary suite patches templates the driver must compile: with Mesa's on-disk shader
-  // cache warm, RADV takes them from it and puts no machine code into the application's
-  // pipeline cache (docs/binary.md). Set before the device exists; child processes inherit it.
-  // And on gfx6/7 ACO disassembles through `clrxdisasm` (app/clrx_dir.h): the templates'
-  // instructions are found in that text, so gcnprobe's stand-in goes on PATH. It outlives the
-  // device.
+  // The suites with binary-route cases (the binary suite; probes in the disputed suite) need
+  // the binary route's environment (app/clrx_dir.h) before the device exists.
   std::unique_ptr<ClrxDir> clrx;
-  if (o.suite == run::kBinarySuite) {
-    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-    clrx = std::make_unique<ClrxDir>();
-    setenv("PATH", clrx->prependTo(std::getenv("PATH")).c_str(), 1);
-  }
+  if (o.suite == run::kBinarySuite || o.suite == run::kDisputedSuite) clrx = prepareBinaryRoute();
   auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
   // Pipelines persist between runs (docs/run.md, "Pipeline cache").

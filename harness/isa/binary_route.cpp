@@ -15,6 +15,96 @@
 namespace gcnprobe::isa {
 namespace {
 
+// BUFFER_STORE_LDS_DWORD in the LDS template: no VADDR, SOFFSET 0, and every LDS dword an
+// active lane reads ((M0 & 0xffff) + 4 * lane, the reference's address) inside the case's
+// LDS image, which fits the template's LDS. The reference leaves a read outside its image
+// unclaimed; the template's LDS there would hold zeros or the image's neighbours.
+std::string ldsProblem(const routes::DeviceCase& c) {
+  const gcn::Instruction& in = c.inst;
+  if (in.offen || in.idxen || in.addr64 || in.soffset != 128)
+    return "the LDS template addresses with SOFFSET 0 and no VADDR";
+  if (c.lds.size() > kLdsTemplateBytes)
+    return "the LDS image is " + std::to_string(c.lds.size()) + " bytes; the LDS template has " +
+           std::to_string(kLdsTemplateBytes);
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const uint64_t at = (c.state.m0 & 0xffffu) + 4ull * l;
+    if (((c.state.exec >> l) & 1) && at + 4 > c.lds.size())
+      return "lane " + std::to_string(l) + " reads LDS bytes " + std::to_string(at) + ".." +
+             std::to_string(at + 3) + " (M0 & 0xffff + 4 * lane), outside the case's " +
+             std::to_string(c.lds.size()) + "-byte LDS image";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c) {
+  const gcn::Instruction& in = c.inst;
+  if (in.op == nullptr) return "no instruction";
+  const gcn::OpcodeInfo& op = *in.op;
+  if (!gcn::existsOn(op, chip.gen))
+    return std::string(op.mnemonic) + " does not exist on " + std::string(gcn::genName(chip.gen));
+  if (c.rawVsharp)
+    return "a raw V# needs the raw route's descriptor buffer, which the binary templates do "
+           "not use yet";
+  if (c.binding != routes::Binding::StorageBuffer)
+    return "the templates' buffer is an SSBO (binding storage-buffer)";
+  // A D16 load that writes half registers runs in the atomic template, whose registers hold
+  // the case's VDATA before the instruction (In.data), so the halves it keeps are known; that
+  // template returns two registers.
+  const std::string variant = templateVariant(chip, op);
+  if (writesHalfRegisters(chip, op) && gcn::vdataRegs(op, chip, in.tfe) > kAtomicTemplateReturned)
+    return "a D16 load that writes half of each of its " +
+           std::to_string(gcn::vdataRegs(op, chip, in.tfe)) +
+           " registers (keeping or clearing the other half) needs them preset, and the "
+           "template that presets its registers (the atomic one) returns " +
+           std::to_string(kAtomicTemplateReturned);
+  if (in.lds && !op.ldsData)
+    return "a load with the LDS bit writes LDS, which no template reads back";
+  if (op.kind == gcn::OpKind::Cache) return "";
+  if (op.ldsData) {
+    if (std::string l = ldsProblem(c); !l.empty()) return l;
+  } else if (!in.offen || in.idxen || in.addr64 || in.soffset != 128) {
+    return "the templates address with OFFEN and one VADDR register, SOFFSET 0";
+  }
+  if (in.offset != 0) return "the templates' OFFSET is 0";
+  // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
+  // the addressing points, inside the buffer and the guard band behind it that the lane
+  // shader's runner owns and checks.
+  const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
+  if (const std::optional<gcn::ByteRange> span = reach.span()) {
+    const uint64_t low = c.memory.base;
+    const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
+    if (span->begin < low || span->end > high)
+      return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
+             ".." + std::to_string(span->end - low) +
+             " from the buffer's start, outside the buffer and its " +
+             std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
+  }
+  // The V# RADV writes for the case's buffer bound as an SSBO of range NUM_RECORDS
+  // (routes/storage.h), as the storage route binds it.
+  const routes::RawBufferFields v = routes::rawBufferFields(c);
+  if (v.numRecords == 0 || v.numRecords % 4 != 0 ||
+      v.numRecords > c.memory.bytes.size() + routes::detail::kMaxOverrun ||
+      gcn::vsharpWords(c.state, in.srsrc) !=
+          gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(c.memory.base, v.numRecords)))
+    return "the V# is not the one RADV writes for the case's buffer bound as an SSBO (base the "
+           "memory's, NUM_RECORDS a multiple of 4 ending at most " +
+           std::to_string(routes::detail::kMaxOverrun) + " bytes past it)";
+  // The template turns In.addr into VADDR by addressing its own access: only multiples of
+  // its size arrive unchanged.
+  const unsigned size = variant == kAtomicTemplateVariant ? 8u : 16u;  // its access
+  const gcn::LaneWords& vaddr = c.state.vgpr(in.vaddr);
+  for (unsigned l = 0; l < gcn::kWaveSize && in.offen; ++l)
+    if (((c.state.exec >> l) & 1) && vaddr[l] % size != 0)
+      return "lane " + std::to_string(l) + "'s VADDR " + std::to_string(vaddr[l]) +
+             " is not a multiple of " + std::to_string(size) +
+             " (the template's access size, from which it computes VADDR)";
+  return "";
+}
+
+namespace {
+
 class BinaryRoute : public routes::Route {
  public:
   explicit BinaryRoute(vk::Context& ctx) : ctx_(ctx), builder_(ctx) {
@@ -28,7 +118,8 @@ class BinaryRoute : public routes::Route {
 
   std::string unsupportedReason(const routes::DeviceCase& c) const override {
     if (std::string d = builder_.deviceProblem(); !d.empty()) return "binary route: " + d;
-    if (std::string f = formProblem(c); !f.empty()) return "binary route: " + f;
+    if (std::string f = binaryFormProblem(*ctx_.info().chip, c); !f.empty())
+      return "binary route: " + f;
     const BinaryBuild* built = nullptr;
     try {
       built = &buildFor(c);
@@ -85,87 +176,6 @@ class BinaryRoute : public routes::Route {
   void releasePipelines() override {}
 
  private:
-  // What the templates cannot host, before anything is built.
-  std::string formProblem(const routes::DeviceCase& c) const {
-    const gcn::Instruction& in = c.inst;
-    if (in.op == nullptr) return "no instruction";
-    const gcn::OpcodeInfo& op = *in.op;
-    if (c.rawVsharp)
-      return "a raw V# needs the raw route's descriptor buffer, which the binary templates do "
-             "not use yet";
-    if (c.binding != routes::Binding::StorageBuffer)
-      return "the templates' buffer is an SSBO (binding storage-buffer)";
-    // A D16 load that writes half registers runs in the atomic template, whose registers hold
-    // the case's VDATA before the instruction (In.data), so the halves it keeps are known;
-    // that template returns two registers.
-    const gcn::Chip& chip = *ctx_.info().chip;
-    const std::string variant = templateVariant(chip, op);
-    if (writesHalfRegisters(chip, op) && gcn::vdataRegs(op, chip, in.tfe) > kAtomicTemplateReturned)
-      return "a D16 load that writes half of each of its " +
-             std::to_string(gcn::vdataRegs(op, chip, in.tfe)) +
-             " registers (keeping or clearing the other half) needs them preset, and the "
-             "template that presets its registers (the atomic one) returns " +
-             std::to_string(kAtomicTemplateReturned);
-    if (in.lds && !op.ldsData)
-      return "a load with the LDS bit writes LDS, which no template reads back";
-    if (op.kind == gcn::OpKind::Cache) return "";
-    if (op.ldsData) {
-      if (std::string l = ldsProblem(c); !l.empty()) return l;
-    } else if (!in.offen || in.idxen || in.addr64 || in.soffset != 128) {
-      return "the templates address with OFFEN and one VADDR register, SOFFSET 0";
-    }
-    // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
-    // the addressing points, inside the buffer and the guard band behind it that the lane
-    // shader's runner owns and checks.
-    const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
-    if (const std::optional<gcn::ByteRange> span = reach.span()) {
-      const uint64_t low = c.memory.base;
-      const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
-      if (span->begin < low || span->end > high)
-        return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
-               ".." + std::to_string(span->end - low) +
-               " from the buffer's start, outside the buffer and its " +
-               std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
-    }
-    // The V# RADV writes for the case's buffer as an SSBO (routes/storage.h).
-    const auto want = gcn::encodeVSharp(
-        chip.gen, routes::makeStorageBufferVSharp(c.memory.base,
-                                                  static_cast<uint32_t>(c.memory.bytes.size())));
-    if (gcn::vsharpWords(c.state, in.srsrc) != want)
-      return "the V# is not the one RADV writes for the case's buffer as an SSBO";
-    // The template turns In.addr into VADDR by addressing its own access: only multiples of
-    // its size arrive unchanged.
-    const unsigned size = variant == kAtomicTemplateVariant ? 8u : 16u;  // its access
-    const gcn::LaneWords& vaddr = c.state.vgpr(in.vaddr);
-    for (unsigned l = 0; l < gcn::kWaveSize && in.offen; ++l)
-      if (((c.state.exec >> l) & 1) && vaddr[l] % size != 0)
-        return "lane " + std::to_string(l) + "'s VADDR " + std::to_string(vaddr[l]) +
-               " is not a multiple of " + std::to_string(size) +
-               " (the template's access size, from which it computes VADDR)";
-    return "";
-  }
-
-  // BUFFER_STORE_LDS_DWORD in the LDS template: no VADDR, SOFFSET 0, and every LDS dword an
-  // active lane reads ((M0 & 0xffff) + 4 * lane, the reference's address) inside the case's
-  // LDS image, which fits the template's LDS. The reference leaves a read outside its image
-  // unclaimed; the template's LDS there would hold zeros or the image's neighbours.
-  std::string ldsProblem(const routes::DeviceCase& c) const {
-    const gcn::Instruction& in = c.inst;
-    if (in.offen || in.idxen || in.addr64 || in.soffset != 128)
-      return "the LDS template addresses with SOFFSET 0 and no VADDR";
-    if (c.lds.size() > kLdsTemplateBytes)
-      return "the LDS image is " + std::to_string(c.lds.size()) + " bytes; the LDS template has " +
-             std::to_string(kLdsTemplateBytes);
-    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-      const uint64_t at = (c.state.m0 & 0xffffu) + 4ull * l;
-      if (((c.state.exec >> l) & 1) && at + 4 > c.lds.size())
-        return "lane " + std::to_string(l) + " reads LDS bytes " + std::to_string(at) + ".." +
-               std::to_string(at + 3) + " (M0 & 0xffff + 4 * lane), outside the case's " +
-               std::to_string(c.lds.size()) + "-byte LDS image";
-    }
-    return "";
-  }
-
   // The case's instruction on the template's registers (VDATA, VADDR, SRSRC): the device runs
   // that; the case's own registers map onto them one to one through In and Out.
   const BinaryBuild& buildFor(const routes::DeviceCase& c) const {

@@ -21,13 +21,15 @@
 //   so only those values reach VADDR unchanged;
 // - confinement (docs/confinement.md): every byte any lane may touch under any option of the
 //   addressing points (reference/reach.h) inside the buffer and the guard band behind it;
-// - the V# RADV writes for the case's buffer as an SSBO (routes::makeStorageBufferVSharp);
-//   other V#s need the raw route's descriptor buffer, not yet joined to this one.
+// - the V# RADV writes for the case's buffer bound as an SSBO of range NUM_RECORDS
+//   (routes::makeStorageBufferVSharp), as the storage route binds it; other V#s need the raw
+//   route's descriptor buffer, not yet joined to this one.
 // The registers compared are the ones the instruction writes (vdataRegs); the template's other
 // VDATA registers hold what its compiler left there.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "harness/routes/route.h"
@@ -36,6 +38,12 @@
 namespace gcnprobe::isa {
 
 std::unique_ptr<routes::Route> makeBinaryRoute(vk::Context& ctx);
+
+// Why the binary templates cannot host the case's form on `chip` ("" when they can): every
+// check above that needs no device (operands, V#, confinement, VADDR, LDS image). The route
+// asks it first; `probe` and the disputed suite ask it to decide whether a probe whose
+// instruction no Vulkan construct emits goes to this route.
+std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c);
 
 // The routes `gcnprobe run` and `probe` use: routes::makeAllRoutes and the binary route.
 std::vector<std::unique_ptr<routes::Route>> makeRunRoutes(vk::Context& ctx);

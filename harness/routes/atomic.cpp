@@ -8,11 +8,8 @@
 #include "shaders/embedded.h"
 
 namespace gcnprobe::routes {
-namespace {
 
-// The operations GLSL reaches (shaders/variants.cmake rows). INC/DEC, RSUB and the float
-// atomics have no GLSL/SPIR-V atomic that RADV lowers to them.
-bool routable(gcn::AtomicOp a) {
+bool atomicRoutable(gcn::AtomicOp a) {
   switch (a) {
     case gcn::AtomicOp::Swap:
     case gcn::AtomicOp::Cmpswap:
@@ -30,6 +27,8 @@ bool routable(gcn::AtomicOp a) {
       return false;
   }
 }
+
+namespace {
 
 bool isAtomic(const DeviceCase& c) {
   return c.inst.op != nullptr && c.inst.op->kind == gcn::OpKind::Atomic &&
@@ -50,7 +49,7 @@ class AtomicRoute final : public Route {
     if (!isAtomic(c)) return "the atomic route realises only BUFFER_ATOMIC_*";
     const gcn::Instruction& in = c.inst;
     const gcn::OpcodeInfo& op = *in.op;
-    if (!routable(op.atomic))
+    if (!atomicRoutable(op.atomic))
       return std::string(op.mnemonic) + " has no GLSL atomic that reaches it";
     if (!in.glc)
       return "the shader uses the returned value, so the driver emits GLC: cases need glc";
@@ -144,7 +143,7 @@ VkFormat atomicTexelFormat(gcn::AtomicOp op) {
 }
 
 std::string atomicVariant(const DeviceCase& c) {
-  if (!isAtomic(c) || !routable(c.inst.op->atomic)) return "";
+  if (!isAtomic(c) || !atomicRoutable(c.inst.op->atomic)) return "";
   std::string m(c.inst.op->mnemonic);
   if (m.rfind("buffer_atomic_", 0) == 0) m = m.substr(14);
   const bool texel = c.binding == Binding::StorageTexel;

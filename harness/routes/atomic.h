@@ -21,6 +21,10 @@ std::unique_ptr<Route> makeAtomicRoute(vk::Context& ctx);
 // an atomic case this route knows.
 std::string atomicVariant(const DeviceCase& c);
 
+// Whether a GLSL atomic reaches the operation (shaders/variants.cmake rows). INC/DEC, RSUB
+// and the float atomics have no GLSL/SPIR-V atomic that RADV lowers to them.
+bool atomicRoutable(gcn::AtomicOp a);
+
 // The texel-buffer format an atomic case on a storage texel buffer needs: R32_SINT for
 // SMIN/SMAX (imageAtomicMin/Max on iimageBuffer compare signed), R32_UINT otherwise.
 VkFormat atomicTexelFormat(gcn::AtomicOp op);

@@ -16,6 +16,7 @@
 #include <filesystem>
 
 #include "harness/formats.h"
+#include "harness/isa/binary_route.h"
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
 #include "harness/run/diff.h"
@@ -171,37 +172,66 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
   return {std::move(d), ""};
 }
 
+// The binary route (harness/isa/binary_route.h) for an instruction no Vulkan construct makes
+// ACO emit (`noVulkan` says why): patched into a template pipeline, when the templates host
+// its form (RADV's SSBO V#, OFFEN, SOFFSET 0, OFFSET 0, ...); only a GCN device runs it.
+Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
+                          const gcn::WaveState& state, const gcn::MemoryImage& memory,
+                          const std::vector<uint8_t>& lds, const std::string& noVulkan) {
+  routes::DeviceCase d;
+  d.inst = inst;
+  d.state = state;
+  d.memory = memory;
+  d.binding = routes::Binding::StorageBuffer;
+  d.binaryPatch = true;
+  if (inst.lds || inst.op->ldsData) d.lds = lds;
+  if (std::string why = isa::binaryFormProblem(chip, d); !why.empty())
+    return no(noVulkan + "; binary route: " + why);
+  return {std::move(d), ""};
+}
+
 // Whether a route's Vulkan construct makes the driver run exactly this instruction with
 // exactly this V#: `device` when it does (memory cut to what the route binds), else
 // `reason` says why not. A V# no driver builds goes to the raw V# route when the instruction
-// has a lane shader's form.
+// has a lane shader's form; an instruction no Vulkan construct emits goes to the binary route
+// when the templates host its form.
 Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
-                    const gcn::WaveState& state, const gcn::MemoryImage& memory) {
+                    const gcn::WaveState& state, const gcn::MemoryImage& memory,
+                    const std::vector<uint8_t>& lds) {
   if (inst.op == nullptr) return no("no instruction");
   const gcn::OpcodeInfo& op = *inst.op;
   const std::array<uint32_t, 4> words = gcn::vsharpWords(state, inst.srsrc);
   const gcn::VSharp v = gcn::decodeVSharp(chip.gen, words);
-  // Order: instruction modifiers no shader produces, then the driver-built V#s of each
-  // route, then the raw V# route.
+  // Order: instruction modifiers no shader produces (the binary route), then the driver-built
+  // V#s of each route, then the raw V# route.
+  const auto binary = [&](const std::string& why) {
+    return realiseBinary(chip, inst, state, memory, lds, why);
+  };
   if (op.encoding == gcn::Encoding::Mtbuf)
-    return no(
+    return binary(
         "TBUFFER_* comes only from vertex fetch, whose V# (per attribute) and lane inputs "
-        "(vertex index) the vertex route builds itself: no probe maps onto it yet");
-  if (inst.addr64) return no("ADDR64 (GFX6/7): RADV/ACO never address a buffer with ADDR64");
+        "(vertex index) the vertex route builds itself: no Vulkan route maps a probe onto it");
+  if (inst.addr64) return binary("ADDR64 (GFX6/7): RADV/ACO never address a buffer with ADDR64");
   if (inst.lds || op.ldsData)
-    return no("LDS forms: no Vulkan construct loads buffer data into LDS (ACO never emits them)");
+    return binary(
+        "LDS forms: no Vulkan construct loads buffer data into LDS (ACO never emits them)");
   if (inst.tfe)
-    return no(
+    return binary(
         "TFE: no route's shader asks for residency (ACO sets TFE only for sparse image "
         "reads)");
-  if (op.d16) return no("D16 forms: the routes' shaders use 32-bit components");
+  if (op.d16) return binary("D16 forms: the routes' shaders use 32-bit components");
   const bool atomic = op.kind == gcn::OpKind::Atomic;
   if (atomic && !inst.glc)
-    return no(
+    return binary(
         "the atomic route's shaders use the returned value, so the driver sets GLC: the "
         "instruction needs glc");
+  if (atomic && !routes::atomicRoutable(op.atomic))
+    return binary(std::string(op.mnemonic) + " has no GLSL atomic that reaches it");
+  if (op.kind == gcn::OpKind::Cache)
+    return binary(std::string(op.mnemonic) + " has no data access a Vulkan route can realise");
   if (!atomic && (inst.glc || inst.slc))
-    return no("GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
+    return binary(
+        "GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
   Realisation driver = no("");
   if (inst.soffset != 128)
     driver =
@@ -236,7 +266,7 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
                             : realiseStorage(chip, inst, state, memory, v, words);
         break;
       case gcn::OpKind::Cache:
-        return no(std::string(op.mnemonic) + " has no data access a route can realise");
+        break;  // taken by the binary route above
     }
   }
   if (driver.device) return driver;
@@ -250,7 +280,7 @@ std::string probeCaseName(const std::string& file) {
 }
 
 ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup) {
-  Realisation rz = realise(*setup.chip, setup.inst, setup.state, setup.memory);
+  Realisation rz = realise(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds);
   if (!rz.device) return {std::nullopt, std::move(rz.reason)};
   Case c;
   c.name = probeCaseName(file);

@@ -198,8 +198,14 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   EXPECT_NE(reason(d).find("lane 5's VADDR 88 is not a multiple of 16"), std::string::npos)
       << reason(d);
   d = caseNamed(cases, "binary.load_sbyte").device;
-  d.memory.bytes.resize(512);  // the V# no longer covers exactly the buffer
+  // The V# RADV writes for a buffer 16 bytes further on: not this buffer's.
+  gcn::setVsharpWords(
+      d.state, d.inst.srsrc,
+      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(d.memory.base + 16, 944)));
   EXPECT_NE(reason(d).find("not the one RADV writes"), std::string::npos) << reason(d);
+  d = caseNamed(cases, "binary.load_sbyte").device;
+  d.inst.offset = 16;
+  EXPECT_NE(reason(d).find("OFFSET is 0"), std::string::npos) << reason(d);
   // A V# reaching far past the buffer: refused for confinement before anything else.
   d = caseNamed(cases, "binary.load_sbyte").device;
   gcn::setVsharpWords(d.state, d.inst.srsrc,

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "harness/isa/binary_route.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
 #include "harness/run/suite.h"
@@ -110,6 +111,10 @@ const std::map<std::string, std::string>& decisions() {
       {"texel-bgra-store", ""},
       {"texel-norm-store", ""},
       {"texel-half-store-round", ""},
+      // Instructions no Vulkan construct emits, in a binary template's form with RADV's SSBO
+      // V# (OFFEN, SOFFSET 0, OFFSET 0, VADDR multiples of 8; the LDS store without VADDR).
+      {"d16-hi-keeps-low", "binary"},
+      {"lds-store-m0-high", "binary"},
   };
   return m;
 }
@@ -124,10 +129,11 @@ TEST(ProbeRealise, EveryShippedProbeHasTheDerivedDecision) {
     ++seen;
     const Loaded l = load(name);
     const run::ProbeCase r = realiseLoaded(l);
-    if (it->second.empty() || it->second == "raw") {
+    if (it->second.empty() || it->second == "raw" || it->second == "binary") {
       ASSERT_TRUE(r.c.has_value()) << r.reason;
       EXPECT_TRUE(r.reason.empty());
       EXPECT_EQ(r.c->device.rawVsharp, it->second == "raw");
+      EXPECT_EQ(r.c->device.binaryPatch, it->second == "binary");
     } else {
       EXPECT_FALSE(r.c.has_value());
       EXPECT_NE(r.reason.find(it->second), std::string::npos) << r.reason;
@@ -204,6 +210,35 @@ TEST(ProbeRealise, AnyOtherVSharpGoesToTheRawRoute) {
 
 // matchPrediction without a device: a lane matches a prediction only with equal bits, an
 // undefined register matches anything, changed guard bytes fail the memory of every one.
+// An instruction no Vulkan construct emits goes to the binary route when a template hosts its
+// form; otherwise the reason says why neither a Vulkan route nor the binary route can.
+TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
+  Loaded l = load("d16-hi-keeps-low");
+  const run::ProbeCase r = realiseLoaded(l);
+  ASSERT_TRUE(r.c.has_value()) << r.reason;
+  EXPECT_TRUE(r.c->device.binaryPatch);
+  EXPECT_EQ(r.c->device.binding, routes::Binding::StorageBuffer);
+  EXPECT_TRUE(r.c->device.lds.empty());
+  EXPECT_EQ(r.c->device.inst, l.setup.inst);
+  l.setup.state.vgprMut(l.setup.inst.vaddr)[1] = 20;  // the atomic template's access is 8 bytes
+  const run::ProbeCase off = realiseLoaded(l);
+  EXPECT_FALSE(off.c.has_value());
+  EXPECT_NE(off.reason.find("D16 forms"), std::string::npos) << off.reason;
+  EXPECT_NE(off.reason.find("binary route: lane 1's VADDR 20"), std::string::npos) << off.reason;
+
+  Loaded s = load("lds-store-m0-high");
+  const run::ProbeCase rs = realiseLoaded(s);
+  ASSERT_TRUE(rs.c.has_value()) << rs.reason;
+  EXPECT_TRUE(rs.c->device.binaryPatch);
+  EXPECT_EQ(rs.c->device.lds.size(), 1024u);
+  EXPECT_EQ(rs.c->device.state.m0, 0x10040u);
+  s.setup.state.m0 = 0x3f0;  // lane 5 reads 0x3f0 + 20 = 1028..1031
+  const run::ProbeCase past = realiseLoaded(s);
+  EXPECT_FALSE(past.c.has_value());
+  EXPECT_NE(past.reason.find("lane 5 reads LDS bytes 1028..1031"), std::string::npos)
+      << past.reason;
+}
+
 TEST(ProbeMatch, ComparesBitsLaneByLane) {
   const Loaded l = load("texel-unorm8-to-float");
   const run::ProbeCase rz = realiseLoaded(l);
@@ -274,9 +309,11 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
     names.insert(c.name);
     EXPECT_EQ(c.suite, "disputed");
   }
-  std::set<std::string> driver, raw;
+  std::set<std::string> driver, raw, binary;
   for (const run::Case& c : cases)
-    (c.device.rawVsharp ? raw : driver).insert(c.name);
+    (c.device.rawVsharp ? raw : c.device.binaryPatch ? binary : driver).insert(c.name);
+  EXPECT_EQ(binary,
+            (std::set<std::string>{"disputed.d16-hi-keeps-low", "disputed.lds-store-m0-high"}));
   const std::set<std::string> want = {
       "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
       "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",
@@ -317,7 +354,7 @@ TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {
   const run::ProbeCase rz = realiseLoaded(l);
   ASSERT_TRUE(rz.c.has_value()) << rz.reason;
   const routes::DeviceCase& dc = rz.c->device;
-  const auto routeList = routes::makeAllRoutes(*ctx);
+  const auto routeList = isa::makeRunRoutes(*ctx);
   const routes::RouteChoice choice = routes::chooseRoute(routeList, dc);
   ASSERT_NE(choice.route, nullptr) << choice.reason;
   ASSERT_EQ(choice.route->unsupportedReason(dc), "");
@@ -345,18 +382,24 @@ TEST(ProbeDevice, DisputedSuiteRuns) {
   run::RunOptions ro;
   ro.profile = run::resolveProfile("portable", std::nullopt);
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
-  const auto routeList = routes::makeAllRoutes(*ctx);
+  const auto routeList = isa::makeRunRoutes(*ctx);
   const std::vector<run::Case> cases = run::disputedSuite(ro.profile.chip);
   ASSERT_FALSE(cases.empty());
   std::size_t judged = 0;
-  std::map<std::string, bool> raw;
+  std::map<std::string, const run::Case*> byName;
   for (const run::Case& c : cases)
-    raw[c.name] = c.device.rawVsharp;
+    byName[c.name] = &c;
   run::runCases(cases, routeList, ro, [&](const run::CaseResult& r) {
-    if (raw.at(r.name) && !ctx->info().chip) {
+    const routes::DeviceCase& d = byName.at(r.name)->device;
+    if (d.rawVsharp && !ctx->info().chip) {
       // A device whose descriptors are not V#s (lavapipe): the raw V# route refuses.
       EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
       EXPECT_NE(r.reason.find("raw V# route: "), std::string::npos) << r.name << ": " << r.reason;
+    } else if (d.binaryPatch && !ctx->info().chip) {
+      // No GCN machine code to patch: the binary route refuses.
+      EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+      EXPECT_NE(r.reason.find("binary route: "), std::string::npos) << r.name << ": " << r.reason;
+      EXPECT_NE(r.reason.find("not a GCN device"), std::string::npos) << r.name << ": " << r.reason;
     } else {
       EXPECT_TRUE(r.verdict == run::Verdict::Pass || r.verdict == run::Verdict::Fail)
           << r.name << ": " << r.reason;
