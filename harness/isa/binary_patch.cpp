@@ -36,9 +36,9 @@ uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
 class CachedPipeline : public vk::PipelineObjects {
  public:
   CachedPipeline(vk::Context& ctx, std::span<const uint32_t> spirv, VkPipelineCache cache,
-                 bool captureIsa)
+                 bool captureIsa, bool descriptorBuffer)
       : PipelineObjects(ctx, spirv, routes::detail::laneShaderBindings(false),
-                        VK_SHADER_STAGE_COMPUTE_BIT, 0) {
+                        VK_SHADER_STAGE_COMPUTE_BIT, 0, descriptorBuffer) {
     // The templates' OFFSET specialisation constant (shaders/storage_access.comp,
     // atomic_ssbo.comp) stays 0.
     // The proof of a patched pipeline is the driver's creation feedback: core in Vulkan 1.3.
@@ -242,7 +242,8 @@ gcn::Instruction onTemplateOperands(const gcn::Instruction& templ, const gcn::Op
 
 struct BinaryBuilder::Template {
   std::string variant;
-  std::string error;  // why the template cannot be used
+  bool descriptorBuffer = false;  // set 0 from a descriptor buffer (raw V#s)
+  std::string error;              // why the template cannot be used
   gcn::Instruction inst;
   std::array<uint32_t, 2> words{};
   std::vector<uint8_t> cacheData;
@@ -347,11 +348,13 @@ std::string BinaryBuilder::deviceProblem() const {
   return "";
 }
 
-BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) {
+BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
+                                                    bool descriptorBuffer) {
   for (auto& t : templates_)
-    if (t->variant == variant) return *t;
+    if (t->variant == variant && t->descriptorBuffer == descriptorBuffer) return *t;
   auto t = std::make_unique<Template>();
   t->variant = variant;
+  t->descriptorBuffer = descriptorBuffer;
   const vk::DeviceInfo& info = ctx_.info();
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
@@ -359,7 +362,10 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
     const gcn::Gen gen = info.chip->gen;
     // 1. The template's instruction on set 0 binding 0, from its captured ISA.
     {
-      CachedPipeline captured(ctx_, spirv, VK_NULL_HANDLE, true);
+      if (descriptorBuffer && !ctx_.features().descriptorBuffer)
+        throw gcn::Error(info.name + " (" + driver +
+                         ") has no VK_EXT_descriptor_buffer: a raw V# cannot reach a template");
+      CachedPipeline captured(ctx_, spirv, VK_NULL_HANDLE, true, descriptorBuffer);
       const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx_, captured.pipeline());
       if (std::none_of(exes.begin(), exes.end(),
                        [](const vk::ExecutableIsa& e) { return !e.assembly.empty(); }))
@@ -385,7 +391,7 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
     }
     // 2. The same pipeline compiled into an empty cache: the words must be there once.
     Cache cache(ctx_.device(), {});
-    { CachedPipeline compiled(ctx_, spirv, cache.get(), false); }
+    { CachedPipeline compiled(ctx_, spirv, cache.get(), false, descriptorBuffer); }
     t->cacheData = cache.data();
     (void)parseCacheHeader(t->cacheData, driver);
     const std::vector<std::size_t> at = findWords(t->cacheData, t->words);
@@ -414,15 +420,17 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant) 
   return *templates_.back();
 }
 
-gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op) {
+gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op,
+                                                    bool descriptorBuffer) {
   if (std::string d = deviceProblem(); !d.empty()) throw gcn::Error(d);
-  const Template& t = templateFor(templateVariant(*ctx_.info().chip, op));
+  const Template& t = templateFor(templateVariant(*ctx_.info().chip, op), descriptorBuffer);
   if (!t.error.empty()) throw gcn::Error(t.error);
   return t.inst;
 }
 
 BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
-                                 std::optional<std::vector<uint32_t>> words, uint32_t m0) {
+                                 std::optional<std::vector<uint32_t>> words, uint32_t m0,
+                                 bool descriptorBuffer) {
   BinaryBuild b;
   auto refuse = [&](std::string why) {
     b.reason = "binary route: " + std::move(why);
@@ -431,7 +439,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   if (std::string d = deviceProblem(); !d.empty()) return refuse(d);
   if (intended.op == nullptr) return refuse("no instruction");
   const gcn::Chip& chip = *ctx_.info().chip;
-  const Template& t = templateFor(templateVariant(chip, *intended.op));
+  const Template& t = templateFor(templateVariant(chip, *intended.op), descriptorBuffer);
   if (!t.error.empty()) return refuse(t.error);
   b.templ = t.inst;
   std::vector<uint32_t> w;
@@ -461,7 +469,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     (void)parseCacheHeader(data, driver);
     Cache cache(ctx_.device(), data);
     const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
-                                                           cache.get(), false);
+                                                           cache.get(), false, descriptorBuffer);
     const CachedPipeline& patched = *pipeline;
     if (!patched.feedbackValid())
       return refuse(driver +
@@ -519,7 +527,8 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
       return refuse("the read-back words do not decode to the intended instruction");
     b.cacheOffset = mine.front();
     b.cacheBytes = back.size();
-    b.proof = "pipeline from the patched cache (application cache hit); read back: '" +
+    b.proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +
+              "pipeline from the patched cache (application cache hit); read back: '" +
               printOrReason(chip.gen, intended) + "' (" + hexWords(w) + ") at byte " +
               std::to_string(b.cacheOffset) + " of " + std::to_string(b.cacheBytes) +
               " in place of the template's '" + printOrReason(chip.gen, t.inst) + "', the " +

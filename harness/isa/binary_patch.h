@@ -119,21 +119,25 @@ class BinaryBuilder {
   std::string deviceProblem() const;
   // The template instruction for `op` (building the template on first use); throws
   // gcn::Error naming the driver when its listing or cache data cannot be read.
-  gcn::Instruction templateInstruction(const gcn::OpcodeInfo& op);
+  // With descriptorBuffer, the template as a descriptor-buffer pipeline (set 0 read from a
+  // VK_EXT_descriptor_buffer buffer, where a raw V# goes; routes/raw.h).
+  gcn::Instruction templateInstruction(const gcn::OpcodeInfo& op, bool descriptorBuffer = false);
   // Patches `intended` into its template and proves the result (see the file comment);
   // `words`, when given, are used instead of gcn::encode(intended) (for tests: a wrong
   // length or another generation's encoding must be refused). A template that sets M0 (the
-  // LDS template) gets `m0` in its setup slot, a second patch proven like the first. Never
-  // throws for a refusal: the reason is in the result.
+  // LDS template) gets `m0` in its setup slot, a second patch proven like the first. With
+  // descriptorBuffer the template is the descriptor-buffer pipeline (templateInstruction).
+  // Never throws for a refusal: the reason is in the result.
   BinaryBuild build(const gcn::Instruction& intended,
-                    std::optional<std::vector<uint32_t>> words = std::nullopt, uint32_t m0 = 0);
+                    std::optional<std::vector<uint32_t>> words = std::nullopt, uint32_t m0 = 0,
+                    bool descriptorBuffer = false);
   // For tests: the cache data of a template, corrupted by `corrupt` before it seeds the
   // patched cache.
   void setCorruption(std::function<void(std::vector<uint8_t>&)> corrupt);
 
  private:
   struct Template;
-  Template& templateFor(const std::string& variant);
+  Template& templateFor(const std::string& variant, bool descriptorBuffer);
   vk::Context& ctx_;
   std::vector<std::unique_ptr<Template>> templates_;
   std::function<void(std::vector<uint8_t>&)> corrupt_;

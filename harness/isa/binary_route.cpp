@@ -3,10 +3,12 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "harness/isa/binary_patch.h"
 #include "harness/routes/all_routes.h"
+#include "harness/routes/raw.h"
 #include "harness/routes/storage.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
@@ -38,15 +40,21 @@ std::string ldsProblem(const routes::DeviceCase& c) {
 
 }  // namespace
 
+bool isDriverSsboVsharp(const gcn::Chip& chip, const routes::DeviceCase& c) {
+  const routes::RawBufferFields v = routes::rawBufferFields(c);
+  return v.numRecords != 0 && v.numRecords % 4 == 0 &&
+         v.numRecords <= c.memory.bytes.size() + routes::detail::kMaxOverrun &&
+         gcn::vsharpWords(c.state, c.inst.srsrc) ==
+             gcn::encodeVSharp(chip.gen,
+                               routes::makeStorageBufferVSharp(c.memory.base, v.numRecords));
+}
+
 std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c) {
   const gcn::Instruction& in = c.inst;
   if (in.op == nullptr) return "no instruction";
   const gcn::OpcodeInfo& op = *in.op;
   if (!gcn::existsOn(op, chip.gen))
     return std::string(op.mnemonic) + " does not exist on " + std::string(gcn::genName(chip.gen));
-  if (c.rawVsharp)
-    return "a raw V# needs the raw route's descriptor buffer, which the binary templates do "
-           "not use yet";
   if (c.binding != routes::Binding::StorageBuffer)
     return "the templates' buffer is an SSBO (binding storage-buffer)";
   // A D16 load that writes half registers runs in the atomic template, whose registers hold
@@ -68,29 +76,34 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
     return "the templates address with OFFEN and one VADDR register, SOFFSET 0";
   }
   if (in.offset != 0) return "the templates' OFFSET is 0";
-  // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
-  // the addressing points, inside the buffer and the guard band behind it that the lane
-  // shader's runner owns and checks.
-  const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
-  if (const std::optional<gcn::ByteRange> span = reach.span()) {
-    const uint64_t low = c.memory.base;
-    const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
-    if (span->begin < low || span->end > high)
-      return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
-             ".." + std::to_string(span->end - low) +
-             " from the buffer's start, outside the buffer and its " +
-             std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
+  if (c.rawVsharp) {
+    // Confinement as on the raw route: a harness buffer covers every byte any lane may touch
+    // (reference/reach.h) and guard bytes around it; a reach over the bound is refused.
+    try {
+      (void)routes::placeRawCase(chip, c, routes::kRawGuard);
+    } catch (const gcn::Error& e) {
+      return e.what();
+    }
+  } else {
+    // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
+    // the addressing points, inside the buffer and the guard band behind it that the lane
+    // shader's runner owns and checks.
+    const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
+    if (const std::optional<gcn::ByteRange> span = reach.span()) {
+      const uint64_t low = c.memory.base;
+      const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
+      if (span->begin < low || span->end > high)
+        return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
+               ".." + std::to_string(span->end - low) +
+               " from the buffer's start, outside the buffer and its " +
+               std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
+    }
+    if (!isDriverSsboVsharp(chip, c))
+      return "the V# is not the one RADV writes for the case's buffer bound as an SSBO (base the "
+             "memory's, NUM_RECORDS a multiple of 4 ending at most " +
+             std::to_string(routes::detail::kMaxOverrun) +
+             " bytes past it); any other V# goes through a descriptor buffer (a raw V# case)";
   }
-  // The V# RADV writes for the case's buffer bound as an SSBO of range NUM_RECORDS
-  // (routes/storage.h), as the storage route binds it.
-  const routes::RawBufferFields v = routes::rawBufferFields(c);
-  if (v.numRecords == 0 || v.numRecords % 4 != 0 ||
-      v.numRecords > c.memory.bytes.size() + routes::detail::kMaxOverrun ||
-      gcn::vsharpWords(c.state, in.srsrc) !=
-          gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(c.memory.base, v.numRecords)))
-    return "the V# is not the one RADV writes for the case's buffer bound as an SSBO (base the "
-           "memory's, NUM_RECORDS a multiple of 4 ending at most " +
-           std::to_string(routes::detail::kMaxOverrun) + " bytes past it)";
   // The template turns In.addr into VADDR by addressing its own access: only multiples of
   // its size arrive unchanged.
   const unsigned size = variant == kAtomicTemplateVariant ? 8u : 16u;  // its access
@@ -120,6 +133,14 @@ class BinaryRoute : public routes::Route {
     if (std::string d = builder_.deviceProblem(); !d.empty()) return "binary route: " + d;
     if (std::string f = binaryFormProblem(*ctx_.info().chip, c); !f.empty())
       return "binary route: " + f;
+    if (c.rawVsharp) {
+      // The V# goes through a descriptor buffer, as on the raw route.
+      if (!rawProblem_) rawProblem_ = routes::detail::rawDeviceProblem(ctx_);
+      if (!rawProblem_->empty()) return "binary route: raw V#: " + *rawProblem_;
+      if (!ctx_.features().descriptorBuffer)
+        return "binary route: raw V#: " + ctx_.info().name +
+               " has no VK_EXT_descriptor_buffer, which carries a raw V# to the template";
+    }
     const BinaryBuild* built = nullptr;
     try {
       built = &buildFor(c);
@@ -144,6 +165,7 @@ class BinaryRoute : public routes::Route {
       char key[48];
       std::snprintf(key, sizeof key, "%08x%08x", b.words[0], b.words[1]);
       std::string k = key;
+      if (c.rawVsharp) k += " raw";
       if (b.m0Setup) {
         std::snprintf(key, sizeof key, " m0 %08x", (*b.m0Setup)[1]);
         k += key;
@@ -168,6 +190,9 @@ class BinaryRoute : public routes::Route {
                                 : (op.kind == gcn::OpKind::Atomic && first.inst.glc
                                        ? routes::detail::laneShaderWords(first)
                                        : 0);
+    if (first.rawVsharp)
+      return routes::detail::runRawLaneShader(ctx_, *b.pipeline, cases,
+                                              [words](const routes::DeviceCase&) { return words; });
     return routes::detail::runLaneShader(ctx_, *b.pipeline, cases, VK_FORMAT_UNDEFINED, words);
   }
 
@@ -179,7 +204,7 @@ class BinaryRoute : public routes::Route {
   // The case's instruction on the template's registers (VDATA, VADDR, SRSRC): the device runs
   // that; the case's own registers map onto them one to one through In and Out.
   const BinaryBuild& buildFor(const routes::DeviceCase& c) const {
-    const gcn::Instruction templ = builder_.templateInstruction(*c.inst.op);
+    const gcn::Instruction templ = builder_.templateInstruction(*c.inst.op, c.rawVsharp);
     gcn::Instruction intended = c.inst;
     if (c.inst.op->kind != gcn::OpKind::Cache) {
       if (!c.inst.op->ldsData) {  // BUFFER_STORE_LDS_DWORD has neither
@@ -192,20 +217,21 @@ class BinaryRoute : public routes::Route {
     const auto words = gcn::encode(ctx_.info().chip->gen, intended);
     // M0 is patched into the LDS template too: part of what was built.
     const uint32_t m0 = c.inst.op->ldsData ? c.state.m0 : 0;
-    const BuildKey key{words[0], words[1], m0};
+    const BuildKey key{words[0], words[1], m0, c.rawVsharp ? 1u : 0u};
     auto it = builds_.find(key);
     if (it == builds_.end())
-      it = builds_.emplace(key, builder_.build(intended, std::nullopt, m0)).first;
+      it = builds_.emplace(key, builder_.build(intended, std::nullopt, m0, c.rawVsharp)).first;
     return it->second;
   }
 
-  using BuildKey = std::array<uint32_t, 3>;  // the patched words, M0
+  using BuildKey = std::array<uint32_t, 4>;  // the patched words, M0, descriptor buffer
 
   vk::Context& ctx_;
   bool canRun_ = false;
   // Built on first use, from unsupportedReason (queried before every case) as from run().
   mutable BinaryBuilder builder_;
   mutable std::map<BuildKey, BinaryBuild> builds_;
+  mutable std::optional<std::string> rawProblem_;  // routes::detail::rawDeviceProblem, once
 };
 
 }  // namespace

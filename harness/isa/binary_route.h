@@ -22,8 +22,11 @@
 // - confinement (docs/confinement.md): every byte any lane may touch under any option of the
 //   addressing points (reference/reach.h) inside the buffer and the guard band behind it;
 // - the V# RADV writes for the case's buffer bound as an SSBO of range NUM_RECORDS
-//   (routes::makeStorageBufferVSharp), as the storage route binds it; other V#s need the raw
-//   route's descriptor buffer, not yet joined to this one.
+//   (routes::makeStorageBufferVSharp), as the storage route binds it; or, for a raw V# case
+//   (DeviceCase::rawVsharp), any V# the raw route can confine: the template is then built as
+//   a descriptor-buffer pipeline and the V# rebased into a harness buffer covering the reach,
+//   exactly as the raw route runs its lane shaders (routes::detail::runRawLaneShader), on a
+//   device where the raw route's V# self-check holds;
 // The registers compared are the ones the instruction writes (vdataRegs); the template's other
 // VDATA registers hold what its compiler left there.
 #pragma once
@@ -44,6 +47,11 @@ std::unique_ptr<routes::Route> makeBinaryRoute(vk::Context& ctx);
 // asks it first; `probe` and the disputed suite ask it to decide whether a probe whose
 // instruction no Vulkan construct emits goes to this route.
 std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c);
+
+// Whether the case's V# is the one RADV writes for its buffer bound as an SSBO of range
+// NUM_RECORDS (routes::makeStorageBufferVSharp; base the memory's, NUM_RECORDS a multiple of
+// 4 ending at most kMaxOverrun bytes past the memory): such a case needs no raw V#.
+bool isDriverSsboVsharp(const gcn::Chip& chip, const routes::DeviceCase& c);
 
 // The routes `gcnprobe run` and `probe` use: routes::makeAllRoutes and the binary route.
 std::vector<std::unique_ptr<routes::Route>> makeRunRoutes(vk::Context& ctx);

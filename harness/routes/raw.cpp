@@ -20,9 +20,8 @@ namespace gcnprobe::routes {
 namespace {
 
 constexpr uint8_t kGuardPattern = vk::GuardedBuffer::kGuardPattern;
-// Guard bytes on both sides of what a case may reach, and the alignment of the origin: the
-// rebased BASE keeps the case's address modulo 256 (alignment rules see the low bits).
-constexpr uint64_t kGuard = 256;
+// The alignment of the origin (kRawGuard bytes before what a case may reach): the rebased
+// BASE keeps the case's address modulo 256 (alignment rules see the low bits).
 constexpr uint64_t kOriginAlign = 256;
 
 // Binding 0's descriptor type for the shader construct of the case.
@@ -116,7 +115,7 @@ class RawRoute final : public Route {
       return "raw V# route: device lacks shaderStorageImageWriteWithoutFormat (imageStore "
              "without format)";
     try {
-      (void)placeRawCase(*ctx_.info().chip, c, kGuard);
+      (void)placeRawCase(*ctx_.info().chip, c, kRawGuard);
     } catch (const gcn::Error& e) {
       return std::string("raw V# route: ") + e.what();
     }
@@ -141,33 +140,7 @@ class RawRoute final : public Route {
  private:
   // Why no raw case can run on this device ("" when they can), found once.
   const std::string& deviceProblem() const {
-    if (deviceProblem_) return *deviceProblem_;
-    std::string why;
-    try {
-      const std::vector<VSharpCheck> checks = checkDriverVSharps(ctx_);
-      std::size_t differ = 0;
-      for (const VSharpCheck& k : checks)
-        if (!k.differences.empty()) {
-          if (why.empty())
-            why = "the driver's " + k.binding + " descriptor of " + k.format +
-                  " is not gcnprobe's V# (" + k.differences.front() + ")";
-          ++differ;
-        }
-      if (differ > 0)
-        why += "; " + std::to_string(differ) + " of " + std::to_string(checks.size()) +
-               " descriptors differ, so the driver's descriptors are not known to be V#s";
-      else if (checks.empty())
-        why =
-            "the driver supports no texel-buffer format of the table: the V# self-check "
-            "proves nothing";
-    } catch (const gcn::Error& e) {
-      why = e.what();
-    }
-    if (why.empty() && !ctx_.features().bufferDeviceAddress)
-      why = ctx_.info().name +
-            " has no bufferDeviceAddress: the V#'s BASE cannot be a harness "
-            "buffer's address";
-    deviceProblem_ = why;
+    if (!deviceProblem_) deviceProblem_ = detail::rawDeviceProblem(ctx_);
     return *deviceProblem_;
   }
 
@@ -200,79 +173,16 @@ class RawRoute final : public Route {
   std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
 };
 
-// One dispatch per case, each with its own data buffer (reach + guards), lane I/O buffers and
-// descriptor-buffer region; one submission for the batch.
 std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases) {
-  std::vector<DeviceResult> results(cases.size());
-  if (cases.empty()) return results;
-  const gcn::Chip& chip = *ctx_.info().chip;
-  vk::ComputePipeline& pipeline = pipelineFor(*cases.front());
-  vk::DescriptorBuffer descriptors(ctx_, pipeline, static_cast<uint32_t>(cases.size()));
-  constexpr VkBufferUsageFlags kUsage =
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  struct PerCase {
-    RawPlacement place;
-    std::unique_ptr<vk::HostBuffer> data, in, out;
-  };
-  std::vector<PerCase> per(cases.size());
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const DeviceCase& c = *cases[i];
-    PerCase& p = per[i];
-    p.place = placeRawCase(chip, c, kGuard);
-    p.data = std::make_unique<vk::HostBuffer>(ctx_, p.place.bytes, kUsage);
-    std::fill(p.data->bytes().begin(), p.data->bytes().end(), kGuardPattern);
-    std::memcpy(p.data->bytes().data() + (c.memory.base - p.place.origin), c.memory.bytes.data(),
-                c.memory.bytes.size());
-    const VkDeviceAddress at = p.data->deviceAddress();
-    if (at % kOriginAlign != 0)
-      throw gcn::Error("raw V# route: the driver placed a buffer at " + std::to_string(at) +
-                       ", not a multiple of " + std::to_string(kOriginAlign));
-    descriptors.writeWords(static_cast<uint32_t>(i), 0,
-                           rebasedVSharp(chip.gen, c, p.place.origin, at));
-
-    // The lane shaders' In (binding 1) and Out (binding 2), as the other routes fill them.
-    p.in = std::make_unique<vk::HostBuffer>(ctx_, detail::kLaneInBytes, kUsage);
-    p.out = std::make_unique<vk::HostBuffer>(ctx_, detail::kLaneOutBytes, kUsage);
-    detail::fillLaneShaderIo(c, p.in->bytes(), p.out->bytes());
-    descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 1, p.in->deviceAddress(),
-                                   detail::kLaneInBytes);
-    descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 2, p.out->deviceAddress(),
-                                   detail::kLaneOutBytes);
-  }
-
-  vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
-    descriptors.bind(cmd);
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      descriptors.select(cmd, static_cast<uint32_t>(i));
-      if (soffsetForm(cases[i]->inst)) {
-        const uint32_t push[2] = {soffsetValue(*cases[i]), 0};
-        vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
-                           push);
-      }
-      vkCmdDispatch(cmd, 1, 1, 1);
-    }
-    vk::recordHostReadBarrier(cmd);
-  });
-
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const DeviceCase& c = *cases[i];
-    const PerCase& p = per[i];
-    DeviceResult& r = results[i];
-    detail::readLaneShaderOut(p.out->bytes(), detail::laneShaderWords(c), r);
-    // The memory image back, and every other byte of the buffer that left the pattern:
-    // offsets relative to the image's first byte, as GuardedBuffer reports them.
-    const std::span<const uint8_t> all = p.data->bytes();
-    const uint64_t first = c.memory.base - p.place.origin;
-    r.memory.assign(all.begin() + static_cast<std::ptrdiff_t>(first),
-                    all.begin() + static_cast<std::ptrdiff_t>(first + c.memory.bytes.size()));
-    for (uint64_t b = 0; b < all.size(); ++b) {
-      if (b >= first && b < first + c.memory.bytes.size()) continue;
-      if (all[b] != kGuardPattern)
-        r.changedGuardBytes.push_back(static_cast<int64_t>(b) - static_cast<int64_t>(first));
-    }
-  }
-  return results;
+  if (cases.empty()) return {};
+  const vk::ComputePipeline& pipeline = pipelineFor(*cases.front());
+  return detail::runRawLaneShader(
+      ctx_, pipeline, cases, [](const DeviceCase& c) { return detail::laneShaderWords(c); },
+      [](const DeviceCase& c) {
+        // The SOFFSET form's push constants: the SOFFSET value and a 0.
+        return soffsetForm(c.inst) ? std::vector<uint32_t>{soffsetValue(c), 0}
+                                   : std::vector<uint32_t>{};
+      });
 }
 
 }  // namespace
@@ -326,6 +236,116 @@ std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_
   if (v.base >> 48 != 0) throw gcn::Error("raw V# route: the rebased BASE does not fit in 48 bits");
   return gcn::encodeVSharp(gen, v);
 }
+
+namespace detail {
+
+std::string rawDeviceProblem(vk::Context& ctx) {
+  std::string why;
+  try {
+    const std::vector<VSharpCheck> checks = checkDriverVSharps(ctx);
+    std::size_t differ = 0;
+    for (const VSharpCheck& k : checks)
+      if (!k.differences.empty()) {
+        if (why.empty())
+          why = "the driver's " + k.binding + " descriptor of " + k.format +
+                " is not gcnprobe's V# (" + k.differences.front() + ")";
+        ++differ;
+      }
+    if (differ > 0)
+      why += "; " + std::to_string(differ) + " of " + std::to_string(checks.size()) +
+             " descriptors differ, so the driver's descriptors are not known to be V#s";
+    else if (checks.empty())
+      why =
+          "the driver supports no texel-buffer format of the table: the V# self-check "
+          "proves nothing";
+  } catch (const gcn::Error& e) {
+    why = e.what();
+  }
+  if (why.empty() && !ctx.features().bufferDeviceAddress)
+    why = ctx.info().name +
+          " has no bufferDeviceAddress: the V#'s BASE cannot be a harness "
+          "buffer's address";
+  return why;
+}
+
+// One dispatch per case, each with its own data buffer (reach + guards), lane I/O buffers and
+// descriptor-buffer region; one submission for the batch.
+std::vector<DeviceResult> runRawLaneShader(
+    vk::Context& ctx, const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
+    const std::function<unsigned(const DeviceCase&)>& vdataWords,
+    const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants) {
+  std::vector<DeviceResult> results(cases.size());
+  if (cases.empty()) return results;
+  const gcn::Chip& chip = *ctx.info().chip;
+  vk::DescriptorBuffer descriptors(ctx, pipeline, static_cast<uint32_t>(cases.size()));
+  constexpr VkBufferUsageFlags kUsage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  struct PerCase {
+    RawPlacement place;
+    std::unique_ptr<vk::HostBuffer> data, in, out;
+    std::vector<uint32_t> push;
+  };
+  std::vector<PerCase> per(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const DeviceCase& c = *cases[i];
+    PerCase& p = per[i];
+    p.place = placeRawCase(chip, c, kRawGuard);
+    p.data = std::make_unique<vk::HostBuffer>(ctx, p.place.bytes, kUsage);
+    std::fill(p.data->bytes().begin(), p.data->bytes().end(), kGuardPattern);
+    std::memcpy(p.data->bytes().data() + (c.memory.base - p.place.origin), c.memory.bytes.data(),
+                c.memory.bytes.size());
+    const VkDeviceAddress at = p.data->deviceAddress();
+    if (at % kOriginAlign != 0)
+      throw gcn::Error("raw V# route: the driver placed a buffer at " + std::to_string(at) +
+                       ", not a multiple of " + std::to_string(kOriginAlign));
+    descriptors.writeWords(static_cast<uint32_t>(i), 0,
+                           rebasedVSharp(chip.gen, c, p.place.origin, at));
+
+    // The lane shaders' In (binding 1) and Out (binding 2), as the other routes fill them.
+    p.in = std::make_unique<vk::HostBuffer>(ctx, kLaneInBytes, kUsage);
+    p.out = std::make_unique<vk::HostBuffer>(ctx, kLaneOutBytes, kUsage);
+    fillLaneShaderIo(c, p.in->bytes(), p.out->bytes());
+    descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 1, p.in->deviceAddress(),
+                                   kLaneInBytes);
+    descriptors.writeStorageBuffer(static_cast<uint32_t>(i), 2, p.out->deviceAddress(),
+                                   kLaneOutBytes);
+    if (pushConstants) p.push = pushConstants(c);
+  }
+
+  vk::submitAndWait(ctx, [&](VkCommandBuffer cmd) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
+    descriptors.bind(cmd);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      descriptors.select(cmd, static_cast<uint32_t>(i));
+      if (!per[i].push.empty())
+        vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           static_cast<uint32_t>(4 * per[i].push.size()), per[i].push.data());
+      vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    vk::recordHostReadBarrier(cmd);
+  });
+
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const DeviceCase& c = *cases[i];
+    const PerCase& p = per[i];
+    DeviceResult& r = results[i];
+    readLaneShaderOut(p.out->bytes(), vdataWords(c), r);
+    // The memory image back, and every other byte of the buffer that left the pattern:
+    // offsets relative to the image's first byte, as GuardedBuffer reports them.
+    const std::span<const uint8_t> all = p.data->bytes();
+    const uint64_t first = c.memory.base - p.place.origin;
+    r.memory.assign(all.begin() + static_cast<std::ptrdiff_t>(first),
+                    all.begin() + static_cast<std::ptrdiff_t>(first + c.memory.bytes.size()));
+    for (uint64_t b = 0; b < all.size(); ++b) {
+      if (b >= first && b < first + c.memory.bytes.size()) continue;
+      if (all[b] != kGuardPattern)
+        r.changedGuardBytes.push_back(static_cast<int64_t>(b) - static_cast<int64_t>(first));
+    }
+  }
+  return results;
+}
+
+}  // namespace detail
 
 std::unique_ptr<Route> makeRawRoute(vk::Context& ctx) {
   return std::make_unique<RawRoute>(ctx);

@@ -16,11 +16,15 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "harness/routes/route.h"
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/pipeline.h"
 
 namespace gcnprobe::routes {
 
@@ -34,6 +38,8 @@ std::string rawVariant(const DeviceCase& c);
 // for case address `origin`; every reach byte and the memory image lie at least `guard`
 // bytes inside it. Throws gcn::Error with the numbers when the reach is over the bound
 // (gcn::reachBoundProblem).
+// Guard bytes the raw route keeps on both sides of what a case may reach.
+inline constexpr uint64_t kRawGuard = 256;
 struct RawPlacement {
   uint64_t origin = 0;
   uint64_t bytes = 0;
@@ -44,5 +50,22 @@ RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t g
 // `address` (every other bit kept); gcn::Error when the new BASE does not fit in 48 bits.
 std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_t origin,
                                       uint64_t address);
+
+namespace detail {
+// Why the device's descriptors cannot carry raw V#s ("" when they can): the V# self-check of
+// the driver's texel-buffer descriptors, and bufferDeviceAddress.
+std::string rawDeviceProblem(vk::Context& ctx);
+// The raw route's dispatch, for any descriptor-buffer pipeline with the lane-shader layout
+// (binding 0 the case's buffer, 1 In, 2 Out; the raw route's lane shaders, or the binary
+// route's patched templates): per case a harness buffer placed by placeRawCase with guard
+// bytes, the case's V# rebased into it at binding 0 of its descriptor-buffer region, In
+// filled as fillLaneShaderIo does; `vdataWords(c)` words per lane read back from Out, the
+// memory image and every guard byte that changed. `pushConstants(c)`, when given and not
+// empty, is pushed before the case's dispatch.
+std::vector<DeviceResult> runRawLaneShader(
+    vk::Context& ctx, const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
+    const std::function<unsigned(const DeviceCase&)>& vdataWords,
+    const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants = {});
+}  // namespace detail
 
 }  // namespace gcnprobe::routes

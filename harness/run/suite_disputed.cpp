@@ -174,7 +174,8 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
 
 // The binary route (harness/isa/binary_route.h) for an instruction no Vulkan construct makes
 // ACO emit (`noVulkan` says why): patched into a template pipeline, when the templates host
-// its form (RADV's SSBO V#, OFFEN, SOFFSET 0, OFFSET 0, ...); only a GCN device runs it.
+// its form (OFFEN, SOFFSET 0, OFFSET 0, ...), with RADV's SSBO V# or, through a descriptor
+// buffer, any V# the raw route confines; only a GCN device runs it.
 Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
                           const gcn::WaveState& state, const gcn::MemoryImage& memory,
                           const std::vector<uint8_t>& lds, const std::string& noVulkan) {
@@ -185,6 +186,8 @@ Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
   d.binding = routes::Binding::StorageBuffer;
   d.binaryPatch = true;
   if (inst.lds || inst.op->ldsData) d.lds = lds;
+  // Any other V# goes through a descriptor buffer, as on the raw V# route.
+  d.rawVsharp = !isa::isDriverSsboVsharp(chip, d);
   if (std::string why = isa::binaryFormProblem(chip, d); !why.empty())
     return no(noVulkan + "; binary route: " + why);
   return {std::move(d), ""};

@@ -8,7 +8,7 @@
 
 namespace gcnprobe::vk {
 
-DescriptorBuffer::DescriptorBuffer(Context& ctx, const ComputePipeline& pipeline, uint32_t regions)
+DescriptorBuffer::DescriptorBuffer(Context& ctx, const PipelineObjects& pipeline, uint32_t regions)
     : ctx_(ctx), layout_(pipeline.layout()), bindings_(pipeline.bindings()) {
   if (!ctx.features().descriptorBuffer || !ctx.features().bufferDeviceAddress)
     throw gcn::Error(

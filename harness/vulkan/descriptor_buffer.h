@@ -22,7 +22,7 @@ namespace gcnprobe::vk {
 // Throws gcn::Error when the device lacks VK_EXT_descriptor_buffer or bufferDeviceAddress.
 class DescriptorBuffer {
  public:
-  DescriptorBuffer(Context& ctx, const ComputePipeline& pipeline, uint32_t regions);
+  DescriptorBuffer(Context& ctx, const PipelineObjects& pipeline, uint32_t regions);
 
   // 16 bytes given by the caller at `binding` of region r (a V# on RADV). Throws when the
   // device's descriptor for that binding's type is not 16 bytes.

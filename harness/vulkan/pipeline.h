@@ -39,6 +39,8 @@ class PipelineObjects {
   VkPipelineLayout layout() const { return layout_; }
   VkDescriptorSetLayout setLayout() const { return setLayout_; }
   const std::vector<Binding>& bindings() const { return bindings_; }
+  // Whether set 0 is read from a descriptor buffer (VK_EXT_descriptor_buffer).
+  bool usesDescriptorBuffer() const { return descriptorBuffer_; }
 
  protected:
   // The module, the set layout (bindings visible to `stages`) and the pipeline layout, with
@@ -79,7 +81,6 @@ class ComputePipeline : public PipelineObjects {
   ComputePipeline(Context& ctx, std::span<const uint32_t> spirv, std::span<const Binding> bindings,
                   uint32_t pushConstantBytes = 0, bool captureIsa = false,
                   std::span<const uint32_t> specialization = {}, bool descriptorBuffer = false);
-  bool usesDescriptorBuffer() const { return descriptorBuffer_; }
   // Whether the driver reported (pipeline creation feedback, Vulkan 1.3) that it took the
   // pipeline from the context's pipeline cache without compiling; false where it cannot say.
   bool fromPipelineCache() const { return fromCache_; }

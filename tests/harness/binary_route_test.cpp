@@ -217,9 +217,28 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   d = caseNamed(cases, "binary.load_sbyte").device;
   d.inst.idxen = true;
   EXPECT_NE(reason(d).find("OFFEN"), std::string::npos) << reason(d);
+  // A raw V# (NUM_FORMAT UINT, not RADV's FLOAT) reaches the template through a descriptor
+  // buffer: built and proven where the driver has VK_EXT_descriptor_buffer (Mesa 25), else
+  // refused naming the extension.
   d = caseNamed(cases, "binary.load_sbyte").device;
   d.rawVsharp = true;
-  EXPECT_NE(reason(d).find("raw V#"), std::string::npos) << reason(d);
+  gcn::VSharp raw = gcn::decodeVSharp(chip.gen, gcn::vsharpWords(d.state, d.inst.srsrc));
+  raw.numFormat = gcn::Nfmt::Uint;
+  gcn::setVsharpWords(d.state, d.inst.srsrc, gcn::encodeVSharp(chip.gen, raw));
+  const std::string rawWhy = reason(d);
+  if (ctx->features().descriptorBuffer) {
+    EXPECT_NE(rawWhy.find("built and proven (descriptor-buffer pipeline"), std::string::npos)
+        << rawWhy;
+  } else {
+    EXPECT_NE(rawWhy.find("VK_EXT_descriptor_buffer"), std::string::npos) << rawWhy;
+  }
+  // Its reach bounded as on the raw route: a V# whose lanes may touch gigabytes is refused.
+  raw.numRecords = 0xffffffffu;
+  raw.stride = 16;
+  d.inst.idxen = false;
+  gcn::setVsharpWords(d.state, d.inst.srsrc, gcn::encodeVSharp(chip.gen, raw));
+  d.state.vgprMut(d.inst.vaddr)[7] = 0xfffffff0u;
+  EXPECT_NE(reason(d).find("reach"), std::string::npos) << reason(d);
   // Unpacked D16 (gfx8.0) writes the low half of each register: up to two registers run in
   // the atomic template, whose registers hold the case's VDATA first; more are refused.
   const std::string d16x = reason(caseNamed(cases, "binary.load_format_d16_xy").device);
