@@ -35,9 +35,9 @@ uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
 // A compute pipeline created through a given VkPipelineCache, with creation feedback.
 class CachedPipeline : public vk::PipelineObjects {
  public:
-  CachedPipeline(vk::Context& ctx, std::span<const uint32_t> spirv, VkPipelineCache cache,
-                 bool captureIsa, bool descriptorBuffer)
-      : PipelineObjects(ctx, spirv, routes::detail::laneShaderBindings(false),
+  CachedPipeline(vk::Context& ctx, std::span<const uint32_t> spirv, bool texel,
+                 VkPipelineCache cache, bool captureIsa, bool descriptorBuffer)
+      : PipelineObjects(ctx, spirv, routes::detail::laneShaderBindings(texel),
                         VK_SHADER_STAGE_COMPUTE_BIT, 0, descriptorBuffer) {
     // The templates' OFFSET specialisation constant (shaders/storage_access.comp,
     // atomic_ssbo.comp) stays 0.
@@ -177,13 +177,16 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
              "; the instruction must use them";
     return "";
   }
+  // The template's registers and address form; or no VADDR at all (neither OFFEN nor IDXEN:
+  // the register is then not read). OFFSET is an immediate of the instruction itself: any.
+  const bool usesVaddr = intended.offen || intended.idxen;
   if (intended.srsrc != templ.srsrc || intended.soffset != templ.soffset ||
-      intended.vaddr != templ.vaddr || intended.offen != templ.offen ||
-      intended.idxen != templ.idxen || intended.offset != templ.offset)
+      (usesVaddr && (intended.vaddr != templ.vaddr || intended.offen != templ.offen ||
+                     intended.idxen != templ.idxen)))
     return "the template's operands are SRSRC s" + std::to_string(templ.srsrc) + ", VADDR v" +
            std::to_string(templ.vaddr) + (templ.offen ? " offen" : "") +
-           (templ.idxen ? " idxen" : "") + ", SOFFSET code " + std::to_string(templ.soffset) +
-           ", OFFSET " + std::to_string(templ.offset) + "; the instruction must use them";
+           (templ.idxen ? " idxen" : "") + " (or no VADDR), SOFFSET code " +
+           std::to_string(templ.soffset) + "; the instruction must use them";
   const unsigned need = gcn::vdataRegs(op, chip, intended.tfe);
   const unsigned have = gcn::vdataRegs(*templ.op, chip, templ.tfe);
   if (intended.vdata != templ.vdata || need > have)
@@ -198,8 +201,17 @@ bool writesHalfRegisters(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
          (!chip.d16Packed || op.d16Hi || op.components % 2 != 0);
 }
 
-std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
+bool isTexelTemplate(std::string_view variant) {
+  return variant == kTexelLoadTemplateVariant || variant == kTexelStoreTemplateVariant;
+}
+
+std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bool idxen) {
   if (op.ldsData) return kLdsTemplate;
+  if (idxen && op.kind != gcn::OpKind::Cache && op.kind != gcn::OpKind::Atomic &&
+      !writesHalfRegisters(chip, op))
+    return std::string(op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat
+                           ? kTexelLoadTemplateVariant
+                           : kTexelStoreTemplateVariant);
   if (writesHalfRegisters(chip, op) && gcn::vdataRegs(op, chip, false) <= kAtomicTemplateReturned)
     return kAtomicTemplate;
   switch (op.kind) {
@@ -365,7 +377,8 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
       if (descriptorBuffer && !ctx_.features().descriptorBuffer)
         throw gcn::Error(info.name + " (" + driver +
                          ") has no VK_EXT_descriptor_buffer: a raw V# cannot reach a template");
-      CachedPipeline captured(ctx_, spirv, VK_NULL_HANDLE, true, descriptorBuffer);
+      CachedPipeline captured(ctx_, spirv, isTexelTemplate(variant), VK_NULL_HANDLE, true,
+                              descriptorBuffer);
       const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx_, captured.pipeline());
       if (std::none_of(exes.begin(), exes.end(),
                        [](const vk::ExecutableIsa& e) { return !e.assembly.empty(); }))
@@ -391,7 +404,10 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
     }
     // 2. The same pipeline compiled into an empty cache: the words must be there once.
     Cache cache(ctx_.device(), {});
-    { CachedPipeline compiled(ctx_, spirv, cache.get(), false, descriptorBuffer); }
+    {
+      CachedPipeline compiled(ctx_, spirv, isTexelTemplate(variant), cache.get(), false,
+                              descriptorBuffer);
+    }
     t->cacheData = cache.data();
     (void)parseCacheHeader(t->cacheData, driver);
     const std::vector<std::size_t> at = findWords(t->cacheData, t->words);
@@ -420,10 +436,10 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
   return *templates_.back();
 }
 
-gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op,
+gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op, bool idxen,
                                                     bool descriptorBuffer) {
   if (std::string d = deviceProblem(); !d.empty()) throw gcn::Error(d);
-  const Template& t = templateFor(templateVariant(*ctx_.info().chip, op), descriptorBuffer);
+  const Template& t = templateFor(templateVariant(*ctx_.info().chip, op, idxen), descriptorBuffer);
   if (!t.error.empty()) throw gcn::Error(t.error);
   return t.inst;
 }
@@ -439,7 +455,8 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   if (std::string d = deviceProblem(); !d.empty()) return refuse(d);
   if (intended.op == nullptr) return refuse("no instruction");
   const gcn::Chip& chip = *ctx_.info().chip;
-  const Template& t = templateFor(templateVariant(chip, *intended.op), descriptorBuffer);
+  const Template& t =
+      templateFor(templateVariant(chip, *intended.op, intended.idxen), descriptorBuffer);
   if (!t.error.empty()) return refuse(t.error);
   b.templ = t.inst;
   std::vector<uint32_t> w;
@@ -469,7 +486,8 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     (void)parseCacheHeader(data, driver);
     Cache cache(ctx_.device(), data);
     const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
-                                                           cache.get(), false, descriptorBuffer);
+                                                           isTexelTemplate(t.variant), cache.get(),
+                                                           false, descriptorBuffer);
     const CachedPipeline& patched = *pipeline;
     if (!patched.feedbackValid())
       return refuse(driver +

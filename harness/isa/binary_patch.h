@@ -54,7 +54,8 @@ std::vector<std::size_t> findWords(std::span<const uint8_t> data, std::span<cons
 // Why `patched` (the words that will replace the template's) cannot stand in for `templ` on
 // `chip`, or "" when it can: the words must be two dwords (MUBUF/MTBUF are 8 bytes) that decode
 // on the chip's generation to exactly `intended`; the intended instruction must use the
-// template's SRSRC, SOFFSET, VADDR registers and address form, need no more VDATA registers
+// template's SRSRC, SOFFSET, VADDR register and address form (or no VADDR: neither OFFEN nor
+// IDXEN), any OFFSET, need no more VDATA registers
 // than the template has (TFE adds one), and no ADDR64 or LDS-bit load (it writes LDS, which no
 // template reads back). BUFFER_STORE_LDS_DWORD (no VDATA, no VADDR) needs the template's
 // SRSRC, SOFFSET and OFFSET only; its template (kLdsTemplateMark) provides LDS and M0.
@@ -79,12 +80,20 @@ bool writesHalfRegisters(const gcn::Chip& chip, const gcn::OpcodeInfo& op);
 inline constexpr std::string_view kAtomicTemplateVariant = "atomic_ssbo_cmpswap_x2";
 inline constexpr unsigned kAtomicTemplateReturned = 2;
 
+// The IDXEN templates: the texel route's imageLoad / imageStore of four components on a
+// storage texel buffer (buffer_load_format_xyzw / buffer_store_format_xyzw with IDXEN, VADDR
+// = In.addr[l], the index, unchanged). Binding 0 is a storage texel buffer; the V# arrives
+// through a descriptor buffer (a raw V# case).
+inline constexpr std::string_view kTexelLoadTemplateVariant = "texel_load_storage_u4";
+inline constexpr std::string_view kTexelStoreTemplateVariant = "texel_store_u";
+bool isTexelTemplate(std::string_view variant);
+
 // The template that can host an instruction of this kind on the chip: a lane-shader variant
 // name (shaders/variants.cmake) whose set 0 binding 0 instruction is the widest of its class.
 // A load that writes half registers of at most kAtomicTemplateReturned registers goes to the
 // atomic template, whose registers hold In.data before the instruction, so the kept halves are
-// the case's own VDATA.
-std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op);
+// the case's own VDATA. With idxen, loads and stores go to the IDXEN (texel) templates.
+std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bool idxen = false);
 
 // The intended instruction with the template's operands: `op` (plus GLC for an atomic, so it
 // returns, and `format` for an MTBUF opcode) on the template's VDATA, VADDR, SRSRC, SOFFSET,
@@ -121,7 +130,8 @@ class BinaryBuilder {
   // gcn::Error naming the driver when its listing or cache data cannot be read.
   // With descriptorBuffer, the template as a descriptor-buffer pipeline (set 0 read from a
   // VK_EXT_descriptor_buffer buffer, where a raw V# goes; routes/raw.h).
-  gcn::Instruction templateInstruction(const gcn::OpcodeInfo& op, bool descriptorBuffer = false);
+  gcn::Instruction templateInstruction(const gcn::OpcodeInfo& op, bool idxen = false,
+                                       bool descriptorBuffer = false);
   // Patches `intended` into its template and proves the result (see the file comment);
   // `words`, when given, are used instead of gcn::encode(intended) (for tests: a wrong
   // length or another generation's encoding must be refused). A template that sets M0 (the

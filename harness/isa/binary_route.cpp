@@ -55,12 +55,21 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
   const gcn::OpcodeInfo& op = *in.op;
   if (!gcn::existsOn(op, chip.gen))
     return std::string(op.mnemonic) + " does not exist on " + std::string(gcn::genName(chip.gen));
-  if (c.binding != routes::Binding::StorageBuffer)
-    return "the templates' buffer is an SSBO (binding storage-buffer)";
+  const bool texel = isTexelTemplate(templateVariant(chip, op, in.idxen));
+  if (c.binding != (texel ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer))
+    return texel ? "the IDXEN templates' buffer is a storage texel buffer (binding storage-texel)"
+                 : "the OFFEN templates' buffer is an SSBO (binding storage-buffer)";
+  if (texel && !c.rawVsharp)
+    return "the IDXEN templates take the V# from a descriptor buffer: the case needs a raw V#";
+  if (in.idxen && op.kind == gcn::OpKind::Atomic)
+    return "no template hosts an IDXEN atomic (the atomic template is an SSBO's, OFFEN)";
   // A D16 load that writes half registers runs in the atomic template, whose registers hold
   // the case's VDATA before the instruction (In.data), so the halves it keeps are known; that
   // template returns two registers.
-  const std::string variant = templateVariant(chip, op);
+  const std::string variant = templateVariant(chip, op, in.idxen);
+  if (writesHalfRegisters(chip, op) && in.idxen)
+    return "a D16 load that writes half registers runs in the atomic template, which addresses "
+           "with OFFEN, not IDXEN";
   if (writesHalfRegisters(chip, op) && gcn::vdataRegs(op, chip, in.tfe) > kAtomicTemplateReturned)
     return "a D16 load that writes half of each of its " +
            std::to_string(gcn::vdataRegs(op, chip, in.tfe)) +
@@ -72,10 +81,13 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
   if (op.kind == gcn::OpKind::Cache) return "";
   if (op.ldsData) {
     if (std::string l = ldsProblem(c); !l.empty()) return l;
-  } else if (!in.offen || in.idxen || in.addr64 || in.soffset != 128) {
-    return "the templates address with OFFEN and one VADDR register, SOFFSET 0";
+  } else if ((in.offen && in.idxen) || in.addr64 || in.soffset != 128) {
+    return "the templates address with one VADDR register, OFFEN (SSBO templates) or IDXEN "
+           "(texel templates) or none, and SOFFSET 0";
   }
-  if (in.offset != 0) return "the templates' OFFSET is 0";
+  // The LDS store's LDS address may add OFFSET (the GCN3 manual's LDS_ADDR formula; CLRX's
+  // does not), so the LDS image check above would not bound it.
+  if (op.ldsData && in.offset != 0) return "the LDS template hosts the LDS store with OFFSET 0";
   if (c.rawVsharp) {
     // Confinement as on the raw route: a harness buffer covers every byte any lane may touch
     // (reference/reach.h) and guard bytes around it; a reach over the bound is refused.
@@ -204,13 +216,13 @@ class BinaryRoute : public routes::Route {
   // The case's instruction on the template's registers (VDATA, VADDR, SRSRC): the device runs
   // that; the case's own registers map onto them one to one through In and Out.
   const BinaryBuild& buildFor(const routes::DeviceCase& c) const {
-    const gcn::Instruction templ = builder_.templateInstruction(*c.inst.op, c.rawVsharp);
+    const gcn::Instruction templ =
+        builder_.templateInstruction(*c.inst.op, c.inst.idxen, c.rawVsharp);
     gcn::Instruction intended = c.inst;
     if (c.inst.op->kind != gcn::OpKind::Cache) {
-      if (!c.inst.op->ldsData) {  // BUFFER_STORE_LDS_DWORD has neither
-        intended.vdata = templ.vdata;
-        intended.vaddr = templ.vaddr;
-      }
+      if (!c.inst.op->ldsData) intended.vdata = templ.vdata;  // the LDS store has none
+      // Without OFFEN or IDXEN no VADDR is read and the field stays 0 ('off').
+      if (c.inst.offen || c.inst.idxen) intended.vaddr = templ.vaddr;
       intended.srsrc = templ.srsrc;
       intended.soffset = templ.soffset;
     }

@@ -16,6 +16,7 @@
 #include <filesystem>
 
 #include "harness/formats.h"
+#include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
@@ -183,11 +184,13 @@ Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
   d.inst = inst;
   d.state = state;
   d.memory = memory;
-  d.binding = routes::Binding::StorageBuffer;
   d.binaryPatch = true;
   if (inst.lds || inst.op->ldsData) d.lds = lds;
-  // Any other V# goes through a descriptor buffer, as on the raw V# route.
-  d.rawVsharp = !isa::isDriverSsboVsharp(chip, d);
+  // The IDXEN templates are texel-buffer shaders whose V# comes from a descriptor buffer; the
+  // OFFEN ones SSBO shaders, where any V# but RADV's goes through a descriptor buffer too.
+  const bool texel = isa::isTexelTemplate(isa::templateVariant(chip, *inst.op, inst.idxen));
+  d.binding = texel ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer;
+  d.rawVsharp = texel || !isa::isDriverSsboVsharp(chip, d);
   if (std::string why = isa::binaryFormProblem(chip, d); !why.empty())
     return no(noVulkan + "; binary route: " + why);
   return {std::move(d), ""};
@@ -273,7 +276,10 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
     }
   }
   if (driver.device) return driver;
-  return realiseRaw(inst, state, memory, v, driver.reason);
+  Realisation raw = realiseRaw(inst, state, memory, v, driver.reason);
+  if (raw.device) return raw;
+  // A form no lane shader has (an IDXEN typed access, say): the binary route's templates.
+  return binary(raw.reason);
 }
 
 }  // namespace

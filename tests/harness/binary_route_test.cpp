@@ -203,9 +203,16 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
       d.state, d.inst.srsrc,
       gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(d.memory.base + 16, 944)));
   EXPECT_NE(reason(d).find("not the one RADV writes"), std::string::npos) << reason(d);
+  // OFFSET is the instruction's own immediate: any (its reach is checked), but the LDS
+  // store's LDS address may add it, so that one stays at 0.
   d = caseNamed(cases, "binary.load_sbyte").device;
   d.inst.offset = 16;
-  EXPECT_NE(reason(d).find("OFFSET is 0"), std::string::npos) << reason(d);
+  EXPECT_NE(reason(d).find("'buffer_load_sbyte v4, v1, s[8:11], 0 offen offset:16'"),
+            std::string::npos)
+      << reason(d);
+  d = caseNamed(cases, "binary.store_lds_dword").device;
+  d.inst.offset = 4;
+  EXPECT_NE(reason(d).find("LDS store with OFFSET 0"), std::string::npos) << reason(d);
   // A V# reaching far past the buffer: refused for confinement before anything else.
   d = caseNamed(cases, "binary.load_sbyte").device;
   gcn::setVsharpWords(d.state, d.inst.srsrc,
@@ -214,9 +221,26 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   d.state.vgprMut(d.inst.vaddr)[5] = 16000;
   EXPECT_NE(reason(d).find("outside the buffer and its 1024-byte guard band"), std::string::npos)
       << reason(d);
+  // IDXEN: the texel (IDXEN) template's form, a storage texel buffer with a raw V#; OFFEN
+  // and IDXEN together: two VADDR registers, no template.
   d = caseNamed(cases, "binary.load_sbyte").device;
   d.inst.idxen = true;
-  EXPECT_NE(reason(d).find("OFFEN"), std::string::npos) << reason(d);
+  d.inst.offen = false;
+  EXPECT_NE(reason(d).find("storage texel buffer"), std::string::npos) << reason(d);
+  d.binding = routes::Binding::StorageTexel;
+  EXPECT_NE(reason(d).find("needs a raw V#"), std::string::npos) << reason(d);
+  d.rawVsharp = true;
+  const std::string texel = reason(d);
+  if (ctx->features().descriptorBuffer) {
+    EXPECT_NE(texel.find("'buffer_load_sbyte v4, v1, s[8:11], 0 idxen'"), std::string::npos)
+        << texel;
+    EXPECT_NE(texel.find("in place of the template's 'buffer_load_format_xyzw"), std::string::npos)
+        << texel;
+  } else {
+    EXPECT_NE(texel.find("VK_EXT_descriptor_buffer"), std::string::npos) << texel;
+  }
+  d.inst.offen = true;
+  EXPECT_NE(reason(d).find("one VADDR register"), std::string::npos) << reason(d);
   // A raw V# (NUM_FORMAT UINT, not RADV's FLOAT) reaches the template through a descriptor
   // buffer: built and proven where the driver has VK_EXT_descriptor_buffer (Mesa 25), else
   // refused naming the extension.

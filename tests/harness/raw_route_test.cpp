@@ -65,20 +65,34 @@ TEST(RawRoute, ADriverBuiltVSharpStaysOnItsRoute) {
   EXPECT_FALSE(pc.c->device.rawVsharp);
 }
 
-TEST(RawRoute, AFormNoShaderHasNamesBothReasons) {
-  // A typed load with IDXEN: ACO addresses SSBOs with OFFEN only.
-  const run::ProbeCase pc = caseOf(
+TEST(RawRoute, AFormNoLaneShaderHasGoesToTheBinaryRouteOrNamesEveryReason) {
+  // A typed load with IDXEN: ACO addresses SSBOs with OFFEN only, so no lane shader has it;
+  // the binary route's IDXEN template does, the V# through a descriptor buffer.
+  const std::string idxen =
       "gen = gfx8\n"
       "inst = buffer_load_dword v1, v0, s[4:7], 0 idxen\n"
       "vsharp = base=0x1000 stride=16 num_records=16 swizzle_enable=1 index_stride=1 "
       "element_size=1 dfmt=32 nfmt=uint\n"
       "lanes = 2\n"
-      "v0 = lane\n");
-  ASSERT_FALSE(pc.c.has_value());
-  EXPECT_NE(pc.reason.find("SWIZZLE_ENABLE"), std::string::npos) << pc.reason;
-  EXPECT_NE(pc.reason.find("raw V# route: an SSBO access is OFFEN without IDXEN"),
+      "v0 = lane\n";
+  const run::ProbeCase pc = caseOf(idxen);
+  ASSERT_TRUE(pc.c.has_value()) << pc.reason;
+  EXPECT_TRUE(pc.c->device.binaryPatch);
+  EXPECT_TRUE(pc.c->device.rawVsharp);
+  EXPECT_EQ(pc.c->device.binding, routes::Binding::StorageTexel);
+  // IDXEN and OFFEN together (two VADDR registers): no route, each one's reason named.
+  std::string both = idxen;
+  both.replace(both.find("0 idxen"), 7, "0 idxen offen");
+  both.replace(both.find("v1, v0,"), 7, "v1, v[2:3],");
+  const run::ProbeCase none = caseOf(both);
+  ASSERT_FALSE(none.c.has_value());
+  EXPECT_NE(none.reason.find("SWIZZLE_ENABLE"), std::string::npos) << none.reason;
+  EXPECT_NE(none.reason.find("raw V# route: an SSBO access is OFFEN without IDXEN"),
             std::string::npos)
-      << pc.reason;
+      << none.reason;
+  EXPECT_NE(none.reason.find("binary route: the templates address with one VADDR register"),
+            std::string::npos)
+      << none.reason;
 }
 
 // The SOFFSET form: an SGPR SOFFSET with no VADDR is a dword load the push-constant shader

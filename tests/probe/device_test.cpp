@@ -63,10 +63,12 @@ const std::map<std::string, std::string>& decisions() {
       {"format-x-on-4-components", ""},
       // 32 UINT x001 STRIDE 4: R32_UINT's view.
       {"format-xyzw-on-1-component", ""},
-      // BUFFER_LOAD_DWORD with IDXEN: no shader's form (SSBO accesses are OFFEN).
-      {"idxen-offset-vs-stride", "OFFEN without IDXEN"},
-      {"index-product", "OFFEN without IDXEN"},
-      {"num-records-units-gfx8", "OFFEN without IDXEN"},
+      // BUFFER_LOAD_DWORD with IDXEN: no lane shader's form (SSBO accesses are OFFEN); the
+      // binary route's IDXEN (texel) template hosts it, the V# from a descriptor buffer.
+      {"idxen-offset-vs-stride", "binary"},
+      {"num-records-units-gfx8", "binary"},
+      // ... unless the reach is over the raw placement's bound: index 2^30 * STRIDE 4.
+      {"index-product", "over the limit"},
       // buffer_store_format_x: a driver-built view's imageStore writes four components; the
       // one-component store shader has the form.
       {"invalid-dfmt-store-gfx8", "raw"},
@@ -84,13 +86,14 @@ const std::map<std::string, std::string>& decisions() {
       {"unaligned-dword", "raw"},
       {"soffset-overflow", "SOFFSET"},
       // SWIZZLE_ENABLE, and a typed IDXEN load no shader has.
-      {"swizzle-multidword", "SWIZZLE_ENABLE"},
+      {"swizzle-multidword", "binary"},
       {"swizzle-soffset", "SOFFSET"},
       // TFE: no Vulkan construct; NUM_FORMAT UINT: not RADV's SSBO V#. The binary route with
       // the V# through a descriptor buffer.
       {"tfe-load", "binary"},
-      {"tid-with-idxen", "ADD_TID_ENABLE"},
-      {"tid-without-idxen", "ADD_TID_ENABLE"},
+      {"tid-with-idxen", "binary"},
+      // No OFFEN, no IDXEN: VADDR unused, the OFFEN template hosts it.
+      {"tid-without-idxen", "binary"},
       // The same three questions in a lane shader's form: a format load with IDXEN (texel),
       // an OFFEN dword load with offset 0 (SSBO).
       {"swizzle-multidword-format", "raw"},
@@ -321,9 +324,13 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
   std::set<std::string> driver, raw, binary;
   for (const run::Case& c : cases)
     (c.device.binaryPatch ? binary : c.device.rawVsharp ? raw : driver).insert(c.name);
-  // tfe-load is a gfx8 probe whose V# means the same on gfx9.
-  EXPECT_EQ(binary, (std::set<std::string>{"disputed.d16-hi-keeps-low",
-                                           "disputed.lds-store-m0-high", "disputed.tfe-load"}));
+  // The probes marked "binary" above; tfe-load, num-records-units-gfx8 and tid-with-idxen are
+  // gfx8 probes whose V#s mean the same on gfx9.
+  EXPECT_EQ(binary,
+            (std::set<std::string>{"disputed.d16-hi-keeps-low", "disputed.idxen-offset-vs-stride",
+                                   "disputed.lds-store-m0-high", "disputed.num-records-units-gfx8",
+                                   "disputed.swizzle-multidword", "disputed.tfe-load",
+                                   "disputed.tid-with-idxen", "disputed.tid-without-idxen"}));
   const std::set<std::string> want = {
       "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
       "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",
