@@ -17,6 +17,7 @@
 
 #include "app/commands.h"
 #include "harness/routes/all_routes.h"
+#include "harness/routes/raw.h"
 #include "harness/run/fuzz.h"
 #include "harness/run/probe_run.h"
 #include "harness/run/suite.h"
@@ -123,6 +124,13 @@ int runFuzz(const FuzzOptions& o) {
                      " has no memory types (a compile-only device such as RADV's null "
                      "device): fuzz cases must run; `gcnprobe binary` and `isa` "
                      "are what such a device can do");
+  // Raw V#s where the raw V# route runs: a GCN device with descriptor buffers whose own
+  // descriptors are the V#s gcnprobe builds (harness/routes/raw.h).
+  const std::string rawWhy = !info.chip ? "not a GCN device"
+                             : !ctx->features().descriptorBuffer
+                                 ? "no VK_EXT_descriptor_buffer"
+                                 : routes::detail::rawDeviceProblem(*ctx);
+  const bool raw = rawWhy.empty();
   Fuzzer fuzzer(*ctx);
   std::map<std::string, uint64_t> counts;
   std::map<std::string, std::map<std::string, uint64_t>> byKind;  // kind -> status -> cases
@@ -134,13 +142,14 @@ int runFuzz(const FuzzOptions& o) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   FILE* text = o.json ? stderr : stdout;
-  std::fprintf(text, "fuzz on %s (%s %s), %s, seed %llu%s\n", info.name.c_str(),
+  std::fprintf(text, "fuzz on %s (%s %s), %s, seed %llu%s; raw V#s %s\n", info.name.c_str(),
                info.driverName.c_str(), info.driverInfo.c_str(),
                std::string(gcn::genName(gen)).c_str(), static_cast<unsigned long long>(o.seed),
-               info.chip ? "" : ": NOT an AMD GCN device, a match says what this driver does");
+               info.chip ? "" : ": NOT an AMD GCN device, a match says what this driver does",
+               raw ? "on (one case in four)" : ("off: " + rawWhy).c_str());
   uint64_t n = 0;
   for (; n < o.count && (o.time <= 0 || elapsed() < o.time); ++n) {
-    const run::FuzzCase fc = run::makeFuzzCase(gen, o.seed, n);
+    const run::FuzzCase fc = run::makeFuzzCase(gen, o.seed, n, raw);
     const Outcome out = fuzzer.run(run::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
     ++counts[out.status];
     ++byKind[fc.kind][out.status];
@@ -234,6 +243,8 @@ int runFuzz(const FuzzOptions& o) {
                                        {"driver", info.driverName + " " + info.driverInfo},
                                        {"gen", std::string(gcn::genName(gen))},
                                        {"seed", o.seed},
+                                       {"raw_vsharps", raw},
+                                       {"raw_vsharps_why", rawWhy},
                                        {"cases", n},
                                        {"counts", c},
                                        {"kinds", byKind},

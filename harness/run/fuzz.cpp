@@ -109,9 +109,76 @@ std::vector<const BufferFormat*> texelFormats() {
   return out;
 }
 
+// Whether case `number` of `seed` is a raw-V# case (one in four), drawn apart from the case's
+// own stream so that every other case is the same with raw V#s on or off.
+bool rawDraw(uint64_t seed, uint64_t number) {
+  uint64_t z = seed * 0x9e3779b97f4a7c15ull + number + 0x632be59bd9b4e019ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return ((z ^ (z >> 31)) & 3u) == 0;
+}
+
+// A V# no driver builds for the raw V# route (harness/routes/raw.h): random DATA_FORMAT,
+// NUM_FORMAT, DST_SEL, STRIDE and NUM_RECORDS, sometimes swizzled or with ADD_TID. Small
+// enough that every reach stays far inside the raw placement's bound.
+template <typename Below>
+gcn::VSharp randomRawVSharp(gcn::Gen gen, bool typed, Below& below) {
+  gcn::VSharp v;
+  v.base = kBase;
+  static constexpr uint16_t kStrides[] = {0, 1, 2, 4, 8, 12, 16, 20, 32};
+  v.stride =
+      below(4) == 0 ? static_cast<uint16_t>(1 + below(64)) : kStrides[below(std::size(kStrides))];
+  if (!typed && v.stride == 0) v.stride = 4;  // IDXEN with STRIDE 0 reads one element
+  v.numRecords = below(4) == 0 ? below(8) : 1 + below(256);
+  v.dataFormat = static_cast<gcn::Dfmt>(1 + below(14));
+  v.numFormat = static_cast<gcn::Nfmt>(below(8));
+  for (gcn::DstSel& d : v.dstSel)
+    d = static_cast<gcn::DstSel>(below(8));
+  if (below(6) == 0) {
+    v.swizzleEnable = true;
+    v.indexStride = static_cast<uint8_t>(below(4));
+    if (gen != gcn::Gen::Gfx9) v.elementSize = static_cast<uint8_t>(below(4));
+  }
+  v.addTidEnable = below(6) == 0;
+  return v;
+}
+
+// A raw-V# case: a format load through a texel-buffer lane shader (IDXEN, OFFSET 0) or a typed
+// load through an SSBO lane shader (OFFEN, a random OFFSET), each with a V# no driver builds.
+template <typename Rng, typename Below>
+FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& below) {
+  const bool typed = below(2) == 0;
+  const gcn::VSharp v = randomRawVSharp(gen, typed, below);
+  // The image: the first elements or bytes of the buffer; what lies past it is unmapped for
+  // the reference and guard bytes on the device.
+  c.memoryBytes = 4 * (1 + below(96));
+  if (typed) {
+    const StorageLoad& s = kStorageLoads[below(std::size(kStorageLoads))];
+    const unsigned offset = kOffsets[below(std::size(kOffsets))];
+    c.kind = "raw-storage";
+    c.inst = std::string(s.mnemonic) + " " + s.vdata + ", v0, s[4:7], 0 offen" +
+             (offset != 0 ? " offset:" + std::to_string(offset) : "");
+    // Offsets aligned to the lane shader's element (min(size, 4)), some past the image.
+    const unsigned es = std::min(s.bytes, 4u);
+    const uint32_t slots = static_cast<uint32_t>(c.memoryBytes / es) + 4;
+    for (unsigned l = 0; l < lanes; ++l)
+      c.v0.push_back(below(slots) * es);
+  } else {
+    c.kind = "raw-texel";
+    c.inst = "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
+    for (unsigned l = 0; l < lanes; ++l)  // indices around NUM_RECORDS
+      c.v0.push_back(below(v.numRecords + 4));
+  }
+  const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
+  c.vsharpWords.assign(w.begin(), w.end());
+  for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
+    c.memory.push_back(static_cast<uint32_t>(rng()));
+  return c;
+}
+
 }  // namespace
 
-FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
+FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsharps) {
   // One stream per case: case n does not depend on the cases before it.
   std::seed_seq sq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
                    static_cast<uint32_t>(number), static_cast<uint32_t>(number >> 32)};
@@ -122,6 +189,7 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number) {
   c.seed = seed;
   c.number = number;
   unsigned lanes = 1 + below(64);
+  if (rawVsharps && rawDraw(seed, number)) return rawCase(gen, c, lanes, rng, below);
   gcn::VSharp v;
   const unsigned kind = below(20);
   if (kind >= 18 && below(3) == 0) {

@@ -25,6 +25,14 @@
 //   sources; CMPSWAP compares with the memory's own value on about half the lanes.
 // - texel-atomic: the same atomics (32-bit) IDXEN GLC through the V# RADV builds for an R32
 //   storage texel buffer view (imageAtomic*): distinct elements, up to two past the end.
+// On a GCN device where the raw V# route runs (harness/routes/raw.h), any confined V# can
+// reach the hardware, and one case in four is one of:
+// - raw-texel: BUFFER_LOAD_FORMAT_XYZW IDXEN through a random V#: DATA_FORMAT, NUM_FORMAT,
+//   DST_SEL (reserved selectors included), STRIDE, NUM_RECORDS, sometimes SWIZZLE_ENABLE
+//   (INDEX_STRIDE, ELEMENT_SIZE) or ADD_TID; indices around NUM_RECORDS;
+// - raw-storage: BUFFER_LOAD_{UBYTE,USHORT,DWORD,DWORDX2,DWORDX4} OFFEN with an OFFSET
+//   through such a V#; offsets aligned to the lane shader's element, some past the image.
+// Raw V#s are small (NUM_RECORDS <= 256, STRIDE <= 64), so every reach is placeable.
 #pragma once
 
 #include <cstdint>
@@ -54,8 +62,10 @@ struct FuzzCase {
   std::vector<std::vector<uint32_t>> data;
 };
 
-// Case `number` of `seed` for a chip of generation `gen` (the device's, else gfx8).
-FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number);
+// Case `number` of `seed` for a chip of generation `gen` (the device's, else gfx8). With
+// rawVsharps (a GCN device where the raw V# route runs) one case in four, chosen from
+// (seed, number) alone, is a raw-V# case instead; every other case is the same either way.
+FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsharps = false);
 
 // The probe file text of the case: comments naming the seed and case, question and source
 // lines, and every field explicit (V# words, lanes, v0 per lane, memory words).

@@ -2,14 +2,19 @@
 // a case is a function of (seed, number) alone, stores and atomics reach distinct places
 // (Vulkan leaves two invocations writing one location undefined, and the order of two atomics
 // on one place is the device's) with one data value per lane and register,
-// and the minimiser's keepLanes keeps each kept lane's address and data together.
+// and the minimiser's keepLanes keeps each kept lane's address and data together; raw-V# cases
+// (GCN only) replace one case in four and are realisable through the raw V# route.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 #include <string>
 
+#include "harness/routes/raw.h"
 #include "harness/run/fuzz.h"
+#include "harness/run/suite.h"
+#include "probe/probe_eval.h"
+#include "probe/probe_file.h"
 #include "reference/error.h"
 
 namespace gcnprobe {
@@ -85,6 +90,53 @@ TEST(FuzzCase, KeepLanesKeepsEachLanesAddressAndData) {
     return;
   }
   FAIL() << "no store case with three lanes among the first 200";
+}
+
+// With raw V#s (a GCN device where the raw route runs) one case in four is a raw-V# case,
+// chosen from (seed, number) alone: every other case is the same as without them. Each raw
+// case is realisable, through a V# no driver builds (the raw route), and placeable: its reach
+// is within the raw route's bound.
+TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
+  for (const gcn::Gen gen : {gcn::Gen::Gfx6, gcn::Gen::Gfx8, gcn::Gen::Gfx9}) {
+    SCOPED_TRACE(std::string(gcn::genName(gen)));
+    std::map<std::string, unsigned> kinds;
+    unsigned driverBuilt = 0;
+    const unsigned total = 1200;
+    for (uint64_t n = 0; n < total; ++n) {
+      const run::FuzzCase off = run::makeFuzzCase(gen, 41, n, false);
+      const run::FuzzCase on = run::makeFuzzCase(gen, 41, n, true);
+      ++kinds[on.kind];
+      EXPECT_EQ(off.kind.rfind("raw-", 0), std::string::npos);
+      const std::string text = run::fuzzProbeText(gen, on, "");
+      if (on.kind.rfind("raw-", 0) != 0) {
+        EXPECT_EQ(text, run::fuzzProbeText(gen, off, ""));
+        continue;
+      }
+      SCOPED_TRACE(text);
+      ASSERT_EQ(on.memory.size() * 4, on.memoryBytes);
+      EXPECT_TRUE(on.data.empty());
+      EXPECT_EQ(on.inst.rfind("buffer_load_", 0), 0u) << on.inst;
+      const gcn::probe::Probe probe = gcn::probe::parseProbe(text, "fuzz.probe");
+      const gcn::probe::ProbeSetup setup = gcn::probe::prepare(probe, {});
+      const run::ProbeCase pc = run::probeCase("fuzz.probe", setup);
+      ASSERT_TRUE(pc.c.has_value()) << pc.reason;
+      // The reference predicts every random V# (reserved selectors and formats included)
+      // under every policy variant that matters, as `fuzz` asks it to.
+      EXPECT_FALSE(gcn::probe::explore(probe, setup).predictions.empty());
+      EXPECT_FALSE(pc.c->device.binaryPatch);
+      if (!pc.c->device.rawVsharp) {
+        ++driverBuilt;  // a random V# that happens to be one a driver builds
+        continue;
+      }
+      EXPECT_NO_THROW((void)routes::placeRawCase(*setup.chip, pc.c->device, routes::kRawGuard));
+    }
+    const unsigned raw = kinds["raw-texel"] + kinds["raw-storage"];
+    EXPECT_GT(raw, total / 5);
+    EXPECT_LT(raw, total * 3 / 10);
+    EXPECT_GT(kinds["raw-texel"], total / 12);
+    EXPECT_GT(kinds["raw-storage"], total / 12);
+    EXPECT_LT(driverBuilt, raw / 20);
+  }
 }
 
 // zeroUnneeded keeps exactly what the failure needs: here memory word 5 must keep its value,
