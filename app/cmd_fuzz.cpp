@@ -117,9 +117,7 @@ int runFuzz(const FuzzOptions& o) {
   auto ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
   const vk::DeviceInfo& info = ctx->info();
   const gcn::Gen gen = info.chip ? info.chip->gen : gcn::Gen::Gfx8;
-  VkPhysicalDeviceMemoryProperties memory{};
-  vkGetPhysicalDeviceMemoryProperties(ctx->physicalDevice(), &memory);
-  if (memory.memoryTypeCount == 0)
+  if (!ctx->canExecute())
     throw gcn::Error(info.name +
                      " has no memory types (a compile-only device such as RADV's null "
                      "device): fuzz cases must run; `gcnprobe binary` and `isa` "

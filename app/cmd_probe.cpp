@@ -151,10 +151,7 @@ DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup&
   const routes::RouteChoice choice = routes::chooseRoute(session.routeList(), dc);
   if (choice.route == nullptr) return notRun(choice.reason, j);
   j["route"] = std::string(choice.route->name());
-  VkPhysicalDeviceMemoryProperties memory{};
-  vkGetPhysicalDeviceMemoryProperties(ctx->physicalDevice(), &memory);
-  if (memory.memoryTypeCount == 0 && info.chip)
-    return compileOnly(c, *choice.route, info, deviceName, j);
+  if (!ctx->canExecute() && info.chip) return compileOnly(c, *choice.route, info, deviceName, j);
 
   // The probe generation's own profile: the reference under its default policies, exact.
   const run::ProbeRun done =

@@ -132,11 +132,7 @@ namespace {
 
 class BinaryRoute : public routes::Route {
  public:
-  explicit BinaryRoute(vk::Context& ctx) : ctx_(ctx), builder_(ctx) {
-    VkPhysicalDeviceMemoryProperties memory{};
-    vkGetPhysicalDeviceMemoryProperties(ctx.physicalDevice(), &memory);
-    canRun_ = memory.memoryTypeCount > 0;
-  }
+  explicit BinaryRoute(vk::Context& ctx) : ctx_(ctx), builder_(ctx) {}
 
   std::string_view name() const override { return "binary"; }
   bool handles(const routes::DeviceCase& c) const override { return c.binaryPatch; }
@@ -161,7 +157,7 @@ class BinaryRoute : public routes::Route {
     }
     const BinaryBuild& b = *built;
     if (!b.built) return b.reason;
-    if (!canRun_)
+    if (!ctx_.canExecute())
       return "binary route: " + ctx_.info().name +
              " has no memory types (a compile-only device): the patched pipeline was built "
              "and proven (" +
@@ -239,7 +235,6 @@ class BinaryRoute : public routes::Route {
   using BuildKey = std::array<uint32_t, 4>;  // the patched words, M0, descriptor buffer
 
   vk::Context& ctx_;
-  bool canRun_ = false;
   // Built on first use, from unsupportedReason (queried before every case) as from run().
   mutable BinaryBuilder builder_;
   mutable std::map<BuildKey, BinaryBuild> builds_;

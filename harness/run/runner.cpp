@@ -239,8 +239,8 @@ Summary runCases(std::span<const Case> cases,
     }
     // A device per route: re-created when the run enters a route for the first time (batches
     // of routes already run may come again, as in the disputed suite, without another one).
-    if (b > 0 && parts[b - 1].first != route && !routeEntered[route] && options.freshDevice)
-      routes = options.freshDevice();
+    // The part before belongs to another route, entered already: a first entry is a switch.
+    if (b > 0 && !routeEntered[route] && options.freshDevice) routes = options.freshDevice();
     routeEntered[route] = true;
     buildExpectations(members);
     if (members.empty()) {

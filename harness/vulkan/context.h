@@ -106,6 +106,9 @@ class Context {
   VkFormatProperties formatProperties(VkFormat f) const;
   // Throws gcn::Error when no memory type has `flags` among `typeBits`.
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const;
+  // Whether the device has any memory type: RADV's null device (compile-only) has none, and
+  // builds pipelines it cannot run.
+  bool canExecute() const { return memory_.memoryTypeCount > 0; }
   // Validation messages of severity error seen so far (0 when validation is off).
   uint32_t validationErrors() const;
   // The text of the validation warnings and errors seen so far.
