@@ -1,13 +1,15 @@
 // The binary route's core: put ANY MUBUF/MTBUF instruction of the chip's generation into a
 // compiled compute pipeline by patching the driver's VkPipelineCache data.
 //
-// A template lane shader (the storage route's widest load or store, or the widest SSBO
-// atomic) is compiled once with its ISA captured: the reference decoder finds its buffer
-// instruction on set 0 binding 0 (the case's buffer; harness/isa/check.h). The same pipeline
-// compiled into an empty VkPipelineCache gives the cache data; the template instruction's 8
-// bytes must occur there exactly once. They are replaced by the case's encoding (same
-// operands: VDATA, VADDR, SRSRC, SOFFSET, OFFEN/IDXEN, OFFSET), the patched data seeds a new
-// cache, and the pipeline is created again from it. It counts as built only when
+// A template lane shader (the storage route's widest load or store, the widest SSBO atomic,
+// the LDS template, or the texel route's four-component IDXEN load and store) is compiled once
+// with its ISA captured: the reference decoder finds its buffer instruction on set 0 binding
+// 0 (the case's buffer; harness/isa/check.h). The same pipeline compiled into an empty
+// VkPipelineCache gives the cache data; the template instruction's 8 bytes must occur there
+// exactly once. They are replaced by the case's encoding (the template's VDATA, VADDR, SRSRC,
+// SOFFSET and address form; its own OFFSET), the LDS template's marked slot by the M0 setup,
+// the patched data seeds a new cache, and the pipeline is created again from it. It counts as
+// built only when
 //   - the driver reports an application pipeline-cache hit for it (creation feedback), so it
 //     did not recompile, and
 //   - the data read back from the new cache holds the case's words exactly once, decoding to

@@ -141,6 +141,18 @@ class BinaryRoute : public routes::Route {
     if (std::string d = builder_.deviceProblem(); !d.empty()) return "binary route: " + d;
     if (std::string f = binaryFormProblem(*ctx_.info().chip, c); !f.empty())
       return "binary route: " + f;
+    // What the template's shader needs of the device.
+    const vk::Features& f = ctx_.features();
+    const std::string variant = templateVariant(*ctx_.info().chip, *c.inst.op, c.inst.idxen);
+    if (variant == kTexelLoadTemplateVariant && !f.shaderStorageImageReadWithoutFormat)
+      return "binary route: the IDXEN load template reads a storage image without format: the "
+             "device lacks shaderStorageImageReadWithoutFormat";
+    if (variant == kTexelStoreTemplateVariant && !f.shaderStorageImageWriteWithoutFormat)
+      return "binary route: the IDXEN store template writes a storage image without format: the "
+             "device lacks shaderStorageImageWriteWithoutFormat";
+    if (variant == kAtomicTemplateVariant && !(f.shaderInt64 && f.shaderBufferInt64Atomics))
+      return "binary route: the atomic template is a 64-bit SSBO atomic: the device lacks "
+             "shaderInt64 + shaderBufferInt64Atomics";
     if (c.rawVsharp) {
       // The V# goes through a descriptor buffer, as on the raw route.
       if (!rawProblem_) rawProblem_ = routes::detail::rawDeviceProblem(ctx_);
@@ -166,8 +178,8 @@ class BinaryRoute : public routes::Route {
   }
 
   std::string batchKey(const routes::DeviceCase& c) const override {
-    // Never throws: a case that cannot be built has a key of its own, and run() refuses it
-    // with the reason.
+    // Never throws: a case that cannot be built gets a key of the unbuilt (run() refuses it
+    // with the reason; the runner never batches an unsupported case).
     try {
       const BinaryBuild& b = buildFor(c);
       char key[48];
@@ -217,10 +229,12 @@ class BinaryRoute : public routes::Route {
     gcn::Instruction intended = c.inst;
     if (c.inst.op->kind != gcn::OpKind::Cache) {
       if (!c.inst.op->ldsData) intended.vdata = templ.vdata;  // the LDS store has none
-      // Without OFFEN or IDXEN no VADDR is read and the field stays 0 ('off').
+      // Without OFFEN or IDXEN no VADDR is read and the field stays the case's (the encoder
+      // wants 0 there, 'off').
       if (c.inst.offen || c.inst.idxen) intended.vaddr = templ.vaddr;
       intended.srsrc = templ.srsrc;
-      intended.soffset = templ.soffset;
+      // SOFFSET stays the case's (the inline 0, binaryFormProblem): patchProblem refuses a
+      // template whose SOFFSET is another.
     }
     const auto words = gcn::encode(ctx_.info().chip->gen, intended);
     // M0 is patched into the LDS template too: part of what was built.

@@ -8,17 +8,21 @@
 // What a case must be for the templates to host it, each refused with its reason otherwise:
 // - a device whose pipeline cache holds GCN code and that can run (a compile-only device
 //   builds and proves, `gcnprobe binary`, and runs nothing);
-// - the instruction in the template's form: OFFEN, no IDXEN or ADDR64, SOFFSET the inline 0,
-//   the template's OFFSET (0), GLC, SLC; no load with the LDS bit (it writes LDS, which no
-//   template reads back), VDATA no wider than the template's (patchProblem);
+// - the instruction in a template's form: one VADDR register with OFFEN (the SSBO templates) or
+//   IDXEN (the texel templates, raw V# only), or no VADDR; no ADDR64; SOFFSET the inline 0;
+//   any OFFSET (0 for the LDS store), GLC, SLC; no load with the LDS bit (it writes LDS, which
+//   no template reads back), VDATA no wider than the template's (patchProblem);
 // - a D16 load that writes half registers runs in the atomic template, whose registers hold
 //   the case's VDATA before it: at most the two registers that template returns;
 // - BUFFER_STORE_LDS_DWORD runs in the LDS template: SOFFSET 0, no VADDR, DeviceCase::lds as
 //   the LDS image (In.data, at most kLdsTemplateBytes) and state.m0 patched in as M0; every
 //   LDS dword an active lane reads inside the image;
-// - every active lane's VADDR a multiple of the template's access size (16 bytes for the load
-//   and store templates, 8 for the atomic one): the template computes the address from it,
-//   so only those values reach VADDR unchanged;
+// - with OFFEN, every active lane's VADDR a multiple of the template's access size (16 bytes
+//   for the load and store templates, 8 for the atomic one): the template computes the
+//   address from it, so only those values reach VADDR unchanged (an IDXEN index arrives as
+//   it is);
+// - the features the template's shader needs (storage images without format for the texel
+//   templates, 64-bit SSBO atomics for the atomic one);
 // - confinement (docs/confinement.md): every byte any lane may touch under any option of the
 //   addressing points (reference/reach.h) inside the buffer and the guard band behind it;
 // - the V# RADV writes for the case's buffer bound as an SSBO of range NUM_RECORDS

@@ -58,14 +58,14 @@ struct DeviceCase {
   // ViewCompose): how many view components the shader reads; 0 = the instruction's count.
   uint8_t viewComponents = 0;
   // The V# in state.sgpr[inst.srsrc..] reaches the device word for word (BASE moved to a
-  // harness buffer) through the raw route (raw.h), not a descriptor the driver builds; only
-  // the raw route claims such a case. `binding` then names the shader construct (texel view
-  // or SSBO) whose instruction form the case has.
+  // harness buffer) through a descriptor buffer (raw.h), not a descriptor the driver builds;
+  // the raw route claims such a case, or the binary route with binaryPatch. `binding` then
+  // names the shader construct (texel view or SSBO) whose instruction form the case has.
   bool rawVsharp = false;
   // The instruction reaches the device by patching its encoding into a compiled template
   // pipeline (the binary route, harness/isa/binary_route.h), not through a Vulkan construct;
-  // only the binary route claims such a case. `binding` is StorageBuffer: the template's
-  // buffer is an SSBO.
+  // only the binary route claims such a case. `binding` is the template's buffer: StorageBuffer
+  // for the OFFEN (SSBO) templates, StorageTexel for the IDXEN (texel) ones.
   bool binaryPatch = false;
   // The LDS image before the instruction (byte 0 = LDS address 0), for the forms that read or
   // write LDS (BUFFER_STORE_LDS_DWORD, the LDS bit); M0 is state.m0. Empty otherwise. Only the

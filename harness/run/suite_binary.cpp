@@ -5,8 +5,8 @@
 // memory and data (CMPSWAP compares with the memory's own value on even lanes); atomics with
 // GLC (the pre-op value returned); BUFFER_STORE_LDS_DWORD from one lane, with M0 and a random
 // LDS image. MTBUF opcodes carry DATA_FORMAT 32, NUM_FORMAT UINT. Forms no template hosts
-// (half-register D16 loads) are kept: the route says why, and a case it cannot run is
-// unsupported, never pass.
+// (gfx8.0's unpacked D16 loads of 3 and 4 registers) are kept: the route says why, and a case
+// it cannot run is unsupported, never pass.
 #include <cstring>
 
 #include "harness/routes/storage.h"

@@ -174,9 +174,10 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
 }
 
 // The binary route (harness/isa/binary_route.h) for an instruction no Vulkan construct makes
-// ACO emit (`noVulkan` says why): patched into a template pipeline, when the templates host
-// its form (OFFEN, SOFFSET 0, OFFSET 0, ...), with RADV's SSBO V# or, through a descriptor
-// buffer, any V# the raw route confines; only a GCN device runs it.
+// ACO emit or no lane shader has (`noVulkan` says why): patched into a template pipeline,
+// when the templates host its form (isa::binaryFormProblem: OFFEN, IDXEN or no VADDR, SOFFSET
+// 0, ...), with RADV's SSBO V# or, through a descriptor buffer, any V# the raw route confines;
+// only a GCN device runs it.
 Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
                           const gcn::WaveState& state, const gcn::MemoryImage& memory,
                           const std::vector<uint8_t>& lds, const std::string& noVulkan) {

@@ -224,6 +224,27 @@ TEST_F(BinaryOnNullDevice, TheLdsStoreIsBuiltWithItsM0SetupAndEachPatchIsProven)
   const isa::BinaryBuild altered = b.build(store, std::nullopt, 0x104);
   EXPECT_FALSE(altered.built);
   EXPECT_NE(altered.reason.find("M0 setup"), std::string::npos) << altered.reason;
+  // A byte next to the setup slot, on either side, altered: only the two patches may differ
+  // from the template's code around the instruction.
+  for (const int side : {-1, 8}) {
+    std::size_t k = 0;  // how far before the instruction the altered byte lies
+    b.setCorruption([&](std::vector<uint8_t>& d) {
+      const uint32_t setup[] = {0xbefc00ffu, 0x104u};
+      const std::vector<std::size_t> at = isa::findWords(d, setup);
+      const std::vector<std::size_t> ins = isa::findWords(d, ok.words);
+      ASSERT_EQ(at.size(), 1u);
+      ASSERT_EQ(ins.size(), 1u);
+      const std::size_t byte = side < 0 ? at[0] - 1 : at[0] + 8;
+      k = ins[0] - byte;
+      d[byte] ^= 0x5a;
+    });
+    const isa::BinaryBuild near = b.build(store, std::nullopt, 0x104);
+    EXPECT_FALSE(near.built) << side;
+    EXPECT_NE(near.reason.find("differs from the template's " + std::to_string(k) +
+                               " bytes before the patched instruction"),
+              std::string::npos)
+        << near.reason;
+  }
 }
 
 // Every opcode is built and proven: gfx8 and gfx9 (BUFFER_STORE_LDS_DWORD in the LDS

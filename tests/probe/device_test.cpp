@@ -213,8 +213,6 @@ TEST(ProbeRealise, AnyOtherVSharpGoesToTheRawRoute) {
   EXPECT_EQ(rt.c->device.memory.bytes.size(), t.setup.memory.bytes.size());
 }
 
-// matchPrediction without a device: a lane matches a prediction only with equal bits, an
-// undefined register matches anything, changed guard bytes fail the memory of every one.
 // An instruction no Vulkan construct emits goes to the binary route when a template hosts its
 // form; otherwise the reason says why neither a Vulkan route nor the binary route can.
 TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
@@ -251,6 +249,8 @@ TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
       << past.reason;
 }
 
+// matchPrediction without a device: a lane matches a prediction only with equal bits, an
+// undefined register matches anything, changed guard bytes fail the memory of every one.
 TEST(ProbeMatch, ComparesBitsLaneByLane) {
   const Loaded l = load("texel-unorm8-to-float");
   const run::ProbeCase rz = realiseLoaded(l);

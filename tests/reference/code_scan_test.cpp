@@ -186,9 +186,6 @@ TEST(CodeScan, EncodingsAbsentOnAGenerationAreErrors) {
   EXPECT_THROW(gcn::scanInstruction(Gen::Gfx9, vintrp6, 0), gcn::Error);
 }
 
-// The gfx7 literal offset needs IMM = 0: with IMM = 1, OFFSET 255 is an immediate
-// (llvm-mc -mcpu=bonaire: s_load_dword s0, s[2:3], 0xff -> 0xc00003ff, 4 bytes) and gfx6
-// has no literal form at all.
 // The encoder writes what llvm-mc assembles for "s_mov_b32 <sdst>, 0x12345678" (the goldens
 // above, with SDST s0 and m0).
 TEST_P(CodeScanGen, SMovB32LiteralEncodesAsLlvmMc) {
@@ -208,6 +205,9 @@ TEST_P(CodeScanGen, SMovB32LiteralEncodesAsLlvmMc) {
   EXPECT_THROW((void)gcn::encodeSMovB32Literal(gen, 128, 0), gcn::Error);
 }
 
+// The gfx7 literal offset needs IMM = 0: with IMM = 1, OFFSET 255 is an immediate
+// (llvm-mc -mcpu=bonaire: s_load_dword s0, s[2:3], 0xff -> 0xc00003ff, 4 bytes) and gfx6
+// has no literal form at all.
 TEST(CodeScan, SmrdLiteralOnlyOnGfx7WithImmClear) {
   const uint32_t imm[] = {0xc00003ff};
   EXPECT_EQ(gcn::scanInstruction(Gen::Gfx7, imm, 0).dwords, 1u);
