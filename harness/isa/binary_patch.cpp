@@ -329,11 +329,8 @@ std::pair<std::array<uint32_t, 2>, std::string> locateM0Setup(
     // patch does not: at least one instruction must lie between.
     if (s == m + 1)
       throw gcn::Error(where + ": the M0 setup slot " + at(m) +
-                       " directly precedes the "
-                       "instruction " +
-                       at(s) +
-                       ": no wait state between an M0 write and the "
-                       "LDS access that reads it");
+                       " directly precedes the instruction " + at(s) +
+                       ": no wait state between an M0 write and the LDS access that reads it");
     for (std::size_t i = m + 1; i <= s; ++i) {
       if (code[i].line > code[i - 1].line + 1)
         throw gcn::Error(where + ": a block label lies between the M0 setup slot " + at(m) +

@@ -55,7 +55,8 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
   const gcn::OpcodeInfo& op = *in.op;
   if (!gcn::existsOn(op, chip.gen))
     return std::string(op.mnemonic) + " does not exist on " + std::string(gcn::genName(chip.gen));
-  const bool texel = isTexelTemplate(templateVariant(chip, op, in.idxen));
+  const std::string variant = templateVariant(chip, op, in.idxen);
+  const bool texel = isTexelTemplate(variant);
   if (c.binding != (texel ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer))
     return texel ? "the IDXEN templates' buffer is a storage texel buffer (binding storage-texel)"
                  : "the OFFEN templates' buffer is an SSBO (binding storage-buffer)";
@@ -66,7 +67,6 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
   // A D16 load that writes half registers runs in the atomic template, whose registers hold
   // the case's VDATA before the instruction (In.data), so the halves it keeps are known; that
   // template returns two registers.
-  const std::string variant = templateVariant(chip, op, in.idxen);
   if (writesHalfRegisters(chip, op) && in.idxen)
     return "a D16 load that writes half registers runs in the atomic template, which addresses "
            "with OFFEN, not IDXEN";

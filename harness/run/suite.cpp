@@ -21,9 +21,6 @@ namespace gcnprobe::run {
 namespace {
 
 constexpr uint64_t kTexelBase = 0x100000;  // any 48-bit address: the V# base of every view
-constexpr uint8_t kSrsrc = 4;              // s[4:7]
-constexpr uint8_t kVaddr = 0;              // v0 = element index (IDXEN)
-constexpr uint8_t kVdata = 1;              // v[1:4]
 constexpr std::array<gcn::DstSel, 4> kIdentitySel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z,
                                                   gcn::DstSel::W};
 
@@ -83,11 +80,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
   routes::DeviceCase& d = c.device;
   d.binding = binding;
   d.format = f.vk;
-  d.inst.op = &op;
-  d.inst.vdata = kVdata;
-  d.inst.vaddr = kVaddr;
-  d.inst.srsrc = kSrsrc;
-  d.inst.soffset = 128;  // inline constant 0
+  d.inst = caseInstruction(op);
   d.inst.idxen = true;
   d.viewComponents = static_cast<uint8_t>(viewComponents);
   // RADV's V# where it has one; a composed view's loads use the channel's one-channel
@@ -96,7 +89,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
   const gcn::VSharp v = makeBufferVSharp(chip, kTexelBase, kTexelElements, dfmt, f.nfmt,
                                          composed ? kIdentitySel : f.dstSel, f.stride);
   const auto words = gcn::encodeVSharp(chip.gen, v);
-  gcn::setVsharpWords(d.state, kSrsrc, words);
+  gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   const uint64_t seed = seedOf(c.name);
   d.memory.base = kTexelBase;
   d.memory.bytes = patternMemory(dfmt, f.nfmt, kTexelElements * channels, seed);
@@ -126,12 +119,12 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
             value = std::bit_cast<uint32_t>(f.nfmt == gcn::Nfmt::Unorm ? (x < 0 ? -x : x) : x);
           }
         }
-        d.state.vgprMut(kVdata + k)[l] = value;
+        d.state.vgprMut(kCaseVdata + k)[l] = value;
       }
     }
   }
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    d.state.vgprMut(kVaddr)[l] = idx[l];
+    d.state.vgprMut(kCaseVaddr)[l] = idx[l];
   return c;
 }
 
@@ -209,6 +202,16 @@ void describeVSharp(gcn::Gen gen, const Case& c, CaseResult& r) {
   std::snprintf(hex, sizeof hex, "%08x %08x %08x %08x", words[0], words[1], words[2], words[3]);
   r.vsharpWords = hex;
   r.vsharp = gcn::formatVSharp(gen, gcn::decodeVSharp(gen, words));
+}
+
+gcn::Instruction caseInstruction(const gcn::OpcodeInfo& op) {
+  gcn::Instruction i;
+  i.op = &op;
+  i.vdata = kCaseVdata;
+  i.vaddr = kCaseVaddr;
+  i.srsrc = kCaseSrsrc;
+  i.soffset = 128;  // inline constant 0
+  return i;
 }
 
 std::vector<Case> texelSuite(const gcn::Chip& chip) {

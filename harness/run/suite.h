@@ -26,6 +26,15 @@ inline constexpr std::string_view kVertexSuite = "vertex";
 inline constexpr std::string_view kDisputedSuite = "disputed";
 inline constexpr std::string_view kBinarySuite = "binary";
 
+// The register layout of every suite's cases: the V# in s[4:7], the address (a byte offset for
+// OFFEN, an element or vertex index for IDXEN) in v0, the data in v[1:4].
+inline constexpr uint8_t kCaseSrsrc = 4;
+inline constexpr uint8_t kCaseVaddr = 0;
+inline constexpr uint8_t kCaseVdata = 1;
+// `op` on that layout with SOFFSET the inline constant 0; the caller sets the address form
+// (OFFEN or IDXEN), OFFSET and the modifiers.
+gcn::Instruction caseInstruction(const gcn::OpcodeInfo& op);
+
 // The suite registry: every suite once, in list order, the default one first. `list`,
 // `run --suite` (validation and help) and buildCases read it.
 struct SuiteInfo {

@@ -16,9 +16,6 @@ namespace gcnprobe::run {
 namespace {
 
 constexpr uint64_t kBase = 0x300000;
-constexpr uint8_t kSrsrc = 4;  // s[4:7]
-constexpr uint8_t kVaddr = 0;  // v0: byte offset (SSBO, OFFEN) or element index (texel, IDXEN)
-constexpr uint8_t kVdata = 1;  // v[1:4]: source, then the CMPSWAP compare
 constexpr uint32_t kElements = 64;
 
 Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding binding,
@@ -37,11 +34,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
 
   routes::DeviceCase& d = c.device;
   d.binding = binding;
-  d.inst.op = &op;
-  d.inst.vdata = kVdata;
-  d.inst.vaddr = kVaddr;
-  d.inst.srsrc = kSrsrc;
-  d.inst.soffset = 128;
+  d.inst = caseInstruction(op);
   d.inst.glc = true;  // the pre-op value is returned and checked
   gcn::VSharp v;
   if (texel) {
@@ -54,7 +47,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
     v = routes::makeStorageBufferVSharp(kBase, kElements * es);
   }
   const auto words = gcn::encodeVSharp(chip.gen, v);
-  gcn::setVsharpWords(d.state, kSrsrc, words);
+  gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   CaseRng rng(seedOf(c.name));
   d.memory.base = kBase;
   d.memory.bytes.resize(kElements * es);
@@ -83,7 +76,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
     const bool in = element[l] < kElements;
     // SSBO: VADDR + OFFSET addresses the element; past-the-end lanes start at or beyond
     // NUM_RECORDS whatever OFFSET adds.
-    d.state.vgprMut(kVaddr)[l] =
+    d.state.vgprMut(kCaseVaddr)[l] =
         texel ? element[l] : (in ? (element[l] - shift) * es : element[l] * es);
     const uint64_t src = rng() & (wide ? ~0ull : 0xffffffffull);
     uint64_t cmp = rng() & (wide ? ~0ull : 0xffffffffull);
@@ -96,13 +89,13 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
       const uint32_t pos = (l - 32) % 4;
       if (pos == 0 || pos == 3) cmp = memValue(target);
       if (pos == 1)
-        cmp = d.state.vgpr(kVdata)[l - 1] |
-              (wide ? static_cast<uint64_t>(d.state.vgpr(kVdata + 1)[l - 1]) << 32 : 0);
+        cmp = d.state.vgpr(kCaseVdata)[l - 1] |
+              (wide ? static_cast<uint64_t>(d.state.vgpr(kCaseVdata + 1)[l - 1]) << 32 : 0);
     }
     const unsigned w = wide ? 2 : 1;
     for (unsigned k = 0; k < w; ++k) {
-      d.state.vgprMut(kVdata + k)[l] = static_cast<uint32_t>(src >> (32 * k));
-      d.state.vgprMut(kVdata + w + k)[l] = static_cast<uint32_t>(cmp >> (32 * k));
+      d.state.vgprMut(kCaseVdata + k)[l] = static_cast<uint32_t>(src >> (32 * k));
+      d.state.vgprMut(kCaseVdata + w + k)[l] = static_cast<uint32_t>(cmp >> (32 * k));
     }
   }
   return c;

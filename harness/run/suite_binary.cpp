@@ -18,7 +18,6 @@ namespace {
 
 constexpr uint64_t kBase = 0x300000;  // any 48-bit address: the V# base of the SSBO
 constexpr uint32_t kBytes = 960;      // lanes 60 and 61 (bytes 960..991) past the end
-constexpr uint8_t kSrsrc = 4, kVaddr = 0, kVdata = 1;
 
 Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
   Case c;
@@ -29,11 +28,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::StorageBuffer;
   d.binaryPatch = true;
-  d.inst.op = &op;
-  d.inst.vdata = kVdata;
-  d.inst.vaddr = kVaddr;
-  d.inst.srsrc = kSrsrc;
-  d.inst.soffset = 128;  // inline constant 0
+  d.inst = caseInstruction(op);
   d.inst.offen = true;
   d.inst.glc = op.kind == gcn::OpKind::Atomic;
   d.inst.lds = op.ldsData;
@@ -47,7 +42,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
     d.inst.offen = false;
     if (op.kind == gcn::OpKind::Cache) d.inst.srsrc = 0;
   }
-  gcn::setVsharpWords(d.state, kSrsrc,
+  gcn::setVsharpWords(d.state, kCaseSrsrc,
                       gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(kBase, kBytes)));
   CaseRng rng(seedOf(c.name));
   d.memory.base = kBase;
@@ -66,14 +61,14 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
       b = static_cast<uint8_t>(rng());
   }
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-    if (d.inst.offen) d.state.vgprMut(kVaddr)[l] = 16 * l;
+    if (d.inst.offen) d.state.vgprMut(kCaseVaddr)[l] = 16 * l;
     // Loads keep the VDATA halves a D16 load does not write: those are preset too.
     if (op.kind == gcn::OpKind::Store || op.kind == gcn::OpKind::StoreFormat ||
         op.kind == gcn::OpKind::Atomic || op.d16)
       for (unsigned k = 0; k < 4; ++k)
-        d.state.vgprMut(kVdata + k)[l] = k % 2 == 0 && rng() % 2 == 0
-                                             ? static_cast<uint32_t>(rng() % 17) - 8
-                                             : static_cast<uint32_t>(rng());
+        d.state.vgprMut(kCaseVdata + k)[l] = k % 2 == 0 && rng() % 2 == 0
+                                                 ? static_cast<uint32_t>(rng() % 17) - 8
+                                                 : static_cast<uint32_t>(rng());
   }
   if (op.atomic == gcn::AtomicOp::Cmpswap) {
     // The compare value (the registers after the source) is the memory's own on even lanes
@@ -84,7 +79,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
         for (unsigned k = 0; k < half; ++k) {
           uint32_t word = 0;
           std::memcpy(&word, d.memory.bytes.data() + 16 * l + 4 * k, 4);
-          d.state.vgprMut(kVdata + half + k)[l] = word;
+          d.state.vgprMut(kCaseVdata + half + k)[l] = word;
         }
   }
   return c;

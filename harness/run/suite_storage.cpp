@@ -12,9 +12,6 @@ namespace gcnprobe::run {
 namespace {
 
 constexpr uint64_t kBase = 0x200000;      // any 48-bit address: the V# base of the SSBO
-constexpr uint8_t kSrsrc = 4;             // s[4:7]
-constexpr uint8_t kVaddr = 0;             // v0 = byte offset (OFFEN)
-constexpr uint8_t kVdata = 1;             // v[1:4]
 constexpr uint16_t kOffsets[] = {0, 20};  // OFFSET field values (multiples of 4: every op)
 
 const gcn::OpcodeInfo& opcode(std::string_view mnemonic) {
@@ -42,15 +39,11 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
 
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::StorageBuffer;
-  d.inst.op = &op;
-  d.inst.vdata = kVdata;
-  d.inst.vaddr = kVaddr;
-  d.inst.srsrc = kSrsrc;
-  d.inst.soffset = 128;  // inline constant 0
+  d.inst = caseInstruction(op);
   d.inst.offen = true;
   d.inst.offset = offset;
   const auto words = gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(kBase, bytes));
-  gcn::setVsharpWords(d.state, kSrsrc, words);
+  gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   const uint64_t seed = seedOf(c.name);
   CaseRng rng(seed);
   d.memory.base = kBase;
@@ -100,11 +93,11 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   for (uint32_t l = 48; l < 62; ++l)
     addr[l] = tail[(l - 48) % tail.size()];
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    d.state.vgprMut(kVaddr)[l] = addr[l];
+    d.state.vgprMut(kCaseVaddr)[l] = addr[l];
   if (store)
     for (unsigned k = 0; k < 4; ++k)
       for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-        d.state.vgprMut(kVdata + k)[l] = static_cast<uint32_t>(rng());
+        d.state.vgprMut(kCaseVdata + k)[l] = static_cast<uint32_t>(rng());
   return c;
 }
 

@@ -19,9 +19,6 @@ namespace gcnprobe::run {
 namespace {
 
 constexpr uint64_t kBase = 0x300000;  // any 48-bit address: the V# base of the binding
-constexpr uint8_t kSrsrc = 4;         // s[4:7]
-constexpr uint8_t kVaddr = 0;         // v0 = vertex index (IDXEN)
-constexpr uint8_t kVdata = 1;         // v[1:4]
 constexpr uint32_t kVertices = 40;    // vertices wholly inside the binding
 
 struct Layout {
@@ -45,11 +42,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::VertexAttribute;
   d.format = f.vk;
-  d.inst.op = &op;
-  d.inst.vdata = kVdata;
-  d.inst.vaddr = kVaddr;
-  d.inst.srsrc = kSrsrc;
-  d.inst.soffset = 128;  // inline constant 0
+  d.inst = caseInstruction(op);
   d.inst.idxen = true;
   d.inst.offset = static_cast<uint16_t>(lay.offset);
   if (op.encoding == gcn::Encoding::Mtbuf) {
@@ -59,7 +52,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   const gcn::VSharp v =
       routes::makeVertexBufferVSharp(chip.gen, kBase, lay.bytes, lay.stride, lay.offset, f.vk);
   const auto words = gcn::encodeVSharp(chip.gen, v);
-  gcn::setVsharpWords(d.state, kSrsrc, words);
+  gcn::setVsharpWords(d.state, kCaseSrsrc, words);
 
   // Memory: element e of the format's pattern at e * stride + offset (the straddling vertex
   // n cut where the buffer ends), seeded bytes between attributes so a wrong STRIDE or
@@ -87,7 +80,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
   for (uint32_t l = n + 8; l < gcn::kWaveSize; ++l)
     idx[l] = static_cast<uint32_t>(rng() % n);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-    d.state.vgprMut(kVaddr)[l] = idx[l];
+    d.state.vgprMut(kCaseVaddr)[l] = idx[l];
   d.state.exec = ~0ull & ~(3ull << 62);
   return c;
 }
