@@ -129,7 +129,7 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
     s.namesSource = o.caseList;
   }
   s.shard = shardOf(o);
-  std::vector<run::Case> cases = run::selectCases(run::buildCases(o.suite, "", chip), s);
+  std::vector<run::Case> cases = run::selectCases(o.suite, chip, s);
   if (cases.empty() && !s.shard) {
     std::string what;
     for (const std::string& f : o.filters)

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "harness/run/suite.h"
 #include "reference/error.h"
 #include "reference/text.h"
 
@@ -61,27 +62,38 @@ std::vector<std::string> readCaseList(const std::string& path) {
   return names;
 }
 
+Selector::Selector(const Selection& s) : s_(s), listed_(s.names.begin(), s.names.end()) {}
+
+bool Selector::take(const std::string& name) {
+  if (!listed_.empty()) seen_.insert(name);
+  if (!s_.include.empty() && !anyMatch(s_.include, name)) return false;
+  if (anyMatch(s_.exclude, name)) return false;
+  if (!listed_.empty() && !listed_.count(name)) return false;
+  const std::size_t k = position_++;
+  return !s_.shard || k % s_.shard->count == s_.shard->index;
+}
+
+void Selector::finish() const {
+  for (const std::string& n : s_.names)
+    if (!seen_.count(n))
+      throw gcn::Error(gcn::Place{s_.namesSource.empty() ? "--case-list" : s_.namesSource, 0, 0},
+                       "'" + n + "' is no case (see gcnprobe list)");
+}
+
 std::vector<Case> selectCases(std::vector<Case> all, const Selection& s) {
-  if (!s.names.empty()) {
-    std::set<std::string> known;
-    for (const Case& c : all)
-      known.insert(c.name);
-    for (const std::string& n : s.names)
-      if (!known.count(n))
-        throw gcn::Error(gcn::Place{s.namesSource.empty() ? "--case-list" : s.namesSource, 0, 0},
-                         "'" + n + "' is no case (see gcnprobe list)");
-  }
-  const std::set<std::string> listed(s.names.begin(), s.names.end());
+  Selector selector(s);
   std::vector<Case> out;
-  std::size_t position = 0;
-  for (Case& c : all) {
-    if (!s.include.empty() && !anyMatch(s.include, c.name)) continue;
-    if (anyMatch(s.exclude, c.name)) continue;
-    if (!listed.empty() && !listed.count(c.name)) continue;
-    const std::size_t k = position++;
-    if (s.shard && k % s.shard->count != s.shard->index) continue;
-    out.push_back(std::move(c));
-  }
+  for (Case& c : all)
+    if (selector.take(c.name)) out.push_back(std::move(c));
+  selector.finish();
+  return out;
+}
+
+std::vector<Case> selectCases(std::string_view suite, const gcn::Chip& chip, const Selection& s) {
+  Selector selector(s);
+  std::vector<Case> out = buildWantedCases(
+      suite, [&](const std::string& name) { return selector.take(name); }, chip);
+  selector.finish();
   return out;
 }
 

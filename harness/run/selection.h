@@ -4,11 +4,13 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/run/case.h"
+#include "reference/gen.h"
 
 namespace gcnprobe::run {
 
@@ -39,9 +41,26 @@ struct Selection {
 // read.
 std::vector<std::string> readCaseList(const std::string& path);
 
-// The selected cases, order kept. A name of the case list that is no case is a gcn::Error
-// naming it and the list (a typo must not shrink a CI run silently). Shard k of N keeps the
-// cases whose position among the otherwise selected ones is k modulo N.
+// A Selection applied to case names as a list yields them: take(name) is asked once per case,
+// in list order. Shard k of N keeps the cases whose position among the otherwise selected
+// ones is k modulo N. finish() throws gcn::Error naming a name of the case list that no case
+// had, and the list (a typo must not shrink a CI run silently).
+class Selector {
+ public:
+  explicit Selector(const Selection& s);
+  bool take(const std::string& name);
+  void finish() const;
+
+ private:
+  const Selection& s_;
+  std::set<std::string> listed_, seen_;
+  std::size_t position_ = 0;
+};
+
+// The selected cases, order kept; errors as Selector.
 std::vector<Case> selectCases(std::vector<Case> all, const Selection& s);
+// The selected cases of `suite` ("" = the default suites, suite.h), only they built: a run
+// of a few cases does not build the others. Throws gcn::Error as Selector and buildCases.
+std::vector<Case> selectCases(std::string_view suite, const gcn::Chip& chip, const Selection& s);
 
 }  // namespace gcnprobe::run

@@ -45,8 +45,10 @@ std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
 // A texel case. viewComponents != 0: a composed view read (formats.h channelDfmt): `op` is
 // BUFFER_LOAD_FORMAT_X on a one-channel V#, one load per channel, and the shader reads
 // viewComponents components of the view.
-Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding binding,
-                   const gcn::OpcodeInfo& op, unsigned viewComponents = 0) {
+// The case, or nothing when `want` does not take its name.
+std::optional<Case> makeTexelCase(const CaseFilter& want, const gcn::Chip& chip,
+                                  const BufferFormat& f, routes::Binding binding,
+                                  const gcn::OpcodeInfo& op, unsigned viewComponents = 0) {
   Case c;
   const std::string fmt = gcn::asciiLower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
   std::string mnemonic(op.mnemonic);
@@ -56,6 +58,7 @@ Case makeTexelCase(const gcn::Chip& chip, const BufferFormat& f, routes::Binding
            fmt + "." +
            (viewComponents != 0 ? std::string("view_") + kViewComps[std::min(viewComponents, 4u)]
                                 : mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0));
+  if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kTexelSuite;
   const bool store = op.kind == gcn::OpKind::StoreFormat;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
@@ -214,7 +217,7 @@ gcn::Instruction caseInstruction(const gcn::OpcodeInfo& op) {
   return i;
 }
 
-std::vector<Case> texelSuite(const gcn::Chip& chip) {
+std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
   // Resolved before any case is made: a misspelt name fails the suite at once.
   const auto loads = gcn::requireOpcodes<4>({"buffer_load_format_x", "buffer_load_format_xy",
                                              "buffer_load_format_xyz", "buffer_load_format_xyzw"});
@@ -224,6 +227,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
   constexpr routes::Binding kBindings[] = {routes::Binding::UniformTexel,
                                            routes::Binding::StorageTexel};
   std::vector<Case> cases;
+  auto add = [&](std::optional<Case> c) {
+    if (c) cases.push_back(std::move(*c));
+  };
   for (const BufferFormat& f : allBufferFormats()) {
     // Rows without a GCN model (64-bit channels beyond R64) have no cases: `gcnprobe
     // formats` shows them as texel model "none".
@@ -233,7 +239,7 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     // R64_UINT/SINT: the one 64-bit component is registers X and Y of the 32_32 V#.
     if (model == TexelModel::Wide) {
       for (routes::Binding b : kBindings)
-        cases.push_back(makeTexelCase(chip, f, b, *loads[1]));
+        add(makeTexelCase(want, chip, f, b, *loads[1]));
       continue;
     }
     const unsigned comps = composed ? perChannelCount(f) : gcn::dfmtInfo(f.dfmt).components;
@@ -244,9 +250,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     for (routes::Binding b : kBindings) {
       for (unsigned n : counts) {
         if (composed)
-          cases.push_back(makeTexelCase(chip, f, b, *loads[0], n));
+          add(makeTexelCase(want, chip, f, b, *loads[0], n));
         else
-          cases.push_back(makeTexelCase(chip, f, b, *loads[n - 1]));
+          add(makeTexelCase(want, chip, f, b, *loads[n - 1]));
       }
     }
     // imageStore writes a whole vec4 (the format decides which components land): the
@@ -257,34 +263,38 @@ std::vector<Case> texelSuite(const gcn::Chip& chip) {
     // when that is a permutation of the format's channels (BGRA); alpha-in-field-X is neither.
     if (composed || f.srgb || f.dstSel[0] < gcn::DstSel::X) continue;
     if (comps < 4)
-      cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, *stores[comps - 1]));
-    cases.push_back(makeTexelCase(chip, f, routes::Binding::StorageTexel, *stores[3]));
+      add(makeTexelCase(want, chip, f, routes::Binding::StorageTexel, *stores[comps - 1]));
+    add(makeTexelCase(want, chip, f, routes::Binding::StorageTexel, *stores[3]));
   }
   return cases;
 }
 
-std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
-                             const gcn::Chip& chip) {
-  std::vector<Case> all;
-  if (suite.empty() || findSuite(suite) != nullptr) {
-    for (const SuiteInfo& s : allSuites()) {
-      if (suite.empty() ? !s.inAll : s.name != suite) continue;
-      for (Case& c : s.build(chip))
-        all.push_back(std::move(c));
-    }
-  } else {
+std::vector<Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
+                                   const gcn::Chip& chip) {
+  if (!suite.empty() && findSuite(suite) == nullptr) {
     std::string known;
     for (const std::string& s : suiteNames())
       known += (known.empty() ? "" : ", ") + s;
     throw gcn::Error(gcn::Place{"--suite", 0, 0},
                      "unknown suite '" + std::string(suite) + "' (known: " + known + ")");
   }
-  if (filter.empty()) return all;
+  std::vector<Case> all;
+  for (const SuiteInfo& s : allSuites()) {
+    if (suite.empty() ? !s.inAll : s.name != suite) continue;
+    for (Case& c : s.build(chip, want))
+      all.push_back(std::move(c));
+  }
+  return all;
+}
+
+std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
+                             const gcn::Chip& chip) {
+  if (filter.empty()) return buildWantedCases(suite, {}, chip);
   const std::string pattern(filter);
-  std::vector<Case> out;
-  for (Case& c : all)
-    if (fnmatch(pattern.c_str(), c.name.c_str(), 0) == 0) out.push_back(std::move(c));
-  return out;
+  return buildWantedCases(
+      suite,
+      [&](const std::string& name) { return fnmatch(pattern.c_str(), name.c_str(), 0) == 0; },
+      chip);
 }
 
 }  // namespace gcnprobe::run

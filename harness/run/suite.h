@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,11 +36,19 @@ inline constexpr uint8_t kCaseVdata = 1;
 // (OFFEN or IDXEN), OFFSET and the modifiers.
 gcn::Instruction caseInstruction(const gcn::OpcodeInfo& op);
 
+// Which of a suite's cases to build. A suite asks it once for each case of its list, in list
+// order, before it keeps the case, and where it can before it fills the case in (memory
+// images, registers, V#s): running a few cases then costs only those cases. Empty: every case.
+using CaseFilter = std::function<bool(const std::string& name)>;
+inline bool wanted(const CaseFilter& want, const std::string& name) {
+  return !want || want(name);
+}
+
 // The suite registry: every suite once, in list order, the default one first. `list`,
 // `run --suite` (validation and help) and buildCases read it.
 struct SuiteInfo {
   std::string_view name;
-  std::vector<Case> (*build)(const gcn::Chip& chip);
+  std::vector<Case> (*build)(const gcn::Chip& chip, const CaseFilter& want);
   bool inAll;  // part of a run without --suite (disputed: only when named)
   std::string_view description;
 };
@@ -57,30 +66,34 @@ std::string suiteOptionHelp();
 // ?; "" = all). Throws gcn::Error for an unknown suite.
 std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
                              const gcn::Chip& chip);
+// The cases of `suite` ("" = every suite) that `want` takes (CaseFilter above). Throws
+// gcn::Error for an unknown suite.
+std::vector<Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
+                                   const gcn::Chip& chip);
 
 // The texel suite: BUFFER_LOAD_FORMAT_{X..XYZW} through uniform and storage texel buffers
 // and BUFFER_STORE_FORMAT_XYZW through storage texel buffers, on every table format that
 // has a texel-buffer V# (harness/formats.h).
-std::vector<Case> texelSuite(const gcn::Chip& chip);
+std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // The storage suite (suite_storage.cpp): BUFFER_LOAD/STORE_<type> through an SSBO.
-std::vector<Case> storageSuite(const gcn::Chip& chip);
+std::vector<Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 // The atomic suite (suite_atomic.cpp): BUFFER_ATOMIC_* on SSBOs and R32 texel buffers.
-std::vector<Case> atomicSuite(const gcn::Chip& chip);
+std::vector<Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 // The vertex suite (suite_vertex.cpp): TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a
 // vertex attribute, every format with a vertex fetch instruction.
-std::vector<Case> vertexSuite(const gcn::Chip& chip);
+std::vector<Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // The binary suite (suite_binary.cpp): one case per MUBUF/MTBUF opcode of the chip's
 // generation, run by patching it into a compiled template (harness/isa/binary_route.h);
 // unsupported, with the reason, where the device cannot (any device that is not GCN).
-std::vector<Case> binarySuite(const gcn::Chip& chip);
+std::vector<Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // The disputed suite (suite_disputed.cpp): every probe in probes/ (docs/probes.md) that a
 // route can realise on `chip`, prepared for that chip's generation, as case
 // "disputed.<probe-name>". A malformed probe is a case with `broken` set to the error
 // (file:line:column: reason), which the runner reports as an error record.
-std::vector<Case> disputedSuite(const gcn::Chip& chip);
+std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // A probe file (docs/probes.md) prepared for a chip, as the case the disputed suite has for
 // it: named "disputed.<file stem>" (probeCaseName), the probe's instruction, registers and

@@ -18,8 +18,9 @@ namespace {
 constexpr uint64_t kBase = 0x300000;
 constexpr uint32_t kElements = 64;
 
-Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding binding,
-              uint16_t offset) {
+// The case, or nothing when `want` does not take its name.
+std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                             const gcn::OpcodeInfo& op, routes::Binding binding, uint16_t offset) {
   const bool texel = binding == routes::Binding::StorageTexel;
   const bool wide = op.wide;
   const uint32_t es = wide ? 8 : 4;
@@ -29,6 +30,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
   // GLSL has no atomic subtract: the route adds the negated source (atomic.h).
   if (op.atomic == gcn::AtomicOp::Sub) c.name += ".via_add_neg";
   if (!texel) c.name += ".offset" + std::to_string(offset);
+  if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kAtomicSuite;
   c.tolerance = ToleranceId::Exact;
 
@@ -103,7 +105,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, routes::Binding 
 
 }  // namespace
 
-std::vector<Case> atomicSuite(const gcn::Chip& chip) {
+std::vector<Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want) {
   static constexpr const char* kOps[] = {"swap", "cmpswap", "add", "sub", "smin", "umin",
                                          "smax", "umax",    "and", "or",  "xor"};
   std::vector<Case> cases;
@@ -112,9 +114,12 @@ std::vector<Case> atomicSuite(const gcn::Chip& chip) {
       const std::string m = std::string("buffer_atomic_") + name + (wide ? "_x2" : "");
       const gcn::OpcodeInfo& op = gcn::requireOpcode(m);
       if (!gcn::existsOn(op, chip.gen)) continue;
+      auto add = [&](std::optional<Case> c) {
+        if (c) cases.push_back(std::move(*c));
+      };
       for (uint16_t o : {0, 16})
-        cases.push_back(makeCase(chip, op, routes::Binding::StorageBuffer, o));
-      if (!wide) cases.push_back(makeCase(chip, op, routes::Binding::StorageTexel, 0));
+        add(makeCase(want, chip, op, routes::Binding::StorageBuffer, o));
+      if (!wide) add(makeCase(want, chip, op, routes::Binding::StorageTexel, 0));
     }
   }
   return cases;

@@ -87,10 +87,11 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
 
 }  // namespace
 
-std::vector<Case> binarySuite(const gcn::Chip& chip) {
+std::vector<Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want) {
   std::vector<Case> cases;
   for (const gcn::OpcodeInfo& op : gcn::allOpcodes())
-    if (gcn::existsOn(op, chip.gen)) cases.push_back(makeCase(chip, op));
+    if (gcn::existsOn(op, chip.gen))
+      if (Case c = makeCase(chip, op); wanted(want, c.name)) cases.push_back(std::move(c));
   return cases;
 }
 

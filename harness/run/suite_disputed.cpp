@@ -353,7 +353,7 @@ PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
 // Not yet the union of every policy variant of the probe's mattering points: that needs a
 // per-case list of extra policies in Case (case.h) that buildExpected (expect.cpp) adds as
 // alternatives.
-std::vector<Case> disputedSuite(const gcn::Chip& chip) {
+std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
   std::vector<Case> cases;
   for (const std::string& file : gcn::probe::shippedProbeFiles()) {
     const std::string name = probeCaseName(file);
@@ -369,7 +369,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip) {
       c.name = name;
       c.suite = kDisputedSuite;
       c.broken = e.what();
-      cases.push_back(std::move(c));
+      if (wanted(want, c.name)) cases.push_back(std::move(c));
       continue;
     }
     const gcn::probe::Probe& probe = *loaded;
@@ -382,7 +382,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip) {
       continue;
     }
     ProbeCase pc = probeCase(file, *setup);
-    if (pc.c) cases.push_back(std::move(*pc.c));
+    if (pc.c && wanted(want, pc.c->name)) cases.push_back(std::move(*pc.c));
   }
   return cases;
 }

@@ -23,7 +23,9 @@ uint32_t bufferBytes(uint32_t s) {
   return std::max<uint32_t>(256, (56 * s + 32 + 3) & ~3u);
 }
 
-Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset) {
+// The case, or nothing when `want` does not take its name.
+std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                             const gcn::OpcodeInfo& op, uint16_t offset) {
   (void)chip;  // the SSBO V# is the same on GFX6-9 (storage.h)
   Case c;
   std::string m(op.mnemonic);
@@ -31,6 +33,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
   // SBYTE/SSHORT: what a GLSL int8_t/int16_t SSBO load means; RADV emits UBYTE/USHORT plus a
   // sign extension (docs/platform.md): the name says how the case reaches the device.
   if (op.signExtend) c.name += ".via_int" + std::to_string(op.memBytes * 8) + "_load";
+  if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kStorageSuite;
   c.tolerance = ToleranceId::Exact;  // raw bits: no conversion happens on either side
   const bool store = op.kind == gcn::OpKind::Store;
@@ -103,7 +106,7 @@ Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op, uint16_t offset)
 
 }  // namespace
 
-std::vector<Case> storageSuite(const gcn::Chip& chip) {
+std::vector<Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want) {
   static constexpr const char* kOps[] = {
       "buffer_load_ubyte",    "buffer_load_sbyte",   "buffer_load_ushort",  "buffer_load_sshort",
       "buffer_load_dword",    "buffer_load_dwordx2", "buffer_load_dwordx3", "buffer_load_dwordx4",
@@ -114,7 +117,7 @@ std::vector<Case> storageSuite(const gcn::Chip& chip) {
     const gcn::OpcodeInfo& op = opcode(m);
     if (!gcn::existsOn(op, chip.gen)) continue;  // DWORDX3: GFX7+ (docs/gcn-facts.md)
     for (uint16_t o : kOffsets)
-      cases.push_back(makeCase(chip, op, o));
+      if (auto c = makeCase(want, chip, op, o)) cases.push_back(std::move(*c));
   }
   return cases;
 }

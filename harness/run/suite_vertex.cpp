@@ -26,11 +26,13 @@ struct Layout {
   uint32_t stride, offset, bytes;
 };
 
-Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInfo& op,
-              const Layout& lay) {
+// The case, or nothing when `want` does not take its name.
+std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, const BufferFormat& f,
+                             const gcn::OpcodeInfo& op, const Layout& lay) {
   Case c;
   const std::string fmt = gcn::asciiLower(f.name.substr(10));  // without "VK_FORMAT_"
   c.name = "vertex." + fmt + "." + std::string(op.mnemonic) + "." + lay.name;
+  if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kVertexSuite;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
   // Same reasons as the texel loads (tolerance.cpp): Vulkan's normalized conversion states
@@ -87,7 +89,7 @@ Case makeCase(const gcn::Chip& chip, const BufferFormat& f, const gcn::OpcodeInf
 
 }  // namespace
 
-std::vector<Case> vertexSuite(const gcn::Chip& chip) {
+std::vector<Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want) {
   std::vector<Case> cases;
   for (const BufferFormat& f : allBufferFormats()) {
     const gcn::OpcodeInfo* op = routes::vertexFetchOpcode(f);
@@ -99,7 +101,7 @@ std::vector<Case> vertexSuite(const gcn::Chip& chip) {
         {"offset4_straddle", wide, 4, kVertices * wide + 4 + size - 1},
     };
     for (const Layout& lay : layouts)
-      cases.push_back(makeCase(chip, f, *op, lay));
+      if (auto c = makeCase(want, chip, f, *op, lay)) cases.push_back(std::move(*c));
   }
   return cases;
 }

@@ -54,6 +54,71 @@ TEST(SuiteRegistry, BuildersNameTheirCasesAndUnknownSuitesFail) {
   }
 }
 
+// The fields a route and the reference read of a case, compared between two builds of it.
+void expectSameCase(const Case& a, const Case& b) {
+  SCOPED_TRACE(a.name);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.suite, b.suite);
+  EXPECT_EQ(a.broken, b.broken);
+  EXPECT_EQ(a.tolerance, b.tolerance);
+  EXPECT_EQ(a.gcnTolerance, b.gcnTolerance);
+  EXPECT_EQ(a.view.has_value(), b.view.has_value());
+  const routes::DeviceCase& x = a.device;
+  const routes::DeviceCase& y = b.device;
+  EXPECT_TRUE(x.inst == y.inst);
+  EXPECT_EQ(x.binding, y.binding);
+  EXPECT_EQ(x.format, y.format);
+  EXPECT_EQ(x.viewComponents, y.viewComponents);
+  EXPECT_EQ(x.rawVsharp, y.rawVsharp);
+  EXPECT_EQ(x.binaryPatch, y.binaryPatch);
+  EXPECT_EQ(x.lds, y.lds);
+  EXPECT_EQ(x.memory.base, y.memory.base);
+  EXPECT_EQ(x.memory.bytes, y.memory.bytes);
+  EXPECT_EQ(x.state.sgpr, y.state.sgpr);
+  EXPECT_EQ(x.state.m0, y.state.m0);
+  EXPECT_EQ(x.state.exec, y.state.exec);
+  for (unsigned r = 0; r < 256; ++r) {
+    ASSERT_EQ(x.state.hasVgpr(r), y.state.hasVgpr(r)) << "v" << r;
+    if (x.state.hasVgpr(r)) {
+      EXPECT_EQ(x.state.vgpr(r), y.state.vgpr(r)) << "v" << r;
+    }
+  }
+}
+
+// A suite asks its filter once per case of its list, in list order, and a case it builds for
+// a filter that takes only some names is the case the whole build has under that name: a run
+// of a few cases builds only those, and they are the cases a whole run would have run.
+TEST(SuiteRegistry, FilteredBuildsAskEveryNameInOrderAndBuildTheSameCases) {
+  for (const gcn::Chip& chip :
+       {gcn::representativeChip(gcn::Gen::Gfx6), gcn::representativeChip(gcn::Gen::Gfx9)}) {
+    for (const SuiteInfo& s : allSuites()) {
+      SCOPED_TRACE(std::string(s.name) + " on " + std::string(chip.name));
+      const std::vector<Case> all = s.build(chip, {});
+      ASSERT_FALSE(all.empty());
+      std::vector<std::string> asked;
+      const std::vector<Case> none = s.build(chip, [&](const std::string& n) {
+        asked.push_back(n);
+        return false;
+      });
+      EXPECT_TRUE(none.empty());
+      ASSERT_EQ(asked.size(), all.size());
+      for (std::size_t i = 0; i < all.size(); ++i)
+        EXPECT_EQ(asked[i], all[i].name);
+      // Every fifth case, from an offset that differs per suite.
+      std::size_t k = s.name.size();
+      const std::vector<Case> some =
+          s.build(chip, [&](const std::string&) { return k++ % 5 == 0; });
+      std::size_t expected = 0;
+      for (std::size_t i = 0; i < all.size(); ++i)
+        expected += (s.name.size() + i) % 5 == 0;
+      ASSERT_EQ(some.size(), expected);
+      std::size_t j = 0;
+      for (std::size_t i = 0; i < all.size(); ++i)
+        if ((s.name.size() + i) % 5 == 0) expectSameCase(some[j++], all[i]);
+    }
+  }
+}
+
 // The tolerance rows by id: what the runner writes as "tolerance" in a record.
 TEST(ToleranceIds, EachIdIsItsRow) {
   EXPECT_EQ(tolerance(ToleranceId::Exact).name, "exact");
