@@ -11,6 +11,7 @@
 #include "harness/formats.h"
 #include "harness/vsharp_selfcheck.h"
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/driver.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/format.h"
 #include "reference/gen.h"
@@ -70,6 +71,14 @@ void runDevices(bool json) {
                 d.hasExecutableProperties ? "yes" : "no", d.hasRobustness2 ? "yes" : "no");
   }
   std::printf("* = the device `gcnprobe run` picks (AMD GCN GPU, then other GPU, then CPU)\n");
+  std::string skipped;
+  for (const std::filesystem::path& m : vk::skippedManifests())
+    skipped += (skipped.empty() ? "" : ", ") + m.filename().string();
+  if (!skipped.empty())
+    std::printf(
+        "not loaded: %s (no render node in /dev/dri, which these drivers need to find a device; "
+        "set VK_LOADER_DRIVERS_DISABLE, even empty, to load them)\n",
+        skipped.c_str());
 }
 
 std::string selName(const std::array<gcn::DstSel, 4>& s) {

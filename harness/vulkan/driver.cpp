@@ -75,7 +75,69 @@ void setEnv(const char* name, const std::string& value) {
   setenv(name, value.c_str(), 1);
 }
 
+// The manifests in the loader's system folders (systemIcdDirs), sorted per folder.
+std::vector<fs::path> systemManifests() {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const fs::path& dir : systemIcdDirs()) {
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") found.push_back(e.path());
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+// Whether the user chose the loader's drivers through its environment (the loader's
+// "Driver discovery" and "Filtering" variables); gcnprobe then leaves the choice alone. A
+// driver folder sets the discovery variables itself (applyDriver), so there only the
+// filtering ones count.
+bool userChoseDrivers(bool folder) {
+  for (const char* v : {"VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE"})
+    if (std::getenv(v) != nullptr) return true;
+  if (folder) return false;
+  for (const char* v : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"})
+    if (std::getenv(v) != nullptr) return true;
+  return false;
+}
+
+std::vector<fs::path>& skipped() {
+  static std::vector<fs::path> s;
+  return s;
+}
+
 }  // namespace
+
+std::vector<fs::path> renderNodeOnlyManifests(const std::vector<fs::path>& manifests,
+                                              bool radvForced) {
+  static constexpr std::string_view kPrefixes[] = {
+      "intel_icd",     "intel_hasvk_icd", "radeon_icd", "nouveau_icd",      "broadcom_icd",
+      "freedreno_icd", "panfrost_icd",    "asahi_icd",  "powervr_mesa_icd", "virtio_icd"};
+  std::vector<fs::path> out;
+  for (const fs::path& m : manifests) {
+    const std::string name = m.filename().string();
+    if (m.extension() != ".json") continue;
+    for (std::string_view p : kPrefixes) {
+      // "<prefix>.json" or "<prefix>.<arch>.json": not a longer driver name that shares it.
+      if (name.rfind(p, 0) != 0 || name[p.size()] != '.') continue;
+      if (!(radvForced && p == "radeon_icd")) out.push_back(m);
+      break;
+    }
+  }
+  return out;
+}
+
+bool hasRenderNode() {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/dev/dri", ec))
+    if (e.path().filename().string().rfind("renderD", 0) == 0) return true;
+  return false;
+}
+
+const std::vector<fs::path>& skippedManifests() {
+  return skipped();
+}
 
 Driver parseDriver(const std::string& spec) {
   Driver d;
@@ -129,14 +191,8 @@ fs::path radvManifest() {
       if (isRadvManifest(m)) return m;
     throw gcn::Error("driver folder " + d.folder.string() + " has no RADV manifest (radeon_icd)");
   }
-  std::error_code ec;
-  for (const fs::path& dir : systemIcdDirs()) {
-    std::vector<fs::path> found;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-      if (isRadvManifest(e.path())) found.push_back(e.path());
-    std::sort(found.begin(), found.end());
-    if (!found.empty()) return found.front();
-  }
+  for (const fs::path& m : systemManifests())
+    if (isRadvManifest(m)) return m;
   throw gcn::Error(
       "RADV's ICD manifest (radeon_icd*.json) is in none of the loader's system folders "
       "(Debian: mesa-vulkan-drivers)");
@@ -157,6 +213,19 @@ void applyDriver() {
                            "RADV has no family for '" + family + "'");
         icds = {radvManifest()};
         setEnv("RADV_FORCE_FAMILY", std::string(chip.radvFamily));
+      } else if (!userChoseDrivers(!d.system()) && !hasRenderNode()) {
+        const bool radvForced = std::getenv("RADV_FORCE_FAMILY") != nullptr;
+        skipped() = renderNodeOnlyManifests(d.system() ? systemManifests() : icds, radvForced);
+        if (d.system()) {
+          std::string names;
+          for (const fs::path& m : skipped())
+            names.append(names.empty() ? "" : ",").append(m.filename().string());
+          if (!names.empty()) setEnv("VK_LOADER_DRIVERS_DISABLE", names);
+        } else {
+          std::erase_if(icds, [](const fs::path& m) {
+            return std::find(skipped().begin(), skipped().end(), m) != skipped().end();
+          });
+        }
       }
       if (!icds.empty()) {
         setEnv("VK_DRIVER_FILES", joinPaths(icds));

@@ -38,11 +38,30 @@ const Driver& activeDriver();
 // radeon_icd*.json in the loader's system directories. Throws gcn::Error when there is none.
 std::filesystem::path radvManifest();
 
+// Mesa's drivers that find devices only through a DRM render node (/dev/dri/renderD*), by
+// manifest file name prefix (Mesa's src/<driver>/vulkan/meson.build names them
+// "<prefix>.<arch>.json"): intel, intel_hasvk, radeon, nouveau, broadcom, freedreno, panfrost,
+// asahi, powervr_mesa, virtio. RADV is kept where RADV_FORCE_FAMILY asks for its null device.
+// With no render node they enumerate no device, but the loader still loads them (about 6 ms
+// of every start on this project's machines). The manifests among `manifests` to leave out.
+std::vector<std::filesystem::path> renderNodeOnlyManifests(
+    const std::vector<std::filesystem::path>& manifests, bool radvForced);
+
+// Whether /dev/dri holds a render node (renderD*).
+bool hasRenderNode();
+
+// The manifests applyDriver() kept from the loader because the machine has no render node
+// (renderNodeOnlyManifests); empty when none were, or the user chose the drivers
+// (VK_LOADER_DRIVERS_SELECT or VK_LOADER_DRIVERS_DISABLE set, even empty; for the system
+// driver also VK_DRIVER_FILES, VK_ICD_FILENAMES or VK_ADD_DRIVER_FILES).
+const std::vector<std::filesystem::path>& skippedManifests();
+
 // Called by loadVulkan() before the loader starts (idempotent). For a driver folder: points
 // the loader at the folder's manifests (VK_DRIVER_FILES, VK_ICD_FILENAMES), disables the
 // system Mesa's device-select layer (it is the other Mesa's code), and loads the folder's
 // libdrm first, so the driver binds to the libdrm it was built against rather than the
 // system's older one. With GCNPROBE_RADV_NULL: only RADV's manifest, RADV_FORCE_FAMILY set.
+// Without a render node, drivers that need one are left out (skippedManifests above).
 // Throws gcn::Error for a bad folder or family.
 void applyDriver();
 

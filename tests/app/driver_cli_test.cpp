@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
@@ -97,6 +98,79 @@ TEST(DriverCli, EveryDeviceComesFromTheChosenDriver) {
   EXPECT_EQ(devices[0].value("chip", ""), "tonga");
   EXPECT_EQ(devices[0].value("driver", ""), "radv");
   check("--radv-null tonga");
+}
+
+// Mesa's drivers that need a render node, by the manifest names Mesa installs
+// (src/<driver>/vulkan/meson.build: "<name>_icd.<arch>.json"); other drivers (lavapipe,
+// NVIDIA's, AMDVLK) and names that only share a prefix are kept; RADV is kept when its null
+// device is asked for (RADV_FORCE_FAMILY).
+TEST(DriverCli, OnlyDriversThatNeedARenderNodeAreLeftOutWithoutOne) {
+  const std::vector<fs::path> manifests = {
+      "/usr/share/vulkan/icd.d/intel_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/intel_hasvk_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json",
+      "/opt/mesa/icd.d/radeon_icd.json",
+      "/usr/share/vulkan/icd.d/nouveau_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/freedreno_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/panfrost_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/broadcom_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/asahi_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/powervr_mesa_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/virtio_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/nvidia_icd.json",
+      "/etc/vulkan/icd.d/amd_icd64.json",
+      "/usr/share/vulkan/icd.d/radeon_icd_custom.x86_64.json",
+      "/usr/share/vulkan/icd.d/intel_icd.x86_64.json.bak",
+  };
+  const std::vector<fs::path> hardware = {
+      "/usr/share/vulkan/icd.d/intel_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/intel_hasvk_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json",
+      "/opt/mesa/icd.d/radeon_icd.json",
+      "/usr/share/vulkan/icd.d/nouveau_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/freedreno_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/panfrost_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/broadcom_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/asahi_icd.aarch64.json",
+      "/usr/share/vulkan/icd.d/powervr_mesa_icd.x86_64.json",
+      "/usr/share/vulkan/icd.d/virtio_icd.x86_64.json",
+  };
+  EXPECT_EQ(gcnprobe::vk::renderNodeOnlyManifests(manifests, false), hardware);
+  std::vector<fs::path> withoutRadv = hardware;
+  std::erase_if(withoutRadv,
+                [](const fs::path& m) { return m.filename().string().rfind("radeon", 0) == 0; });
+  EXPECT_EQ(gcnprobe::vk::renderNodeOnlyManifests(manifests, true), withoutRadv);
+}
+
+// On a machine without a render node the drivers that need one are not loaded, `devices` says
+// which and how to load them, and the devices are exactly those every driver loaded gives.
+TEST(DriverCli, LeavingOutDriversThatNeedARenderNodeLosesNoDevice) {
+  if (gcnprobe::vk::hasRenderNode()) GTEST_SKIP() << "this machine has a render node";
+  const auto text = runGcnprobe("devices", Stderr::Discard);
+  ASSERT_EQ(text.exit, 0) << text.out;
+  const auto all = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp VK_LOADER_DRIVERS_DISABLE= " + std::string(GCNPROBE_BINARY) +
+      " devices 2>/dev/null");
+  ASSERT_EQ(all.exit, 0) << all.out;
+  EXPECT_EQ(all.out.find("not loaded"), std::string::npos) << all.out;
+  // The device lines are the same; only the note differs.
+  const std::size_t note = text.out.find("not loaded: ");
+  if (note != std::string::npos) {
+    EXPECT_NE(text.out.find("set VK_LOADER_DRIVERS_DISABLE, even empty, to load them", note),
+              std::string::npos)
+        << text.out;
+    EXPECT_EQ(text.out.substr(0, note), all.out);
+  } else {
+    EXPECT_EQ(text.out, all.out);
+  }
+  const gcnprobe::vk::Driver& d = gcnprobe::vk::activeDriver();
+  // Each driver under test ships RADV, which needs a render node, so some are left out.
+  if (d.system() && !gcnprobe::test_support::radvMissing()) {
+    EXPECT_NE(note, std::string::npos) << text.out;
+  } else if (!d.system()) {
+    EXPECT_NE(text.out.find("not loaded: radeon_icd"), std::string::npos) << text.out;
+  }
 }
 
 }  // namespace
