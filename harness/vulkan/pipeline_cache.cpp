@@ -89,6 +89,7 @@ PipelineCacheFile::PipelineCacheFile(Context& ctx, std::filesystem::path file)
   if (ci.pInitialData != nullptr &&
       vkCreatePipelineCache(device_, &ci, nullptr, &cache_) == VK_SUCCESS) {
     loaded_ = true;
+    fileData_ = {ci.initialDataSize, fnv1a(bytes.data() + kHeader, ci.initialDataSize)};
   } else {
     if (ci.pInitialData != nullptr)
       note_ = file_.string() + ": the driver refused its data; starting an empty pipeline cache";
@@ -138,9 +139,11 @@ void PipelineCacheFile::save() {
     check(vkGetPipelineCacheData(device_, from, &size, bytes.data() + kHeader),
           "vkGetPipelineCacheData");
   bytes.resize(kHeader + size);
+  const uint64_t hash = fnv1a(bytes.data() + kHeader, size);
+  if (fileData_ == std::make_pair(size, hash)) return;
   std::memcpy(bytes.data(), kMagic, sizeof kMagic);
   write64(bytes.data() + 8, size);
-  write64(bytes.data() + 16, fnv1a(bytes.data() + kHeader, size));
+  write64(bytes.data() + 16, hash);
   std::error_code ec;
   if (file_.has_parent_path()) std::filesystem::create_directories(file_.parent_path(), ec);
   std::filesystem::path tmp = file_;
@@ -159,6 +162,7 @@ void PipelineCacheFile::save() {
     std::filesystem::remove(tmp, ec);
     throw gcn::Error("pipeline cache " + file_.string() + ": cannot replace it: " + ec.message());
   }
+  fileData_ = {size, hash};
 }
 
 std::filesystem::path PipelineCacheFile::defaultFile(const Context& ctx) {

@@ -14,7 +14,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "harness/vulkan/context.h"
 
@@ -43,8 +45,8 @@ class PipelineCacheFile {
   // Mesa 25), so each new entry is merged at once into a second cache; save() writes the
   // fuller of the two.
   void keep();
-  // Writes the cache's current data to the file (creating its directory). Throws gcn::Error
-  // naming the file on failure.
+  // Writes the cache's current data to the file (creating its directory), unless the file
+  // holds that data already. Throws gcn::Error naming the file on failure.
   void save();
 
   // Where the cache of this device lives by default: $GCNPROBE_PIPELINE_CACHE when set ("off"
@@ -59,6 +61,9 @@ class PipelineCacheFile {
   std::filesystem::path file_;
   bool loaded_ = false;
   bool added_ = false;  // keep() was called
+  // The data the file holds (its size and hash) when it was loaded or last saved: save()
+  // leaves a file that already holds its data alone.
+  std::optional<std::pair<std::size_t, uint64_t>> fileData_;
   std::string note_;
 };
 

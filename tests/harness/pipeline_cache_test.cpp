@@ -5,6 +5,7 @@
 #include "harness/vulkan/pipeline_cache.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -92,6 +93,34 @@ TEST(PipelineCacheFile, WhatOneContextSavesTheNextLoads) {
   vk::PipelineCacheFile again(*ctx, file);
   EXPECT_TRUE(again.loaded()) << again.note();
   EXPECT_EQ(again.note(), "");
+}
+
+// A process whose pipelines the file already holds leaves it alone (no rewrite at every
+// start): the same inode after a second process built the same pipeline. A file the driver
+// could not use is replaced by the one this process makes.
+TEST(PipelineCacheFile, AFileThatHoldsTheDataAlreadyIsNotRewritten) {
+  const fs::path file = tempFile("unchanged.bin");
+  const auto build = [&] {
+    auto ctx = vk::Context::open("");
+    (void)ctx->keepPipelineCache(file);
+    vk::ComputePipeline p(*ctx, shaders::get("sweep_texel_f"), kBindings, 4);
+  };
+  build();
+  ASSERT_TRUE(fs::exists(file));
+  const auto inode = [&] {
+    struct stat st {};
+    EXPECT_EQ(stat(file.c_str(), &st), 0);
+    return st.st_ino;
+  };
+  const auto first = inode();
+  const std::vector<uint8_t> bytes = readAll(file);
+  build();
+  EXPECT_EQ(inode(), first);
+  EXPECT_EQ(readAll(file), bytes);
+  // A file that is no cache: replaced by this process's data.
+  writeAll(file, {'n', 'o', 'p', 'e'});
+  build();
+  EXPECT_EQ(readAll(file), bytes);
 }
 
 // A process that builds no pipeline (the parent of isolated runs) leaves the file as its
