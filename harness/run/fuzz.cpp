@@ -9,8 +9,11 @@
 #include "harness/formats.h"
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
+#include "reference/assembler.h"
 #include "reference/error.h"
+#include "reference/executor.h"
 #include "reference/opcodes.h"
+#include "reference/reach.h"
 #include "reference/resource.h"
 
 namespace gcnprobe::run {
@@ -143,19 +146,103 @@ gcn::VSharp randomRawVSharp(gcn::Gen gen, bool typed, Below& below) {
   return v;
 }
 
-// A raw-V# case: a format load through a texel-buffer lane shader (IDXEN, OFFSET 0) or a typed
-// load through an SSBO lane shader (OFFEN, a random OFFSET), each with a V# no driver builds.
+// Bytes a raw store's or atomic's image may grow to, so that every byte a kept lane may write
+// is inside it (the device's result then shows every write).
+constexpr uint64_t kRawWriteImageBytes = 16384;
+
+// The lanes of a raw store or atomic whose bytes meet an earlier lane's are dropped: the order
+// of two lanes' writes (or atomics) to one place is the device's. So are lanes that may write
+// past kRawWriteImageBytes. A lane's bytes are its reach alone (reference/reach.h: under every
+// modelled policy, so with swizzling, ADD_TID and range checks as any of them has it). Kept
+// lanes stay a prefix, so each keeps its lane id, on which an ADD_TID address depends. The
+// image then grows (random words) to cover every kept lane's bytes.
+template <typename Rng>
+void keepOrderFreeLanes(gcn::Gen gen, FuzzCase& c, Rng& rng) {
+  const gcn::Chip& chip = gcn::representativeChip(gen);
+  const gcn::Instruction inst = gcn::parseInstruction(gen, c.inst);
+  gcn::WaveState state;
+  gcn::setVsharpWords(state, 4,
+                      {c.vsharpWords[0], c.vsharpWords[1], c.vsharpWords[2], c.vsharpWords[3]});
+  std::vector<gcn::ByteRange> taken;
+  const auto free = [&](const gcn::ByteRange& r) {
+    if (r.begin < kBase || r.end > kBase + kRawWriteImageBytes) return false;
+    for (const gcn::ByteRange& t : taken)
+      if (r.begin < t.end && t.begin < r.end) return false;
+    return true;
+  };
+  FuzzCase kept = c;
+  kept.v0.clear();
+  for (std::vector<uint32_t>& reg : kept.data)
+    reg.clear();
+  uint64_t end = kBase + c.memoryBytes;
+  for (std::size_t l = 0; l < c.v0.size(); ++l) {
+    const unsigned lane = static_cast<unsigned>(kept.v0.size());
+    state.vgprMut(0)[lane] = c.v0[l];
+    for (std::size_t k = 0; k < c.data.size(); ++k)
+      state.vgprMut(static_cast<unsigned>(1 + k))[lane] = c.data[k][l];
+    state.exec = uint64_t{1} << lane;
+    const gcn::Reach reach = gcn::computeReach(chip, inst, state);
+    if (!std::all_of(reach.ranges.begin(), reach.ranges.end(), free)) continue;
+    taken.insert(taken.end(), reach.ranges.begin(), reach.ranges.end());
+    if (const std::optional<gcn::ByteRange> span = reach.span()) end = std::max(end, span->end);
+    kept.v0.push_back(c.v0[l]);
+    for (std::size_t k = 0; k < c.data.size(); ++k)
+      kept.data[k].push_back(c.data[k][l]);
+  }
+  kept.memoryBytes = (end - kBase + 3) / 4 * 4;
+  while (kept.memory.size() < kept.memoryBytes / 4)
+    kept.memory.push_back(static_cast<uint32_t>(rng()));
+  c = std::move(kept);
+}
+
+// Store data for a raw V#'s random format: any bits (NaN and Inf included: the GCN reference
+// models their conversion), values in the float formats' interesting ranges, integer edges.
+template <typename Below>
+uint32_t rawStoreData(Below& below) {
+  const unsigned r = below(3);
+  return r == 0 ? below(0xffffffffu) + below(2) : r == 1 ? floatData(below) : intData(below);
+}
+
+// A raw-V# case through the unchanged lane shaders with a V# no driver builds: a format load or
+// store through a texel-buffer lane shader (IDXEN, OFFSET 0), a typed load or store through an
+// SSBO lane shader (OFFEN, a random OFFSET), or an atomic through the SSBO atomic lane shader
+// (OFFEN, GLC). Stores and atomics keep only lanes whose bytes no earlier lane touches, inside
+// an image that covers them (keepOrderFreeLanes).
 template <typename Rng, typename Below>
 FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& below) {
-  const bool typed = below(2) == 0;
-  const gcn::VSharp v = randomRawVSharp(gen, typed, below);
+  const unsigned form = below(8);
+  const bool store = form == 6;
+  const bool atomic = form == 7;
+  const bool texel = form < 3 || (store && below(2) == 0);
+  const gcn::VSharp v = randomRawVSharp(gen, !texel, below);
   // The image: the first elements or bytes of the buffer; what lies past it is unmapped for
   // the reference and guard bytes on the device.
   c.memoryBytes = 4 * (1 + below(96));
-  if (typed) {
-    const StorageLoad& s = kStorageLoads[below(std::size(kStorageLoads))];
+  if (atomic) {
+    const std::string op = kAtomics[below(std::size(kAtomics))];
+    const bool wide = below(4) == 0;
+    const bool cmpswap = op == "cmpswap";
     const unsigned offset = kOffsets[below(std::size(kOffsets))];
-    c.kind = "raw-storage";
+    const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
+    c.kind = "raw-atomic";
+    c.inst = "buffer_atomic_" + op + (wide ? "_x2 " : " ") +
+             (regs == 1 ? std::string("v1") : "v[1:" + std::to_string(regs) + "]") +
+             ", v0, s[4:7], 0 offen" + (offset != 0 ? " offset:" + std::to_string(offset) : "") +
+             " glc";
+    const unsigned es = wide ? 8 : 4;
+    const uint32_t slots = static_cast<uint32_t>(c.memoryBytes / es) + 4;
+    for (uint32_t slot : distinct(slots, std::min(lanes, slots), below))
+      c.v0.push_back(slot * es);
+    c.data.assign(regs, {});
+    for (std::vector<uint32_t>& reg : c.data)
+      for (std::size_t l = 0; l < c.v0.size(); ++l)
+        reg.push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
+                                    : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
+  } else if (!texel) {
+    const StorageLoad& s = store ? kStorageStores[below(std::size(kStorageStores))]
+                                 : kStorageLoads[below(std::size(kStorageLoads))];
+    const unsigned offset = kOffsets[below(std::size(kOffsets))];
+    c.kind = store ? "raw-storage-store" : "raw-storage";
     c.inst = std::string(s.mnemonic) + " " + s.vdata + ", v0, s[4:7], 0 offen" +
              (offset != 0 ? " offset:" + std::to_string(offset) : "");
     // Offsets aligned to the lane shader's element (min(size, 4)), some past the image.
@@ -163,16 +250,30 @@ FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& belo
     const uint32_t slots = static_cast<uint32_t>(c.memoryBytes / es) + 4;
     for (unsigned l = 0; l < lanes; ++l)
       c.v0.push_back(below(slots) * es);
+    if (store) {
+      c.data.assign(std::max(1u, s.bytes / 4), {});
+      for (std::vector<uint32_t>& reg : c.data)
+        for (unsigned l = 0; l < lanes; ++l)
+          reg.push_back(below(0xffffffffu) + below(2));
+    }
   } else {
-    c.kind = "raw-texel";
-    c.inst = "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
+    c.kind = store ? "raw-texel-store" : "raw-texel";
+    c.inst = store ? "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen"
+                   : "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
     for (unsigned l = 0; l < lanes; ++l)  // indices around NUM_RECORDS
       c.v0.push_back(below(v.numRecords + 4));
+    if (store) {
+      c.data.assign(4, {});
+      for (std::vector<uint32_t>& reg : c.data)
+        for (unsigned l = 0; l < lanes; ++l)
+          reg.push_back(rawStoreData(below));
+    }
   }
   const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
   c.vsharpWords.assign(w.begin(), w.end());
   for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
     c.memory.push_back(static_cast<uint32_t>(rng()));
+  if (store || atomic) keepOrderFreeLanes(gen, c, rng);
   return c;
 }
 

@@ -31,7 +31,11 @@
 //   DST_SEL (reserved selectors included), STRIDE, NUM_RECORDS, sometimes SWIZZLE_ENABLE
 //   (INDEX_STRIDE, ELEMENT_SIZE) or ADD_TID; indices around NUM_RECORDS;
 // - raw-storage: BUFFER_LOAD_{UBYTE,USHORT,DWORD,DWORDX2,DWORDX4} OFFEN with an OFFSET
-//   through such a V#; offsets aligned to the lane shader's element, some past the image.
+//   through such a V#; offsets aligned to the lane shader's element, some past the image;
+// - raw-texel-store, raw-storage-store: the same forms as stores, any data bits;
+// - raw-atomic: the storage atomics OFFEN GLC through such a V#.
+// A raw store or atomic keeps only the lanes whose reach (reference/reach.h) no earlier lane
+// touches, as a prefix of the wave (ADD_TID addresses depend on the lane id).
 // Raw V#s are small (NUM_RECORDS <= 256, STRIDE <= 64), so every reach is placeable.
 #pragma once
 
@@ -49,7 +53,9 @@ namespace gcnprobe::run {
 struct FuzzCase {
   uint64_t seed = 0;
   uint64_t number = 0;
-  // "texel", "texel-store", "storage", "storage-store", "storage-atomic", "texel-atomic"
+  // "texel", "texel-store", "storage", "storage-store", "storage-atomic", "texel-atomic";
+  // with raw V#s also "raw-texel", "raw-storage", "raw-texel-store", "raw-storage-store",
+  // "raw-atomic"
   std::string kind;
   std::string format;  // texel: the VkFormat name
   std::string inst;
