@@ -1,5 +1,6 @@
 // `gcnprobe fuzz --seed S --count N [--time T] [--out DIR] [--json]`: random Vulkan-legal
-// cases (harness/run/fuzz.h) through the device as `gcnprobe probe` runs a probe (its
+// cases, and on a GCN device raw-V# and binary-route ones (harness/run/fuzz.h), through the
+// device as `gcnprobe probe` runs a probe (its
 // disputed-suite case through the runner), each matched against every reference prediction
 // over the policy points that matter; a case no prediction explains is minimised to one lane
 // and written to DIR as a probe file, which is run again to show that it reproduces.
@@ -15,8 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "app/clrx_dir.h"
 #include "app/commands.h"
-#include "harness/routes/all_routes.h"
+#include "harness/isa/binary_route.h"
 #include "harness/routes/raw.h"
 #include "harness/run/fuzz.h"
 #include "harness/run/probe_run.h"
@@ -50,7 +52,7 @@ struct Outcome {
 class Fuzzer {
  public:
   explicit Fuzzer(vk::Context& ctx)
-      : ctx_(ctx), routes_(routes::makeAllRoutes(ctx)), faults_(run::faultsFromEnvironment()) {}
+      : ctx_(ctx), routes_(isa::makeRunRoutes(ctx)), faults_(run::faultsFromEnvironment()) {}
 
   Outcome run(const std::string& text, const std::string& file) {
     Outcome o;
@@ -115,6 +117,14 @@ std::string name(const run::FuzzCase& c) {
 
 int runFuzz(const FuzzOptions& o) {
   auto ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
+  // Binary-route cases (raw V#s on a GCN device) need the binary route's environment before
+  // the device exists (app/clrx_dir.h): on a GCN device it is set and the device opened again.
+  std::unique_ptr<ClrxDir> clrx;
+  if (ctx->info().chip && ctx->canExecute()) {
+    clrx = prepareBinaryRoute();
+    ctx.reset();
+    ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
+  }
   const vk::DeviceInfo& info = ctx->info();
   const gcn::Gen gen = info.chip ? info.chip->gen : gcn::Gen::Gfx8;
   if (!ctx->canExecute())
@@ -144,7 +154,8 @@ int runFuzz(const FuzzOptions& o) {
                info.driverName.c_str(), info.driverInfo.c_str(),
                std::string(gcn::genName(gen)).c_str(), static_cast<unsigned long long>(o.seed),
                info.chip ? "" : ": NOT an AMD GCN device, a match says what this driver does",
-               raw ? "on (one case in four)" : ("off: " + rawWhy).c_str());
+               raw ? "on (one case in four, through the lane shaders or the binary route)"
+                   : ("off: " + rawWhy).c_str());
   uint64_t n = 0;
   for (; n < o.count && (o.time <= 0 || elapsed() < o.time); ++n) {
     const run::FuzzCase fc = run::makeFuzzCase(gen, o.seed, n, raw);

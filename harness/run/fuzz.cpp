@@ -7,8 +7,10 @@
 #include <random>
 
 #include "harness/formats.h"
+#include "harness/isa/binary_patch.h"
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
+#include "harness/run/suite.h"
 #include "reference/assembler.h"
 #include "reference/error.h"
 #include "reference/executor.h"
@@ -203,6 +205,58 @@ uint32_t rawStoreData(Below& below) {
   return r == 0 ? below(0xffffffffu) + below(2) : r == 1 ? floatData(below) : intData(below);
 }
 
+// A binary-route case (harness/isa/binary_route.h): any MUBUF/MTBUF opcode of the generation
+// but the cache and LDS ones and gfx8.0's unpacked D16 loads of 3-4 registers (no template
+// presets and returns 3-4 registers), through a random V#, in a form a compiled template hosts:
+// OFFEN with VADDR a multiple of the template's access, IDXEN (loads and stores), or no VADDR; any
+// OFFSET; GLC and SLC; TFE on loads whose registers leave room; MTBUF's format random; VDATA
+// preset (the halves a D16 load keeps are the case's own).
+template <typename Below>
+void binaryCase(gcn::Gen gen, FuzzCase& c, unsigned lanes, Below& below) {
+  const gcn::Chip& chip = gcn::representativeChip(gen);
+  std::vector<const gcn::OpcodeInfo*> ops;
+  for (const gcn::OpcodeInfo& op : gcn::allOpcodes()) {
+    if (!gcn::existsOn(op, gen) || op.kind == gcn::OpKind::Cache || op.ldsData) continue;
+    // Unpacked D16 loads of 3-4 registers: no template presets and returns that many.
+    if (isa::writesHalfRegisters(chip, op) &&
+        gcn::vdataRegs(op, chip, false) > isa::kAtomicTemplateReturned)
+      continue;
+    ops.push_back(&op);
+  }
+  const gcn::OpcodeInfo& op = *ops[below(ops.size())];
+  const bool atomic = op.kind == gcn::OpKind::Atomic;
+  const bool load = op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat;
+  // Atomics and loads that write half registers run in the atomic template (OFFEN).
+  const bool atomicTemplate = atomic || isa::writesHalfRegisters(chip, op);
+  gcn::Instruction in = caseInstruction(op);
+  const unsigned form = atomicTemplate ? 0 : below(4);
+  in.offen = form < 2;
+  in.idxen = form == 2;
+  in.offset = static_cast<uint16_t>(below(4) == 0 ? 0 : below(4096));
+  in.glc = atomic ? below(4) != 0 : below(3) == 0;
+  in.slc = below(3) == 0;
+  const unsigned room = atomicTemplate ? isa::kAtomicTemplateReturned : 4;
+  in.tfe = load && below(6) == 0 && gcn::vdataRegs(op, chip, true) <= room;
+  if (op.encoding == gcn::Encoding::Mtbuf) {
+    in.dfmt = static_cast<gcn::Dfmt>(1 + below(14));
+    in.nfmt = static_cast<gcn::Nfmt>(below(8));
+  }
+  const gcn::VSharp v = randomRawVSharp(gen, !in.idxen, below);
+  c.kind = "binary";
+  c.inst = gcn::printInstruction(gen, in);
+  const unsigned step = atomicTemplate ? 8 : 16;  // the template's access (binary_patch.h)
+  const uint32_t slots = static_cast<uint32_t>(c.memoryBytes / step) + 4;
+  for (unsigned l = 0; l < lanes; ++l)
+    c.v0.push_back(in.idxen ? below(v.numRecords + 4) : in.offen ? below(slots) * step : 0);
+  c.data.assign(gcn::vdataRegs(op, chip, in.tfe), {});
+  for (std::vector<uint32_t>& reg : c.data)
+    for (unsigned l = 0; l < lanes; ++l)
+      reg.push_back(atomic && below(2) == 0 ? static_cast<uint32_t>(static_cast<int>(below(17)) - 8)
+                                            : rawStoreData(below));
+  const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
+  c.vsharpWords.assign(w.begin(), w.end());
+}
+
 // A raw-V# case through the unchanged lane shaders with a V# no driver builds: a format load or
 // store through a texel-buffer lane shader (IDXEN, OFFSET 0), a typed load or store through an
 // SSBO lane shader (OFFEN, a random OFFSET), or an atomic through the SSBO atomic lane shader
@@ -210,14 +264,22 @@ uint32_t rawStoreData(Below& below) {
 // an image that covers them (keepOrderFreeLanes).
 template <typename Rng, typename Below>
 FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& below) {
-  const unsigned form = below(8);
+  const unsigned form = below(10);
+  // The image: the first elements or bytes of the buffer; what lies past it is unmapped for
+  // the reference and guard bytes on the device.
+  c.memoryBytes = 4 * (1 + below(96));
+  if (form >= 8) {
+    binaryCase(gen, c, lanes, below);
+    for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
+      c.memory.push_back(static_cast<uint32_t>(rng()));
+    const gcn::OpKind k = gcn::parseInstruction(gen, c.inst).op->kind;
+    if (k != gcn::OpKind::Load && k != gcn::OpKind::LoadFormat) keepOrderFreeLanes(gen, c, rng);
+    return c;
+  }
   const bool store = form == 6;
   const bool atomic = form == 7;
   const bool texel = form < 3 || (store && below(2) == 0);
   const gcn::VSharp v = randomRawVSharp(gen, !texel, below);
-  // The image: the first elements or bytes of the buffer; what lies past it is unmapped for
-  // the reference and guard bytes on the device.
-  c.memoryBytes = 4 * (1 + below(96));
   if (atomic) {
     const std::string op = kAtomics[below(std::size(kAtomics))];
     const bool wide = below(4) == 0;
@@ -290,7 +352,9 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
   c.seed = seed;
   c.number = number;
   unsigned lanes = 1 + below(64);
-  if (rawVsharps && rawDraw(seed, number)) return rawCase(gen, c, lanes, rng, below);
+  // A raw store or atomic may keep no lane (keepOrderFreeLanes): then another raw case.
+  while (rawVsharps && rawDraw(seed, number))
+    if (FuzzCase r = rawCase(gen, c, lanes, rng, below); !r.v0.empty()) return r;
   gcn::VSharp v;
   const unsigned kind = below(20);
   if (kind >= 18 && below(3) == 0) {
@@ -428,13 +492,18 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
        " (" + c.kind + (c.format.empty() ? "" : ", " + c.format) + "), minimised to " +
        std::to_string(c.v0.size()) + " lane(s).\n";
   if (!finding.empty()) t += "# The device differed from the reference: " + finding + "\n";
-  const bool store = !c.data.empty();
+  const bool atomic = c.inst.rfind("buffer_atomic", 0) == 0;
+  const bool store = c.inst.find("_store_") != std::string::npos;
   t += "question = Does the device " +
-       std::string(c.kind.find("atomic") != std::string::npos ? "do"
-                   : store                                    ? "store"
-                                                              : "load") +
+       std::string(atomic  ? "do"
+                   : store ? "store"
+                           : "load") +
        " what the reference predicts for this random " + c.kind + " case?\n";
-  t += "source = gcnprobe fuzz (harness/run/fuzz.h): a random Vulkan-legal case\n";
+  t += "source = gcnprobe fuzz (harness/run/fuzz.h): a random " +
+       std::string(c.kind.rfind("raw-", 0) == 0 ? "raw-V# case"
+                   : c.kind == "binary"         ? "binary-route case with a raw V#"
+                                                : "Vulkan-legal case") +
+       "\n";
   t += "gen = " + std::string(gcn::genName(gen)) + "\n";
   t += "inst = " + c.inst + "\n";
   t += "vsharp words = ";

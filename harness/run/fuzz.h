@@ -33,7 +33,9 @@
 // - raw-storage: BUFFER_LOAD_{UBYTE,USHORT,DWORD,DWORDX2,DWORDX4} OFFEN with an OFFSET
 //   through such a V#; offsets aligned to the lane shader's element, some past the image;
 // - raw-texel-store, raw-storage-store: the same forms as stores, any data bits;
-// - raw-atomic: the storage atomics OFFEN GLC through such a V#.
+// - raw-atomic: the storage atomics OFFEN GLC through such a V#;
+// - binary: any opcode of the generation (cache and LDS ones aside) in a form the binary
+//   route's templates host (harness/isa/binary_route.h), through such a V#.
 // A raw store or atomic keeps only the lanes whose reach (reference/reach.h) no earlier lane
 // touches, as a prefix of the wave (ADD_TID addresses depend on the lane id).
 // Raw V#s are small (NUM_RECORDS <= 256, STRIDE <= 64), so every reach is placeable.

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "harness/isa/binary_route.h"
 #include "harness/routes/raw.h"
 #include "harness/run/fuzz.h"
 #include "harness/run/suite.h"
@@ -130,30 +131,44 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
   for (const gcn::Gen gen : {gcn::Gen::Gfx6, gcn::Gen::Gfx8, gcn::Gen::Gfx9}) {
     SCOPED_TRACE(std::string(gcn::genName(gen)));
     std::map<std::string, unsigned> kinds;
-    unsigned driverBuilt = 0;
+    unsigned driverBuilt = 0, patched = 0;
     std::size_t lanesKept = 0;
+    std::set<std::string> opcodes;  // of the binary cases
     const unsigned total = 1200;
     for (uint64_t n = 0; n < total; ++n) {
       const run::FuzzCase off = run::makeFuzzCase(gen, 41, n, false);
       const run::FuzzCase on = run::makeFuzzCase(gen, 41, n, true);
       ++kinds[on.kind];
-      EXPECT_EQ(off.kind.rfind("raw-", 0), std::string::npos);
+      // Raw-V# kinds: "raw-*" and "binary" (the binary route's cases take raw V#s).
+      const auto rawKind = [](const run::FuzzCase& c) {
+        return c.kind.rfind("raw-", 0) == 0 || c.kind == "binary";
+      };
+      EXPECT_FALSE(rawKind(off));
       const std::string text = run::fuzzProbeText(gen, on, "");
-      if (on.kind.rfind("raw-", 0) != 0) {
+      if (!rawKind(on)) {
         EXPECT_EQ(text, run::fuzzProbeText(gen, off, ""));
         continue;
       }
       SCOPED_TRACE(text);
       ASSERT_EQ(on.memory.size() * 4, on.memoryBytes);
-      const bool store = on.kind == "raw-texel-store" || on.kind == "raw-storage-store";
-      const bool atomic = on.kind == "raw-atomic";
-      EXPECT_EQ(on.data.empty(), !store && !atomic);
-      EXPECT_EQ(on.inst.rfind(atomic  ? "buffer_atomic_"
-                              : store ? "buffer_store_"
-                                      : "buffer_load_",
-                              0),
-                0u)
-          << on.inst;
+      const bool binary = on.kind == "binary";
+      const bool store = on.kind == "raw-texel-store" || on.kind == "raw-storage-store" ||
+                         (binary && on.inst.find("_store_") != std::string::npos);
+      const bool atomic =
+          on.kind == "raw-atomic" || (binary && on.inst.rfind("buffer_atomic_", 0) == 0);
+      if (binary) {
+        opcodes.insert(on.inst.substr(0, on.inst.find(' ')));
+      } else {
+        EXPECT_EQ(on.data.empty(), !store && !atomic);
+      }
+      if (!binary) {
+        EXPECT_EQ(on.inst.rfind(atomic  ? "buffer_atomic_"
+                                : store ? "buffer_store_"
+                                        : "buffer_load_",
+                                0),
+                  0u)
+            << on.inst;
+      }
       for (const std::vector<uint32_t>& reg : on.data)
         EXPECT_EQ(reg.size(), on.v0.size());
       const gcn::probe::Probe probe = gcn::probe::parseProbe(text, "fuzz.probe");
@@ -167,7 +182,12 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
       // The reference predicts every random V# (reserved selectors and formats included)
       // under every policy variant that matters, as `fuzz` asks it to.
       EXPECT_FALSE(gcn::probe::explore(probe, setup).predictions.empty());
-      EXPECT_FALSE(pc.c->device.binaryPatch);
+      // A binary case goes to the binary route unless a lane shader has its form.
+      if (pc.c->device.binaryPatch) {
+        EXPECT_TRUE(binary);
+        EXPECT_EQ(isa::binaryFormProblem(*setup.chip, pc.c->device), "");
+        ++patched;
+      }
       if (!pc.c->device.rawVsharp) {
         ++driverBuilt;  // a random V# that happens to be one a driver builds
         continue;
@@ -175,8 +195,8 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
       EXPECT_NO_THROW((void)routes::placeRawCase(*setup.chip, pc.c->device, routes::kRawGuard));
     }
     unsigned raw = 0, writes = 0;
-    for (const char* k :
-         {"raw-texel", "raw-storage", "raw-texel-store", "raw-storage-store", "raw-atomic"})
+    for (const char* k : {"raw-texel", "raw-storage", "raw-texel-store", "raw-storage-store",
+                          "raw-atomic", "binary"})
       raw += kinds[k];
     for (const char* k : {"raw-texel-store", "raw-storage-store", "raw-atomic"})
       writes += kinds[k];
@@ -184,12 +204,40 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
     EXPECT_LT(raw, total * 3 / 10);
     EXPECT_GT(kinds["raw-texel"], total / 16);
     EXPECT_GT(kinds["raw-storage"], total / 16);
-    EXPECT_GT(kinds["raw-texel-store"], total / 100);
-    EXPECT_GT(kinds["raw-storage-store"], total / 100);
+    EXPECT_GT(kinds["raw-texel-store"], total / 200);
+    EXPECT_GT(kinds["raw-storage-store"], total / 200);
     EXPECT_GT(kinds["raw-atomic"], total / 60);
+    // Binary cases: one raw case in five; most go to the binary route, and they spread over
+    // the generation's opcodes (cache and LDS ones aside).
+    EXPECT_GT(kinds["binary"], total / 40);
+    EXPECT_GT(patched, kinds["binary"] / 2);
+    EXPECT_GT(opcodes.size(), 20u);
     // Dropping lanes that meet earlier ones leaves most of them: several lanes per case.
     EXPECT_GT(lanesKept, 4u * writes);
     EXPECT_LT(driverBuilt, raw / 20);
+  }
+}
+
+// Over enough cases the binary kind reaches every opcode of the generation but the cache
+// and LDS ones and gfx8.0's unpacked D16 loads of 3-4 registers (binary_patch.h), each in a
+// form the binary route accepts.
+TEST(FuzzCase, BinaryCasesReachEveryOpcodeATemplateHosts) {
+  for (const gcn::Gen gen : {gcn::Gen::Gfx6, gcn::Gen::Gfx7, gcn::Gen::Gfx8, gcn::Gen::Gfx9}) {
+    SCOPED_TRACE(std::string(gcn::genName(gen)));
+    const gcn::Chip& chip = gcn::representativeChip(gen);
+    std::set<std::string> hostable, reached;
+    for (const gcn::OpcodeInfo& op : gcn::allOpcodes()) {
+      if (!gcn::existsOn(op, gen) || op.kind == gcn::OpKind::Cache || op.ldsData) continue;
+      const bool unpackedWide =
+          gen == gcn::Gen::Gfx8 && op.d16 && !chip.d16Packed &&
+          (op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat) && op.components > 2;
+      if (!unpackedWide) hostable.insert(std::string(op.mnemonic));
+    }
+    for (uint64_t n = 0; n < 40000 && reached.size() < hostable.size(); ++n) {
+      const run::FuzzCase c = run::makeFuzzCase(gen, 7, n, true);
+      if (c.kind == "binary") reached.insert(c.inst.substr(0, c.inst.find(' ')));
+    }
+    EXPECT_EQ(reached, hostable);
   }
 }
 
