@@ -1,9 +1,9 @@
 // `gcnprobe fuzz --seed S --count N [--time T] [--out DIR] [--json]`: random Vulkan-legal
 // cases, and on a GCN device raw-V# and binary-route ones (harness/run/fuzz.h), through the
-// device as `gcnprobe probe` runs a probe (its
-// disputed-suite case through the runner), each matched against every reference prediction
-// over the policy points that matter; a case no prediction explains is minimised to one lane
-// and written to DIR as a probe file, which is run again to show that it reproduces.
+// device as `gcnprobe probe` runs a probe (its disputed-suite case through the runner), each
+// matched against every reference prediction over the policy points that matter; a case no
+// prediction explains is minimised to one lane and written to DIR as a probe file, which is
+// run again to show that it reproduces.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
