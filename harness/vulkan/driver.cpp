@@ -89,13 +89,20 @@ std::vector<fs::path> systemManifests() {
   return out;
 }
 
+// Where gcnprobe notes the VK_LOADER_DRIVERS_DISABLE value it set itself.
+constexpr const char* kOwnDisable = "GCNPROBE_DRIVERS_LEFT_OUT";
+
 // Whether the user chose the loader's drivers through its environment (the loader's
 // "Driver discovery" and "Filtering" variables); gcnprobe then leaves the choice alone. A
 // driver folder sets the discovery variables itself (applyDriver), so there only the
 // filtering ones count.
 bool userChoseDrivers(bool folder) {
-  for (const char* v : {"VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE"})
-    if (std::getenv(v) != nullptr) return true;
+  // gcnprobe's own VK_LOADER_DRIVERS_DISABLE, inherited by a child process (kOwnDisable), is no
+  // choice of the user's: the child decides again.
+  const char* disable = std::getenv("VK_LOADER_DRIVERS_DISABLE");
+  const char* own = std::getenv(kOwnDisable);
+  if (disable != nullptr && (own == nullptr || std::string_view(disable) != own)) return true;
+  if (std::getenv("VK_LOADER_DRIVERS_SELECT") != nullptr) return true;
   if (folder) return false;
   for (const char* v : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"})
     if (std::getenv(v) != nullptr) return true;
@@ -213,6 +220,11 @@ void applyDriver() {
                            "RADV has no family for '" + family + "'");
         icds = {radvManifest()};
         setEnv("RADV_FORCE_FAMILY", std::string(chip.radvFamily));
+        // VK_DRIVER_FILES names RADV alone below; the loader's filters (ours, inherited from
+        // a parent process, or the user's) could only hide it.
+        unsetenv("VK_LOADER_DRIVERS_DISABLE");
+        unsetenv("VK_LOADER_DRIVERS_SELECT");
+        unsetenv(kOwnDisable);
       } else if (!userChoseDrivers(!d.system()) && !hasRenderNode()) {
         const bool radvForced = std::getenv("RADV_FORCE_FAMILY") != nullptr;
         skipped() = renderNodeOnlyManifests(d.system() ? systemManifests() : icds, radvForced);
@@ -220,7 +232,10 @@ void applyDriver() {
           std::string names;
           for (const fs::path& m : skipped())
             names.append(names.empty() ? "" : ",").append(m.filename().string());
-          if (!names.empty()) setEnv("VK_LOADER_DRIVERS_DISABLE", names);
+          if (!names.empty()) {
+            setEnv("VK_LOADER_DRIVERS_DISABLE", names);
+            setEnv(kOwnDisable, names);
+          }
         } else {
           std::erase_if(icds, [](const fs::path& m) {
             return std::find(skipped().begin(), skipped().end(), m) != skipped().end();

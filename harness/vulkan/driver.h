@@ -53,14 +53,17 @@ bool hasRenderNode();
 // The manifests applyDriver() kept from the loader because the machine has no render node
 // (renderNodeOnlyManifests); empty when none were, or the user chose the drivers
 // (VK_LOADER_DRIVERS_SELECT or VK_LOADER_DRIVERS_DISABLE set, even empty; for the system
-// driver also VK_DRIVER_FILES, VK_ICD_FILENAMES or VK_ADD_DRIVER_FILES).
+// driver also VK_DRIVER_FILES, VK_ICD_FILENAMES or VK_ADD_DRIVER_FILES). The value gcnprobe
+// sets is noted in GCNPROBE_DRIVERS_LEFT_OUT, so that a child process that inherits it decides
+// again rather than taking it for the user's.
 const std::vector<std::filesystem::path>& skippedManifests();
 
 // Called by loadVulkan() before the loader starts (idempotent). For a driver folder: points
 // the loader at the folder's manifests (VK_DRIVER_FILES, VK_ICD_FILENAMES), disables the
 // system Mesa's device-select layer (it is the other Mesa's code), and loads the folder's
 // libdrm first, so the driver binds to the libdrm it was built against rather than the
-// system's older one. With GCNPROBE_RADV_NULL: only RADV's manifest, RADV_FORCE_FAMILY set.
+// system's older one. With GCNPROBE_RADV_NULL: only RADV's manifest, RADV_FORCE_FAMILY set,
+// and the loader's driver filters (VK_LOADER_DRIVERS_DISABLE/SELECT) cleared.
 // Without a render node, drivers that need one are left out (skippedManifests above).
 // Throws gcn::Error for a bad folder or family.
 void applyDriver();

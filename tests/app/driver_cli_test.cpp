@@ -98,6 +98,14 @@ TEST(DriverCli, EveryDeviceComesFromTheChosenDriver) {
   EXPECT_EQ(devices[0].value("chip", ""), "tonga");
   EXPECT_EQ(devices[0].value("driver", ""), "radv");
   check("--radv-null tonga");
+  // The loader's driver filters (a user's, or ones a parent gcnprobe set) cannot hide RADV
+  // from --radv-null, which names its manifest alone.
+  const auto filtered = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp VK_LOADER_DRIVERS_DISABLE='radeon_icd*' "
+      "VK_LOADER_DRIVERS_SELECT='lvp_icd*' " +
+      std::string(GCNPROBE_BINARY) + " --radv-null tonga devices --json 2>/dev/null");
+  ASSERT_EQ(filtered.exit, 0) << filtered.out;
+  EXPECT_EQ(nlohmann::json::parse(filtered.out).at(0).value("chip", ""), "tonga");
 }
 
 // Mesa's drivers that need a render node, by the manifest names Mesa installs
@@ -163,6 +171,19 @@ TEST(DriverCli, LeavingOutDriversThatNeedARenderNodeLosesNoDevice) {
     EXPECT_EQ(text.out.substr(0, note), all.out);
   } else {
     EXPECT_EQ(text.out, all.out);
+  }
+  // A child process that inherits the variable as gcnprobe set it decides again, as its
+  // parent did: the same output.
+  const std::size_t left = text.out.find("not loaded: ");
+  if (left != std::string::npos && gcnprobe::vk::activeDriver().system()) {
+    std::string names;
+    const std::string list = text.out.substr(left + 12, text.out.find(" (", left) - left - 12);
+    for (char ch : list)
+      if (ch != ' ') names += ch;
+    const auto child = gcnprobe::test_support::runCommand(
+        "XDG_RUNTIME_DIR=/tmp VK_LOADER_DRIVERS_DISABLE=" + names + " GCNPROBE_DRIVERS_LEFT_OUT=" +
+        names + " " + std::string(GCNPROBE_BINARY) + " devices 2>/dev/null");
+    EXPECT_EQ(child.out, text.out);
   }
   const gcnprobe::vk::Driver& d = gcnprobe::vk::activeDriver();
   // Each driver under test ships RADV, which needs a render node, so some are left out.
