@@ -64,15 +64,9 @@ class AtomicRoute final : public Route {
     if (op.wide && !(f.shaderInt64 && f.shaderBufferInt64Atomics))
       return "device lacks shaderInt64 + shaderBufferInt64Atomics (64-bit SSBO atomics)";
     if (c.binding == Binding::StorageBuffer) {
-      const uint32_t es = op.wide ? 8 : 4;
       if (!in.offen || in.idxen) return "an SSBO atomic is OFFEN (no IDXEN)";
       if (v.stride != 0) return "RADV's SSBO V# has STRIDE 0";
-      if (in.offset % es != 0)
-        return "OFFSET is not a multiple of the " + std::to_string(es) + "-byte element";
-      for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-        if (((c.state.exec >> l) & 1) && c.state.vgpr(in.vaddr)[l] % es != 0)
-          return "lane " + std::to_string(l) + ": byte offset is not a multiple of " +
-                 std::to_string(es);
+      if (std::string p = detail::ssboIndexingProblem(c); !p.empty()) return p;
       if (v.numRecords % 4 != 0 || v.numRecords > c.memory.bytes.size() + detail::kMaxOverrun)
         return "NUM_RECORDS must be whole dwords and end near the memory image";
       return "";

@@ -49,9 +49,9 @@ uint32_t soffsetValue(const DeviceCase& c) {
   return gcn::addressInputs(c.inst, c.state).soffset;
 }
 
-// The instruction form the lane shaders produce (docs/platform.md "Instruction selection"),
-// "" when the case has it.
-std::string formProblem(const DeviceCase& c) {
+}  // namespace
+
+std::string rawFormProblem(const DeviceCase& c) {
   const gcn::Instruction& in = c.inst;
   if (in.op == nullptr) return "no instruction";
   const gcn::OpcodeInfo& op = *in.op;
@@ -81,10 +81,11 @@ std::string formProblem(const DeviceCase& c) {
   if (!texelForm && (!in.offen || in.idxen))
     return "an SSBO access is OFFEN without IDXEN (or the SOFFSET form: SGPR SOFFSET, no "
            "VADDR)";
-  if (c.binding == Binding::StorageBuffer && op.kind != gcn::OpKind::Atomic)
-    return detail::ssboIndexingProblem(c);
+  if (c.binding == Binding::StorageBuffer) return detail::ssboIndexingProblem(c);
   return "";
 }
+
+namespace {
 
 class RawRoute final : public Route {
  public:
@@ -96,7 +97,7 @@ class RawRoute final : public Route {
 
   std::string unsupportedReason(const DeviceCase& c) const override {
     if (const std::string& d = deviceProblem(); !d.empty()) return "raw V# route: " + d;
-    if (std::string f = formProblem(c); !f.empty()) return "raw V# route: " + f;
+    if (std::string f = rawFormProblem(c); !f.empty()) return "raw V# route: " + f;
     const std::string variant = rawVariant(c);
     if (variant.empty() || !hasShaderVariant(variant))
       return "raw V# route: no lane shader has the form of " + std::string(c.inst.op->mnemonic) +

@@ -30,6 +30,11 @@ namespace gcnprobe::routes {
 
 std::unique_ptr<Route> makeRawRoute(vk::Context& ctx);
 
+// "" when the case's instruction has a form the lane shaders produce (docs/platform.md
+// "Instruction selection": binding, address form, OFFSET and offsets the shader's element
+// indexing reaches, GLC only on atomics), else why not.
+std::string rawFormProblem(const DeviceCase& c);
+
 // The shader variant of the lane shader whose instruction form the raw case has (the texel,
 // storage or atomic route's variant for the same binding), "" when none has it.
 std::string rawVariant(const DeviceCase& c);

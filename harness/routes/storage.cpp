@@ -25,9 +25,10 @@ bool isTyped(const gcn::OpcodeInfo* op) {
          (op->kind == gcn::OpKind::Load || op->kind == gcn::OpKind::Store);
 }
 
-// Element size the shader indexes with: the DTYPE of storage_access.comp.
+// Element size the shader indexes with: the DTYPE of storage_access.comp, or an atomic's own
+// (uint or uint64_t in atomic_ssbo.comp).
 uint32_t shaderElementBytes(const gcn::OpcodeInfo& op) {
-  return std::min<uint32_t>(op.memBytes, 4);
+  return op.kind == gcn::OpKind::Atomic ? op.memBytes : std::min<uint32_t>(op.memBytes, 4);
 }
 
 class StorageRoute final : public Route {

@@ -76,9 +76,9 @@ void fillLaneShaderIo(const DeviceCase& c, std::span<uint8_t> in, std::span<uint
 unsigned laneShaderWords(const DeviceCase& c);
 // Reads `words` returned words per lane from Out into r.vdata (and sets r.vdataCount).
 void readLaneShaderOut(std::span<const uint8_t> out, unsigned words, DeviceResult& r);
-// "" when an SSBO typed access can be written as GLSL element indexing: OFFSET and every
-// active lane's byte offset a multiple of the shader's element (min(access size, 4));
-// else why not.
+// "" when an SSBO typed access or atomic can be written as GLSL element indexing: OFFSET and
+// every active lane's byte offset a multiple of the shader's element (min(access size, 4);
+// an atomic's 4 or 8 bytes); else why not.
 std::string ssboIndexingProblem(const DeviceCase& c);
 // Guard band behind the payload: large enough for a V# whose NUM_RECORDS overruns the
 // memory by up to this much (the overrun lands in the guard band and is reported).

@@ -19,6 +19,7 @@
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/routes/atomic.h"
+#include "harness/routes/raw.h"
 #include "harness/routes/storage.h"
 #include "harness/run/diff.h"
 #include "harness/run/expect.h"
@@ -170,6 +171,8 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
     case gcn::OpKind::Cache:
       return no(std::string(op.mnemonic) + " has no data access a route can realise");
   }
+  if (std::string f = routes::rawFormProblem(d); !f.empty())
+    return no(driverWhy + "; raw V# route: " + f);
   return {std::move(d), ""};
 }
 

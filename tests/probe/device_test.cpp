@@ -83,7 +83,9 @@ const std::map<std::string, std::string>& decisions() {
       // NUM_FORMAT UINT (RADV: FLOAT) or STRIDE 16 (RADV: 0), OFFEN loads.
       {"raw-straddle", "raw"},
       {"stride-without-idxen", "raw"},
-      {"unaligned-dword", "raw"},
+      // Byte offsets 1..3: GLSL indexes whole dwords, and the binary templates take VADDR in
+      // multiples of their 16-byte access. No route has it.
+      {"unaligned-dword", "GLSL indexes whole elements"},
       {"soffset-overflow", "SOFFSET"},
       // SWIZZLE_ENABLE, and a typed IDXEN load no shader has.
       {"swizzle-multidword", "binary"},
