@@ -44,7 +44,8 @@ struct FuzzOptions {
 
 // What the device did with one case.
 struct Outcome {
-  std::string status;  // "exact", "policy", "mismatch", "unrealisable", "unsupported", "error"
+  // "exact", "policy", "mismatch", "unrealisable", "unsupported", "route-miss", "error"
+  std::string status;
   std::string detail;  // policy labels, or why not run
   int firstBadLane = -1;
 };
@@ -68,6 +69,9 @@ class Fuzzer {
       if (!pr.device)
         return {pr.verdict.verdict == run::Verdict::Unsupported ? "unsupported" : "error",
                 pr.verdict.reason};
+      // The driver ran another instruction than the case's (the ISA check): its result says
+      // nothing about this case.
+      if (pr.verdict.verdict == run::Verdict::RouteMiss) return {"route-miss", pr.verdict.reason};
       // Test hook (docs/run.md "Test hooks"): `fail` flips the lowest bit of every lane's
       // first register, and of the buffer's first byte after a store, so that tests see the
       // minimiser and the reproducer at work.
@@ -117,28 +121,28 @@ std::string name(const run::FuzzCase& c) {
 
 int runFuzz(const FuzzOptions& o) {
   auto ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
-  // Binary-route cases (raw V#s on a GCN device) need the binary route's environment before
-  // the device exists (app/clrx_dir.h): on a GCN device it is set and the device opened again.
+  if (!ctx->canExecute())
+    throw gcn::Error(ctx->info().name +
+                     " has no memory types (a compile-only device such as RADV's null "
+                     "device): fuzz cases must run; `gcnprobe binary` and `isa` "
+                     "are what such a device can do");
+  // Raw V#s where the raw V# route runs: a GCN device with descriptor buffers whose own
+  // descriptors are the V#s gcnprobe builds (harness/routes/raw.h).
+  const std::string rawWhy = !ctx->info().chip ? "not a GCN device"
+                             : !ctx->features().descriptorBuffer
+                                 ? "no VK_EXT_descriptor_buffer"
+                                 : routes::detail::rawDeviceProblem(*ctx);
+  const bool raw = rawWhy.empty();
+  // Binary-route cases (with raw V#s) need the binary route's environment before the device
+  // exists (app/clrx_dir.h): it is set and the device opened again.
   std::unique_ptr<ClrxDir> clrx;
-  if (ctx->info().chip && ctx->canExecute()) {
+  if (raw) {
     clrx = prepareBinaryRoute();
     ctx.reset();
     ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
   }
   const vk::DeviceInfo& info = ctx->info();
   const gcn::Gen gen = info.chip ? info.chip->gen : gcn::Gen::Gfx8;
-  if (!ctx->canExecute())
-    throw gcn::Error(info.name +
-                     " has no memory types (a compile-only device such as RADV's null "
-                     "device): fuzz cases must run; `gcnprobe binary` and `isa` "
-                     "are what such a device can do");
-  // Raw V#s where the raw V# route runs: a GCN device with descriptor buffers whose own
-  // descriptors are the V#s gcnprobe builds (harness/routes/raw.h).
-  const std::string rawWhy = !info.chip ? "not a GCN device"
-                             : !ctx->features().descriptorBuffer
-                                 ? "no VK_EXT_descriptor_buffer"
-                                 : routes::detail::rawDeviceProblem(*ctx);
-  const bool raw = rawWhy.empty();
   Fuzzer fuzzer(*ctx);
   std::map<std::string, uint64_t> counts;
   std::map<std::string, std::map<std::string, uint64_t>> byKind;  // kind -> status -> cases
@@ -162,23 +166,37 @@ int runFuzz(const FuzzOptions& o) {
     const Outcome out = fuzzer.run(run::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
     ++counts[out.status];
     ++byKind[fc.kind][out.status];
-    if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "error")
+    if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "route-miss" ||
+        out.status == "error")
       ++why[out.status + ": " + out.detail.substr(0, 160)];
     if (out.status == "policy") ++explainedBy[fc.kind + ": " + out.detail.substr(0, 160)];
     if (out.status != "mismatch") continue;
-    // Minimise: the first lane no prediction explains, alone. A store's memory matches no
-    // prediction as a whole, so there each lane is tried alone, in order, until one still
-    // mismatches. Else every lane stays.
+    // Minimise: the first lane no prediction explains, alone. A store's or atomic's memory
+    // matches no prediction as a whole, so there each lane is tried alone, in order, until one
+    // still mismatches. Else every lane stays. With ADD_TID a lane's address depends on its
+    // lane id, so there the lanes up to it stay (it keeps its id).
     run::FuzzCase small = fc;
     Outcome smallOut = out;
     std::vector<unsigned> tries;
+    const gcn::OpKind kind = run::fuzzOpcode(fc).kind;
+    const bool writes = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat ||
+                        kind == gcn::OpKind::Atomic;
     if (fc.v0.size() > 1 && out.firstBadLane >= 0)
       tries.push_back(static_cast<unsigned>(out.firstBadLane));
-    else if (fc.v0.size() > 1 && !fc.data.empty())
+    else if (fc.v0.size() > 1 && writes)
       for (unsigned l = 0; l < fc.v0.size(); ++l)
         tries.push_back(l);
+    const bool addTid = gcn::decodeVSharp(gen, {fc.vsharpWords[0], fc.vsharpWords[1],
+                                                fc.vsharpWords[2], fc.vsharpWords[3]})
+                            .addTidEnable;
     for (unsigned lane : tries) {
-      const run::FuzzCase one = run::keepLanes(fc, {lane});
+      std::vector<unsigned> keep{lane};
+      if (addTid) {
+        keep.clear();
+        for (unsigned l = 0; l <= lane; ++l)
+          keep.push_back(l);
+      }
+      const run::FuzzCase one = run::keepLanes(fc, keep);
       const Outcome oneOut = fuzzer.run(run::fuzzProbeText(gen, one, ""), name(one) + ".probe");
       if (oneOut.status == "mismatch") {
         small = one;
@@ -239,7 +257,8 @@ int runFuzz(const FuzzOptions& o) {
     std::fprintf(text, "%s\n", line.c_str());
   }
   std::string summary = std::to_string(n) + " cases:";
-  for (const char* s : {"exact", "policy", "mismatch", "unsupported", "unrealisable", "error"})
+  for (const char* s :
+       {"exact", "policy", "mismatch", "unsupported", "unrealisable", "route-miss", "error"})
     summary += " " + std::to_string(counts[s]) + " " + s;
   char tail[64];
   std::snprintf(tail, sizeof tail, "; %.2f s", seconds);
@@ -263,7 +282,7 @@ int runFuzz(const FuzzOptions& o) {
                             .dump(2)
                             .c_str());
   }
-  return counts["mismatch"] == 0 && counts["error"] == 0 ? 0 : 1;
+  return counts["mismatch"] == 0 && counts["route-miss"] == 0 && counts["error"] == 0 ? 0 : 1;
 }
 
 }  // namespace

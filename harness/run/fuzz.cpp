@@ -43,6 +43,13 @@ constexpr unsigned kOffsets[] = {0, 4, 16, 20, 64};
 constexpr const char* kAtomics[] = {"swap", "cmpswap", "add", "sub", "smin", "umin",
                                     "smax", "umax",    "and", "or",  "xor"};
 
+// An atomic's instruction OFFSET: a multiple of its element (4 or 8 bytes), which the SSBO
+// atomic shader indexes (atomic_ssbo.comp).
+template <typename Below>
+unsigned atomicOffset(bool wide, Below& below) {
+  return wide ? 16 * below(5) : kOffsets[below(std::size(kOffsets))];
+}
+
 // `count` distinct values of [0, n) in random order (count <= n): stores from different lanes
 // never write the same byte, which Vulkan leaves undefined (a data race between invocations).
 template <typename Below>
@@ -272,7 +279,7 @@ FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& belo
     binaryCase(gen, c, lanes, below);
     for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
       c.memory.push_back(static_cast<uint32_t>(rng()));
-    const gcn::OpKind k = gcn::parseInstruction(gen, c.inst).op->kind;
+    const gcn::OpKind k = fuzzOpcode(c).kind;
     if (k != gcn::OpKind::Load && k != gcn::OpKind::LoadFormat) keepOrderFreeLanes(gen, c, rng);
     return c;
   }
@@ -284,7 +291,7 @@ FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& belo
     const std::string op = kAtomics[below(std::size(kAtomics))];
     const bool wide = below(4) == 0;
     const bool cmpswap = op == "cmpswap";
-    const unsigned offset = kOffsets[below(std::size(kOffsets))];
+    const unsigned offset = atomicOffset(wide, below);
     const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
     c.kind = "raw-atomic";
     c.inst = "buffer_atomic_" + op + (wide ? "_x2 " : " ") +
@@ -393,7 +400,7 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
     const bool wide = below(4) == 0;
     const bool cmpswap = op == "cmpswap";
     const unsigned es = wide ? 8 : 4;
-    const unsigned offset = wide ? 16 * below(5) : kOffsets[below(std::size(kOffsets))];
+    const unsigned offset = atomicOffset(wide, below);
     const uint32_t range = es * (1 + below(32));
     const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
     c.kind = "storage-atomic";
@@ -486,14 +493,19 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
   return c;
 }
 
+const gcn::OpcodeInfo& fuzzOpcode(const FuzzCase& c) {
+  return gcn::requireOpcode(c.inst.substr(0, c.inst.find(' ')));
+}
+
 std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& finding) {
   std::string t;
   t += "# gcnprobe fuzz --seed " + std::to_string(c.seed) + ": case " + std::to_string(c.number) +
        " (" + c.kind + (c.format.empty() ? "" : ", " + c.format) + "), minimised to " +
        std::to_string(c.v0.size()) + " lane(s).\n";
   if (!finding.empty()) t += "# The device differed from the reference: " + finding + "\n";
-  const bool atomic = c.inst.rfind("buffer_atomic", 0) == 0;
-  const bool store = c.inst.find("_store_") != std::string::npos;
+  const gcn::OpKind kind = fuzzOpcode(c).kind;
+  const bool atomic = kind == gcn::OpKind::Atomic;
+  const bool store = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat;
   t += "question = Does the device " +
        std::string(atomic  ? "do"
                    : store ? "store"

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "reference/gen.h"
+#include "reference/opcodes.h"
 
 namespace gcnprobe::run {
 
@@ -57,7 +58,7 @@ struct FuzzCase {
   uint64_t number = 0;
   // "texel", "texel-store", "storage", "storage-store", "storage-atomic", "texel-atomic";
   // with raw V#s also "raw-texel", "raw-storage", "raw-texel-store", "raw-storage-store",
-  // "raw-atomic"
+  // "raw-atomic", "binary"
   std::string kind;
   std::string format;  // texel: the VkFormat name
   std::string inst;
@@ -65,10 +66,13 @@ struct FuzzCase {
   uint64_t memoryBytes = 0;
   std::vector<uint32_t> memory;  // memoryBytes / 4 words from the V#'s base
   std::vector<uint32_t> v0;      // one per lane (index or byte offset)
-  // Stores and atomics: the data registers v1, v2, ... (one value per lane each); empty for
-  // loads.
+  // The data registers v1, v2, ... (one value per lane each): a store's or atomic's data; a
+  // binary load's preset VDATA (the halves a D16 load keeps); empty for the other loads.
   std::vector<std::vector<uint32_t>> data;
 };
+
+// The case's opcode (the first word of `inst`).
+const gcn::OpcodeInfo& fuzzOpcode(const FuzzCase& c);
 
 // Case `number` of `seed` for a chip of generation `gen` (the device's, else gfx8). With
 // rawVsharps (a GCN device where the raw V# route runs) one case in four, chosen from

@@ -192,6 +192,10 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
         ++driverBuilt;  // a random V# that happens to be one a driver builds
         continue;
       }
+      // On the raw route, the lane shaders have the instruction's exact form.
+      if (!pc.c->device.binaryPatch) {
+        EXPECT_EQ(routes::rawFormProblem(pc.c->device), "");
+      }
       EXPECT_NO_THROW((void)routes::placeRawCase(*setup.chip, pc.c->device, routes::kRawGuard));
     }
     unsigned raw = 0, writes = 0;
