@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <utility>
 
 #include "harness/run/suite.h"
 #include "reference/error.h"
@@ -59,10 +60,13 @@ std::vector<std::string> readCaseList(const std::string& path) {
     if (t.empty() || t.front() == '#') continue;
     names.emplace_back(t);
   }
+  if (names.empty())
+    throw gcn::Error(gcn::Place{path, 0, 0},
+                     "names no case (one case name per line; '#' starts a comment)");
   return names;
 }
 
-Selector::Selector(const Selection& s) : s_(s), listed_(s.names.begin(), s.names.end()) {}
+Selector::Selector(Selection s) : s_(std::move(s)), listed_(s_.names.begin(), s_.names.end()) {}
 
 bool Selector::take(const std::string& name) {
   if (!listed_.empty()) seen_.insert(name);

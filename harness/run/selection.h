@@ -38,7 +38,7 @@ struct Selection {
 
 // A case list file: one case name per line; blank lines and lines starting with '#' are
 // skipped, surrounding blanks trimmed. Throws gcn::Error naming the file when it cannot be
-// read.
+// read or names no case (an empty list would otherwise select every case).
 std::vector<std::string> readCaseList(const std::string& path);
 
 // A Selection applied to case names as a list yields them: take(name) is asked once per case,
@@ -47,12 +47,12 @@ std::vector<std::string> readCaseList(const std::string& path);
 // had, and the list (a typo must not shrink a CI run silently).
 class Selector {
  public:
-  explicit Selector(const Selection& s);
+  explicit Selector(Selection s);
   bool take(const std::string& name);
   void finish() const;
 
  private:
-  const Selection& s_;
+  Selection s_;
   std::set<std::string> listed_, seen_;
   std::size_t position_ = 0;
 };

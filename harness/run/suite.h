@@ -62,12 +62,12 @@ std::vector<std::string> suiteNames();
 // named)".
 std::string suiteOptionHelp();
 
-// All cases of `suite` ("" = every suite) whose name matches `filter` (a glob with * and
-// ?; "" = all). Throws gcn::Error for an unknown suite.
+// All cases of `suite` ("" = the default suites, SuiteInfo::inAll) whose name matches
+// `filter` (a glob with * and ?; "" = all). Throws gcn::Error for an unknown suite.
 std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
                              const gcn::Chip& chip);
-// The cases of `suite` ("" = every suite) that `want` takes (CaseFilter above). Throws
-// gcn::Error for an unknown suite.
+// The cases of `suite` ("" = the default suites) that `want` takes (CaseFilter above).
+// Throws gcn::Error for an unknown suite.
 std::vector<Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
                                    const gcn::Chip& chip);
 

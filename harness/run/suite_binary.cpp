@@ -19,10 +19,13 @@ namespace {
 constexpr uint64_t kBase = 0x300000;  // any 48-bit address: the V# base of the SSBO
 constexpr uint32_t kBytes = 960;      // lanes 60 and 61 (bytes 960..991) past the end
 
-Case makeCase(const gcn::Chip& chip, const gcn::OpcodeInfo& op) {
+// The case, or nothing when `want` does not take its name.
+std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                             const gcn::OpcodeInfo& op) {
   Case c;
   const std::string m(op.mnemonic);
   c.name = std::string(kBinarySuite) + "." + (m.rfind("buffer_", 0) == 0 ? m.substr(7) : m);
+  if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kBinarySuite;
   c.tolerance = ToleranceId::Exact;
   routes::DeviceCase& d = c.device;
@@ -91,7 +94,7 @@ std::vector<Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want) {
   std::vector<Case> cases;
   for (const gcn::OpcodeInfo& op : gcn::allOpcodes())
     if (gcn::existsOn(op, chip.gen))
-      if (Case c = makeCase(chip, op); wanted(want, c.name)) cases.push_back(std::move(c));
+      if (auto c = makeCase(want, chip, op)) cases.push_back(std::move(*c));
   return cases;
 }
 

@@ -185,6 +185,11 @@ TEST(CiCli, SelectionErrorsExitTwo) {
   const auto r = runGcnprobe("run --case-list " + tmp("list.txt"));
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.out.find("storage.nope"), std::string::npos) << r.out;
+  // A list of comments only names no case: an error naming the file, never the whole suite.
+  std::ofstream(tmp("empty.txt")) << "# nothing to rerun\n\n";
+  const auto e = runGcnprobe("list --case-list " + tmp("empty.txt"));
+  EXPECT_EQ(e.exit, 2) << e.out;
+  EXPECT_NE(e.out.find("empty.txt: names no case"), std::string::npos) << e.out;
 }
 
 }  // namespace
