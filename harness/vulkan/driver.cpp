@@ -10,6 +10,8 @@
 #include <optional>
 #include <sstream>
 
+#include <vulkan/vulkan_core.h>
+
 #include "reference/error.h"
 #include "reference/gen.h"
 
@@ -144,6 +146,18 @@ bool hasRenderNode() {
 
 const std::vector<fs::path>& skippedManifests() {
   return skipped();
+}
+
+void noteLoaderVersion(uint32_t instanceVersion) {
+  // VK_LOADER_DRIVERS_DISABLE: Vulkan-Loader 1.3.234 (docs/LoaderInterfaceArchitecture.md,
+  // "Driver Filtering"). A driver folder's list goes through VK_DRIVER_FILES, which every
+  // loader honours.
+  if (instanceVersion >= VK_MAKE_API_VERSION(0, 1, 3, 234) || !activeDriver().system() ||
+      std::getenv(kOwnDisable) == nullptr)
+    return;
+  unsetenv("VK_LOADER_DRIVERS_DISABLE");
+  unsetenv(kOwnDisable);
+  skipped().clear();
 }
 
 Driver parseDriver(const std::string& spec) {

@@ -11,6 +11,7 @@
 // children and the tests all see the same driver; nothing else names a manifest path.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -43,7 +44,8 @@ std::filesystem::path radvManifest();
 // "<prefix>.<arch>.json"): intel, intel_hasvk, radeon, nouveau, broadcom, freedreno, panfrost,
 // asahi, powervr_mesa, virtio. RADV is kept where RADV_FORCE_FAMILY asks for its null device.
 // With no render node they enumerate no device, but the loader still loads them (about 6 ms
-// of every start on this project's machines). The manifests among `manifests` to leave out.
+// of a one-case run on a 2-core machine without a GPU). The manifests among `manifests` to
+// leave out.
 std::vector<std::filesystem::path> renderNodeOnlyManifests(
     const std::vector<std::filesystem::path>& manifests, bool radvForced);
 
@@ -57,6 +59,11 @@ bool hasRenderNode();
 // sets is noted in GCNPROBE_DRIVERS_LEFT_OUT, so that a child process that inherits it decides
 // again rather than taking it for the user's.
 const std::vector<std::filesystem::path>& skippedManifests();
+
+// Called by loadVulkan() once the loader is loaded, before any instance: a loader older than
+// 1.3.234 ignores VK_LOADER_DRIVERS_DISABLE, so there the system driver's drivers are all
+// loaded and skippedManifests() is emptied (it would name drivers that were loaded).
+void noteLoaderVersion(uint32_t instanceVersion);
 
 // Called by loadVulkan() before the loader starts (idempotent). For a driver folder: points
 // the loader at the folder's manifests (VK_DRIVER_FILES, VK_ICD_FILENAMES), disables the

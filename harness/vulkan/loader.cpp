@@ -13,7 +13,10 @@ void loadVulkan() {
   static std::once_flag once;
   static VkResult result = VK_SUCCESS;
   applyDriver();  // before the loader reads VK_DRIVER_FILES (throws for a bad driver choice)
-  std::call_once(once, [] { result = volkInitialize(); });
+  std::call_once(once, [] {
+    result = volkInitialize();
+    if (result == VK_SUCCESS) noteLoaderVersion(volkGetInstanceVersion());
+  });
   if (result != VK_SUCCESS) {
     throw gcn::InfraError(
         "cannot load the Vulkan loader (libvulkan.so.1): install libvulkan1 and "

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <vulkan/vulkan_core.h>
+
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
 #include "tests/support/cli.h"
@@ -151,10 +153,37 @@ TEST(DriverCli, OnlyDriversThatNeedARenderNodeAreLeftOutWithoutOne) {
   EXPECT_EQ(gcnprobe::vk::renderNodeOnlyManifests(manifests, true), withoutRadv);
 }
 
+// A loader older than 1.3.234 ignores VK_LOADER_DRIVERS_DISABLE: for the system driver,
+// gcnprobe then takes its own value back (the drivers are loaded) and names none as left out;
+// a newer loader, or a value the user set, is left alone.
+TEST(DriverCli, AnOldLoaderLoadsEveryDriverAndNothingIsNamedLeftOut) {
+  if (!gcnprobe::vk::activeDriver().system()) GTEST_SKIP() << "the system driver's mechanism";
+  const auto value = [](const char* v) {
+    const char* s = std::getenv(v);
+    return s == nullptr ? std::string("(unset)") : std::string(s);
+  };
+  setenv("VK_LOADER_DRIVERS_DISABLE", "intel_icd.x86_64.json", 1);
+  setenv("GCNPROBE_DRIVERS_LEFT_OUT", "intel_icd.x86_64.json", 1);
+  gcnprobe::vk::noteLoaderVersion(VK_MAKE_API_VERSION(0, 1, 3, 234));
+  EXPECT_EQ(value("VK_LOADER_DRIVERS_DISABLE"), "intel_icd.x86_64.json");
+  gcnprobe::vk::noteLoaderVersion(VK_MAKE_API_VERSION(0, 1, 3, 204));
+  EXPECT_EQ(value("VK_LOADER_DRIVERS_DISABLE"), "(unset)");
+  EXPECT_EQ(value("GCNPROBE_DRIVERS_LEFT_OUT"), "(unset)");
+  EXPECT_TRUE(gcnprobe::vk::skippedManifests().empty());
+  // The user's own value (no note of gcnprobe's): kept.
+  setenv("VK_LOADER_DRIVERS_DISABLE", "lvp_icd*", 1);
+  gcnprobe::vk::noteLoaderVersion(VK_MAKE_API_VERSION(0, 1, 3, 204));
+  EXPECT_EQ(value("VK_LOADER_DRIVERS_DISABLE"), "lvp_icd*");
+  unsetenv("VK_LOADER_DRIVERS_DISABLE");
+}
+
 // On a machine without a render node the drivers that need one are not loaded, `devices` says
 // which and how to load them, and the devices are exactly those every driver loaded gives.
 TEST(DriverCli, LeavingOutDriversThatNeedARenderNodeLosesNoDevice) {
   if (gcnprobe::vk::hasRenderNode()) GTEST_SKIP() << "this machine has a render node";
+  for (const char* v : {"VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE", "VK_DRIVER_FILES",
+                        "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"})
+    if (std::getenv(v) != nullptr) GTEST_SKIP() << v << " is set: the drivers are the user's";
   const auto text = runGcnprobe("devices", Stderr::Discard);
   ASSERT_EQ(text.exit, 0) << text.out;
   const auto all = gcnprobe::test_support::runCommand(
@@ -190,7 +219,8 @@ TEST(DriverCli, LeavingOutDriversThatNeedARenderNodeLosesNoDevice) {
   if (d.system() && !gcnprobe::test_support::radvMissing()) {
     EXPECT_NE(note, std::string::npos) << text.out;
   } else if (!d.system()) {
-    EXPECT_NE(text.out.find("not loaded: radeon_icd"), std::string::npos) << text.out;
+    ASSERT_NE(note, std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("radeon_icd", note), std::string::npos) << text.out;
   }
 }
 
