@@ -529,7 +529,11 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
     t += (i ? ", " : "") + std::to_string(c.v0[i]);
   t += "\n";
   for (std::size_t k = 0; k < c.data.size(); ++k) {
-    t += "v" + std::to_string(k + 1) + " = ";
+    // Appended piece by piece: "v" + std::to_string(...) here trips a false -Wrestrict
+    // warning of GCC 12's std::string in a Release build.
+    t += 'v';
+    t += std::to_string(k + 1);
+    t += " = ";
     for (std::size_t i = 0; i < c.data[k].size(); ++i)
       t += (i ? ", " : "") + hex(c.data[k][i]);
     t += "\n";
