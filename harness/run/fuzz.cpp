@@ -50,6 +50,15 @@ unsigned atomicOffset(bool wide, Below& below) {
   return wide ? 16 * below(5) : kOffsets[below(std::size(kOffsets))];
 }
 
+// An SSBO atomic (OFFEN, GLC: the pre-op value returned) in assembler text.
+std::string ssboAtomicText(const std::string& op, bool wide, unsigned offset) {
+  const unsigned regs = (op == "cmpswap" ? 2 : 1) * (wide ? 2 : 1);
+  return "buffer_atomic_" + op + (wide ? "_x2 " : " ") +
+         (regs == 1 ? std::string("v1") : "v[1:" + std::to_string(regs) + "]") +
+         ", v0, s[4:7], 0 offen" + (offset != 0 ? " offset:" + std::to_string(offset) : "") +
+         " glc";
+}
+
 // `count` distinct values of [0, n) in random order (count <= n): stores from different lanes
 // never write the same byte, which Vulkan leaves undefined (a data race between invocations).
 template <typename Below>
@@ -294,10 +303,7 @@ FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& belo
     const unsigned offset = atomicOffset(wide, below);
     const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
     c.kind = "raw-atomic";
-    c.inst = "buffer_atomic_" + op + (wide ? "_x2 " : " ") +
-             (regs == 1 ? std::string("v1") : "v[1:" + std::to_string(regs) + "]") +
-             ", v0, s[4:7], 0 offen" + (offset != 0 ? " offset:" + std::to_string(offset) : "") +
-             " glc";
+    c.inst = ssboAtomicText(op, wide, offset);
     const unsigned es = wide ? 8 : 4;
     const uint32_t slots = static_cast<uint32_t>(c.memoryBytes / es) + 4;
     for (uint32_t slot : distinct(slots, std::min(lanes, slots), below))
@@ -404,10 +410,7 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
     const uint32_t range = es * (1 + below(32));
     const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
     c.kind = "storage-atomic";
-    c.inst = "buffer_atomic_" + op + (wide ? "_x2 " : " ") +
-             (regs == 1 ? std::string("v1") : "v[1:" + std::to_string(regs) + "]") +
-             ", v0, s[4:7], 0 offen" + (offset != 0 ? " offset:" + std::to_string(offset) : "") +
-             " glc";
+    c.inst = ssboAtomicText(op, wide, offset);
     v = routes::makeStorageBufferVSharp(kBase, range);
     c.memoryBytes = range;
     for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
