@@ -61,9 +61,9 @@ std::string rawFormProblem(const DeviceCase& c) {
     return "D16, LDS, TFE and ADDR64 forms come from no lane shader";
   const bool soffset = soffsetForm(in);
   if (in.soffset != 128 && !soffset)
-    return "SOFFSET other than the inline constant 0 comes only from the SOFFSET form: "
-           "buffer_load_dword/_dwordx2/_dwordx4 through an SSBO with an SGPR SOFFSET and "
-           "neither OFFEN nor IDXEN";
+    return "SOFFSET other than the inline constant 0: an SGPR SOFFSET comes only from the "
+           "SOFFSET form, buffer_load_dword/_dwordx2/_dwordx4 through an SSBO with neither "
+           "OFFEN nor IDXEN";
   const bool atomic = op.kind == gcn::OpKind::Atomic;
   if (atomic != in.glc || in.slc)
     return atomic ? "the atomic shaders use the returned value: the instruction needs glc"

@@ -39,12 +39,13 @@ std::string rawFormProblem(const DeviceCase& c);
 // storage or atomic route's variant for the same binding), "" when none has it.
 std::string rawVariant(const DeviceCase& c);
 
+// Guard bytes the raw route keeps on both sides of what a case may reach.
+inline constexpr uint64_t kRawGuard = 256;
+
 // Where the raw route puts a case: a harness buffer of `bytes` bytes whose first byte stands
 // for case address `origin`; every reach byte and the memory image lie at least `guard`
 // bytes inside it. Throws gcn::Error with the numbers when the reach is over the bound
 // (gcn::reachBoundProblem).
-// Guard bytes the raw route keeps on both sides of what a case may reach.
-inline constexpr uint64_t kRawGuard = 256;
 struct RawPlacement {
   uint64_t origin = 0;
   uint64_t bytes = 0;

@@ -134,39 +134,23 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
     if (v.numFormat == gcn::Nfmt::Sint) return VK_FORMAT_R32G32B32A32_SINT;
     return VK_FORMAT_R32G32B32A32_SFLOAT;
   };
+  // The shader construct whose instruction form the case would have; the raw route's form
+  // check (routes::rawFormProblem) then says whether it has it.
   switch (op.kind) {
     case gcn::OpKind::LoadFormat:
     case gcn::OpKind::StoreFormat:
-      if (!inst.idxen || inst.offen || inst.offset != 0)
-        return no(driverWhy +
-                  "; raw V# route: a texel-buffer access is IDXEN with OFFSET 0 and no OFFEN");
       d.binding = op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
                                                      : routes::Binding::StorageTexel;
       d.format = floatFormat();
       break;
     case gcn::OpKind::Load:
     case gcn::OpKind::Store:
-      // The SOFFSET form (routes/raw.h): an SGPR SOFFSET and no VADDR, loads only.
-      if (inst.soffset != 128 &&
-          (op.kind != gcn::OpKind::Load || inst.offen || inst.idxen || inst.soffset >= 104))
-        return no(driverWhy +
-                  "; raw V# route: an SGPR SOFFSET comes only from the SOFFSET form, a load "
-                  "with neither OFFEN nor IDXEN");
-      if (inst.soffset == 128 && (!inst.offen || inst.idxen))
-        return no(driverWhy + "; raw V# route: an SSBO access is OFFEN without IDXEN");
       d.binding = routes::Binding::StorageBuffer;
       break;
     case gcn::OpKind::Atomic:
-      if (inst.idxen && !inst.offen && inst.offset == 0) {
-        d.binding = routes::Binding::StorageTexel;
-        d.format = routes::atomicTexelFormat(op.atomic);
-      } else if (inst.offen && !inst.idxen) {
-        d.binding = routes::Binding::StorageBuffer;
-      } else {
-        return no(driverWhy +
-                  "; raw V# route: an atomic is IDXEN with OFFSET 0 (imageAtomic) or OFFEN "
-                  "(SSBO)");
-      }
+      // imageAtomic* (IDXEN) or an SSBO atomic (OFFEN).
+      d.binding = inst.idxen ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer;
+      if (inst.idxen) d.format = routes::atomicTexelFormat(op.atomic);
       break;
     case gcn::OpKind::Cache:
       return no(std::string(op.mnemonic) + " has no data access a route can realise");
