@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "harness/isa/aco_asm.h"
+#include "harness/isa/data_path.h"
 #include "harness/isa/descriptor_trace.h"
 #include "reference/assembler.h"
 #include "reference/code_scan.h"
@@ -25,6 +26,27 @@ std::string disagreement(gcn::Gen gen, const EmittedInstruction& e) {
   if (fromText == e.inst) return "";
   return "driver text reads as '" + printOrReason(gen, fromText) + "', the words decode as '" +
          printOrReason(gen, e.inst) + "'";
+}
+
+// The data-path proof for the buffer instruction at `index` of the executable named `name`.
+DataPathProof proveEmitted(gcn::Gen gen, const routes::PipelineIsa& isa,
+                           const EmittedInstruction& e) {
+  for (const auto& exe : isa.executables) {
+    if (exe.name != e.executable) continue;
+    const std::vector<AsmInstruction> code =
+        parseAcoAssembly(exe.assembly, exe.source.empty() ? exe.name : exe.source);
+    std::vector<std::vector<uint32_t>> words;
+    for (const AsmInstruction& a : code)
+      words.push_back(a.words);
+    const UserSgprRoles roles = radvUserSgprRoles(exe.stages);
+    std::vector<SgprEntryCopies> sgprs;
+    const std::vector<TracedDescriptor> traced = traceDescriptors(gen, words, roles, &sgprs);
+    return proveDataPath(gen, code, traced, sgprs,
+                         DataPathRequest{e.listingIndex, isa.dataPath, roles});
+  }
+  DataPathProof none;
+  none.reason = "executable '" + e.executable + "' not found";
+  return none;
 }
 
 }  // namespace
@@ -97,6 +119,7 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
       e.textDisagreement = disagreement(gen, e);
       e.descriptor = traced[i].slot;
       e.descriptorWhy = traced[i].why;
+      e.listingIndex = i;
       out.push_back(std::move(e));
     }
   }
@@ -173,11 +196,18 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
   r.emitted = emittedBufferInstructions(gen, isa.executables);
   const std::string caseBuffer = bufferSlotName(isa.caseBuffer);
   std::vector<std::string> elsewhere, untraced;  // matches that prove nothing
+  std::string pathBreak;                         // a match whose data path is not proven
   for (const EmittedInstruction& e : r.emitted) {
     if (!e.decoded || !mismatchField(intended, e.inst, isa.offsetFixed).empty()) continue;
     if (e.descriptor == isa.caseBuffer) {
+      const DataPathProof proof = proveEmitted(gen, isa, e);
+      if (!proof.proven) {
+        if (pathBreak.empty()) pathBreak = proof.reason;
+        continue;
+      }
       r.outcome = Outcome::Verified;
       r.reason = cacheBitsNote(intended, e.inst);
+      r.proven = proof.links;
       return r;
     }
     if (e.descriptor)
@@ -188,6 +218,11 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
   r.outcome = Outcome::RouteMiss;
   r.reason = "intended '" + printOrReason(gen, intended) + "'" +
              (isa.offsetFixed ? "" : " (OFFSET not compared)");
+  if (!pathBreak.empty()) {
+    r.reason +=
+        " is in the pipeline on the case's buffer, but its data path is not proven: " + pathBreak;
+    return r;
+  }
   if (!untraced.empty())
     r.reason += " is in the pipeline but its descriptor is not traced to the case's buffer (" +
                 caseBuffer + "): " + untraced.front() + "; ";

@@ -34,7 +34,8 @@ struct EmittedInstruction {
   std::string textDisagreement;
   // The descriptor its SRSRC holds (descriptor_trace.h); empty when not traced.
   std::optional<routes::BufferSlot> descriptor;
-  std::string descriptorWhy;  // why not traced
+  std::string descriptorWhy;     // why not traced
+  std::size_t listingIndex = 0;  // its index in the executable's instruction list
 
   // "set 0 binding 1", "vertex buffer 0" or "descriptor not traced".
   std::string descriptorName() const;
@@ -67,8 +68,11 @@ std::string mismatchField(const gcn::Instruction& intended, const gcn::Instructi
 std::string cacheBitsNote(const gcn::Instruction& intended, const gcn::Instruction& emitted);
 
 enum class Outcome : uint8_t {
-  Verified,    // the intended instruction is in the pipeline, on the case's buffer
-  RouteMiss,   // it is not (or only on other buffers, or on an untraced descriptor)
+  Verified,    // the intended instruction is in the pipeline, on the case's buffer, and the
+               // data-path proof holds (results reach Out, data and address come from In,
+               // through copies only)
+  RouteMiss,   // it is not (or only on other buffers, or on an untraced descriptor), or the
+               // driver puts something other than copies between it and In / Out
   NoIsa,       // the device captures no ISA (no VK_KHR_pipeline_executable_properties)
   NoAssembly,  // executables exist but their Assembly text is empty (gfx6/7 without clrxdisasm)
 };
@@ -79,6 +83,8 @@ struct CheckResult {
   std::string reason;  // for RouteMiss / NoAssembly: the intended and the emitted instructions;
                        // for Verified: cacheBitsNote, if the cache bits differ
   std::vector<EmittedInstruction> emitted;
+  // Verified: what the data-path proof (data_path.h) established, one phrase per link.
+  std::vector<std::string> proven;
 };
 
 // Throws gcn::Error as emittedBufferInstructions does.

@@ -1,5 +1,7 @@
 #include "harness/isa/descriptor_trace.h"
 
+#include "harness/isa/instruction_effects.h"
+
 #include <array>
 #include <map>
 
@@ -187,35 +189,11 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
   }
 }
 
-// SOPP control flow (same opcodes on gfx6-9): s_endpgm 1, s_branch 2, s_cbranch_* 4..9 and
-// s_cbranch_cdbg* 23..26; SIMM16 counts dwords from the next instruction.
-struct Flow {
-  bool fallsThrough = true;
-  std::optional<long> targetDword;
-};
-Flow flowOf(gcn::CodeClass cls, const std::vector<uint32_t>& w, long nextDword) {
-  Flow f;
-  if (cls != gcn::CodeClass::Sopp) return f;
-  const unsigned op = (w[0] >> 16) & 0x7f;
-  const long simm = static_cast<int16_t>(w[0] & 0xffff);
-  if (op == 1) f.fallsThrough = false;
-  if (op == 2) {
-    f.fallsThrough = false;
-    f.targetDword = nextDword + simm;
-  }
-  if ((op >= 4 && op <= 9) || (op >= 23 && op <= 26)) f.targetDword = nextDword + simm;
-  return f;
-}
-
-bool merge(std::optional<State>& into, const State& from) {
-  if (!into) {
-    into = from;
-    return true;
-  }
+bool merge(State& into, const State& from) {
   bool changed = false;
   for (unsigned i = 0; i < kSgprs; ++i)
-    if (!((*into)[i] == from[i]) && (*into)[i].k != Val::K::Unknown) {
-      (*into)[i] = Val{};
+    if (!(into[i] == from[i]) && into[i].k != Val::K::Unknown) {
+      into[i] = Val{};
       changed = true;
     }
   return changed;
@@ -224,8 +202,8 @@ bool merge(std::optional<State>& into, const State& from) {
 }  // namespace
 
 UserSgprRoles radvUserSgprRoles(VkShaderStageFlags stages) {
-  if (stages == VK_SHADER_STAGE_COMPUTE_BIT) return {2, -1};
-  if (stages == VK_SHADER_STAGE_VERTEX_BIT) return {4, 2};
+  if (stages == VK_SHADER_STAGE_COMPUTE_BIT) return {2, -1, -1};
+  if (stages == VK_SHADER_STAGE_VERTEX_BIT) return {4, 2, 3};
   return {};
 }
 
@@ -237,19 +215,15 @@ std::string bufferSlotName(const routes::BufferSlot& s) {
 
 std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
                                                std::span<const std::vector<uint32_t>> instructions,
-                                               const UserSgprRoles& roles) {
+                                               const UserSgprRoles& roles,
+                                               std::vector<SgprEntryCopies>* entryCopies) {
   const std::size_t n = instructions.size();
   std::vector<std::optional<gcn::CodeClass>> cls(n);
-  std::vector<long> start(n + 1, 0);
-  std::map<long, std::size_t> byDword;
-  for (std::size_t i = 0; i < n; ++i) {
-    byDword[start[i]] = i;
-    start[i + 1] = start[i] + static_cast<long>(instructions[i].size());
-    if (instructions[i].empty()) continue;
-    if (const std::optional<gcn::CodeInstruction> ci =
-            gcn::tryScanInstruction(gen, instructions[i], 0))
-      cls[i] = ci->cls;
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!instructions[i].empty())
+      if (const std::optional<gcn::CodeInstruction> ci =
+              gcn::tryScanInstruction(gen, instructions[i], 0))
+        cls[i] = ci->cls;
   // Entry: every SGPR holds its own argument value (user SGPRs, then system SGPRs).
   std::vector<std::optional<State>> in(n);
   if (n > 0) {
@@ -259,32 +233,21 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
     in[0] = entry;
   }
   // Forward data flow to a fixed point; each SGPR only ever moves towards Unknown.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!in[i]) continue;
-      State s = *in[i];
-      Flow f;
-      if (!cls[i] || instructions[i].empty()) {
-        setUnknown(s, 0, kSgprs);  // an unknown word: it could write anything
-      } else {
-        transfer(gen, *cls[i], instructions[i], s);
-        f = flowOf(*cls[i], instructions[i], start[i + 1]);
-      }
-      if (f.fallsThrough && i + 1 < n) changed = merge(in[i + 1], s) || changed;
-      if (f.targetDword) {
-        const auto it = byDword.find(*f.targetDword);
-        if (it != byDword.end()) {
-          changed = merge(in[it->second], s) || changed;
-        } else {
-          // A branch into the middle of an instruction or out of the code: nothing after
-          // any join can be trusted.
-          State unknown;
-          for (std::size_t j = 0; j < n; ++j)
-            if (in[j]) changed = merge(in[j], unknown) || changed;
-        }
-      }
-    }
+  forwardFlow<State>(
+      gen, instructions, in,
+      [&](std::size_t i, const std::optional<gcn::CodeClass>& c, State& s) {
+        if (!c || instructions[i].empty())
+          setUnknown(s, 0, kSgprs);  // an unknown word: it could write anything
+        else
+          transfer(gen, *c, instructions[i], s);
+      },
+      merge, [](State& s) { setUnknown(s, 0, kSgprs); });
+  if (entryCopies != nullptr) {
+    entryCopies->assign(n, {});
+    for (std::size_t i = 0; i < n; ++i)
+      for (unsigned r = 0; r < kSgprs; ++r)
+        (*entryCopies)[i][r] =
+            in[i] && (*in[i])[r].k == Val::K::Arg ? static_cast<int16_t>((*in[i])[r].arg) : -1;
   }
 
   std::vector<TracedDescriptor> out(n);

@@ -15,12 +15,14 @@
 //
 // The trace is a forward data flow over the instruction stream (branches decoded from SOPP,
 // states merged at join points): each SGPR holds "argument SGPR i at entry", a constant,
-// "dword d of the 16*k-byte-aligned load from pointer argument i", or unknown. Every scalar
+// "dword d of the 16*k-byte-aligned load from pointer argument i", or unknown (the flow itself
+// is instruction_effects.h's forwardFlow). Every scalar
 // and vector encoding that can write an SGPR either propagates (s_mov_b32/b64 copies, scalar
 // loads) or makes its destinations unknown; anything not traced is unknown and never counts
 // as proof.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -42,6 +44,7 @@ namespace gcnprobe::isa {
 struct UserSgprRoles {
   int set0Pointer = -1;
   int vertexBuffersPointer = -1;
+  int baseVertexSgpr = -1;
 };
 // By the executable's Vulkan stages (VkPipelineExecutablePropertiesKHR::stages): a compute
 // or a vertex shader; other stages or merged stages: no roles.
@@ -56,12 +59,17 @@ struct TracedDescriptor {
 // "set 0 binding 1", "vertex buffer 0".
 std::string bufferSlotName(const routes::BufferSlot& s);
 
+// For each SGPR before an instruction: the number of the SGPR whose entry (argument) value it
+// holds, through s_mov copies only; -1 when it holds anything else.
+using SgprEntryCopies = std::array<int16_t, 128>;
+
 // One entry per instruction (`instructions[i]` = the dwords of instruction i, in program
 // order, as ACO prints them); entries for non-buffer instructions are untraced with why =
 // "not a buffer instruction". Never throws: words that are no encoding of the generation
 // make the SGPRs they could write unknown (all of them).
 std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
                                                std::span<const std::vector<uint32_t>> instructions,
-                                               const UserSgprRoles& roles);
+                                               const UserSgprRoles& roles,
+                                               std::vector<SgprEntryCopies>* entryCopies = nullptr);
 
 }  // namespace gcnprobe::isa

@@ -9,6 +9,18 @@
 
 namespace gcnprobe::routes {
 
+DataPath laneShaderDataPath(const DeviceCase& c) {
+  DataPath p;
+  p.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
+  p.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 2};
+  if (c.binding == Binding::StorageBuffer && c.inst.op != nullptr) {
+    p.address = DataPath::Address::AlignedInputWords;
+    const unsigned bytes = c.inst.op->memBytes;
+    p.alignBytes = c.inst.op->kind == gcn::OpKind::Atomic ? bytes : std::min(bytes, 4u);
+  }
+  return p;
+}
+
 std::string_view bindingName(Binding b) {
   switch (b) {
     case Binding::UniformTexel:

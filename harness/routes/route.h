@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -94,6 +95,30 @@ struct BufferSlot {
   bool operator==(const BufferSlot&) const = default;
 };
 
+// How the route's shader moves a case's values (the data-path proof, harness/isa/data_path.h):
+// the buffer its results go out through, the buffer its lane inputs come from, and how the
+// case instruction's VADDR is formed from them.
+struct DataPath {
+  enum class Address : uint8_t {
+    InputWords,  // every VADDR register is an In word, unchanged (texel index, raw offsets)
+    // an In word, or an In word ANDed with ~(alignBytes - 1) (`addr / ESIZE * ESIZE` in the
+    // storage and atomic shaders; the route's offsets are multiples of ESIZE, so equal)
+    AlignedInputWords,
+    VertexIndex,  // the vertex index: the stage's vertex id VGPR plus the base vertex SGPR (0)
+  };
+  std::optional<BufferSlot> out;  // empty: the route names none, and nothing can be proven
+  std::optional<BufferSlot> in;
+  Address address = Address::InputWords;
+  unsigned alignBytes = 1;
+  unsigned vertexIdVgpr = 0;  // VertexIndex: the VGPR holding the vertex id at entry
+};
+
+// The data path of the lane shaders (texel_*.comp, storage_access.comp, atomic_*.comp): set 0
+// binding 1 is In (idx/addr, enabled, data), binding 2 is Out; a texel access indexes with an
+// In word, an SSBO access with `addr / ESIZE * ESIZE` (ESIZE: the element's bytes, 4 at most
+// for loads and stores, the atomic's width for atomics).
+DataPath laneShaderDataPath(const DeviceCase& c);
+
 // What the ISA check (harness/isa/check.h) needs of the pipeline that realises a case.
 struct PipelineIsa {
   std::vector<vk::ExecutableIsa> executables;  // empty: the device cannot capture ISA
@@ -103,6 +128,7 @@ struct PipelineIsa {
   // Where the case's buffer is: the check requires the intended instruction on it, not on
   // the route's own input/output buffers.
   BufferSlot caseBuffer;
+  DataPath dataPath;
 };
 
 class Route {

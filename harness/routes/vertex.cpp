@@ -122,9 +122,16 @@ class VertexRoute final : public Route {
     if (const std::string why = unbuildableReason(c); !why.empty()) throw gcn::Error(why);
     if (vertexVariant(c).empty()) throw gcn::Error("not a vertex case");
     if (!pass_) pass_ = std::make_unique<vk::EmptyRenderPass>(ctx_);
-    // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...)).
+    // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...));
+    // In (idx, enabled) is set 0 binding 0, Out binding 1 (shaders/vertex_fetch.vert). The
+    // fetch index is gl_VertexIndex: RADV's vertex id VGPR (v0) plus the base vertex SGPR.
+    DataPath path;
+    path.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0};
+    path.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
+    path.address = DataPath::Address::VertexIndex;
+    path.vertexIdVgpr = 0;
     return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}};
+            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}, path};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

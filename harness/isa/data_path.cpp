@@ -1,0 +1,420 @@
+#include "harness/isa/data_path.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+#include "harness/isa/instruction_effects.h"
+#include "reference/encoding.h"
+#include "reference/opcodes.h"
+
+namespace gcnprobe::isa {
+namespace {
+
+constexpr unsigned kVgprs = 256;
+
+struct Tag {
+  enum class K : uint8_t { Mixed, Entry, Def };
+  K k = K::Mixed;
+  uint32_t insn = 0;   // Def: the writing instruction's index
+  uint16_t index = 0;  // Def: which of its written registers; Entry: the VGPR
+  bool operator==(const Tag&) const = default;
+  bool operator<(const Tag& o) const {
+    return std::tie(k, insn, index) < std::tie(o.k, o.insn, o.index);
+  }
+};
+
+Tag join(const Tag& a, const Tag& b) {
+  return a == b ? a : Tag{};
+}
+
+struct State {
+  std::array<Tag, kVgprs> cur;   // the value in the lanes EXEC enables now
+  std::array<Tag, kVgprs> hist;  // the join of every value since EXEC last changed (not narrowed)
+  bool narrowed = false;         // EXEC was narrowed since then
+};
+
+void write(State& s, unsigned r, const Tag& t) {
+  if (r >= kVgprs) return;
+  s.cur[r] = t;
+  s.hist[r] = s.narrowed ? join(s.hist[r], t) : t;
+}
+
+bool mergeState(State& into, const State& from) {
+  bool changed = false;
+  for (unsigned r = 0; r < kVgprs; ++r) {
+    const Tag c = join(into.cur[r], from.cur[r]), h = join(into.hist[r], from.hist[r]);
+    if (!(c == into.cur[r]) || !(h == into.hist[r])) changed = true;
+    into.cur[r] = c;
+    into.hist[r] = h;
+  }
+  if (from.narrowed && !into.narrowed) {
+    into.narrowed = true;
+    changed = true;
+  }
+  return changed;
+}
+
+std::string vreg(unsigned first, unsigned count) {
+  if (count <= 1) return "v" + std::to_string(first);
+  return "v[" + std::to_string(first) + ":" + std::to_string(first + count - 1) + "]";
+}
+
+struct Analysis {
+  gcn::Gen gen;
+  std::span<const AsmInstruction> code;
+  std::span<const TracedDescriptor> traced;
+  std::vector<VgprEffects> effects;
+  std::vector<std::optional<State>> in;
+  std::vector<std::optional<gcn::Instruction>> buffer;  // decoded buffer instructions
+
+  // "'v_bfe_i32 v7, v7, 23, 2' (listing line 13)"; raw words get the tables' mnemonic.
+  std::string where(std::size_t i) const {
+    std::string s = "'" + code[i].text + "'";
+    if (code[i].text.rfind(".long", 0) == 0 && i < effects.size() && effects[i].decoded)
+      s += " (" + effects[i].name + ")";
+    return s + " (listing line " + std::to_string(code[i].line) + ")";
+  }
+  bool onSlot(std::size_t i, const routes::BufferSlot& slot) const {
+    return i < traced.size() && traced[i].slot && *traced[i].slot == slot;
+  }
+  bool isLoadOn(std::size_t i, const std::optional<routes::BufferSlot>& slot) const {
+    if (!slot || !buffer[i] || !onSlot(i, *slot)) return false;
+    const gcn::OpKind k = buffer[i]->op->kind;
+    return k == gcn::OpKind::Load || k == gcn::OpKind::LoadFormat;
+  }
+  std::string describe(const Tag& t) const {
+    switch (t.k) {
+      case Tag::K::Mixed:
+        return "a value the proof cannot follow (different values meet where paths or EXEC "
+               "masks join)";
+      case Tag::K::Entry:
+        return "the entry value of v" + std::to_string(t.index);
+      case Tag::K::Def:
+        break;
+    }
+    const VgprEffects& e = effects[t.insn];
+    if (!e.decoded) return "whatever the undecodable " + where(t.insn) + " left";
+    if (!e.writeWidthKnown)
+      return "a register " + where(t.insn) +
+             " may write (the tables do not size its "
+             "destination)";
+    return "the value written by " + where(t.insn);
+  }
+};
+
+// The address key of a buffer instruction: its VADDR tags and its SOFFSET operand.
+struct AddrKey {
+  std::vector<Tag> vaddr;
+  unsigned soffset = 0;
+  bool operator<(const AddrKey& o) const {
+    return std::tie(vaddr, soffset) < std::tie(o.vaddr, o.soffset);
+  }
+  bool operator==(const AddrKey&) const = default;
+};
+
+AddrKey keyOf(const gcn::Instruction& inst, const State& s) {
+  AddrKey k;
+  for (unsigned j = 0; j < gcn::vaddrRegs(inst); ++j)
+    k.vaddr.push_back(s.cur[(inst.vaddr + j) % kVgprs]);
+  k.soffset = inst.soffset;
+  return k;
+}
+
+unsigned maxVdataRegs(gcn::Gen gen, const gcn::Instruction& inst) {
+  unsigned regs = 0;
+  for (const gcn::Chip& chip : gcn::allChips())
+    if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(*inst.op, chip, inst.tfe));
+  return regs;
+}
+
+// An In word: "register j of a load from the In buffer", unchanged.
+std::optional<std::pair<AddrKey, uint32_t>> inPosition(const Analysis& a, const Tag& t) {
+  if (t.k != Tag::K::Def || !a.buffer[t.insn] || !a.in[t.insn]) return std::nullopt;
+  const gcn::Instruction& l = *a.buffer[t.insn];
+  return std::make_pair(keyOf(l, *a.in[t.insn]), l.offset + 4u * t.index);
+}
+
+// The constant a VOP operand code names: inline integers 128..208, or a literal (255).
+std::optional<uint32_t> constantOperand(int code, std::span<const uint32_t> words) {
+  if (code >= 128 && code <= 192) return static_cast<uint32_t>(code - 128);
+  if (code >= 193 && code <= 208) return static_cast<uint32_t>(192 - code);
+  if (code == 255 && words.size() > 1) return words.back();
+  return std::nullopt;
+}
+
+}  // namespace
+
+DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
+                            std::span<const TracedDescriptor> traced,
+                            std::span<const SgprEntryCopies> sgprs, const DataPathRequest& req) {
+  DataPathProof proof;
+  const routes::DataPath& path = req.path;
+  if (!path.out) {
+    proof.reason = "the route names no Out buffer, so no data path can be proven";
+    return proof;
+  }
+  const std::size_t n = code.size();
+  if (req.caseIndex >= n) {
+    proof.reason = "the case instruction is not in the listing";
+    return proof;
+  }
+  Analysis a{gen, code, traced, {}, {}, {}};
+  std::vector<std::vector<uint32_t>> words(n);
+  a.effects.resize(n);
+  a.buffer.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    words[i] = code[i].words;
+    a.effects[i] = vgprEffects(gen, words[i]);
+    if (words[i].size() == 2)
+      if (std::optional<gcn::CodeInstruction> ci = gcn::tryScanInstruction(gen, words[i], 0);
+          ci && gcn::isBufferClass(ci->cls))
+        if (std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[i][0], words[i][1]);
+            inst && inst->op != nullptr)
+          a.buffer[i] = inst;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (a.effects[i].indirectFlow) {
+      proof.reason = a.where(i) +
+                     (a.effects[i].decoded ? " transfers control indirectly"
+                                           : " is no encoding the proof decodes") +
+                     ": the proof cannot follow the listing";
+      return proof;
+    }
+
+  // The flow: every VGPR starts as its own entry value.
+  a.in.resize(n);
+  {
+    State entry;
+    for (unsigned r = 0; r < kVgprs; ++r)
+      entry.cur[r] = entry.hist[r] = Tag{Tag::K::Entry, 0, static_cast<uint16_t>(r)};
+    a.in[0] = entry;
+  }
+  forwardFlow<State>(
+      gen, words, a.in,
+      [&](std::size_t i, const std::optional<gcn::CodeClass>&, State& s) {
+        const VgprEffects& e = a.effects[i];
+        if (e.move == VgprEffects::Move::Copy) {
+          write(s, e.writeFirst, s.cur[e.moveSrc % kVgprs]);
+        } else if (e.move == VgprEffects::Move::Swap) {
+          const Tag x = s.cur[e.writeFirst % kVgprs], y = s.cur[e.moveSrc % kVgprs];
+          write(s, e.writeFirst, y);
+          write(s, e.moveSrc, x);
+        } else {
+          for (unsigned k = 0; k < e.writeCount; ++k)
+            write(s, e.writeFirst + k,
+                  Tag{Tag::K::Def, static_cast<uint32_t>(i), static_cast<uint16_t>(k)});
+        }
+        if (e.exec == VgprEffects::Exec::Narrows) s.narrowed = true;
+        if (e.exec == VgprEffects::Exec::Changes) {
+          s.cur = s.hist;
+          s.narrowed = false;
+        }
+      },
+      mergeState,
+      [](State& s) {
+        s.cur.fill(Tag{});
+        s.hist.fill(Tag{});
+      });
+
+  const std::size_t c = req.caseIndex;
+  if (!a.in[c] || !a.buffer[c]) {
+    proof.reason = "the case instruction " + a.where(c) + " is unreachable or not decoded";
+    return proof;
+  }
+  const gcn::Instruction& ci = *a.buffer[c];
+  const State& atCase = *a.in[c];
+  const gcn::OpKind kind = ci.op->kind;
+  const bool returns = kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat ||
+                       (kind == gcn::OpKind::Atomic && ci.glc);
+  const bool takesData =
+      kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat || kind == gcn::OpKind::Atomic;
+  const unsigned regs = maxVdataRegs(gen, ci);
+
+  // 1. Results reach Out through copies, in order.
+  if (returns) {
+    const bool cmpswap =
+        ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
+    const unsigned results = cmpswap ? (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u) : regs;
+    // Every Out store slot: (address key, byte offset) -> the tags stored there.
+    std::map<std::pair<AddrKey, uint32_t>, std::vector<std::pair<Tag, std::size_t>>> out;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
+      const gcn::OpKind k = a.buffer[i]->op->kind;
+      if (k != gcn::OpKind::Store && k != gcn::OpKind::StoreFormat) continue;
+      const gcn::Instruction& st = *a.buffer[i];
+      const AddrKey key = keyOf(st, *a.in[i]);
+      const unsigned m = maxVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
+      for (unsigned j = 0; j < m; ++j)
+        out[{key, st.offset + 4u * j}].push_back({a.in[i]->cur[(st.vdata + j) % kVgprs], i});
+    }
+    std::vector<std::string> breaks;
+    std::vector<std::pair<unsigned, std::size_t>> missing;  // component, its entry in breaks
+    std::vector<std::optional<std::pair<AddrKey, uint32_t>>> at(results);
+    for (unsigned k = 0; k < results; ++k) {
+      const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
+      for (const auto& [slot, tags] : out)
+        for (const auto& [t, i] : tags)
+          if (t == want && !at[k]) at[k] = slot;
+      if (at[k]) continue;
+      const std::string what =
+          "result register " + vreg(ci.vdata + k, 1) + " (component " + std::to_string(k) + ")";
+      // Name the first instruction that overwrites the result before any Out store.
+      std::string why = what + " reaches no Out store unchanged";
+      for (std::size_t i = c + 1; i < n && why.back() != ':'; ++i) {
+        if (!a.in[i]) continue;
+        const VgprEffects& e = a.effects[i];
+        for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kVgprs; ++r) {
+          if (!(a.in[i]->cur[r] == want)) continue;
+          if (e.move == VgprEffects::Move::Copy && a.in[i]->cur[e.moveSrc % kVgprs] == want)
+            continue;
+          why = a.where(i) + " overwrites " + vreg(r, 1) + ", which holds " + what +
+                ", before it reaches Out (the driver rewrites the value):";
+          break;
+        }
+      }
+      if (why.back() == ':')
+        why.pop_back();
+      else
+        missing.push_back({k, breaks.size()});
+      breaks.push_back(why);
+    }
+    // Every component that reaches Out must reach dword k of one address.
+    std::optional<AddrKey> key;
+    bool split = false;
+    for (const auto& slot : at)
+      if (slot) {
+        if (key && !(*key == slot->first)) split = true;
+        if (!key) key = slot->first;
+      }
+    if (split) breaks.push_back("the result components reach Out through different addresses");
+    if (key && !split) {
+      uint32_t minOff = UINT32_MAX;
+      for (const auto& [slot, tags] : out)
+        if (slot.first == *key) minOff = std::min(minOff, slot.second);
+      std::string order;
+      bool permuted = false;
+      for (unsigned k = 0; k < results; ++k) {
+        if (!at[k]) continue;
+        const uint32_t dword = (at[k]->second - minOff) / 4;
+        permuted = permuted || dword != k;
+        order += (order.empty() ? "" : ", ") + std::string("component ") + std::to_string(k) +
+                 " -> Out dword " + std::to_string(dword);
+      }
+      if (permuted)
+        breaks.push_back("the driver permutes the result components (" + order +
+                         "); the route stores them in order");
+      // A component that is not stored: say what its Out dword holds instead.
+      for (const auto& [k, entry] : missing) {
+        const auto it = out.find({*key, minOff + 4u * k});
+        if (it == out.end() || it->second.empty()) continue;
+        breaks[entry] += "; Out dword " + std::to_string(k) + " holds " +
+                         a.describe(it->second.front().first) + " instead";
+      }
+      for (unsigned k = 0; k < results && !permuted; ++k) {
+        if (!at[k]) continue;
+        const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
+        for (const auto& [t, i] : out[*at[k]])
+          if (!(t == want)) {
+            breaks.push_back("the Out dword of component " + std::to_string(k) +
+                             " is also written with " + a.describe(t) + " by " + a.where(i));
+            break;
+          }
+      }
+    }
+    if (!breaks.empty()) {
+      proof.reason = breaks.front();
+      for (std::size_t j = 1; j < breaks.size(); ++j)
+        proof.reason += "; " + breaks[j];
+      return proof;
+    }
+    proof.links.push_back("results " + vreg(ci.vdata, results) + " reach Out dwords 0-" +
+                          std::to_string(results - 1) + " through copies");
+  }
+
+  // 2. Store and atomic data are In words, unchanged and in order.
+  if (takesData && !ci.op->ldsData) {
+    const unsigned data = regs - (ci.tfe ? 1u : 0u);
+    std::optional<std::pair<AddrKey, uint32_t>> base;
+    for (unsigned k = 0; k < data; ++k) {
+      const Tag t = atCase.cur[(ci.vdata + k) % kVgprs];
+      const std::string what = "VDATA register " + vreg(ci.vdata + k, 1);
+      if (t.k != Tag::K::Def || !a.isLoadOn(t.insn, path.in)) {
+        proof.reason = what + " holds " + a.describe(t) + ", not an In word unchanged";
+        return proof;
+      }
+      const auto pos = inPosition(a, t);
+      if (!pos) {
+        proof.reason = what + ": the In load " + a.where(t.insn) + " is unreachable";
+        return proof;
+      }
+      if (k == 0) base = pos;
+      if (!(pos->first == base->first) || pos->second != base->second + 4u * k) {
+        proof.reason = what + " holds an In word from another position than word " +
+                       std::to_string(k) + " of the lane's data (words permuted)";
+        return proof;
+      }
+    }
+    proof.links.push_back("VDATA " + vreg(ci.vdata, data) + " = In words, unchanged");
+  }
+
+  // 3. VADDR is formed from In words (or the vertex index) as the route documents.
+  for (unsigned j = 0; j < gcn::vaddrRegs(ci); ++j) {
+    const unsigned r = ci.vaddr + j;
+    const Tag t = atCase.cur[r % kVgprs];
+    const std::string what = "VADDR register " + vreg(r, 1);
+    const auto isInWord = [&](const Tag& x) {
+      return x.k == Tag::K::Def && a.isLoadOn(x.insn, path.in);
+    };
+    if (path.address != routes::DataPath::Address::VertexIndex && isInWord(t)) {
+      proof.links.push_back(what + " = an In word");
+      continue;
+    }
+    bool ok = false;
+    std::string how;
+    if (t.k == Tag::K::Def && a.in[t.insn]) {
+      const VgprEffects& e = a.effects[t.insn];
+      const State& s = *a.in[t.insn];
+      const std::vector<uint32_t>& w = words[t.insn];
+      if (path.address == routes::DataPath::Address::AlignedInputWords && e.name == "v_and_b32" &&
+          !e.modifiers && path.alignBytes > 1) {
+        const uint32_t mask = ~(path.alignBytes - 1u);
+        for (int x = 0; x < 2 && !ok; ++x) {
+          const int other = e.src[1 - x];
+          ok = constantOperand(e.src[x], w) == mask && other >= 256 &&
+               isInWord(s.cur[static_cast<unsigned>(other - 256) % kVgprs]);
+        }
+        how = "an In word ANDed with " + std::to_string(static_cast<int32_t>(mask));
+      }
+      if (path.address == routes::DataPath::Address::VertexIndex &&
+          (e.name == "v_add_u32" || e.name == "v_add_i32" || e.name == "v_add_co_u32") &&
+          !e.modifiers && t.insn < sgprs.size()) {
+        for (int x = 0; x < 2 && !ok; ++x) {
+          const int v = e.src[1 - x], sg = e.src[x];
+          ok = v >= 256 && sg >= 0 && sg < 128 && req.roles.baseVertexSgpr >= 0 &&
+               s.cur[static_cast<unsigned>(v - 256) % kVgprs] ==
+                   Tag{Tag::K::Entry, 0, static_cast<uint16_t>(path.vertexIdVgpr)} &&
+               sgprs[t.insn][static_cast<std::size_t>(sg)] == req.roles.baseVertexSgpr;
+        }
+        how = "the vertex id plus the base vertex";
+      }
+    }
+    if (!ok) {
+      proof.reason = what + " holds " + a.describe(t) + ", not " +
+                     (path.address == routes::DataPath::Address::VertexIndex
+                          ? std::string("the vertex index (vertex id + base vertex)")
+                          : std::string("an In word")) +
+                     ": the driver changes the address";
+      return proof;
+    }
+    proof.links.push_back(what + " = " + how);
+  }
+  if (ci.soffset < 128)
+    proof.links.push_back("SOFFSET s" + std::to_string(ci.soffset) + " assumed to hold the " +
+                          "route's value (SGPR values are not traced)");
+  proof.proven = true;
+  return proof;
+}
+
+}  // namespace gcnprobe::isa

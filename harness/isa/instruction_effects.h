@@ -1,0 +1,116 @@
+// What one GFX6-9 instruction does to the things the ISA proofs follow, decoded from its
+// encoded words (never from the driver's text: RADV prints most gfx6/7 instructions as raw
+// `.long` words): where control goes next (SOPP branches), which VGPRs it writes and reads,
+// whether it only moves a value (v_mov_b32 without modifiers, v_swap_b32), and what it does to
+// EXEC. Register widths come from the opcode tables (reference/vgpr_table.h for VALU and DS,
+// reference/opcodes.h for MUBUF/MTBUF); a width the tables cannot give is marked unknown and
+// the decoder then assumes the widest write the encoding allows, so a proof built on these
+// effects can be too strict, never too lenient.
+//
+// The forward data-flow driver below is shared by the descriptor trace (SGPRs) and the
+// data-path proof (VGPRs): blocks come from the SOPP branches, states are merged where paths
+// join, and the transfer is iterated to a fixed point.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/code_scan.h"
+#include "reference/gen.h"
+
+namespace gcnprobe::isa {
+
+// SOPP control flow (same opcodes on gfx6-9): s_endpgm 1, s_branch 2, s_cbranch_* 4..9 and
+// s_cbranch_cdbg* 23..26; SIMM16 counts dwords from the next instruction.
+struct ControlFlow {
+  bool fallsThrough = true;
+  std::optional<long> targetDword;
+};
+ControlFlow controlFlowOf(gcn::CodeClass cls, std::span<const uint32_t> words, long nextDword);
+
+struct VgprEffects {
+  bool decoded = true;  // false: words of no known encoding (it could write anything)
+  std::string name;     // mnemonic where the tables know it, else the encoding class ("vop3")
+  // VGPRs written: [writeFirst, writeFirst + writeCount).
+  unsigned writeFirst = 0;
+  unsigned writeCount = 0;
+  bool writeWidthKnown = true;  // false: writeCount is the widest the encoding allows
+  std::vector<unsigned> reads;  // VGPRs read (first registers of sources whose width is unknown)
+  enum class Move : uint8_t { None, Copy, Swap };
+  Move move = Move::None;  // Copy: writeFirst <- moveSrc; Swap: writeFirst <-> moveSrc
+  unsigned moveSrc = 0;
+  enum class Exec : uint8_t {
+    Keeps,    // EXEC unchanged
+    Narrows,  // EXEC &= something (s_and_saveexec_b64, s_and_b64 exec, exec, x; v_cmpx_*)
+    Changes,  // any other write of EXEC (a restore may enable lanes again)
+  };
+  Exec exec = Exec::Keeps;
+  bool indirectFlow = false;  // s_setpc/s_swappc/s_rfe/s_cbranch_join/s_cbranch_g_fork
+  // VOP1/VOP2/VOP3 operand codes (9-bit: 0-255 scalar/constant, 256+n = vn; -1 = none), for
+  // recognising an address formula; `modifiers`: ABS/NEG/OMOD/CLAMP, SDWA or DPP present.
+  std::array<int, 3> src{-1, -1, -1};
+  bool modifiers = false;
+};
+
+// `words`: one instruction as the listing gives it (the encoding plus any literal or second
+// dword). Never throws.
+VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words);
+
+// Forward data flow over a listing. `in[i]` is the state before instruction i (empty:
+// unreachable); in[0] is seeded by the caller. `transfer(i, cls, state)` applies instruction i
+// (cls empty: words of no known encoding); `merge(into, from)` joins `from` into an existing
+// state and returns whether it changed. A branch into the middle of an instruction or out of
+// the code makes `unknownAll(state)` flow into every reachable instruction.
+template <class State, class Transfer, class Merge, class UnknownAll>
+void forwardFlow(gcn::Gen gen, std::span<const std::vector<uint32_t>> instructions,
+                 std::vector<std::optional<State>>& in, Transfer transfer, Merge merge,
+                 UnknownAll unknownAll) {
+  const std::size_t n = instructions.size();
+  std::vector<std::optional<gcn::CodeClass>> cls(n);
+  std::vector<long> start(n + 1, 0);
+  std::map<long, std::size_t> byDword;
+  for (std::size_t i = 0; i < n; ++i) {
+    byDword[start[i]] = i;
+    start[i + 1] = start[i] + static_cast<long>(instructions[i].size());
+    if (instructions[i].empty()) continue;
+    if (const std::optional<gcn::CodeInstruction> ci =
+            gcn::tryScanInstruction(gen, instructions[i], 0))
+      cls[i] = ci->cls;
+  }
+  const auto mergeInto = [&](std::optional<State>& into, const State& from) {
+    if (!into) {
+      into = from;
+      return true;
+    }
+    return merge(*into, from);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!in[i]) continue;
+      State s = *in[i];
+      transfer(i, cls[i], s);
+      ControlFlow f;
+      if (cls[i]) f = controlFlowOf(*cls[i], instructions[i], start[i + 1]);
+      if (f.fallsThrough && i + 1 < n) changed = mergeInto(in[i + 1], s) || changed;
+      if (f.targetDword) {
+        const auto it = byDword.find(*f.targetDword);
+        if (it != byDword.end()) {
+          changed = mergeInto(in[it->second], s) || changed;
+        } else {
+          State u = s;
+          unknownAll(u);
+          for (std::size_t j = 0; j < n; ++j)
+            if (in[j]) changed = mergeInto(in[j], u) || changed;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace gcnprobe::isa

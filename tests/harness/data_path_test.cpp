@@ -1,0 +1,405 @@
+// The data-path proof (harness/isa/data_path.h) on listings taken from RADV's null device
+// (Mesa 25.0.7, `gcnprobe isa --dump-asm`), and on hand edits of them whose inserted words are
+// llvm-mc 14's encodings (`llvm-mc -arch=amdgcn -mcpu=tonga|gfx900 -show-encoding`). Every kind
+// of rewrite the drivers were seen to make must break the proof, naming the instruction and its
+// line; plain copies (also across blocks) must not; a shape the proof cannot follow must fail.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "harness/isa/aco_asm.h"
+#include "harness/isa/data_path.h"
+#include "harness/isa/descriptor_trace.h"
+#include "reference/code_scan.h"
+
+namespace {
+
+using gcn::Gen;
+using gcnprobe::isa::DataPathProof;
+using gcnprobe::routes::BufferSlot;
+using gcnprobe::routes::DataPath;
+
+// Proves the listing with the instruction whose text starts with `caseText` as the case.
+DataPathProof prove(Gen gen, const std::string& listing, VkShaderStageFlags stage,
+                    const DataPath& path, const std::string& caseText) {
+  const std::vector<gcnprobe::isa::AsmInstruction> code =
+      gcnprobe::isa::parseAcoAssembly(listing, "test listing");
+  std::vector<std::vector<uint32_t>> words;
+  std::size_t caseIndex = code.size();
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    words.push_back(code[i].words);
+    if (caseIndex == code.size() && code[i].text.rfind(caseText, 0) == 0) caseIndex = i;
+  }
+  EXPECT_LT(caseIndex, code.size()) << "no '" << caseText << "' in the listing";
+  const gcnprobe::isa::UserSgprRoles roles = gcnprobe::isa::radvUserSgprRoles(stage);
+  std::vector<gcnprobe::isa::SgprEntryCopies> sgprs;
+  const auto traced = gcnprobe::isa::traceDescriptors(gen, words, roles, &sgprs);
+  return gcnprobe::isa::proveDataPath(gen, code, traced, sgprs, {caseIndex, path, roles});
+}
+
+DataPath lanePath() {
+  DataPath p;
+  p.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
+  p.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 2};
+  return p;
+}
+
+DataPath vertexPath() {
+  DataPath p;
+  p.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0};
+  p.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
+  p.address = DataPath::Address::VertexIndex;
+  return p;
+}
+
+// The dwords of listing lines (the hex words after each ';').
+unsigned dwordsOf(const std::string& lines) {
+  unsigned n = 0;
+  for (const auto& a : gcnprobe::isa::parseAcoAssembly(lines))
+    n += static_cast<unsigned>(a.words.size());
+  return n;
+}
+
+// "s_cbranch_execz BB6" over `dwords` dwords (SIMM16 counts dwords from the next instruction).
+std::string execzOver(unsigned dwords) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "\ts_cbranch_execz BB6 ; bf88%04x\n", dwords);
+  return buf;
+}
+
+const char* const kTexelLoadStore =
+    "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], 0 offen ; e0741000 80000200\n";
+
+// texel.uniform.r32g32_uint.load_format_xy on tonga, Mesa 25.0.7: the load's v[2:3] go to Out
+// unchanged; VADDR v1 is In's idx[l]. `beforeLoad` is inserted before the case's load,
+// `beforeStore` after it, and `store` replaces the Out store; the execz branch over the block
+// is recomputed (13 dwords in the original).
+std::string texelLoad(const std::string& beforeLoad = "", const std::string& beforeStore = "",
+                      const std::string& store = kTexelLoadStore) {
+  const unsigned block = 11 + dwordsOf(beforeLoad + beforeStore + store);
+  return "BB0:\n"
+         "\ts_mov_b32 s3, 0                  ; be830080\n"
+         "\ts_load_dwordx4 s[4:7], s[2:3], 0x10 ; c00a0101 00000010\n"
+         "\tv_lshlrev_b32_e32 v1, 2, v0       ; 24020082\n"
+         "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+         "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 80010201\n"
+         "\ts_waitcnt vmcnt(0)                ; bf8c3f70\n"
+         "\tv_cmpx_ne_i32_e32 vcc, 0, v2      ; 7daa0480\n" +
+         execzOver(block) +
+         "BB1:\n"
+         "\ts_load_dwordx4 s[8:11], s[2:3], 0x0 ; c00a0201 00000000\n"
+         "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+         "\ts_waitcnt vmcnt(0) lgkmcnt(0)     ; bf8c0070\n" +
+         beforeLoad +
+         "\tbuffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen ; e0042000 80020201\n"
+         "\ts_load_dwordx4 s[0:3], s[2:3], 0x20 ; c00a0001 00000020\n"
+         "\tv_lshlrev_b32_e32 v0, 4, v0       ; 24000084\n"
+         "\ts_waitcnt vmcnt(0) lgkmcnt(0)     ; bf8c0070\n" +
+         beforeStore + store +
+         "BB6:\n"
+         "\ts_endpgm                          ; bf810000\n";
+}
+
+constexpr const char* kTexelCase = "buffer_load_format_xy";
+
+TEST(DataPath, TexelLoadStraightToOutIsProven) {
+  const DataPathProof p =
+      prove(Gen::Gfx8, texelLoad(), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  ASSERT_TRUE(p.proven) << p.reason;
+  ASSERT_EQ(p.links.size(), 2u);
+  EXPECT_EQ(p.links[0], "results v[2:3] reach Out dwords 0-1 through copies");
+  EXPECT_EQ(p.links[1], "VADDR register v1 = an In word");
+}
+
+// Each rewrite inserted between the load and the Out store breaks the proof, and the reason
+// quotes the instruction with its listing line (the inserted line is line 17).
+struct Rewrite {
+  const char* line;
+  const char* quoted;
+};
+TEST(DataPath, EveryKindOfRewriteIsCaught) {
+  const Rewrite rewrites[] = {
+      {"\tv_cvt_u32_f32_e32 v3, v3 ; 7e060f03\n", "'v_cvt_u32_f32_e32 v3, v3' (listing line 18)"},
+      {"\tv_max_f32_e32 v3, -1.0, v3 ; 160606f3\n",
+       "'v_max_f32_e32 v3, -1.0, v3' (listing line 18)"},
+      {"\tv_mov_b32_e32 v3, v0 ; 7e060300\n", "'v_mov_b32_e32 v3, v0' (listing line 18)"},
+      {"\tv_mov_b32_sdwa v3, v3 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:WORD_1 ; "
+       "7e0602f9 00050403\n",
+       "'v_mov_b32_sdwa v3, v3"},
+      {"\tv_xor_b32_e32 v2, v2, v3 ; 2a040702\n", "'v_xor_b32_e32 v2, v2, v3' (listing line 18)"},
+  };
+  for (const Rewrite& r : rewrites) {
+    const DataPathProof p = prove(Gen::Gfx8, texelLoad("", r.line), VK_SHADER_STAGE_COMPUTE_BIT,
+                                  lanePath(), kTexelCase);
+    EXPECT_FALSE(p.proven) << r.line;
+    EXPECT_NE(p.reason.find(r.quoted), std::string::npos) << p.reason;
+    EXPECT_NE(p.reason.find("overwrites"), std::string::npos) << p.reason;
+  }
+}
+
+TEST(DataPath, SwapOnGfx9IsAPermutation) {
+  const DataPathProof p = prove(Gen::Gfx9, texelLoad("", "\tv_swap_b32 v2, v3 ; 7e04a303\n"),
+                                VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("component 0 -> Out dword 1, component 1 -> Out dword 0"),
+            std::string::npos)
+      << p.reason;
+}
+
+TEST(DataPath, XorSwapIsCaught) {
+  const DataPathProof p = prove(Gen::Gfx8,
+                                texelLoad("",
+                                          "\tv_xor_b32_e32 v2, v2, v3 ; 2a040702\n"
+                                          "\tv_xor_b32_e32 v3, v2, v3 ; 2a060702\n"
+                                          "\tv_xor_b32_e32 v2, v2, v3 ; 2a040702\n"),
+                                VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("v_xor_b32"), std::string::npos) << p.reason;
+}
+
+TEST(DataPath, AnExtraAddOnVaddrIsCaught) {
+  const DataPathProof p = prove(Gen::Gfx8, texelLoad("\tv_add_u32_e32 v1, vcc, 4, v1 ; 32020284\n"),
+                                VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("VADDR register v1 holds the value written by 'v_add_u32_e32 v1, vcc, "
+                          "4, v1' (listing line 14)"),
+            std::string::npos)
+      << p.reason;
+}
+
+// A copy chain through another block (reached by a branch) keeps the value.
+TEST(DataPath, CopyChainAcrossBlocksIsProven) {
+  const std::string listing =
+      texelLoad("", "",
+                "\tv_mov_b32_e32 v5, v2 ; 7e0a0302\n"
+                "\ts_branch BB3 ; bf820000\n"
+                "BB3:\n"
+                "\tv_mov_b32_e32 v6, v3 ; 7e0c0303\n"
+                "\tbuffer_store_dwordx2 v[5:6], v0, s[0:3], 0 offen ; e0741000 80000500\n");
+  const DataPathProof p =
+      prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_TRUE(p.proven) << p.reason;
+}
+
+// A path that skips the copy (s_cbranch_scc0 over it) joins another value: not proven.
+TEST(DataPath, APathThatSkipsTheCopyIsNotProven) {
+  const std::string listing =
+      texelLoad("", "",
+                "\tv_mov_b32_e32 v5, v1 ; 7e0a0301\n"
+                "\ts_cbranch_scc0 BB3 ; bf840001\n"
+                "\tv_mov_b32_e32 v5, v2 ; 7e0a0302\n"
+                "BB3:\n"
+                "\tv_mov_b32_e32 v6, v3 ; 7e0c0303\n"
+                "\tbuffer_store_dwordx2 v[5:6], v0, s[0:3], 0 offen ; e0741000 80000500\n");
+  const DataPathProof p =
+      prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("v2 (component 0) reaches no Out store unchanged"), std::string::npos)
+      << p.reason;
+}
+
+// A copy made under a narrowed EXEC reaches only some lanes; once EXEC is restored the other
+// lanes hold the register's older value, so the store after the restore proves nothing.
+TEST(DataPath, ACopyUnderNarrowedExecDoesNotSurviveARestore) {
+  const auto listing = [](const std::string& restore) {
+    return texelLoad("", "",
+                     "\tv_mov_b32_e32 v5, v2 ; 7e0a0302\n"
+                     "\tv_mov_b32_e32 v6, v3 ; 7e0c0303\n" +
+                         restore +
+                         "\tbuffer_store_dwordx2 v[5:6], v0, s[0:3], 0 offen ; e0741000 "
+                         "80000500\n");
+  };
+  const DataPathProof p = prove(Gen::Gfx8, listing("\ts_mov_b64 exec, -1 ; befe01c1\n"),
+                                VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  // Without the restore the same copies are proven.
+  const DataPathProof q =
+      prove(Gen::Gfx8, listing(""), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_TRUE(q.proven) << q.reason;
+}
+
+TEST(DataPath, AnUnreadableShapeFails) {
+  const DataPathProof indirect =
+      prove(Gen::Gfx8, texelLoad("", "\ts_setpc_b64 s[8:9] ; be801d08\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(indirect.proven);
+  EXPECT_NE(indirect.reason.find("'s_setpc_b64 s[8:9]' (listing line 18) transfers control "
+                                 "indirectly"),
+            std::string::npos)
+      << indirect.reason;
+  // 0xffffffff is no gfx8 encoding (the scanner rejects it).
+  const uint32_t bad = 0xffffffffu;
+  ASSERT_FALSE(gcn::tryScanInstruction(Gen::Gfx8, std::span<const uint32_t>(&bad, 1), 0));
+  const DataPathProof undecodable =
+      prove(Gen::Gfx8, texelLoad("", "\t.long 0xffffffff ; ffffffff\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(undecodable.proven);
+  EXPECT_NE(undecodable.reason.find("is no encoding the proof decodes"), std::string::npos)
+      << undecodable.reason;
+}
+
+TEST(DataPath, ARouteWithoutOutProvesNothing) {
+  DataPath none = lanePath();
+  none.out.reset();
+  EXPECT_FALSE(prove(Gen::Gfx8, texelLoad(), VK_SHADER_STAGE_COMPUTE_BIT, none, kTexelCase).proven);
+}
+
+// vertex.a2b10g10r10_snorm_pack32.tbuffer_load_format_xyzw.packed, tonga, Mesa 25.0.7: RADV
+// sign-extends W (v_bfe_i32), converts and clamps it. The fetch index is v0 + s3 (base vertex).
+const char* const kVertexSnormTonga =
+    "BB0:\n"
+    "\ts_setprio 3                       ; bf8f0003\n"
+    "\ts_mov_b32 s0, s3                  ; be800003\n"
+    "\ts_mov_b32 s3, 0                   ; be830080\n"
+    "\ts_load_dwordx4 s[8:11], s[2:3], 0x0 ; c00a0201 00000000\n"
+    "\tv_add_u32_e32 v0, vcc, s0, v0     ; 32000000\n"
+    "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+    "\ttbuffer_load_format_xyzw v[4:7], v0, s[8:11], 0 "
+    "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_SNORM] idxen ; e8c9a000 80020400\n"
+    "\ts_mov_b32 s5, 0                   ; be850080\n"
+    "\ts_load_dwordx4 s[0:3], s[4:5], 0x0 ; c00a0002 00000000\n"
+    "\ts_mov_b32 s6, 0                   ; be860080\n"
+    "\ts_waitcnt vmcnt(0)                ; bf8c3f70\n"
+    "\tv_bfe_i32 v7, v7, 23, 2           ; d1c90007 02092f07\n"
+    "\tv_cvt_f32_i32_e32 v7, v7          ; 7e0e0b07\n"
+    "\tv_max_f32_e32 v7, -1.0, v7        ; 160e0ef3\n"
+    "BB1:\n"
+    "\ts_lshl_b32 s7, s6, 2              ; 8e078206\n"
+    "\ts_add_u32 s8, 0x100, s7           ; 800807ff 00000100\n"
+    "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+    "\ts_buffer_load_dword s8, s[0:3], s8 ; c0200200 00000008\n"
+    "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+    "\ts_cmp_lg_i32 s8, 0                ; bf018008\n"
+    "\ts_cbranch_scc0 BB3                ; bf840005\n"
+    "BB2:\n"
+    "\ts_buffer_load_dword s7, s[0:3], s7 ; c02001c0 00000007\n"
+    "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+    "\tv_cmp_eq_i32_e32 vcc, s7, v0      ; 7d840007\n"
+    "\ts_branch BB4                      ; bf820001\n"
+    "BB3:\n"
+    "\ts_mov_b64 vcc, 0                  ; beea0180\n"
+    "BB4:\n"
+    "\ts_and_saveexec_b64 s[8:9], vcc    ; be88206a\n"
+    "\ts_cbranch_execz BB10              ; bf880006\n"
+    "BB5:\n"
+    "\ts_load_dwordx4 s[12:15], s[4:5], 0x10 ; c00a0302 00000010\n"
+    "\ts_lshl_b32 s7, s6, 4              ; 8e078406\n"
+    "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+    "\tbuffer_store_dwordx4 v[4:7], off, s[12:15], s7 ; e07c0000 07030480\n"
+    "BB10:\n"
+    "\ts_mov_b64 exec, s[8:9]            ; befe0108\n"
+    "\ts_add_u32 s6, s6, 1               ; 80068106\n"
+    "\ts_cmp_ge_u32 s6, 64               ; bf09c006\n"
+    "\ts_cbranch_scc0 BB1                ; bf84ffe5\n"
+    "BB14:\n"
+    "\ts_endpgm                          ; bf810000\n";
+
+TEST(DataPath, VertexSnormWIsRewrittenByBfe) {
+  const DataPathProof p = prove(Gen::Gfx8, kVertexSnormTonga, VK_SHADER_STAGE_VERTEX_BIT,
+                                vertexPath(), "tbuffer_load_format_xyzw");
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("'v_bfe_i32 v7, v7, 23, 2' (listing line 13) overwrites v7, which "
+                          "holds result register v7 (component 3)"),
+            std::string::npos)
+      << p.reason;
+}
+
+// The same shader without the three W instructions: the loop (a back edge over the store) keeps
+// v[4:7], and the fetch index v0 + s3 is the vertex index.
+TEST(DataPath, VertexLoopWithoutRewriteIsProven) {
+  std::string listing = kVertexSnormTonga;
+  for (const char* l : {"\tv_bfe_i32 v7, v7, 23, 2           ; d1c90007 02092f07\n",
+                        "\tv_cvt_f32_i32_e32 v7, v7          ; 7e0e0b07\n",
+                        "\tv_max_f32_e32 v7, -1.0, v7        ; 160e0ef3\n"})
+    listing.erase(listing.find(l), std::string(l).size());
+  // Branch targets stay right: the three removed words are before every branch's target.
+  const DataPathProof p = prove(Gen::Gfx8, listing, VK_SHADER_STAGE_VERTEX_BIT, vertexPath(),
+                                "tbuffer_load_format_xyzw");
+  ASSERT_TRUE(p.proven) << p.reason;
+  EXPECT_EQ(p.links[1], "VADDR register v0 = the vertex id plus the base vertex");
+  // A fetch index that is not v0 + base vertex is caught.
+  std::string other = listing;
+  const std::string add = "\tv_add_u32_e32 v0, vcc, s0, v0     ; 32000000\n";
+  other.replace(other.find(add), add.size(), "\tv_add_u32_e32 v0, vcc, 4, v0 ; 32000084\n");
+  EXPECT_FALSE(
+      prove(Gen::Gfx8, other, VK_SHADER_STAGE_VERTEX_BIT, vertexPath(), "tbuffer_load_format_xyzw")
+          .proven);
+}
+
+// The same fetch on tahiti: RADV prints the VALU words raw; the proof names v_bfe_i32 from the
+// encoding.
+TEST(DataPath, Gfx6RawWordsAreDecoded) {
+  const std::string listing =
+      "BB0:\n"
+      "\t.long 0xbf8f0003 /* sopp */ ; bf8f0003\n"
+      "\t.long 0xbe800303 /* sop1 */ ; be800303\n"
+      "\t.long 0xbe830380 /* sop1 */ ; be830380\n"
+      "\t.long 0xc0840300 /* smrd */ ; c0840300\n"
+      "\t.long 0x4a000000 /* vop2 */ ; 4a000000\n"
+      "\t.long 0xbf8cc07f /* sopp */ ; bf8cc07f\n"
+      "\ttbuffer_load_format_xyzw v[4:7], v0, s[8:11], 0 "
+      "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_SNORM] idxen ; e8cb2000 80020400\n"
+      "\t.long 0xbe850380 /* sop1 */ ; be850380\n"
+      "\t.long 0xc0800500 /* smrd */ ; c0800500\n"
+      "\t.long 0xbf8c3f70 /* sopp */ ; bf8c3f70\n"
+      "\t.long 0xd2920007, 0x02092f07 /* vop3 */ ; d2920007 02092f07\n"
+      "\t.long 0xc0860504 /* smrd */ ; c0860504\n"
+      "\t.long 0xbf8cc07f /* sopp */ ; bf8cc07f\n"
+      "\tbuffer_store_dwordx4 v[4:7], off, s[12:15], 0 ; e0780000 80030400\n"
+      "\t.long 0xbf810000 /* sopp */ ; bf810000\n";
+  const DataPathProof p = prove(Gen::Gfx6, listing, VK_SHADER_STAGE_VERTEX_BIT, vertexPath(),
+                                "tbuffer_load_format_xyzw");
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("'.long 0xd2920007, 0x02092f07 /* vop3 */' (v_bfe_i32) (listing line 12) "
+                          "overwrites v7"),
+            std::string::npos)
+      << p.reason;
+}
+
+// texel.storage.r32g32_uint.store_format_xy on tonga: VDATA v[2:3] are In's data words.
+std::string texelStore(const std::string& beforeStore = "") {
+  const unsigned block = 10 + dwordsOf(beforeStore);
+  return "BB0:\n"
+         "\ts_mov_b32 s3, 0                  ; be830080\n"
+         "\ts_load_dwordx4 s[4:7], s[2:3], 0x10 ; c00a0101 00000010\n"
+         "\tv_lshlrev_b32_e32 v1, 2, v0       ; 24020082\n"
+         "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+         "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 80010201\n"
+         "\ts_waitcnt vmcnt(0)                ; bf8c3f70\n"
+         "\tv_cmpx_ne_i32_e32 vcc, 0, v2      ; 7daa0480\n" +
+         execzOver(block) +
+         "BB1:\n"
+         "\ts_load_dwordx4 s[0:3], s[2:3], 0x0 ; c00a0001 00000000\n"
+         "\tv_lshlrev_b32_e32 v0, 4, v0       ; 24000084\n"
+         "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+         "\tbuffer_load_dwordx2 v[2:3], v0, s[4:7], 0 offen offset:512 ; e0541200 80010200\n"
+         "\ts_waitcnt vmcnt(0) lgkmcnt(0)     ; bf8c0070\n" +
+         beforeStore +
+         "\tbuffer_store_format_xy v[2:3], v1, s[0:3], 0 idxen ; e0142000 80000201\n"
+         "BB6:\n"
+         "\ts_endpgm                          ; bf810000\n";
+}
+
+TEST(DataPath, StoreDataFromInIsProvenAndAChangeIsCaught) {
+  const DataPathProof ok = prove(Gen::Gfx8, texelStore(), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(),
+                                 "buffer_store_format_xy");
+  ASSERT_TRUE(ok.proven) << ok.reason;
+  EXPECT_EQ(ok.links[0], "VDATA v[2:3] = In words, unchanged");
+  const DataPathProof changed =
+      prove(Gen::Gfx8, texelStore("\tv_add_u32_e32 v3, vcc, 1, v3 ; 32060681\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), "buffer_store_format_xy");
+  EXPECT_FALSE(changed.proven);
+  EXPECT_NE(changed.reason.find("VDATA register v3 holds the value written by 'v_add_u32_e32 "
+                                "v3, vcc, 1, v3'"),
+            std::string::npos)
+      << changed.reason;
+  const DataPathProof swapped =
+      prove(Gen::Gfx9, texelStore("\tv_swap_b32 v2, v3 ; 7e04a303\n"), VK_SHADER_STAGE_COMPUTE_BIT,
+            lanePath(), "buffer_store_format_xy");
+  EXPECT_FALSE(swapped.proven);
+  EXPECT_NE(swapped.reason.find("words permuted"), std::string::npos) << swapped.reason;
+}
+
+}  // namespace
