@@ -169,6 +169,7 @@ int runWorker(const IsaOptions& o) {
               {{"name", exe.name}, {"stage", vk::stageNames(exe.stages)}, {"text", exe.assembly}});
       j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
       j["reason"] = check.reason;
+      j["proof"] = check.proven;
       for (const isa::EmittedInstruction& e : check.emitted)
         j["emitted"].push_back({{"text", e.describe(chip.gen)},
                                 {"driver", e.driverText},
@@ -343,6 +344,9 @@ int runIsa(const IsaOptions& o) {
       }
       if (outcome != isa::CaseOutcome::Verified)
         std::printf("    reason: %s\n", j.value("reason", std::string()).c_str());
+      if (const auto p = j.find("proof"); p != j.end() && p->is_array())
+        for (const json& link : *p)
+          if (link.is_string()) std::printf("    %s\n", link.get<std::string>().c_str());
       if (!unsup.empty()) std::printf("    unsupported on this chip: %s\n", unsup.c_str());
       if (j.contains("assembly"))
         for (const json& a : j["assembly"])

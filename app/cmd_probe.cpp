@@ -105,9 +105,11 @@ DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::De
   j["isa_check"] = std::string(isa::outcomeName(check.outcome));
   j["isa_reason"] = check.reason;
   j["isa_lines"] = lines;
+  j["proof"] = check.proven;
   const std::string what =
       check.outcome == isa::Outcome::Verified
-          ? "its buffer instruction is the probe's, on the probe's buffer (set 0 binding 0)" +
+          ? "its buffer instruction is the probe's, on the probe's buffer (set 0 binding 0), "
+            "and the data path is proven" +
                 (check.reason.empty() ? std::string() : "; " + check.reason)
           : std::string(isa::outcomeName(check.outcome)) + ": " + check.reason;
   DeviceOutcome out =
@@ -118,6 +120,8 @@ DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::De
   out.text += "\n  isa check: " + what;
   for (const nlohmann::json& line : lines)
     out.text += "\n  emitted: " + line.get<std::string>();
+  for (const std::string& link : check.proven)
+    out.text += "\n  " + link;
   return out;
 }
 

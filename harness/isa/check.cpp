@@ -207,7 +207,12 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
       }
       r.outcome = Outcome::Verified;
       r.reason = cacheBitsNote(intended, e.inst);
-      r.proven = proof.links;
+      r.proven.push_back("instruction: proven: " + printOrReason(gen, e.inst) + " ; " +
+                         hexWords(e.words) + " on " + bufferSlotName(*e.descriptor));
+      r.proven.push_back("V#: " + (isa.vsharpSource.empty() ? std::string("not stated by the route")
+                                                            : isa.vsharpSource));
+      for (const std::string& link : proof.links)
+        r.proven.push_back("data path: " + link);
       return r;
     }
     if (e.descriptor)

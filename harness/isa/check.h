@@ -83,7 +83,8 @@ struct CheckResult {
   std::string reason;  // for RouteMiss / NoAssembly: the intended and the emitted instructions;
                        // for Verified: cacheBitsNote, if the cache bits differ
   std::vector<EmittedInstruction> emitted;
-  // Verified: what the data-path proof (data_path.h) established, one phrase per link.
+  // Verified: what was proven, one link per line: "instruction: proven: <words> on <slot>",
+  // "V#: <the route's vsharpSource>", "data path: <link>" per data-path link.
   std::vector<std::string> proven;
 };
 

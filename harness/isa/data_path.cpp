@@ -196,7 +196,11 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       [&](std::size_t i, const std::optional<gcn::CodeClass>&, State& s) {
         const VgprEffects& e = a.effects[i];
         if (e.move == VgprEffects::Move::Copy) {
-          write(s, e.writeFirst, s.cur[e.moveSrc % kVgprs]);
+          const Tag copied = s.cur[e.moveSrc % kVgprs];
+          for (unsigned k = 1; k < e.writeCount; ++k)
+            write(s, e.writeFirst + k,
+                  Tag{Tag::K::Def, static_cast<uint32_t>(i), static_cast<uint16_t>(k)});
+          write(s, e.writeFirst, copied);
         } else if (e.move == VgprEffects::Move::Swap) {
           const Tag x = s.cur[e.writeFirst % kVgprs], y = s.cur[e.moveSrc % kVgprs];
           write(s, e.writeFirst, y);
@@ -267,7 +271,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         const VgprEffects& e = a.effects[i];
         for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kVgprs; ++r) {
           if (!(a.in[i]->cur[r] == want)) continue;
-          if (e.move == VgprEffects::Move::Copy && a.in[i]->cur[e.moveSrc % kVgprs] == want)
+          if (e.move == VgprEffects::Move::Copy && r == e.writeFirst &&
+              a.in[i]->cur[e.moveSrc % kVgprs] == want)
             continue;
           why = a.where(i) + " overwrites " + vreg(r, 1) + ", which holds " + what +
                 ", before it reaches Out (the driver rewrites the value):";

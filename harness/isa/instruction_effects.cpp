@@ -106,6 +106,18 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     e.move = VgprEffects::Move::Copy;
     e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
   }
+  // A 64-bit shift right by exactly 32 moves the high dword to the low one (the high one
+  // becomes 0 or the sign): the low dword is a copy. Gfx8/9 v_lshrrev_b64 / v_ashrrev_i64 take
+  // the shift in SRC0 and the value in SRC1; gfx6/7 v_lshr_b64 / v_ashr_i64 the other way.
+  const bool rev = e.name == "v_lshrrev_b64" || e.name == "v_ashrrev_i64";
+  const bool fwd = e.name == "v_lshr_b64" || e.name == "v_ashr_i64";
+  if ((rev || fwd) && !e.modifiers && e.writeCount == 2) {
+    const int amount = rev ? e.src[0] : e.src[1], value = rev ? e.src[1] : e.src[0];
+    if (amount == 128 + 32 && value >= 256) {
+      e.move = VgprEffects::Move::Copy;
+      e.moveSrc = static_cast<unsigned>(value - 256) + 1;
+    }
+  }
   if (e.name == "v_swap_b32" && cls == gcn::CodeClass::Vop1 && e.src[0] >= 256) {
     e.move = VgprEffects::Move::Swap;
     e.moveSrc = static_cast<unsigned>(e.src[0] - 256);

@@ -42,7 +42,9 @@ struct VgprEffects {
   bool writeWidthKnown = true;  // false: writeCount is the widest the encoding allows
   std::vector<unsigned> reads;  // VGPRs read (first registers of sources whose width is unknown)
   enum class Move : uint8_t { None, Copy, Swap };
-  Move move = Move::None;  // Copy: writeFirst <- moveSrc; Swap: writeFirst <-> moveSrc
+  // Copy: writeFirst <- moveSrc, and any further written registers get new values (a 64-bit
+  // shift right by 32 copies the high dword into the low one); Swap: writeFirst <-> moveSrc.
+  Move move = Move::None;
   unsigned moveSrc = 0;
   enum class Exec : uint8_t {
     Keeps,    // EXEC unchanged

@@ -95,7 +95,8 @@ class AtomicRoute final : public Route {
     if (atomicVariant(c).empty()) throw gcn::Error("not an atomic case");
     // The case's SSBO / texel buffer is binding 0 (shaders/atomic_*.comp); 1/2 are lane I/O.
     return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c)};
+            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c),
+            kDriverVSharpSource};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

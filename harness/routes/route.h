@@ -118,6 +118,10 @@ struct DataPath {
 // In word, an SSBO access with `addr / ESIZE * ESIZE` (ESIZE: the element's bytes, 4 at most
 // for loads and stores, the atomic's width for atomics).
 DataPath laneShaderDataPath(const DeviceCase& c);
+// The V# source of the driver-built lane-shader routes (texel, storage, atomic).
+inline constexpr const char* kDriverVSharpSource =
+    "assumed: the driver's descriptor, built from the format table's fields (`gcnprobe formats "
+    "--self-check` compares the two on RADV)";
 
 // What the ISA check (harness/isa/check.h) needs of the pipeline that realises a case.
 struct PipelineIsa {
@@ -129,6 +133,9 @@ struct PipelineIsa {
   // the route's own input/output buffers.
   BufferSlot caseBuffer;
   DataPath dataPath;
+  // Where the case's V# comes from and what checks it, for the record of what a verified case
+  // proves ("written by gcnprobe", "the driver's, checked by formats --self-check", "assumed").
+  std::string vsharpSource;
 };
 
 class Route {

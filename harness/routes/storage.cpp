@@ -78,7 +78,8 @@ class StorageRoute final : public Route {
     if (storageVariant(c).empty()) throw gcn::Error("not a storage-buffer case");
     // The case's SSBO is binding 0 (shaders/storage_access.comp); bindings 1/2 are lane I/O.
     return {vk::captureIsa(ctx_, pipelineFor(storageVariant(c), c.inst.offset).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c)};
+            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c),
+            kDriverVSharpSource};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

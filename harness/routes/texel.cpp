@@ -145,7 +145,7 @@ class TexelRoute final : public Route {
     // Texel accesses are IDXEN with OFFSET 0 (unsupportedReason); the texel buffer is binding 0
     // (shaders/texel_load.comp, texel_store.comp), the lane I/O SSBOs bindings 1 and 2.
     return {it->second, true, BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0},
-            laneShaderDataPath(c)};
+            laneShaderDataPath(c), kDriverVSharpSource};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

@@ -131,7 +131,9 @@ class VertexRoute final : public Route {
     path.address = DataPath::Address::VertexIndex;
     path.vertexIdVgpr = 0;
     return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}, path};
+            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}, path,
+            "assumed: the driver's vertex buffer descriptor, built at draw time from the format "
+            "table's fields; nothing checks it"};
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

@@ -110,6 +110,9 @@ struct CaseResult {
   // Every buffer instruction in that pipeline, one line each: the executable, the driver's
   // text, the encoded words and the descriptor its SRSRC holds; empty where none is visible.
   std::vector<std::string> isaLines;
+  // What the ISA check proved, one link per line ("instruction: proven ...", "V#: ...",
+  // "data path: ..."); empty where no ISA was checked (lavapipe).
+  std::vector<std::string> proof;
 };
 
 }  // namespace gcnprobe::run

@@ -44,6 +44,7 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
   j["duration_s"] = r.seconds;
   j["isa_digest"] = r.isaDigest ? nlohmann::json(*r.isaDigest) : nlohmann::json(nullptr);
   j["isa_lines"] = r.isaLines;
+  j["proof"] = r.proof;
   nlohmann::json lanes = nlohmann::json::array();
   for (const ComponentDiff& d : r.diffs) {
     lanes.push_back({{"lane", d.lane},

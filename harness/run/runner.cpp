@@ -53,6 +53,7 @@ void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult
     for (const isa::EmittedInstruction& e : check.emitted)
       r.isaLines.push_back(e.listingLine(gen));
     if (check.outcome == isa::Outcome::NoIsa) return;
+    r.proof = check.proven;
     if (check.outcome == isa::Outcome::RouteMiss) {
       r.verdict = Verdict::RouteMiss;
       r.reason = check.reason;

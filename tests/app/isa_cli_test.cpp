@@ -101,8 +101,8 @@ TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
     std::istringstream in(r.out);
     std::string line;
     unsigned cases = 0, unexplainedMisses = 0, countCases = 0, countVerified = 0, countMiss = 0;
-    unsigned seenMiss = 0, seenVerified = 0;
-    bool sawCount = false;
+    unsigned seenMiss = 0, seenVerified = 0, provenInstructions = 0, provenPaths = 0;
+    bool sawCount = false, inVerified = false, pathSeen = false;
     const bool gfx89 = chip == "tonga" || chip == "vega10";
     while (std::getline(in, line)) {
       std::smatch m;
@@ -126,9 +126,24 @@ TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
         EXPECT_TRUE(std::regex_search(line, emittedSlot)) << line;
         continue;
       }
+      // docs/isa.md "The data path": every verified case prints the instruction it proved and
+      // at least one data-path link; no other case prints them.
+      if (line.rfind("    instruction: proven: ", 0) == 0) {
+        EXPECT_TRUE(inVerified) << line;
+        ++provenInstructions;
+        continue;
+      }
+      if (line.rfind("    data path: ", 0) == 0) {
+        EXPECT_TRUE(inVerified) << line;
+        if (!pathSeen) ++provenPaths;
+        pathSeen = true;
+        continue;
+      }
       if (line.rfind("==", 0) == 0 || !std::regex_match(line, m, caseLine)) continue;
       ++cases;
       const std::string name = m[1], outcome = m[2];
+      inVerified = outcome == "verified";
+      pathSeen = false;
       if (outcome == "verified") {
         ++seenVerified;
         continue;
@@ -153,6 +168,8 @@ TEST(IsaCli, EveryCaseVerifiedOrExplainedOnOneChipPerGeneration) {
     EXPECT_GT(cases, 400u);  // the texel suite alone has 431 cases
     EXPECT_EQ(cases, countCases);
     EXPECT_EQ(seenVerified, countVerified);
+    EXPECT_EQ(provenInstructions, countVerified);
+    EXPECT_EQ(provenPaths, countVerified);
     EXPECT_EQ(seenMiss, countMiss);
     EXPECT_EQ(unexplainedMisses, 0u);
     // Exit status: non-zero exactly when some case is a route-miss (or worse).

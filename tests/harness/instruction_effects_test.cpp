@@ -1,0 +1,216 @@
+// harness/isa/instruction_effects.h against llvm-mc 14:
+//  - gfx8/gfx9: every VOP1 and VOP2 opcode in its 32-bit encoding and every VOP3 opcode, with
+//    VDST v10, is disassembled; for each one llvm-mc decodes, the decoder must write exactly the
+//    registers llvm-mc prints as the destination (none for an SGPR destination);
+//  - every generation: EXEC effects, copies and indirect branches of instructions assembled by
+//    llvm-mc from text.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "harness/isa/instruction_effects.h"
+#include "tests/support/llvm_mc.h"
+
+namespace {
+
+using gcn::Gen;
+using gcnprobe::isa::VgprEffects;
+
+const char* cpuOf(Gen gen) {
+  switch (gen) {
+    case Gen::Gfx6:
+      return "tahiti";
+    case Gen::Gfx7:
+      return "bonaire";
+    case Gen::Gfx8:
+      return "tonga";
+    case Gen::Gfx9:
+      return "gfx900";
+  }
+  return "";
+}
+
+// "v[10:11]" -> {10, 2}; "v10" -> {10, 1}; anything else -> {0, 0}.
+std::pair<unsigned, unsigned> vgprRange(const std::string& op) {
+  std::smatch m;
+  if (std::regex_match(op, m, std::regex(R"(v\[(\d+):(\d+)\])")))
+    return {static_cast<unsigned>(std::stoi(m[1])),
+            static_cast<unsigned>(std::stoi(m[2]) - std::stoi(m[1]) + 1)};
+  if (std::regex_match(op, m, std::regex(R"(v(\d+))")))
+    return {static_cast<unsigned>(std::stoi(m[1])), 1};
+  return {0, 0};
+}
+
+// Disassembles each encoding (followed by an s_nop 7 marker) and returns the text llvm-mc
+// printed for it, "" where it printed nothing or more than one instruction.
+std::vector<std::string> disassemble(Gen gen, const std::vector<std::vector<uint32_t>>& encs) {
+  std::vector<std::string> lines;
+  for (std::vector<uint32_t> w : encs) {
+    w.push_back(0xbf800007u);
+    lines.push_back(gcntest::mcBytes(w));
+  }
+  std::vector<std::vector<std::string>> segments(1);
+  for (const std::string& l : gcntest::runLlvmMc(cpuOf(gen), "-disassemble", lines)) {
+    std::string t = l;
+    t.erase(0, t.find_first_not_of(" \t"));
+    if (t.empty() || t[0] == '.') continue;
+    if (t.rfind("s_nop 7", 0) == 0) {
+      segments.emplace_back();
+      continue;
+    }
+    segments.back().push_back(t);
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < encs.size(); ++i)
+    out.push_back(i < segments.size() && segments[i].size() == 1 ? segments[i][0] : "");
+  return out;
+}
+
+TEST(InstructionEffects, VopDestinationsAreWhatLlvmMcPrints) {
+  if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
+  for (Gen gen : {Gen::Gfx8, Gen::Gfx9}) {
+    std::vector<std::vector<uint32_t>> encs;
+    for (uint32_t op = 0; op < 256; ++op)  // VOP1: VDST v10, SRC0 v20
+      encs.push_back({0x7e000000u | (10u << 17) | (op << 9) | 276u});
+    for (uint32_t op = 0; op < 62; ++op) {  // VOP2: VDST v10, SRC0 v20, VSRC1 v30
+      encs.push_back({(op << 25) | (10u << 17) | (30u << 9) | 276u});
+      // v_madmk/v_madak (23, 24, 36, 37) carry a constant dword (reference/code_scan.h).
+      if (op == 23 || op == 24 || op == 36 || op == 37) encs.back().push_back(0x3f800000u);
+    }
+    for (uint32_t op = 256; op < 1024; ++op)  // VOP3 (not VOPC): VDST v10, sources v20, v30, v40
+      for (uint32_t srcs : {276u | (286u << 9) | (296u << 18), 276u | (286u << 9), 276u})
+        encs.push_back({0xd0000000u | (op << 16) | 10u, srcs});
+    const std::vector<std::string> texts = disassemble(gen, encs);
+    unsigned compared = 0;
+    for (std::size_t i = 0; i < encs.size(); ++i) {
+      const std::string& t = texts[i];
+      if (t.empty() || t.rfind("v_", 0) != 0) continue;
+      const std::size_t sp = t.find(' ');
+      if (sp == std::string::npos) continue;
+      std::string first = t.substr(sp + 1);
+      first = first.rfind("v[", 0) == 0 ? first.substr(0, first.find(']') + 1)
+                                        : first.substr(0, first.find(','));
+      // Only encodings llvm-mc read with our VDST (a garbage decode of a rejected word names
+      // other registers).
+      const auto [reg, width] = vgprRange(first);
+      const bool sgprDst = std::regex_search(first, std::regex(R"(^s\[?10\b)"));
+      if (!sgprDst && (width == 0 || reg != 10)) continue;
+      const VgprEffects e = gcnprobe::isa::vgprEffects(gen, encs[i]);
+      ++compared;
+      EXPECT_TRUE(e.writeWidthKnown) << cpuOf(gen) << " '" << t << "'";
+      EXPECT_EQ(e.writeCount, sgprDst ? 0u : width) << cpuOf(gen) << " '" << t << "'";
+      if (!sgprDst) {
+        EXPECT_EQ(e.writeFirst, 10u) << cpuOf(gen) << " '" << t << "'";
+      }
+    }
+    EXPECT_GT(compared, 500u) << cpuOf(gen);
+  }
+}
+
+struct Expect {
+  const char* text;
+  VgprEffects::Exec exec;
+  bool indirect;
+};
+
+// Words assembled by llvm-mc at test time for every generation (the text must assemble there).
+std::vector<std::vector<uint32_t>> assemble(Gen gen, const std::vector<std::string>& lines) {
+  std::vector<std::vector<uint32_t>> out;
+  const std::regex enc(R"(encoding: \[([^\]]*)\])");
+  for (const std::string& l : gcntest::runLlvmMc(cpuOf(gen), "-show-encoding", lines)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, enc)) continue;
+    std::vector<uint32_t> w;
+    std::string bytes = m[1];
+    std::vector<uint32_t> b;
+    for (std::size_t p = 0; (p = bytes.find("0x", p)) != std::string::npos; p += 2)
+      b.push_back(static_cast<uint32_t>(std::stoul(bytes.substr(p + 2, 2), nullptr, 16)));
+    for (std::size_t k = 0; k + 3 < b.size(); k += 4)
+      w.push_back(b[k] | b[k + 1] << 8 | b[k + 2] << 16 | b[k + 3] << 24);
+    out.push_back(w);
+  }
+  return out;
+}
+
+TEST(InstructionEffects, ExecAndControlFlowOnEveryGeneration) {
+  if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
+  using X = VgprEffects::Exec;
+  const std::vector<Expect> cases = {
+      {"s_and_saveexec_b64 s[8:9], vcc", X::Narrows, false},
+      {"s_or_saveexec_b64 s[8:9], vcc", X::Changes, false},
+      {"s_andn2_saveexec_b64 s[8:9], vcc", X::Changes, false},
+      {"s_xor_saveexec_b64 s[8:9], vcc", X::Changes, false},
+      {"s_mov_b64 exec, s[8:9]", X::Changes, false},
+      {"s_or_b64 exec, exec, s[8:9]", X::Changes, false},
+      {"s_and_b64 exec, exec, vcc", X::Narrows, false},
+      {"s_andn2_b64 exec, exec, vcc", X::Changes, false},
+      {"s_mov_b64 s[8:9], exec", X::Keeps, false},
+      {"v_cmpx_ne_i32_e32 vcc, 0, v2", X::Narrows, false},
+      {"v_cmp_ne_i32_e32 vcc, 0, v2", X::Keeps, false},
+      {"s_setpc_b64 s[8:9]", X::Keeps, true},
+      {"s_swappc_b64 s[8:9], s[10:11]", X::Keeps, true},
+      {"s_cbranch_join s8", X::Keeps, true},
+      {"s_add_u32 s6, s6, 1", X::Keeps, false},
+  };
+  std::vector<std::string> lines;
+  for (const Expect& c : cases)
+    lines.push_back(c.text);
+  for (Gen gen : gcn::kAllGens) {
+    const auto words = assemble(gen, lines);
+    ASSERT_EQ(words.size(), cases.size()) << cpuOf(gen);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const VgprEffects e = gcnprobe::isa::vgprEffects(gen, words[i]);
+      EXPECT_EQ(e.exec, cases[i].exec) << cpuOf(gen) << " " << cases[i].text;
+      EXPECT_EQ(e.indirectFlow, cases[i].indirect) << cpuOf(gen) << " " << cases[i].text;
+      EXPECT_EQ(e.writeCount, 0u) << cpuOf(gen) << " " << cases[i].text;
+    }
+  }
+}
+
+TEST(InstructionEffects, CopiesAndWhatIsNoCopy) {
+  if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
+  using M = VgprEffects::Move;
+  for (Gen gen : gcn::kAllGens) {
+    const bool gfx8 = gen == Gen::Gfx8 || gen == Gen::Gfx9;
+    std::vector<std::pair<std::string, M>> cases = {
+        {"v_mov_b32_e32 v5, v2", M::Copy},
+        {"v_mov_b32_e64 v5, v2", M::Copy},
+        {"v_mov_b32_e32 v5, s2", M::None},
+        {"v_mov_b32_e32 v5, 1.0", M::None},
+        {"v_xor_b32_e32 v5, v5, v2", M::None},
+        {gfx8 ? "v_lshrrev_b64 v[2:3], 32, v[2:3]" : "v_lshr_b64 v[2:3], v[2:3], 32", M::Copy},
+        {gfx8 ? "v_ashrrev_i64 v[2:3], 32, v[2:3]" : "v_ashr_i64 v[2:3], v[2:3], 32", M::Copy},
+        {gfx8 ? "v_lshrrev_b64 v[2:3], 16, v[2:3]" : "v_lshr_b64 v[2:3], v[2:3], 16", M::None},
+    };
+    if (gfx8)
+      cases.push_back(
+          {"v_mov_b32_dpp v5, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", M::None});
+    if (gen == Gen::Gfx9) cases.push_back({"v_swap_b32 v5, v2", M::Swap});
+    std::vector<std::string> lines;
+    for (const auto& c : cases)
+      lines.push_back(c.first);
+    const auto words = assemble(gen, lines);
+    ASSERT_EQ(words.size(), cases.size()) << cpuOf(gen);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const VgprEffects e = gcnprobe::isa::vgprEffects(gen, words[i]);
+      EXPECT_EQ(e.move, cases[i].second) << cpuOf(gen) << " " << cases[i].first;
+      if (e.move == M::None) continue;
+      const bool shift = cases[i].first.find("_b64") != std::string::npos ||
+                         cases[i].first.find("_i64") != std::string::npos;
+      EXPECT_EQ(e.writeFirst, shift ? 2u : 5u) << cases[i].first;
+      EXPECT_EQ(e.moveSrc, shift ? 3u : 2u) << cases[i].first;  // the high dword, or v2
+    }
+    // llvm-mc takes no modifiers on v_mov_b32, but the encoding has room for them: the VOP3
+    // form (case 1) with NEG of SRC0 ([61]) or OMOD ([60:59]) set is no plain copy.
+    for (const uint32_t bits : {1u << 29, 1u << 27}) {
+      std::vector<uint32_t> w = words[1];
+      ASSERT_EQ(w.size(), 2u);
+      w[1] |= bits;
+      EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, w).move, M::None) << cpuOf(gen);
+    }
+  }
+}
+
+}  // namespace
