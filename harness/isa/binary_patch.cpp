@@ -266,6 +266,7 @@ struct BinaryBuilder::Template {
   std::array<uint32_t, 2> setupWords{};
   std::string setupText;
   std::size_t setupOffset = 0;
+  std::string pathProof;  // the template's data path, as proven (docs/isa.md "The data path")
 };
 
 namespace {
@@ -404,6 +405,25 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
                          "), not exactly one");
       t->inst = onCase.front()->inst;
       t->words = {onCase.front()->words.at(0), onCase.front()->words.at(1)};
+      // The patched instruction inherits the template's registers, so the template's own data
+      // path (docs/isa.md "The data path") is the case's: its results reach Out, its VDATA and
+      // VADDR come from In, through copies only (the SSBO templates index whole elements of
+      // their access size, `addr / size * size`: binary_route.h asks for VADDRs that are
+      // multiples of it, so the AND changes none).
+      routes::DataPath path;
+      path.in = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 1};
+      path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
+      path.dataFromLds = variant == kLdsTemplate;
+      if (!isTexelTemplate(variant) && t->inst.op != nullptr) {
+        path.address = routes::DataPath::Address::AlignedInputWords;
+        path.alignBytes = std::max(1u, static_cast<unsigned>(t->inst.op->memBytes));
+      }
+      const DataPathProof proof = proveEmittedDataPath(gen, exes, *onCase.front(), path);
+      if (!proof.proven)
+        throw gcn::Error("template " + variant + " (" + driver +
+                         "): its data path is not proven: " + proof.reason);
+      for (const std::string& link : proof.links)
+        t->pathProof += (t->pathProof.empty() ? "" : "; ") + link;
       if (variant == kLdsTemplate) {
         std::tie(t->setupWords, t->setupText) = locateM0Setup(gen, exes, t->words, driver);
         t->setsM0 = true;
@@ -558,7 +578,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
               std::to_string(b.cacheOffset) + " of " + std::to_string(b.cacheBytes) +
               " in place of the template's '" + printOrReason(chip.gen, t.inst) + "', the " +
               std::to_string(before) + " bytes before and " + std::to_string(after) +
-              " after it unchanged";
+              " after it unchanged; the template's data path: " + t.pathProof;
     if (t.setsM0) {
       char v[16];
       std::snprintf(v, sizeof v, "0x%08x", m0);

@@ -28,10 +28,12 @@ std::string disagreement(gcn::Gen gen, const EmittedInstruction& e) {
          printOrReason(gen, e.inst) + "'";
 }
 
-// The data-path proof for the buffer instruction at `index` of the executable named `name`.
-DataPathProof proveEmitted(gcn::Gen gen, const routes::PipelineIsa& isa,
-                           const EmittedInstruction& e) {
-  for (const auto& exe : isa.executables) {
+}  // namespace
+
+DataPathProof proveEmittedDataPath(gcn::Gen gen,
+                                   std::span<const gcnprobe::vk::ExecutableIsa> executables,
+                                   const EmittedInstruction& e, const routes::DataPath& path) {
+  for (const auto& exe : executables) {
     if (exe.name != e.executable) continue;
     const std::vector<AsmInstruction> code =
         parseAcoAssembly(exe.assembly, exe.source.empty() ? exe.name : exe.source);
@@ -41,15 +43,12 @@ DataPathProof proveEmitted(gcn::Gen gen, const routes::PipelineIsa& isa,
     const UserSgprRoles roles = radvUserSgprRoles(exe.stages);
     std::vector<SgprEntryCopies> sgprs;
     const std::vector<TracedDescriptor> traced = traceDescriptors(gen, words, roles, &sgprs);
-    return proveDataPath(gen, code, traced, sgprs,
-                         DataPathRequest{e.listingIndex, isa.dataPath, roles});
+    return proveDataPath(gen, code, traced, sgprs, DataPathRequest{e.listingIndex, path, roles});
   }
   DataPathProof none;
   none.reason = "executable '" + e.executable + "' not found";
   return none;
 }
-
-}  // namespace
 
 std::string hexWords(std::span<const uint32_t> words) {
   std::string s;
@@ -200,7 +199,7 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
   for (const EmittedInstruction& e : r.emitted) {
     if (!e.decoded || !mismatchField(intended, e.inst, isa.offsetFixed).empty()) continue;
     if (e.descriptor == isa.caseBuffer) {
-      const DataPathProof proof = proveEmitted(gen, isa, e);
+      const DataPathProof proof = proveEmittedDataPath(gen, isa.executables, e, isa.dataPath);
       if (!proof.proven) {
         if (pathBreak.empty()) pathBreak = proof.reason;
         continue;

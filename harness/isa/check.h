@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/isa/data_path.h"
 #include "harness/routes/route.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/gen.h"
@@ -58,6 +59,11 @@ std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst);
 // buffer encodings from the words). Throws gcn::Error for unreadable assembly text.
 std::vector<EmittedInstruction> emittedBufferInstructions(
     gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables);
+
+// The data-path proof (data_path.h) for `e`, one of emittedBufferInstructions(executables).
+DataPathProof proveEmittedDataPath(gcn::Gen gen,
+                                   std::span<const gcnprobe::vk::ExecutableIsa> executables,
+                                   const EmittedInstruction& e, const routes::DataPath& path);
 
 // Whether `emitted` realises `intended` in the fields the check compares. "" when it does,
 // else the first field that differs ("opcode", "format", "idxen", "offen", "addr64", "lds",

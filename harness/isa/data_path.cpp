@@ -339,7 +339,11 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   }
 
   // 2. Store and atomic data are In words, unchanged and in order.
-  if (takesData && !ci.op->ldsData) {
+  if (takesData && path.dataFromLds) {
+    proof.links.push_back(
+        "data from LDS, which the template fills from In (assumed: LDS "
+        "contents are not traced)");
+  } else if (takesData && !ci.op->ldsData) {
     const unsigned data = regs - (ci.tfe ? 1u : 0u);
     std::optional<std::pair<AddrKey, uint32_t>> base;
     for (unsigned k = 0; k < data; ++k) {

@@ -111,6 +111,10 @@ struct DataPath {
   Address address = Address::InputWords;
   unsigned alignBytes = 1;
   unsigned vertexIdVgpr = 0;  // VertexIndex: the VGPR holding the vertex id at entry
+  // The case's instruction takes its data from LDS, not from VDATA (the binary route's LDS
+  // template hosting buffer_store_lds_dword): the template instruction's VDATA is not the
+  // case's, and the LDS fill is recorded as assumed.
+  bool dataFromLds = false;
 };
 
 // The data path of the lane shaders (texel_*.comp, storage_access.comp, atomic_*.comp): set 0

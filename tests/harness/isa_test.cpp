@@ -177,7 +177,27 @@ gcnprobe::routes::PipelineIsa isaOf(const std::string& assembly, bool offsetFixe
   // The name is deliberately neither driver's spelling: executables are matched by stage.
   p.executables.push_back({"any name", "", assembly, "", stage, "test listing"});
   p.offsetFixed = offsetFixed;
+  // The routes' data paths (docs/isa.md "The data path"): the lane shaders' In at binding 1
+  // and Out at binding 2; the vertex shader's In at binding 0, Out at 1, the vertex index.
+  using gcnprobe::routes::BufferSlot;
+  using gcnprobe::routes::DataPath;
+  const bool vertex = stage == VK_SHADER_STAGE_VERTEX_BIT;
+  p.dataPath.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, vertex ? 0u : 1u};
+  p.dataPath.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, vertex ? 1u : 2u};
+  p.dataPath.address =
+      vertex ? DataPath::Address::VertexIndex : DataPath::Address::AlignedInputWords;
+  p.dataPath.alignBytes = 4;
   return p;
+}
+
+// kTexelGfx8 is a list of buffer instructions, not a shader: an instruction the check finds
+// there on the case's buffer still has no data path to Out, so the check says exactly that.
+void expectFoundWithoutPath(const gcnprobe::isa::CheckResult& r) {
+  EXPECT_EQ(r.outcome, Outcome::RouteMiss);
+  EXPECT_NE(r.reason.find("is in the pipeline on the case's buffer, but its data path is not "
+                          "proven"),
+            std::string::npos)
+      << r.reason;
 }
 
 gcn::Instruction intended(Gen gen, const char* text) {
@@ -297,7 +317,7 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
   const auto r = gcnprobe::isa::checkIsa(
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
       isaOf(std::string(kTexelLoads) + kTexelGfx8));
-  EXPECT_EQ(r.outcome, Outcome::Verified) << r.reason;
+  expectFoundWithoutPath(r);
   // Registers are the compiler's choice: the check ignores them.
   const auto t = gcnprobe::isa::checkIsa(
       Gen::Gfx9,
@@ -305,7 +325,18 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
                "tbuffer_load_format_xyzw v[0:3], v9, s[12:15], 0 "
                "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_SNORM] idxen"),
       isaOf(std::string(kTexelLoads) + kTexelGfx8));
-  EXPECT_EQ(t.outcome, Outcome::Verified) << t.reason;
+  expectFoundWithoutPath(t);
+  // A real pipeline (the storage route's dword load on tonga) is verified, data path included.
+  const auto v = gcnprobe::isa::checkIsa(
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen"),
+      isaOf(kTongaStorageLoadDword));
+  EXPECT_EQ(v.outcome, Outcome::Verified) << v.reason;
+  ASSERT_EQ(v.proven.size(), 4u);
+  EXPECT_EQ(v.proven[0],
+            "instruction: proven: buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101 "
+            "on set 0 binding 0");
+  EXPECT_EQ(v.proven[2], "data path: results v1 reach Out dwords 0-0 through copies");
+  EXPECT_EQ(v.proven[3], "data path: VADDR register v1 = an In word ANDed with -4");
   // Without the descriptor loads nothing ties s[8:11] to the case's buffer: no proof.
   const auto u = gcnprobe::isa::checkIsa(
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
@@ -342,22 +373,23 @@ TEST(IsaCheck, DeliberatelyWrongIntendedInstructionIsRouteMiss) {
       Gen::Gfx8,
       intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen offset:4"),
       isaOf(std::string(kTexelLoads) + kTexelGfx8, false));
-  EXPECT_EQ(loose.outcome, Outcome::Verified) << loose.reason;
+  expectFoundWithoutPath(loose);
 }
 
 // GLC and SLC steer caches on loads and stores (verified, with a note naming both settings);
 // on an atomic GLC decides whether the pre-op value comes back, so it must match.
 TEST(IsaCheck, CacheBitsAreNotedOnLoadsAndComparedOnAtomics) {
   const auto r = gcnprobe::isa::checkIsa(
-      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen glc"),
-      isaOf(std::string(kTexelLoads) + kTexelGfx8));
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen glc"),
+      isaOf(kTongaStorageLoadDword));
   EXPECT_EQ(r.outcome, Outcome::Verified) << r.reason;
   EXPECT_NE(r.reason.find("cache bits differ (intended glc=1 slc=0, emitted glc=0 slc=0)"),
             std::string::npos)
       << r.reason;
   const auto same = gcnprobe::isa::checkIsa(
-      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
-      isaOf(std::string(kTexelLoads) + kTexelGfx8));
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen"),
+      isaOf(kTongaStorageLoadDword));
+  EXPECT_EQ(same.outcome, Outcome::Verified) << same.reason;
   EXPECT_EQ(same.reason, "");
   const gcn::Instruction add = intended(Gen::Gfx8, "buffer_atomic_add v1, v0, s[4:7], 0 offen");
   const gcn::Instruction addGlc =
@@ -446,9 +478,21 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   // The pipeline holds buffer_load_format_xyzw, the case intends buffer_load_format_x.
   EXPECT_EQ(runOne(kTexelGfx8, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
   EXPECT_NE(reason.find("buffer_load_format_x v1, v0, s[4:7], 0 idxen"), std::string::npos);
+  // The intended instruction, its index an In word (binding 1), its result stored to Out
+  // (binding 2, loaded into s[12:15]): the data path holds, so the lanes are compared.
   const std::string right = std::string(kTexelLoads) +
-                            "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n";
+                            "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
+                            "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+                            "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
+                            "\tbuffer_store_dword v1, v0, s[12:15], 0 offen ; e0701000 80030100\n";
   EXPECT_EQ(runOne(right, &reason), gcnprobe::run::Verdict::Fail) << reason;
+  // The same with the result changed before the store (v_add_u32 v1, vcc, 1, v1): the driver's
+  // arithmetic, not the instruction, would be compared: a route-miss.
+  std::string changed = right;
+  changed.insert(changed.find("\tbuffer_store_dword"),
+                 "\tv_add_u32_e32 v1, vcc, 1, v1 ; 32020281\n");
+  EXPECT_EQ(runOne(changed, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
+  EXPECT_NE(reason.find("'v_add_u32_e32 v1, vcc, 1, v1'"), std::string::npos) << reason;
   // The same instruction on the lane-input SSBO's descriptor (s[4:7], binding 1) proves
   // nothing about the case's buffer.
   const std::string io = std::string(kTexelLoads) +
