@@ -365,6 +365,8 @@
     const isa = isaLines(rec);
     const isaNotes = notes.filter((x) => /^isa:/.test(x));
     if (isaNotes.length) h += '<h3>ISA check</h3><pre class="isa">' + esc(isaNotes.join('\n')) + '</pre>';
+    const proof = Array.isArray(rec.proof) ? rec.proof : [];
+    if (proof.length) h += '<h3>what is proven</h3><pre class="isa">' + esc(proof.join('\n')) + '</pre>';
     if (isa) h += '<h3>emitted buffer instructions</h3><pre class="isa">' + esc(isa) + '</pre>';
     const lanes = lanesOf(rec);
     if (lanes.length) {

@@ -211,6 +211,7 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
            {"name", "suite", "profile", "device", "format", "binding", "vsharp"})
         r.erase(member);
       if (const auto isa = r.find("isa_lines"); isa != r.end() && isa->empty()) r.erase(isa);
+      if (const auto proof = r.find("proof"); proof != r.end() && proof->empty()) r.erase(proof);
       // The lane entries as rows of kLaneFields: half the size of the objects.
       const auto lanes = r.find("lanes");
       if (lanes != r.end() && lanes->is_array()) {

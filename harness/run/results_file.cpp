@@ -163,9 +163,14 @@ CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where
       r.isaLines.push_back(line.get<std::string>());
     }
   }
-  if (const auto it = record.find("proof"); it != record.end() && it->is_array())
-    for (const nlohmann::json& line : *it)
-      if (line.is_string()) r.proof.push_back(line.get<std::string>());
+  if (const auto it = record.find("proof"); it != record.end()) {
+    if (!it->is_array()) throw gcn::Error(where + " (" + r.name + "): \"proof\" is not a list");
+    for (const nlohmann::json& line : *it) {
+      if (!line.is_string())
+        throw gcn::Error(where + " (" + r.name + "): a \"proof\" entry is not a string");
+      r.proof.push_back(line.get<std::string>());
+    }
+  }
   return r;
 }
 

@@ -208,6 +208,28 @@ TEST(IsaDigest, RecordsCarryTheIsaLinesAndReadThemBack) {
   EXPECT_TRUE(gcnprobe::run::caseFromRecord(bad, "t").isaLines.empty());
 }
 
+// What a verified case proves (docs/isa.md "The data path") is part of its record.
+TEST(IsaDigest, RecordsCarryTheProofAndReadItBack) {
+  gcnprobe::run::CaseResult r;
+  r.name = "texel.x";
+  r.verdict = gcnprobe::run::Verdict::Pass;
+  EXPECT_EQ(gcnprobe::run::caseRecord(r, "gfx8", "dev").at("proof"), nlohmann::json::array());
+  r.proof = {
+      "instruction: proven: buffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 "
+      "80020101 on set 0 binding 0",
+      "V#: assumed: the driver's descriptor",
+      "data path: results v1 reach Out dwords 0-0 through copies"};
+  const nlohmann::json j = gcnprobe::run::caseRecord(r, "gfx8", "dev");
+  EXPECT_EQ(gcnprobe::run::caseFromRecord(j, "t").proof, r.proof);
+  nlohmann::json bad = j;
+  bad["proof"] = "one line";
+  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  bad["proof"] = nlohmann::json::array({1});
+  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  bad.erase("proof");  // a record of an older version
+  EXPECT_TRUE(gcnprobe::run::caseFromRecord(bad, "t").proof.empty());
+}
+
 TEST(IsaDigest, RecordsCarryItAndReadItBack) {
   gcnprobe::run::CaseResult r;
   r.name = "storage.x";
