@@ -34,10 +34,12 @@ class LineParser {
   LineParser(Probe& probe, int line) : probe_(probe), line_(line) {}
 
   void parse(std::string_view raw) {
-    std::string_view text = raw;
-    if (const auto hash = text.find('#'); hash != std::string_view::npos)
-      text = text.substr(0, hash);
-    if (gcn::trimSpace(text).empty()) return;
+    // A comment is a whole line whose first non-blank character is '#'. A '#' anywhere else
+    // belongs to the value ("A V# of four zero dwords"): cutting values at '#' lost text
+    // silently.
+    const std::string_view text = raw;
+    const std::string_view trimmed = gcn::trimSpace(text);
+    if (trimmed.empty() || trimmed.front() == '#') return;
     const auto eq = text.find('=');
     if (eq == std::string_view::npos)
       fail(firstColumn(raw), "expected 'key = value', found no '='");

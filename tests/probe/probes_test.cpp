@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"
+#include "reference/text.h"
 
 namespace gcn::probe {
 namespace {
@@ -18,6 +23,43 @@ std::vector<std::filesystem::path> shippedProbes() {
     if (e.path().extension() == ".probe") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// Every shipped probe's question and source lines read back whole: the text after '=' of each
+// such line, trimmed, is in the parsed question (its lines joined by a blank) or is one of the
+// sources. (A '#' inside a value once started a comment and cut "A V# of ..." to "A V".)
+TEST(Probes, QuestionAndSourceTextReadsBackWhole) {
+  unsigned withHash = 0;
+  for (const auto& path : shippedProbes()) {
+    SCOPED_TRACE(path.string());
+    const Probe probe = loadProbe(path.string());
+    std::ifstream in(path);
+    std::string question;
+    std::vector<std::string> sources;
+    for (std::string line; std::getline(in, line);) {
+      const auto eq = line.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string key(gcn::trimSpace(std::string_view(line).substr(0, eq)));
+      const std::string value(gcn::trimSpace(std::string_view(line).substr(eq + 1)));
+      if (key != "question" && key != "source") continue;
+      if (value.find('#') != std::string::npos) ++withHash;
+      if (key == "question") question += (question.empty() ? "" : " ") + value;
+      if (key == "source") sources.push_back(value);
+    }
+    EXPECT_EQ(probe.question, question);
+    EXPECT_EQ(probe.sources, sources);
+  }
+  EXPECT_GE(withHash, 5u) << "the shipped probes name V#s in their questions and sources";
+  // A comment is a whole line (also indented); a '#' inside a value stays.
+  std::ifstream in(std::string(GCNPROBE_SOURCE_DIR) + "/probes/all-zero-vsharp.probe");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Probe base = parseProbe(text, "inline.probe");
+  const Probe p = parseProbe(
+      text + "  # an indented comment line\nquestion = and the V# #2\nsource = the V# table\n",
+      "inline.probe");
+  EXPECT_EQ(p.question, base.question + " and the V# #2");
+  ASSERT_FALSE(p.sources.empty());
+  EXPECT_EQ(p.sources.back(), "the V# table");
 }
 
 TEST(Probes, EveryProbeEvaluatesAndSettlesSomething) {
