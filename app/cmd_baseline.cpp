@@ -23,6 +23,7 @@ struct BaselineOptions {
 };
 
 void runBaseline(const BaselineOptions& o) {
+  gcn::requireWritable(o.output, "baseline");
   const run::ResultsFile results = run::readResults(o.from);
   if (!results.complete())
     throw gcn::Error(gcn::Place{o.from, 0, 0}, "the results document has no summary");
@@ -35,7 +36,7 @@ void runBaseline(const BaselineOptions& o) {
     return;
   }
   std::ofstream out(o.output);
-  if (!out) throw gcn::Error(gcn::Place{o.output, 0, 0}, "cannot open the baseline for writing");
+  if (!out) throw gcn::cannotWrite(o.output, "baseline");
   out << text;
   out.flush();
   if (!out)

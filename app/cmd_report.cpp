@@ -22,6 +22,7 @@ struct ReportOptions {
 };
 
 int runReport(const ReportOptions& o) {
+  gcn::requireWritable(o.output, "report");
   if (!o.labels.empty() && o.labels.size() != o.inputs.size())
     throw gcn::Error("--label is given " + std::to_string(o.labels.size()) + " times for " +
                      std::to_string(o.inputs.size()) + " reports: give it once per report or not");
@@ -35,7 +36,7 @@ int runReport(const ReportOptions& o) {
       std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")");
   const std::string html = run::reportHtml(data);
   std::ofstream out(o.output, std::ios::binary);
-  if (!out) throw gcn::Error(gcn::Place{o.output, 0, 0}, "cannot open the report for writing");
+  if (!out) throw gcn::cannotWrite(o.output, "report");
   out << html;
   out.close();
   if (!out) throw gcn::InfraError(o.output + ": cannot write the report");

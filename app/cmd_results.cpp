@@ -22,6 +22,7 @@ struct MergeOptions {
 };
 
 int runMerge(const MergeOptions& o) {
+  gcn::requireWritable(o.output, "merged report");
   std::vector<run::ResultsFile> inputs;
   // Read truncated documents too: mergeResults says which input did not finish and how to
   // merge it anyway.
@@ -48,6 +49,7 @@ struct CompareOptions {
 };
 
 int runCompare(const CompareOptions& o) {
+  gcn::requireWritable(o.json, "JSON output");
   const run::ResultsFile oldRun = run::readResults(o.oldPath, o.allowIncomplete);
   const run::ResultsFile newRun = run::readResults(o.newPath, o.allowIncomplete);
   const run::Comparison c = run::compareResults(oldRun, newRun);
@@ -55,7 +57,7 @@ int runCompare(const CompareOptions& o) {
   std::fputs(run::comparisonText(c, oldRun, newRun).c_str(), text);
   if (!o.json.empty()) {
     std::ofstream out(o.json == "-" ? "/dev/stdout" : o.json);
-    if (!out) throw gcn::Error(gcn::Place{o.json, 0, 0}, "cannot open the JSON output for writing");
+    if (!out) throw gcn::cannotWrite(o.json, "JSON output");
     out << run::comparisonJson(c, oldRun, newRun)
                .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
         << "\n";

@@ -156,6 +156,10 @@ int runRun(const RunOptions& o) {
     throw gcn::Error(
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
+  // Output paths first: a typo there must not cost a device and a run (exit 3, the errno).
+  gcn::requireWritable(o.json, "JSON report");
+  gcn::requireWritable(o.junit, "JUnit report");
+  gcn::requireWritable(o.csv, "CSV results");
   run::ExpectationOptions expectations = expectationOptions(o);
   // The suites with binary-route cases (the binary suite; probes in the disputed suite) need
   // the binary route's environment (app/clrx_dir.h) before the device exists.

@@ -67,6 +67,11 @@ macro(gcnprobe_parse_help p)
     elseif(_line MATCHES "^(Positionals|Options|Subcommands):$")
       set(_section "${CMAKE_MATCH_1}")
       set(_id "")
+    elseif(_line MATCHES "^Exit status: ")
+      # The top-level footer: the page has its own EXIT STATUS section (below).
+      set(_section footer)
+      set(_id "")
+    elseif(_section STREQUAL "footer")
     elseif(_line MATCHES "^      +([^ ].*)$" AND NOT _id STREQUAL "")
       # The description continued, or started below a long name column.
       string(APPEND ${p}_${_id}_DESC " ${CMAKE_MATCH_1}")

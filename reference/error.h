@@ -52,4 +52,14 @@ class InfraError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// "PATH: cannot open the WHAT for writing: <strerror(errno)>" as the InfraError an output
+// file that cannot be opened is. Call right after the failed open, while errno is its.
+InfraError cannotWrite(const std::string& path, const std::string& what);
+
+// Throws cannotWrite's error when `path` cannot be written as an output file: its folder does
+// not exist or is not writable, or the path is a folder or a file without write permission.
+// "" and "-" (standard output) always pass. Commands call it for every output before they
+// open a device or read inputs, so a typo in an output path costs no run.
+void requireWritable(const std::string& path, const std::string& what);
+
 }  // namespace gcn

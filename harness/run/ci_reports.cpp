@@ -13,7 +13,7 @@ namespace {
 
 std::ofstream openReport(const std::string& path, const char* what) {
   std::ofstream out(path == "-" ? "/dev/stdout" : path);
-  if (!out) throw gcn::Error(gcn::Place{path, 0, 0}, std::string("cannot open the ") + what);
+  if (!out) throw gcn::cannotWrite(path, what);
   return out;
 }
 

@@ -243,7 +243,7 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
 
 void writeMerged(const MergedReport& m, const std::string& path) {
   std::ofstream out(path == "-" ? "/dev/stdout" : path);
-  if (!out) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the merged report for writing");
+  if (!out) throw gcn::cannotWrite(path, "merged report");
   // The run's layout: its header members, then profile, device and expectation, then the
   // records one per line.
   constexpr std::array<const char*, 3> kLast = {"profile", "device", "expectation"};

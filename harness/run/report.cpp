@@ -87,7 +87,7 @@ JsonReport::JsonReport(const std::string& path, const std::string& profile,
                        const std::string& device, const std::string& expectation,
                        const nlohmann::json& header)
     : path_(path), out_(path == "-" ? "/dev/stdout" : path), profile_(profile), device_(device) {
-  if (!out_) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot open the JSON report for writing");
+  if (!out_) throw gcn::cannotWrite(path, "JSON report");
   out_ << "{\n";
   writeMembers(out_, header);
   out_ << "\"profile\": " << text(profile) << ",\n\"device\": " << text(device)

@@ -72,6 +72,41 @@ TEST(OutputIntegrity, FullJsonReportIsAnErrorNamingThePath) {
   EXPECT_NE(r.out.find("/dev/full: cannot write"), std::string::npos) << r.out;
 }
 
+// An output that cannot be opened is infrastructure (exit 3, as docs/run.md says), named with
+// its errno, and it is found before any device opens or input is read: `run` prints no
+// "device:" line, and `report`/`merge`/`baseline` are not even given a readable input.
+TEST(OutputIntegrity, UnwritableOutputPathsExitThreeBeforeAnyWork) {
+  const std::string missing = "/nonexistent-gcnprobe-dir/out";
+  // Inputs must exist (the parser checks that), but are never read: README.md will do.
+  const std::string in = std::string(GCNPROBE_SOURCE_DIR) + "/README.md";
+  const struct {
+    std::string args, what;
+  } cases[] = {
+      {"run --suite storage --json " + missing + ".json", "JSON report"},
+      {"run --suite storage --junit " + missing + ".xml", "JUnit report"},
+      {"run --suite storage --csv " + missing + ".csv", "CSV results"},
+      {"report -o " + missing + ".html " + in, "report"},
+      {"merge -o " + missing + ".json " + in + " " + in, "merged report"},
+      {"baseline --from " + in + " -o " + missing + ".txt", "baseline"},
+      {"compare " + in + " " + in + " --json " + missing + ".json", "JSON output"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args);
+    const CliRun r = runGcnprobe(c.args);
+    EXPECT_EQ(r.exit, 3) << r.out;
+    EXPECT_NE(r.out.find(": cannot open the " + c.what + " for writing: No such file or directory"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("device:"), std::string::npos) << r.out;
+  }
+  // A folder is no output file either.
+  const CliRun dir = runGcnprobe("run --suite storage --json /tmp");
+  EXPECT_EQ(dir.exit, 3) << dir.out;
+  EXPECT_NE(dir.out.find("/tmp: cannot open the JSON report for writing: Is a directory"),
+            std::string::npos)
+      << dir.out;
+}
+
 // The limit is checked before any device opens or thread starts: a message, not an abort.
 TEST(RunBadInput, TooManyJobsIsAnErrorNamingTheFlag) {
   expectError("run --suite storage --jobs 100000", "--jobs: 100000 threads is over the limit");
