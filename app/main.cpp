@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   app.footer(
       "Exit status: 0 success (every case passed, was unsupported or matched the baseline); "
-      "1 a regression (fail, route-miss, error, crash, timeout); 2 bad input (an unknown flag, suite, format or case name, a "
+      "1 a regression (fail, route-miss, error, crash, timeout); 2 bad input (an unknown flag, "
+      "suite, format or case name, a "
       "malformed file); 3 infrastructure (no Vulkan device, an output that cannot be written, "
       "repeated device loss). docs/run.md has the details per command.");
   // The driver choice is global and goes through the environment, so that `isa`'s child
