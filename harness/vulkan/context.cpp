@@ -265,8 +265,10 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices,
   for (const DeviceInfo& d : devices) {
     list += "\n  " + std::to_string(d.index) + ": " + d.name;
   }
-  throw gcn::Error("--device '" + selector +
-                   "' matches no device (give an index or part of a name); devices:" + list);
+  // Infrastructure, not bad input (exit 3): on a CI runner this is a GPU that went missing
+  // (a container without /dev/dri), which a retry may fix; a silent fallback would pass.
+  throw gcn::InfraError("--device '" + selector +
+                        "' matches no device (give an index or part of a name); devices:" + list);
 }
 
 std::unique_ptr<Context> Context::open(const std::string& selector, bool validation,

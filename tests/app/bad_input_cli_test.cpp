@@ -107,6 +107,15 @@ TEST(OutputIntegrity, UnwritableOutputPathsExitThreeBeforeAnyWork) {
       << dir.out;
 }
 
+// A runner whose GPU went missing must not pass on lavapipe: a --device that matches nothing
+// exits 3 (infrastructure, what CI retries), naming the devices there are.
+TEST(RunBadInput, ADeviceThatIsNotThereExitsThree) {
+  const CliRun r = runGcnprobe("run --suite storage --device no-such-gpu-here");
+  EXPECT_EQ(r.exit, 3) << r.out;
+  EXPECT_NE(r.out.find("--device 'no-such-gpu-here' matches no device"), std::string::npos)
+      << r.out;
+}
+
 // The limit is checked before any device opens or thread starts: a message, not an abort.
 TEST(RunBadInput, TooManyJobsIsAnErrorNamingTheFlag) {
   expectError("run --suite storage --jobs 100000", "--jobs: 100000 threads is over the limit");

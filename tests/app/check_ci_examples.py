@@ -36,7 +36,10 @@ def run_job(name, commands, env, workdir):
               'gcnprobe() { if [ "$1" = run ]; then "$GCNPROBE_BIN" "$@" --filter "storage.*"; '
               'else "$GCNPROBE_BIN" "$@"; fi; }']
     script += commands
-    full_env = dict(os.environ, GCNPROBE_BIN=BIN, XDG_RUNTIME_DIR="/tmp", **env)
+    # The jobs pin their GPU with --device "$GCNPROBE_CI_DEVICE"; here the device is the
+    # default one (lavapipe), as a CI variable override would set it.
+    full_env = dict(os.environ, GCNPROBE_BIN=BIN, XDG_RUNTIME_DIR="/tmp",
+                    GCNPROBE_CI_DEVICE="llvmpipe", **env)
     r = subprocess.run(["bash", "-c", "\n".join(script)], cwd=workdir, env=full_env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
@@ -74,6 +77,11 @@ def check_gitlab():
         fail("gitlab: the run does not take its shard from CI_NODE_INDEX/CI_NODE_TOTAL")
     if "junit" not in shard_job["artifacts"]["reports"]:
         fail("gitlab: no JUnit report")
+    if not any('--device "$GCNPROBE_CI_DEVICE"' in c for c in script) or \
+            shard_job.get("variables", {}).get("GCNPROBE_CI_DEVICE") is None:
+        fail("gitlab: the run does not pin its device (--device \"$GCNPROBE_CI_DEVICE\")")
+    if 3 not in shard_job.get("retry", {}).get("exit_codes", []):
+        fail("gitlab: the job does not retry exit 3 (infrastructure)")
     merge = doc["merge"]
     merged_files = re.findall(r"results-(\d+)\.json", " ".join(merge["script"]))
     if sorted(int(k) for k in merged_files) != list(range(1, n + 1)):
@@ -97,6 +105,9 @@ def check_github():
     if shards != list(range(n)):
         fail("github: the matrix shards are %s, not 0..N-1" % shards)
     runs = [s["run"] for s in jobs["shard"]["steps"] if "run" in s]
+    if not any('--device "$GCNPROBE_CI_DEVICE"' in r for r in runs) or \
+            jobs["shard"].get("env", {}).get("GCNPROBE_CI_DEVICE") is None:
+        fail("github: the run does not pin its device (--device \"$GCNPROBE_CI_DEVICE\")")
     if not any("--shard ${{ matrix.shard }}/%d" % n in r for r in runs):
         fail("github: the run's shard count is not the matrix's (%d)" % n)
     merge_runs = [s["run"] for s in jobs["merge"]["steps"] if "run" in s]

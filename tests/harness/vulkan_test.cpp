@@ -93,10 +93,11 @@ TEST(VulkanDevices, SelectionOrderAndSelectors) {
   try {
     selectDevice(devs, "7");
     FAIL() << "index 7 accepted";
-  } catch (const gcn::Error& e) {
+  } catch (const gcn::InfraError& e) {
     EXPECT_NE(std::string(e.what()).find("llvmpipe"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(selectDevice(devs, "radeon"), gcn::Error);
+  // A device that is not there is infrastructure (exit 3: CI retries it), not bad input.
+  EXPECT_THROW(selectDevice(devs, "radeon"), gcn::InfraError);
 }
 
 TEST(VulkanContext, OpensWithRobustBufferAccess) {
