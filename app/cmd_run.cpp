@@ -26,6 +26,7 @@
 #include "harness/run/baseline.h"
 #include "harness/run/ci_reports.h"
 #include "harness/run/coverage.h"
+#include "harness/run/merge.h"
 #include "harness/run/profile.h"
 #include "harness/run/report.h"
 #include "harness/run/runner.h"
@@ -183,6 +184,12 @@ int runRun(const RunOptions& o) {
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   ro.jobs = o.jobs;
   const std::vector<run::Case> cases = selectCases(o, ro.profile.chip);
+  // A misspelt baseline or flakes entry would silently expect nothing: name each one that
+  // matches no case of any suite (a warning: an old entry may outlive its case).
+  if (!expectations.baseline.empty() || !expectations.flakes.entries.empty())
+    for (const std::string& w : run::unmatchedEntries(expectations.baseline, expectations.flakes,
+                                                      run::caseListOrder(ro.profile.name)))
+      std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
 
   // With the JSON on standard output, the readable text goes to standard error.
   FILE* text = o.json == "-" ? stderr : stdout;

@@ -66,6 +66,8 @@ void forEachLine(std::string_view text, F&& f) {
     pos = end + 1;
     Line l;
     l.number = ++number;
+    // A UTF-8 byte order mark (editors on Windows write one) is not part of the first entry.
+    if (number == 1 && raw.substr(0, 3) == "\xef\xbb\xbf") raw.remove_prefix(3);
     const std::size_t hash = raw.find('#');
     if (hash != std::string_view::npos) {
       l.comment = gcn::trimSpace(raw.substr(hash + 1));
@@ -182,6 +184,24 @@ const FlakeEntry* FlakeList::find(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<std::string> unmatchedEntries(const Baseline& baseline, const FlakeList& flakes,
+                                          std::span<const std::string> names) {
+  const auto matchesSome = [&](const std::string& pattern) {
+    for (const std::string& n : names)
+      if (globMatches(pattern, n)) return true;
+    return false;
+  };
+  std::vector<std::string> out;
+  const auto note = [&](const std::string& where, const std::string& pattern) {
+    out.push_back(where + ": '" + pattern + "' matches no case of this build's suites");
+  };
+  for (const BaselineEntry& e : baseline.entries)
+    if (!matchesSome(e.pattern)) note(e.where(), e.pattern);
+  for (const FlakeEntry& e : flakes.entries)
+    if (!matchesSome(e.pattern)) note(e.file + ":" + std::to_string(e.line), e.pattern);
+  return out;
+}
+
 FlakeList parseFlakes(std::string_view text, const std::string& source) {
   FlakeList f;
   forEachLine(text, [&](const Line& l) {
@@ -189,6 +209,13 @@ FlakeList parseFlakes(std::string_view text, const std::string& source) {
     if (l.body.find_first_of(" \t,") != std::string_view::npos)
       throw gcn::Error(gcn::Place{source, l.number, 0},
                        "'" + std::string(l.body) + "' is not one case name or glob");
+    // deqp-runner's flakes files hold regular expressions; these are globs (as --filter).
+    if (l.body.find_first_of("\\^$()|+{") != std::string_view::npos)
+      throw gcn::Error(gcn::Place{source, l.number, 0},
+                       "'" + std::string(l.body) +
+                           "' looks like a regular expression (deqp-runner's flakes files hold "
+                           "regexes); gcnprobe's entries are globs: * any text, ? one "
+                           "character, [...] a set (e.g. texel.uniform.*)");
     f.entries.push_back({std::string(l.body), std::string(l.comment), source, l.number});
   });
   return f;

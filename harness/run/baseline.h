@@ -75,6 +75,12 @@ struct FlakeList {
   std::vector<FlakeEntry> entries;
   const FlakeEntry* find(std::string_view name) const;  // the first glob matching
 };
+// One line per entry of the baseline and the flakes list that matches none of `names` (every
+// case of the profile, caseListOrder): "FILE:LINE: 'PATTERN' matches no case of this build's
+// suites" (a misspelt name, or a case that no longer exists), in file order.
+std::vector<std::string> unmatchedEntries(const Baseline& baseline, const FlakeList& flakes,
+                                          std::span<const std::string> names);
+
 FlakeList parseFlakes(std::string_view text, const std::string& source);
 FlakeList readFlakes(const std::string& path);  // gcn::Error when it cannot be read
 

@@ -133,6 +133,46 @@ TEST(BaselineParse, Flakes) {
   }
 }
 
+// Files written by other tools: a UTF-8 byte order mark is not part of the first entry, and a
+// deqp-runner regex is refused with what to write instead.
+TEST(BaselineParse, ByteOrderMarkAndRegexes) {
+  const Baseline b = gcnprobe::run::parseBaseline(
+      "\xef\xbb\xbf"
+      "storage.load_dword.offset0,fail\n",
+      "b.txt");
+  ASSERT_EQ(b.entries.size(), 1u);
+  EXPECT_EQ(b.entries[0].pattern, "storage.load_dword.offset0");
+  EXPECT_NE(b.find("storage.load_dword.offset0"), nullptr);
+  const FlakeList f = gcnprobe::run::parseFlakes(
+      "\xef\xbb\xbf"
+      "atomic.add\n",
+      "flakes.txt");
+  ASSERT_EQ(f.entries.size(), 1u);
+  EXPECT_EQ(f.entries[0].pattern, "atomic.add");
+  for (const char* regex : {"texel\\..*", "^storage.load_dword$", "atomic.(add|sub)",
+                            "storage.load_dword.offset[0-9]+"}) {
+    try {
+      gcnprobe::run::parseFlakes(std::string("atomic.add\n") + regex + "\n", "flakes.txt");
+      ADD_FAILURE() << regex << " was taken as a glob";
+    } catch (const gcn::Error& e) {
+      EXPECT_TRUE(contains(e.what(), "flakes.txt:2:")) << e.what();
+      EXPECT_TRUE(contains(e.what(), "looks like a regular expression")) << e.what();
+    }
+  }
+}
+
+// An entry that matches no case of the suites is named, with its file and line.
+TEST(BaselineParse, EntriesMatchingNoCaseAreNamed) {
+  const Baseline b = gcnprobe::run::parseBaseline(
+      "storage.load_dword.offset0,fail\nstorage.lod_dword.*,fail  # misspelt\n", "b.txt");
+  const FlakeList f = gcnprobe::run::parseFlakes("atomic.add*\natomic.ad\n", "flakes.txt");
+  const std::vector<std::string> names = {"storage.load_dword.offset0", "atomic.add.x"};
+  EXPECT_EQ(gcnprobe::run::unmatchedEntries(b, f, names),
+            (std::vector<std::string>{
+                "b.txt:2: 'storage.lod_dword.*' matches no case of this build's suites",
+                "flakes.txt:2: 'atomic.ad' matches no case of this build's suites"}));
+}
+
 TEST(BaselineGlob, MatchesWholeNames) {
   using gcnprobe::run::globMatches;
   EXPECT_TRUE(globMatches("storage.*", "storage.load_dword.offset0"));
