@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <set>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -362,11 +363,33 @@ int runRun(const RunOptions& o) {
         cases, [&](auto some, const auto& to) { return run::runCases(some, routeList, ro, to); });
   }
   progress.clear();
+  const auto writeCiReports = [&]() {
+    if (!o.junit.empty())
+      run::writeJunit(o.junit, outcomes,
+                      {{"device", device},
+                       {"driver", info.driverName + " " + info.driverInfo},
+                       {"profile", ro.profile.name},
+                       {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
+    if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
+  };
   if (summary.notRun > 0 || expected.retriesInterrupted()) {
-    const std::string line = "interrupted by signal " + std::to_string(gSignal) + " (" +
-                             strsignal(gSignal) + "): " + summary.line() + ", " +
-                             std::to_string(summary.notRun) + " not run";
+    const std::string stopped =
+        "interrupted by signal " + std::to_string(gSignal) + " (" + strsignal(gSignal) + ")";
+    const std::string line =
+        stopped + ": " + summary.line() + ", " + std::to_string(summary.notRun) + " not run";
     if (json) json->close(line);
+    // A cancelled shard still shows every test in JUnit and CSV: the cases that did not run
+    // are there as skipped, with the reason.
+    if (!o.junit.empty() || !o.csv.empty()) {
+      std::set<std::string> done;
+      for (const run::CaseOutcome& c : outcomes)
+        done.insert(c.name);
+      for (const run::Case& c : cases)
+        if (!done.count(c.name))
+          outcomes.push_back(
+              {c.name, c.suite, "", "not run: " + stopped, run::Verdict::Unsupported});
+      writeCiReports();
+    }
     std::fprintf(text, "%s\n", line.c_str());
     return 128 + gSignal;
   }
@@ -397,13 +420,7 @@ int runRun(const RunOptions& o) {
     line += ", " + std::to_string(messages) + " validation messages";
   }
   if (json) json->close(line, extra);
-  if (!o.junit.empty())
-    run::writeJunit(o.junit, outcomes,
-                    {{"device", device},
-                     {"driver", info.driverName + " " + info.driverInfo},
-                     {"profile", ro.profile.name},
-                     {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
-  if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
+  writeCiReports();
   std::fprintf(text, "%s\n", line.c_str());
   return run::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;
 }

@@ -3,6 +3,8 @@
 // reports, read back with Python's own xml and csv modules (independent parsers).
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -200,11 +202,14 @@ namespace {
 // says the run was interrupted; the exit status is 128 + 15. The test hook
 // GCNPROBE_TEST_BATCH_DELAY_MS slows the run down so the signal lands between batches.
 TEST(CiCli, SigtermHalfWayKeepsEveryFinishedCase) {
-  const std::string json = tmp("sigterm.json");
-  std::remove(json.c_str());
+  const std::string json = tmp("sigterm.json"), junit = tmp("sigterm.xml"),
+                    csv = tmp("sigterm.csv");
+  for (const std::string& f : {json, junit, csv})
+    std::remove(f.c_str());
   // until a dispatched case's record is in the file (duration above 0)
   const int rc = gcnprobe::test_support::terminateWhen(
-      "GCNPROBE_TEST_BATCH_DELAY_MS=150", "run --json " + json,
+      "GCNPROBE_TEST_BATCH_DELAY_MS=150",
+      "run --json " + json + " --junit " + junit + " --csv " + csv,
       "grep -q '\"duration_s\":[0-9.e-]*[1-9]' " + json + " 2>/dev/null", tmp("sigterm.sh"));
   EXPECT_EQ(rc, 128 + 15);
   const auto doc = readJson(json);  // parses: closed properly
@@ -219,6 +224,24 @@ TEST(CiCli, SigtermHalfWayKeepsEveryFinishedCase) {
     passed += c["verdict"] == "pass";
   }
   EXPECT_NE(summary.find(": " + std::to_string(passed) + " passed"), std::string::npos) << summary;
+  // JUnit and CSV are written too, with every selected case: those that did not run are
+  // skipped with the reason (a cancelled shard still shows its tests).
+  const std::string listed = gcnprobe::test_support::runGcnprobe("list").out;
+  const auto total = static_cast<std::size_t>(std::count(listed.begin(), listed.end(), '\n'));
+  std::ifstream x(junit);
+  const std::string xml((std::istreambuf_iterator<char>(x)), std::istreambuf_iterator<char>());
+  std::size_t testcases = 0;
+  for (std::size_t at = xml.find("<testcase "); at != std::string::npos;
+       at = xml.find("<testcase ", at + 1))
+    ++testcases;
+  EXPECT_EQ(testcases, total);
+  EXPECT_NE(xml.find("not run: interrupted by signal 15"), std::string::npos);
+  // deqp-runner's CSV has no reason column: the cases that did not run are Skip rows.
+  std::ifstream c(csv);
+  std::size_t rows = 0;
+  for (std::string line; std::getline(c, line);)
+    ++rows;
+  EXPECT_EQ(rows, total);
 }
 
 }  // namespace
