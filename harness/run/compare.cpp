@@ -122,6 +122,9 @@ Comparison compareResults(const ResultsFile& oldRun, const ResultsFile& newRun) 
     c.isa = isaChangeOf(c.oldDigest, c.newDigest);
     if (!isRegression(o->verdict) && isRegression(n.verdict))
       out.regressions.push_back(std::move(c));
+    else if (isRegression(o->verdict) &&
+             (n.verdict == Verdict::ExpectedFail || n.verdict == Verdict::Flake))
+      out.baselined.push_back(std::move(c));
     else if (isRegression(o->verdict) && !isRegression(n.verdict))
       out.fixes.push_back(std::move(c));
     else if (o->verdict != n.verdict)
@@ -140,6 +143,19 @@ Comparison compareResults(const ResultsFile& oldRun, const ResultsFile& newRun) 
     c.newReason = n->reason;
     out.added.push_back(std::move(c));
   }
+  // A shard holds a part of the cases: compared with another part or the whole run, the rest
+  // shows up as added or removed, which is no change of the device or driver.
+  const auto shardOf = [](const ResultsFile& f) {
+    const auto it = f.header.find("shard");
+    const std::string s = it != f.header.end() && it->is_string() ? it->get<std::string>() : "";
+    return s.empty() || s == "0/1" ? std::string() : s;
+  };
+  const std::string os = shardOf(oldRun), ns = shardOf(newRun);
+  if (os != ns)
+    out.shardNote = "OLD is " + (os.empty() ? std::string("the whole run") : "shard " + os) +
+                    ", NEW " + (ns.empty() ? std::string("the whole run") : "shard " + ns) +
+                    ": cases outside the smaller part count as new or removed; compare runs "
+                    "of the same shard, or merge the shards first (gcnprobe merge)";
   return out;
 }
 
@@ -150,8 +166,14 @@ std::string comparisonText(const Comparison& c, const ResultsFile& oldRun,
     const std::string a = headerValue(oldRun, key), b = headerValue(newRun, key);
     if (a != b) s += "  " + std::string(key) + ": " + a + " -> " + b + "\n";
   }
+  if (!c.shardNote.empty()) s += "note: " + c.shardNote + "\n";
   s += plural(c.regressions.size(), "regression", "regressions") + ", " +
        plural(c.fixes.size(), "fix", "fixes") + ", " +
+       (c.baselined.empty()
+            ? std::string()
+            : plural(c.baselined.size(), "regression now accepted by a baseline or flakes list",
+                     "regressions now accepted by a baseline or flakes list") +
+                  ", ") +
        plural(c.added.size(), "new case", "new cases") + ", " +
        plural(c.removed.size(), "removed case", "removed cases") + ", " +
        plural(c.changed.size(), "other verdict change", "other verdict changes") + ", " +
@@ -172,6 +194,8 @@ std::string comparisonText(const Comparison& c, const ResultsFile& oldRun,
   group("fixes", c.fixes, [&](const CaseChange& x) {
     return verdictChange(x, x.oldReason.empty() ? "" : "was: " + x.oldReason);
   });
+  group("accepted by a baseline or flakes list (still failing: not fixes)", c.baselined,
+        [&](const CaseChange& x) { return verdictChange(x, x.newReason); });
   group("other verdict changes", c.changed,
         [&](const CaseChange& x) { return verdictChange(x, x.newReason); });
   group("instructions changed, same verdict", c.isaChanged, [](const CaseChange& x) {
@@ -199,6 +223,7 @@ nlohmann::json comparisonJson(const Comparison& c, const ResultsFile& oldRun,
           {"counts",
            {{"regressions", c.regressions.size()},
             {"fixes", c.fixes.size()},
+            {"baselined", c.baselined.size()},
             {"new_cases", c.added.size()},
             {"removed_cases", c.removed.size()},
             {"changed", c.changed.size()},
@@ -206,6 +231,8 @@ nlohmann::json comparisonJson(const Comparison& c, const ResultsFile& oldRun,
             {"unchanged", c.unchanged}}},
           {"regressions", list(c.regressions)},
           {"fixes", list(c.fixes)},
+          {"baselined", list(c.baselined)},
+          {"shard_note", c.shardNote},
           {"changed", list(c.changed)},
           {"isa_changed", list(c.isaChanged)},
           {"new_cases", list(c.added)},

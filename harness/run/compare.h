@@ -37,12 +37,18 @@ struct CaseChange {
 struct Comparison {
   // Each list sorted by case name.
   std::vector<CaseChange> regressions;  // not isRegression in OLD, isRegression in NEW
-  std::vector<CaseChange> fixes;        // isRegression in OLD, not in NEW
-  std::vector<CaseChange> changed;      // any other verdict change (pass -> unsupported, ...)
-  std::vector<CaseChange> isaChanged;   // the same verdict, different instructions
-  std::vector<CaseChange> added;        // only in NEW
-  std::vector<CaseChange> removed;      // only in OLD
-  std::size_t unchanged = 0;            // in both, same verdict, no known ISA change
+  std::vector<CaseChange> fixes;        // isRegression in OLD, pass (or better) in NEW
+  // isRegression in OLD, expected-fail or flake in NEW: the failure is still there, a baseline
+  // or flakes list now accepts it (a baseline change, not a fix)
+  std::vector<CaseChange> baselined;
+  // "" when both runs hold the same part of the suites; else a note that one is a shard
+  // ("OLD is shard 1/3, NEW the whole run: ..."), whose missing cases count as added/removed.
+  std::string shardNote;
+  std::vector<CaseChange> changed;     // any other verdict change (pass -> unsupported, ...)
+  std::vector<CaseChange> isaChanged;  // the same verdict, different instructions
+  std::vector<CaseChange> added;       // only in NEW
+  std::vector<CaseChange> removed;     // only in OLD
+  std::size_t unchanged = 0;           // in both, same verdict, no known ISA change
 };
 
 // Throws gcn::Error naming the file when a case is twice in one report.

@@ -26,11 +26,12 @@ struct Rec {
   const char* digest;  // nullptr: no ISA visible
 };
 
-std::string reportText(const std::string& driverVersion, const std::vector<Rec>& recs) {
+std::string reportText(const std::string& driverVersion, const std::vector<Rec>& recs,
+                       const std::string& shard = "") {
   nlohmann::json doc{{"driver", "radv"},
                      {"driver_version", driverVersion},
                      {"gcnprobe_version", "0.1.0"},
-                     {"shard", ""},
+                     {"shard", shard},
                      {"profile", "gfx8"},
                      {"device", "AMD Radeon RX 580"}};
   doc["cases"] = nlohmann::json::array();
@@ -64,6 +65,7 @@ struct Reports {
                                                 {"storage.recompiled", "pass", "4444444444444444"},
                                                 {"storage.skip", "pass", nullptr},
                                                 {"storage.lavapipe", "fail", nullptr},
+                                                {"storage.accepted", "fail", nullptr},
                                             }));
   std::string newPath = write(
       "new.json", reportText("Mesa 25.0.7", {
@@ -74,6 +76,7 @@ struct Reports {
                                                 {"storage.fix", "pass", "3333333333333333"},
                                                 {"storage.reg", "route-miss", "6666666666666666"},
                                                 {"storage.same", "pass", "1111111111111111"},
+                                                {"storage.accepted", "expected-fail", nullptr},
                                             }));
 };
 
@@ -82,10 +85,17 @@ TEST(CompareCli, GroupsEveryKindOfChange) {
   const auto out = runGcnprobe("compare " + r.oldPath + " " + r.newPath);
   EXPECT_EQ(out.exit, 1) << out.out;  // a regression
   const std::string& t = out.out;
-  EXPECT_NE(t.find("1 regression, 1 fix, 1 new case, 1 removed case, 1 other verdict change, "
+  EXPECT_NE(t.find("1 regression, 1 fix, 1 regression now accepted by a baseline or flakes "
+                   "list, 1 new case, 1 removed case, 1 other verdict change, "
                    "1 instruction change with the same verdict, 2 unchanged"),
             std::string::npos)
       << t;
+  // fail -> expected-fail is a baseline change, not a fix: the failure is still there.
+  EXPECT_NE(t.find("accepted by a baseline or flakes list (still failing: not fixes) (1):\n"
+                   "  storage.accepted: fail -> expected-fail"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("note: "), std::string::npos) << t;  // both are whole runs
   EXPECT_NE(t.find("driver_version: Mesa 22.3.6 -> Mesa 25.0.7"), std::string::npos) << t;
   EXPECT_NE(t.find("regressions (1):\n  storage.reg: pass -> route-miss; different instructions "
                    "(isa 2222222222222222 -> 6666666666666666)\n    reason of storage.reg"),
@@ -119,6 +129,7 @@ TEST(CompareCli, JsonForMachines) {
   const nlohmann::json doc = nlohmann::json::parse(in);
   EXPECT_EQ(doc["counts"], nlohmann::json({{"regressions", 1},
                                            {"fixes", 1},
+                                           {"baselined", 1},
                                            {"new_cases", 1},
                                            {"removed_cases", 1},
                                            {"changed", 1},
@@ -144,13 +155,29 @@ TEST(CompareCli, JsonForMachines) {
   EXPECT_EQ(nlohmann::json::parse(stdoutJson.out), doc);
 }
 
+// A shard compared with the whole run: the other shards' cases would count as new; the
+// comparison says so first.
+TEST(CompareCli, AShardAgainstTheWholeRunIsNamed) {
+  const std::string part =
+      write("shard.json", reportText("Mesa 25.0.7", {{"storage.same", "pass", nullptr}}, "1/3"));
+  const std::string whole =
+      write("whole.json", reportText("Mesa 25.0.7", {{"storage.same", "pass", nullptr},
+                                                     {"storage.other", "pass", nullptr}}));
+  const auto out = runGcnprobe("compare " + part + " " + whole);
+  EXPECT_NE(out.out.find("note: OLD is shard 1/3, NEW the whole run: cases outside the smaller "
+                         "part count as new or removed"),
+            std::string::npos)
+      << out.out;
+  EXPECT_EQ(runGcnprobe("compare " + whole + " " + whole).out.find("note: "), std::string::npos);
+}
+
 TEST(CompareCli, NoRegressionExitsZero) {
   const Reports r;
   // A run against itself, and against a run where every case passes.
   const auto self = runGcnprobe("compare " + r.newPath + " " + r.newPath);
   EXPECT_EQ(self.exit, 0) << self.out;
   EXPECT_NE(self.out.find("0 regressions, 0 fixes, 0 new cases, 0 removed cases, 0 other "
-                          "verdict changes, 0 instruction changes with the same verdict, 7 "
+                          "verdict changes, 0 instruction changes with the same verdict, 8 "
                           "unchanged"),
             std::string::npos)
       << self.out;
