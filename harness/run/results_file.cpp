@@ -1,9 +1,11 @@
 #include "harness/run/results_file.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -65,6 +67,7 @@ void readTruncated(std::string_view text, ResultsFile& out) {
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
+    const std::size_t lineStart = pos;
     const std::string_view line = withoutComma(text.substr(pos, end - pos));
     pos = end + 1;
     ++lineNo;
@@ -85,7 +88,17 @@ void readTruncated(std::string_view text, ResultsFile& out) {
     }
     if (line.front() != '{') break;  // "]" and what follows: the end of the records
     const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded()) break;  // the record being written when the writer died
+    if (record.is_discarded()) {
+      // The record being written when the writer died is the last line; a damaged line with
+      // more text after it is corruption, not a run that stopped.
+      if (!gcn::trimSpace(text.substr(std::min(pos, text.size()))).empty())
+        throw gcn::Error(gcn::Place{out.source, static_cast<int>(lineNo), 0},
+                         "a damaged record with more text after it (byte " +
+                             std::to_string(lineStart) +
+                             "): the file is corrupt, not a run that stopped (which leaves "
+                             "only its last record cut)");
+      break;
+    }
     out.cases.push_back(caseFromRecord(record, out.source + ": case " + std::to_string(++k)));
     out.records.push_back(record);
   }
@@ -186,15 +199,29 @@ ResultsFile parseResults(std::string_view text, const std::string& source, bool 
     readDocument(nlohmann::json::parse(text), out);
     return out;
   } catch (const nlohmann::json::parse_error& e) {
-    if (!allowTruncated) {
-      // byte position -> line
-      const std::size_t at = std::min<std::size_t>(e.byte, text.size());
-      int line = 1;
-      for (std::size_t k = 0; k + 1 < at; ++k)
-        line += text[k] == '\n';
+    // Another kind of file (a CSV, a JUnit XML) is named as such, not as a run that stopped.
+    const std::string_view body = gcn::trimSpace(text);
+    if (body.empty() || body.front() != '{')
+      throw gcn::Error(gcn::Place{source, 1, 0},
+                       "not a gcnprobe results document: it does not start with '{' (a CSV or "
+                       "JUnit report? give the --json output of gcnprobe run)");
+    // byte position -> line
+    const std::size_t at = std::min<std::size_t>(e.byte, text.size());
+    int line = 1;
+    for (std::size_t k = 0; k + 1 < at; ++k)
+      line += text[k] == '\n';
+    // A run that stopped leaves the document cut at its end; an error before the end is
+    // damage in the middle.
+    const bool atEnd = gcn::trimSpace(text.substr(std::min(at, text.size()))).empty();
+    if (!atEnd)
       throw gcn::Error(gcn::Place{source, line, 0},
-                       "not valid JSON (a run that did not finish? its summary is missing)");
-    }
+                       "not valid JSON at byte " + std::to_string(at) +
+                           ", with more text after it: the file is corrupt (not a run that "
+                           "stopped, which only cuts the end)");
+    if (!allowTruncated)
+      throw gcn::Error(gcn::Place{source, line, 0},
+                       "the document ends early (a run that did not finish? its summary is "
+                       "missing)");
   }
   out = ResultsFile{};
   out.source = source;

@@ -70,6 +70,37 @@ std::string errorOf(const std::vector<ResultsFile>& in, bool allowIncomplete = f
   return "no error";
 }
 
+// A run that stopped cuts its document at the end; damage in the middle, or another kind of
+// file, is said as such, with the line (and byte) where it is.
+TEST(ResultsRead, CorruptTruncatedAndOtherFilesAreToldApart) {
+  const std::string whole = report("", {{"storage.a", "pass"}, {"storage.b", "fail"}});
+  const auto errorOf = [](const std::string& text, bool allowTruncated) {
+    try {
+      gcnprobe::run::parseResults(text, "r.json", allowTruncated);
+    } catch (const gcn::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // Cut at the end: a run that did not finish (readable with allowTruncated).
+  const std::string cut = whole.substr(0, whole.find("storage.b") + 5);
+  EXPECT_NE(errorOf(cut, false).find("the document ends early"), std::string::npos);
+  EXPECT_EQ(errorOf(cut, true), "no error");
+  EXPECT_EQ(parse(cut, "r.json").cases.size(), 1u);
+  // One damaged byte inside the first record, the rest intact: corrupt, with or without
+  // allowTruncated, naming the line.
+  std::string damaged = whole;
+  damaged[damaged.find("\"storage.a\"")] = '#';
+  const std::string e1 = errorOf(damaged, false), e2 = errorOf(damaged, true);
+  EXPECT_NE(e1.find("the file is corrupt"), std::string::npos) << e1;
+  EXPECT_NE(e2.find("the file is corrupt"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("r.json:11:"), std::string::npos) << e2;  // the first record's line
+  // A CSV given where a results document belongs.
+  const std::string csv = errorOf("storage.a,Pass,0.01\nstorage.b,Fail,0.02\n", true);
+  EXPECT_NE(csv.find("not a gcnprobe results document"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("did not finish"), std::string::npos) << csv;
+}
+
 TEST(Merge, PutsRecordsInListOrder) {
   // List a b c d e f g, 3 shards: positions 0 3 6 / 1 4 / 2 5, each written in the order its
   // cases finished (decided cases first, then batch by batch).
