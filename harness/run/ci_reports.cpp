@@ -163,6 +163,15 @@ void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
       << "<testsuites name=\"gcnprobe\" tests=\"" << cases.size() << "\" failures=\"" << failures
       << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds(total)
       << "\">\n";
+  // The command that runs one case again, for the failure bodies (single quotes: a case name
+  // holds no quote).
+  std::string profile;
+  for (const auto& [k, v] : properties)
+    if (k == "profile") profile = v;
+  const auto repro = [&](const CaseOutcome& c) {
+    return "\nrepro: gcnprobe run --filter '" + c.name + "'" +
+           (profile.empty() ? std::string() : " --profile " + profile);
+  };
   for (const auto& [suite, list] : bySuite) {
     unsigned f = 0, e = 0, s = 0;
     double t = 0;
@@ -198,11 +207,11 @@ void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
           break;
         case JunitKind::Error:
           out << ">\n      <error type=\"" << verdict << "\" message=\"" << reason << "\">"
-              << xmlEscape(c->instruction) << "</error>\n";
+              << xmlEscape(c->instruction + repro(*c)) << "</error>\n";
           break;
         case JunitKind::Failure:
           out << ">\n      <failure type=\"" << verdict << "\" message=\"" << reason << "\">"
-              << xmlEscape(c->instruction) << "</failure>\n";
+              << xmlEscape(c->instruction + repro(*c)) << "</failure>\n";
       }
       out << "    </testcase>\n";
     }

@@ -236,6 +236,19 @@ TEST(BaselineCli, BadInputExitsTwo) {
   EXPECT_NE(truncated.out.find("the document ends early"), std::string::npos) << truncated.out;
 }
 
+// deqp-runner habit: each JUnit failure body ends with the command that runs the case again.
+TEST(BaselineCli, JunitFailuresCarryTheirReproCommand) {
+  const std::string junit = tmp("repro.xml");
+  const CliRun r = runWith(kFault, "run --suite storage --junit " + junit);
+  EXPECT_EQ(r.exit, 1) << r.out;
+  const std::string xml = readFile(junit);
+  // (XML-escaped: &apos; is the single quote)
+  EXPECT_NE(xml.find("repro: gcnprobe run --filter &apos;" + std::string(kCase) +
+                     "&apos; --profile portable</failure>"),
+            std::string::npos)
+      << xml;
+}
+
 // SIGTERM while the failing case waits for its retries: it is still in the JSON, with its
 // first verdict, and the run says it was interrupted (exit 128 + 15).
 TEST(BaselineCli, SigtermDuringRetriesKeepsTheHeldCase) {
