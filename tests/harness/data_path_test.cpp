@@ -69,6 +69,21 @@ std::string execzOver(unsigned dwords) {
   return buf;
 }
 
+// The lane shaders' entry as RADV compiles it on tonga: In's `enabled` word of the lane
+// (binding 1 at byte 0x10 of set 0, offset 256) narrows EXEC, and lanes without it skip the
+// block of `block` dwords.
+std::string laneShaderEntry(unsigned block) {
+  return "BB0:\n"
+         "\ts_mov_b32 s3, 0                  ; be830080\n"
+         "\ts_load_dwordx4 s[4:7], s[2:3], 0x10 ; c00a0101 00000010\n"
+         "\tv_lshlrev_b32_e32 v1, 2, v0       ; 24020082\n"
+         "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
+         "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 80010201\n"
+         "\ts_waitcnt vmcnt(0)                ; bf8c3f70\n"
+         "\tv_cmpx_ne_i32_e32 vcc, 0, v2      ; 7daa0480\n" +
+         execzOver(block);
+}
+
 const char* const kTexelLoadStore =
     "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], 0 offen ; e0741000 80000200\n";
 
@@ -79,15 +94,7 @@ const char* const kTexelLoadStore =
 std::string texelLoad(const std::string& beforeLoad = "", const std::string& beforeStore = "",
                       const std::string& store = kTexelLoadStore) {
   const unsigned block = 11 + dwordsOf(beforeLoad + beforeStore + store);
-  return "BB0:\n"
-         "\ts_mov_b32 s3, 0                  ; be830080\n"
-         "\ts_load_dwordx4 s[4:7], s[2:3], 0x10 ; c00a0101 00000010\n"
-         "\tv_lshlrev_b32_e32 v1, 2, v0       ; 24020082\n"
-         "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
-         "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 80010201\n"
-         "\ts_waitcnt vmcnt(0)                ; bf8c3f70\n"
-         "\tv_cmpx_ne_i32_e32 vcc, 0, v2      ; 7daa0480\n" +
-         execzOver(block) +
+  return laneShaderEntry(block) +
          "BB1:\n"
          "\ts_load_dwordx4 s[8:11], s[2:3], 0x0 ; c00a0201 00000000\n"
          "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
@@ -361,15 +368,7 @@ TEST(DataPath, Gfx6RawWordsAreDecoded) {
 // texel.storage.r32g32_uint.store_format_xy on tonga: VDATA v[2:3] are In's data words.
 std::string texelStore(const std::string& beforeStore = "") {
   const unsigned block = 10 + dwordsOf(beforeStore);
-  return "BB0:\n"
-         "\ts_mov_b32 s3, 0                  ; be830080\n"
-         "\ts_load_dwordx4 s[4:7], s[2:3], 0x10 ; c00a0101 00000010\n"
-         "\tv_lshlrev_b32_e32 v1, 2, v0       ; 24020082\n"
-         "\ts_waitcnt lgkmcnt(0)              ; bf8cc07f\n"
-         "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 80010201\n"
-         "\ts_waitcnt vmcnt(0)                ; bf8c3f70\n"
-         "\tv_cmpx_ne_i32_e32 vcc, 0, v2      ; 7daa0480\n" +
-         execzOver(block) +
+  return laneShaderEntry(block) +
          "BB1:\n"
          "\ts_load_dwordx4 s[0:3], s[2:3], 0x0 ; c00a0001 00000000\n"
          "\tv_lshlrev_b32_e32 v0, 4, v0       ; 24000084\n"

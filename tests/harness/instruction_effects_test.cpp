@@ -18,18 +18,8 @@ namespace {
 using gcn::Gen;
 using gcnprobe::isa::VgprEffects;
 
-const char* cpuOf(Gen gen) {
-  switch (gen) {
-    case Gen::Gfx6:
-      return "tahiti";
-    case Gen::Gfx7:
-      return "bonaire";
-    case Gen::Gfx8:
-      return "tonga";
-    case Gen::Gfx9:
-      return "gfx900";
-  }
-  return "";
+std::string cpuOf(Gen gen) {
+  return gcntest::mcCpu(gen);
 }
 
 // "v[10:11]" -> {10, 2}; "v10" -> {10, 1}; anything else -> {0, 0}.
@@ -41,31 +31,6 @@ std::pair<unsigned, unsigned> vgprRange(const std::string& op) {
   if (std::regex_match(op, m, std::regex(R"(v(\d+))")))
     return {static_cast<unsigned>(std::stoi(m[1])), 1};
   return {0, 0};
-}
-
-// Disassembles each encoding (followed by an s_nop 7 marker) and returns the text llvm-mc
-// printed for it, "" where it printed nothing or more than one instruction.
-std::vector<std::string> disassemble(Gen gen, const std::vector<std::vector<uint32_t>>& encs) {
-  std::vector<std::string> lines;
-  for (std::vector<uint32_t> w : encs) {
-    w.push_back(0xbf800007u);
-    lines.push_back(gcntest::mcBytes(w));
-  }
-  std::vector<std::vector<std::string>> segments(1);
-  for (const std::string& l : gcntest::runLlvmMc(cpuOf(gen), "-disassemble", lines)) {
-    std::string t = l;
-    t.erase(0, t.find_first_not_of(" \t"));
-    if (t.empty() || t[0] == '.') continue;
-    if (t.rfind("s_nop 7", 0) == 0) {
-      segments.emplace_back();
-      continue;
-    }
-    segments.back().push_back(t);
-  }
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < encs.size(); ++i)
-    out.push_back(i < segments.size() && segments[i].size() == 1 ? segments[i][0] : "");
-  return out;
 }
 
 TEST(InstructionEffects, VopDestinationsAreWhatLlvmMcPrints) {
@@ -82,7 +47,7 @@ TEST(InstructionEffects, VopDestinationsAreWhatLlvmMcPrints) {
     for (uint32_t op = 256; op < 1024; ++op)  // VOP3 (not VOPC): VDST v10, sources v20, v30, v40
       for (uint32_t srcs : {276u | (286u << 9) | (296u << 18), 276u | (286u << 9), 276u})
         encs.push_back({0xd0000000u | (op << 16) | 10u, srcs});
-    const std::vector<std::string> texts = disassemble(gen, encs);
+    const std::vector<std::string> texts = gcntest::disassembleEach(cpuOf(gen), encs);
     unsigned compared = 0;
     for (std::size_t i = 0; i < encs.size(); ++i) {
       const std::string& t = texts[i];

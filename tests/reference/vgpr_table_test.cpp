@@ -22,18 +22,8 @@ namespace {
 using gcn::Gen;
 using gcn::VgprClass;
 
-const char* cpuOf(Gen gen) {
-  switch (gen) {
-    case Gen::Gfx6:
-      return "tahiti";
-    case Gen::Gfx7:
-      return "bonaire";
-    case Gen::Gfx8:
-      return "tonga";
-    case Gen::Gfx9:
-      return "gfx900";
-  }
-  return "";
+std::string cpuOf(Gen gen) {
+  return gcntest::mcCpu(gen);
 }
 
 // Registers a printed destination operand names: v10 -> 1, v[10:11] -> 2, s/vcc/exec -> 0.
@@ -77,34 +67,20 @@ TEST(VgprTable, SortedAndUnique) {
 // not zero, so the caller tries several field sets. Returns opcode -> the decoded text.
 std::map<unsigned, std::string> disassembleAll(Gen gen, VgprClass cls,
                                                const std::array<unsigned, 4>& f) {
-  std::vector<std::string> lines;
   const unsigned count = cls == VgprClass::Valu ? 1024 : 256;
+  std::vector<std::vector<uint32_t>> encs;
   for (unsigned op = 0; op < count; ++op) {
-    std::vector<uint32_t> w;
     if (cls == VgprClass::Valu)
-      w = {0xd0000000u | (op << 16) | f[0], f[1] | (f[2] << 9) | (f[3] << 18)};
+      encs.push_back({0xd0000000u | (op << 16) | f[0], f[1] | (f[2] << 9) | (f[3] << 18)});
     else
-      w = {0xd8000000u | (op << 17), f[1] | (f[2] << 8) | (f[3] << 16) | (f[0] << 24)};
-    w.push_back(0xbf800007u);  // s_nop 7
-    lines.push_back(gcntest::mcBytes(w));
+      encs.push_back({0xd8000000u | (op << 17), f[1] | (f[2] << 8) | (f[3] << 16) | (f[0] << 24)});
   }
-  const std::vector<std::string> out = gcntest::runLlvmMc(cpuOf(gen), "-disassemble", lines);
-  std::vector<std::vector<std::string>> segments(1);
-  for (const std::string& l : out) {
-    std::string t = l;
-    t.erase(0, t.find_first_not_of(" \t"));
-    if (t.empty() || t[0] == '.') continue;
-    if (t.rfind("s_nop 7", 0) == 0) {
-      segments.emplace_back();
-      continue;
-    }
-    segments.back().push_back(t);
-  }
+  const std::vector<std::string> texts = gcntest::disassembleEach(cpuOf(gen), encs);
   std::map<unsigned, std::string> decoded;
   const std::string dst = "v" + std::to_string(f[0]);
-  for (unsigned op = 0; op < count && op < segments.size(); ++op) {
-    if (segments[op].size() != 1) continue;
-    const std::string& text = segments[op][0];
+  for (unsigned op = 0; op < count; ++op) {
+    if (texts[op].empty()) continue;
+    const std::string& text = texts[op];
     const std::size_t sp = text.find(' ');
     const std::string mnem = text.substr(0, sp);
     const std::string first = sp == std::string::npos ? "" : firstOperand(text.substr(sp + 1));

@@ -13,7 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "reference/gen.h"
+
 namespace gcntest {
+
+// llvm-mc's -mcpu for a generation: its representative chip's (tahiti, bonaire, tonga, gfx900).
+inline std::string mcCpu(gcn::Gen gen) {
+  return std::string(gcn::representativeChip(gen).llvmCpu);
+}
 
 inline bool haveLlvmMcTool() {
   return std::system("llvm-mc --version >/dev/null 2>&1") == 0;
@@ -54,6 +61,33 @@ inline std::string mcBytes(const std::vector<uint32_t>& words) {
       s += buf;
     }
   return s;
+}
+
+// Disassembles each encoding (an s_nop 7 marker after it splits llvm-mc's output) and returns
+// the text llvm-mc printed for it: "" where it printed nothing (an encoding it rejects) or more
+// than one instruction (it read the words some other way).
+inline std::vector<std::string> disassembleEach(const std::string& cpu,
+                                                const std::vector<std::vector<uint32_t>>& encs) {
+  std::vector<std::string> lines;
+  for (std::vector<uint32_t> w : encs) {
+    w.push_back(0xbf800007u);  // s_nop 7
+    lines.push_back(mcBytes(w));
+  }
+  std::vector<std::vector<std::string>> segments(1);
+  for (const std::string& l : runLlvmMc(cpu, "-disassemble", lines)) {
+    std::string t = l;
+    t.erase(0, t.find_first_not_of(" \t"));
+    if (t.empty() || t[0] == '.') continue;
+    if (t.rfind("s_nop 7", 0) == 0) {
+      segments.emplace_back();
+      continue;
+    }
+    segments.back().push_back(t);
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < encs.size(); ++i)
+    out.push_back(i < segments.size() && segments[i].size() == 1 ? segments[i][0] : "");
+  return out;
 }
 
 }  // namespace gcntest
