@@ -56,9 +56,15 @@ bool mergeState(State& into, const State& from) {
   return changed;
 }
 
+// Built by appending: GCC 12's -O3 -Wrestrict misreads "v" + std::to_string(...).
 std::string vreg(unsigned first, unsigned count) {
-  if (count <= 1) return "v" + std::to_string(first);
-  return "v[" + std::to_string(first) + ":" + std::to_string(first + count - 1) + "]";
+  std::string s = "v";
+  if (count <= 1) return s.append(std::to_string(first));
+  return s.append("[")
+      .append(std::to_string(first))
+      .append(":")
+      .append(std::to_string(first + count - 1))
+      .append("]");
 }
 
 struct Analysis {
