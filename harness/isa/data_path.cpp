@@ -128,13 +128,6 @@ AddrKey keyOf(const gcn::Instruction& inst, const State& s) {
   return k;
 }
 
-unsigned maxVdataRegs(gcn::Gen gen, const gcn::Instruction& inst) {
-  unsigned regs = 0;
-  for (const gcn::Chip& chip : gcn::allChips())
-    if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(*inst.op, chip, inst.tfe));
-  return regs;
-}
-
 // An In word: "register j of a load from the In buffer", unchanged.
 std::optional<std::pair<AddrKey, uint32_t>> inPosition(const Analysis& a, const Tag& t) {
   if (t.k != Tag::K::Def || !a.buffer[t.insn] || !a.in[t.insn]) return std::nullopt;
@@ -240,7 +233,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
                        (kind == gcn::OpKind::Atomic && ci.glc);
   const bool takesData =
       kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat || kind == gcn::OpKind::Atomic;
-  const unsigned regs = maxVdataRegs(gen, ci);
+  const unsigned regs = widestVdataRegs(gen, ci);
 
   // 1. Results reach Out through copies, in order.
   if (returns) {
@@ -255,7 +248,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       if (k != gcn::OpKind::Store && k != gcn::OpKind::StoreFormat) continue;
       const gcn::Instruction& st = *a.buffer[i];
       const AddrKey key = keyOf(st, *a.in[i]);
-      const unsigned m = maxVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
+      const unsigned m = widestVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
       for (unsigned j = 0; j < m; ++j)
         out[{key, st.offset + 4u * j}].push_back({a.in[i]->cur[(st.vdata + j) % kVgprs], i});
     }

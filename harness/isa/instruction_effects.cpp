@@ -189,9 +189,7 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
   }
   const gcn::OpcodeInfo& op = *inst->op;
   e.name = std::string(op.mnemonic);
-  unsigned regs = 0;
-  for (const gcn::Chip& chip : gcn::allChips())
-    if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(op, chip, inst->tfe));
+  const unsigned regs = widestVdataRegs(gen, *inst);
   for (unsigned k = 0; k < gcn::vaddrRegs(*inst); ++k)
     e.reads.push_back(inst->vaddr + k);
   const bool writes = op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat ||
@@ -209,6 +207,13 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
 }
 
 }  // namespace
+
+unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst) {
+  unsigned regs = 0;
+  for (const gcn::Chip& chip : gcn::allChips())
+    if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(*inst.op, chip, inst.tfe));
+  return regs;
+}
 
 ControlFlow controlFlowOf(gcn::CodeClass cls, std::span<const uint32_t> words, long nextDword) {
   ControlFlow f;

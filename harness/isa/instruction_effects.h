@@ -22,6 +22,7 @@
 
 #include "reference/code_scan.h"
 #include "reference/gen.h"
+#include "reference/opcodes.h"
 
 namespace gcnprobe::isa {
 
@@ -58,6 +59,10 @@ struct VgprEffects {
   std::array<int, 3> src{-1, -1, -1};
   bool modifiers = false;
 };
+
+// VDATA registers of a buffer instruction on the generation: the most any of its chips uses
+// (gfx8.0 unpacks D16 data, Stoney and gfx9 pack it), so a write is never under-counted.
+unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst);
 
 // `words`: one instruction as the listing gives it (the encoding plus any literal or second
 // dword). Never throws.
