@@ -333,15 +333,12 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
   uint64_t imageBytes = 0;  // held by the distinct predictions' memory images
   const Policies base = setup.policies;
   const ExecResult baseResult = run(probe, setup, base);
-  const auto flip = [](Policies p, PolicyId id) {
-    p.set(id, static_cast<uint8_t>(1 - p.get(id)));
-    return p;
-  };
-  // A point matters when flipping it changes the prediction: from the base, or from the base
-  // with one point that matters already flipped, since a point can matter only together with
-  // another (a store's norm-store under store-dst-sel=inverse, when the inverse swizzle moves
-  // a tie-breaking value into the field). Repeated until no point is added.
-  // Memory images held while exploring count against maxImageBytes, searched ones included.
+  // A point matters when another of its options changes the prediction: from the base, or
+  // from the base with one point that matters already set otherwise, since a point can matter
+  // only together with another (a store's norm-store under store-dst-sel=inverse, when the
+  // inverse swizzle moves a tie-breaking value into the field). Repeated until no point is
+  // added. Memory images held while exploring count against maxImageBytes, searched ones
+  // included.
   const auto holdImage = [&](const ExecResult& r, std::size_t images) {
     if (!r.written) return;
     imageBytes += r.written->bytes.size();
@@ -355,12 +352,21 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
                            "): make `memory size` smaller or pin policies with "
                            "`policy = name=option`");
   };
-  // from[k] for k >= 1 is the base with mattering[k - 1] flipped; each pass tests the points
-  // that do not matter yet against the entries the previous pass added (the older ones were
-  // tested already).
+  // from[k] for k >= 1 is the base with one point that matters at another option; each pass
+  // tests the points that do not matter yet against the entries the previous pass added (the
+  // older ones were tested already).
   std::vector<Policies> from = {base};
   std::vector<ExecResult> fromResults;  // of from[1..]; from[0]'s is baseResult
   std::size_t firstNew = 0;
+  std::size_t expanded = 0;  // points of ex.mattering whose other options are in `from`
+  const auto matters = [&](const Policies& at, const ExecResult& before, PolicyId id) {
+    for (uint8_t o : otherOptions(id, at.get(id))) {
+      Policies q = at;
+      q.set(id, o);
+      if (!samePrediction(run(probe, setup, q), before, setup.lanes)) return true;
+    }
+    return false;
+  };
   for (bool grown = true; grown;) {
     grown = false;
     for (const PolicyPoint& point : allPolicyPoints()) {
@@ -368,42 +374,39 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
           std::find(ex.mattering.begin(), ex.mattering.end(), point.id) != ex.mattering.end())
         continue;
       for (std::size_t k = firstNew; k < from.size(); ++k) {
-        const ExecResult& before = k == 0 ? baseResult : fromResults[k - 1];
-        if (samePrediction(run(probe, setup, flip(from[k], point.id)), before, setup.lanes))
-          continue;
+        if (!matters(from[k], k == 0 ? baseResult : fromResults[k - 1], point.id)) continue;
         ex.mattering.push_back(point.id);
         grown = true;
         break;
       }
     }
     firstNew = from.size();
-    for (std::size_t i = from.size() - 1; i < ex.mattering.size(); ++i) {
-      from.push_back(flip(base, ex.mattering[i]));
-      fromResults.push_back(run(probe, setup, from.back()));
-      holdImage(fromResults.back(), fromResults.size() + 1);
+    for (; expanded < ex.mattering.size(); ++expanded) {
+      const PolicyId id = ex.mattering[expanded];
+      for (uint8_t o : otherOptions(id, base.get(id))) {
+        from.push_back(base);
+        from.back().set(id, o);
+        fromResults.push_back(run(probe, setup, from.back()));
+        holdImage(fromResults.back(), fromResults.size() + 1);
+      }
     }
   }
   fromResults.clear();  // the searched images are freed before the predictions are made
   imageBytes = 0;
-  // Every combination of the points that matter (2^k runs of one instruction each); with
-  // many points only one flip at a time, so the run stays short.
-  constexpr std::size_t kMaxCombined = 8;
-  ex.exhaustive = ex.mattering.size() <= kMaxCombined;
+  // Every combination of the points that matter (a few hundred runs of one instruction at
+  // most); with more, only one point at another option at a time, so the run stays short.
+  constexpr std::size_t kMaxCombinations = 256;
+  ex.exhaustive = combinationCount(ex.mattering) <= kMaxCombinations;
   std::vector<Policies> combos;
   if (ex.exhaustive) {
-    for (uint32_t bits = 0; bits < (1u << ex.mattering.size()); ++bits) {
-      Policies p = base;
-      for (std::size_t i = 0; i < ex.mattering.size(); ++i)
-        if (bits & (1u << i))
-          p.set(ex.mattering[i], static_cast<uint8_t>(1 - base.get(ex.mattering[i])));
-      combos.push_back(p);
-    }
+    combos = everyCombination(base, ex.mattering);
   } else {
     combos.push_back(base);
     for (PolicyId id : ex.mattering) {
-      Policies p = base;
-      p.set(id, static_cast<uint8_t>(1 - base.get(id)));
-      combos.push_back(p);
+      for (uint8_t o : otherOptions(id, base.get(id))) {
+        combos.push_back(base);
+        combos.back().set(id, o);
+      }
     }
   }
   for (const Policies& p : combos) {
@@ -411,7 +414,7 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
     for (PolicyId id : ex.mattering) {
       if (!label.empty()) label += ' ';
       const PolicyPoint& point = policyPoint(id);
-      label += std::string(point.name) + "=" + std::string(point.options[p.get(id)].name);
+      label += std::string(point.name) + "=" + std::string(point.options()[p.get(id)].name);
     }
     if (label.empty()) label = "(every policy)";
     ExecResult r = p == base ? baseResult : run(probe, setup, p);

@@ -215,7 +215,8 @@ std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Explo
   std::string pinned;
   for (PolicyId id : setup.pinned) {
     const PolicyPoint& p = policyPoint(id);
-    pinned += " " + std::string(p.name) + "=" + std::string(p.options[setup.policies.get(id)].name);
+    pinned +=
+        " " + std::string(p.name) + "=" + std::string(p.options()[setup.policies.get(id)].name);
   }
   if (!pinned.empty()) out += "pinned:" + pinned + "\n";
   if (ex.mattering.empty()) {
@@ -239,7 +240,7 @@ std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Explo
   for (PolicyId id : ex.mattering) {
     const PolicyPoint& point = policyPoint(id);
     out += "  " + std::string(point.name) + ": " + std::string(point.question) + "\n";
-    for (const PolicyOption& o : point.options)
+    for (const PolicyOption& o : point.options())
       out += "    " + std::string(o.name) + ": " + std::string(o.source) + "\n";
   }
   // Per lane: one line when every prediction agrees; else one line per prediction, aligned

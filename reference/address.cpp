@@ -18,7 +18,12 @@ bool isPowerOfTwo(uint32_t x) {
 // dispute, come from the policies.
 Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Policies& p,
                   std::string_view& why) {
-  // CLRX GcnMemHandling: "buffer resources with STRIDE=0": byte check on every generation.
+  // CLRX GcnMemHandling: "buffer resources with STRIDE=0": byte check on every generation; RADV
+  // observed GFX9 not checking a V# whose STRIDE and NUM_RECORDS are both 0 (zero-vsharp).
+  if (v.stride == 0 && v.numRecords == 0 && p.zeroVsharp() == policy::ZeroVsharp::NotChecked) {
+    why = "STRIDE == 0 and NUM_RECORDS == 0, zero-vsharp=unchecked";
+    return Check::None;
+  }
   if (v.stride == 0) {
     why = "STRIDE == 0";
     return Check::Byte;
@@ -157,7 +162,13 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
   const uint32_t aindex = (in.idxen ? in.vaddr[0] : 0u) + (laneAdded ? in.lane : 0u);
   // CLRX GcnMemHandling: UINT32 AOFFSET = OFFSET + (OFFEN ? VGPR_OFFSET : 0); the offset VGPR is
   // the second one when IDXEN is also set.
-  const uint32_t aoffset = in.instOffset + (in.offen ? in.vaddr[in.idxen ? 1 : 0] : 0u);
+  const uint64_t aoffsetWide =
+      uint64_t{in.instOffset} + (in.offen ? in.vaddr[in.idxen ? 1 : 0] : 0u);
+  const auto aoffset = static_cast<uint32_t>(aoffsetWide);
+  // LLVM AMDGPU: before GFX9 a negative VGPR offset fails the range check although the wrapped
+  // address would be valid (offset-carry); the address itself stays the wrapped one.
+  const bool carryOut =
+      aoffsetWide > UINT32_MAX && p.offsetCarry() == policy::OffsetCarry::OutOfRange;
   plan.index = aindex;
   plan.offset = aoffset;
   plan.swizzled = v.swizzleEnable;
@@ -200,12 +211,13 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
   const uint64_t limit = static_cast<uint32_t>(v.numRecords - soffsetInCheck);
 
   auto byteInRange = [&](uint64_t start, uint32_t size) {
-    if (allOut) return false;
+    if (allOut || carryOut) return false;
     // start only (CLRX GcnMemHandling) or the whole piece must end inside (AMD RDNA3 ISA, gfx950).
     return wholeAccess ? start + size <= limit : start < limit;
   };
   auto indexInRange = [&](uint32_t offsetInRecord) {
-    if (aindex >= v.numRecords) return false;  // CLRX GcnMemHandling: AINDEX >= NUMRECORDS
+    if (carryOut || aindex >= v.numRecords)
+      return false;  // CLRX GcnMemHandling: AINDEX >= NUMRECORDS
     // CLRX GcnMemHandling: OFFSET >= STRIDE is out of range; GFX9 emulator: no offset test.
     if (p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange)
       return offsetInRecord < v.stride;
@@ -261,6 +273,7 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
                   (soffsetOver ? (allOut ? "; SOFFSET > NUM_RECORDS: all out of range"
                                          : "; SOFFSET > NUM_RECORDS: limit wraps")
                                : "") +
+                  (carryOut ? "; VGPR offset + OFFSET >= 2^32: out of range (offset-carry)" : "") +
                   " (" + std::string(why) + ")";
       break;
     case Check::Index:
@@ -268,6 +281,7 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
                   (p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange
                        ? " or AOFFSET >= STRIDE"
                        : "") +
+                  (carryOut ? "; VGPR offset + OFFSET >= 2^32: out of range (offset-carry)" : "") +
                   " (" + std::string(why) + ")";
       break;
   }

@@ -149,7 +149,7 @@ PairVerdict pairVerdict(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& 
   const bool normOrScaled =
       n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled;
   if (v.status == PairStatus::Unknown && dir == Direction::Load && normOrScaled &&
-      dfmtInfo(d).bits[0] == 32 && p.norm32() == policy::Norm32::Formula)
+      dfmtInfo(d).bits[0] == 32 && p.norm32() != policy::Norm32::Undefined)
     return {PairStatus::Defined, ""};
   return v;
 }
@@ -159,6 +159,10 @@ std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, ui
   if (!isDefined(gen, d, n, Direction::Load, p)) return std::nullopt;
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
+  // norm32=raw: a 32-bit component is not converted (AMD Southern Islands ISA, quoted by Mesa).
+  if (bits == 32 && p.norm32() == policy::Norm32::Raw &&
+      (n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled))
+    return code;
   const auto norm = p.normToFloat();
   switch (n) {
     case Nfmt::Unorm:

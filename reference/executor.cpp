@@ -24,6 +24,9 @@ constexpr std::array<DstSel, 4> kIdentitySel{DstSel::X, DstSel::Y, DstSel::Z, Ds
 
 constexpr std::string_view kUnmapped =
     "in-range access outside the memory image: not performed, value not claimed";
+constexpr std::string_view kUnalignedAtomicComponent =
+    "atomic with an address component (VGPR offset, SOFFSET or OFFSET) not a multiple of 4: "
+    "such atomics fail (LLVM AMDGPU splitMUBUFOffset), no value claimed";
 constexpr std::string_view kReservedSel =
     "DST_SEL 2/3 is reserved (CLRX GcnMemHandling): value not claimed";
 // LLVM (llvm.amdgcn.image.dim.ll, load_1d_tfe) and Mesa read the TFE dword as a "texture
@@ -122,16 +125,17 @@ class WaveRun {
   void decodeResource() {
     const std::array<uint32_t, 4> words = vsharpWords(in_, inst_.srsrc);
     zeroV_ = words == std::array<uint32_t, 4>{};
-    v_ = decodeVSharp(gen_, words);
-    // docs/gcn-facts.md: on GFX8 a V# with DATA_FORMAT INVALID is unbound and stores do nothing;
-    // atomics are taken as writes too (dropped, returning 0 like an out-of-range atomic).
-    unboundWrites_ = !zeroV_ && gen_ == Gen::Gfx8 && v_.dataFormat == Dfmt::Invalid &&
-                     (op_.kind == OpKind::Store || op_.kind == OpKind::StoreFormat ||
-                      op_.kind == OpKind::Atomic);
-    if (unboundWrites_)
+    v_ = accessVSharp(gen_, decodeVSharp(gen_, words), op_.encoding == Encoding::Mtbuf);
+    // GFX6/7 drop untyped accesses through a V# with DATA_FORMAT INVALID (resource.h).
+    droppedUntyped_ =
+        !zeroV_ && untypedAccessDropped(gen_, v_) &&
+        (op_.kind == OpKind::Load || op_.kind == OpKind::Store || op_.kind == OpKind::Atomic);
+    if (droppedUntyped_)
       addNote(out_.notes,
-              "gfx8 V# with DATA_FORMAT INVALID: stores and atomics dropped "
-              "(docs/gcn-facts.md)");
+              std::string(genName(gen_)) +
+                  " V# with DATA_FORMAT INVALID: the untyped access is dropped, loads read 0 "
+                  "(Mesa radeonsi si_compute.c: before GFX8 \"it cannot be "
+                  "BUF_DATA_FORMAT_INVALID\")");
     if (zeroV_)
       addNote(out_.notes,
               "all-zero V#: loads return 0, stores and atomics do nothing "
@@ -227,7 +231,7 @@ class WaveRun {
     // Format ops and atomics are all-or-nothing (AMD RDNA3 ISA); an all-zero V# reads 0 and
     // drops writes whatever the range check says (docs/gcn-facts.md).
     for (AccessPiece& piece : p.pieces)
-      if (zeroV_ || unboundWrites_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
+      if (zeroV_ || droppedUntyped_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
     // The range rule address.h applied (policy choices included) is a wave-wide remark.
     if (withRule) {
       ruleUnit_ = unit;
@@ -430,7 +434,9 @@ class WaveRun {
     std::array<uint32_t, 4> regs{};
     std::array<bool, 4> assigned{};
     // Policy store-dst-sel=inverse: a supplied register component i lands in the memory
-    // component that DST_SEL[i] names (the inverse of the load swizzle).
+    // component that DST_SEL[i] names (the inverse of the load swizzle). Under forward every
+    // memory component takes what DST_SEL names, as the components the opcode lacks do.
+    const bool forward = pol_.storeDstSel() == policy::StoreDstSel::Forward;
     if (pol_.storeDstSel() == policy::StoreDstSel::Inverse) {
       for (unsigned i = 0; i < op_.components; ++i) {
         const DstSel s = sel_[i];
@@ -442,7 +448,7 @@ class WaveRun {
     bool claimed = true;
     for (unsigned j = 0; j < fmtComponents_; ++j) {
       if (assigned[j]) continue;
-      if (j < op_.components) {
+      if (j < op_.components && !forward) {
         regs[j] = src[j];
         continue;
       }
@@ -618,6 +624,19 @@ class WaveRun {
     }
     lr.vdata[0] = static_cast<uint32_t>(mem);
     if (wide) lr.vdata[1] = static_cast<uint32_t>(mem >> 32);
+    // LLVM AMDGPU SIInstrInfo.cpp splitMUBUFOffset: "Atomic operations fail to work
+    // correctly when individual address components are unaligned", even when the sum is aligned.
+    // What the failure does is not recorded: the access is planned from the sum (so the reach
+    // covers it), and neither the returned value nor the memory after it is claimed.
+    const AddressOperands a = address_.forLane(lane);
+    const uint32_t voffset = a.offen ? a.vaddr[a.idxen ? 1 : 0] : 0u;
+    if (!a.addr64 && ((a.instOffset | voffset | a.soffset) & 3u) != 0) {
+      for (unsigned w = 0; w < words; ++w)
+        lr.vdata[w] = std::nullopt;
+      addLaneNote(lr, kUnalignedAtomicComponent);
+      addLaneNote(lr, "memory value after the atomic not claimed");
+      addNote(out_.notes, kUnalignedAtomicComponent);
+    }
   }
 
   // ---- wave-wide ----------------------------------------------------------------------
@@ -669,7 +688,7 @@ class WaveRun {
 
   VSharp v_;
   bool zeroV_ = false;
-  bool unboundWrites_ = false;
+  bool droppedUntyped_ = false;
   Dfmt dfmt_ = Dfmt::Invalid;
   Nfmt nfmt_ = Nfmt::Unorm;
   std::array<DstSel, 4> sel_ = kIdentitySel;

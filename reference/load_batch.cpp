@@ -31,7 +31,7 @@ FormatLoadBatch::FormatLoadBatch(const Chip& chip, const Instruction& inst,
   if (inst.lds) throw Error("format load batch: LDS loads are not batched (use execute())");
   if (inst.tfe) throw Error("format load batch: TFE is not batched (use execute())");
   const std::array<uint32_t, 4> words = vsharpWords(scalars, inst.srsrc);
-  v_ = decodeVSharp(gen_, words);
+  v_ = accessVSharp(gen_, decodeVSharp(gen_, words), op.encoding == Encoding::Mtbuf);
   // SOFFSET's value as the executor reads it; the VADDR values come from run().
   soffset_ = addressInputs(inst, scalars).soffset;
   registers_ = vdataRegs(op, chip, false);

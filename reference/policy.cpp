@@ -89,8 +89,12 @@ constexpr PolicyPoint kPoints[] = {
      "dword-or-wider access at an unaligned address",
      {{{"ignore-low",
         "CLRX GcnMemHandling / AMD RDNA3 ISA DWORD alignment mode: low 2 bits ignored"},
-       {"unaligned", "SH_MEM_CONFIG.alignment_mode = UNALIGNED as kernel drivers set on GFX7+"}}},
-     {0, 0, 0, 0},
+       {"unaligned",
+        "SH_MEM_CONFIG.alignment_mode = UNALIGNED, which kernel drivers set on GFX7+: Mesa "
+        "src/amd/common/ac_gpu_info.c (has_unaligned_shader_loads = chip_class != GFX6), "
+        "radeonsi si_get_param (\"SI doesn't support unaligned loads\"), LLVM AMDGPU "
+        "FeatureUnalignedBufferAccess (from Sea Islands)"}}},
+     {0, 1, 1, 1},
      true},
     {PolicyId::NormToFloat,
      "norm",
@@ -108,27 +112,34 @@ constexpr PolicyPoint kPoints[] = {
      false},
     {PolicyId::StoreDstSel,
      "store-dst-sel",
-     "BUFFER_STORE_FORMAT with a non-identity DST_SEL (BGRA formats): does the store apply it?",
-     {{{"ignore",
-        "CLRX GcnMemHandling describes DST_SEL only for reads: components are stored in "
-        "register order"},
+     "BUFFER_STORE_FORMAT with a non-identity DST_SEL (BGRA formats): does the store apply it, "
+     "and in which direction?",
+     {{{"ignore", "components are stored in register order, DST_SEL unused"},
        {"inverse",
-        "RADV offers storage texel buffers for B8G8R8A8 with a ZYXW V# (harness "
-        "formats table, RADV null device): Vulkan-correct only if memory component "
-        "DST_SEL[i] receives register component i (or the compiler pre-swizzles)"}}},
-     {0, 0, 0, 0},
+        "memory component DST_SEL[i] receives register component i (the inverse of the load "
+        "swizzle): CLRX GcnInstrsMubuf (BUFFER_STORE_FORMAT_*: DST_SEL from the resource), "
+        "shadPS4 StoreBufferFormat (ApplySwizzle with swizzle.Inverse()); what Vulkan "
+        "requires of RADV's ZYXW V# for B8G8R8A8 storage texel buffers"},
+       {"forward",
+        "memory component i receives register component DST_SEL[i] (the load swizzle "
+        "applied to the registers): CLRX's table names DST_SEL without a direction"}}},
+     {1, 1, 1, 1},
      false},
     {PolicyId::Norm32,
      "norm32",
-     "UNORM/SNORM/USCALED/SSCALED load of a 32-bit component: undefined, or the formula at 32 "
-     "bits?",
-     {{{"undefined",
-        "AMD RDNA ISA unified buffer format table: 32-bit channels exist only as UINT, SINT "
-        "and FLOAT; no GCN document gives a 32-bit normalized or scaled rule"},
+     "UNORM/SNORM/USCALED/SSCALED load of a 32-bit component: the raw bits, the formula at 32 "
+     "bits, or undefined?",
+     {{{"raw",
+        "AMD Southern Islands ISA on MTBUF, quoted by Mesa radeonsi si_translate_buffer_dataformat "
+        "and RADV radv_translate_buffer_dataformat: \"Memory reads of data in memory that is 32 "
+        "or 64 bits do not undergo any format conversion\""},
        {"formula",
-        "CLRX GcnMemHandling number format table marks UNORM, SNORM, USCALED and SSCALED "
-        "readable for every data format: c/(2^32-1), max(c/(2^31-1), -1), float(c), rounded "
-        "to nearest even (stores stay undefined under both)"}}},
+        "shadPS4 reinterpret.h (Uint32ToUnorm); CLRX GcnMemHandling's number format table marks "
+        "UNORM, SNORM, USCALED and SSCALED readable for every data format: c/(2^32-1), "
+        "max(c/(2^31-1), -1), float(c), rounded to nearest even"},
+       {"undefined",
+        "AMD RDNA ISA unified buffer format table: 32-bit channels exist only as UINT, SINT "
+        "and FLOAT (stores stay undefined under every option)"}}},
      {0, 0, 0, 0},
      false},
     {PolicyId::NanWiden,
@@ -181,6 +192,27 @@ constexpr PolicyPoint kPoints[] = {
         "Finite overflow then gives the largest finite value"}}},
      {0, 0, 0, 0},
      false},
+    {PolicyId::OffsetCarry,
+     "offset-carry",
+     "OFFEN: VGPR offset + OFFSET at or above 2^32 (a negative VGPR offset): out of range, or "
+     "checked as the 32-bit wrapped sum?",
+     {{{"oob",
+        "LLVM AMDGPU AMDGPUISelDAGToDAG.cpp SelectMUBUFScratchOffen: \"If a negative vaddr "
+        "base index was used, this would fail the range check\" (before GFX9; on GFX9 the "
+        "compiler's scratch accesses are not range-checked at all, tid-noidx, so it records "
+        "nothing else for GFX9)"},
+       {"wraps", "CLRX GcnMemHandling: UINT32 AOFFSET = OFFSET + VGPR_OFFSET, checked wrapped"}}},
+     {0, 0, 0, 0},
+     true},
+    {PolicyId::ZeroVsharp,
+     "zero-vsharp",
+     "a V# with STRIDE = 0 and NUM_RECORDS = 0: every access out of range, or no check?",
+     {{{"checked", "CLRX GcnMemHandling: the byte check with NUM_RECORDS = 0 rejects everything"},
+       {"unchecked",
+        "Mesa RADV radv_cmd_buffer.c: \"On GFX9, it seems bounds checking is disabled if both "
+        "num_records and stride are zero\""}}},
+     {0, 0, 0, 1},
+     true},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 
@@ -195,6 +227,36 @@ std::span<const PolicyPoint> allPolicyPoints() {
 }
 const PolicyPoint& policyPoint(PolicyId id) {
   return kPoints[static_cast<std::size_t>(id)];
+}
+
+std::vector<uint8_t> otherOptions(PolicyId id, uint8_t current) {
+  std::vector<uint8_t> out;
+  const std::size_t n = policyPoint(id).options().size();
+  for (std::size_t o = 0; o < n; ++o)
+    if (o != current) out.push_back(static_cast<uint8_t>(o));
+  return out;
+}
+
+std::size_t combinationCount(std::span<const PolicyId> points) {
+  std::size_t n = 1;
+  for (PolicyId id : points)
+    n *= policyPoint(id).options().size();
+  return n;
+}
+
+std::vector<Policies> everyCombination(const Policies& base, std::span<const PolicyId> points) {
+  std::vector<Policies> out{base};
+  for (PolicyId id : points) {
+    const std::size_t n = out.size();
+    for (uint8_t o : otherOptions(id, base.get(id))) {
+      for (std::size_t k = 0; k < n; ++k) {
+        Policies p = out[k];
+        p.set(id, o);
+        out.push_back(p);
+      }
+    }
+  }
+  return out;
 }
 
 Policies Policies::defaults(Gen gen) {
@@ -212,15 +274,20 @@ void Policies::set(std::string_view assignment) {
   const std::string_view option = assignment.substr(eq + 1);
   for (const PolicyPoint& point : kPoints) {
     if (point.name != name) continue;
-    for (uint8_t i = 0; i < point.options.size(); ++i) {
-      if (point.options[i].name == option) {
+    for (uint8_t i = 0; i < point.options().size(); ++i) {
+      if (point.options()[i].name == option) {
         set(point.id, i);
         return;
       }
     }
+    std::string expected;
+    const auto opts = point.options();
+    for (std::size_t i = 0; i < opts.size(); ++i) {
+      if (i > 0) expected.append(i + 1 == opts.size() ? " or " : ", ");
+      expected.append(opts[i].name);
+    }
     throw Error("policy '" + std::string(name) + "' has no option '" + std::string(option) +
-                "': expected " + std::string(point.options[0].name) + " or " +
-                std::string(point.options[1].name));
+                "': expected " + expected);
   }
   std::string known;
   for (const PolicyPoint& point : kPoints)
@@ -232,7 +299,7 @@ std::string Policies::describe() const {
   std::string out;
   for (const PolicyPoint& point : kPoints) {
     if (!out.empty()) out += ' ';
-    out += std::string(point.name) + "=" + std::string(point.options[get(point.id)].name);
+    out += std::string(point.name) + "=" + std::string(point.options()[get(point.id)].name);
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "reference/gen.h"
 
@@ -30,11 +31,13 @@ enum class PolicyId : uint8_t {
   NormToFloat,          // UNORM/SNORM -> float: correctly rounded or c * (1/max)
   IntStoreOverflow,     // UINT/SINT store of a value that does not fit the field
   StoreDstSel,          // BUFFER_STORE_FORMAT through a V# whose DST_SEL is not identity
-  Norm32,               // normalized/scaled 32-bit components on load: undefined or a formula
-  NanWiden,             // 16/11/10-bit float NaN widened on load: quiet bit set or bits kept
-  UfOverflow,           // 11/10-bit float store of a finite value above the maximum
-  NormStore,            // float -> UNORM/SNORM store: the product rounded once, or via float32
-  FloatStoreRound,      // float32 -> 16/11/10-bit float store: nearest even or toward zero
+  Norm32,           // normalized/scaled 32-bit components on load: raw bits, a formula or undefined
+  NanWiden,         // 16/11/10-bit float NaN widened on load: quiet bit set or bits kept
+  UfOverflow,       // 11/10-bit float store of a finite value above the maximum
+  NormStore,        // float -> UNORM/SNORM store: the product rounded once, or via float32
+  FloatStoreRound,  // float32 -> 16/11/10-bit float store: nearest even or toward zero
+  OffsetCarry,      // VGPR offset + OFFSET at or above 2^32: out of range or wrapped
+  ZeroVsharp,       // STRIDE = 0 and NUM_RECORDS = 0: range-checked or not
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -53,12 +56,14 @@ enum class OobDstSelOne : uint8_t { Zero, One };
 enum class UnalignedDword : uint8_t { IgnoreLowBits, Unaligned };
 enum class NormToFloat : uint8_t { CorrectlyRounded, MulReciprocal };
 enum class IntStoreOverflow : uint8_t { Clamp, Truncate };
-enum class StoreDstSel : uint8_t { Ignore, Inverse };
-enum class Norm32 : uint8_t { Undefined, Formula };
+enum class StoreDstSel : uint8_t { Ignore, Inverse, Forward };
+enum class Norm32 : uint8_t { Raw, Formula, Undefined };
 enum class NanWiden : uint8_t { Quiet, Exact };
 enum class UfOverflow : uint8_t { Max, Inf };
 enum class NormStore : uint8_t { Exact, Float32Multiply };
 enum class FloatStoreRound : uint8_t { NearestEven, TowardZero };
+enum class OffsetCarry : uint8_t { OutOfRange, Wraps };
+enum class ZeroVsharp : uint8_t { Checked, NotChecked };
 }  // namespace policy
 
 struct PolicyOption {
@@ -66,21 +71,42 @@ struct PolicyOption {
   std::string_view source;  // which document or model says this
 };
 
+// A point has two or three options; unused slots have an empty name.
+inline constexpr std::size_t kMaxPolicyOptions = 3;
+
 struct PolicyPoint {
   PolicyId id;
   std::string_view name;      // e.g. "straddle"
   std::string_view question;  // one line: what is disputed
-  std::array<PolicyOption, 2> options;
+  std::array<PolicyOption, kMaxPolicyOptions> slots;
   std::array<uint8_t, 4> defaults;  // option index for gfx6, gfx7, gfx8, gfx9
   // Whether an option can move an access (its address, size or range verdict) rather than
   // only the values read or written: computeReach (reference/reach.h) and its oracle test
   // enumerate these; the others never change which bytes a lane touches.
   bool addressing;
+
+  // The options in use, in table order (an option's index is what Policies stores).
+  constexpr std::span<const PolicyOption> options() const {
+    std::size_t n = 0;
+    while (n < slots.size() && !slots[n].name.empty())
+      ++n;
+    return {slots.data(), n};
+  }
 };
 
 // The table of all points (one row per PolicyId, in enum order).
 std::span<const PolicyPoint> allPolicyPoints();
 const PolicyPoint& policyPoint(PolicyId id);
+
+class Policies;
+
+// The options of a point other than `current`, in table order.
+std::vector<uint8_t> otherOptions(PolicyId id, uint8_t current);
+// How many combinations everyCombination gives for these points.
+std::size_t combinationCount(std::span<const PolicyId> points);
+// Every combination of the options of `points`, the other points as in `base`; `base` itself
+// comes first.
+std::vector<Policies> everyCombination(const Policies& base, std::span<const PolicyId> points);
 
 class Policies {
  public:
@@ -138,6 +164,8 @@ class Policies {
   policy::FloatStoreRound floatStoreRound() const {
     return as<policy::FloatStoreRound>(PolicyId::FloatStoreRound);
   }
+  policy::OffsetCarry offsetCarry() const { return as<policy::OffsetCarry>(PolicyId::OffsetCarry); }
+  policy::ZeroVsharp zeroVsharp() const { return as<policy::ZeroVsharp>(PolicyId::ZeroVsharp); }
 
  private:
   template <class E>

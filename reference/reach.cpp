@@ -95,6 +95,12 @@ std::vector<Point> pointsFor(Gen gen, const VSharp& v, const Instruction& inst, 
   if (v.swizzleEnable && a.bytes > 4) every(PolicyId::SwizzleMultiDword);
   if (v.addTidEnable && inst.idxen && !v.swizzleEnable) every(PolicyId::TidWithIdxen);
   if (alignBytes > 1) every(PolicyId::UnalignedDword);
+  // offset-carry adds "no carry out of the 32-bit offset sum" to the byte and index checks;
+  // only an OFFEN VGPR can carry (OFFSET is 12 bits).
+  if (inst.offen) widest(PolicyId::OffsetCarry, policy::OffsetCarry::Wraps);
+  // zero-vsharp drops the check of an all-zero STRIDE/NUM_RECORDS V#.
+  if (v.stride == 0 && v.numRecords == 0)
+    widest(PolicyId::ZeroVsharp, policy::ZeroVsharp::NotChecked);
   return pts;
 }
 
@@ -107,7 +113,7 @@ std::vector<Policies> combinations(Gen gen, const std::vector<Point>& pts) {
     for (std::size_t k = 0; k < n; ++k)
       out[k].set(pt.id, pt.only.value_or(0));
     if (pt.only) continue;
-    const std::size_t options = policyPoint(pt.id).options.size();
+    const std::size_t options = policyPoint(pt.id).options().size();
     for (uint8_t o = 1; o < options; ++o) {
       for (std::size_t k = 0; k < n; ++k) {
         Policies p = out[k];
@@ -124,7 +130,7 @@ std::string describePoints(const Policies& p, const std::vector<PolicyId>& ids) 
   for (PolicyId id : ids) {
     const PolicyPoint& point = policyPoint(id);
     if (!out.empty()) out += ' ';
-    out += std::string(point.name) + "=" + std::string(point.options[p.get(id)].name);
+    out += std::string(point.name) + "=" + std::string(point.options()[p.get(id)].name);
   }
   return out.empty() ? "no policy point involved" : out;
 }
@@ -212,7 +218,7 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
   const Gen gen = chip.gen;
   const std::array<uint32_t, 4> words = vsharpWords(state, inst.srsrc);
   const bool zeroV = words == std::array<uint32_t, 4>{};
-  const VSharp v = decodeVSharp(gen, words);
+  const VSharp v = accessVSharp(gen, decodeVSharp(gen, words), op.encoding == Encoding::Mtbuf);
   const unsigned data = vdataRegs(op, chip, inst.tfe);
   if (op.kind != OpKind::Cache && inst.vdata + data > 256)
     throw Error("vdata: v" + std::to_string(inst.vdata) + " plus " + std::to_string(data) +
@@ -244,10 +250,10 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
       shape = {op.memBytes, CheckUnit::Whole};
       break;
   }
-  // GFX8 V# with DATA_FORMAT INVALID: stores and atomics dropped (docs/gcn-facts.md).
-  const bool writes =
-      op.kind == OpKind::Store || op.kind == OpKind::StoreFormat || op.kind == OpKind::Atomic;
-  if (gen == Gen::Gfx8 && v.dataFormat == Dfmt::Invalid && writes) none = true;
+  // GFX6/7 drop untyped accesses through a V# with DATA_FORMAT INVALID (resource.h).
+  const bool untyped =
+      op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Atomic;
+  if (untyped && untypedAccessDropped(gen, v)) none = true;
   if (none || state.exec == 0) return Reach{};
 
   const std::vector<Point> pts = pointsFor(gen, v, inst, soffset, shape);

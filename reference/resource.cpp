@@ -147,7 +147,7 @@ void set(VSharp& v, const VSharpField& f, uint64_t x) {
       v.base = x;
       break;
     case kStride:
-      v.stride = static_cast<uint16_t>(x);
+      v.stride = static_cast<uint32_t>(x);
       break;
     case kCacheSwizzle:
       v.cacheSwizzle = x != 0;
@@ -516,6 +516,16 @@ uint32_t swizzleElementBytes(Gen gen, const VSharp& v) {
   // docs/gcn-facts.md: GFX9 has no ELEMENT_SIZE field; swizzled elements are 4 bytes.
   if (gen == Gen::Gfx9) return 4;
   return 2u << v.elementSize;  // CLRX GcnMemHandling: ELEMSIZE = 2 << ELEMSIZE field
+}
+
+VSharp accessVSharp(Gen gen, VSharp v, bool mtbuf) {
+  if ((gen == Gen::Gfx8 || gen == Gen::Gfx9) && v.addTidEnable && !mtbuf)
+    v.stride |= static_cast<uint32_t>(v.dataFormat) << 14;
+  return v;
+}
+
+bool untypedAccessDropped(Gen gen, const VSharp& v) {
+  return (gen == Gen::Gfx6 || gen == Gen::Gfx7) && v.dataFormat == Dfmt::Invalid;
 }
 
 uint32_t swizzleIndexStride(const VSharp& v) {

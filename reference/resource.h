@@ -29,8 +29,9 @@ enum class DstSel : uint8_t {
 
 struct VSharp {
   // word 0-1
-  uint64_t base = 0;    // 48 bits
-  uint16_t stride = 0;  // 14 bits
+  uint64_t base = 0;  // 48 bits
+  // 14 bits in the V#; the stride an access uses (accessVSharp) can have 18.
+  uint32_t stride = 0;
   bool cacheSwizzle = false;
   bool swizzleEnable = false;
   // word 2
@@ -68,6 +69,17 @@ std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v);
 // SWIZZLE_ENABLE, ADD_TID_ENABLE, DST_SEL, formats, ...), for a reader that does not know the
 // generation; the others and `reserved` stay 0.
 VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words);
+
+// The V# as an access sees it. On GFX8/9 a MUBUF access (not MTBUF) through a V# with
+// ADD_TID_ENABLE reads DATA_FORMAT as STRIDE[17:14] (Mesa src/amd/common/ac_descriptors.c
+// ac_set_buf_desc_word3: "DATA_FORMAT is STRIDE[14:17] for MUBUF with ADD_TID_ENABLE=1"), so
+// the stride gains those bits.
+VSharp accessVSharp(Gen gen, VSharp v, bool mtbuf);
+// GFX6/7 drop an untyped (non-format) access through a V# whose DATA_FORMAT is INVALID: loads
+// read 0, stores and atomics write nothing (Mesa radeonsi si_compute.c: "BUF_DATA_FORMAT is
+// ignored, but it cannot be BUF_DATA_FORMAT_INVALID", before GFX8). GFX8/9 ignore DATA_FORMAT
+// there (their ADD_TID rings store through V#s whose DATA_FORMAT bits are 0).
+bool untypedAccessDropped(Gen gen, const VSharp& v);
 
 // Readable text: "base=0x1000 stride=16 num_records=64 dst_sel=xyzw nfmt=UNORM
 // dfmt=8_8_8_8 ..." (fields at their default are left out except dfmt/nfmt/dst_sel).

@@ -191,9 +191,6 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   e.alternatives.reserve(profile.portable ? 8 : 1);
   const routes::DeviceCase& d = c.device;
   gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
-  // Vulkan fixes where a store through a swizzled (BGRA) format puts each component: in the
-  // format's own order, which for the driver's ZYXW V# is the inverse of DST_SEL.
-  if (profile.portable) base.set(gcn::PolicyId::StoreDstSel, 1);
   e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
                             executeView(profile.chip, c, d.state, base)});
   e.rules.push_back(e.alternatives.back().label);  // kReferenceRule
@@ -225,18 +222,15 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       if (!openNames.empty()) openNames += '/';
       openNames += gcn::policyPoint(o.id).name;
     }
-  const auto kOpen = static_cast<unsigned>(openPoints.size());
-  for (unsigned mask = 1; mask < (1u << kOpen); ++mask) {
-    gcn::Policies p = base;
+  const std::vector<gcn::Policies> combos = gcn::everyCombination(base, openPoints);
+  for (std::size_t k = 1; k < combos.size(); ++k) {  // combos[0] is the base
+    const gcn::Policies& p = combos[k];
     std::string label = std::string(gcn::genName(profile.chip.gen));
-    for (unsigned i = 0; i < kOpen; ++i) {
-      if ((mask & (1u << i)) == 0) continue;
-      const gcn::PolicyPoint& pt = gcn::policyPoint(openPoints[i]);
-      const uint8_t flipped = base.get(openPoints[i]) == 0 ? 1 : 0;
-      p.set(openPoints[i], flipped);
-      label.append(" ").append(pt.name).append("=").append(pt.options[flipped].name);
+    for (gcn::PolicyId id : openPoints) {
+      if (p.get(id) == base.get(id)) continue;
+      const gcn::PolicyPoint& pt = gcn::policyPoint(id);
+      label.append(" ").append(pt.name).append("=").append(pt.options()[p.get(id)].name);
     }
-    if (p == base) continue;
     e.alternatives.push_back({label, executeView(profile.chip, c, d.state, p)});
     e.rules.push_back(label);  // rules[i] names alternatives[i]
   }
@@ -337,14 +331,23 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       (fv.nfmt == gcn::Nfmt::Unorm || fv.nfmt == gcn::Nfmt::Snorm) && fv.stride != 0) {
     const uint64_t elements = d.memory.bytes.size() / fv.stride + 1;
     const RuleId nanOpen = e.rule("vulkan: a NaN stored to a UNORM/SNORM field may store any code");
-    // The field register k lands in: k, or DST_SEL[k] under store-dst-sel=inverse.
+    // The field register k lands in: k (store-dst-sel=ignore), DST_SEL[k] (inverse), or the
+    // first field whose DST_SEL names k (forward; 4 = none).
     const gcn::VSharp v =
         gcn::decodeVSharp(profile.chip.gen, gcn::vsharpWords(d.state, d.inst.srsrc));
+    const auto selIndex = [](gcn::DstSel s) {
+      return static_cast<unsigned>(s) - static_cast<unsigned>(gcn::DstSel::X);
+    };
     std::array<unsigned, 4> fieldOf{0, 1, 2, 3};
     if (base.storeDstSel() == gcn::policy::StoreDstSel::Inverse) {
       for (unsigned k = 0; k < 4; ++k)
-        if (v.dstSel[k] >= gcn::DstSel::X)
-          fieldOf[k] = static_cast<unsigned>(v.dstSel[k]) - static_cast<unsigned>(gcn::DstSel::X);
+        if (v.dstSel[k] >= gcn::DstSel::X) fieldOf[k] = selIndex(v.dstSel[k]);
+    } else if (base.storeDstSel() == gcn::policy::StoreDstSel::Forward) {
+      for (unsigned k = 0; k < 4; ++k) {
+        fieldOf[k] = 4;
+        for (unsigned j = 0; j < 4 && fieldOf[k] == 4; ++j)
+          if (v.dstSel[j] >= gcn::DstSel::X && selIndex(v.dstSel[j]) == k) fieldOf[k] = j;
+      }
     }
     for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
       for (const gcn::LaneAccess& a : primary.lanes[l].accesses) {

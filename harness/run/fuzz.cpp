@@ -160,7 +160,10 @@ gcn::VSharp randomRawVSharp(gcn::Gen gen, bool typed, Below& below) {
     v.indexStride = static_cast<uint8_t>(below(4));
     if (gen != gcn::Gen::Gfx9) v.elementSize = static_cast<uint8_t>(below(4));
   }
-  v.addTidEnable = below(6) == 0;
+  // On GFX8/9 a MUBUF access with ADD_TID reads DATA_FORMAT as STRIDE[17:14] (resource.h
+  // accessVSharp): with a real data format every lane would sit 16 KiB or more apart, far past
+  // the raw placement's bound, so ADD_TID is drawn on GFX6/7 only.
+  v.addTidEnable = (gen == gcn::Gen::Gfx6 || gen == gcn::Gen::Gfx7) && below(6) == 0;
   return v;
 }
 

@@ -192,7 +192,7 @@ void appendGroups(const std::vector<uint64_t>& counts, std::span<std::vector<std
 }
 
 // The predictions a sweep classifies by, in order: the generation's defaults ("exact"), then
-// each policy point flipped on its own ("norm=mulrcp"; the addressing points only when
+// each other option of each policy point on its own ("norm=mulrcp"; the addressing points only when
 // `addressing`), and the name "mismatch" last (one more name than policies).
 void addVariants(gcn::Gen gen, bool addressing, std::vector<gcn::Policies>& pols,
                  std::vector<std::string>& names) {
@@ -200,11 +200,12 @@ void addVariants(gcn::Gen gen, bool addressing, std::vector<gcn::Policies>& pols
   names.push_back("exact");
   for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
     if (point.addressing && !addressing) continue;
-    gcn::Policies p = pols.front();
-    p.set(point.id, static_cast<uint8_t>(1 - p.get(point.id)));
-    pols.push_back(p);
-    names.push_back(std::string(point.name) + "=" +
-                    std::string(point.options[p.get(point.id)].name));
+    for (uint8_t o : gcn::otherOptions(point.id, pols.front().get(point.id))) {
+      gcn::Policies p = pols.front();
+      p.set(point.id, o);
+      pols.push_back(p);
+      names.push_back(std::string(point.name) + "=" + std::string(point.options()[o].name));
+    }
   }
   names.push_back("mismatch");
 }

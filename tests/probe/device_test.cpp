@@ -122,6 +122,18 @@ const std::map<std::string, std::string>& decisions() {
       // V# (OFFEN, SOFFSET 0, OFFSET 0, VADDR multiples of 8; the LDS store without VADDR).
       {"d16-hi-keeps-low", "binary"},
       {"lds-store-m0-high", "binary"},
+      // The driver record's questions. A dword load with a negative VGPR offset, a V# with
+      // STRIDE and NUM_RECORDS 0, an untyped store through DATA_FORMAT INVALID, a format store
+      // with DST_SEL yzwx: OFFEN or IDXEN in a lane shader's form, V#s no driver builds.
+      {"offset-carry", "raw"},
+      {"zero-records-gfx9", "raw"},
+      {"invalid-dfmt-untyped-gfx7", "raw"},
+      {"store-dst-sel-direction", "raw"},
+      // ADD_TID without VADDR: the OFFEN template hosts it, the V# through a descriptor buffer.
+      {"add-tid-stride-gfx8", "binary"},
+      // OFFSET 2 on an atomic: no shader indexes half a dword, and the binary templates take
+      // VADDR in multiples of their access.
+      {"atomic-unaligned-components", "OFFSET 2 is not a multiple"},
   };
   return m;
 }
@@ -326,13 +338,14 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
   std::set<std::string> driver, raw, binary;
   for (const run::Case& c : cases)
     (c.device.binaryPatch ? binary : c.device.rawVsharp ? raw : driver).insert(c.name);
-  // The probes marked "binary" above; tfe-load, num-records-units-gfx8 and tid-with-idxen are
-  // gfx8 probes whose V#s mean the same on gfx9.
+  // The probes marked "binary" above; tfe-load, num-records-units-gfx8, tid-with-idxen and
+  // add-tid-stride-gfx8 are gfx8 probes whose V#s mean the same on gfx9.
   EXPECT_EQ(binary,
-            (std::set<std::string>{"disputed.d16-hi-keeps-low", "disputed.idxen-offset-vs-stride",
-                                   "disputed.lds-store-m0-high", "disputed.num-records-units-gfx8",
-                                   "disputed.swizzle-multidword", "disputed.tfe-load",
-                                   "disputed.tid-with-idxen", "disputed.tid-without-idxen"}));
+            (std::set<std::string>{"disputed.add-tid-stride-gfx8", "disputed.d16-hi-keeps-low",
+                                   "disputed.idxen-offset-vs-stride", "disputed.lds-store-m0-high",
+                                   "disputed.num-records-units-gfx8", "disputed.swizzle-multidword",
+                                   "disputed.tfe-load", "disputed.tid-with-idxen",
+                                   "disputed.tid-without-idxen"}));
   const std::set<std::string> want = {
       "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
       "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",

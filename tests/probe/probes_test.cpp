@@ -112,8 +112,9 @@ TEST(Probes, RawStraddleShowsBothRules) {
 // 000X, gfx8) of X = 0.88625f and W = 0.3f. Under store-dst-sel=ignore memory gets X: 0.88625f
 // * 255 = 225.99, 226 (0xe2) under both norm-store options. Under inverse it gets W: 0.3f * 255
 // = 76.50000304, 77 (0x4d) exact or 76 (0x4c) through float32 (hand-derived, convert_test.cpp
-// NormStorePerPolicy). Flipping norm-store alone changes nothing; after the inverse it does.
-// (Found by gcnprobe fuzz on Mesa 25's lavapipe, which answers inverse + f32mul.)
+// NormStorePerPolicy). Under forward memory component X takes what DST_SEL[0] names, SEL_0:
+// 0. Flipping norm-store alone changes nothing once store-dst-sel is ignore; with inverse it
+// does. (Found by gcnprobe fuzz on Mesa 25's lavapipe, which answers inverse + f32mul.)
 TEST(Probes, APointThatMattersOnlyWithAnotherIsExplored) {
   const Probe probe = parseProbe(R"(question = interaction
 source = gcnprobe fuzz
@@ -131,7 +132,10 @@ v4 = 0x3e99999a
 mem fill = 0x12
 )",
                                  "interaction.probe");
-  const ProbeSetup setup = prepare(probe, {});
+  // The exploration starts from store-dst-sel=ignore (not pinned: still explored), where
+  // norm-store alone changes nothing.
+  ProbeSetup setup = prepare(probe, {});
+  setup.policies.set("store-dst-sel=ignore");
   const Exploration ex = explore(probe, setup);
   EXPECT_NE(std::find(ex.mattering.begin(), ex.mattering.end(), PolicyId::StoreDstSel),
             ex.mattering.end());
@@ -140,7 +144,7 @@ mem fill = 0x12
   std::set<uint8_t> stored;
   for (const Prediction& p : ex.predictions)
     stored.insert(p.result.memory().bytes.at(4));
-  EXPECT_EQ(stored, (std::set<uint8_t>{0xe2, 0x4d, 0x4c}));
+  EXPECT_EQ(stored, (std::set<uint8_t>{0xe2, 0x4d, 0x4c, 0x00}));
 }
 
 // A pinned point is not varied: with straddle pinned, raw-straddle has one prediction.

@@ -173,7 +173,9 @@ TEST(FormatLoadTable, StrideAndBadCallsAreChecked) {
   EXPECT_THROW(t.convert(bytes, 1, 2, out), Error);  // stride below the element
   std::vector<uint32_t> small(4);
   EXPECT_THROW(t.convert(bytes, 3, 2, small), Error);  // output too short
-  const FormatLoadTable undefined(Gen::Gfx8, Dfmt::F32, Nfmt::Unorm, pol);
+  Policies undefinedNorm32 = pol;
+  undefinedNorm32.set("norm32=undefined");
+  const FormatLoadTable undefined(Gen::Gfx8, Dfmt::F32, Nfmt::Unorm, undefinedNorm32);
   EXPECT_FALSE(undefined.defined());
   EXPECT_THROW(undefined.convert(bytes, 4, 1, out), Error);
 }

@@ -143,8 +143,8 @@ TEST(ConvertLoad, FloatGolden) {
 }
 
 TEST(ConvertLoad, UndefinedAndBadInput) {
-  EXPECT_FALSE(loadComponent(G8, Dfmt::F8_8_8_8, Nfmt::Float, 0, 0, pol(G8)));     // Illegal
-  EXPECT_FALSE(loadComponent(G8, Dfmt::F32, Nfmt::Unorm, 0, 0, pol(G8)));          // Unknown
+  EXPECT_FALSE(loadComponent(G8, Dfmt::F8_8_8_8, Nfmt::Float, 0, 0, pol(G8)));  // Illegal
+  EXPECT_FALSE(loadComponent(G8, Dfmt::F32, Nfmt::Unorm, 0, 0, pol(G8, "norm32=undefined")));
   EXPECT_THROW(loadComponent(G8, Dfmt::F8, Nfmt::Unorm, 1, 0, pol(G8)), Error);    // no Y
   EXPECT_THROW(loadComponent(G8, Dfmt::F8, Nfmt::Unorm, 0, 256, pol(G8)), Error);  // > 8 bits
   try {
@@ -155,17 +155,27 @@ TEST(ConvertLoad, UndefinedAndBadInput) {
   }
 }
 
-// norm32: undefined by default; the formula at 32 bits on request (hand-derived: 2^31/(2^32-1)
-// is 0.5 + 2^-33 + ..., which rounds to 0.5; 2^32-1 and 2^24+1 round to nearest even in float).
+// norm32: raw bits by default (AMD Southern Islands ISA on MTBUF, quoted by Mesa radeonsi and
+// RADV: "Memory reads of data in memory that is 32 or 64 bits do not undergo any format
+// conversion"); the formula at 32 bits on request (hand-derived: 2^31/(2^32-1) is
+// 0.5 + 2^-33 + ..., which rounds to 0.5; 2^32-1 and 2^24+1 round to nearest even in float);
+// undefined as the third option.
 TEST(ConvertLoad, Norm32PerPolicy) {
   for (Nfmt n : {Nfmt::Unorm, Nfmt::Snorm, Nfmt::Uscaled, Nfmt::Sscaled}) {
-    EXPECT_FALSE(loadComponent(G8, Dfmt::F32, n, 0, 1, pol(G8)));
+    for (uint32_t code : {0u, 1u, 0x80000000u, 0xffffffffu, 0x3f800000u}) {
+      EXPECT_EQ(loadComponent(G8, Dfmt::F32, n, 0, code, pol(G8)), code);
+      EXPECT_EQ(loadComponent(Gen::Gfx6, Dfmt::F32_32_32_32, n, 3, code, pol(Gen::Gfx6)), code);
+    }
+    EXPECT_FALSE(loadComponent(G8, Dfmt::F32, n, 0, 1, pol(G8, "norm32=undefined")));
     EXPECT_FALSE(loadComponent(G8, Dfmt::F32_32, n, 1, 1, pol(G8, "norm32=undefined")));
-    EXPECT_EQ(pairVerdict(G8, Dfmt::F32, n, Direction::Load, pol(G8)).status, PairStatus::Unknown);
+    EXPECT_EQ(pairVerdict(G8, Dfmt::F32, n, Direction::Load, pol(G8)).status, PairStatus::Defined);
+    EXPECT_EQ(pairVerdict(G8, Dfmt::F32, n, Direction::Load, pol(G8, "norm32=undefined")).status,
+              PairStatus::Unknown);
     EXPECT_EQ(pairVerdict(G8, Dfmt::F32, n, Direction::Load, pol(G8, "norm32=formula")).status,
               PairStatus::Defined);
-    // Stores stay undefined under both options.
-    EXPECT_FALSE(storeComponent(G8, Dfmt::F32, n, 0, kOne, pol(G8, "norm32=formula")));
+    // Stores stay undefined under every option.
+    for (std::string_view o : {"norm32=raw", "norm32=formula", "norm32=undefined"})
+      EXPECT_FALSE(storeComponent(G8, Dfmt::F32, n, 0, kOne, pol(G8, o)));
   }
   const std::string_view f = "norm32=formula";
   EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Unorm, 0, 0xffffffff, f), kOne);
@@ -179,8 +189,9 @@ TEST(ConvertLoad, Norm32PerPolicy) {
   EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Uscaled, 0, 0x01000003, f), 0x4b800002u);  // tie up
   EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Sscaled, 0, 0x80000000, f), 0xcf000000u);  // -2^31
   EXPECT_EQ(load(G8, Dfmt::F32, Nfmt::Sscaled, 0, 0xffffffff, f), kMinusOne);
-  // SNORM_OGL (gfx6/7) has no 32-bit candidate formula: undefined under both.
-  EXPECT_FALSE(loadComponent(Gen::Gfx7, Dfmt::F32, Nfmt::SnormOgl, 0, 1, pol(Gen::Gfx7, f)));
+  // SNORM_OGL (gfx6/7) is not one of the four: undefined under every option.
+  for (std::string_view o : {"norm32=raw", "norm32=formula", "norm32=undefined"})
+    EXPECT_FALSE(loadComponent(Gen::Gfx7, Dfmt::F32, Nfmt::SnormOgl, 0, 1, pol(Gen::Gfx7, o)));
   // Narrower fields ignore the point.
   EXPECT_EQ(load(G8, Dfmt::F16, Nfmt::Uscaled, 0, 0xffff, f), 0x477fff00u);
 }

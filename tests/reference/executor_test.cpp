@@ -58,7 +58,7 @@ struct Rig {
 };
 
 // A raw buffer V# over the rig's memory; DATA_FORMAT 32/UINT as drivers set for raw
-// buffers (GFX8 treats INVALID as unbound for stores, docs/gcn-facts.md).
+// buffers (GFX6/7 drop untyped accesses through an INVALID one, docs/gcn-facts.md).
 VSharp rawV(uint32_t numRecords) {
   VSharp v;
   v.base = kBase;
@@ -381,16 +381,126 @@ TEST(Executor, FormatStoreConvertsFloatToUnorm) {
 // ignore: bytes in register order 01 02 03 04 -> dword 0x04030201.
 // inverse: memory component DST_SEL[i] gets register i: R -> Z (byte 2), G -> Y (byte 1),
 // B -> X (byte 0), A -> W (byte 3): bytes 03 02 01 04 -> dword 0x04010203 (Vulkan's BGRA).
+// Registers X..W = 1, 2, 3, 4 stored as 8_8_8_8 UINT. DST_SEL ZYXW is its own inverse, so
+// inverse and forward agree: bytes 3 2 1 4. DST_SEL YZWX (not an involution): inverse puts
+// register i in memory component DST_SEL[i] (mem Y=1, Z=2, W=3, X=4: bytes 4 1 2 3, shadPS4
+// StoreBufferFormat); forward puts register DST_SEL[i] in memory component i (bytes 2 3 4 1);
+// ignore keeps register order (1 2 3 4).
 TEST(Executor, SwizzledFormatStoreFollowsTheStoreDstSelPolicy) {
-  for (const bool inverse : {false, true}) {
-    Rig r(Gen::Gfx8, "buffer_store_format_xyzw");
-    r.setV(formatV(64, Dfmt::F8_8_8_8, Nfmt::Uint, {DstSel::Z, DstSel::Y, DstSel::X, DstSel::W}));
-    r.pol.set(inverse ? "store-dst-sel=inverse" : "store-dst-sel=ignore");
+  struct Row {
+    std::array<DstSel, 4> sel;
+    const char* option;
+    uint32_t dword;
+  };
+  const std::array<DstSel, 4> zyxw{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W};
+  const std::array<DstSel, 4> yzwx{DstSel::Y, DstSel::Z, DstSel::W, DstSel::X};
+  for (const Row& row : {Row{zyxw, "store-dst-sel=ignore", 0x04030201u},
+                         Row{zyxw, "store-dst-sel=inverse", 0x04010203u},
+                         Row{zyxw, "store-dst-sel=forward", 0x04010203u},
+                         Row{yzwx, "store-dst-sel=ignore", 0x04030201u},
+                         Row{yzwx, "store-dst-sel=inverse", 0x03020104u},
+                         Row{yzwx, "store-dst-sel=forward", 0x01040302u}}) {
+    for (Gen gen : kAllGens) {
+      Rig r(gen, "buffer_store_format_xyzw");
+      r.setV(formatV(64, Dfmt::F8_8_8_8, Nfmt::Uint, row.sel));
+      r.pol.set(row.option);
+      r.st.exec = 1;
+      for (unsigned i = 0; i < 4; ++i)
+        r.st.vgprMut(10 + i)[0] = i + 1;
+      EXPECT_EQ(r.dwordAt(r.run(), 0), row.dword) << row.option << " " << genName(gen);
+    }
+  }
+  // inverse is every generation's default (CLRX and shadPS4 apply DST_SEL on format stores).
+  for (Gen gen : kAllGens)
+    EXPECT_EQ(Policies::defaults(gen).storeDstSel(), policy::StoreDstSel::Inverse);
+}
+
+// DATA_FORMAT INVALID on an untyped access: dropped on GFX6/7 (Mesa radeonsi si_compute.c,
+// "it cannot be BUF_DATA_FORMAT_INVALID" before GFX8), performed on GFX8/9 (RADV's GFX8+ ring
+// descriptors have DATA_FORMAT 0).
+TEST(Executor, DataFormatInvalidDropsUntypedAccessesOnGfx6And7Only) {
+  for (Gen gen : kAllGens) {
+    const bool dropped = gen == Gen::Gfx6 || gen == Gen::Gfx7;
+    VSharp v = rawV(64);
+    v.dataFormat = Dfmt::Invalid;
+    Rig store(gen, "buffer_store_dword");
+    store.setV(v);
+    store.offen(4);
+    store.st.exec = 1;
+    store.st.vgprMut(10)[0] = 0x12345678;
+    EXPECT_EQ(store.dwordAt(store.run(), 0), dropped ? 0u : 0x12345678u) << genName(gen);
+    Rig load(gen, "buffer_load_dword");
+    load.setV(v);
+    load.offen(4);
+    load.st.exec = 1;
+    load.putDword(0, 0xabcdef01);
+    EXPECT_EQ(load.run().lanes[0].vdata[0], dropped ? 0u : 0xabcdef01u) << genName(gen);
+    Rig atomic(gen, "buffer_atomic_add");
+    atomic.setV(v);
+    atomic.offen(4);
+    atomic.inst.glc = true;
+    atomic.st.exec = 1;
+    atomic.putDword(0, 10);
+    atomic.st.vgprMut(10)[0] = 5;
+    const ExecResult out = atomic.run();
+    EXPECT_EQ(atomic.dwordAt(out, 0), dropped ? 10u : 15u) << genName(gen);
+    EXPECT_EQ(out.lanes[0].vdata[0], dropped ? 0u : 10u) << genName(gen);
+  }
+}
+
+// ADD_TID_ENABLE on GFX8/9: a MUBUF access reads DATA_FORMAT as STRIDE[17:14] (Mesa
+// ac_set_buf_desc_word3). STRIDE 4, DATA_FORMAT 1 (8): lane 1 reads at 4 + 16384 = 16388 there,
+// at 4 on GFX6/7; MTBUF takes its format from the instruction and keeps STRIDE 4.
+TEST(Executor, AddTidReadsDataFormatAsHighStrideBitsOnGfx8And9Mubuf) {
+  for (Gen gen : kAllGens) {
+    const bool wide = gen == Gen::Gfx8 || gen == Gen::Gfx9;
+    VSharp v = rawV(1u << 20);
+    v.stride = 4;
+    v.dataFormat = Dfmt::F8;
+    v.addTidEnable = true;
+    Rig r(gen, "buffer_load_dword", 20000);
+    r.setV(v);
+    r.st.exec = 2;  // lane 1
+    r.putDword(4, 0x44444444);
+    r.putDword(16388, 0x16388);
+    EXPECT_EQ(r.run().lanes[1].vdata[0], wide ? 0x16388u : 0x44444444u) << genName(gen);
+    Rig t(gen, "tbuffer_load_format_x", 20000);
+    t.inst.dfmt = Dfmt::F32;
+    t.inst.nfmt = Nfmt::Uint;
+    t.setV(v);
+    t.st.exec = 2;
+    t.putDword(4, 0x44444444);
+    t.putDword(16388, 0x16388);
+    EXPECT_EQ(t.run().lanes[1].vdata[0], 0x44444444u) << genName(gen);
+  }
+}
+
+// LLVM AMDGPU splitMUBUFOffset: atomics fail when an address component is unaligned even if
+// the sum is aligned; what they do is not recorded, so no value is claimed. VGPR offset 2 +
+// OFFSET 2 (sum 4) and SOFFSET 2 + VGPR offset 2: unclaimed; VGPR offset 4 + OFFSET 0: claimed.
+TEST(Executor, AtomicWithAnUnalignedAddressComponentClaimsNoValue) {
+  struct Row {
+    uint32_t voffset, instOffset, soffset;
+    bool claimed;
+  };
+  for (const Row& row :
+       {Row{2, 2, 0, false}, Row{2, 0, 2, false}, Row{4, 0, 0, true}, Row{0, 4, 0, true}}) {
+    Rig r(Gen::Gfx8, "buffer_atomic_add");
+    r.setV(rawV(256));
+    r.offen(0, row.voffset);
+    r.inst.offset = static_cast<uint16_t>(row.instOffset);
+    r.inst.soffset = 20;
+    r.st.sgpr[20] = row.soffset;
+    r.inst.glc = true;
     r.st.exec = 1;
-    for (unsigned i = 0; i < 4; ++i)
-      r.st.vgprMut(10 + i)[0] = i + 1;
-    ExecResult out = r.run();
-    EXPECT_EQ(r.dwordAt(out, 0), inverse ? 0x04010203u : 0x04030201u) << inverse;
+    r.putDword(4, 7);
+    r.st.vgprMut(10)[0] = 1;
+    const ExecResult out = r.run();
+    EXPECT_EQ(out.lanes[0].vdata[0].has_value(), row.claimed)
+        << row.voffset << "+" << row.instOffset;
+    if (row.claimed) {
+      EXPECT_EQ(out.lanes[0].vdata[0], 7u);
+    }
   }
 }
 

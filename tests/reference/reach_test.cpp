@@ -119,7 +119,7 @@ std::set<uint64_t> oracleBytes(const Case& c, std::size_t* combinationsRun = nul
     }
     // Next combination (mixed radix over each point's option count).
     std::size_t i = 0;
-    while (i < addressing.size() && ++digit[i] == addressing[i]->options.size())
+    while (i < addressing.size() && ++digit[i] == addressing[i]->options().size())
       digit[i++] = 0;
     if (i == addressing.size()) break;
   }
@@ -632,21 +632,32 @@ TEST(Reach, InactiveLanesContributeNothing) {
 
 TEST(Reach, NoAccessCases) {
   VSharp zero;  // all-zero V#: reads 0, drops writes (docs/gcn-facts.md)
+  zero.dstSel = {DstSel::Zero, DstSel::Zero, DstSel::Zero, DstSel::Zero};
+  ASSERT_EQ(encodeVSharp(Gen::Gfx9, zero), (std::array<uint32_t, 4>{}));
   Case z = makeCase("zero", Gen::Gfx9, "buffer_store_dword", zero);
   settleVaddr(z);
   EXPECT_TRUE(computeReach(*z.chip, z.inst, z.st).ranges.empty());
   expectMatchesOracle(z);
-  VSharp invalid;  // gfx8 DATA_FORMAT INVALID: stores dropped
+  // DATA_FORMAT INVALID: GFX6/7 drop untyped accesses (Mesa radeonsi si_compute.c, "it cannot
+  // be BUF_DATA_FORMAT_INVALID" before GFX8); GFX8/9 ignore it (RADV's GFX8+ ring V#s store
+  // with DATA_FORMAT 0).
+  VSharp invalid;
   invalid.base = 0x1000;
   invalid.numRecords = 64;
-  Case s = makeCase("gfx8 invalid dfmt store", Gen::Gfx8, "buffer_store_dword", invalid);
-  settleVaddr(s);
-  EXPECT_TRUE(computeReach(*s.chip, s.inst, s.st).ranges.empty());
-  expectMatchesOracle(s);
-  Case l = makeCase("gfx8 invalid dfmt load", Gen::Gfx8, "buffer_load_dword", invalid);
-  settleVaddr(l);
-  l.st.exec = 1;
-  EXPECT_EQ(computeReach(*l.chip, l.inst, l.st).ranges, (std::vector<ByteRange>{{0x1000, 0x1004}}));
+  for (const char* op : {"buffer_store_dword", "buffer_load_dword", "buffer_atomic_add"}) {
+    Case s = makeCase("gfx7 invalid dfmt", Gen::Gfx7, op, invalid);
+    settleVaddr(s);
+    EXPECT_TRUE(computeReach(*s.chip, s.inst, s.st).ranges.empty()) << op;
+    expectMatchesOracle(s);
+  }
+  for (const char* op : {"buffer_store_dword", "buffer_load_dword"}) {
+    Case l = makeCase("gfx8 invalid dfmt", Gen::Gfx8, op, invalid);
+    settleVaddr(l);
+    l.st.exec = 1;
+    EXPECT_EQ(computeReach(*l.chip, l.inst, l.st).ranges,
+              (std::vector<ByteRange>{{0x1000, 0x1004}}))
+        << op;
+  }
   Case w = makeCase("cache", Gen::Gfx7, "buffer_wbinvl1", invalid);
   w.inst.vdata = 0;
   w.inst.srsrc = 0;
