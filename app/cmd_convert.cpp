@@ -243,10 +243,11 @@ auto forFlag(std::string_view flag, F parse) {
 }
 
 void run(const ConvertOptions& o) {
-  const gcn::Gen gen = forFlag("--gen", [&] { return gcn::parseGen(o.gen); });
+  const gcn::Chip& chip = *forFlag("--gen", [&] { return &gcn::parseChip(o.gen); });
+  const gcn::Gen gen = chip.gen;
   const gcn::Dfmt d = forFlag("--dfmt", [&] { return gcn::parseDfmt(o.dfmt); });
   const gcn::Nfmt n = forFlag("--nfmt", [&] { return gcn::parseNfmt(o.nfmt, gen); });
-  gcn::Policies pol = gcn::Policies::defaults(gen);
+  gcn::Policies pol = gcn::Policies::defaults(chip);
   for (const std::string& a : o.policies)
     forFlag("--policy", [&] {
       pol.set(a);

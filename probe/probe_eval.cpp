@@ -199,7 +199,7 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
                                       std::to_string(e.offset) + " runs past the image");
   }
 
-  s.policies = Policies::defaults(gen);
+  s.policies = Policies::defaults(*s.chip);
   auto pin = [&s](const std::string& assignment, const Place& place) {
     try {
       s.policies.set(assignment);

@@ -138,6 +138,22 @@ uint32_t floatStore(unsigned bits, uint32_t reg, const Policies& p) {
   }
 }
 
+// alpha2=unsigned (Mesa's alpha adjust, GFX6-8 but Stoney): the 2-bit W of a signed
+// 2_10_10_10 load converts as its unsigned counterpart.
+Nfmt alphaNumberFormat(Dfmt d, Nfmt n, unsigned comp, const Policies& p) {
+  if (d != Dfmt::F2_10_10_10 || comp != 3 || p.alpha2() != policy::Alpha2::Unsigned) return n;
+  switch (n) {
+    case Nfmt::Snorm:
+      return Nfmt::Unorm;
+    case Nfmt::Sscaled:
+      return Nfmt::Uscaled;
+    case Nfmt::Sint:
+      return Nfmt::Uint;
+    default:
+      return n;
+  }
+}
+
 bool isDefined(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p) {
   return pairVerdict(gen, d, n, dir, p).status == PairStatus::Defined;
 }
@@ -157,6 +173,7 @@ PairVerdict pairVerdict(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& 
 std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, uint32_t code,
                                       const Policies& p) {
   if (!isDefined(gen, d, n, Direction::Load, p)) return std::nullopt;
+  n = alphaNumberFormat(d, n, comp, p);
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   // norm32=raw: a 32-bit component is not converted (AMD Southern Islands ISA, quoted by Mesa).
@@ -302,6 +319,7 @@ std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp,
   // D16 format loads exist from GFX8 (docs/gcn-facts.md, "Opcodes and encodings").
   if (gen == Gen::Gfx6 || gen == Gen::Gfx7) return std::nullopt;
   if (!isDefined(gen, d, n, Direction::Load, p)) return std::nullopt;
+  n = alphaNumberFormat(d, n, comp, p);
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   const uint32_t mask = fieldMask(bits);

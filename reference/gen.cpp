@@ -10,42 +10,44 @@ namespace gcn {
 namespace {
 
 // Sources: LLVM AMDGPUUsage ("Processors" table: chip name -> gfxip, and which gfx8 parts
-// pack D16), Mesa's amd_family names for RADV_FORCE_FAMILY. The first four rows are the
+// pack D16), Mesa's amd_family names for RADV_FORCE_FAMILY; the signed 2-bit alpha from Mesa
+// ac_shader_util.c (alpha_adjust = level <= GFX8 && family != CHIP_STONEY) and radeonsi
+// si_state.c ("GFX8 and older except Stoney"). The first four rows are the
 // generic names; each maps to its generation's representative chip's properties.
 constexpr Chip kChips[] = {
-    {"gfx6", "gfx600", Gen::Gfx6, "tahiti", "tahiti", false},
-    {"gfx7", "gfx704", Gen::Gfx7, "bonaire", "bonaire", false},
-    {"gfx8", "gfx802", Gen::Gfx8, "tonga", "tonga", false},
-    {"gfx9", "gfx900", Gen::Gfx9, "gfx900", "vega10", true},
+    {"gfx6", "gfx600", Gen::Gfx6, "tahiti", "tahiti", false, false},
+    {"gfx7", "gfx704", Gen::Gfx7, "bonaire", "bonaire", false, false},
+    {"gfx8", "gfx802", Gen::Gfx8, "tonga", "tonga", false, false},
+    {"gfx9", "gfx900", Gen::Gfx9, "gfx900", "vega10", true, true},
     // GFX6 (GCN 1.0)
-    {"tahiti", "gfx600", Gen::Gfx6, "tahiti", "tahiti", false},
-    {"pitcairn", "gfx601", Gen::Gfx6, "pitcairn", "pitcairn", false},
-    {"verde", "gfx601", Gen::Gfx6, "verde", "verde", false},
-    {"oland", "gfx602", Gen::Gfx6, "oland", "oland", false},
-    {"hainan", "gfx602", Gen::Gfx6, "hainan", "hainan", false},
+    {"tahiti", "gfx600", Gen::Gfx6, "tahiti", "tahiti", false, false},
+    {"pitcairn", "gfx601", Gen::Gfx6, "pitcairn", "pitcairn", false, false},
+    {"verde", "gfx601", Gen::Gfx6, "verde", "verde", false, false},
+    {"oland", "gfx602", Gen::Gfx6, "oland", "oland", false, false},
+    {"hainan", "gfx602", Gen::Gfx6, "hainan", "hainan", false, false},
     // GFX7 (GCN 1.1)
-    {"bonaire", "gfx704", Gen::Gfx7, "bonaire", "bonaire", false},
-    {"hawaii", "gfx701", Gen::Gfx7, "hawaii", "hawaii", false},
-    {"kaveri", "gfx700", Gen::Gfx7, "kaveri", "kaveri", false},
-    {"kabini", "gfx703", Gen::Gfx7, "kabini", "kabini", false},
-    {"mullins", "gfx703", Gen::Gfx7, "mullins", "kabini", false},
+    {"bonaire", "gfx704", Gen::Gfx7, "bonaire", "bonaire", false, false},
+    {"hawaii", "gfx701", Gen::Gfx7, "hawaii", "hawaii", false, false},
+    {"kaveri", "gfx700", Gen::Gfx7, "kaveri", "kaveri", false, false},
+    {"kabini", "gfx703", Gen::Gfx7, "kabini", "kabini", false, false},
+    {"mullins", "gfx703", Gen::Gfx7, "mullins", "kabini", false, false},
     // GFX8 (GCN 1.2); D16 unpacked on gfx801-803, packed on gfx810 (Stoney)
-    {"carrizo", "gfx801", Gen::Gfx8, "carrizo", "carrizo", false},
-    {"tonga", "gfx802", Gen::Gfx8, "tonga", "tonga", false},
-    {"iceland", "gfx802", Gen::Gfx8, "iceland", "iceland", false},
-    {"fiji", "gfx803", Gen::Gfx8, "fiji", "fiji", false},
-    {"polaris10", "gfx803", Gen::Gfx8, "polaris10", "polaris10", false},
-    {"polaris11", "gfx803", Gen::Gfx8, "polaris11", "polaris11", false},
-    {"polaris12", "gfx803", Gen::Gfx8, "polaris12", "polaris12", false},
-    {"vegam", "gfx803", Gen::Gfx8, "gfx803", "vegam", false},
-    {"stoney", "gfx810", Gen::Gfx8, "stoney", "stoney", true},
+    {"carrizo", "gfx801", Gen::Gfx8, "carrizo", "carrizo", false, false},
+    {"tonga", "gfx802", Gen::Gfx8, "tonga", "tonga", false, false},
+    {"iceland", "gfx802", Gen::Gfx8, "iceland", "iceland", false, false},
+    {"fiji", "gfx803", Gen::Gfx8, "fiji", "fiji", false, false},
+    {"polaris10", "gfx803", Gen::Gfx8, "polaris10", "polaris10", false, false},
+    {"polaris11", "gfx803", Gen::Gfx8, "polaris11", "polaris11", false, false},
+    {"polaris12", "gfx803", Gen::Gfx8, "polaris12", "polaris12", false, false},
+    {"vegam", "gfx803", Gen::Gfx8, "gfx803", "vegam", false, false},
+    {"stoney", "gfx810", Gen::Gfx8, "stoney", "stoney", true, true},
     // GFX9 (GCN 1.4)
-    {"vega10", "gfx900", Gen::Gfx9, "gfx900", "vega10", true},
-    {"raven", "gfx902", Gen::Gfx9, "gfx902", "raven", true},
-    {"vega12", "gfx904", Gen::Gfx9, "gfx904", "vega12", true},
-    {"vega20", "gfx906", Gen::Gfx9, "gfx906", "vega20", true},
-    {"raven2", "gfx909", Gen::Gfx9, "gfx909", "raven2", true},
-    {"renoir", "gfx90c", Gen::Gfx9, "gfx90c", "renoir", true},
+    {"vega10", "gfx900", Gen::Gfx9, "gfx900", "vega10", true, true},
+    {"raven", "gfx902", Gen::Gfx9, "gfx902", "raven", true, true},
+    {"vega12", "gfx904", Gen::Gfx9, "gfx904", "vega12", true, true},
+    {"vega20", "gfx906", Gen::Gfx9, "gfx906", "vega20", true, true},
+    {"raven2", "gfx909", Gen::Gfx9, "gfx909", "raven2", true, true},
+    {"renoir", "gfx90c", Gen::Gfx9, "gfx90c", "renoir", true, true},
 };
 
 // Lower case without separators: "GCN 1.2", "gcn-1.2" and "gcn1.2" are one name.

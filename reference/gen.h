@@ -26,6 +26,9 @@ struct Chip {
   std::string_view llvmCpu;     // llvm-mc -mcpu value
   std::string_view radvFamily;  // RADV_FORCE_FAMILY value ("" when RADV has none)
   bool d16Packed;               // D16 format data: two halves per VGPR (gfx810, gfx9)
+  // Format loads of 2_10_10_10 SNORM/SSCALED/SINT sign-extend the 2-bit W (gfx810, gfx9); the
+  // other GFX6-8 chips return it unsigned (Mesa's "alpha adjust", policy alpha2).
+  bool signedAlpha2;
 };
 
 // Every known chip, generic ones ("gfx6".."gfx9") first.

@@ -213,6 +213,21 @@ constexpr PolicyPoint kPoints[] = {
         "num_records and stride are zero\""}}},
      {0, 0, 0, 1},
      true},
+    {PolicyId::Alpha2,
+     "alpha2",
+     "a format load of 2_10_10_10 with NUM_FORMAT SNORM, SSCALED or SINT: is the 2-bit W "
+     "signed like X, Y and Z, or returned as if unsigned?",
+     {{{"signed",
+        "CLRX GcnMemHandling and the AMD ISA guides: one NUM_FORMAT for every component; Mesa "
+        "ac_shader_util.c: no alpha adjust on GFX9 and Stoney (gfx810); RADV applies none to "
+        "texel-buffer loads on any chip"},
+       {"unsigned",
+        "Mesa radeonsi si_state.c si_create_vertex_elements: \"The hardware always treats the "
+        "2-bit alpha channel as unsigned\" (GFX8 and older except Stoney), undone in the shader "
+        "by RADV, radeonsi and ACO's vertex fetch (ac_shader_util.c alpha_adjust): SNORM reads "
+        "c/3, SSCALED float(c), SINT c"}}},
+     {1, 1, 1, 0},
+     false},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 
@@ -263,6 +278,13 @@ Policies Policies::defaults(Gen gen) {
   Policies p;
   for (const PolicyPoint& point : kPoints)
     p.set(point.id, point.defaults[genIndex(gen)]);
+  return p;
+}
+
+Policies Policies::defaults(const Chip& chip) {
+  Policies p = defaults(chip.gen);
+  p.set(PolicyId::Alpha2, static_cast<uint8_t>(chip.signedAlpha2 ? policy::Alpha2::Signed
+                                                                 : policy::Alpha2::Unsigned));
   return p;
 }
 

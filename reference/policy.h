@@ -38,6 +38,7 @@ enum class PolicyId : uint8_t {
   FloatStoreRound,  // float32 -> 16/11/10-bit float store: nearest even or toward zero
   OffsetCarry,      // VGPR offset + OFFSET at or above 2^32: out of range or wrapped
   ZeroVsharp,       // STRIDE = 0 and NUM_RECORDS = 0: range-checked or not
+  Alpha2,           // the 2-bit W of 2_10_10_10 SNORM/SSCALED/SINT loads: signed or not
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -64,6 +65,7 @@ enum class NormStore : uint8_t { Exact, Float32Multiply };
 enum class FloatStoreRound : uint8_t { NearestEven, TowardZero };
 enum class OffsetCarry : uint8_t { OutOfRange, Wraps };
 enum class ZeroVsharp : uint8_t { Checked, NotChecked };
+enum class Alpha2 : uint8_t { Signed, Unsigned };
 }  // namespace policy
 
 struct PolicyOption {
@@ -110,8 +112,10 @@ std::vector<Policies> everyCombination(const Policies& base, std::span<const Pol
 
 class Policies {
  public:
-  // The default choice of every point for a generation.
+  // The default choice of every point for a generation (its generic chip).
   static Policies defaults(Gen gen);
+  // The same with the chip's own quirks (Chip::signedAlpha2 picks alpha2).
+  static Policies defaults(const Chip& chip);
 
   uint8_t get(PolicyId id) const { return choice_[static_cast<std::size_t>(id)]; }
   void set(PolicyId id, uint8_t option) { choice_[static_cast<std::size_t>(id)] = option; }
@@ -166,6 +170,7 @@ class Policies {
   }
   policy::OffsetCarry offsetCarry() const { return as<policy::OffsetCarry>(PolicyId::OffsetCarry); }
   policy::ZeroVsharp zeroVsharp() const { return as<policy::ZeroVsharp>(PolicyId::ZeroVsharp); }
+  policy::Alpha2 alpha2() const { return as<policy::Alpha2>(PolicyId::Alpha2); }
 
  private:
   template <class E>

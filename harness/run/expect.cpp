@@ -190,7 +190,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   // points: reserved, as an alternative holds a whole wave's result and is costly to move.
   e.alternatives.reserve(profile.portable ? 8 : 1);
   const routes::DeviceCase& d = c.device;
-  gcn::Policies base = gcn::Policies::defaults(profile.chip.gen);
+  gcn::Policies base = gcn::Policies::defaults(profile.chip);
   e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
                             executeView(profile.chip, c, d.state, base)});
   e.rules.push_back(e.alternatives.back().label);  // kReferenceRule

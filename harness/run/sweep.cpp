@@ -194,9 +194,9 @@ void appendGroups(const std::vector<uint64_t>& counts, std::span<std::vector<std
 // The predictions a sweep classifies by, in order: the generation's defaults ("exact"), then
 // each other option of each policy point on its own ("norm=mulrcp"; the addressing points only when
 // `addressing`), and the name "mismatch" last (one more name than policies).
-void addVariants(gcn::Gen gen, bool addressing, std::vector<gcn::Policies>& pols,
+void addVariants(const gcn::Chip& chip, bool addressing, std::vector<gcn::Policies>& pols,
                  std::vector<std::string>& names) {
-  pols.push_back(gcn::Policies::defaults(gen));
+  pols.push_back(gcn::Policies::defaults(chip));
   names.push_back("exact");
   for (const gcn::PolicyPoint& point : gcn::allPolicyPoints()) {
     if (point.addressing && !addressing) continue;
@@ -215,8 +215,9 @@ void addVariants(gcn::Gen gen, bool addressing, std::vector<gcn::Policies>& pols
 // does not match the defaults: on a device that matches, the sweep builds one table.
 class Predictions {
  public:
-  Predictions(gcn::Gen gen, const BufferFormat& f) : gen_(gen), f_(f) {
-    addVariants(gen, /*addressing=*/false, pols_, names_);
+  Predictions(const gcn::Chip& chip, const BufferFormat& f) : gen_(chip.gen), f_(f) {
+    const gcn::Gen gen = chip.gen;
+    addVariants(chip, /*addressing=*/false, pols_, names_);
     tables_.resize(pols_.size());
     built_ = std::make_unique<std::once_flag[]>(pols_.size());
     tables_[0] = std::make_unique<gcn::FormatLoadTable>(gen, f.dfmt, f.nfmt, pols_[0]);
@@ -301,13 +302,14 @@ std::string skipReason(vk::Context& ctx, const BufferFormat& f) {
   return "";
 }
 
-SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, gcn::Gen gen, const SweepOptions& o) {
+SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& chip,
+                     const SweepOptions& o) {
   SweepFormat r;
   r.format = std::string(f.name);
   r.skipped = skipReason(ctx, f);
   if (!r.skipped.empty()) return r;
   const auto t0 = std::chrono::steady_clock::now();
-  Predictions pred(gen, f);
+  Predictions pred(chip, f);
   if (!pred.defaults().defined()) {
     r.skipped = "the reference claims no value: " + std::string(pred.defaults().reason());
     return r;
@@ -418,7 +420,7 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
   // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
   std::vector<gcn::Policies> pols;
   std::vector<std::string> names;
-  addVariants(chip.gen, /*addressing=*/true, pols, names);
+  addVariants(chip, /*addressing=*/true, pols, names);
   const std::size_t classes = names.size();
   std::vector<std::unique_ptr<gcn::FormatLoadBatch>> batches(pols.size());
   const auto once = std::make_unique<std::once_flag[]>(pols.size());
@@ -567,7 +569,6 @@ std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions&
                                            const std::function<void(const SweepFormat&)>& done) {
   const gcn::Chip& chip =
       ctx.info().chip ? *ctx.info().chip : gcn::representativeChip(gcn::Gen::Gfx8);
-  const gcn::Gen gen = chip.gen;
   std::vector<const BufferFormat*> formats;
   if (options.formats.empty()) {
     for (const BufferFormat& f : allBufferFormats())
@@ -579,7 +580,7 @@ std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions&
   std::vector<SweepFormat> out;
   for (const BufferFormat* f : formats) {
     SweepFormat r =
-        options.indices ? sweepIndices(ctx, *f, chip, options) : sweepOne(ctx, *f, gen, options);
+        options.indices ? sweepIndices(ctx, *f, chip, options) : sweepOne(ctx, *f, chip, options);
     if (done) done(r);
     out.push_back(std::move(r));
   }

@@ -109,4 +109,20 @@ TEST(RecordCli, FormatStoresApplyTheInverseDstSel) {
   EXPECT_TRUE(has(p, "C: store-dst-sel=forward")) << p.out;
 }
 
+// Mesa's alpha adjust (radeonsi si_state.c: the 2-bit alpha is unsigned on "GFX8 and older
+// except Stoney"): W code 2 of a 2_10_10_10 SINT load is 2 on Tahiti, Hawaii and Tonga, -2 on
+// Stoney and Vega10. `--gen` takes the chip, so the chip's own default applies.
+TEST(RecordCli, TwoBitAlphaIsUnsignedOnGfx6To8ButStoney) {
+  for (const char* chip : {"tahiti", "hawaii", "tonga", "polaris10"}) {
+    const CliRun r = runGcnprobe(std::string("convert --gen ") + chip +
+                                 " --dfmt 2_10_10_10 --nfmt sint --load 0x80000000");
+    EXPECT_TRUE(has(r, "W 0x00000002 2")) << chip << ": " << r.out;
+  }
+  for (const char* chip : {"stoney", "vega10"}) {
+    const CliRun r = runGcnprobe(std::string("convert --gen ") + chip +
+                                 " --dfmt 2_10_10_10 --nfmt sint --load 0x80000000");
+    EXPECT_TRUE(has(r, "W 0xfffffffe -2")) << chip << ": " << r.out;
+  }
+}
+
 }  // namespace

@@ -129,6 +129,7 @@ const std::map<std::string, std::string>& decisions() {
       {"zero-records-gfx9", "raw"},
       {"invalid-dfmt-untyped-gfx7", "raw"},
       {"store-dst-sel-direction", "raw"},
+      {"texel-alpha2-snorm", "raw"},
       // ADD_TID without VADDR: the OFFEN template hosts it, the V# through a descriptor buffer.
       {"add-tid-stride-gfx8", "binary"},
       // OFFSET 2 on an atomic: no shader indexes half a dword, and the binary templates take

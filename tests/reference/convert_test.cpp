@@ -155,6 +155,41 @@ TEST(ConvertLoad, UndefinedAndBadInput) {
   }
 }
 
+// alpha2: the 2-bit W of 2_10_10_10 SNORM/SSCALED/SINT. radeonsi si_state.c: "The hardware always
+// treats the 2-bit alpha channel as unsigned" on GFX8 and older except Stoney; Mesa
+// ac_shader_util.c sets alpha_adjust for level <= GFX8 && family != CHIP_STONEY. W code 2 (0b10):
+// unsigned, SNORM reads 2/3 (0x3f2aaaab, the UNORM formula), SSCALED 2.0, SINT 2; signed, -2
+// clamps to -1.0 for SNORM, -2.0 for SSCALED, -2 for SINT. X, Y, Z are unaffected.
+TEST(ConvertLoad, Alpha2IsUnsignedOnGfx6To8ButStoney) {
+  struct Row {
+    Nfmt n;
+    uint32_t asUnsigned, asSigned;
+  };
+  const Row rows[] = {{Nfmt::Snorm, 0x3f2aaaabu, kMinusOne},
+                      {Nfmt::Sscaled, 0x40000000u, 0xc0000000u},
+                      {Nfmt::Sint, 2u, 0xfffffffeu}};
+  for (const Chip& chip : allChips()) {
+    const bool signedW = chip.gen == Gen::Gfx9 || chip.name == "stoney";
+    const Policies p = Policies::defaults(chip);
+    for (const Row& row : rows) {
+      EXPECT_EQ(loadComponent(chip.gen, Dfmt::F2_10_10_10, row.n, 3, 2, p),
+                signedW ? row.asSigned : row.asUnsigned)
+          << chip.name;
+      // X is a 10-bit signed field either way: code 0x3fe is -2.
+      EXPECT_EQ(loadComponent(chip.gen, Dfmt::F2_10_10_10, Nfmt::Sint, 0, 0x3fe, p), 0xfffffffeu);
+    }
+  }
+  EXPECT_EQ(load(G8, Dfmt::F2_10_10_10, Nfmt::Sint, 3, 2, "alpha2=signed"), 0xfffffffeu);
+  EXPECT_EQ(load(Gen::Gfx9, Dfmt::F2_10_10_10, Nfmt::Sint, 3, 2, "alpha2=unsigned"), 2u);
+  // D16 (GFX8 unpacked chips): the same rule, in half precision: 2/3 -> 0x3955, -1 -> 0xbc00.
+  EXPECT_EQ(loadComponentD16(G8, Dfmt::F2_10_10_10, Nfmt::Snorm, 3, 2,
+                             Policies::defaults(parseChip("tonga"))),
+            uint16_t{0x3955});
+  EXPECT_EQ(loadComponentD16(G8, Dfmt::F2_10_10_10, Nfmt::Snorm, 3, 2,
+                             Policies::defaults(parseChip("stoney"))),
+            uint16_t{0xbc00});
+}
+
 // norm32: raw bits by default (AMD Southern Islands ISA on MTBUF, quoted by Mesa radeonsi and
 // RADV: "Memory reads of data in memory that is 32 or 64 bits do not undergo any format
 // conversion"); the formula at 32 bits on request (hand-derived: 2^31/(2^32-1) is
