@@ -138,7 +138,7 @@ void runLoad(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
   }
   nlohmann::json comps = nlohmann::json::array();
   for (unsigned c = 0; c < info.components; ++c) {
-    const uint32_t code = gcn::extractComponent(d, c, bytes);
+    const uint32_t code = gcn::extractComponent(d, c, bytes, pol);
     std::optional<uint32_t> reg32;  // float32 view for printing
     std::string regText;
     if (o.d16) {
@@ -201,7 +201,7 @@ void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
                    : std::string(gcn::pairVerdict(gen, d, n, gcn::Direction::Store, pol).reason);
       break;
     }
-    gcn::insertComponent(d, c, *code, std::span<uint8_t>(bytes.data(), info.bytes));
+    gcn::insertComponent(d, c, *code, std::span<uint8_t>(bytes.data(), info.bytes), pol);
   }
   if (!reason.empty()) {
     if (o.json)

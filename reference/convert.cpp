@@ -225,7 +225,7 @@ LoadedElement loadElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint8_t> byte
     return e;
   }
   for (unsigned c = 0; c < info.components; ++c)
-    e.reg[c] = loadComponent(gen, d, n, c, extractComponent(d, c, bytes), p);
+    e.reg[c] = loadComponent(gen, d, n, c, extractComponent(d, c, bytes, p), p);
   return e;
 }
 
@@ -308,7 +308,7 @@ StoredElement storeElement(Gen gen, Dfmt d, Nfmt n, std::span<const uint32_t> re
                 std::to_string(regs.size()) + " register values");
   for (unsigned c = 0; c < info.components; ++c) {
     const auto code = storeComponent(gen, d, n, c, regs[c], p);
-    insertComponent(d, c, *code, std::span<uint8_t>(s.bytes.data(), s.size));
+    insertComponent(d, c, *code, std::span<uint8_t>(s.bytes.data(), s.size), p);
   }
   s.defined = true;
   return s;
@@ -392,29 +392,31 @@ uint16_t oneValueD16(Nfmt n) {
   return (n == Nfmt::Uint || n == Nfmt::Sint) ? uint16_t{1} : uint16_t{0x3c00};
 }
 
-uint32_t extractComponent(Dfmt d, unsigned comp, std::span<const uint8_t> bytes) {
+namespace {
+
+uint32_t extractAt(Dfmt d, unsigned comp, unsigned offset, std::span<const uint8_t> bytes) {
   const DfmtInfo& info = dfmtInfo(d);
   const unsigned bits = componentBits(d, comp);
   if (bytes.size() < info.bytes)
     throw Error("element of " + std::string(info.name) + " needs " + std::to_string(info.bytes) +
                 " bytes, got " + std::to_string(bytes.size()));
-  const unsigned first = info.offset[comp] / 8;
-  const unsigned shift = info.offset[comp] % 8;
+  const unsigned first = offset / 8;
+  const unsigned shift = offset % 8;
   uint64_t window = 0;
   for (unsigned i = 0; i < 5 && first + i < info.bytes; ++i)
     window |= static_cast<uint64_t>(bytes[first + i]) << (8 * i);
   return static_cast<uint32_t>(window >> shift) & fieldMask(bits);
 }
 
-void insertComponent(Dfmt d, unsigned comp, uint32_t code, std::span<uint8_t> bytes) {
+void insertAt(Dfmt d, unsigned comp, unsigned offset, uint32_t code, std::span<uint8_t> bytes) {
   const DfmtInfo& info = dfmtInfo(d);
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   if (bytes.size() < info.bytes)
     throw Error("element of " + std::string(info.name) + " needs " + std::to_string(info.bytes) +
                 " bytes, got " + std::to_string(bytes.size()));
-  const unsigned first = info.offset[comp] / 8;
-  const unsigned shift = info.offset[comp] % 8;
+  const unsigned first = offset / 8;
+  const unsigned shift = offset % 8;
   const uint64_t field = static_cast<uint64_t>(fieldMask(bits)) << shift;
   const uint64_t value = static_cast<uint64_t>(code) << shift;
   for (unsigned i = 0; i < 5 && first + i < info.bytes; ++i) {
@@ -422,6 +424,32 @@ void insertComponent(Dfmt d, unsigned comp, uint32_t code, std::span<uint8_t> by
     const auto put = static_cast<uint8_t>(value >> (8 * i));
     bytes[first + i] = static_cast<uint8_t>((bytes[first + i] & keep) | put);
   }
+}
+
+}  // namespace
+
+unsigned componentOffset(Dfmt d, unsigned comp, const Policies& p) {
+  const unsigned offset = dfmtInfo(d).offset.at(comp);
+  // packed-order=reversed (shadPS4): the fields mirrored within the dword.
+  if ((d == Dfmt::F11_11_10 || d == Dfmt::F10_10_10_2) &&
+      p.packedOrder() == policy::PackedOrder::Reversed)
+    return 32 - offset - componentBits(d, comp);
+  return offset;
+}
+
+uint32_t extractComponent(Dfmt d, unsigned comp, std::span<const uint8_t> bytes) {
+  return extractAt(d, comp, dfmtInfo(d).offset.at(comp), bytes);
+}
+void insertComponent(Dfmt d, unsigned comp, uint32_t code, std::span<uint8_t> bytes) {
+  insertAt(d, comp, dfmtInfo(d).offset.at(comp), code, bytes);
+}
+uint32_t extractComponent(Dfmt d, unsigned comp, std::span<const uint8_t> bytes,
+                          const Policies& p) {
+  return extractAt(d, comp, componentOffset(d, comp, p), bytes);
+}
+void insertComponent(Dfmt d, unsigned comp, uint32_t code, std::span<uint8_t> bytes,
+                     const Policies& p) {
+  insertAt(d, comp, componentOffset(d, comp, p), code, bytes);
 }
 
 std::string registerValueText(RegType t, uint32_t bits) {

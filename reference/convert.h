@@ -76,8 +76,14 @@ uint16_t oneValueD16(Nfmt n);
 
 // Helpers shared with the harness (e.g. pattern generation and value printing).
 // Component field -> raw code extraction and insertion for an element's bytes.
+// The field offsets are DfmtInfo::offset (CLRX's order); with Policies, packed-order=reversed
+// mirrors 11_11_10 and 10_10_10_2 within their dword (componentOffset).
 uint32_t extractComponent(Dfmt d, unsigned comp, std::span<const uint8_t> bytes);
 void insertComponent(Dfmt d, unsigned comp, uint32_t code, std::span<uint8_t> bytes);
+unsigned componentOffset(Dfmt d, unsigned comp, const Policies& p);
+uint32_t extractComponent(Dfmt d, unsigned comp, std::span<const uint8_t> bytes, const Policies& p);
+void insertComponent(Dfmt d, unsigned comp, uint32_t code, std::span<uint8_t> bytes,
+                     const Policies& p);
 // Human-readable value of register bits: a float for Float register types, else an
 // integer ("0.5", "-1", "nan(0x7fc00000)", "4294967295").
 std::string registerValueText(RegType t, uint32_t bits);

@@ -21,7 +21,8 @@ FormatLoadTable::FormatLoadTable(Gen gen, Dfmt d, Nfmt n, const Policies& p)
   components_ = info.components;
   bytes_ = info.bytes;
   bits_ = info.bits;
-  offset_ = info.offset;
+  for (unsigned c = 0; c < info.components; ++c)
+    offset_[c] = static_cast<uint8_t>(componentOffset(d, c, p));
   const PairVerdict v = pairVerdict(gen, d, n, Direction::Load, p);
   defined_ = v.status == PairStatus::Defined;
   reason_ = v.reason;

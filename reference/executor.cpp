@@ -324,7 +324,8 @@ class WaveRun {
     } else {
       e.count = fmtComponents_;
       for (unsigned c = 0; c < e.count; ++c) {
-        auto h = loadComponentD16(gen_, dfmt_, nfmt_, c, extractComponent(dfmt_, c, bytes), pol_);
+        auto h =
+            loadComponentD16(gen_, dfmt_, nfmt_, c, extractComponent(dfmt_, c, bytes, pol_), pol_);
         if (h)
           e.reg[c] = *h;
         else
@@ -476,7 +477,7 @@ class WaveRun {
       for (unsigned c = 0; c < fmtComponents_ && claimed; ++c) {
         auto code = storeComponentD16(gen_, dfmt_, nfmt_, c, static_cast<uint16_t>(regs[c]), pol_);
         if (code)
-          insertComponent(dfmt_, c, *code, std::span<uint8_t>(bytes.data(), elemBytes_));
+          insertComponent(dfmt_, c, *code, std::span<uint8_t>(bytes.data(), elemBytes_), pol_);
         else
           claimed = false, why = "D16 store conversion not defined for this format";
       }

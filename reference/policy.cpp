@@ -228,6 +228,18 @@ constexpr PolicyPoint kPoints[] = {
         "c/3, SSCALED float(c), SINT c"}}},
      {1, 1, 1, 0},
      false},
+    {PolicyId::PackedOrder,
+     "packed-order",
+     "data formats 11_11_10 and 10_10_10_2: X in the lowest bits, or the fields in the reverse "
+     "order (X in the highest bits)?",
+     {{{"clrx",
+        "CLRX GcnMemHandling: \"11_11_10: one 10-bit and two 11-bit components from lowest "
+        "bit\" (X = bits 0-9); 10_10_10_2: X = bits 0-1"},
+       {"reversed",
+        "shadPS4 RemapSwizzle: 11_11_10 read as 10_11_11 with X and Z swapped (X = bits "
+        "22-31), 10_10_10_2 as 2_10_10_10 reversed (X = bits 30-31)"}}},
+     {0, 0, 0, 0},
+     false},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 

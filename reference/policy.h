@@ -39,6 +39,7 @@ enum class PolicyId : uint8_t {
   OffsetCarry,      // VGPR offset + OFFSET at or above 2^32: out of range or wrapped
   ZeroVsharp,       // STRIDE = 0 and NUM_RECORDS = 0: range-checked or not
   Alpha2,           // the 2-bit W of 2_10_10_10 SNORM/SSCALED/SINT loads: signed or not
+  PackedOrder,      // 11_11_10 and 10_10_10_2: X at the lowest bits or at the highest
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -66,6 +67,7 @@ enum class FloatStoreRound : uint8_t { NearestEven, TowardZero };
 enum class OffsetCarry : uint8_t { OutOfRange, Wraps };
 enum class ZeroVsharp : uint8_t { Checked, NotChecked };
 enum class Alpha2 : uint8_t { Signed, Unsigned };
+enum class PackedOrder : uint8_t { Clrx, Reversed };
 }  // namespace policy
 
 struct PolicyOption {
@@ -171,6 +173,7 @@ class Policies {
   policy::OffsetCarry offsetCarry() const { return as<policy::OffsetCarry>(PolicyId::OffsetCarry); }
   policy::ZeroVsharp zeroVsharp() const { return as<policy::ZeroVsharp>(PolicyId::ZeroVsharp); }
   policy::Alpha2 alpha2() const { return as<policy::Alpha2>(PolicyId::Alpha2); }
+  policy::PackedOrder packedOrder() const { return as<policy::PackedOrder>(PolicyId::PackedOrder); }
 
  private:
   template <class E>

@@ -130,6 +130,8 @@ const std::map<std::string, std::string>& decisions() {
       {"invalid-dfmt-untyped-gfx7", "raw"},
       {"store-dst-sel-direction", "raw"},
       {"texel-alpha2-snorm", "raw"},
+      {"packed-order-11-11-10", "raw"},
+      {"packed-order-10-10-10-2", "raw"},
       // ADD_TID without VADDR: the OFFEN template hosts it, the V# through a descriptor buffer.
       {"add-tid-stride-gfx8", "binary"},
       // OFFSET 2 on an atomic: no shader indexes half a dword, and the binary templates take

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "reference/error.h"
 #include "reference/float_bits.h"
@@ -188,6 +189,44 @@ TEST(ConvertLoad, Alpha2IsUnsignedOnGfx6To8ButStoney) {
   EXPECT_EQ(loadComponentD16(G8, Dfmt::F2_10_10_10, Nfmt::Snorm, 3, 2,
                              Policies::defaults(parseChip("stoney"))),
             uint16_t{0xbc00});
+}
+
+// packed-order: CLRX GcnMemHandling puts X of 11_11_10 in bits 0-9 ("one 10-bit and two 11-bit
+// components from lowest bit") and X of 10_10_10_2 in bits 0-1; shadPS4 reads the fields in the
+// reverse order. 0x882003C0 as 11_11_10 FLOAT: CLRX X = 0x3c0 (10-bit float, exponent 30:
+// 32768), Y = 0, Z = 0x441 (11-bit, exponent 17, mantissa 1/64: 4.0625); reversed X = 0x220
+// (exponent 17: 4), Y = 0x400 (exponent 16: 2), Z = 0x3c0 (11-bit, exponent 15: 1).
+// 0xC0300C01 as 10_10_10_2 UINT: CLRX (1, 0x300, 0x300, 0x300); reversed (3, 3, 3, 1).
+TEST(ConvertLoad, PackedOrderOf11_11_10And10_10_10_2) {
+  const auto element = [](uint32_t dword) {
+    return std::vector<uint8_t>{static_cast<uint8_t>(dword), static_cast<uint8_t>(dword >> 8),
+                                static_cast<uint8_t>(dword >> 16),
+                                static_cast<uint8_t>(dword >> 24)};
+  };
+  const auto regs = [&](Dfmt d, Nfmt n, uint32_t dword, std::string_view set) {
+    const LoadedElement e = loadElement(G8, d, n, element(dword), pol(G8, set));
+    std::vector<uint32_t> out;
+    for (unsigned c = 0; c < e.count; ++c)
+      out.push_back(e.reg[c].value_or(0xdeadbeef));
+    return out;
+  };
+  EXPECT_EQ(regs(Dfmt::F11_11_10, Nfmt::Float, 0x882003C0u, ""),
+            (std::vector<uint32_t>{0x47000000u, 0u, 0x40820000u}));
+  EXPECT_EQ(regs(Dfmt::F11_11_10, Nfmt::Float, 0x882003C0u, "packed-order=reversed"),
+            (std::vector<uint32_t>{0x40800000u, 0x40000000u, kOne}));
+  EXPECT_EQ(regs(Dfmt::F10_10_10_2, Nfmt::Uint, 0xC0300C01u, ""),
+            (std::vector<uint32_t>{1u, 0x300u, 0x300u, 0x300u}));
+  EXPECT_EQ(regs(Dfmt::F10_10_10_2, Nfmt::Uint, 0xC0300C01u, "packed-order=reversed"),
+            (std::vector<uint32_t>{3u, 3u, 3u, 1u}));
+  // The other packed formats keep their order under both options.
+  EXPECT_EQ(regs(Dfmt::F2_10_10_10, Nfmt::Uint, 0xC0300C01u, "packed-order=reversed"),
+            regs(Dfmt::F2_10_10_10, Nfmt::Uint, 0xC0300C01u, ""));
+  // Stores put each field where loads read it: a round trip under reversed.
+  const Policies rev = pol(G8, "packed-order=reversed");
+  const std::array<uint32_t, 4> in{3u, 3u, 3u, 1u};
+  const StoredElement st = storeElement(G8, Dfmt::F10_10_10_2, Nfmt::Uint, in, rev);
+  ASSERT_TRUE(st.defined);
+  EXPECT_EQ(std::vector<uint8_t>(st.bytes.begin(), st.bytes.begin() + 4), element(0xC0300C01u));
 }
 
 // norm32: raw bits by default (AMD Southern Islands ISA on MTBUF, quoted by Mesa radeonsi and
