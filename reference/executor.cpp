@@ -27,6 +27,9 @@ constexpr std::string_view kUnmapped =
 constexpr std::string_view kUnalignedAtomicComponent =
     "atomic with an address component (VGPR offset, SOFFSET or OFFSET) not a multiple of 4: "
     "such atomics fail (LLVM AMDGPU splitMUBUFOffset), no value claimed";
+constexpr std::string_view kD16HalfUnclaimed =
+    "d16-keep=unclaimed: the VGPR half a D16 load does not write is not claimed (LLVM "
+    "d16PreservesUnusedBits with SRAM-ECC), so neither is the register";
 constexpr std::string_view kReservedSel =
     "DST_SEL 2/3 is reserved (CLRX GcnMemHandling): value not claimed";
 // LLVM (llvm.amdgcn.image.dim.ll, load_1d_tfe) and Mesa read the TFE dword as a "texture
@@ -377,6 +380,11 @@ class WaveRun {
           lo = comps[2 * r];
           hi = 2 * r + 1 < op_.components ? comps[2 * r + 1] : std::optional(old >> 16);
         }
+        const bool keeps = op_.d16Hi || 2 * r + 1 >= op_.components;
+        if (keeps && pol_.d16Keep() == policy::D16Keep::Unclaimed) {
+          addLaneNote(lr, kD16HalfUnclaimed);
+          continue;
+        }
         if (lo && hi) lr.vdata[r] = (*lo & 0xffffu) | (*hi << 16);
       }
     }
@@ -547,7 +555,10 @@ class WaveRun {
       // GFX9 D16 byte/short loads write one half and keep the other (AMD RDNA3 ISA; LLVM ties
       // the old VDATA as an input of *_D16 and *_D16_HI).
       const uint32_t old = vreg(0, lane), half = *value & 0xffffu;
-      lr.vdata[0] = op_.d16Hi ? (old & 0xffffu) | (half << 16) : (old & 0xffff0000u) | half;
+      if (pol_.d16Keep() == policy::D16Keep::Unclaimed)
+        addLaneNote(lr, kD16HalfUnclaimed);
+      else
+        lr.vdata[0] = op_.d16Hi ? (old & 0xffffu) | (half << 16) : (old & 0xffff0000u) | half;
     }
     tfe(1, fetched, lr);
   }

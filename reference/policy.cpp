@@ -240,6 +240,18 @@ constexpr PolicyPoint kPoints[] = {
         "22-31), 10_10_10_2 as 2_10_10_10 reversed (X = bits 30-31)"}}},
      {0, 0, 0, 0},
      false},
+    {PolicyId::D16Keep,
+     "d16-keep",
+     "a packed D16 load (gfx810, GFX9) that writes one half of a VGPR: is the other half kept?",
+     {{{"kept",
+        "AMD RDNA3 ISA D16 instructions; LLVM AMDGPU ties the old VDATA as an input of *_D16 "
+        "and *_D16_HI loads; Mesa ACO aco_ir.cpp keeps it on every GFX9 chip (sram_ecc_enabled "
+        "only for MI100)"},
+       {"unclaimed",
+        "LLVM AMDGPU GCNSubtarget.h d16PreservesUnusedBits: false when SRAM-ECC is on or "
+        "unknown (Vega20, gfx906:sramecc+), so the register is not claimed"}}},
+     {0, 0, 0, 0},
+     false},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 

@@ -40,6 +40,7 @@ enum class PolicyId : uint8_t {
   ZeroVsharp,       // STRIDE = 0 and NUM_RECORDS = 0: range-checked or not
   Alpha2,           // the 2-bit W of 2_10_10_10 SNORM/SSCALED/SINT loads: signed or not
   PackedOrder,      // 11_11_10 and 10_10_10_2: X at the lowest bits or at the highest
+  D16Keep,          // the VGPR half a packed D16 load does not write: kept or not claimed
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
@@ -68,6 +69,7 @@ enum class OffsetCarry : uint8_t { OutOfRange, Wraps };
 enum class ZeroVsharp : uint8_t { Checked, NotChecked };
 enum class Alpha2 : uint8_t { Signed, Unsigned };
 enum class PackedOrder : uint8_t { Clrx, Reversed };
+enum class D16Keep : uint8_t { Kept, Unclaimed };
 }  // namespace policy
 
 struct PolicyOption {
@@ -173,6 +175,7 @@ class Policies {
   policy::OffsetCarry offsetCarry() const { return as<policy::OffsetCarry>(PolicyId::OffsetCarry); }
   policy::ZeroVsharp zeroVsharp() const { return as<policy::ZeroVsharp>(PolicyId::ZeroVsharp); }
   policy::Alpha2 alpha2() const { return as<policy::Alpha2>(PolicyId::Alpha2); }
+  policy::D16Keep d16Keep() const { return as<policy::D16Keep>(PolicyId::D16Keep); }
   policy::PackedOrder packedOrder() const { return as<policy::PackedOrder>(PolicyId::PackedOrder); }
 
  private:

@@ -149,7 +149,17 @@ TEST(Executor, Gfx9D16LoadsWriteOneHalfAndKeepTheOther) {
       x = 0x12345678u;
     ExecResult out = r.run();
     EXPECT_EQ(out.lanes[0].vdata[0], c.want) << c.op;
+    // d16-keep=unclaimed (LLVM d16PreservesUnusedBits is false with SRAM-ECC): the register
+    // holds an unclaimed half, so no value is claimed for it.
+    r.pol.set("d16-keep=unclaimed");
+    EXPECT_FALSE(r.run().lanes[0].vdata[0].has_value()) << c.op;
   }
+  // A packed D16 format load of two components writes both halves: claimed either way.
+  Rig f(Gen::Gfx9, "buffer_load_format_d16_xy");
+  f.setV(formatV(16, Dfmt::F16_16, Nfmt::Uint, kXyzw));
+  f.putDword(0, 0x00020001u);
+  f.pol.set("d16-keep=unclaimed");
+  EXPECT_EQ(f.run().lanes[0].vdata[0], 0x00020001u);
 }
 
 TEST(Executor, OutOfRangeLoadsReturnZeroAndStoresAreDropped) {
