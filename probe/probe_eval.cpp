@@ -1,13 +1,6 @@
 #include "probe/probe_eval.h"
 
-#if __has_include("reference/assembler.h")
 #include "reference/assembler.h"
-#else
-// reference/assembler.h is being written (the agreed interface); declared here until it lands.
-namespace gcn {
-Instruction parseInstruction(Gen gen, std::string_view text);
-}
-#endif
 
 #include <algorithm>
 
@@ -115,7 +108,7 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   const Gen gen = s.chip->gen;
 
   try {
-    s.inst = parseInstruction(gen, probe.inst->value);
+    s.inst = parseInstruction(*s.chip, probe.inst->value);
     validate(gen, s.inst);
   } catch (const Error& e) {
     rethrowAt(e, probe.inst->place);

@@ -286,6 +286,11 @@ std::string soffsetText(Gen gen, uint8_t code) {
 }
 
 Instruction parseInstruction(Gen gen, std::string_view text) {
+  return parseInstruction(representativeChip(gen), text);
+}
+
+Instruction parseInstruction(const Chip& chip, std::string_view text) {
+  const Gen gen = chip.gen;
   Cursor cur(text);
   const Token mnem = cur.word();
   if (mnem.text.empty()) failAt(cur.column(), "expected an instruction mnemonic");
@@ -297,7 +302,11 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
   if (!existsOn(op, gen))
     failAt(mnem.column,
            std::string(op.mnemonic) + " does not exist on " + std::string(genName(gen)));
-  const Chip& chip = representativeChip(gen);
+  // D16 register counts are the chip's (Stoney packs D16 inside GFX8); errors name the chip
+  // when it is not its generation's representative.
+  const std::string where = &chip == &representativeChip(gen)
+                                ? std::string(genName(gen))
+                                : std::string(chip.name) + " (" + std::string(genName(gen)) + ")";
 
   RegRange vdata, vaddr;
   bool vaddrOff = true;
@@ -430,10 +439,9 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
     const unsigned want = vdataRegs(op, chip, inst.tfe);
     const unsigned wantLlvm14 = vdataRegs(op, chip, false);
     if (vdata.count != want && !(inst.tfe && vdata.count == wantLlvm14))
-      failAt(vdata.column, "VDATA: " + std::string(op.mnemonic) + " on " +
-                               std::string(genName(gen)) + (inst.tfe ? " with tfe" : "") +
-                               " takes " + std::to_string(want) + " VGPR(s), found " +
-                               std::to_string(vdata.count));
+      failAt(vdata.column, "VDATA: " + std::string(op.mnemonic) + " on " + where +
+                               (inst.tfe ? " with tfe" : "") + " takes " + std::to_string(want) +
+                               " VGPR(s), found " + std::to_string(vdata.count));
     if (vdata.first + want > 256) failAt(vdata.column, "VDATA runs past v255");
     const unsigned wantAddr = vaddrRegs(inst);
     if (vaddrOff && wantAddr != 0)

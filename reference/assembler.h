@@ -25,6 +25,8 @@ namespace gcn {
 // (representativeChip: tonga unpacked on gfx8, packed on gfx9). With tfe, VDATA may name the
 // extra register (the canonical form) or omit it (LLVM 14's form).
 Instruction parseInstruction(Gen gen, std::string_view text);
+// The same with the chip's D16 register counts (Stoney, gfx810, packs D16 data like GFX9).
+Instruction parseInstruction(const Chip& chip, std::string_view text);
 
 // The one canonical form: operands, then format:[...] (MTBUF, always explicit), the address
 // mode (idxen offen | offen | idxen | addr64), offset:N (when not 0), glc, slc, tfe, lds:
