@@ -5,7 +5,8 @@
 // the runner as `gcnprobe run` runs it (the route whose Vulkan construct realises exactly its
 // instruction and V#), and each lane and the memory are matched bit for bit against every
 // prediction by the differ (run::matchPrediction). Exit 1 when any probe's own `expect` lines
-// do not hold against the default prediction.
+// do not hold against the default prediction, or when a device ran a probe and matched none
+// of its predictions (the model, or what anyone wrote down, is not what the device does).
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -39,6 +40,7 @@ struct ProbeOptions {
 struct DeviceOutcome {
   std::string text;
   nlohmann::json json;
+  bool matchedNone = false;  // the device ran the probe and matched no prediction
 };
 
 std::string letter(std::size_t i) {
@@ -258,7 +260,8 @@ DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup&
   }
   text += "  device matched: " + (overall.empty() ? "none of the predictions" : overall);
   j["matched"] = all;
-  return {text, j};
+  j["matched_none"] = overall.empty();
+  return {text, j, overall.empty()};
 }
 }  // namespace
 
@@ -288,11 +291,15 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
                                        : gcn::probe::run(probe, setup, setup.policies);
       const auto failures = gcn::probe::checkExpect(probe, setup, def);
       const DeviceOutcome device = runOnDevice(file, setup, ex, session);
-      if (!failures.empty()) ctx.exitCode = 1;
+      if (!failures.empty() || device.matchedNone) ctx.exitCode = 1;
       if (opts->json) {
         all.push_back(gcn::probe::exploreJson(probe, setup, ex, failures, device.json));
       } else {
         if (!first) std::fputs("\n", stdout);
+        // The discovery comes first: the device did something no prediction says.
+        if (device.matchedNone)
+          std::printf("%s: the device matched NONE of the predictions (details below)\n",
+                      file.c_str());
         std::fputs(gcn::probe::exploreText(probe, setup, ex, failures, device.text).c_str(),
                    stdout);
       }

@@ -263,4 +263,24 @@ TEST(SinglePath, ProbeAndDisputedRunAgreeOnAStore) {
   expectSameVerdictAndLanes("texel-uint-store-overflow");
 }
 
+// A device that matches none of the predictions is the explorer's discovery: `probe` says so
+// first and exits 1. Lavapipe converts UNORM8 with a float reciprocal (docs/platform.md), so
+// with norm=exact pinned the only prediction is one it does not match; unpinned it matches
+// norm=mulrcp and the run exits 0.
+TEST(ProbeCli, ADeviceMatchingNoPredictionExitsOne) {
+  if (!haveDevice()) GTEST_SKIP() << "no Vulkan device";
+  const std::string probe = probePath("texel-unorm8-to-float");
+  const CliRun pinned = runGcnprobe("probe " + probe + " --policy norm=exact", Stderr::Discard);
+  EXPECT_EQ(pinned.exit, 1) << pinned.out;
+  EXPECT_EQ(pinned.out.rfind(probe + ": the device matched NONE of the predictions", 0), 0u)
+      << pinned.out;
+  const CliRun json =
+      runGcnprobe("probe --json " + probe + " --policy norm=exact", Stderr::Discard);
+  EXPECT_EQ(json.exit, 1);
+  EXPECT_EQ(nlohmann::json::parse(json.out)[0]["device"]["matched_none"], true) << json.out;
+  const CliRun free = runGcnprobe("probe " + probe, Stderr::Discard);
+  EXPECT_EQ(free.exit, 0) << free.out;
+  EXPECT_EQ(free.out.find("NONE of the predictions"), std::string::npos);
+}
+
 }  // namespace
