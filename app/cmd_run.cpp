@@ -93,6 +93,7 @@ struct RunOptions {
   std::string flakes;
   unsigned retry = 0;
   bool failOnUnexpectedPass = false;
+  bool baselineMustMatch = false;
 };
 
 // --baseline, --flakes and --retry, read before any device is opened: a bad file is bad input.
@@ -191,6 +192,14 @@ int runRun(const RunOptions& o) {
     for (const std::string& w : run::unmatchedEntries(expectations.baseline, expectations.flakes,
                                                       run::caseListOrder(ro.profile.name)))
       std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
+
+  // A baseline recorded on another device, driver or profile expects another run's failures:
+  // its matches and unexpected passes mean nothing here. Said before any case runs.
+  if (const auto mismatch = run::baselineMismatch(expectations.baseline, ro.profile.name, info.name,
+                                                  info.driverName + " " + info.driverInfo)) {
+    if (o.baselineMustMatch) throw gcn::Error(*mismatch + " (--baseline-must-match)");
+    std::fprintf(stderr, "gcnprobe: warning: %s\n", mismatch->c_str());
+  }
 
   // With the JSON on standard output, the readable text goes to standard error.
   FILE* text = o.json == "-" ? stderr : stdout;
@@ -495,6 +504,9 @@ void addRunCommands(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(0u, 100u));
   rn->add_flag("--fail-on-unexpected-pass", opts->failOnUnexpectedPass,
                "exit 1 when a case the baseline expects to fail passes");
+  rn->add_flag("--baseline-must-match", opts->baselineMustMatch,
+               "exit 2 when the baseline was recorded on another device, driver or profile "
+               "(otherwise a warning)");
   rn->callback([opts, &ctx] { ctx.exitCode = runRun(*opts); });
 }
 

@@ -124,6 +124,31 @@ Baseline parseBaseline(std::string_view text, const std::string& source) {
     const auto fail = [&](const std::string& why) {
       throw gcn::Error(gcn::Place{source, l.number, 0}, why);
     };
+    if (l.body.empty() && l.comment.rfind("recorded:", 0) == 0 && !b.recorded) {
+      // Where the baseline was recorded (`gcnprobe baseline --from`): "key=value; ..." pairs.
+      RecordedOn r;
+      r.where = source + ":" + std::to_string(l.number);
+      std::string_view rest = l.comment.substr(std::string_view("recorded:").size());
+      while (!rest.empty()) {
+        const std::size_t semi = rest.find(';');
+        const std::string_view pair = gcn::trimSpace(rest.substr(0, semi));
+        rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
+        const std::size_t eq = pair.find('=');
+        if (eq == std::string_view::npos) fail("'" + std::string(pair) + "' is not key=value");
+        const std::string key(gcn::trimSpace(pair.substr(0, eq)));
+        const std::string value(gcn::trimSpace(pair.substr(eq + 1)));
+        if (key == "profile")
+          r.profile = value;
+        else if (key == "device")
+          r.device = value;
+        else if (key == "driver")
+          r.driver = value;
+        else
+          fail("unknown key '" + key + "' in the recorded line (known: profile, device, driver)");
+      }
+      b.recorded = r;
+      return;
+    }
     if (l.body.empty()) {
       // A blank line (or a bare '#') ends a comment block; a comment after entries starts one.
       if (l.comment.empty()) {
@@ -379,6 +404,42 @@ std::string oneLine(std::string s) {
 
 }  // namespace
 
+std::string recordedLine(const std::string& profile, const std::string& device,
+                         const std::string& driver) {
+  const auto clean = [](std::string v) {
+    std::replace(v.begin(), v.end(), ';', ',');
+    std::replace(v.begin(), v.end(), '\n', ' ');
+    return v;
+  };
+  return "profile=" + clean(profile) + "; device=" + clean(device) + "; driver=" + clean(driver);
+}
+
+std::optional<std::string> baselineMismatch(const Baseline& baseline, const std::string& profile,
+                                            const std::string& device, const std::string& driver) {
+  if (!baseline.recorded) return std::nullopt;
+  const RecordedOn& r = *baseline.recorded;
+  const auto clean = [](std::string v) {
+    std::replace(v.begin(), v.end(), ';', ',');
+    return v;
+  };
+  std::string out;
+  const auto differ = [&](const char* what, const std::string& here, const std::string& there) {
+    if (clean(here) == there) return;
+    if (!out.empty()) out += "; ";
+    out.append(what)
+        .append(" '")
+        .append(clean(here))
+        .append("' here, '")
+        .append(there)
+        .append("' in the baseline");
+  };
+  differ("profile", profile, r.profile);
+  differ("device", device, r.device);
+  differ("driver", driver, r.driver);
+  if (out.empty()) return std::nullopt;
+  return r.where + ": the baseline was recorded elsewhere: " + out;
+}
+
 std::string baselineFromResults(const ResultsFile& results,
                                 std::span<const std::string> listOrder) {
   const nlohmann::json& h = results.header;
@@ -390,7 +451,12 @@ std::string baselineFromResults(const ResultsFile& results,
          headerText(h, "profile") + "; started " + headerText(h, "start_time");
   if (const std::string shard = headerText(h, "shard"); shard != "?" && !shard.empty())
     out += "; shard " + shard;
-  out += "\n# run summary: " + oneLine(results.summary.value_or("?")) + "\n\n";
+  out += "\n# run summary: " + oneLine(results.summary.value_or("?")) + "\n";
+  // Read back by parseBaseline: a run on another device, driver or profile is warned about.
+  out += "# recorded: " +
+         recordedLine(headerText(h, "profile"), headerText(h, "device_name"),
+                      headerText(h, "driver") + " " + headerText(h, "driver_version")) +
+         "\n\n";
 
   std::map<std::string, std::size_t> position;
   for (std::size_t i = 0; i < listOrder.size(); ++i)

@@ -48,8 +48,17 @@ struct BaselineEntry {
   std::string where() const { return file + ":" + std::to_string(line); }
 };
 
+// Where a baseline was recorded: `gcnprobe baseline --from` writes it as the comment line
+// `# recorded: profile=P; device=D; driver=V` (a comment, so deqp-runner tools still read the
+// file); a hand-written baseline has none.
+struct RecordedOn {
+  std::string profile, device, driver;
+  std::string where;  // FILE:LINE
+};
+
 struct Baseline {
   std::vector<BaselineEntry> entries;  // file order
+  std::optional<RecordedOn> recorded;
   // The entry for a case: the one naming it exactly, else the first glob matching it.
   const BaselineEntry* find(std::string_view name) const;
   bool empty() const { return entries.empty(); }
@@ -107,6 +116,16 @@ std::optional<std::pair<Verdict, std::string>> originalVerdict(const CaseResult&
 // verdict they had before the baseline, in `listOrder` (case names as `gcnprobe list` prints
 // them; names not in it come last, sorted).
 std::string baselineFromResults(const ResultsFile& results, std::span<const std::string> listOrder);
+
+// The `# recorded:` line's value for a run: "profile=P; device=D; driver=V" (';' in a value
+// becomes ',').
+std::string recordedLine(const std::string& profile, const std::string& device,
+                         const std::string& driver);
+// What differs between where `baseline` was recorded and this run, as "profile gfx9 here,
+// portable in the baseline; ..."; std::nullopt when nothing differs or the baseline names no
+// recording (a hand-written one).
+std::optional<std::string> baselineMismatch(const Baseline& baseline, const std::string& profile,
+                                            const std::string& device, const std::string& driver);
 
 // The exit status of a finished run: 1 when a regression was reported, or an unexpected pass
 // when `failOnUnexpectedPass`; else 0.

@@ -126,7 +126,10 @@ TEST(BaselineCli, RoundTripExpectedFailAndUnexpectedPass) {
   EXPECT_EQ(ef["verdict"], "expected-fail");
   const std::string efReason = ef["reason"].get<std::string>();
   EXPECT_EQ(efReason.rfind("fail: injected failure", 0), 0u) << efReason;
-  EXPECT_NE(efReason.find(base + ":6"), std::string::npos) << efReason;  // the entry's line
+  // The entry's line: after the four header comments and the recorded line.
+  EXPECT_NE(efReason.find(base + ":7"), std::string::npos) << efReason;
+  // Recorded on this very device, driver and profile: no warning.
+  EXPECT_EQ(r2.out.find("recorded elsewhere"), std::string::npos) << r2.out;
   EXPECT_EQ(verdictCounts(doc2)["fail"], 0u);
   EXPECT_NE(doc2["summary"].get<std::string>().find("1 expected-fail"), std::string::npos);
   const auto [csvStatus, junitCase] = ciStatus(csv, junit, kCase);
@@ -171,6 +174,29 @@ TEST(BaselineCli, ARegressionTheBaselineExpectsDifferentlyStillFails) {
   const nlohmann::json& c = *record(doc, kCase);
   EXPECT_EQ(c["verdict"], "fail");
   EXPECT_NE(c["reason"].get<std::string>().find("expects crash"), std::string::npos) << c;
+}
+
+// A baseline recorded on another device: a warning naming both devices, the run otherwise as
+// usual; with --baseline-must-match it is bad input (exit 2) before any case runs.
+TEST(BaselineCli, ABaselineRecordedElsewhereIsWarnedAbout) {
+  const std::string base = tmp("elsewhere.txt");
+  std::ofstream(base) << "# recorded: profile=gfx8; device=AMD Radeon RX 580 (RADV POLARIS10); "
+                         "driver=radv Mesa 25.0.7\n"
+                      << kCase << ",fail\n";
+  const CliRun warned = runWith(kFault, "run --suite storage --baseline " + base);
+  EXPECT_EQ(warned.exit, 0) << warned.out;
+  EXPECT_NE(warned.out.find("gcnprobe: warning: " + base +
+                            ":1: the baseline was recorded elsewhere: profile"),
+            std::string::npos)
+      << warned.out;
+  EXPECT_NE(warned.out.find("'AMD Radeon RX 580 (RADV POLARIS10)' in the baseline"),
+            std::string::npos)
+      << warned.out;
+  const CliRun strict =
+      runWith(kFault, "run --suite storage --baseline " + base + " --baseline-must-match");
+  EXPECT_EQ(strict.exit, 2) << strict.out;
+  EXPECT_NE(strict.out.find("(--baseline-must-match)"), std::string::npos) << strict.out;
+  EXPECT_EQ(strict.out.find("passed"), std::string::npos) << strict.out;
 }
 
 TEST(BaselineCli, RetriesAndKnownFlakes) {

@@ -444,6 +444,7 @@ TEST(BaselineFromResults, RegressionsInListOrderWithHeader) {
             "# device: llvmpipe; driver: llvmpipe Mesa 22.3.6; Vulkan 1.3.230\n"
             "# gcnprobe 0.1.0 (abc); profile portable; started 2026-01-02T03:04:05Z\n"
             "# run summary: 2 passed, 1 failed, 0 unsupported\n"
+            "# recorded: profile=portable; device=llvmpipe; driver=llvmpipe Mesa 22.3.6\n"
             "\n"
             "s.a,crash  # SIGSEGV\n"
             "s.z,fail  # 2 lane(s) differ\n"
@@ -455,6 +456,39 @@ TEST(BaselineFromResults, RegressionsInListOrderWithHeader) {
   EXPECT_TRUE(b.find("s.a")->covers(Verdict::Crash));
   EXPECT_EQ(b.find("s.z")->reason, "2 lane(s) differ");
   EXPECT_EQ(b.find("s.pass"), nullptr);
+  // The recorded line is where the run was made; the header's other comments are no entry's
+  // reason.
+  ASSERT_TRUE(b.recorded.has_value());
+  EXPECT_EQ(b.recorded->profile, "portable");
+  EXPECT_EQ(b.recorded->device, "llvmpipe");
+  EXPECT_EQ(b.recorded->driver, "llvmpipe Mesa 22.3.6");
+  EXPECT_EQ(b.recorded->where, "new.txt:5");
+  EXPECT_EQ(b.find("s.a")->reason, "SIGSEGV");
+}
+
+// A baseline recorded on another device, driver or profile: each difference is named with both
+// values; the same place, or a baseline that names none, gives nothing.
+TEST(BaselineParse, RecordedOnMismatchNamesEachDifference) {
+  const Baseline b = gcnprobe::run::parseBaseline(
+      "# recorded: profile=gfx8; device=AMD Radeon RX 580; driver=radv Mesa 25.0.7\na,fail\n",
+      "b.txt");
+  EXPECT_EQ(gcnprobe::run::baselineMismatch(b, "gfx8", "AMD Radeon RX 580", "radv Mesa 25.0.7"),
+            std::nullopt);
+  const auto m = gcnprobe::run::baselineMismatch(b, "portable", "llvmpipe", "radv Mesa 25.0.7");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(*m,
+            "b.txt:1: the baseline was recorded elsewhere: profile 'portable' here, 'gfx8' in the "
+            "baseline; device 'llvmpipe' here, 'AMD Radeon RX 580' in the baseline");
+  const Baseline hand = gcnprobe::run::parseBaseline("a,fail\n", "hand.txt");
+  EXPECT_FALSE(hand.recorded.has_value());
+  EXPECT_EQ(gcnprobe::run::baselineMismatch(hand, "portable", "x", "y"), std::nullopt);
+  try {
+    (void)gcnprobe::run::parseBaseline("# recorded: profile=gfx8; gpu=x\n", "bad.txt");
+    FAIL() << "an unknown key must be refused";
+  } catch (const gcn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.txt:1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown key 'gpu'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
