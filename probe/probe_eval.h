@@ -61,7 +61,7 @@ struct Prediction {
 };
 struct Exploration {
   // Points whose choice changed the prediction: from the defaults, or with one other point
-  // that matters flipped (a point can matter only together with another).
+  // that matters at another option (a point can matter only together with another).
   std::vector<PolicyId> mattering;
   std::vector<Prediction> predictions;  // distinct; the default first
   bool exhaustive = true;               // false when too many points mattered to combine

@@ -166,7 +166,8 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
       uint64_t{in.instOffset} + (in.offen ? in.vaddr[in.idxen ? 1 : 0] : 0u);
   const auto aoffset = static_cast<uint32_t>(aoffsetWide);
   // LLVM AMDGPU: before GFX9 a negative VGPR offset fails the range check although the wrapped
-  // address would be valid (offset-carry); the address itself stays the wrapped one.
+  // address would be valid (offset-carry, `oob` on GFX9 too for want of another record); the
+  // address itself stays the wrapped one.
   const bool carryOut =
       aoffsetWide > UINT32_MAX && p.offsetCarry() == policy::OffsetCarry::OutOfRange;
   plan.index = aindex;

@@ -323,6 +323,11 @@ std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp,
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   const uint32_t mask = fieldMask(bits);
+  // norm32=raw keeps a 32-bit normalized or scaled field unconverted: no 16-bit result is
+  // recorded anywhere, so none is claimed.
+  if (bits == 32 && p.norm32() == policy::Norm32::Raw &&
+      (n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled))
+    return std::nullopt;
   // AMD RDNA3 ISA: "float32 to float16 uses truncation; other input formats round to nearest
   // even". The other conversions go from the exact value straight to half (no float32 step),
   // so the NormToFloat policy does not apply here; nan-widen does (an 11/10-bit NaN widens).
@@ -339,9 +344,10 @@ std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp,
     case Nfmt::Uscaled:
       return static_cast<uint16_t>(fbits::roundRatio(code, 1, false, fbits::kHalf));
     case Nfmt::Sscaled: {
-      const int32_t s = signExtend(code, bits);
+      // 64 bits: a 32-bit field's minimum (norm32=formula) has no 32-bit magnitude.
+      const int64_t s = signExtend(code, bits);
       return static_cast<uint16_t>(
-          fbits::roundRatio(static_cast<uint32_t>(s < 0 ? -s : s), 1, s < 0, fbits::kHalf));
+          fbits::roundRatio(static_cast<uint64_t>(s < 0 ? -s : s), 1, s < 0, fbits::kHalf));
     }
     case Nfmt::Uint:
     case Nfmt::Sint:

@@ -27,8 +27,8 @@ struct LoadedElement {
 };
 
 // pairStatus (reference/format.h) with the policy points that can define a pair no document
-// defines: under norm32=formula a load of a 32-bit UNORM/SNORM/USCALED/SSCALED component is
-// Defined. Every conversion below and the executor decide through this.
+// defines: under norm32=raw or norm32=formula a load of a 32-bit UNORM/SNORM/USCALED/SSCALED
+// component is Defined. Every conversion below and the executor decide through this.
 PairVerdict pairVerdict(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p);
 
 // One component: `code` is the component's raw field (already extracted, `bits` wide).

@@ -37,9 +37,9 @@ FormatLoadTable::FormatLoadTable(Gen gen, Dfmt d, Nfmt n, const Policies& p)
       continue;
     }
     kind_[c] = Kind::Table;
-    // Fields of one width convert alike (one number format, one width: convert.h has no
-    // per-channel rule), so they share a table; the exhaustive test holds every channel's
-    // entries against loadComponent.
+    // Fields of one width convert alike (one number format, one width; the one per-channel
+    // rule, alpha2, concerns the only 2-bit field), so they share a table; the exhaustive test
+    // holds every channel's entries against loadComponent.
     unsigned same = 0;
     while (same < c && !(kind_[same] == Kind::Table && bits_[same] == bits_[c]))
       ++same;
@@ -57,7 +57,8 @@ FormatLoadTable::FormatLoadTable(Gen gen, Dfmt d, Nfmt n, const Policies& p)
 }
 
 bool FormatLoadTable::sameConversion(const FormatLoadTable& o) const {
-  if (gen_ != o.gen_ || dfmt_ != o.dfmt_ || nfmt_ != o.nfmt_ || !defined_ || !o.defined_)
+  if (gen_ != o.gen_ || dfmt_ != o.dfmt_ || nfmt_ != o.nfmt_ || !defined_ || !o.defined_ ||
+      offset_ != o.offset_)  // packed-order moves fields without changing their tables
     return false;
   for (unsigned c = 0; c < components_; ++c) {
     if (kind_[c] != o.kind_[c]) return false;

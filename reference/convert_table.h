@@ -84,7 +84,7 @@ class FormatLoadTable {
   unsigned components_ = 0;
   unsigned bytes_ = 0;
   // How component c becomes register bits: a table of every code, the code itself (32-bit
-  // UINT/SINT/FLOAT), or loadComponent (32-bit normalized/scaled under norm32=formula).
+  // UINT/SINT/FLOAT), or loadComponent (32-bit normalized/scaled under norm32=raw or formula).
   enum class Kind : uint8_t { Table, Identity, Call };
   template <unsigned Bytes>
   void convertSmall(const uint8_t* e, std::size_t stride, std::size_t count, uint32_t* o) const;

@@ -613,6 +613,7 @@ class WaveRun {
       // AMD RDNA3 ISA: out-of-range atomics are dropped; the returned value is the load's zero.
       for (unsigned w = 0; w < words; ++w)
         lr.vdata[w] = 0u;
+      if (unalignedComponent(lane)) unclaimAtomic(lr, words);
       return;
     }
     if (p.pieces.size() != 1 || !mapped(p.pieces[0].address, bytes)) {
@@ -636,19 +637,24 @@ class WaveRun {
     }
     lr.vdata[0] = static_cast<uint32_t>(mem);
     if (wide) lr.vdata[1] = static_cast<uint32_t>(mem >> 32);
-    // LLVM AMDGPU SIInstrInfo.cpp splitMUBUFOffset: "Atomic operations fail to work
-    // correctly when individual address components are unaligned", even when the sum is aligned.
-    // What the failure does is not recorded: the access is planned from the sum (so the reach
-    // covers it), and neither the returned value nor the memory after it is claimed.
+    if (unalignedComponent(lane)) unclaimAtomic(lr, words);
+  }
+
+  // LLVM AMDGPU SIInstrInfo.cpp splitMUBUFOffset: "Atomic operations fail to work correctly
+  // when individual address components are unaligned", even when the sum is aligned. What the
+  // failure does is not recorded: the access is planned from the sum (so the reach covers it),
+  // and neither the returned value nor the memory after it is claimed, in range or not.
+  bool unalignedComponent(unsigned lane) const {
     const AddressOperands a = address_.forLane(lane);
     const uint32_t voffset = a.offen ? a.vaddr[a.idxen ? 1 : 0] : 0u;
-    if (!a.addr64 && ((a.instOffset | voffset | a.soffset) & 3u) != 0) {
-      for (unsigned w = 0; w < words; ++w)
-        lr.vdata[w] = std::nullopt;
-      addLaneNote(lr, kUnalignedAtomicComponent);
-      addLaneNote(lr, "memory value after the atomic not claimed");
-      addNote(out_.notes, kUnalignedAtomicComponent);
-    }
+    return !a.addr64 && ((a.instOffset | voffset | a.soffset) & 3u) != 0;
+  }
+  void unclaimAtomic(LaneResult& lr, unsigned words) {
+    for (unsigned w = 0; w < words; ++w)
+      lr.vdata[w] = std::nullopt;
+    addLaneNote(lr, kUnalignedAtomicComponent);
+    addLaneNote(lr, "memory value after the atomic not claimed");
+    addNote(out_.notes, kUnalignedAtomicComponent);
   }
 
   // ---- wave-wide ----------------------------------------------------------------------

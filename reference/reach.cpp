@@ -48,10 +48,11 @@ Dfmt formatOf(const OpcodeInfo& op, const Instruction& inst, const VSharp& v) {
 
 // The points planAccessInto may read for this instruction and V#, in table order, each with the
 // options worth trying. Leaving a point out is only safe when address.cpp provably never reads
-// it for these inputs; each rule below names the branch that reads it. Three points only add a
-// condition to a verdict and never move a piece, so one option admits a superset of the other's
-// pieces (the executor's all-or-nothing rule for whole accesses keeps the superset): trying that
-// option alone loses nothing and divides the combinations by two each.
+// it for these inputs; each rule below names the branch that reads it. Five points (soffset,
+// offset-vs-stride, tid-noidx, offset-carry, zero-vsharp) only add or drop a condition of a
+// verdict and never move a piece, so one option admits a superset of the other's pieces (the
+// executor's all-or-nothing rule for whole accesses keeps the superset): trying that option
+// alone loses nothing and divides the combinations by the point's option count.
 // tests/reference/reach_test.cpp compares the result with the executor under every combination
 // of all points.
 struct Point {

@@ -30,8 +30,7 @@ std::string hexBytes(std::span<const uint8_t> bytes) {
 }
 
 std::string fieldValueText(const FormatView& fv, unsigned comp, uint32_t code) {
-  const auto reg =
-      gcn::loadComponent(fv.gen, fv.dfmt, fv.nfmt, comp, code, gcn::Policies::defaults(fv.gen));
+  const auto reg = gcn::loadComponent(fv.gen, fv.dfmt, fv.nfmt, comp, code, fv.policies);
   return reg ? gcn::registerValueText(fv.reg, *reg) : "?";
 }
 

@@ -10,9 +10,13 @@ namespace gcnprobe::run {
 FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c) {
   FormatView fv;
   fv.gen = chip.gen;
-  const gcn::VSharp v = gcn::decodeVSharp(chip.gen, gcn::vsharpWords(c.state, c.inst.srsrc));
+  fv.policies = gcn::Policies::defaults(chip);
   const bool fromInst =
       c.inst.op != nullptr && c.inst.op->dfmtSource == gcn::FieldSource::Instruction;
+  // The stride an access uses (ADD_TID on GFX8/9 MUBUF widens it: reference/resource.h).
+  const gcn::VSharp v = gcn::accessVSharp(
+      chip.gen, gcn::decodeVSharp(chip.gen, gcn::vsharpWords(c.state, c.inst.srsrc)),
+      c.inst.op != nullptr && c.inst.op->encoding == gcn::Encoding::Mtbuf);
   fv.dfmt = fromInst ? c.inst.dfmt : v.dataFormat;
   fv.nfmt = fromInst ? c.inst.nfmt : v.numFormat;
   fv.reg = gcn::nfmtInfo(fv.nfmt, chip.gen).reg;

@@ -8,6 +8,7 @@
 
 #include "harness/routes/route.h"
 #include "reference/format.h"
+#include "reference/policy.h"
 #include "reference/resource.h"
 
 namespace gcnprobe::run {
@@ -20,6 +21,9 @@ struct FormatView {
   std::array<gcn::DstSel, 4> dstSel{gcn::DstSel::X, gcn::DstSel::Y, gcn::DstSel::Z, gcn::DstSel::W};
   uint32_t stride = 0;         // element size in bytes for mapping offsets to elements
   std::array<bool, 4> srgb{};  // components decoded through the sRGB EOTF (Tolerance::srgbAbs)
+  // The chip's default policies (Policies::defaults(chip): Stoney's alpha2 differs from GFX8's),
+  // for texts that convert a field the way the reference does.
+  gcn::Policies policies = gcn::Policies::defaults(gcn::Gen::Gfx9);
 };
 // Reads the V# the instruction uses (s[inst.srsrc .. +3]) with the chip's layout.
 FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c);

@@ -211,7 +211,7 @@ void addVariants(const gcn::Chip& chip, bool addressing, std::vector<gcn::Polici
 }
 
 // The predictions an element is classified by: the generation's defaults ("exact"), then each
-// value-only policy point flipped. Tables of the flipped points are built only when an element
+// other option of each value-only policy point. Tables of those variants are built only when an element
 // does not match the defaults: on a device that matches, the sweep builds one table.
 class Predictions {
  public:
@@ -236,7 +236,7 @@ class Predictions {
     defaults().differing({bytes, count * eb}, eb, count, device, *map_, {}, pending);
   }
   // Classifies the elements `pending` names (indexes into the chunk), which missed the
-  // defaults: cls[i] becomes the first flipped prediction (index >= 1) that gives the device's
+  // defaults: cls[i] becomes the first other prediction (index >= 1) that gives the device's
   // registers, else the index of "mismatch". Each prediction checks only the elements still
   // unexplained, and only while there are some.
   void classifyOthers(const uint8_t* bytes, std::size_t count, const uint32_t* device,
@@ -250,7 +250,7 @@ class Predictions {
         tables_[v] = std::make_unique<gcn::FormatLoadTable>(gen_, f_.dfmt, f_.nfmt, pols_[v]);
       });
       const gcn::FormatLoadTable& t = *tables_[v];
-      // Undefined under the flipped point, or converting as the defaults do (the point does
+      // Undefined under the other option, or converting as the defaults do (the point does
       // not touch this format): no element that missed the defaults can match it.
       if (!t.defined() || t.sameConversion(defaults())) continue;
       t.differing({bytes, count * eb}, eb, count, device, *map_, pending, still);
@@ -386,7 +386,7 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& c
 // An index sweep of one format: lane i reads texel first + i of a view of viewElements
 // elements (the start of the code plan). Each lane is predicted by FormatLoadBatch on the V#
 // a driver builds for that view (makeBufferVSharp, the device's chip or gfx8), under the
-// defaults, then each policy point flipped, and grouped by the range verdict under the
+// defaults, then each other option of each policy point, and grouped by the range verdict under the
 // defaults.
 SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& chip,
                          const SweepOptions& o) {
@@ -490,7 +490,7 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
           w.pending.push_back(i);
           w.cls[i] = static_cast<uint8_t>(classes - 1);
         }
-      // The flipped points, each over the lanes still unexplained.
+      // The other options, each over the lanes still unexplained.
       for (std::size_t v = 1; v < pols.size() && !w.pending.empty(); ++v) {
         w.pendingIndex.resize(w.pending.size());
         for (std::size_t j = 0; j < w.pending.size(); ++j)

@@ -8,8 +8,8 @@
 // pseudo-random. shaders/sweep_texel.comp reads element i with texelFetch (on GCN one
 // BUFFER_LOAD_FORMAT_XYZW IDXEN through the driver's V#) and writes its register bits. Each
 // element is classified against the reference under the generation's default policies
-// ("exact"), else under each value-only policy point flipped ("norm=mulrcp", ...), else
-// "mismatch" with the first few examples kept.
+// ("exact"), else under each other option of each value-only policy point ("norm=mulrcp",
+// ...), else "mismatch" with the first few examples kept.
 //
 // An index sweep (SweepOptions::indices) keeps the buffer fixed and sweeps the index
 // instead: lane i reads texel FIRST + i of a view of `viewElements` elements, past its end and

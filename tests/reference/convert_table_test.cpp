@@ -133,7 +133,11 @@ TEST(FormatLoadTable, SameConversionExactlyWhereEveryCodeAgrees) {
             EXPECT_FALSE(base.sameConversion(other));
             continue;
           }
+          // The same conversion: every field read from the same bits (packed-order moves the
+          // fields of 11_11_10 and 10_10_10_2) and converted alike for every code.
           bool agree = true;
+          for (unsigned c = 0; c < info.components; ++c)
+            agree = agree && componentOffset(d, c, pols[0]) == componentOffset(d, c, pols[pi]);
           for (unsigned c = 0; c < info.components && agree; ++c)
             for (uint32_t code = 0; code < (1u << info.bits[c]) && agree; ++code)
               agree = loadComponent(gen, d, n, c, code, pols[0]) ==

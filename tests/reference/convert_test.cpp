@@ -229,6 +229,24 @@ TEST(ConvertLoad, PackedOrderOf11_11_10And10_10_10_2) {
   EXPECT_EQ(std::vector<uint8_t>(st.bytes.begin(), st.bytes.begin() + 4), element(0xC0300C01u));
 }
 
+// D16 loads of 32-bit normalized/scaled fields: norm32=raw keeps the 32 bits, which no 16-bit
+// register can hold, so no value is claimed; under formula SSCALED's minimum -2^31 rounds to
+// nearest even in half precision, which overflows to -Inf (0xfc00), and 2^31-1 to +Inf.
+TEST(ConvertLoad, D16Norm32PerPolicy) {
+  const Gen g9 = Gen::Gfx9;
+  for (Nfmt n : {Nfmt::Unorm, Nfmt::Snorm, Nfmt::Uscaled, Nfmt::Sscaled})
+    EXPECT_FALSE(loadComponentD16(g9, Dfmt::F32, n, 0, 0x80000000u, pol(g9)));
+  EXPECT_EQ(
+      loadComponentD16(g9, Dfmt::F32, Nfmt::Sscaled, 0, 0x80000000u, pol(g9, "norm32=formula")),
+      uint16_t{0xfc00});
+  EXPECT_EQ(
+      loadComponentD16(g9, Dfmt::F32, Nfmt::Sscaled, 0, 0x7fffffffu, pol(g9, "norm32=formula")),
+      uint16_t{0x7c00});
+  // UNORM 2^31 / (2^32 - 1) is 0.5 + 2^-33 + ...: half 0.5 (0x3800).
+  EXPECT_EQ(loadComponentD16(g9, Dfmt::F32, Nfmt::Unorm, 0, 0x80000000u, pol(g9, "norm32=formula")),
+            uint16_t{0x3800});
+}
+
 // norm32: raw bits by default (AMD Southern Islands ISA on MTBUF, quoted by Mesa radeonsi and
 // RADV: "Memory reads of data in memory that is 32 or 64 bits do not undergo any format
 // conversion"); the formula at 32 bits on request (hand-derived: 2^31/(2^32-1) is

@@ -217,9 +217,11 @@ TEST(ExecutorProperty, OutOfRangeWritesNeverChangeMemory) {
       for (const LaneResult& lr : out.lanes) {
         for (const LaneAccess& a : lr.accesses)
           EXPECT_FALSE(a.inRange);
-        // AMD RDNA3 ISA: a dropped atomic returns the load's zero.
+        // AMD RDNA3 ISA: a dropped atomic returns the load's zero, unless an address component
+        // is unaligned (LLVM splitMUBUFOffset: such atomics fail, no value claimed).
         if (op.kind == OpKind::Atomic) {
-          EXPECT_EQ(lr.vdata[0], 0u);
+          const bool unaligned = (st.vgpr(4)[&lr - out.lanes.data()] & 3u) != 0;
+          EXPECT_EQ(lr.vdata[0], unaligned ? std::nullopt : std::optional<uint32_t>(0u));
         }
       }
     }
