@@ -211,8 +211,8 @@ void addVariants(const gcn::Chip& chip, bool addressing, std::vector<gcn::Polici
 }
 
 // The predictions an element is classified by: the generation's defaults ("exact"), then each
-// other option of each value-only policy point. Tables of those variants are built only when an element
-// does not match the defaults: on a device that matches, the sweep builds one table.
+// other option of each value-only policy point. Tables of those variants are built only when an
+// element does not match the defaults: on a device that matches, the sweep builds one table.
 class Predictions {
  public:
   Predictions(const gcn::Chip& chip, const BufferFormat& f) : gen_(chip.gen), f_(f) {
