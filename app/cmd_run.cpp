@@ -183,6 +183,16 @@ int runRun(const RunOptions& o) {
   }
   run::RunOptions ro;
   ro.profile = run::resolveProfile(o.profile, info.chip);
+  // A runner that lost its GPU falls back to the CPU implementation: said on standard error
+  // whenever the best-device choice (no --device) lands on something other than a GPU, so a CI
+  // log shows it even when the text report goes elsewhere (docs/ci.md: pin --device).
+  if (o.device.empty() && info.type != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU &&
+      info.type != VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)
+    std::fprintf(stderr,
+                 "gcnprobe: note: no GPU chosen: running on %s (%s), profile %s; pass --device "
+                 "to require one\n",
+                 info.name.c_str(), vk::deviceTypeName(info.type).c_str(),
+                 ro.profile.name.c_str());
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   ro.jobs = o.jobs;
   const std::vector<run::Case> cases = selectCases(o, ro.profile.chip);

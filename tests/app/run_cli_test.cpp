@@ -72,6 +72,30 @@ TEST(RunCli, RunPrintsCountLineAndWritesJson) {
   EXPECT_EQ(doc["summary"], m[0].str().substr(1, m[0].str().size() - 2));
 }
 
+// A run left to choose its device that lands on a CPU implementation says so on standard
+// error (a CI runner that lost its GPU); naming the device with --device is a choice, not a
+// fallback. These machines have lavapipe only; on one with a GPU the note must not appear.
+TEST(RunCli, AFallbackToACpuDeviceIsSaidOnStderr) {
+  const CliRun devices = runGcnprobe("devices", gcnprobe::test_support::Stderr::Discard);
+  const bool cpuOnly =
+      devices.out.find("cpu") != std::string::npos && devices.out.find("-gpu") == std::string::npos;
+  const CliRun quiet = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) +
+      " run --filter storage.load_dword.offset0 2>&1 >/dev/null");
+  EXPECT_EQ(quiet.exit, 0) << quiet.out;
+  if (cpuOnly) {
+    EXPECT_NE(quiet.out.find("gcnprobe: note: no GPU chosen: running on "), std::string::npos)
+        << quiet.out;
+    EXPECT_NE(quiet.out.find("(cpu), profile portable"), std::string::npos) << quiet.out;
+  } else {
+    EXPECT_EQ(quiet.out.find("no GPU chosen"), std::string::npos) << quiet.out;
+  }
+  const CliRun chosen = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp " + std::string(GCNPROBE_BINARY) +
+      " run --device 0 --filter storage.load_dword.offset0 2>&1 >/dev/null");
+  EXPECT_EQ(chosen.out.find("no GPU chosen"), std::string::npos) << chosen.out;
+}
+
 TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
   EXPECT_EQ(runGcnprobe("list --suite nosuch").exit, 2);  // bad input, not a crash
   const CliRun o = runGcnprobe("run --filter 'nothing.matches.*'");
