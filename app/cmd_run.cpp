@@ -191,8 +191,7 @@ int runRun(const RunOptions& o) {
     std::fprintf(stderr,
                  "gcnprobe: note: no GPU chosen: running on %s (%s), profile %s; pass --device "
                  "to require one\n",
-                 info.name.c_str(), vk::deviceTypeName(info.type).c_str(),
-                 ro.profile.name.c_str());
+                 info.name.c_str(), vk::deviceTypeName(info.type).c_str(), ro.profile.name.c_str());
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   ro.jobs = o.jobs;
   const std::vector<run::Case> cases = selectCases(o, ro.profile.chip);
