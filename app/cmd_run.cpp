@@ -94,6 +94,8 @@ struct RunOptions {
   unsigned retry = 0;
   bool failOnUnexpectedPass = false;
   bool baselineMustMatch = false;
+  // Text output: the component lines of the first N failing cases, K lines each.
+  unsigned details = 20;
 };
 
 // --baseline, --flakes and --retry, read before any device is opened: a bad file is bad input.
@@ -302,6 +304,7 @@ int runRun(const RunOptions& o) {
   // A device per route (runner.h RunOptions::freshDevice): lavapipe's per-device caches of one
   // route are gone before the next route runs.
   ro.freshDevice = reopenDevice;
+  unsigned failuresShown = 0;  // failing cases printed so far (their component lines, --details)
   const auto sink = [&](const run::CaseResult& reported) {
     newMessages();
     run::CaseResult withMessages;
@@ -325,7 +328,17 @@ int runRun(const RunOptions& o) {
         run::isRegression(r.verdict) || r.verdict == run::Verdict::UnexpectedPass || o.verbose;
     if (show) {
       progress.clear();
-      std::fprintf(text, "%s\n", run::caseText(r, o.verbose).c_str());
+      // A long failure list stays readable: component lines for the first --details failing
+      // cases (8 each), one line per case after that; --verbose prints everything.
+      constexpr std::size_t kLinesPerCase = 8;
+      const bool detailed = o.verbose || failuresShown < o.details;
+      if (r.verdict == run::Verdict::Fail) ++failuresShown;
+      std::fprintf(text, "%s\n",
+                   run::caseText(r, o.verbose,
+                                 o.verbose  ? SIZE_MAX
+                                 : detailed ? kLinesPerCase
+                                            : 0)
+                       .c_str());
       std::fflush(text);
     }
     progress.caseDone(r.verdict);
@@ -513,6 +526,9 @@ void addRunCommands(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(0u, 100u));
   rn->add_flag("--fail-on-unexpected-pass", opts->failOnUnexpectedPass,
                "exit 1 when a case the baseline expects to fail passes");
+  rn->add_option("--details", opts->details,
+                 "print the component lines (8 at most) of the first N failing cases, one line "
+                 "per case after that (default 20; --verbose prints everything)");
   rn->add_flag("--baseline-must-match", opts->baselineMustMatch,
                "exit 2 when the baseline was recorded on another device, driver or profile "
                "(otherwise a warning)");

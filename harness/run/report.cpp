@@ -64,14 +64,20 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
   return j;
 }
 
-std::string caseText(const CaseResult& r, bool verbose) {
+std::string caseText(const CaseResult& r, bool verbose, std::size_t maxDiffLines) {
   std::string s = std::string(verdictName(r.verdict)) + "  " + r.name +
                   (r.instruction.empty() ? "" : "  " + r.instruction);
   if (!r.reason.empty()) s += "\n    " + r.reason;
   if (r.verdict == Verdict::Fail) {
     s += "\n    tolerance " + r.tolerance + "; expected from " + r.expectation;
+    std::size_t shown = 0, more = 0;
     for (const ComponentDiff& d : r.diffs) {
       if (d.match && !verbose) continue;
+      if (shown == maxDiffLines) {
+        ++more;
+        continue;
+      }
+      ++shown;
       s += "\n    " + std::string(d.memoryField ? "mem " : "reg ") + "lane " +
            std::to_string(d.lane) + " elem " + std::to_string(d.element) + " off " +
            std::to_string(d.byteOffset) + " " + kComp[d.component < 4 ? d.component : 4] +
@@ -79,6 +85,10 @@ std::string caseText(const CaseResult& r, bool verbose) {
            " (" + d.expectedValue + ") actual " + d.actualBits + " (" + d.actualValue + ") " +
            (d.match ? "ok" : "MISMATCH " + d.classification);
     }
+    if (more > 0)
+      s += "\n    ... " + std::to_string(more) +
+           " more component line(s) (--verbose, or the JSON "
+           "report, has them all)";
   }
   return s;
 }

@@ -3,6 +3,7 @@
 // is closed by close() or the destructor, so an error later in the run loses nothing).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -17,9 +18,10 @@ namespace gcnprobe::run {
 nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
                           const std::string& device);
 
-// Text for one case: one line; for failures also one line per differing component
-// (every component of a failing lane when verbose, the mismatching ones otherwise).
-std::string caseText(const CaseResult& r, bool verbose);
+// Text for one case: one line; for failures also one line per differing component (every
+// component of a failing lane when verbose, the mismatching ones otherwise), at most
+// `maxDiffLines` of them (then a line saying how many more; the JSON report has them all).
+std::string caseText(const CaseResult& r, bool verbose, std::size_t maxDiffLines = SIZE_MAX);
 
 class JsonReport {
  public:

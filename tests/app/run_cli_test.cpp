@@ -96,6 +96,40 @@ TEST(RunCli, AFallbackToACpuDeviceIsSaidOnStderr) {
   EXPECT_EQ(chosen.out.find("no GPU chosen"), std::string::npos) << chosen.out;
 }
 
+// A long failure list stays readable: --details N prints the component lines of the first N
+// failing cases, 8 at most each, then says how many more there are; --verbose prints all.
+// Lavapipe converts UNORM8 with a float reciprocal, so under the exact gfx9 profile the R8_UNORM
+// load fails on many lanes (on a device that converts exactly it passes: nothing to check).
+TEST(RunCli, DetailsLimitsTheComponentLinesOfFailures) {
+  const std::string run =
+      "run --profile gfx9 --filter texel.uniform.r8_unorm.load_format_x --filter "
+      "texel.uniform.r8g8_unorm.load_format_x";
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  const CliRun verbose = runGcnprobe(run + " --verbose");
+  const std::size_t all = count(verbose.out, "MISMATCH");
+  if (verbose.exit == 0) GTEST_SKIP() << "both cases pass on this device";
+  ASSERT_EQ(verbose.exit, 1) << verbose.out;
+  EXPECT_EQ(count(verbose.out, "more component line(s)"), 0u) << verbose.out;
+  const CliRun one = runGcnprobe(run + " --details 1");
+  const std::size_t shown = count(one.out, "MISMATCH");
+  EXPECT_LE(shown, 8u) << one.out;
+  EXPECT_GE(shown, 1u) << one.out;
+  const CliRun none = runGcnprobe(run + " --details 0");
+  EXPECT_EQ(count(none.out, "MISMATCH"), 0u) << none.out;
+  EXPECT_EQ(count(none.out, "more component line(s)"), count(none.out, "fail  texel.")) << none.out;
+  // What is left out is counted: shown + the "N more" numbers = every mismatch.
+  std::size_t more = 0;
+  for (std::size_t at = one.out.find("    ... "); at != std::string::npos;
+       at = one.out.find("    ... ", at + 1))
+    more += std::stoul(one.out.substr(at + 8));
+  EXPECT_EQ(shown + more, all) << one.out;
+}
+
 TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
   EXPECT_EQ(runGcnprobe("list --suite nosuch").exit, 2);  // bad input, not a crash
   const CliRun o = runGcnprobe("run --filter 'nothing.matches.*'");
