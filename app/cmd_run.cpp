@@ -461,7 +461,8 @@ void addCommon(CLI::App* sub, RunOptions& o) {
                   "only cases whose name matches this glob (* and ?); repeat for several");
   sub->add_option("--exclude", o.excludes, "leave out cases matching this glob; repeatable");
   sub->add_option("--case-list", o.caseList,
-                  "only the cases named in this file (one per line, # comments)");
+                  "only the cases named in this file (one per line, # comments), or the "
+                  "failing cases of a results.csv, baseline or --json results file");
   sub->add_option("--shard", o.shard,
                   "i/N: only shard i (0-based) of N, by list order (default: GTEST_SHARD_INDEX/"
                   "GTEST_TOTAL_SHARDS when set)");

@@ -6,8 +6,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <utility>
 
+#include "harness/run/baseline.h"
+#include "harness/run/results_file.h"
 #include "harness/run/suite.h"
 #include "reference/error.h"
 #include "reference/text.h"
@@ -53,16 +56,50 @@ std::optional<Shard> shardFromEnvironment() {
 std::vector<std::string> readCaseList(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw gcn::Error(gcn::Place{path, 0, 0}, "cannot read the case list");
+  std::stringstream whole;
+  whole << in.rdbuf();
+  const std::string text = whole.str();
   std::vector<std::string> names;
+  const std::string_view start = gcn::trimSpace(text);
+  if (!start.empty() && start.front() == '{') {
+    // A results file (`run --json`): its regressions and expected failures, to run again.
+    for (const CaseResult& c : parseResults(text, path, /*allowTruncated=*/true).cases)
+      if (isRegression(c.verdict) || c.verdict == Verdict::ExpectedFail) names.push_back(c.name);
+    if (names.empty())
+      throw gcn::Error(gcn::Place{path, 0, 0},
+                       "a results file with no failing case: nothing to run again");
+    return names;
+  }
+  std::istringstream lines(text);
   std::string line;
-  while (std::getline(in, line)) {
-    const std::string_view t = gcn::trimSpace(line);
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    std::string_view t = gcn::trimSpace(line);
     if (t.empty() || t.front() == '#') continue;
-    names.emplace_back(t);
+    if (const std::size_t hash = t.find('#'); hash != std::string_view::npos)
+      t = gcn::trimSpace(t.substr(0, hash));
+    const std::size_t comma = t.find(',');
+    if (comma == std::string_view::npos) {
+      names.emplace_back(t);
+      continue;
+    }
+    // A results.csv line (NAME,STATUS,DURATION) or a baseline line (NAME,STATUS): the case is
+    // run again when its status is a failure (fail, crash, timeout, route-miss, error,
+    // expected-fail; any case), so `--case-list results.csv` reruns what failed.
+    const std::string_view status =
+        gcn::trimSpace(t.substr(comma + 1, t.find(',', comma + 1) - (comma + 1)));
+    const auto verdicts = statusVerdicts(status);
+    if (!verdicts)
+      throw gcn::Error(gcn::Place{path, number, 0},
+                       "unknown status '" + std::string(status) +
+                           "' (a results.csv or baseline line: NAME,STATUS[,DURATION])");
+    if (!verdicts->empty()) names.emplace_back(gcn::trimSpace(t.substr(0, comma)));
   }
   if (names.empty())
     throw gcn::Error(gcn::Place{path, 0, 0},
-                     "names no case (one case name per line; '#' starts a comment)");
+                     "names no case (one case name per line, or results.csv / baseline lines "
+                     "whose status is a failure; '#' starts a comment)");
   return names;
 }
 

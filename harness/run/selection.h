@@ -37,8 +37,12 @@ struct Selection {
 };
 
 // A case list file: one case name per line; blank lines and lines starting with '#' are
-// skipped, surrounding blanks trimmed. Throws gcn::Error naming the file when it cannot be
-// read or names no case (an empty list would otherwise select every case).
+// skipped, surrounding blanks and trailing '# comments' trimmed. A results.csv line
+// (NAME,STATUS,DURATION) or a baseline line (NAME,STATUS) names its case when STATUS is a
+// failure; a results file (`run --json`, starting with '{') names its failing and expected-fail
+// cases: either reruns what failed. Throws gcn::Error naming the file (and line) when it cannot
+// be read, has an unknown status, or names no case (an empty list would otherwise select every
+// case).
 std::vector<std::string> readCaseList(const std::string& path);
 
 // A Selection applied to case names as a list yields them: take(name) is asked once per case,

@@ -194,6 +194,44 @@ TEST(CiCli, SelectionErrorsExitTwo) {
   EXPECT_NE(e.out.find("empty.txt: names no case"), std::string::npos) << e.out;
 }
 
+// Rerunning what failed: a case list may be a results.csv, a baseline or a --json results file;
+// their failing lines name cases, passing ones do not, an unknown status is an error with its
+// line. Parsed directly (run::readCaseList) and through `list --case-list`.
+TEST(CiCli, CaseListTakesTheFailuresOfResultsAndBaselines) {
+  std::ofstream(tmp("results.csv")) << "storage.load_dword.offset0,Fail,0.01\n"
+                                       "storage.load_ubyte.offset0,Pass,0.01\n"
+                                       "storage.load_ushort.offset0,Crash,0.2\n";
+  EXPECT_EQ(
+      gcnprobe::run::readCaseList(tmp("results.csv")),
+      (std::vector<std::string>{"storage.load_dword.offset0", "storage.load_ushort.offset0"}));
+  std::ofstream(tmp("base.txt")) << "# recorded: profile=portable; device=x; driver=y\n"
+                                    "storage.load_dword.offset0,fail  # known\n"
+                                    "storage.load_ubyte.offset0,expected-fail\n"
+                                    "storage.load_ushort.offset0,skip\n";
+  EXPECT_EQ(gcnprobe::run::readCaseList(tmp("base.txt")),
+            (std::vector<std::string>{"storage.load_dword.offset0", "storage.load_ubyte.offset0"}));
+  std::ofstream(tmp("bad.csv")) << "storage.load_dword.offset0,Fail\nstorage.x,Sideways\n";
+  try {
+    (void)gcnprobe::run::readCaseList(tmp("bad.csv"));
+    FAIL() << "an unknown status must be refused";
+  } catch (const gcn::Error& err) {
+    EXPECT_NE(std::string(err.what()).find("bad.csv:2"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("'Sideways'"), std::string::npos) << err.what();
+  }
+  std::ofstream(tmp("passing.csv")) << "storage.load_dword.offset0,Pass,0.01\n";
+  EXPECT_THROW((void)gcnprobe::run::readCaseList(tmp("passing.csv")), gcn::Error);
+  // A --json results file: its failing case, through the command line.
+  const std::string json = tmp("failed.json");
+  const auto failed = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_FAULT=fail:storage.load_dword.offset0 " +
+      std::string(GCNPROBE_BINARY) + " run --suite storage --json " + json + " >/dev/null 2>&1");
+  EXPECT_EQ(failed.exit, 1);
+  const auto listed = runGcnprobe("list --case-list " + json);
+  EXPECT_EQ(listed.exit, 0) << listed.out;
+  EXPECT_NE(listed.out.find("storage.load_dword.offset0"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.out.find("storage.load_ubyte.offset0"), std::string::npos) << listed.out;
+}
+
 }  // namespace
 
 namespace {
