@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "harness/run/ci_reports.h"
 #include "harness/run/compare.h"
 #include "harness/run/merge.h"
 #include "harness/run/results_file.h"
@@ -19,10 +20,13 @@ struct MergeOptions {
   std::vector<std::string> inputs;
   std::string output;
   bool allowIncomplete = false;
+  std::string junit, csv, failuresCsv;  // CI reports of the merged run
 };
 
 int runMerge(const MergeOptions& o) {
   gcn::requireWritable(o.output, "merged report");
+  for (const std::string* path : {&o.junit, &o.csv, &o.failuresCsv})
+    if (!path->empty()) gcn::requireWritable(*path, "CI report");
   std::vector<run::ResultsFile> inputs;
   // Read truncated documents too: mergeResults says which input did not finish and how to
   // merge it anyway.
@@ -36,6 +40,25 @@ int runMerge(const MergeOptions& o) {
                              ? profile->get<std::string>()
                              : std::string("portable")));
   run::writeMerged(merged, o.output);
+  // The CI reports of the whole run, as `run --junit/--csv` writes them for one shard.
+  if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty()) {
+    std::vector<run::CaseOutcome> outcomes;
+    for (std::size_t i = 0; i < merged.records.size(); ++i)
+      outcomes.push_back(run::outcomeOf(
+          run::caseFromRecord(merged.records[i], "merged case " + std::to_string(i + 1))));
+    const auto text = [&](const char* key) {
+      const auto it = merged.header.find(key);
+      return it != merged.header.end() && it->is_string() ? it->get<std::string>() : "";
+    };
+    if (!o.junit.empty())
+      run::writeJunit(o.junit, outcomes,
+                      {{"device", text("device_name")},
+                       {"driver", text("driver") + " " + text("driver_version")},
+                       {"profile", text("profile")},
+                       {"gcnprobe_version", text("gcnprobe_version")}});
+    if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
+    if (!o.failuresCsv.empty()) run::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
+  }
   // With the report on standard output, the line goes to standard error.
   std::fprintf(o.output == "-" ? stderr : stdout, "merged %zu reports, %zu cases: %s\n",
                inputs.size(), merged.records.size(), merged.summaryLine.c_str());
@@ -83,6 +106,11 @@ void addResultsCommands(CLI::App& app, Context& ctx) {
   merge->add_flag("--allow-incomplete", m->allowIncomplete,
                   "merge a report that did not finish (truncated or interrupted): the cases it "
                   "holds");
+  merge->add_option("--junit", m->junit, "also write the merged run as JUnit XML to this file");
+  merge->add_option("--csv", m->csv,
+                    "also write the merged run as deqp-runner results (name,status,duration)");
+  merge->add_option("--failures-csv", m->failuresCsv,
+                    "also write the merged run's lines whose status is neither Pass nor Skip");
   merge->callback([m, &ctx] { ctx.exitCode = runMerge(*m); });
 
   auto c = std::make_shared<CompareOptions>();

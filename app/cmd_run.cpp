@@ -81,6 +81,7 @@ struct RunOptions {
   std::string json;
   std::string junit;
   std::string csv;
+  std::string failuresCsv;
   unsigned jobs = 0;
   bool verbose = false;
   bool validate = false;
@@ -318,7 +319,8 @@ int runRun(const RunOptions& o) {
       childMessages += n.rfind("vulkan validation: ", 0) == 0;
     const run::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
     if (json) json->add(r);
-    if (!o.junit.empty() || !o.csv.empty()) outcomes.push_back(run::outcomeOf(r));
+    if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty())
+      outcomes.push_back(run::outcomeOf(r));
     if (wholeTexelSuite && r.suite == "texel") {
       texelOutcomes.push_back(r);
       texelOutcomes.back().diffs.clear();
@@ -402,6 +404,7 @@ int runRun(const RunOptions& o) {
                        {"profile", ro.profile.name},
                        {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
     if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
+    if (!o.failuresCsv.empty()) run::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
   };
   if (summary.notRun > 0 || expected.retriesInterrupted()) {
     const std::string stopped =
@@ -495,6 +498,9 @@ void addRunCommands(CLI::App& app, Context& ctx) {
   rn->add_option("--junit", opts->junit, "write a JUnit XML report to this file");
   rn->add_option("--csv", opts->csv,
                  "write deqp-runner style results (name,status,duration per line) to this file");
+  rn->add_option("--failures-csv", opts->failuresCsv,
+                 "write the --csv lines whose status is neither Pass nor Skip to this file "
+                 "(deqp-runner's failures.csv)");
   rn->add_option("--jobs", opts->jobs, "threads for the reference (default: all cores)");
   rn->add_flag("--verbose", opts->verbose, "print every case and every compared component");
   rn->add_option("--isolate", opts->isolate,

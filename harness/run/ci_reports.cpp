@@ -221,10 +221,13 @@ void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
   finish(out, path, "JUnit report");
 }
 
-void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases) {
+void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases, bool failuresOnly) {
   std::ofstream out = openReport(path, "CSV results");
-  for (const CaseOutcome& c : cases)
-    out << csvField(c.name) << ',' << csvStatus(c.verdict) << ',' << seconds(c.seconds) << '\n';
+  for (const CaseOutcome& c : cases) {
+    const std::string_view status = csvStatus(c.verdict);
+    if (failuresOnly && (status == "Pass" || status == "Skip")) continue;
+    out << csvField(c.name) << ',' << status << ',' << seconds(c.seconds) << '\n';
+  }
   finish(out, path, "CSV results");
 }
 

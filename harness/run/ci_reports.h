@@ -32,7 +32,10 @@ std::string_view csvStatus(Verdict v);
 // <testsuite>'s <properties> (device, driver, profile, version).
 void writeJunit(const std::string& path, const std::vector<CaseOutcome>& cases,
                 const std::vector<std::pair<std::string, std::string>>& properties);
-void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases);
+// With `failuresOnly`, the lines whose status is neither Pass nor Skip (deqp-runner's
+// failures.csv).
+void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases,
+              bool failuresOnly = false);
 
 // XML text with &, <, >, " and ' escaped and bytes that XML 1.0 cannot hold (control
 // characters, invalid UTF-8) replaced by U+FFFD.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -135,6 +136,52 @@ struct Files {
     writeText(s2, shardReport("2/3", {"t.c"}));
   }
 };
+
+// The CI reports of a sharded run come from the merge: --csv has one line per case with the
+// status the shards gave it, --failures-csv only the failing one, --junit one testcase per case.
+TEST(MergeCli, WritesTheMergedRunsCiReports) {
+  std::string shards;
+  for (int k = 0; k < 2; ++k) {
+    const std::string json = tmp("ci" + std::to_string(k) + ".json");
+    (void)gcnprobe::test_support::runCommand(
+        "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_FAULT=fail:storage.load_dword.offset0 " +
+        std::string(GCNPROBE_BINARY) + " run --suite storage --shard " + std::to_string(k) +
+        "/2 --json " + json + " >/dev/null 2>&1");
+    shards += " " + json;
+  }
+  const std::string csv = tmp("ci.csv"), failures = tmp("ci-failures.csv"), junit = tmp("ci.xml");
+  const auto m = runGcnprobe("merge" + shards + " -o " + tmp("ci-merged.json") + " --csv " + csv +
+                             " --failures-csv " + failures + " --junit " + junit);
+  ASSERT_EQ(m.exit, 0) << m.out;
+  const auto lines = [](const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> out;
+    for (std::string l; std::getline(in, l);)
+      out.push_back(l);
+    return out;
+  };
+  const std::vector<std::string> all = lines(csv);
+  const auto listed = runGcnprobe("list --suite storage", Stderr::Discard);
+  std::size_t cases = 0;
+  for (char ch : listed.out)
+    cases += ch == '\n';
+  EXPECT_EQ(all.size(), cases);
+  std::size_t fails = 0;
+  for (const std::string& l : all)
+    fails += l.find(",Fail,") != std::string::npos;
+  EXPECT_EQ(fails, 1u);
+  const std::vector<std::string> failing = lines(failures);
+  ASSERT_EQ(failing.size(), 1u);
+  EXPECT_EQ(failing[0].rfind("storage.load_dword.offset0,Fail,", 0), 0u) << failing[0];
+  std::ifstream xml(junit);
+  const std::string doc((std::istreambuf_iterator<char>(xml)), std::istreambuf_iterator<char>());
+  std::size_t testcases = 0;
+  for (std::size_t at = doc.find("<testcase "); at != std::string::npos;
+       at = doc.find("<testcase ", at + 1))
+    ++testcases;
+  EXPECT_EQ(testcases, cases);
+  EXPECT_NE(doc.find("<failure"), std::string::npos);
+}
 
 TEST(MergeCli, HandWrittenShardsMerge) {
   const Files f;
