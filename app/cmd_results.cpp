@@ -44,8 +44,8 @@ int runMerge(const MergeOptions& o) {
   if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty()) {
     std::vector<run::CaseOutcome> outcomes;
     for (std::size_t i = 0; i < merged.records.size(); ++i)
-      outcomes.push_back(run::outcomeOf(
-          run::caseFromRecord(merged.records[i], "merged case " + std::to_string(i + 1))));
+      outcomes.push_back(run::outcomeOf(run::caseFromRecord(
+          merged.records[i], std::string("merged case ").append(std::to_string(i + 1)))));
     const auto text = [&](const char* key) {
       const auto it = merged.header.find(key);
       return it != merged.header.end() && it->is_string() ? it->get<std::string>() : "";

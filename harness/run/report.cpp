@@ -86,9 +86,9 @@ std::string caseText(const CaseResult& r, bool verbose, std::size_t maxDiffLines
            (d.match ? "ok" : "MISMATCH " + d.classification);
     }
     if (more > 0)
-      s += "\n    ... " + std::to_string(more) +
-           " more component line(s) (--verbose, or the JSON "
-           "report, has them all)";
+      s.append("\n    ... ")
+          .append(std::to_string(more))
+          .append(" more component line(s) (--verbose, or the JSON report, has them all)");
   }
   return s;
 }

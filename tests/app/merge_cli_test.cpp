@@ -142,7 +142,7 @@ struct Files {
 TEST(MergeCli, WritesTheMergedRunsCiReports) {
   std::string shards;
   for (int k = 0; k < 2; ++k) {
-    const std::string json = tmp("ci" + std::to_string(k) + ".json");
+    const std::string json = tmp(std::string("ci").append(std::to_string(k)).append(".json"));
     (void)gcnprobe::test_support::runCommand(
         "XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_FAULT=fail:storage.load_dword.offset0 " +
         std::string(GCNPROBE_BINARY) + " run --suite storage --shard " + std::to_string(k) +
