@@ -174,6 +174,15 @@ class WaveRun {
     elemBytes_ = info.bytes;
     fmtComponents_ = info.components;
     if (zeroV_) return;
+    if (op_.dfmtSource == FieldSource::Resource &&
+        dataFormatIsStrideBits(gen_, v_, op_.encoding == Encoding::Mtbuf)) {
+      elemBytes_ = static_cast<uint8_t>(formatAccessBytes(Dfmt::Reserved));
+      fmtUnclaimed_ =
+          "ADD_TID_ENABLE on a GFX8/9 MUBUF format op: DATA_FORMAT holds STRIDE[17:14] (Mesa "
+          "ac_set_buf_desc_word3), so no source says which format converts: no value claimed; "
+          "the access is taken as 16 bytes for the range check";
+      return;
+    }
     if (dfmt_ == Dfmt::Invalid) {
       fmtInvalid_ = true;
       addNote(out_.notes,

@@ -48,6 +48,12 @@ FormatLoadBatch::FormatLoadBatch(const Chip& chip, const Instruction& inst,
   sel_ = op.dstSelSource == FieldSource::Resource ? v_.dstSel : kIdentity;
   elemBytes_ = dfmtInfo(dfmt_).bytes;
   components_ = dfmtInfo(dfmt_).components;
+  if (words != std::array<uint32_t, 4>{} && op.dfmtSource == FieldSource::Resource &&
+      dataFormatIsStrideBits(gen_, v_, op.encoding == Encoding::Mtbuf)) {
+    elemBytes_ = formatAccessBytes(Dfmt::Reserved);  // as execute(): no format, no value
+    unclaimed_ = "ADD_TID on a GFX8/9 MUBUF format op: DATA_FORMAT is stride bits";
+    return;
+  }
   zeroResult_ = words == std::array<uint32_t, 4>{} || dfmt_ == Dfmt::Invalid;
   if (zeroResult_) return;
   if (dfmt_ == Dfmt::Reserved) {

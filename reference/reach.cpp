@@ -237,8 +237,14 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
     case OpKind::LoadFormat:
     case OpKind::StoreFormat: {
       const Dfmt d = formatOf(op, inst, v);
-      // DATA_FORMAT INVALID: loads return 0, stores do nothing, no access planned. The
-      // reserved format 15 is planned at 16 bytes, as execute() does (formatAccessBytes).
+      // A V#'s DATA_FORMAT that is stride bits (ADD_TID, GFX8/9 MUBUF) names no format: planned
+      // at 16 bytes as execute() does. DATA_FORMAT INVALID: loads return 0, stores do nothing,
+      // no access planned. The reserved format 15 is planned at 16 bytes (formatAccessBytes).
+      if (op.dfmtSource == FieldSource::Resource &&
+          dataFormatIsStrideBits(gen, v, op.encoding == Encoding::Mtbuf)) {
+        shape = {formatAccessBytes(Dfmt::Reserved), CheckUnit::Whole};
+        break;
+      }
       none = none || d == Dfmt::Invalid;
       shape = {formatAccessBytes(d), CheckUnit::Whole};
       break;

@@ -518,9 +518,12 @@ uint32_t swizzleElementBytes(Gen gen, const VSharp& v) {
   return 2u << v.elementSize;  // CLRX GcnMemHandling: ELEMSIZE = 2 << ELEMSIZE field
 }
 
+bool dataFormatIsStrideBits(Gen gen, const VSharp& v, bool mtbuf) {
+  return (gen == Gen::Gfx8 || gen == Gen::Gfx9) && v.addTidEnable && !mtbuf;
+}
+
 VSharp accessVSharp(Gen gen, VSharp v, bool mtbuf) {
-  if ((gen == Gen::Gfx8 || gen == Gen::Gfx9) && v.addTidEnable && !mtbuf)
-    v.stride |= static_cast<uint32_t>(v.dataFormat) << 14;
+  if (dataFormatIsStrideBits(gen, v, mtbuf)) v.stride |= static_cast<uint32_t>(v.dataFormat) << 14;
   return v;
 }
 

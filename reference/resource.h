@@ -75,6 +75,11 @@ VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words);
 // ac_set_buf_desc_word3: "DATA_FORMAT is STRIDE[14:17] for MUBUF with ADD_TID_ENABLE=1"), so
 // the stride gains those bits.
 VSharp accessVSharp(Gen gen, VSharp v, bool mtbuf);
+// Whether that reading applies: a MUBUF access through such a V# on GFX8/9. A MUBUF format op
+// there has no data format of its own (its DATA_FORMAT field is stride bits): no source says
+// which format it converts with, so the reference claims no value and plans the largest
+// element (formatAccessBytes of the reserved format).
+bool dataFormatIsStrideBits(Gen gen, const VSharp& v, bool mtbuf);
 // GFX6/7 drop an untyped (non-format) access through a V# whose DATA_FORMAT is INVALID: loads
 // read 0, stores and atomics write nothing (Mesa radeonsi si_compute.c: "BUF_DATA_FORMAT is
 // ignored, but it cannot be BUF_DATA_FORMAT_INVALID", before GFX8). GFX8/9 ignore DATA_FORMAT

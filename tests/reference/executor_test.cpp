@@ -482,6 +482,21 @@ TEST(Executor, AddTidReadsDataFormatAsHighStrideBitsOnGfx8And9Mubuf) {
     t.putDword(4, 0x44444444);
     t.putDword(16388, 0x16388);
     EXPECT_EQ(t.run().lanes[1].vdata[0], 0x44444444u) << genName(gen);
+    // A MUBUF format op there has no data format (the field is stride bits): no value claimed
+    // on GFX8/9; on GFX6/7 DATA_FORMAT 8 UINT reads the byte 0x44.
+    Rig f(gen, "buffer_load_format_x", 20000);
+    VSharp fv = v;
+    fv.numFormat = Nfmt::Uint;
+    f.setV(fv);
+    f.st.exec = 2;
+    f.putDword(4, 0x44444444);
+    f.putDword(16388, 0x16388);
+    const auto got = f.run().lanes[1].vdata[0];
+    if (wide) {
+      EXPECT_FALSE(got.has_value()) << genName(gen);
+    } else {
+      EXPECT_EQ(got, 0x44u) << genName(gen);
+    }
   }
 }
 
