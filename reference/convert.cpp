@@ -158,13 +158,21 @@ bool isDefined(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p) {
   return pairVerdict(gen, d, n, dir, p).status == PairStatus::Defined;
 }
 
+bool normOrScaled(Nfmt n) {
+  return n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled;
+}
+
+// norm32=raw: a 32-bit normalized or scaled field is not converted (AMD Southern Islands ISA,
+// quoted by Mesa).
+bool keptRaw(unsigned bits, Nfmt n, const Policies& p) {
+  return bits == 32 && p.norm32() == policy::Norm32::Raw && normOrScaled(n);
+}
+
 }  // namespace
 
 PairVerdict pairVerdict(Gen gen, Dfmt d, Nfmt n, Direction dir, const Policies& p) {
   const PairVerdict v = pairStatus(gen, d, n, dir);
-  const bool normOrScaled =
-      n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled;
-  if (v.status == PairStatus::Unknown && dir == Direction::Load && normOrScaled &&
+  if (v.status == PairStatus::Unknown && dir == Direction::Load && normOrScaled(n) &&
       dfmtInfo(d).bits[0] == 32 && p.norm32() != policy::Norm32::Undefined)
     return {PairStatus::Defined, ""};
   return v;
@@ -176,10 +184,7 @@ std::optional<uint32_t> loadComponent(Gen gen, Dfmt d, Nfmt n, unsigned comp, ui
   n = alphaNumberFormat(d, n, comp, p);
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
-  // norm32=raw: a 32-bit component is not converted (AMD Southern Islands ISA, quoted by Mesa).
-  if (bits == 32 && p.norm32() == policy::Norm32::Raw &&
-      (n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled))
-    return code;
+  if (keptRaw(bits, n, p)) return code;
   const auto norm = p.normToFloat();
   switch (n) {
     case Nfmt::Unorm:
@@ -323,11 +328,8 @@ std::optional<uint16_t> loadComponentD16(Gen gen, Dfmt d, Nfmt n, unsigned comp,
   const unsigned bits = componentBits(d, comp);
   checkCode(d, bits, code);
   const uint32_t mask = fieldMask(bits);
-  // norm32=raw keeps a 32-bit normalized or scaled field unconverted: no 16-bit result is
-  // recorded anywhere, so none is claimed.
-  if (bits == 32 && p.norm32() == policy::Norm32::Raw &&
-      (n == Nfmt::Unorm || n == Nfmt::Snorm || n == Nfmt::Uscaled || n == Nfmt::Sscaled))
-    return std::nullopt;
+  // A field kept raw has no 16-bit result anywhere in the record: none is claimed.
+  if (keptRaw(bits, n, p)) return std::nullopt;
   // AMD RDNA3 ISA: "float32 to float16 uses truncation; other input formats round to nearest
   // even". The other conversions go from the exact value straight to half (no float32 step),
   // so the NormToFloat policy does not apply here; nan-widen does (an 11/10-bit NaN widens).

@@ -402,33 +402,33 @@ std::string oneLine(std::string s) {
   return s;
 }
 
+// A value of the `# recorded:` line: ';' separates its pairs and it is one line.
+std::string recordedValue(std::string v) {
+  std::replace(v.begin(), v.end(), ';', ',');
+  std::replace(v.begin(), v.end(), '\n', ' ');
+  return v;
+}
+
 }  // namespace
 
 std::string recordedLine(const std::string& profile, const std::string& device,
                          const std::string& driver) {
-  const auto clean = [](std::string v) {
-    std::replace(v.begin(), v.end(), ';', ',');
-    std::replace(v.begin(), v.end(), '\n', ' ');
-    return v;
-  };
-  return "profile=" + clean(profile) + "; device=" + clean(device) + "; driver=" + clean(driver);
+  return "profile=" + recordedValue(profile) + "; device=" + recordedValue(device) +
+         "; driver=" + recordedValue(driver);
 }
 
 std::optional<std::string> baselineMismatch(const Baseline& baseline, const std::string& profile,
                                             const std::string& device, const std::string& driver) {
   if (!baseline.recorded) return std::nullopt;
   const RecordedOn& r = *baseline.recorded;
-  const auto clean = [](std::string v) {
-    std::replace(v.begin(), v.end(), ';', ',');
-    return v;
-  };
   std::string out;
   const auto differ = [&](const char* what, const std::string& here, const std::string& there) {
-    if (clean(here) == there) return;
+    const std::string value = recordedValue(here);
+    if (value == there) return;
     if (!out.empty()) out += "; ";
     out.append(what)
         .append(" '")
-        .append(clean(here))
+        .append(value)
         .append("' here, '")
         .append(there)
         .append("' in the baseline");
