@@ -41,6 +41,7 @@ struct DeviceOutcome {
   std::string text;
   nlohmann::json json;
   bool matchedNone = false;  // the device ran the probe and matched no prediction
+  bool expectFails = false;  // an `expect device` line does not hold
 };
 
 std::string letter(std::size_t i) {
@@ -130,8 +131,9 @@ DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::De
 // The probe as its disputed-suite case (run::probeCase), through the runner as `gcnprobe
 // run` runs it (route choice, unsupported, dispatch, diff under the probe generation's
 // profile), then the device's result matched against every prediction (run::matchPrediction).
-DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup& setup,
+DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::ProbeSetup& setup,
                           const gcn::probe::Exploration& ex, DeviceSession& session) {
+  const std::string& file = probe.file;
   const run::ProbeCase pc = run::probeCase(file, setup);
   if (!pc.c) return notRun("no route can realise this probe: " + pc.reason);
   const run::Case& c = *pc.c;
@@ -261,7 +263,18 @@ DeviceOutcome runOnDevice(const std::string& file, const gcn::probe::ProbeSetup&
   text += "  device matched: " + (overall.empty() ? "none of the predictions" : overall);
   j["matched"] = all;
   j["matched_none"] = overall.empty();
-  return {text, j, overall.empty()};
+
+  // The probe's `expect device` lines against what the device returned.
+  shown.written = gcn::MemoryImage{dc.memory.base, r.memory};
+  const std::vector<gcn::probe::ExpectFailure> failures =
+      gcn::probe::checkExpect(probe, setup, shown, gcn::probe::ExpectSide::Device);
+  if (probe.hasDeviceExpect()) {
+    text += "\n  " + gcn::probe::expectText(failures, "expect device");
+    while (!text.empty() && text.back() == '\n')
+      text.pop_back();
+  }
+  j["expect"] = gcn::probe::expectJson(probe.hasDeviceExpect(), failures);
+  return {text, j, overall.empty(), !failures.empty()};
 }
 }  // namespace
 
@@ -290,8 +303,12 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
                                        ? ex.predictions.front().result
                                        : gcn::probe::run(probe, setup, setup.policies);
       const auto failures = gcn::probe::checkExpect(probe, setup, def);
-      const DeviceOutcome device = runOnDevice(file, setup, ex, session);
-      if (!failures.empty() || device.matchedNone) ctx.exitCode = 1;
+      DeviceOutcome device = runOnDevice(probe, setup, ex, session);
+      if (probe.hasDeviceExpect() && !device.json.value("run", false)) {
+        device.text += "\n  expect device: not checked (the device did not run the probe)";
+        device.json["expect"] = {{"given", true}, {"checked", false}};
+      }
+      if (!failures.empty() || device.matchedNone || device.expectFails) ctx.exitCode = 1;
       if (opts->json) {
         all.push_back(gcn::probe::exploreJson(probe, setup, ex, failures, device.json));
       } else {

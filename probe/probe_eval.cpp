@@ -242,66 +242,98 @@ std::string hex32(uint64_t v) {
   return buf;
 }
 
-// Whether `item` holds for an observed value (nullopt = the reference claims none).
-// (A plain flag rather than std::optional: GCC 12 warns maybe-uninitialized on the latter.)
+// An observed value: defined, undefined (the reference claims none), or not observed (a
+// device's register the route does not read back).
+// (Plain flags rather than std::optional: GCC 12 warns maybe-uninitialized on the latter.)
 struct Observed {
   bool defined = false;
   uint64_t value = 0;
-  std::string text() const { return defined ? hex32(value) : "undef"; }
+  bool observed = true;
+  std::string text() const {
+    return !observed ? std::string("not read back") : defined ? hex32(value) : "undef";
+  }
 };
-bool holds(const ExpectItem& item, const Observed& observed, uint64_t index, uint64_t mask,
+
+// float32 bits on a line where adjacent floats are adjacent integers (-0 and +0 one apart).
+int64_t orderedFloat(uint32_t bits) {
+  const int64_t magnitude = bits & 0x7fffffffu;
+  return (bits & 0x80000000u) != 0 ? -magnitude - 1 : magnitude;
+}
+bool isNan32(uint32_t bits) {
+  return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu);
+}
+
+bool within(const Tolerance& t, uint64_t observed, uint64_t want, uint64_t mask) {
+  if (t.ulp) {
+    const uint32_t a = static_cast<uint32_t>(observed), b = static_cast<uint32_t>(want);
+    if (isNan32(a) || isNan32(b)) return isNan32(a) && isNan32(b);
+    const int64_t d = orderedFloat(a) - orderedFloat(b);
+    return static_cast<uint64_t>(d < 0 ? -d : d) <= t.amount;
+  }
+  const uint64_t up = (observed - want) & mask, down = (want - observed) & mask;
+  return std::min(up, down) <= t.amount;
+}
+
+bool holds(const ExpectValues& values, uint64_t index, const Observed& observed, uint64_t mask,
            std::string& expected) {
+  const ExpectItem& item = values.isList ? values.list[index] : values.list[0];
   switch (item.kind) {
     case ExpectItem::Kind::Any:
       return true;
     case ExpectItem::Kind::Undefined:
       expected = "undef";
-      return !observed.defined;
+      return observed.observed && !observed.defined;
     case ExpectItem::Kind::Value:
       break;
   }
   const uint64_t want = item.value->eval(index) & mask;
   expected = hex32(want);
-  return observed.defined && observed.value == want;
+  if (values.tolerance)
+    expected += " within " + std::to_string(values.tolerance->amount) +
+                (values.tolerance->ulp ? " ulp" : "");
+  if (!observed.observed || !observed.defined) return false;
+  if (observed.value == want) return true;
+  return values.tolerance && within(*values.tolerance, observed.value, want, mask);
 }
 
 }  // namespace
 
 std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& setup,
-                                       const ExecResult& result) {
+                                       const ExecResult& result, ExpectSide side) {
+  const bool device = side == ExpectSide::Device;
+  const std::string whose = device ? ", device " : ", reference ";
   std::vector<ExpectFailure> out;
   for (const ExpectReg& r : probe.expectRegs) {
+    if (r.device != device) continue;
     for (unsigned l = 0; l < setup.lanes; ++l) {
       const LaneResult& lane = result.lanes[l];
-      // A register the lane does not write keeps its value.
-      Observed observed{true, setup.state.vgpr(r.reg)[l]};
+      // A register the lane does not write keeps its value (on the device: is not read back).
+      Observed observed{true, setup.state.vgpr(r.reg)[l], !device};
       if (lane.active && r.reg >= setup.inst.vdata && r.reg < setup.inst.vdata + lane.vdataCount) {
         const auto& v = lane.vdata[r.reg - setup.inst.vdata];
         observed = v ? Observed{true, *v} : Observed{};
       }
-      const ExpectItem& item = r.values.isList ? r.values.list[l] : r.values.list[0];
       std::string expected;
-      if (!holds(item, observed, l, 0xffffffffull, expected))
+      if (!holds(r.values, l, observed, 0xffffffffull, expected))
         out.push_back({r.values.place, "lane " + std::to_string(l) + " v" + std::to_string(r.reg) +
-                                           ": expected " + expected + ", reference " +
-                                           observed.text()});
+                                           ": expected " + expected + whose + observed.text()});
     }
   }
-  if (probe.expectInRange) {
+  if (probe.expectInRange && !device) {
     const ExpectValues& ev = *probe.expectInRange;
     for (unsigned l = 0; l < setup.lanes; ++l) {
       const LaneResult& lane = result.lanes[l];
       if (!lane.active) continue;
       const bool all = std::all_of(lane.accesses.begin(), lane.accesses.end(),
                                    [](const LaneAccess& a) { return a.inRange; });
-      const ExpectItem& item = ev.isList ? ev.list[l] : ev.list[0];
       std::string expected;
-      if (!holds(item, Observed{true, all ? 1u : 0u}, l, ~0ull, expected))
+      if (!holds(ev, l, Observed{true, all ? 1u : 0u}, ~0ull, expected))
         out.push_back({ev.place, "lane " + std::to_string(l) + " inrange: expected " + expected +
                                      ", reference " + (all ? "1" : "0")});
     }
   }
   for (const ExpectData& e : probe.expectData) {
+    if (e.device != device) continue;
     const std::vector<uint8_t>& image = e.lds ? result.lds : result.memory().bytes;
     const uint64_t count = e.count.value_or(1);
     const uint64_t mask = e.elementBytes == 4 ? 0xffffffffull : (1ull << (8 * e.elementBytes)) - 1;
@@ -309,13 +341,11 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& set
       const uint64_t off = e.offset + i * e.elementBytes;
       const Observed observed = off + e.elementBytes <= image.size()
                                     ? Observed{true, loadLe(image, off, e.elementBytes)}
-                                    : Observed{};
-      const ExpectItem& item = e.values.isList ? e.values.list[i] : e.values.list[0];
+                                    : Observed{false, 0, !device};
       std::string expected;
-      if (!holds(item, observed, i, mask, expected))
+      if (!holds(e.values, i, observed, mask, expected))
         out.push_back({e.values.place, std::string(e.lds ? "lds" : "mem") + " @" + hex32(off) +
-                                           ": expected " + expected + ", reference " +
-                                           observed.text()});
+                                           ": expected " + expected + whose + observed.text()});
     }
   }
   return out;

@@ -48,9 +48,14 @@ struct ExpectFailure {
   Place place;
   std::string what;  // "lane 3 v1: expected 0x1, reference 0x0"
 };
-// The probe's expectations against one result; empty when all hold (or none are given).
+// The probe's expectations of one side against one result; empty when all hold (or none are
+// given). Reference: the `expect` lines against a reference result. Device: the `expect
+// device` lines against what a device returned (registers of active lanes within VDATA and the
+// memory image; anything else is "not read back" and holds only against `*`).
+enum class ExpectSide : uint8_t { Reference, Device };
 std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& setup,
-                                       const ExecResult& result);
+                                       const ExecResult& result,
+                                       ExpectSide side = ExpectSide::Reference);
 
 // Every distinct prediction over the policy points that matter for this probe.
 struct Prediction {

@@ -132,10 +132,37 @@ class LineParser {
       v.list.push_back(Expr::parse(piece, v.isList ? IndexVar::None : var, valuePlace(off)));
     return v;
   }
-  ExpectValues expectValues(std::string_view value, IndexVar var, std::string_view key) const {
+  // A trailing `within N` or `within N ulp` (Tolerance), cut from `value`. `width` is the
+  // expected value's width in bytes.
+  std::optional<Tolerance> tolerance(std::string_view& value, unsigned width) const {
+    std::size_t at = std::string_view::npos;
+    for (std::size_t p = value.find("within"); p != std::string_view::npos;
+         p = value.find("within", p + 1))
+      if (p > 0 && std::isspace(static_cast<unsigned char>(value[p - 1]))) at = p;
+    if (at == std::string_view::npos) return std::nullopt;
+    const int column = valueColumn_ + static_cast<int>(at);
+    const std::vector<std::string_view> words = splitWs(value.substr(at + 6));
+    const bool ulp = words.size() == 2 && words[1] == "ulp";
+    if (words.empty() || words.size() > 2 || (words.size() == 2 && !ulp))
+      fail(column, "a tolerance is 'within N' (codes) or 'within N ulp' (float32 units)");
+    Tolerance t;
+    t.ulp = ulp;
+    t.amount = Expr::parse(words[0], IndexVar::None,
+                           valuePlace(static_cast<int>(words[0].data() - value.data())))
+                   .eval(0);
+    if (ulp && width != 4)
+      fail(column, "'within N ulp' needs 32-bit values (a VGPR or u32 elements), these are " +
+                       std::to_string(8 * width) + "-bit");
+    value = gcn::trimSpace(value.substr(0, at));
+    return t;
+  }
+  ExpectValues expectValues(std::string_view value, IndexVar var, std::string_view key,
+                            unsigned width = 4) const {
     requireValue(key, value);
     ExpectValues v;
     v.place = valuePlace();
+    v.tolerance = tolerance(value, width);
+    requireValue(key, value);
     const auto pieces = splitList(value);
     v.isList = pieces.size() > 1;
     for (const auto& [piece, off] : pieces) {
@@ -315,34 +342,50 @@ class LineParser {
     }
   }
 
-  void handleExpect(const std::vector<std::string_view>& k, const std::string& key,
+  void handleExpect(std::vector<std::string_view> k, const std::string& key,
                     std::string_view value) {
+    // `expect device ...`: the same targets, checked against what the device returned.
+    const bool device = k.size() >= 2 && k[1] == "device";
+    if (device) k.erase(k.begin() + 1);
+    const std::string prefix = device ? "expect device " : "expect ";
     if (k.size() < 2)
-      fail(keyColumn_, "'expect' needs a target: vN, inrange, mem @OFF TYPE, lds @OFF TYPE");
+      fail(keyColumn_, "'" + std::string(gcn::trimSpace(prefix)) +
+                           "' needs a target: vN, inrange, mem @OFF TYPE, lds @OFF TYPE");
     if (k.size() == 2 && regNumber(k[1], 'v')) {
       const unsigned reg = *regNumber(k[1], 'v');
       if (reg > 255) fail(keyColumn_, "no VGPR " + std::string(k[1]) + ": v0..v255");
       for (const ExpectReg& r : probe_.expectRegs)
-        if (r.reg == reg)
+        if (r.reg == reg && r.device == device)
           fail(keyColumn_,
                "'" + key + "' is already given on line " + std::to_string(r.values.place.line));
-      probe_.expectRegs.push_back(ExpectReg{reg, expectValues(value, IndexVar::Lane, key)});
+      probe_.expectRegs.push_back(ExpectReg{device, reg, expectValues(value, IndexVar::Lane, key)});
     } else if (k.size() == 2 && k[1] == "inrange") {
+      if (device)
+        fail(keyColumn_,
+             "'expect device inrange': a device does not report its range checks; expect the "
+             "values an out-of-range access gives instead");
       if (probe_.expectInRange)
         fail(keyColumn_, "'expect inrange' is already given on line " +
                              std::to_string(probe_.expectInRange->place.line));
-      probe_.expectInRange = expectValues(value, IndexVar::Lane, key);
+      probe_.expectInRange = expectValues(value, IndexVar::Lane, key, 1);
+      if (probe_.expectInRange->tolerance)
+        fail(valueColumn_, "'expect inrange' takes no tolerance");
     } else if (k[1] == "mem" || k[1] == "lds") {
+      if (device && k[1] == "lds")
+        fail(keyColumn_, "'expect device lds': the device's LDS is not read back");
       ExpectData e;
+      e.device = device;
       e.lds = k[1] == "lds";
       dataTarget(k, 2, e);
-      e.values = expectValues(value, IndexVar::Element, key);
+      e.values = expectValues(value, IndexVar::Element, key, e.elementBytes);
       checkCount(e, e.values.list.size());
       probe_.expectData.push_back(std::move(e));
     } else {
-      fail(keyColumn_, "unknown expectation '" + key +
-                           "': expected 'expect vN', 'expect inrange', 'expect mem @OFF TYPE' or "
-                           "'expect lds @OFF TYPE'");
+      fail(keyColumn_, "unknown expectation '" + key + "': expected '" + prefix + "vN', " +
+                           (device ? std::string() : "'expect inrange', ") + "'" + prefix +
+                           "mem @OFF TYPE'" +
+                           (device ? std::string() : " or 'expect lds @OFF TYPE'") +
+                           (device ? std::string() : "; 'expect device ...' checks the device"));
     }
   }
 

@@ -30,10 +30,19 @@ struct ExpectItem {
   Kind kind = Kind::Value;
   std::optional<Expr> value;
 };
+// `within N` after the values: an observed value N or fewer codes away from the expected one
+// holds (the distance is modular in the value's width, so -1 and 0 are 1 apart); `within N
+// ulp`: N or fewer float32 units in the last place apart (32-bit values only; a NaN holds only
+// against a NaN).
+struct Tolerance {
+  uint64_t amount = 0;
+  bool ulp = false;
+};
 struct ExpectValues {
   std::vector<ExpectItem> list;  // one entry: applies to every lane / element
   bool isList = false;
   Place place;
+  std::optional<Tolerance> tolerance;
 };
 
 struct RegInit {
@@ -51,11 +60,15 @@ struct DataWrite {
   Values values;                  // index variable `i`
 };
 
+// `expect device ...` lines check what the device returned (`gcnprobe probe`), the others the
+// reference's default prediction.
 struct ExpectReg {
+  bool device = false;
   unsigned reg = 0;
   ExpectValues values;  // index variable `lane`
 };
 struct ExpectData {
+  bool device = false;
   bool lds = false;
   uint64_t offset = 0;
   unsigned elementBytes = 1;
@@ -96,8 +109,15 @@ struct Probe {
   std::vector<ExpectData> expectData;
   std::optional<ExpectValues> expectInRange;  // per lane: 1 = every access in range
 
-  bool hasExpect() const {
-    return !expectRegs.empty() || !expectData.empty() || expectInRange.has_value();
+  // Expectations of the reference (`expect ...`) and of the device (`expect device ...`).
+  bool hasExpect() const { return hasExpectOn(false); }
+  bool hasDeviceExpect() const { return hasExpectOn(true); }
+  bool hasExpectOn(bool device) const {
+    for (const ExpectReg& r : expectRegs)
+      if (r.device == device) return true;
+    for (const ExpectData& d : expectData)
+      if (d.device == device) return true;
+    return !device && expectInRange.has_value();
   }
 };
 

@@ -147,23 +147,25 @@ nlohmann::json predictionJson(const ProbeSetup& setup, const ExecResult& r) {
           {"notes", r.notes}};
 }
 
-nlohmann::json expectJson(const Probe& probe, const std::vector<ExpectFailure>& failures) {
+}  // namespace
+
+nlohmann::json expectJson(bool given, const std::vector<ExpectFailure>& failures) {
   nlohmann::json f = nlohmann::json::array();
   for (const ExpectFailure& x : failures)
     f.push_back({{"line", x.place.line}, {"what", x.what}});
-  return {{"given", probe.hasExpect()}, {"holds", failures.empty()}, {"failures", f}};
+  return {{"given", given}, {"holds", failures.empty()}, {"failures", f}};
 }
 
-std::string expectText(const Probe& probe, const std::vector<ExpectFailure>& failures) {
-  if (!probe.hasExpect()) return "expect: none given\n";
-  if (failures.empty()) return "expect: holds\n";
-  std::string out = "expect: FAILS (" + std::to_string(failures.size()) + ")\n";
+std::string expectText(const std::vector<ExpectFailure>& failures, std::string_view label,
+                       bool given) {
+  const std::string l(label);
+  if (!given) return l + ": none given\n";
+  if (failures.empty()) return l + ": holds\n";
+  std::string out = l + ": FAILS (" + std::to_string(failures.size()) + ")\n";
   for (const ExpectFailure& f : failures)
     out += "  " + Error::format(f.place, f.what) + "\n";
   return out;
 }
-
-}  // namespace
 
 std::string laneCell(const ProbeSetup& setup, const ExecResult& result, unsigned lane) {
   const LaneResult& lr = result.lanes[lane];
@@ -196,7 +198,8 @@ std::string refText(const Probe& probe, const ProbeSetup& setup, const ExecResul
   if (result.lds != setup.lds) out += changesText("lds", setup.lds, result.lds, "");
   for (const std::string& n : result.notes)
     out += "note: " + n + "\n";
-  out += expectText(probe, failures);
+  out += expectText(failures, "expect", probe.hasExpect());
+  if (probe.hasDeviceExpect()) out += "expect device: checked by `gcnprobe probe` on a device\n";
   return out;
 }
 
@@ -205,7 +208,7 @@ nlohmann::json refJson(const Probe& probe, const ProbeSetup& setup, const ExecRe
   nlohmann::json j = headerJson(probe, setup);
   j["policies"] = setup.policies.describe();
   j["result"] = predictionJson(setup, result);
-  j["expect"] = expectJson(probe, failures);
+  j["expect"] = expectJson(probe.hasExpect(), failures);
   return j;
 }
 
@@ -270,7 +273,7 @@ std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Explo
   if (!ex.predictions.empty())
     for (const std::string& n : ex.predictions[0].result.notes)
       out += "note: " + n + "\n";
-  out += expectText(probe, failures);
+  out += expectText(failures, "expect", probe.hasExpect());
   out += "device: " + device + "\n";
   return out;
 }
@@ -293,7 +296,7 @@ nlohmann::json exploreJson(const Probe& probe, const ProbeSetup& setup, const Ex
     preds.push_back(std::move(pj));
   }
   j["predictions"] = preds;
-  j["expect"] = expectJson(probe, failures);
+  j["expect"] = expectJson(probe.hasExpect(), failures);
   j["device"] = device;
   return j;
 }

@@ -217,5 +217,42 @@ TEST(Probes, FailingExpectationIsReported) {
   EXPECT_NE(failures[0].what.find("lane 1"), std::string::npos);
 }
 
+// Tolerances, checked against a reference result whose values the probe's memory fixes:
+// lane l reads dword l. `within N` is a modular distance in the value's width (0xffffffff and
+// 0 are one apart); `within N ulp` counts float32 steps, across zero (-0 and +0 are adjacent:
+// 0x80000000 to 0x00000001 is two steps), and a NaN matches only a NaN.
+TEST(Probes, ToleranceBoundsAreInclusiveAndNothingMore) {
+  const auto failing = [](const std::string& memory, const std::string& expect) {
+    const Probe probe = parseProbe(
+        "gen = gfx8\n"
+        "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+        "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
+        "lanes = 2\n"
+        "v0 = lane * 4\n"
+        "mem @0 u32 x2 = " +
+            memory + "\n" + expect + "\n",
+        "t.probe");
+    const ProbeSetup setup = prepare(probe, {});
+    return checkExpect(probe, setup, run(probe, setup, setup.policies)).size();
+  };
+  EXPECT_EQ(failing("10, 20", "expect v1 = 12, 18 within 2"), 0u);
+  EXPECT_EQ(failing("10, 20", "expect v1 = 13, 18 within 2"), 1u);
+  EXPECT_EQ(failing("10, 20", "expect v1 = 13, 17 within 2"), 2u);
+  EXPECT_EQ(failing("0xffffffff, 0", "expect v1 = 0, 0xffffffff within 1"), 0u);
+  EXPECT_EQ(failing("0xffffffff, 0", "expect v1 = 1, 0xfffffffe within 1"), 2u);
+  // 1.0 = 0x3f800000; its neighbours 0x3f7fffff and 0x3f800001.
+  EXPECT_EQ(failing("0x3f7fffff, 0x3f800001", "expect v1 = f32(1.0) within 1 ulp"), 0u);
+  EXPECT_EQ(failing("0x3f7ffffe, 0x3f800002", "expect v1 = f32(1.0) within 1 ulp"), 2u);
+  EXPECT_EQ(failing("0x80000000, 0x00000001", "expect v1 = 0x80000000, 0x80000000 within 1 ulp"),
+            1u);
+  EXPECT_EQ(failing("0x80000000, 0x00000001", "expect v1 = 0, 0x80000000 within 2 ulp"), 0u);
+  EXPECT_EQ(failing("0x7fc00000, 0x7f800000", "expect v1 = 0x7fc00001, 0x7fc00000 within 1 ulp"),
+            1u);
+  // Without a tolerance the values must be equal.
+  EXPECT_EQ(failing("10, 20", "expect v1 = 11, 20"), 1u);
+  // Expectations of the device are not checked against the reference, and the reverse.
+  EXPECT_EQ(failing("10, 20", "expect device v1 = 99"), 0u);
+}
+
 }  // namespace
 }  // namespace gcn::probe

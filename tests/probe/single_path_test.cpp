@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "harness/routes/all_routes.h"
@@ -281,6 +283,44 @@ TEST(ProbeCli, ADeviceMatchingNoPredictionExitsOne) {
   const CliRun free = runGcnprobe("probe " + probe, Stderr::Discard);
   EXPECT_EQ(free.exit, 0) << free.out;
   EXPECT_EQ(free.out.find("NONE of the predictions"), std::string::npos);
+}
+
+// `expect device` lines check what the device returned. Lane l of texel-unorm8-to-float reads
+// UNORM8 code 4l+1; the expected values here are c/255 correctly rounded to float (computed in
+// double, which cannot land on a float rounding tie for c/255). Lavapipe multiplies by the
+// reciprocal (docs/platform.md), 1 ulp off for some of these codes: exact values fail, the same
+// values `within 1 ulp` hold.
+TEST(ProbeCli, ExpectDeviceLinesCheckTheDeviceWithTolerances) {
+  if (!haveDevice()) GTEST_SKIP() << "no Vulkan device";
+  std::ifstream in(probePath("texel-unorm8-to-float"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string list;
+  for (unsigned l = 0; l < 64; ++l) {
+    const float f = static_cast<float>(static_cast<double>(4 * l + 1) / 255.0);
+    uint32_t bits = 0;
+    std::memcpy(&bits, &f, 4);
+    list += (l ? ", " : "") + std::to_string(bits);
+  }
+  const auto write = [&](const std::string& name, const std::string& tolerance) {
+    const std::string path = testing::TempDir() + name;
+    std::ofstream(path) << text.str() << "expect device v1 = " << list << tolerance << "\n";
+    return path;
+  };
+  const std::string exact = write("exact.probe", "");
+  const CliRun strict = runGcnprobe("probe " + exact, Stderr::Discard);
+  EXPECT_EQ(strict.exit, 1) << strict.out;
+  EXPECT_NE(strict.out.find("expect device: FAILS ("), std::string::npos) << strict.out;
+  EXPECT_NE(strict.out.find(exact + ":"), std::string::npos) << strict.out;
+  const CliRun json = runGcnprobe("probe --json " + exact, Stderr::Discard);
+  EXPECT_EQ(nlohmann::json::parse(json.out)[0]["device"]["expect"]["holds"], false) << json.out;
+
+  const std::string loose = write("loose.probe", " within 1 ulp");
+  const CliRun tolerant = runGcnprobe("probe " + loose, Stderr::Discard);
+  EXPECT_EQ(tolerant.exit, 0) << tolerant.out;
+  EXPECT_NE(tolerant.out.find("expect device: holds"), std::string::npos) << tolerant.out;
+  // The reference's own expectations are untouched by device lines.
+  EXPECT_NE(tolerant.out.find("expect: none given"), std::string::npos) << tolerant.out;
 }
 
 }  // namespace
