@@ -74,6 +74,7 @@ struct RunOptions {
   std::vector<std::string> filters;
   std::vector<std::string> excludes;
   std::string caseList;
+  std::string skips;  // a skips list: cases not to run (deqp-runner's --skips)
   std::string shard;
   std::string suite;
   std::string device;
@@ -103,7 +104,7 @@ struct RunOptions {
 run::ExpectationOptions expectationOptions(const RunOptions& o) {
   run::ExpectationOptions e;
   if (!o.baseline.empty()) e.baseline = run::readBaseline(o.baseline);
-  if (!o.flakes.empty()) e.flakes = run::readFlakes(o.flakes);
+  if (!o.flakes.empty()) e.flakes = run::readGlobList(o.flakes, "flakes list");
   e.retries = o.retry;
   return e;
 }
@@ -126,7 +127,25 @@ std::string shardText(const std::optional<run::Shard>& s) {
   return s ? std::to_string(s->index) + "/" + std::to_string(s->count) : "";
 }
 
-std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
+// --skips, read before any device is opened (a bad file is bad input); empty without it.
+run::GlobList readSkips(const RunOptions& o) {
+  return o.skips.empty() ? run::GlobList{} : run::readGlobList(o.skips, "skips list");
+}
+
+// The cases --skips took out, and its entries that match no case of this build: said on
+// standard error (a misspelt entry would skip nothing).
+void reportSkips(const RunOptions& o, const run::GlobList& skips, const std::string& profile,
+                 const std::vector<std::string>& skipped) {
+  if (o.skips.empty()) return;
+  for (const std::string& w :
+       run::unmatchedEntries(run::Baseline{}, skips, run::caseListOrder(profile)))
+    std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
+  std::fprintf(stderr, "gcnprobe: %zu case(s) skipped by %s\n", skipped.size(), o.skips.c_str());
+}
+
+std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
+                                   const run::GlobList& skips,
+                                   std::vector<std::string>* skipped = nullptr) {
   run::Selection s;
   s.include = o.filters;
   s.exclude = o.excludes;
@@ -134,8 +153,10 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip) {
     s.names = run::readCaseList(o.caseList);
     s.namesSource = o.caseList;
   }
+  for (const run::GlobEntry& e : skips.entries)
+    s.skip.push_back(e.pattern);
   s.shard = shardOf(o);
-  std::vector<run::Case> cases = run::selectCases(o.suite, chip, s);
+  std::vector<run::Case> cases = run::selectCases(o.suite, chip, s, skipped);
   if (cases.empty() && !s.shard) {
     std::string what;
     for (const std::string& f : o.filters)
@@ -151,7 +172,11 @@ void runList(const RunOptions& o) {
   // No device is opened: the V# (and so the assembler text) follows the profile's chip;
   // without --profile, the portable profile's generation.
   const run::Profile profile = run::resolveProfile(o.profile, std::nullopt);
-  for (const run::Case& c : selectCases(o, profile.chip))
+  const run::GlobList skips = readSkips(o);
+  std::vector<std::string> skipped;
+  const std::vector<run::Case> cases = selectCases(o, profile.chip, skips, &skipped);
+  reportSkips(o, skips, profile.name, skipped);
+  for (const run::Case& c : cases)
     std::printf("%s  %s\n", c.name.c_str(),
                 c.broken.empty() ? run::caseInstructionText(profile.chip.gen, c).c_str()
                                  : ("error: " + c.broken).c_str());
@@ -167,6 +192,7 @@ int runRun(const RunOptions& o) {
   gcn::requireWritable(o.junit, "JUnit report");
   gcn::requireWritable(o.csv, "CSV results");
   run::ExpectationOptions expectations = expectationOptions(o);
+  const run::GlobList skips = readSkips(o);
   // The suites with binary-route cases (the binary suite; probes in the disputed suite) need
   // the binary route's environment (app/clrx_dir.h) before the device exists.
   std::unique_ptr<ClrxDir> clrx;
@@ -197,7 +223,9 @@ int runRun(const RunOptions& o) {
                  info.name.c_str(), vk::deviceTypeName(info.type).c_str(), ro.profile.name.c_str());
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   ro.jobs = o.jobs;
-  const std::vector<run::Case> cases = selectCases(o, ro.profile.chip);
+  std::vector<std::string> skipped;
+  const std::vector<run::Case> cases = selectCases(o, ro.profile.chip, skips, &skipped);
+  reportSkips(o, skips, ro.profile.name, skipped);
   // A misspelt baseline or flakes entry would silently expect nothing: name each one that
   // matches no case of any suite (a warning: an old entry may outlive its case).
   if (!expectations.baseline.empty() || !expectations.flakes.entries.empty())
@@ -445,6 +473,10 @@ int runRun(const RunOptions& o) {
   progress.clear();
   const std::size_t messages = messagesBefore + ctx->validationMessages().size() + childMessages;
   std::string line = summary.line();
+  if (!o.skips.empty()) {
+    extra["skipped"] = {{"file", o.skips}, {"cases", skipped}};
+    line += ", " + std::to_string(skipped.size()) + " skipped by " + o.skips;
+  }
   if (o.validate) {
     extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},
                            {"features", {"core", "synchronization"}},
@@ -466,6 +498,10 @@ void addCommon(CLI::App* sub, RunOptions& o) {
   sub->add_option("--case-list", o.caseList,
                   "only the cases named in this file (one per line, # comments), or the "
                   "failing cases of a results.csv, baseline or --json results file");
+  sub->add_option("--skips", o.skips,
+                  "cases not to run: one glob per line, # comments (deqp-runner's skips list, "
+                  "with globs for its regexes); applied before --shard, the count said on "
+                  "standard error");
   sub->add_option("--shard", o.shard,
                   "i/N: only shard i (0-based) of N, by list order (default: GTEST_SHARD_INDEX/"
                   "GTEST_TOTAL_SHARDS when set)");

@@ -203,13 +203,13 @@ Baseline readBaseline(const std::string& path) {
   return parseBaseline(readText(path, "baseline"), path);
 }
 
-const FlakeEntry* FlakeList::find(std::string_view name) const {
-  for (const FlakeEntry& e : entries)
+const GlobEntry* GlobList::find(std::string_view name) const {
+  for (const GlobEntry& e : entries)
     if (globMatches(e.pattern, name)) return &e;
   return nullptr;
 }
 
-std::vector<std::string> unmatchedEntries(const Baseline& baseline, const FlakeList& flakes,
+std::vector<std::string> unmatchedEntries(const Baseline& baseline, const GlobList& flakes,
                                           std::span<const std::string> names) {
   const auto matchesSome = [&](const std::string& pattern) {
     for (const std::string& n : names)
@@ -222,37 +222,38 @@ std::vector<std::string> unmatchedEntries(const Baseline& baseline, const FlakeL
   };
   for (const BaselineEntry& e : baseline.entries)
     if (!matchesSome(e.pattern)) note(e.where(), e.pattern);
-  for (const FlakeEntry& e : flakes.entries)
+  for (const GlobEntry& e : flakes.entries)
     if (!matchesSome(e.pattern)) note(e.file + ":" + std::to_string(e.line), e.pattern);
   return out;
 }
 
-FlakeList parseFlakes(std::string_view text, const std::string& source) {
-  FlakeList f;
+GlobList parseGlobList(std::string_view text, const std::string& source, std::string_view what) {
+  GlobList f;
   forEachLine(text, [&](const Line& l) {
     if (l.body.empty()) return;
     if (l.body.find_first_of(" \t,") != std::string_view::npos)
       throw gcn::Error(gcn::Place{source, l.number, 0},
                        "'" + std::string(l.body) + "' is not one case name or glob");
-    // deqp-runner's flakes files hold regular expressions; these are globs (as --filter).
+    // deqp-runner's flakes and skips files hold regular expressions; these are globs (as
+    // --filter).
     if (l.body.find_first_of("\\^$()|+{") != std::string_view::npos)
       throw gcn::Error(gcn::Place{source, l.number, 0},
                        "'" + std::string(l.body) +
-                           "' looks like a regular expression (deqp-runner's flakes files hold "
-                           "regexes); gcnprobe's entries are globs: * any text, ? one "
+                           "' looks like a regular expression (deqp-runner's " + std::string(what) +
+                           " holds regexes); gcnprobe's entries are globs: * any text, ? one "
                            "character, [...] a set (e.g. texel.uniform.*)");
     f.entries.push_back({std::string(l.body), std::string(l.comment), source, l.number});
   });
   return f;
 }
 
-FlakeList readFlakes(const std::string& path) {
-  return parseFlakes(readText(path, "flakes list"), path);
+GlobList readGlobList(const std::string& path, std::string_view what) {
+  return parseGlobList(readText(path, std::string(what).c_str()), path, what);
 }
 
-CaseResult applyExpectations(const Baseline& baseline, const FlakeList& flakes, CaseResult r) {
+CaseResult applyExpectations(const Baseline& baseline, const GlobList& flakes, CaseResult r) {
   const BaselineEntry* e = baseline.find(r.name);
-  const FlakeEntry* flake = flakes.find(r.name);
+  const GlobEntry* flake = flakes.find(r.name);
   if (isRegression(r.verdict)) {
     const std::string original = std::string(verdictName(r.verdict)) + ": " + r.reason;
     if (e != nullptr && e->covers(r.verdict)) {

@@ -73,25 +73,29 @@ std::optional<std::vector<Verdict>> statusVerdicts(std::string_view status);
 Baseline parseBaseline(std::string_view text, const std::string& source);
 Baseline readBaseline(const std::string& path);
 
-// Known flaky cases: one glob per line, `# comments` on their own line or after a glob.
-struct FlakeEntry {
+// A list of case globs, one per line, `# comments` on their own line or after a glob: known
+// flaky cases (`--flakes`), cases not to run (`--skips`).
+struct GlobEntry {
   std::string pattern;
   std::string reason;
   std::string file;
   int line = 0;
 };
-struct FlakeList {
-  std::vector<FlakeEntry> entries;
-  const FlakeEntry* find(std::string_view name) const;  // the first glob matching
+struct GlobList {
+  std::vector<GlobEntry> entries;
+  const GlobEntry* find(std::string_view name) const;  // the first glob matching
 };
 // One line per entry of the baseline and the flakes list that matches none of `names` (every
 // case of the profile, caseListOrder): "FILE:LINE: 'PATTERN' matches no case of this build's
 // suites" (a misspelt name, or a case that no longer exists), in file order.
-std::vector<std::string> unmatchedEntries(const Baseline& baseline, const FlakeList& flakes,
+std::vector<std::string> unmatchedEntries(const Baseline& baseline, const GlobList& flakes,
                                           std::span<const std::string> names);
 
-FlakeList parseFlakes(std::string_view text, const std::string& source);
-FlakeList readFlakes(const std::string& path);  // gcn::Error when it cannot be read
+// `what` names the list in errors ("flakes list", "skips list"). Throws gcn::Error naming
+// `source`:line for a line that is not one glob (blanks, commas) or looks like a regular
+// expression (deqp-runner's lists hold regexes), and when the file cannot be read.
+GlobList parseGlobList(std::string_view text, const std::string& source, std::string_view what);
+GlobList readGlobList(const std::string& path, std::string_view what);
 
 // One case's verdict under the baseline and the flakes list:
 //   a regression the baseline expects             -> expected-fail
@@ -102,7 +106,7 @@ FlakeList readFlakes(const std::string& path);  // gcn::Error when it cannot be 
 //   anything else                                 -> unchanged
 // Reasons keep the original verdict and reason ("fail: 3 lane(s) differ ... [expected by
 // base.txt:4: known rounding]"); originalVerdict() reads them back.
-CaseResult applyExpectations(const Baseline& baseline, const FlakeList& flakes, CaseResult r);
+CaseResult applyExpectations(const Baseline& baseline, const GlobList& flakes, CaseResult r);
 
 // The verdict and reason an expected-fail or flake case had before applyExpectations (or a
 // retry) changed it; for any other case its own verdict and reason. std::nullopt when an
@@ -133,7 +137,7 @@ int runExitCode(const Summary& reported, bool failOnUnexpectedPass);
 
 struct ExpectationOptions {
   Baseline baseline;
-  FlakeList flakes;
+  GlobList flakes;
   unsigned retries = 0;  // reruns of a case that ends as a regression
   bool active() const {
     return !baseline.entries.empty() || !flakes.entries.empty() || retries > 0;

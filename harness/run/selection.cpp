@@ -110,6 +110,10 @@ bool Selector::take(const std::string& name) {
   if (!s_.include.empty() && !anyMatch(s_.include, name)) return false;
   if (anyMatch(s_.exclude, name)) return false;
   if (!listed_.empty() && !listed_.count(name)) return false;
+  if (anyMatch(s_.skip, name)) {
+    skipped_.push_back(name);
+    return false;
+  }
   const std::size_t k = position_++;
   return !s_.shard || k % s_.shard->count == s_.shard->index;
 }
@@ -130,11 +134,13 @@ std::vector<Case> selectCases(std::vector<Case> all, const Selection& s) {
   return out;
 }
 
-std::vector<Case> selectCases(std::string_view suite, const gcn::Chip& chip, const Selection& s) {
+std::vector<Case> selectCases(std::string_view suite, const gcn::Chip& chip, const Selection& s,
+                              std::vector<std::string>* skipped) {
   Selector selector(s);
   std::vector<Case> out = buildWantedCases(
       suite, [&](const std::string& name) { return selector.take(name); }, chip);
   selector.finish();
+  if (skipped != nullptr) *skipped = selector.skipped();
   return out;
 }
 

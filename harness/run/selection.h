@@ -33,6 +33,9 @@ struct Selection {
   std::vector<std::string> exclude;  // globs
   std::vector<std::string> names;    // exact case names (a case list); empty = no list
   std::string namesSource;           // where `names` came from, for errors ("cases.txt")
+  // Globs of cases not to run (a skips list): taken out after the globs and the list, before
+  // the shard, so that every shard skips the same cases and the shards still add up.
+  std::vector<std::string> skip;
   std::optional<Shard> shard;
 };
 
@@ -54,10 +57,13 @@ class Selector {
   explicit Selector(Selection s);
   bool take(const std::string& name);
   void finish() const;
+  // The cases `skip` took out, in list order.
+  const std::vector<std::string>& skipped() const { return skipped_; }
 
  private:
   Selection s_;
   std::set<std::string> listed_, seen_;
+  std::vector<std::string> skipped_;
   std::size_t position_ = 0;
 };
 
@@ -65,6 +71,8 @@ class Selector {
 std::vector<Case> selectCases(std::vector<Case> all, const Selection& s);
 // The selected cases of `suite` ("" = the default suites, suite.h), only they built: a run
 // of a few cases does not build the others. Throws gcn::Error as Selector and buildCases.
-std::vector<Case> selectCases(std::string_view suite, const gcn::Chip& chip, const Selection& s);
+// `skipped`, when given, receives the names Selection::skip took out.
+std::vector<Case> selectCases(std::string_view suite, const gcn::Chip& chip, const Selection& s,
+                              std::vector<std::string>* skipped = nullptr);
 
 }  // namespace gcnprobe::run

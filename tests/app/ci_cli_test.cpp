@@ -126,6 +126,61 @@ TEST(CiCli, ThreeShardsEqualOneRun) {
             verdicts(readJson(tmp("shard1.json"))).size());
 }
 
+// A skips list takes cases out before the shard: every shard skips the same cases, the shards
+// still merge into one complete run, and each skipped case is named in the JSON, never run.
+// A misspelt entry is a warning naming its line; a regex (deqp-runner's habit) is an error.
+TEST(CiCli, SkipsListTakesCasesOutBeforeTheShard) {
+  const std::string sel = "--filter 'storage.*'";
+  ASSERT_EQ(runGcnprobe("run " + sel + " --json " + tmp("noskip.json")).exit, 0);
+  const auto all = verdicts(readJson(tmp("noskip.json")));
+  std::set<std::string> wanted;  // what the globs below name, from the unskipped run
+  for (const auto& [name, v] : all)
+    if (name.rfind("storage.load_dword.", 0) == 0 || name == "storage.store_byte.offset0")
+      wanted.insert(name);
+  ASSERT_GE(wanted.size(), 2u);
+  const std::string skips = tmp("skips.txt");
+  std::ofstream(skips) << "\xef\xbb\xbf# slow here\nstorage.load_dword.*\n"
+                          "storage.store_byte.offset0  # racy\nstorage.no_such_*\n";
+  std::set<std::string> ran, skipped;
+  for (int k = 0; k < 2; ++k) {
+    const std::string json = tmp("skip" + std::to_string(k) + ".json");
+    const auto r = runGcnprobe("run " + sel + " --skips " + skips + " --shard " +
+                               std::to_string(k) + "/2 --json " + json);
+    ASSERT_EQ(r.exit, 0) << r.out;
+    EXPECT_NE(r.out.find(skips + ":4: 'storage.no_such_*' matches no case"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(std::to_string(wanted.size()) + " case(s) skipped by " + skips),
+              std::string::npos)
+        << r.out;
+    const nlohmann::json doc = readJson(json);
+    for (const auto& [name, v] : verdicts(doc))
+      EXPECT_TRUE(ran.insert(name).second) << name << " in both shards";
+    std::set<std::string> named;
+    for (const auto& n : doc["skipped"]["cases"])
+      named.insert(n.get<std::string>());
+    EXPECT_EQ(named, wanted);
+    skipped.insert(named.begin(), named.end());
+  }
+  for (const auto& [name, v] : all)
+    EXPECT_TRUE(ran.count(name) != 0 || skipped.count(name) != 0)
+        << name << " neither ran nor skipped";
+  EXPECT_EQ(ran.size() + wanted.size(), all.size());
+  for (const std::string& n : wanted)
+    EXPECT_EQ(ran.count(n), 0u) << n << " ran although skipped";
+  const auto merged = runGcnprobe("merge " + tmp("skip0.json") + " " + tmp("skip1.json") + " -o " +
+                                  tmp("skipmerged.json"));
+  EXPECT_EQ(merged.exit, 0) << merged.out;
+  // `list` takes the same list.
+  const auto list = runGcnprobe("list " + sel + " --skips " + skips, Stderr::Discard);
+  EXPECT_EQ(static_cast<size_t>(std::count(list.out.begin(), list.out.end(), '\n')), ran.size());
+
+  std::ofstream(tmp("regex-skips.txt")) << "storage\\.load_.*\n";
+  const auto regex = runGcnprobe("list --skips " + tmp("regex-skips.txt"));
+  EXPECT_EQ(regex.exit, 2) << regex.out;
+  EXPECT_NE(regex.out.find("regex-skips.txt:1: "), std::string::npos) << regex.out;
+  EXPECT_NE(regex.out.find("looks like a regular expression"), std::string::npos) << regex.out;
+}
+
 // The full run's JUnit and CSV, parsed by Python's xml.etree and csv modules: one entry per
 // case, counts equal to the summary line; and --json - is the whole JSON on standard output.
 TEST(CiCli, JunitCsvAndStdoutJsonOfTheFullRun) {

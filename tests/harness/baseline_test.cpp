@@ -16,7 +16,7 @@ namespace {
 
 using gcnprobe::run::Baseline;
 using gcnprobe::run::CaseResult;
-using gcnprobe::run::FlakeList;
+using gcnprobe::run::GlobList;
 using gcnprobe::run::Verdict;
 
 // The message of the gcn::Error that parsing `text` throws ("" when it does not throw).
@@ -117,8 +117,9 @@ TEST(BaselineParse, ErrorsNameFileLineAndReason) {
 }
 
 TEST(BaselineParse, Flakes) {
-  const FlakeList f = gcnprobe::run::parseFlakes(
-      "# flaky on lavapipe\nstorage.load_*   # sometimes\n\natomic.add\n", "flakes.txt");
+  const GlobList f = gcnprobe::run::parseGlobList(
+      "# flaky on lavapipe\nstorage.load_*   # sometimes\n\natomic.add\n", "flakes.txt",
+      "flakes list");
   ASSERT_EQ(f.entries.size(), 2u);
   EXPECT_EQ(f.entries[0].pattern, "storage.load_*");
   EXPECT_EQ(f.entries[0].reason, "sometimes");
@@ -126,7 +127,7 @@ TEST(BaselineParse, Flakes) {
   EXPECT_NE(f.find("storage.load_dword.offset0"), nullptr);
   EXPECT_EQ(f.find("storage.store_dword.offset0"), nullptr);
   try {
-    gcnprobe::run::parseFlakes("a.b\nstorage.x,fail\n", "flakes.txt");
+    gcnprobe::run::parseGlobList("a.b\nstorage.x,fail\n", "flakes.txt", "flakes list");
     FAIL() << "a baseline line was taken as a glob";
   } catch (const gcn::Error& e) {
     EXPECT_TRUE(contains(e.what(), "flakes.txt:2:")) << e.what();
@@ -143,16 +144,17 @@ TEST(BaselineParse, ByteOrderMarkAndRegexes) {
   ASSERT_EQ(b.entries.size(), 1u);
   EXPECT_EQ(b.entries[0].pattern, "storage.load_dword.offset0");
   EXPECT_NE(b.find("storage.load_dword.offset0"), nullptr);
-  const FlakeList f = gcnprobe::run::parseFlakes(
+  const GlobList f = gcnprobe::run::parseGlobList(
       "\xef\xbb\xbf"
       "atomic.add\n",
-      "flakes.txt");
+      "flakes.txt", "flakes list");
   ASSERT_EQ(f.entries.size(), 1u);
   EXPECT_EQ(f.entries[0].pattern, "atomic.add");
   for (const char* regex : {"texel\\..*", "^storage.load_dword$", "atomic.(add|sub)",
                             "storage.load_dword.offset[0-9]+"}) {
     try {
-      gcnprobe::run::parseFlakes(std::string("atomic.add\n") + regex + "\n", "flakes.txt");
+      gcnprobe::run::parseGlobList(std::string("atomic.add\n") + regex + "\n", "flakes.txt",
+                                   "flakes list");
       ADD_FAILURE() << regex << " was taken as a glob";
     } catch (const gcn::Error& e) {
       EXPECT_TRUE(contains(e.what(), "flakes.txt:2:")) << e.what();
@@ -165,7 +167,8 @@ TEST(BaselineParse, ByteOrderMarkAndRegexes) {
 TEST(BaselineParse, EntriesMatchingNoCaseAreNamed) {
   const Baseline b = gcnprobe::run::parseBaseline(
       "storage.load_dword.offset0,fail\nstorage.lod_dword.*,fail  # misspelt\n", "b.txt");
-  const FlakeList f = gcnprobe::run::parseFlakes("atomic.add*\natomic.ad\n", "flakes.txt");
+  const GlobList f =
+      gcnprobe::run::parseGlobList("atomic.add*\natomic.ad\n", "flakes.txt", "flakes list");
   const std::vector<std::string> names = {"storage.load_dword.offset0", "atomic.add.x"};
   EXPECT_EQ(gcnprobe::run::unmatchedEntries(b, f, names),
             (std::vector<std::string>{
@@ -208,7 +211,7 @@ TEST(BaselineApply, EveryTransition) {
       "s.fixed,fail # was broken\n"
       "s.unsup,fail\n",
       "b.txt");
-  const FlakeList none;
+  const GlobList none;
   const auto apply = [&](const CaseResult& r) {
     return gcnprobe::run::applyExpectations(b, none, r);
   };
@@ -239,7 +242,7 @@ TEST(BaselineApply, EveryTransition) {
 
 TEST(BaselineApply, KnownFlakes) {
   const Baseline b = gcnprobe::run::parseBaseline("s.a,crash\ns.b,fail\n", "b.txt");
-  const FlakeList f = gcnprobe::run::parseFlakes("s.*  # racy\n", "flakes.txt");
+  const GlobList f = gcnprobe::run::parseGlobList("s.*  # racy\n", "flakes.txt", "flakes list");
   const auto apply = [&](const CaseResult& r) { return gcnprobe::run::applyExpectations(b, f, r); };
   const CaseResult flake = apply(result("s.c", Verdict::Fail, "2 lane(s) differ"));
   EXPECT_EQ(flake.verdict, Verdict::Flake);
@@ -255,7 +258,7 @@ TEST(BaselineApply, KnownFlakes) {
 
 TEST(BaselineApply, OriginalVerdictReadsReasonsBack) {
   const Baseline b = gcnprobe::run::parseBaseline("s.a,fail # why\n", "b.txt");
-  const FlakeList f = gcnprobe::run::parseFlakes("s.f\n", "fl.txt");
+  const GlobList f = gcnprobe::run::parseGlobList("s.f\n", "fl.txt", "flakes list");
   const auto ef = gcnprobe::run::originalVerdict(gcnprobe::run::applyExpectations(
       b, f, result("s.a", Verdict::RouteMiss, "the pipeline has v_mov [1-ulp]")));
   ASSERT_TRUE(ef);
