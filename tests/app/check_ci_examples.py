@@ -34,12 +34,24 @@ def run_job(name, commands, env, workdir):
     script = ["set -euo pipefail",
               # `gcnprobe` is the binary under test; `run` keeps to one suite to stay quick.
               'gcnprobe() { if [ "$1" = run ]; then "$GCNPROBE_BIN" "$@" --filter "storage.*"; '
-              'else "$GCNPROBE_BIN" "$@"; fi; }']
+              'else "$GCNPROBE_BIN" "$@"; fi; }',
+              # The previous run's results, as GitLab's API (curl) or GitHub's CLI (gh) would
+              # fetch them: PREVIOUS_RESULTS when set, else "not found" as on a first run.
+              'curl() { local out=; while [ $# -gt 0 ]; do [ "$1" = --output ] && out=$2; '
+              'shift; done; if [ -n "${PREVIOUS_RESULTS:-}" ]; then cp "$PREVIOUS_RESULTS" "$out"; '
+              'else echo "curl: (22) 404" >&2; return 22; fi; }',
+              'gh() { local dir=; case "$1 $2" in "run list") [ -n "${PREVIOUS_RESULTS:-}" ] && '
+              'echo 4242; return 0;; "run download") while [ $# -gt 0 ]; do [ "$1" = --dir ] && '
+              'dir=$2; shift; done; mkdir -p "$dir"; cp "$PREVIOUS_RESULTS" "$dir/results.json";; '
+              '*) echo "gh: unexpected $*" >&2; return 1;; esac; }']
     script += commands
     # The jobs pin their GPU with --device "$GCNPROBE_CI_DEVICE"; here the device is the
     # default one (lavapipe), as a CI variable override would set it.
-    full_env = dict(os.environ, GCNPROBE_BIN=BIN, XDG_RUNTIME_DIR="/tmp",
-                    GCNPROBE_CI_DEVICE="llvmpipe", **env)
+    inherited = {k: v for k, v in os.environ.items() if k != "PREVIOUS_RESULTS"}
+    full_env = dict(inherited, GCNPROBE_BIN=BIN, XDG_RUNTIME_DIR="/tmp",
+                    GCNPROBE_CI_DEVICE="llvmpipe", GITHUB_REPOSITORY="example/gcnprobe",
+                    CI_JOB_TOKEN="t", CI_API_V4_URL="https://gitlab.example/api/v4",
+                    CI_PROJECT_ID="1", CI_DEFAULT_BRANCH="main", **env)
     r = subprocess.run(["bash", "-c", "\n".join(script)], cwd=workdir, env=full_env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
@@ -53,6 +65,35 @@ def user_files(workdir):
         f.write("# no known deviations on this device\n")
     with open(os.path.join(workdir, "ci", "gcnprobe-flakes.txt"), "w") as f:
         f.write("# no known flakes\n")
+    with open(os.path.join(workdir, "ci", "gcnprobe-skips.txt"), "w") as f:
+        f.write("# nothing to skip\n")
+
+
+def check_report_job(workdir, name, run_merge):
+    """The report job's outputs, first with no previous results, then with the first run's
+    results as the previous ones: the comparison runs and finds nothing changed."""
+    for f in ["report.html", "baseline-proposed.txt", "compare.txt"]:
+        if not os.path.exists(os.path.join(workdir, f)):
+            fail("%s: no %s" % (name, f))
+    first = open(os.path.join(workdir, "compare.txt")).read()
+    if "nothing to compare" not in first:
+        fail("%s: the first run compared with something: %s" % (name, first))
+    html = open(os.path.join(workdir, "report.html")).read()
+    if "<html" not in html.lower():
+        fail("%s: report.html is no HTML page" % name)
+    previous = os.path.join(workdir, "previous-run.json")
+    os.replace(os.path.join(workdir, "results.json"), previous)
+    if run_merge({"PREVIOUS_RESULTS": previous}):
+        second = open(os.path.join(workdir, "compare.txt")).read()
+        if "nothing to compare" in second or not second.strip():
+            fail("%s: with previous results the job compared nothing: %s" % (name, second))
+        print("%s, second run, compare.txt: %s" % (name, second.strip().splitlines()[-1]))
+
+
+def no_gpu(job_text, name):
+    """A job that reads files only must not hold a GPU runner."""
+    if "amd-gcn" in job_text or "/dev/dri" in job_text:
+        fail("%s holds a GPU runner, though it only reads files" % name)
 
 
 def check_merged(workdir, shards, name):
@@ -91,10 +132,28 @@ def check_gitlab():
         for node in range(1, n + 1):
             run_job("gitlab gcnprobe %d/%d" % (node, n), script,
                     {"CI_NODE_INDEX": str(node), "CI_NODE_TOTAL": str(n)}, w)
+        no_gpu(json.dumps(merge), "gitlab merge")
+        for f in ["report.html", "compare.txt"]:
+            if f not in merge["artifacts"]["paths"]:
+                fail("gitlab: merge keeps no %s" % f)
         if run_job("gitlab merge", merge["script"], {}, w):
             check_merged(w, ["results-%d.json" % k for k in range(1, n + 1)], "gitlab")
-            if not os.path.exists(os.path.join(w, "baseline-proposed.txt")):
-                fail("gitlab: no baseline-proposed.txt")
+            check_report_job(w, "gitlab merge",
+                             lambda env: run_job("gitlab merge (again)", merge["script"], env, w))
+
+
+GITHUB_CONTEXT = {"github.event.repository.default_branch": "main"}
+
+
+def expand(command):
+    """GitHub's ${{ ... }} expressions of a run step, as the runner expands them."""
+    def value(m):
+        key = m.group(1).strip()
+        if key not in GITHUB_CONTEXT:
+            fail("github: no test value for ${{ %s }}" % key)
+            return ""
+        return GITHUB_CONTEXT[key]
+    return re.sub(r"\$\{\{([^}]*)\}\}", value, command)
 
 
 def check_github():
@@ -110,17 +169,20 @@ def check_github():
         fail("github: the run does not pin its device (--device \"$GCNPROBE_CI_DEVICE\")")
     if not any("--shard ${{ matrix.shard }}/%d" % n in r for r in runs):
         fail("github: the run's shard count is not the matrix's (%d)" % n)
-    merge_runs = [s["run"] for s in jobs["merge"]["steps"] if "run" in s]
+    merge_runs = [expand(s["run"]) for s in jobs["merge"]["steps"] if "run" in s]
+    no_gpu(json.dumps({k: v for k, v in jobs["merge"].items() if k != "steps"}), "github merge")
     merged_files = re.findall(r"results-(\d+)\.json", " ".join(merge_runs))
     if sorted(int(k) for k in merged_files) != list(range(n)):
         fail("github: merge reads %s, the matrix runs %d shards" % (merged_files, n))
     with tempfile.TemporaryDirectory() as w:
         user_files(w)
         for shard in shards:
-            cmds = [r.replace("${{ matrix.shard }}", str(shard)) for r in runs]
+            cmds = [expand(r.replace("${{ matrix.shard }}", str(shard))) for r in runs]
             run_job("github shard %d" % shard, cmds, {}, w)
         if run_job("github merge", merge_runs, {}, w):
             check_merged(w, ["results-%d.json" % k for k in shards], "github")
+            check_report_job(w, "github merge",
+                             lambda env: run_job("github merge (again)", merge_runs, env, w))
 
 
 def check_containerfile():
