@@ -135,40 +135,61 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
                           const gcn::probe::Exploration& ex, DeviceSession& session) {
   const std::string& file = probe.file;
   const run::ProbeCase pc = run::probeCase(file, setup);
-  if (!pc.c) return notRun("no route can realise this probe: " + pc.reason);
+  // Every route considered, and why each one not taken was passed over.
+  nlohmann::json attempts = nlohmann::json::array();
+  std::string passedOver;
+  for (const run::RouteAttempt& a : pc.attempts) {
+    attempts.push_back({{"route", a.route}, {"taken", a.taken}, {"why", a.why}});
+    if (!a.taken) passedOver += "\n  route " + a.route + " not taken: " + a.why;
+  }
+  if (!pc.c) {
+    DeviceOutcome out =
+        notRun("no route can realise this probe: " + pc.reason, {{"routes", attempts}});
+    out.text += passedOver;
+    return out;
+  }
   const run::Case& c = *pc.c;
   const routes::DeviceCase& dc = c.device;
 
+  // A device outcome with the routes passed over after it.
+  const auto passed = [&](DeviceOutcome o) {
+    o.text += passedOver;
+    return o;
+  };
   vk::Context* ctx = session.context();
-  if (ctx == nullptr) return notRun("no Vulkan device: " + session.error());
+  if (ctx == nullptr)
+    return passed(notRun("no Vulkan device: " + session.error(), {{"routes", attempts}}));
   const vk::DeviceInfo& info = ctx->info();
   const std::string deviceName = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
   nlohmann::json j = {
+      {"routes", attempts},
       {"device", deviceName},
       {"gcn", info.chip.has_value()},
       {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)}};
   // On a GCN device the V# the driver builds (and the rules) are its generation's.
   if (info.chip && info.chip->gen != setup.chip->gen)
-    return notRun(deviceName + " is " + std::string(gcn::genName(info.chip->gen)) +
-                      " but the probe is prepared for " +
-                      std::string(gcn::genName(setup.chip->gen)) + ": pass --gen " +
-                      std::string(gcn::genName(info.chip->gen)),
-                  j);
+    return passed(notRun(deviceName + " is " + std::string(gcn::genName(info.chip->gen)) +
+                             " but the probe is prepared for " +
+                             std::string(gcn::genName(setup.chip->gen)) + ": pass --gen " +
+                             std::string(gcn::genName(info.chip->gen)),
+                         j));
 
   j["binding"] = std::string(routes::bindingName(dc.binding));
   const routes::RouteChoice choice = routes::chooseRoute(session.routeList(), dc);
-  if (choice.route == nullptr) return notRun(choice.reason, j);
+  if (choice.route == nullptr) return passed(notRun(choice.reason, j));
   j["route"] = std::string(choice.route->name());
-  if (!ctx->canExecute() && info.chip) return compileOnly(c, *choice.route, info, deviceName, j);
+  if (!ctx->canExecute() && info.chip)
+    return passed(compileOnly(c, *choice.route, info, deviceName, j));
 
   // The probe generation's own profile: the reference under its default policies, exact.
   const run::ProbeRun done =
       run::runProbeCase(c, *setup.chip, session.routeList(), ctx->features().robustBufferAccess2);
   const run::CaseResult& verdict = done.verdict;
   if (!done.device)
-    return notRun(verdict.verdict == run::Verdict::Unsupported ? deviceName + ": " + verdict.reason
-                                                               : verdict.reason,
-                  j);
+    return passed(notRun(verdict.verdict == run::Verdict::Unsupported
+                             ? deviceName + ": " + verdict.reason
+                             : verdict.reason,
+                         j));
   const routes::DeviceResult& r = *done.device;
   j["verdict"] = std::string(run::verdictName(verdict.verdict));
   j["verdict_reason"] = verdict.reason;
@@ -185,7 +206,7 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   const BufferFormat* bf = findBufferFormat(dc.format);
   const std::string format = bf != nullptr ? std::string(bf->name) : "";
   text += "  route: " + std::string(choice.route->name()) + " (" + j["binding"].get<std::string>() +
-          (format.empty() ? "" : ", " + format) + ")\n";
+          (format.empty() ? "" : ", " + format) + ")" + passedOver + "\n";
   j["run"] = true;
   j["caveat"] = caveat;
   j["format"] = format;

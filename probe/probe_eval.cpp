@@ -206,6 +206,8 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
     pin(p.value, p.place);
   for (const std::string& p : options.policies)
     pin(p, Place{"--policy", 0, 0});
+  s.route = probe.route;
+  s.format = probe.format;
   return s;
 }
 

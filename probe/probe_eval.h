@@ -32,6 +32,9 @@ struct ProbeSetup {
   unsigned lanes = 64;
   Policies policies;             // the generation's defaults with pinned choices applied
   std::vector<PolicyId> pinned;  // points fixed by the file or the command line
+  // The probe's `route` and `format` lines (unchecked here), for the device side.
+  std::optional<Placed<std::string>> route;
+  std::optional<Placed<std::string>> format;
 };
 
 // Throws gcn::Error naming the probe file and the line of the offending entry.

@@ -244,6 +244,12 @@ class LineParser {
       requireValue(key, value);
       setOnce(probe_.gen, std::string(value), key);
       probe_.gen->place = valuePlace();
+    } else if (k.size() == 1 && (k0 == "route" || k0 == "format")) {
+      // Checked where routes and formats are known (harness/run/suite.h, probeCase).
+      requireValue(key, value);
+      auto& slot = k0 == "route" ? probe_.route : probe_.format;
+      setOnce(slot, std::string(value), key);
+      slot->place = valuePlace();
     } else if (k.size() == 1 && k0 == "inst") {
       requireValue(key, value);
       setOnce(probe_.inst, std::string(value), key);
@@ -338,7 +344,7 @@ class LineParser {
       fail(keyColumn_, "unknown key '" + key +
                            "' (known: question, source, gen, inst, vsharp, vsharp words, lanes, "
                            "exec, m0, vN, sN, memory base, memory size, mem, lds, lds size, "
-                           "policy, expect)");
+                           "policy, expect, route, format)");
     }
   }
 

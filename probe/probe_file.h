@@ -105,6 +105,11 @@ struct Probe {
 
   std::vector<Placed<std::string>> policies;  // "name=option", pinned for every evaluation
 
+  // The route a device runs the probe on (`route = texel`), and a texel view's VkFormat
+  // (`format = R8_UNORM`): names checked where the routes are known.
+  std::optional<Placed<std::string>> route;
+  std::optional<Placed<std::string>> format;
+
   std::vector<ExpectReg> expectRegs;
   std::vector<ExpectData> expectData;
   std::optional<ExpectValues> expectInRange;  // per lane: 1 = every access in range

@@ -101,10 +101,18 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want = 
 // construct makes the driver run exactly this instruction with exactly this V# (memory cut
 // to what the route binds); else `reason` says why not. `run --suite disputed` and
 // `gcnprobe probe` both take their cases from here.
+// A route considered for a probe: taken, or why not.
+struct RouteAttempt {
+  std::string route;  // "texel", "storage", "atomic", "raw", "binary"
+  bool taken = false;
+  std::string why;
+};
 struct ProbeCase {
   std::optional<Case> c;
   std::string reason;
+  std::vector<RouteAttempt> attempts;  // in the order tried
 };
+// Throws gcn::Error at the probe's line for an unknown `route` or `format` name.
 ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup);
 std::string probeCaseName(const std::string& file);
 

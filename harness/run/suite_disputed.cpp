@@ -44,11 +44,13 @@ Realisation no(std::string reason) {
 
 // IDXEN accesses through a texel-buffer view: the V# must be the one RADV writes for a
 // view of some table format (radv_make_texel_buffer_descriptor via makeTexelBufferVSharp),
-// `allowed` restricts the formats (atomics: R32_UINT / R32_SINT).
+// `allowed` restricts the formats (atomics: R32_UINT / R32_SINT; a probe's `format`), and
+// `allowedWhy` says why.
 Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
                          const gcn::WaveState& state, const gcn::MemoryImage& memory,
                          const gcn::VSharp& v, const std::array<uint32_t, 4>& words,
-                         routes::Binding binding, std::optional<VkFormat> allowed) {
+                         routes::Binding binding, std::optional<VkFormat> allowed,
+                         std::string_view allowedWhy) {
   if (!inst.idxen || inst.offen || inst.offset != 0)
     return no(
         "a texel-buffer access (texelFetch/imageLoad/imageStore/imageAtomic) is IDXEN with "
@@ -86,8 +88,10 @@ Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
   }
   return no("V# (" + gcn::formatVSharp(chip.gen, v) +
             ") is not the V# RADV builds for any texel-buffer view" +
-            (allowed ? " of the format the atomic needs" : "") + " on " +
-            std::string(gcn::genName(chip.gen)) +
+            (allowed ? " of " + std::string(findBufferFormat(*allowed)->name) + " (" +
+                           std::string(allowedWhy) + ")"
+                     : std::string()) +
+            " on " + std::string(gcn::genName(chip.gen)) +
             " (formats.h: STRIDE = texel size, NUM_RECORDS in " +
             (texelNumRecordsInBytes(chip.gen, v.stride) ? "bytes" : "elements") +
             ", the format's DATA_FORMAT/NUM_FORMAT/DST_SEL, nothing else)");
@@ -117,10 +121,9 @@ Realisation realiseStorage(const gcn::Chip& chip, const gcn::Instruction& inst,
 }
 
 // The raw V# route (harness/routes/raw.h): the instruction form of a lane shader with any V#,
-// the V# going to the device word for word. `driverWhy` is why no driver-built V# matched.
+// the V# going to the device word for word.
 Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state,
-                       const gcn::MemoryImage& memory, const gcn::VSharp& v,
-                       const std::string& driverWhy) {
+                       const gcn::MemoryImage& memory, const gcn::VSharp& v) {
   const gcn::OpcodeInfo& op = *inst.op;
   routes::DeviceCase d;
   d.inst = inst;
@@ -155,19 +158,18 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
     case gcn::OpKind::Cache:
       return no(std::string(op.mnemonic) + " has no data access a route can realise");
   }
-  if (std::string f = routes::rawFormProblem(d); !f.empty())
-    return no(driverWhy + "; raw V# route: " + f);
+  if (std::string f = routes::rawFormProblem(d); !f.empty()) return no(f);
   return {std::move(d), ""};
 }
 
 // The binary route (harness/isa/binary_route.h) for an instruction no Vulkan construct makes
-// ACO emit or no lane shader has (`noVulkan` says why): patched into a template pipeline,
+// ACO emit or no lane shader has: patched into a template pipeline,
 // when the templates host its form (isa::binaryFormProblem: OFFEN, IDXEN or no VADDR, SOFFSET
 // 0, ...), with RADV's SSBO V# or, through a descriptor buffer, any V# the raw route confines;
 // only a GCN device runs it.
 Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
                           const gcn::WaveState& state, const gcn::MemoryImage& memory,
-                          const std::vector<uint8_t>& lds, const std::string& noVulkan) {
+                          const std::vector<uint8_t>& lds) {
   routes::DeviceCase d;
   d.inst = inst;
   d.state = state;
@@ -179,27 +181,74 @@ Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
   const bool texel = isa::isTexelTemplate(isa::templateVariant(chip, *inst.op, inst.idxen));
   d.binding = texel ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer;
   d.rawVsharp = texel || !isa::isDriverSsboVsharp(chip, d);
-  if (std::string why = isa::binaryFormProblem(chip, d); !why.empty())
-    return no(noVulkan + "; binary route: " + why);
+  if (std::string why = isa::binaryFormProblem(chip, d); !why.empty()) return no(why);
   return {std::move(d), ""};
 }
+
+// The route a driver-built V# of this instruction's kind goes through.
+std::string_view driverRouteName(const gcn::OpcodeInfo& op) {
+  switch (op.kind) {
+    case gcn::OpKind::LoadFormat:
+    case gcn::OpKind::StoreFormat:
+      return "texel";
+    case gcn::OpKind::Atomic:
+      return "atomic";
+    case gcn::OpKind::Load:
+    case gcn::OpKind::Store:
+    case gcn::OpKind::Cache:
+      break;
+  }
+  return "storage";
+}
+
+// What the probe asks of the device side: its `route` and a texel view's `format`.
+struct Pick {
+  std::optional<std::string> route;
+  std::optional<VkFormat> format;
+  std::string routeLine;  // "route = raw (t.probe:7)", for reasons
+};
+
+// Each route considered for a probe, in order, and why it was not taken.
+class Attempts {
+ public:
+  explicit Attempts(const Pick& pick) : pick_(pick) {}
+  // Whether `route` may be tried: there is no pick, or it is this route.
+  bool allowed(std::string_view route) {
+    if (!pick_.route || *pick_.route == route) return true;
+    list_.push_back({std::string(route), false, "not the probe's " + pick_.routeLine});
+    return false;
+  }
+  Realisation note(std::string_view route, Realisation r) {
+    list_.push_back({std::string(route), r.device.has_value(), r.device ? "" : r.reason});
+    return r;
+  }
+  std::vector<RouteAttempt> take() { return std::move(list_); }
+
+ private:
+  const Pick& pick_;
+  std::vector<RouteAttempt> list_;
+};
 
 // Whether a route's Vulkan construct makes the driver run exactly this instruction with
 // exactly this V#: `device` when it does (memory cut to what the route binds), else
 // `reason` says why not. A V# no driver builds goes to the raw V# route when the instruction
 // has a lane shader's form; an instruction no Vulkan construct emits goes to the binary route
-// when the templates host its form.
+// when the templates host its form. A picked route is the only one tried.
 Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
                     const gcn::WaveState& state, const gcn::MemoryImage& memory,
-                    const std::vector<uint8_t>& lds) {
+                    const std::vector<uint8_t>& lds, const Pick& pick, Attempts& tried) {
   if (inst.op == nullptr) return no("no instruction");
   const gcn::OpcodeInfo& op = *inst.op;
   const std::array<uint32_t, 4> words = gcn::vsharpWords(state, inst.srsrc);
   const gcn::VSharp v = gcn::decodeVSharp(chip.gen, words);
   // Order: instruction modifiers no shader produces (the binary route), then the driver-built
   // V#s of each route, then the raw V# route.
-  const auto binary = [&](const std::string& why) {
-    return realiseBinary(chip, inst, state, memory, lds, why);
+  const auto binary = [&](const std::string& noVulkan) {
+    if (!tried.allowed("binary"))
+      return no(noVulkan + "; binary route: not the probe's " + pick.routeLine);
+    Realisation r = tried.note("binary", realiseBinary(chip, inst, state, memory, lds));
+    if (!r.device) r.reason = noVulkan + "; binary route: " + r.reason;
+    return r;
   };
   if (op.encoding == gcn::Encoding::Mtbuf)
     return binary(
@@ -226,8 +275,11 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   if (!atomic && (inst.glc || inst.slc))
     return binary(
         "GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
+  const std::string_view driverRoute = driverRouteName(op);
   Realisation driver = no("");
-  if (inst.soffset != 128)
+  if (!tried.allowed(driverRoute))
+    driver = no(std::string(driverRoute) + " route: not the probe's " + pick.routeLine);
+  else if (inst.soffset != 128)
     driver =
         no("SOFFSET is not the inline constant 0: the driver-built routes' accesses have SOFFSET "
            "0");
@@ -247,27 +299,70 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
           driver = realiseTexel(chip, inst, state, memory, v, words,
                                 op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
                                                                    : routes::Binding::StorageTexel,
-                                std::nullopt);
+                                pick.format, "the probe's format");
         break;
       case gcn::OpKind::Load:
       case gcn::OpKind::Store:
         driver = realiseStorage(chip, inst, state, memory, v, words);
         break;
       case gcn::OpKind::Atomic:
-        driver = inst.idxen ? realiseTexel(chip, inst, state, memory, v, words,
-                                           routes::Binding::StorageTexel,
-                                           routes::atomicTexelFormat(op.atomic))
-                            : realiseStorage(chip, inst, state, memory, v, words);
+        driver =
+            inst.idxen
+                ? realiseTexel(chip, inst, state, memory, v, words, routes::Binding::StorageTexel,
+                               routes::atomicTexelFormat(op.atomic), "the format the atomic needs")
+                : realiseStorage(chip, inst, state, memory, v, words);
         break;
       case gcn::OpKind::Cache:
         break;  // taken by the binary route above
     }
+    tried.note(driverRoute, driver);
   }
   if (driver.device) return driver;
-  Realisation raw = realiseRaw(inst, state, memory, v, driver.reason);
-  if (raw.device) return raw;
+  Realisation raw = no("raw V# route: not the probe's " + pick.routeLine);
+  if (tried.allowed("raw")) {
+    raw = tried.note("raw", realiseRaw(inst, state, memory, v));
+    if (raw.device) return raw;
+    raw.reason = "raw V# route: " + raw.reason;
+  }
   // A form no lane shader has (an IDXEN typed access, say): the binary route's templates.
-  return binary(raw.reason);
+  return binary(driver.reason + "; " + raw.reason);
+}
+
+// The probe's `route` and `format` lines, checked against the routes and the format table.
+Pick pickOf(const gcn::probe::ProbeSetup& setup) {
+  Pick p;
+  if (setup.route) {
+    const std::string& r = setup.route->value;
+    if (r != "texel" && r != "storage" && r != "atomic" && r != "raw" && r != "binary")
+      throw gcn::Error(setup.route->place,
+                       "unknown route '" + r + "' (known: texel, storage, atomic, raw, binary)");
+    p.route = r;
+    p.routeLine = "route = " + r + " (" + setup.route->place.file + ":" +
+                  std::to_string(setup.route->place.line) + ")";
+  }
+  if (setup.format) {
+    const BufferFormat* f = nullptr;
+    try {
+      f = &parseBufferFormat(setup.format->value);
+    } catch (const gcn::Error& e) {
+      throw gcn::Error(setup.format->place, e.reason());
+    }
+    if (!f->texel)
+      throw gcn::Error(setup.format->place, std::string(f->name) +
+                                                " is not a texel-buffer format of the table, so no "
+                                                "texel view can be made of it");
+    p.format = f->vk;
+    // A view of this format is what the probe asks for: no other route stands in for it.
+    if (p.route && *p.route != "texel")
+      throw gcn::Error(setup.format->place,
+                       "'format' picks a texel view's VkFormat, but the probe's route is " +
+                           *p.route + " (line " + std::to_string(setup.route->place.line) + ")");
+    if (!p.route)
+      p.routeLine = "format = " + setup.format->value + " (" + setup.format->place.file + ":" +
+                    std::to_string(setup.format->place.line) + "), a texel view";
+    p.route = "texel";
+  }
+  return p;
 }
 
 }  // namespace
@@ -277,8 +372,11 @@ std::string probeCaseName(const std::string& file) {
 }
 
 ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup) {
-  Realisation rz = realise(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds);
-  if (!rz.device) return {std::nullopt, std::move(rz.reason)};
+  const Pick pick = pickOf(setup);
+  Attempts tried(pick);
+  Realisation rz =
+      realise(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds, pick, tried);
+  if (!rz.device) return {std::nullopt, std::move(rz.reason), tried.take()};
   Case c;
   c.name = probeCaseName(file);
   c.suite = kDisputedSuite;
@@ -286,7 +384,7 @@ ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup
   c.tolerance = ToleranceId::Exact;
   c.gcnTolerance = ToleranceId::Exact;
   c.device = std::move(*rz.device);
-  return {std::move(c), ""};
+  return {std::move(c), "", tried.take()};
 }
 
 PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
@@ -368,7 +466,17 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
     } catch (const gcn::Error&) {
       continue;
     }
-    ProbeCase pc = probeCase(file, *setup);
+    ProbeCase pc;
+    try {
+      pc = probeCase(file, *setup);
+    } catch (const gcn::Error& e) {  // an unknown route or format name
+      Case c;
+      c.name = name;
+      c.suite = kDisputedSuite;
+      c.broken = e.what();
+      if (wanted(want, c.name)) cases.push_back(std::move(c));
+      continue;
+    }
     if (pc.c && wanted(want, pc.c->name)) cases.push_back(std::move(*pc.c));
   }
   return cases;

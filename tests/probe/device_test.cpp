@@ -7,9 +7,11 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "harness/isa/binary_route.h"
 #include "harness/routes/all_routes.h"
@@ -488,6 +490,73 @@ TEST(ProbeDeviceCli, SaysWhyAProbeIsNotRun) {
                          " is not a GCN device: its descriptors are not V#s"),
             std::string::npos)
       << raw.out;
+}
+
+// A probe's `route` and `format` lines pick what the device runs, and every route considered is
+// listed with why it was passed over. texel-unorm8-to-float's V# is RADV's R8_UNORM view, so
+// unpicked the texel route takes it; picked raw, the texel route is passed over for the pick;
+// picked R8_UINT (another V#), nothing stands in for the view. Names are checked at their line.
+TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
+  std::ifstream in(probePath("texel-unorm8-to-float"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto realiseWith = [&](const std::string& extra) {
+    const gcn::probe::Probe probe = gcn::probe::parseProbe(text.str() + extra, "t.probe");
+    return run::probeCase(probe.file, gcn::probe::prepare(probe, {}));
+  };
+  const auto attempt = [](const run::ProbeCase& pc, const std::string& route) {
+    for (const run::RouteAttempt& a : pc.attempts)
+      if (a.route == route) return a;
+    return run::RouteAttempt{"(none)", false, "not tried"};
+  };
+  const run::ProbeCase plain = realiseWith("");
+  ASSERT_TRUE(plain.c.has_value()) << plain.reason;
+  EXPECT_EQ(plain.c->device.format, VK_FORMAT_R8_UNORM);
+  EXPECT_TRUE(attempt(plain, "texel").taken);
+  EXPECT_EQ(plain.attempts.size(), 1u);
+
+  const run::ProbeCase viaRaw = realiseWith("route = raw\n");
+  ASSERT_TRUE(viaRaw.c.has_value()) << viaRaw.reason;
+  EXPECT_TRUE(viaRaw.c->device.rawVsharp);
+  EXPECT_FALSE(attempt(viaRaw, "texel").taken);
+  EXPECT_NE(attempt(viaRaw, "texel").why.find("not the probe's route = raw (t.probe:18)"),
+            std::string::npos)
+      << attempt(viaRaw, "texel").why;
+  EXPECT_TRUE(attempt(viaRaw, "raw").taken);
+
+  const run::ProbeCase same = realiseWith("format = r8_unorm\n");
+  ASSERT_TRUE(same.c.has_value()) << same.reason;
+  EXPECT_EQ(same.c->device.format, VK_FORMAT_R8_UNORM);
+  const run::ProbeCase other = realiseWith("format = VK_FORMAT_R8_UINT\n");
+  EXPECT_FALSE(other.c.has_value());
+  EXPECT_NE(other.reason.find("VK_FORMAT_R8_UINT (the probe's format)"), std::string::npos)
+      << other.reason;
+  EXPECT_FALSE(attempt(other, "raw").taken);
+  EXPECT_NE(attempt(other, "raw").why.find("format = VK_FORMAT_R8_UINT (t.probe:18)"),
+            std::string::npos)
+      << attempt(other, "raw").why;
+
+  // An SSBO probe passes the storage route over for its V# before the raw route takes it.
+  const run::ProbeCase straddle = realiseLoaded(load("raw-straddle"));
+  ASSERT_TRUE(straddle.c.has_value()) << straddle.reason;
+  EXPECT_FALSE(attempt(straddle, "storage").taken);
+  EXPECT_NE(attempt(straddle, "storage").why.find("is not RADV's storage-buffer V#"),
+            std::string::npos);
+  EXPECT_TRUE(attempt(straddle, "raw").taken);
+
+  for (const auto& [extra, reason] : std::vector<std::pair<std::string, std::string>>{
+           {"route = texle\n", "unknown route 'texle'"},
+           {"format = R8_UNROM\n", "unknown buffer format 'R8_UNROM'"},
+           {"route = storage\nformat = R8_UNORM\n", "but the probe's route is storage"}}) {
+    try {
+      (void)realiseWith(extra);
+      ADD_FAILURE() << extra << " accepted";
+    } catch (const gcn::Error& e) {
+      EXPECT_EQ(e.place().file, "t.probe") << e.what();
+      EXPECT_GE(e.place().line, 18) << e.what();
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
