@@ -9,6 +9,7 @@
 #include "app/commands.h"
 #include "app/version.h"
 #include "harness/run/html_report.h"
+#include "harness/run/merge.h"
 #include "harness/run/results_file.h"
 #include "reference/error.h"
 
@@ -31,9 +32,15 @@ int runReport(const ReportOptions& o) {
   // did not finish.
   for (const std::string& path : o.inputs)
     runs.push_back(run::readResults(path, true));
+  // The order `gcnprobe list` gives the first report's profile: cases, suites and rows follow it.
+  std::string profile;
+  if (const auto it = runs.front().header.find("profile");
+      it != runs.front().header.end() && it->is_string())
+    profile = it->get<std::string>();
   const nlohmann::json data = run::reportData(
       runs, o.labels,
-      std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")");
+      std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")",
+      run::caseListOrder(profile));
   const std::string html = run::reportHtml(data);
   std::ofstream out(o.output, std::ios::binary);
   if (!out) throw gcn::cannotWrite(o.output, "report");

@@ -190,6 +190,7 @@
 
   // ---- the differences between reports ----
   const DIFF_LIMIT = 500;
+  const KIND_ORDER = D.diff_kinds || [];
   function renderDifferences(all) {
     if (!atlas) return;
     const list = [];
@@ -200,19 +201,29 @@
       (list.length ? ': ' + Object.keys(byKind).map((k) => byKind[k] + ' ' + k).join(', ') : '') +
       '</span></h2>';
     if (list.length) {
-      h += '<table id="diff-list"><tr><th>case</th><th>difference</th>';
+      h += '<table id="diff-list"><thead><tr><th>case</th><th>difference</th>';
       for (let k = 0; k < R; ++k) h += '<th title="' + esc(D.runs[k].label) + '">' + letter(k) + '</th>';
-      h += '</tr>';
-      const shown = all ? list : list.slice(0, DIFF_LIMIT);
+      h += '</tr></thead>';
+      // Grouped by the weightiest kind a case shows (a verdict before an instruction before a
+      // value before a missing case), each group in list order.
+      const rank = (c) => Math.min(...c.d.map((x) => { const r = KIND_ORDER.indexOf(x); return r < 0 ? KIND_ORDER.length : r; }));
+      const shown = (all ? list : list.slice(0, DIFF_LIMIT)).slice().sort((a, b) => rank(D.cases[a]) - rank(D.cases[b]) || a - b);
+      let group = -1;
       for (const i of shown) {
         const c = D.cases[i];
+        if (rank(c) !== group) {
+          group = rank(c);
+          const n = list.filter((j) => rank(D.cases[j]) === group).length;
+          h += '<tbody data-group="' + esc(KIND_ORDER[group] || 'other') + '"><tr class="grp"><th colspan="' + (2 + R) + '">' +
+            esc(KIND_ORDER[group] || 'other') + ' <span class="n muted">' + n + '</span></th></tr>';
+        }
         h += '<tr data-case="' + esc(c.n) + '" data-kinds="' + esc(c.d.join(' ')) + '"' +
           (match[i] ? '' : ' hidden') + '><td><a href="#case=' + encodeURIComponent(c.n) + '">' +
           esc(c.n) + '</a></td><td>' + c.d.map((x) => '<span class="kind">' + esc(x) + '</span>').join('') + '</td>';
         for (let k = 0; k < R; ++k) h += '<td>' + badge(c.v[k]) + '</td>';
         h += '</tr>';
       }
-      h += '</table>';
+      h += '</tbody></table>';
       if (shown.length < list.length) {
         h += '<p class="more"><button id="diff-more">show all ' + list.length + '</button></p>';
       }
@@ -308,18 +319,20 @@
   const LANE_LIMIT = 256;
   function lanesTable(lanes, k, all) {
     const shown = all ? lanes : lanes.slice(0, LANE_LIMIT);
+    // The bits come right after the lane's coordinates: the low bits a 1-ulp difference marks
+    // are at their right end, and the wide value columns after them may wrap, never they.
     let h = '<table class="lanes" data-k="' + k + '"><tr><th>lane</th><th>element</th><th>byte</th>' +
-      '<th>comp</th><th>kind</th><th>memory before</th><th>expected</th><th>actual</th>' +
-      '<th>classification</th><th>bits (differing marked)</th></tr>';
+      '<th>comp</th><th>bits (differing marked)</th><th>kind</th><th>memory before</th><th>expected</th>' +
+      '<th>actual</th><th>classification</th></tr>';
     for (const l of shown) {
       const mm = l.verdict === 'mismatch';
       h += '<tr class="' + (mm ? 'mm' : 'ok') + '"><td class="lane">' + esc(l.lane) + '</td><td>' + esc(l.element) +
-        '</td><td>' + esc(l.byte_offset) + '</td><td>' + esc(l.component) + '</td><td>' + esc(l.kind) +
+        '</td><td>' + esc(l.byte_offset) + '</td><td>' + esc(l.component) + '</td><td class="bits">' +
+        bitsCell(l.expected_bits, l.actual_bits) + '</td><td>' + esc(l.kind) +
         '</td><td class="val">' + esc(l.memory_bits || '-') + '</td><td class="val">' + esc(l.expected_bits) +
         ' <span class="muted">' + esc(l.expected_value) + '</span></td><td class="val">' + esc(l.actual_bits) +
-        ' <span class="muted">' + esc(l.actual_value) + '</span></td><td>' +
-        (mm ? esc(l.classification || 'mismatch') : '<span class="muted">match</span>') + '</td><td class="bits">' +
-        bitsCell(l.expected_bits, l.actual_bits) + '</td></tr>';
+        ' <span class="muted">' + esc(l.actual_value) + '</span></td><td class="wrap">' +
+        (mm ? esc(l.classification || 'mismatch') : '<span class="muted">match</span>') + '</td></tr>';
     }
     h += '</table>';
     if (shown.length < lanes.length) {
@@ -467,7 +480,11 @@
     });
   }
 
+  // Sticky headers sit below the sticky controls bar, whatever its height.
+  const controlsHeight = () => document.documentElement.style.setProperty('--controls-h', $('controls').offsetHeight + 'px');
+  window.addEventListener('resize', controlsHeight);
   renderHeader();
+  controlsHeight();
   renderCounts();
   wire();
   computeMatch();

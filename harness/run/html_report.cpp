@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "harness/run/compare.h"
+#include "reference/opcodes.h"
 #include "report/page.h"
 
 namespace gcnprobe::run {
@@ -63,6 +64,58 @@ std::string defaultLabel(const ResultsFile& r) {
   return profile.empty() ? driver : driver + " / " + profile;
 }
 
+// The MUBUF/MTBUF opcode a column names (a dotted part that is a mnemonic, with or without
+// "buffer_"), as (encoding, opcode on GFX9, else the newest generation that has it); columns
+// naming none sort after those that do.
+std::optional<std::pair<int, int>> columnInstruction(const std::string& column) {
+  for (const std::string& part : splitDots(column)) {
+    const gcn::OpcodeInfo* op = gcn::findOpcode(part);
+    if (op == nullptr) op = gcn::findOpcode("buffer_" + part);
+    if (op == nullptr) continue;
+    int number = -1;
+    for (int g = 3; g >= 0 && number < 0; --g)
+      number = op->opcode[static_cast<std::size_t>(g)];
+    return std::make_pair(static_cast<int>(op->encoding), number);
+  }
+  return std::nullopt;
+}
+
+// Text with its digit runs compared as numbers: "offset4" before "offset20".
+bool naturalLess(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei])))
+        ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej])))
+        ++ej;
+      std::string na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+// Columns in instruction order (opcode), then naturally by the rest of their text.
+bool columnBefore(const std::string& a, const std::string& b) {
+  const auto ia = columnInstruction(a), ib = columnInstruction(b);
+  if (ia.has_value() != ib.has_value()) return ia.has_value();
+  if (ia && *ia != *ib) return *ia < *ib;
+  return naturalLess(a, b);
+}
+
 }  // namespace
 
 MatrixCell matrixCell(const std::string& name, const std::string& suite, const std::string& format,
@@ -86,7 +139,8 @@ MatrixCell matrixCell(const std::string& name, const std::string& suite, const s
 }
 
 nlohmann::json reportData(const std::vector<ResultsFile>& runs,
-                          const std::vector<std::string>& labels, const std::string& generator) {
+                          const std::vector<std::string>& labels, const std::string& generator,
+                          std::span<const std::string> listOrder) {
   nlohmann::json data;
   data["generator"] = generator;
   nlohmann::json verdicts = nlohmann::json::array();
@@ -94,6 +148,8 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     verdicts.push_back(std::string(verdictName(static_cast<Verdict>(v))));
   data["verdicts"] = verdicts;
   data["lane_fields"] = kLaneFields;
+  // The kinds of difference, weightiest first: the atlas groups its differing cases so.
+  data["diff_kinds"] = {kDiffVerdict, kDiffInstruction, kDiffValue, kDiffMissing};
 
   // The reports: header, summary, label.
   nlohmann::json runList = nlohmann::json::array();
@@ -118,21 +174,34 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
   }
   data["runs"] = runList;
 
-  // The cases in list order: the first report's order, then each later report's new cases.
+  // The cases in list order (`listOrder`), then those it does not name in the order the reports
+  // hold them (the first report's, then each later report's new cases): a report lists its
+  // cases as they finish, which is not an order for people.
+  std::unordered_map<std::string, std::size_t> listPosition;
+  for (std::size_t i = 0; i < listOrder.size(); ++i)
+    listPosition.emplace(listOrder[i], i);
+  std::vector<std::pair<std::size_t, std::string>> ordered;  // (list position, name)
+  std::unordered_map<std::string, std::size_t> seenName;
+  for (const ResultsFile& r : runs)
+    for (const nlohmann::json& rec : r.records) {
+      const std::string name = rec.value("name", "");
+      if (!seenName.emplace(name, ordered.size()).second) continue;
+      const auto it = listPosition.find(name);
+      ordered.emplace_back(it != listPosition.end() ? it->second : listOrder.size(), name);
+    }
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> names;
   std::unordered_map<std::string, std::size_t> index;
-  std::vector<std::vector<const nlohmann::json*>> records;  // [case][run]
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    for (const nlohmann::json& rec : runs[k].records) {
-      const std::string name = rec.value("name", "");
-      auto [it, added] = index.emplace(name, names.size());
-      if (added) {
-        names.push_back(name);
-        records.emplace_back(runs.size(), nullptr);
-      }
-      records[it->second][k] = &rec;
-    }
+  for (const auto& [position, name] : ordered) {
+    index.emplace(name, names.size());
+    names.push_back(name);
   }
+  std::vector<std::vector<const nlohmann::json*>> records(
+      names.size(), std::vector<const nlohmann::json*>(runs.size(), nullptr));  // [case][run]
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    for (const nlohmann::json& rec : runs[k].records)
+      records[index.at(rec.value("name", ""))][k] = &rec;
 
   // The differences: verdicts and ISA digests as `gcnprobe compare` sees them (the first
   // report against each other: equal verdicts are equal to each other), lane values here.
@@ -162,7 +231,8 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     }
   }
 
-  // Suites, rows and columns in order of first appearance.
+  // Suites and rows in order of first appearance in list order (the suites' own order: the
+  // format table's for formats); columns then sorted into instruction order (columnOrder).
   struct SuiteAxes {
     std::vector<std::string> rows, columns;
     std::map<std::string, std::size_t> rowIndex, columnIndex;
@@ -247,6 +317,28 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     }
     if (anyVs) c["vs"] = vs;
     cases.push_back(std::move(c));
+  }
+  // Columns in instruction order: a format missing from the first row would otherwise put its
+  // instructions last.
+  for (SuiteAxes& a : axes) {
+    std::vector<std::size_t> order(a.columns.size());
+    for (std::size_t j = 0; j < order.size(); ++j)
+      order[j] = j;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return columnBefore(a.columns[x], a.columns[y]);
+    });
+    std::vector<std::size_t> newIndex(order.size());
+    std::vector<std::string> sorted;
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      newIndex[order[j]] = j;
+      sorted.push_back(a.columns[order[j]]);
+    }
+    a.columns = std::move(sorted);
+    a.columnIndex.clear();
+    for (std::size_t j = 0; j < a.columns.size(); ++j)
+      a.columnIndex[a.columns[j]] = j;
+    for (nlohmann::json& c : cases)
+      if (&axes[c["s"].get<std::size_t>()] == &a) c["c"] = newIndex[c["c"].get<std::size_t>()];
   }
   nlohmann::json suites = nlohmann::json::array();
   for (std::size_t s = 0; s < suiteNames.size(); ++s)

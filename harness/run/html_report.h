@@ -5,6 +5,7 @@
 // cases that differ marked and listed with the kind of difference). Usage: docs/report.md.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,12 @@ MatrixCell matrixCell(const std::string& name, const std::string& suite, const s
 // define) and each report's record. `labels`: one per report (empty: made from the header:
 // driver version and profile). Throws gcn::Error (from compareResults) when a report holds a
 // case twice.
+// Cases, suites and rows follow `listOrder` (case names as `gcnprobe list` prints them; names
+// it lacks follow in report order), columns instruction order (opcode, then the rest of the
+// column's text with numbers compared as numbers): never the order in which cases finished.
 nlohmann::json reportData(const std::vector<ResultsFile>& runs,
-                          const std::vector<std::string>& labels, const std::string& generator);
+                          const std::vector<std::string>& labels, const std::string& generator,
+                          std::span<const std::string> listOrder = {});
 
 // The whole page: report/report.html with the CSS, the script and `data` put in. The data is
 // JSON in a <script type="application/json"> element with every '<' written \u003c, so no

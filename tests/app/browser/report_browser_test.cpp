@@ -64,8 +64,8 @@ std::string urlEncode(const std::string& s) {
 
 // Headless Chromium on file://PATH#FRAGMENT: `mode` "--dump-dom" (the DOM after the scripts
 // ran, on standard output) or "--screenshot=FILE --window-size=W,H".
-std::string chromium(const std::string& path, const std::string& fragment,
-                     const std::string& mode) {
+std::string chromium(const std::string& path, const std::string& fragment, const std::string& mode,
+                     const std::string& flags = "") {
   static int profile = 0;
   const std::string dataDir = kOut + "/chromium-profile-" + std::to_string(profile++);
   const std::string url =
@@ -73,8 +73,8 @@ std::string chromium(const std::string& path, const std::string& fragment,
   const std::string cmd = "chromium --headless --disable-gpu --no-first-run --disable-extensions " +
                           std::string(geteuid() == 0 ? "--no-sandbox " : "") +
                           "--user-data-dir=" + shellQuote(dataDir) +
-                          " --virtual-time-budget=30000 " + mode + " " + shellQuote(url) + " 2>>" +
-                          shellQuote(kOut + "/chromium.log");
+                          " --virtual-time-budget=30000 " + flags + " " + mode + " " +
+                          shellQuote(url) + " 2>>" + shellQuote(kOut + "/chromium.log");
   const auto r = runCommand(cmd);
   fs::remove_all(dataDir);
   EXPECT_EQ(r.exit, 0) << cmd << "\n(see " << kOut << "/chromium.log)";
@@ -352,6 +352,226 @@ TEST_F(ReportBrowser, CaseHashOpensAFailingCaseWithItsLanes) {
   ASSERT_TRUE(fs::exists(kOut + "/failing-case.png"));
   EXPECT_GT(fs::file_size(kOut + "/failing-case.png"), 10000u);
   std::printf("[ detail ] %s: %zu lane entries\n", name.c_str(), lanes.size());
+}
+
+// ---- layout and order, measured in the browser ----
+
+// The report page in an iframe of a probe page (file URLs are one origin with
+// --allow-file-access-from-files), whose script waits until the report has rendered, then
+// measures it and writes the numbers into its own <body data-...> for --dump-dom:
+//  - bits-cells, bits-clipped: the open case's bits cells, and those not wholly inside the
+//    detail panel's visible width (its scrolling box at scroll position 0);
+//  - matrix-scrolled, matrix-head-offset: whether the tallest matrix box could scroll down,
+//    and how far its header rows then sit from the box's top (0: they stayed);
+//  - diff-head-offset: with the page scrolled into the differing cases, how far their table's
+//    header sits below the sticky controls bar (0: it stayed);
+//  - rows, cols: each suite's row names and column titles as rendered, JSON.
+Attrs measure(const std::string& reportPath, const std::string& fragment, int width, int height) {
+  const std::string probe = reportPath + ".probe.html";
+  const std::string src =
+      fs::path(reportPath).filename().string() + (fragment.empty() ? "" : "#" + fragment);
+  std::ofstream(probe) << R"(<!DOCTYPE html><html><body data-state="waiting">
+<iframe id="f" src=")" << src
+                       << R"(" width=")" << width << R"(" height=")" << height
+                       << R"(" style="border:0"></iframe>
+<script>
+const f = document.getElementById('f');
+function check() {
+  const d = f.contentDocument, w = f.contentWindow;
+  if (!d || !d.body || d.body.dataset.state !== 'ready') return setTimeout(check, 50);
+  const out = document.body.dataset;
+  const detail = d.getElementById('detail');
+  if (!detail.hidden) {
+    const box = detail.getBoundingClientRect();
+    const left = box.left + detail.clientLeft, right = left + detail.clientWidth;
+    let n = 0, clipped = 0;
+    for (const td of detail.querySelectorAll('td.bits')) {
+      const r = td.getBoundingClientRect();
+      ++n;
+      if (r.left < left - 0.5 || r.right > right + 0.5 || td.scrollWidth > td.clientWidth + 1) ++clipped;
+    }
+    out.bitsCells = n;
+    out.bitsClipped = clipped;
+  }
+  let tallest = null;
+  for (const sc of d.querySelectorAll('.scroll'))
+    if (!tallest || sc.scrollHeight > tallest.scrollHeight) tallest = sc;
+  if (tallest) {
+    tallest.scrollTop = 10000;
+    out.matrixScrolled = tallest.scrollTop > 0 ? 1 : 0;
+    const th = tallest.querySelector('thead');
+    out.matrixHeadOffset = Math.round(th.getBoundingClientRect().top - tallest.getBoundingClientRect().top);
+  }
+  const diff = d.getElementById('diff-list');
+  if (diff) {
+    const rows = diff.querySelectorAll('tr[data-case]');
+    rows[Math.floor(rows.length / 2)].scrollIntoView();
+    w.scrollBy(0, 1);
+    const controls = d.getElementById('controls').getBoundingClientRect();
+    const head = diff.querySelector('thead th').getBoundingClientRect();
+    out.diffScrolled = w.scrollY > diff.getBoundingClientRect().top + w.scrollY - head.height ? 1 : 0;
+    out.diffHeadOffset = Math.round(head.top - controls.bottom);
+  }
+  const rows = {}, cols = {};
+  for (const t of d.querySelectorAll('table.matrix')) {
+    rows[t.dataset.suite] = [...t.querySelectorAll('tbody th.row')].map((x) => x.textContent);
+    cols[t.dataset.suite] = [...t.querySelectorAll('thead th.col')].map((x) => x.title);
+  }
+  out.rows = JSON.stringify(rows);
+  out.cols = JSON.stringify(cols);
+  document.body.dataset.state = 'measured';
+}
+f.addEventListener('load', check);
+</script></body></html>)";
+  const std::string dom = chromium(probe, "", "--dump-dom", "--allow-file-access-from-files");
+  return bodyOf(dom);
+}
+
+// The bits of a failing case's lanes are never cut off, at a wide and a narrow window: the low
+// bits a 1-ulp difference marks are at their right end.
+TEST_F(ReportBrowser, BitsColumnIsNeverClipped) {
+  const nlohmann::json doc = readJson(kOut + "/gfx9.json");
+  std::string name;
+  for (const nlohmann::json& c : doc["cases"])
+    if (c["verdict"] == "fail" && !c["lanes"].empty()) {
+      name = c["name"].get<std::string>();
+      break;
+    }
+  ASSERT_FALSE(name.empty());
+  const std::string path = report({"gfx9.json"}, "bits.html");
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1400, 900}, {1000, 700}}) {
+    const Attrs m = measure(path, "case=" + urlEncode(name), w, h);
+    ASSERT_EQ(m.count("data-state") ? m.at("data-state") : "", "measured") << w << "x" << h;
+    ASSERT_GT(std::stoi(m.at("data-bits-cells")), 0);
+    EXPECT_EQ(m.at("data-bits-clipped"), "0")
+        << w << "x" << h << ": " << m.at("data-bits-cells") << " bits cells";
+  }
+}
+
+// Column headers stay in view when a matrix scrolls, and the differing cases' header stays
+// under the controls bar when the page does.
+TEST_F(ReportBrowser, HeadersStayVisibleWhileScrolling) {
+  const std::string path = report({"portable.json", "gfx9.json"}, "sticky.html");
+  const Attrs m = measure(path, "", 1200, 600);
+  ASSERT_EQ(m.count("data-state") ? m.at("data-state") : "", "measured");
+  ASSERT_EQ(m.at("data-matrix-scrolled"), "1") << "no matrix taller than its box at 600 px";
+  EXPECT_EQ(m.at("data-matrix-head-offset"), "0");
+  ASSERT_EQ(m.at("data-diff-scrolled"), "1");
+  EXPECT_EQ(m.at("data-diff-head-offset"), "0");
+}
+
+// Rows and columns follow the format table and the instruction table, not the order in which
+// the run's cases finished: a report of the same cases reversed renders the same matrices;
+// texel rows follow `gcnprobe formats`; columns follow the MUBUF/MTBUF opcode numbers of the
+// AMD ISA manuals (GFX8/9 numbering: LOAD_FORMAT_X..XYZW 0-3, STORE_FORMAT_X..XYZW 4-7,
+// LOAD_UBYTE 0x10 .. LOAD_DWORDX4 0x17, STORE_BYTE 0x18, STORE_SHORT 0x1a, STORE_DWORD
+// 0x1c..X4 0x1f; ATOMIC_SWAP 0x40 .. DEC 0x4c, their X2 forms 0x60..; TBUFFER LOAD_FORMAT_X
+// .. XYZW 0-3, STORE 4-7).
+TEST_F(ReportBrowser, MatricesAreInFormatAndInstructionOrder) {
+  nlohmann::json reversed = readJson(kOut + "/portable.json");
+  std::reverse(reversed["cases"].begin(), reversed["cases"].end());
+  std::ofstream(kOut + "/reversed.json") << reversed.dump();
+  const Attrs a = measure(report({"portable.json"}, "ordered.html"), "", 1200, 800);
+  const Attrs b = measure(report({"reversed.json"}, "reversed.html"), "", 1200, 800);
+  ASSERT_EQ(a.count("data-rows"), 1u);
+  EXPECT_EQ(a.at("data-rows"), b.at("data-rows"));
+  EXPECT_EQ(a.at("data-cols"), b.at("data-cols"));
+  const nlohmann::json rows = nlohmann::json::parse(a.at("data-rows"));
+  const nlohmann::json cols = nlohmann::json::parse(a.at("data-cols"));
+
+  // `gcnprobe formats`: one VkFormat per line, in the table's order.
+  const auto formats = runGcnprobe("formats");
+  std::vector<std::string> table;
+  std::istringstream lines(formats.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("VK_FORMAT_", 0) == 0) {
+      std::string f = line.substr(10, line.find(' ') - 10);
+      std::transform(f.begin(), f.end(), f.begin(),
+                     [](unsigned char ch) { return std::tolower(ch); });
+      table.push_back(f);
+    }
+  ASSERT_GT(table.size(), 50u);
+  for (const char* suite : {"texel", "vertex"}) {
+    ASSERT_TRUE(rows.contains(suite)) << suite;
+    std::size_t last = 0;
+    for (const auto& r : rows[suite]) {
+      const auto at = std::find(table.begin(), table.end(), r.get<std::string>());
+      ASSERT_NE(at, table.end()) << r;
+      const std::size_t pos = static_cast<std::size_t>(at - table.begin());
+      EXPECT_GE(pos, last) << suite << ": " << r << " out of the format table's order";
+      last = pos;
+    }
+  }
+
+  const std::map<std::string, int> opcode = {{"load_format_x", 0x00},
+                                             {"load_format_xy", 0x01},
+                                             {"load_format_xyz", 0x02},
+                                             {"load_format_xyzw", 0x03},
+                                             {"store_format_x", 0x04},
+                                             {"store_format_xy", 0x05},
+                                             {"store_format_xyz", 0x06},
+                                             {"store_format_xyzw", 0x07},
+                                             {"load_ubyte", 0x10},
+                                             {"load_sbyte", 0x11},
+                                             {"load_ushort", 0x12},
+                                             {"load_sshort", 0x13},
+                                             {"load_dword", 0x14},
+                                             {"load_dwordx2", 0x15},
+                                             {"load_dwordx3", 0x16},
+                                             {"load_dwordx4", 0x17},
+                                             {"store_byte", 0x18},
+                                             {"store_short", 0x1a},
+                                             {"store_dword", 0x1c},
+                                             {"store_dwordx2", 0x1d},
+                                             {"store_dwordx3", 0x1e},
+                                             {"store_dwordx4", 0x1f},
+                                             {"atomic_swap", 0x40},
+                                             {"atomic_cmpswap", 0x41},
+                                             {"atomic_add", 0x42},
+                                             {"atomic_sub", 0x43},
+                                             {"atomic_smin", 0x44},
+                                             {"atomic_umin", 0x45},
+                                             {"atomic_smax", 0x46},
+                                             {"atomic_umax", 0x47},
+                                             {"atomic_and", 0x48},
+                                             {"atomic_or", 0x49},
+                                             {"atomic_xor", 0x4a},
+                                             {"atomic_inc", 0x4b},
+                                             {"atomic_dec", 0x4c},
+                                             {"atomic_swap_x2", 0x60},
+                                             {"atomic_cmpswap_x2", 0x61},
+                                             {"atomic_add_x2", 0x62},
+                                             {"atomic_sub_x2", 0x63},
+                                             {"atomic_smin_x2", 0x64},
+                                             {"atomic_umin_x2", 0x65},
+                                             {"atomic_smax_x2", 0x66},
+                                             {"atomic_umax_x2", 0x67},
+                                             {"atomic_and_x2", 0x68},
+                                             {"atomic_or_x2", 0x69},
+                                             {"atomic_xor_x2", 0x6a},
+                                             {"atomic_inc_x2", 0x6b},
+                                             {"atomic_dec_x2", 0x6c},
+                                             {"tbuffer_load_format_x", 0x100},
+                                             {"tbuffer_load_format_xy", 0x101},
+                                             {"tbuffer_load_format_xyz", 0x102},
+                                             {"tbuffer_load_format_xyzw", 0x103}};
+  std::size_t checked = 0;
+  for (const auto& [suite, list] : cols.items()) {
+    if (suite == "disputed" || suite == "binary") continue;  // one column per probe/opcode
+    int last = -1;
+    for (const auto& c : list) {
+      const std::string col = c.get<std::string>();
+      int op = -1;
+      std::istringstream parts(col);
+      for (std::string p; std::getline(parts, p, '.');)
+        if (opcode.count(p)) op = opcode.at(p);
+      if (op < 0) continue;
+      ++checked;
+      EXPECT_GE(op, last) << suite << ": " << col << " out of instruction order";
+      last = op;
+    }
+  }
+  EXPECT_GT(checked, 50u);
 }
 
 }  // namespace
