@@ -58,10 +58,9 @@ struct ClrxOptions {
 
 int runClrx(const ClrxOptions& o) {
   if (o.version) {
-    // ACO runs `clrxdisasm --version` with system(), so this would land on the standard
-    // output of whatever gcnprobe command compiles (probe --json, binary --json): stderr.
-    std::fprintf(stderr,
-                 "gcnprobe clrxdisasm stand-in: raw GCN code listing for ACO (docs/isa.md)\n");
+    // ACO runs `clrxdisasm --version` with system() only to learn that the disassembler is
+    // there (exit 0): anything printed would land in the output of whatever gcnprobe command
+    // compiles, as a line neither gcnprobe's nor the driver's.
     return 0;
   }
   if (!o.raw || o.files.size() != 1)
@@ -92,6 +91,7 @@ struct IsaOptions {
   bool verbose = false;
   bool dumpAsm = false;  // print every executable's Assembly text (fixtures for tests)
   bool binary = false;   // with --coverage: the binary route's reach too (binary_patch.h)
+  std::string json;      // write every chip's records as one JSON document here ('-': stdout)
   int outFd = 1;         // _isa-worker: where the JSON lines go
 };
 
@@ -293,6 +293,10 @@ int runIsa(const IsaOptions& o) {
       throw gcn::Error(gcn::Place{"--family", 0, 0}, "RADV has no family for '" + f + "'");
     chips.push_back(&c);
   }
+  gcn::requireWritable(o.json, "JSON report");
+  // With --json -, the JSON document is the standard output and the text goes to stderr.
+  FILE* text = o.json == "-" ? stderr : stdout;
+  json document = {{"chips", json::array()}};
   const ClrxDir clrx;
   bool failed = false;
   std::string coverageText;
@@ -300,10 +304,16 @@ int runIsa(const IsaOptions& o) {
     const std::string family(chip->radvFamily);
     const std::vector<json> lines = runChild(family, o, clrx);
     const gcn::Chip& real = gcn::parseChip(lines.front().value("chip", family));
-    std::printf("== %s (%s): %s, driver %s\n", std::string(real.name).c_str(),
-                std::string(gcn::genName(real.gen)).c_str(),
-                lines.front().value("device", std::string("?")).c_str(),
-                lines.front().value("driver", std::string("?")).c_str());
+    json chipJson = {{"chip", std::string(real.name)},
+                     {"generation", std::string(gcn::genName(real.gen))},
+                     {"device", lines.front().value("device", std::string())},
+                     {"driver", lines.front().value("driver", std::string())},
+                     {"cases", json::array()},
+                     {"binary", json::object()}};
+    std::fprintf(text, "== %s (%s): %s, driver %s\n", std::string(real.name).c_str(),
+                 std::string(gcn::genName(real.gen)).c_str(),
+                 lines.front().value("device", std::string("?")).c_str(),
+                 lines.front().value("driver", std::string("?")).c_str());
     std::map<std::string, unsigned> counts;
     unsigned unsupported = 0, disagreements = 0;
     std::vector<isa::CaseIsaRecord> records;
@@ -312,8 +322,10 @@ int runIsa(const IsaOptions& o) {
       const json& j = lines[i];
       if (j.contains("binary")) {
         binary[j["binary"].get<std::string>()] = j.value("reason", std::string());
+        chipJson["binary"][j["binary"].get<std::string>()] = j.value("reason", std::string());
         continue;
       }
+      chipJson["cases"].push_back(j);
       const isa::CaseOutcome outcome = isa::parseCaseOutcome(j.value("outcome", std::string()))
                                            .value_or(isa::CaseOutcome::Error);
       const std::string outcomeText(isa::caseOutcomeName(outcome));
@@ -332,28 +344,28 @@ int runIsa(const IsaOptions& o) {
       }
       records.push_back(rec);
       if (o.coverage && !o.verbose) continue;
-      std::printf("%s  %s  %s\n", rec.caseName.c_str(), outcomeText.c_str(),
-                  j.value("intended", std::string()).c_str());
+      std::fprintf(text, "%s  %s  %s\n", rec.caseName.c_str(), outcomeText.c_str(),
+                   j.value("intended", std::string()).c_str());
       for (const json& e : j["emitted"]) {
-        std::printf("    emitted: %s\n", e.value("text", std::string()).c_str());
+        std::fprintf(text, "    emitted: %s\n", e.value("text", std::string()).c_str());
         const std::string dis = e.value("disagreement", std::string());
         if (!dis.empty()) {
           ++disagreements;
-          std::printf("    driver text disagrees: %s\n", dis.c_str());
+          std::fprintf(text, "    driver text disagrees: %s\n", dis.c_str());
         }
       }
       if (outcome != isa::CaseOutcome::Verified)
-        std::printf("    reason: %s\n", j.value("reason", std::string()).c_str());
+        std::fprintf(text, "    reason: %s\n", j.value("reason", std::string()).c_str());
       if (const auto p = j.find("proof"); p != j.end() && p->is_array())
         for (const json& link : *p)
-          if (link.is_string()) std::printf("    %s\n", link.get<std::string>().c_str());
-      if (!unsup.empty()) std::printf("    unsupported on this chip: %s\n", unsup.c_str());
+          if (link.is_string()) std::fprintf(text, "    %s\n", link.get<std::string>().c_str());
+      if (!unsup.empty()) std::fprintf(text, "    unsupported on this chip: %s\n", unsup.c_str());
       if (j.contains("assembly"))
         for (const json& a : j["assembly"])
-          std::printf("    --- stage %s (the driver calls it '%s') ---\n%s",
-                      a.value("stage", std::string()).c_str(),
-                      a.value("name", std::string()).c_str(),
-                      a.value("text", std::string()).c_str());
+          std::fprintf(text, "    --- stage %s (the driver calls it '%s') ---\n%s",
+                       a.value("stage", std::string()).c_str(),
+                       a.value("name", std::string()).c_str(),
+                       a.value("text", std::string()).c_str());
     }
     std::string line = std::string(real.name) + ": " + std::to_string(records.size()) + " cases, " +
                        std::to_string(counts["verified"]) + " verified, " +
@@ -364,17 +376,31 @@ int runIsa(const IsaOptions& o) {
     if (disagreements > 0)
       line += ", " + std::to_string(disagreements) + " driver-text disagreements";
     line += ")";
-    std::printf("%s\n", line.c_str());
-    std::fflush(stdout);
+    std::fprintf(text, "%s\n", line.c_str());
+    std::fflush(text);
     // Non-zero on any route-miss; an error (pipeline not built, unreadable ISA) or
     // missing assembly also means the check did not prove anything.
     for (const char* bad : {"route-miss", "error", "no-assembly", "no-isa"})
       if (counts[bad] > 0) failed = true;
+    chipJson["summary"] = line;
+    chipJson["counts"] = counts;
+    document["chips"].push_back(std::move(chipJson));
     if (o.coverage)
       coverageText +=
           "\n" + isa::coverageMarkdown(real, isa::coverage(real.gen, records, real.name), &binary);
   }
-  if (o.coverage) std::printf("%s", coverageText.c_str());
+  if (o.coverage) std::fprintf(text, "%s", coverageText.c_str());
+  if (!o.json.empty()) {
+    const std::string dumped = document.dump(1, ' ', false, json::error_handler_t::replace);
+    if (o.json == "-") {
+      std::printf("%s\n", dumped.c_str());
+    } else {
+      std::ofstream f(o.json, std::ios::binary);
+      f << dumped << "\n";
+      f.close();
+      if (!f) throw gcn::InfraError(o.json + ": cannot write the JSON report");
+    }
+  }
   return failed ? 1 : 0;
 }
 
@@ -394,6 +420,10 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--coverage", opts->coverage,
                 "print the (opcode, DFMT, NFMT) coverage table per chip instead of every case");
   cmd->add_flag("--verbose", opts->verbose, "with --coverage, print every case too");
+  cmd->add_option("--json", opts->json,
+                  "also write every chip's case records (outcome, intended and emitted "
+                  "instructions, proof) as one JSON document to this file ('-': standard output, "
+                  "and the text goes to standard error)");
   cmd->add_flag("--dump-asm", opts->dumpAsm,
                 "print each case's full Assembly text (the listings tests paste)");
   cmd->callback([opts, &ctx] { ctx.exitCode = runIsa(*opts); });

@@ -98,6 +98,7 @@ struct RunOptions {
   bool baselineMustMatch = false;
   // Text output: the component lines of the first N failing cases, K lines each.
   unsigned details = 20;
+  bool listJson = false;  // list --json
 };
 
 // --baseline, --flakes and --retry, read before any device is opened: a bad file is bad input.
@@ -176,6 +177,20 @@ void runList(const RunOptions& o) {
   std::vector<std::string> skipped;
   const std::vector<run::Case> cases = selectCases(o, profile.chip, skips, &skipped);
   reportSkips(o, skips, profile.name, skipped);
+  if (o.listJson) {
+    // One object per case: name, suite, and the instruction (or why the case is broken).
+    nlohmann::json all = nlohmann::json::array();
+    for (const run::Case& c : cases) {
+      nlohmann::json j = {{"name", c.name}, {"suite", c.suite}};
+      if (c.broken.empty())
+        j["instruction"] = run::caseInstructionText(profile.chip.gen, c);
+      else
+        j["error"] = c.broken;
+      all.push_back(std::move(j));
+    }
+    std::printf("%s\n", all.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    return;
+  }
   for (const run::Case& c : cases)
     std::printf("%s  %s\n", c.name.c_str(),
                 c.broken.empty() ? run::caseInstructionText(profile.chip.gen, c).c_str()
@@ -517,6 +532,9 @@ void addRunCommands(CLI::App& app, Context& ctx) {
   auto list = std::make_shared<RunOptions>();
   CLI::App* ls = app.add_subcommand("list", "List the cases of the suites: name and instruction");
   addCommon(ls, *list);
+  ls->add_flag("--json", list->listJson,
+               "print the cases as a JSON array of {name, suite, instruction} (error instead of "
+               "instruction for a case that cannot be built)");
   ls->callback([list, &ctx] {
     runList(*list);
     ctx.exitCode = 0;

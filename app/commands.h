@@ -4,6 +4,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 namespace gcnprobe::app {
 
@@ -27,6 +29,13 @@ void addProbeCommand(CLI::App& app, Context& ctx);     // probe files
 void addResultsCommands(CLI::App& app, Context& ctx);  // merge, compare (JSON reports)
 void addReportCommand(CLI::App& app, Context& ctx);    // report (HTML over JSON reports)
 void addBaselineCommand(CLI::App& app, Context& ctx);
+
+// The hidden `_completion-values`: per option with a fixed set of names, the names (for the
+// bash completion the build writes).
+void addCompletionValuesCommand(CLI::App& app, Context& ctx);
+// For CLI11's "arguments were not expected" words: "'--fitler': did you mean '--filter'?" per
+// word close to an option of the subcommand parsed (or to a subcommand, before one).
+std::vector<std::string> didYouMean(const CLI::App& top, const std::vector<std::string>& extras);
 
 // Flushes and closes standard output: `code` when everything written arrived, else 3 with a
 // message naming stdout. main() returns through it, so lost output is never a success.

@@ -50,12 +50,18 @@ int main(int argc, char** argv) {
   gcnprobe::app::addProbeCommand(app, ctx);
   gcnprobe::app::addResultsCommands(app, ctx);
   gcnprobe::app::addReportCommand(app, ctx);
+  gcnprobe::app::addCompletionValuesCommand(app, ctx);
   using gcnprobe::app::finishStdout;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // CLI11 prints the message; its own codes (104, 109, ...) are bad input like any other.
-    return finishStdout(app.exit(e) == 0 ? 0 : 2);
+    // Words it could not place (an unknown flag, a misspelt subcommand) get the nearest names
+    // they could mean.
+    const int code = app.exit(e);
+    for (const std::string& hint : gcnprobe::app::didYouMean(app, app.remaining()))
+      std::fprintf(stderr, "gcnprobe: %s\n", hint.c_str());
+    return finishStdout(code == 0 ? 0 : 2);
   } catch (const gcn::Error& e) {
     std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
     return finishStdout(2);

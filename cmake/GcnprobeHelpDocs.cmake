@@ -261,6 +261,23 @@ else()
 endif()
 
 # The bash completion.
+# Options whose value is a name from a fixed set: `gcnprobe _completion-values` prints one line
+# per option, the option then its names.
+execute_process(COMMAND "${GCNPROBE}" _completion-values OUTPUT_VARIABLE _values
+                ERROR_VARIABLE _err RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0 OR _values STREQUAL "")
+  message(FATAL_ERROR "`${GCNPROBE} _completion-values` failed (exit ${_rc}): ${_err}")
+endif()
+string(REPLACE "\n" ";" _value_lines "${_values}")
+set(value_cases "")
+foreach(_line IN LISTS _value_lines)
+  if(_line MATCHES "^(--[a-z0-9-]+) ([a-z0-9 .-]+)$")
+    string(APPEND value_cases
+           "    ${CMAKE_MATCH_1}) COMPREPLY=(\$(compgen -W \"${CMAKE_MATCH_2}\" -- \"\$cur\")); return 0 ;;\n")
+  elseif(NOT _line STREQUAL "")
+    message(FATAL_ERROR "`${GCNPROBE} _completion-values`: cannot read the line '${_line}'")
+  endif()
+endforeach()
 gcnprobe_option_words(global_opts global_valued top)
 list(JOIN subcommands " " commands_words)
 set(cases "")
@@ -291,6 +308,9 @@ _gcnprobe() {
   done
   case \"\$cmd\" in
 ${cases}  esac
+  # A value from a fixed set of names (the program's own lists).
+  case \"\$prev\" in
+${value_cases}  esac
   if [[ -n \"\$prev\" && \" \$global_valued \$valued \" == *\" \$prev \"* ]]; then
     # The value of an option: a driver folder or 'system' for --driver, else a file name.
     compopt -o filenames 2>/dev/null

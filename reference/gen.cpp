@@ -123,7 +123,7 @@ const Chip& parseChip(std::string_view text) {
   }
   std::string known;
   for (std::size_t i = 4; i < std::size(kChips); ++i)
-    known += std::string(kChips[i].name) + " ";
+    known += (known.empty() ? "" : " ") + std::string(kChips[i].name);
   throw Error("unknown GCN generation or chip '" + std::string(text) +
               "': expected gfx6|gfx7|gfx8|gfx9, GCN1.0|1.1|1.2|1.4, a gfxip such as gfx803, or "
               "a chip: " +

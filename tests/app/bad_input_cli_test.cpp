@@ -180,4 +180,23 @@ TEST(DocsBadInput, AsmExamplesShowWhatTheProgramPrints) {
   EXPECT_GE(examples, 10);
 }
 
+// A mistyped flag or subcommand exits 2 with CLI11's message and the nearest name it could
+// mean; a word close to nothing gets no guess.
+TEST(CliHints, AMistypedFlagOrSubcommandSaysWhatItCouldMean) {
+  for (const auto& [args, hint] : std::vector<std::pair<std::string, std::string>>{
+           {"run --fitler 'x*'", "'--fitler': did you mean '--filter'?"},
+           {"list --sute texel", "'--sute': did you mean '--suite'?"},
+           {"merge a.json --outptu b.json", "'--outptu': did you mean '--output'?"},
+           {"rn", "'rn': did you mean 'run'?"},
+           {"isa --famly tahiti", "'--famly': did you mean '--family'?"},
+           {"--drvier system devices", "'--drvier': did you mean '--driver'?"}}) {
+    const CliRun r = runGcnprobe(args);
+    EXPECT_EQ(r.exit, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(hint), std::string::npos) << args << "\n" << r.out;
+  }
+  const CliRun far = runGcnprobe("run --zzzzzzzz");
+  EXPECT_EQ(far.exit, 2);
+  EXPECT_EQ(far.out.find("did you mean"), std::string::npos) << far.out;
+}
+
 }  // namespace

@@ -2,12 +2,14 @@
 // and a JSON report with the documented keys.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "harness/formats.h"
@@ -25,6 +27,25 @@ TEST(RunCli, ListPrintsNameAndInstruction) {
                        "v[1:4], v0, s[4:7], 0 idxen"),
             std::string::npos)
       << o.out;
+}
+
+// `list --json`: the same cases as the text listing, in its order, with their instructions.
+TEST(RunCli, ListJsonIsTheTextListing) {
+  const CliRun text = runGcnprobe("list --suite storage");
+  const CliRun json = runGcnprobe("list --suite storage --json");
+  ASSERT_EQ(text.exit, 0);
+  ASSERT_EQ(json.exit, 0) << json.out;
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  std::istringstream lines(text.out);
+  std::size_t k = 0;
+  for (std::string line; std::getline(lines, line); ++k) {
+    ASSERT_LT(k, doc.size());
+    EXPECT_EQ(line,
+              doc[k]["name"].get<std::string>() + "  " + doc[k]["instruction"].get<std::string>());
+    EXPECT_EQ(doc[k]["suite"], "storage");
+  }
+  EXPECT_EQ(k, doc.size());
+  EXPECT_GT(k, 20u);
 }
 
 TEST(RunCli, RunPrintsCountLineAndWritesJson) {
@@ -174,6 +195,68 @@ TEST(FormatsCli, JsonHasTheDocumentedFields) {
   EXPECT_EQ(rows.at("VK_FORMAT_R64_UINT")["nfmt"], 4);
   EXPECT_EQ(rows.at("VK_FORMAT_R64_UINT")["texel_model"], "wide");
   EXPECT_EQ(rows.at("VK_FORMAT_R64G64_UINT")["texel_model"], "none");
+}
+
+// The numbers README.md and docs/run.md give for lavapipe are what the tool prints now: the
+// default run's summary line and its per-suite passed/failed/unsupported, for the Mesa the
+// test runs on (22.3.6 or 25.0.7; another version has no numbers written down).
+TEST(RunCli, ReadmeNumbersAreWhatTheToolPrints) {
+  const std::string json = ::testing::TempDir() + "gcnprobe_readme_numbers.json";
+  const CliRun o = runGcnprobe("run --quiet --json " + json);
+  ASSERT_EQ(o.exit, 0) << o.out;
+  std::ifstream in(json);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const std::string driver = doc.value("driver_version", "");
+  if (doc.value("driver", "") != "llvmpipe") GTEST_SKIP() << "not lavapipe";
+  const bool mesa22 = driver.rfind("Mesa 22.3.6", 0) == 0;
+  const bool mesa25 = driver.rfind("Mesa 25.0.7", 0) == 0;
+  if (!mesa22 && !mesa25) GTEST_SKIP() << driver << ": no numbers written down for it";
+  std::map<std::string, std::array<int, 3>> counts;
+  std::array<int, 3> total{};
+  for (const nlohmann::json& c : doc["cases"]) {
+    const std::string v = c["verdict"].get<std::string>();
+    const int k = v == "pass" ? 0 : v == "fail" ? 1 : v == "unsupported" ? 2 : -1;
+    ASSERT_GE(k, 0) << c["name"] << " " << v;
+    ++counts[c["suite"].get<std::string>()][static_cast<std::size_t>(k)];
+    ++total[static_cast<std::size_t>(k)];
+  }
+  const auto readText = [](const std::string& path) {
+    std::ifstream f(std::string(GCNPROBE_SOURCE_DIR) + "/" + path);
+    std::stringstream t;
+    t << f.rdbuf();
+    std::string s = t.str();
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    return s;
+  };
+  const auto triple = [](const std::array<int, 3>& a) {
+    return std::to_string(a[0]) + "/" + std::to_string(a[1]) + "/" + std::to_string(a[2]);
+  };
+  const auto line = [](const std::array<int, 3>& a) {
+    return std::to_string(a[0]) + " passed, " + std::to_string(a[1]) + " failed, " +
+           std::to_string(a[2]) + " unsupported";
+  };
+  const std::string readme = readText("README.md");
+  const std::size_t at = readme.find("On lavapipe (Mesa 22.3.6) the suites give");
+  const std::size_t at25 = readme.find("on lavapipe 25.0.7", at);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_NE(at25, std::string::npos);
+  const std::string sentence = mesa22 ? readme.substr(at, at25 - at)
+                                      : readme.substr(at25, readme.find('.', at25 + 20) - at25);
+  for (const char* suite : {"texel", "storage", "atomic", "vertex"})
+    EXPECT_NE(sentence.find(std::string(suite) + " " + triple(counts[suite])), std::string::npos)
+        << suite << " " << triple(counts[suite]) << " is not in README's: " << sentence;
+  if (mesa22) {
+    EXPECT_NE(readme.find(" " + line(total) + " ```"), std::string::npos)
+        << line(total) << " is not README's example summary";
+    EXPECT_NE(readText("docs/run.md")
+                  .find("Whole texel suite on lavapipe 22.3.6, portable: `" +
+                        line(counts["texel"]) + "`"),
+              std::string::npos)
+        << line(counts["texel"]);
+  } else {
+    EXPECT_NE(sentence.find("in all " + line(total)), std::string::npos)
+        << line(total) << " is not in README's: " << sentence;
+  }
 }
 
 // The whole texel suite on the default device: the JSON report lists the supported

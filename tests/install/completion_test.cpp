@@ -183,6 +183,51 @@ TEST(Completion, TheGlobalOptionsAreOfferedBeforeAndAfterTheSubcommand) {
   }
 }
 
+// The names after "known: " / "expected " in an error message of the program, split on
+// ", ", " or " and blanks: what its own validation accepts, said to a user who got it wrong.
+std::set<std::string> namesInError(const std::string& args, const std::string& after) {
+  const auto r = runGcnprobe(args);
+  EXPECT_EQ(r.exit, 2) << args << "\n" << r.out;
+  std::string list = r.out.substr(r.out.find(after) + after.size());
+  list = list.substr(0, list.find_first_of(")\n"));
+  for (const char* sep : {",", " or "})
+    for (std::size_t at = list.find(sep); at != std::string::npos; at = list.find(sep))
+      list.replace(at, std::string(sep).size(), " ");
+  std::set<std::string> out;
+  std::istringstream words(list);
+  for (std::string w; words >> w;)
+    out.insert(w);
+  return out;
+}
+
+// --suite, --profile, --family and --gen complete to the names the program's own errors list
+// as accepted, and every name offered is accepted.
+TEST(Completion, FixedSetValuesAreTheNamesTheProgramAccepts) {
+  const std::set<std::string> suites = complete({"gcnprobe", "list", "--suite", ""});
+  EXPECT_EQ(suites, namesInError("list --suite nosuch", "(known: "));
+  for (const std::string& s : suites)
+    EXPECT_EQ(runGcnprobe("list --suite " + s, Stderr::Discard).exit, 0) << s;
+  const std::set<std::string> profiles = complete({"gcnprobe", "run", "--profile", ""});
+  EXPECT_EQ(profiles, namesInError("list --profile nosuch", "(expected "));
+  for (const std::string& p : profiles)
+    EXPECT_EQ(
+        runGcnprobe("list --filter 'storage.load_dword.*' --profile " + p, Stderr::Discard).exit, 0)
+        << p;
+  // The chips an unknown name lists, plus the generations, are what --family and --gen offer.
+  std::set<std::string> chips = namesInError("isa --family nosuch", "or a chip: ");
+  for (const char* g : {"gfx6", "gfx7", "gfx8", "gfx9"})
+    chips.insert(g);
+  EXPECT_EQ(complete({"gcnprobe", "isa", "--family", ""}), chips);
+  EXPECT_EQ(complete({"gcnprobe", "probe", "--gen", ""}), chips);
+  EXPECT_EQ(complete({"gcnprobe", "isa", "--family", "pol"}),
+            (std::set<std::string>{"polaris10", "polaris11", "polaris12"}));
+  // RADV families: a subset of the chips, each one the null device accepts as a name.
+  const std::set<std::string> families = complete({"gcnprobe", "--radv-null", ""});
+  EXPECT_GE(families.size(), 4u);
+  for (const std::string& f : families)
+    EXPECT_TRUE(chips.count(f)) << f;
+}
+
 TEST(Completion, AnOptionsValueIsNotTakenForTheSubcommandOrAnOption) {
   // --driver takes a folder or 'system'; the word after its value is the subcommand.
   EXPECT_TRUE(complete({"gcnprobe", "--driver", "sys"}).count("system"));
