@@ -56,6 +56,7 @@ void runDevices(bool json) {
       j["software"] = d.isSoftware;
       j["executable_properties"] = d.hasExecutableProperties;
       j["robustness2"] = d.hasRobustness2;
+      j["descriptor_buffer"] = d.hasDescriptorBuffer;
       j["selected"] = d.index == pick.index;
       out.push_back(j);
     }

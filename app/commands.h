@@ -29,6 +29,7 @@ void addProbeCommand(CLI::App& app, Context& ctx);     // probe files
 void addResultsCommands(CLI::App& app, Context& ctx);  // merge, compare (JSON reports)
 void addReportCommand(CLI::App& app, Context& ctx);    // report (HTML over JSON reports)
 void addBaselineCommand(CLI::App& app, Context& ctx);
+void addSurveyCommand(CLI::App& app, Context& ctx);  // survey (every hardware step, one bundle)
 
 // The hidden `_completion-values`: per option with a fixed set of names, the names (for the
 // bash completion the build writes).

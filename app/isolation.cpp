@@ -26,6 +26,9 @@
 namespace gcnprobe::app {
 namespace {
 
+// Seconds a child asked to stop (SIGTERM) may take to close its report before it is killed.
+constexpr double kStopGraceSeconds = 5;
+
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -282,6 +285,7 @@ class Isolator {
     auto lastProgress = Clock::now();
     std::uintmax_t batchLogSize = 0;
     bool stopSent = false;
+    auto stopAt = Clock::now();
     int status = 0;
     for (;;) {
       const std::size_t before = reported.size();
@@ -299,6 +303,16 @@ class Isolator {
       if (!stopSent && options_.stop && options_.stop()) {
         kill(pid, SIGTERM);  // the child closes its report with what it finished
         stopSent = true;
+        stopAt = Clock::now();
+      }
+      // A child stuck in a batch that never finishes cannot close its report: the run was
+      // asked to stop, so it does not wait for the batch timeout (the cases it holds are
+      // reported as not run).
+      if (stopSent &&
+          std::chrono::duration<double>(Clock::now() - stopAt).count() > kStopGraceSeconds) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        break;
       }
       const double idle = std::chrono::duration<double>(Clock::now() - lastProgress).count();
       if (idle > options_.batchTimeout) {

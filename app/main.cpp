@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   gcnprobe::app::addProbeCommand(app, ctx);
   gcnprobe::app::addResultsCommands(app, ctx);
   gcnprobe::app::addReportCommand(app, ctx);
+  gcnprobe::app::addSurveyCommand(app, ctx);
   gcnprobe::app::addCompletionValuesCommand(app, ctx);
   using gcnprobe::app::finishStdout;
   try {

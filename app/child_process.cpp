@@ -1,0 +1,128 @@
+#include "app/child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "reference/error.h"
+
+extern char** environ;
+
+namespace gcnprobe::app {
+
+std::string selfPath() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw gcn::InfraError("cannot find this program (/proc/self/exe): " + ec.message());
+  return p.string();
+}
+
+std::string ChildResult::describe() const {
+  if (!started) return "not started: " + error;
+  std::string s;
+  if (timedOut || stopped)
+    s = timedOut ? "timed out after " + std::to_string(static_cast<long>(stopAfter)) + " s"
+                 : "stopped";
+  const std::string end =
+      signal != 0 ? "signal " + std::to_string(signal) : "exit " + std::to_string(exitCode);
+  return s.empty() ? end : s + " (then " + end + ")";
+}
+
+ChildResult runChildProcess(const ChildSpec& spec) {
+  ChildResult r;
+  std::string program;
+  try {
+    program = spec.program.empty() ? selfPath() : spec.program;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    return r;
+  }
+  std::vector<std::string> args = {program};
+  args.insert(args.end(), spec.args.begin(), spec.args.end());
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    const auto eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& [k, v] : spec.env) {
+    if (v)
+      env[k] = *v;
+    else
+      env.erase(k);
+  }
+  std::vector<std::string> envStrings;
+  for (const auto& [k, v] : env)
+    envStrings.push_back(k + "=" + v);
+  std::vector<char*> argv, envp;
+  for (std::string& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (std::string& e : envStrings)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (!spec.stdoutPath.empty())
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, spec.stdoutPath.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!spec.stderrPath.empty())
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, spec.stderrPath.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const int rc = spec.program.empty() || spec.program.find('/') != std::string::npos
+                     ? posix_spawn(&pid, program.c_str(), &fa, nullptr, argv.data(), envp.data())
+                     : posix_spawnp(&pid, program.c_str(), &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    r.error = program + ": " + std::strerror(rc);
+    return r;
+  }
+  r.started = true;
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  double termAt = -1;  // when SIGTERM was sent
+  int status = 0;
+  while (true) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) {
+      r.error = std::string("waitpid: ") + std::strerror(errno);
+      break;
+    }
+    const double t = elapsed();
+    if (termAt < 0) {
+      const bool late = spec.timeoutSeconds > 0 && t > spec.timeoutSeconds;
+      const bool asked = !late && spec.stop && spec.stop();
+      if (late || asked) {
+        r.timedOut = late;
+        r.stopped = asked;
+        kill(pid, SIGTERM);
+        termAt = t;
+        r.stopAfter = t;
+      }
+    } else if (t - termAt > spec.graceSeconds) {
+      kill(pid, SIGKILL);
+      termAt = t + 1e9;  // once
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  r.seconds = elapsed();
+  if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+}  // namespace gcnprobe::app

@@ -1,0 +1,44 @@
+// Running this program (or another) as a child process with its own output files, environment
+// changes and a time limit: what `survey` does for each step. The child is asked to stop with
+// SIGTERM (gcnprobe writes its reports on SIGTERM) and killed a grace period later.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gcnprobe::app {
+
+struct ChildSpec {
+  std::string program;            // "" = this program (/proc/self/exe); else looked up in PATH
+  std::vector<std::string> args;  // after the program name
+  // Environment changes: a value sets the variable, std::nullopt removes it.
+  std::vector<std::pair<std::string, std::optional<std::string>>> env;
+  std::string stdoutPath;      // "" = inherited; else the file (created or truncated)
+  std::string stderrPath;      // "" = inherited
+  double timeoutSeconds = 0;   // 0 = no limit
+  double graceSeconds = 10;    // between SIGTERM and SIGKILL
+  std::function<bool()> stop;  // polled; true stops the child as a timeout would
+};
+
+struct ChildResult {
+  bool started = false;
+  std::string error;  // why it did not start
+  int exitCode = -1;  // when it exited
+  int signal = 0;     // when a signal ended it
+  bool timedOut = false;
+  bool stopped = false;  // `stop` asked for it
+  double seconds = 0;
+  double stopAfter = 0;  // seconds until SIGTERM (timedOut or stopped)
+  // "exit 0", "exit 3", "signal 9", "timed out after 60 s (then signal 15)", "not started: ..."
+  std::string describe() const;
+};
+
+ChildResult runChildProcess(const ChildSpec& spec);
+
+// The path of this program (/proc/self/exe); gcn::InfraError when it cannot be read.
+std::string selfPath();
+
+}  // namespace gcnprobe::app
