@@ -278,4 +278,59 @@ TEST(IsaCli, StandardErrorKeepsTheDriversLinesApart) {
   EXPECT_EQ(err.out.find("stand-in"), std::string::npos) << err.out;
 }
 
+// README.md's ISA coverage block gives, per driver, each chip's verified / route-miss /
+// unsupported counts: they are what `isa` finds now on the driver under test (Mesa 22.3.6 or
+// 25.0.7; another version has no numbers written down).
+TEST(IsaCli, ReadmeNumbersAreWhatIsaFinds) {
+  if (!haveRadv()) GTEST_SKIP() << "no RADV in this driver";
+  const std::string file = testing::TempDir() + "isa-readme.json";
+  const CliRun r = runIsa(
+      "--family tahiti --family bonaire --family tonga --family polaris10 "
+      "--family vega10 --json " +
+      file);
+  ASSERT_LE(r.exit, 1) << r.out;
+  std::ifstream in(file);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const std::string driver = doc["chips"][0]["driver"].get<std::string>();
+  const std::string mesa = driver.find("Mesa 22.3.6") != std::string::npos   ? "Mesa 22.3.6"
+                           : driver.find("Mesa 25.0.7") != std::string::npos ? "Mesa 25.0.7"
+                                                                             : "";
+  if (mesa.empty()) GTEST_SKIP() << driver << ": no numbers written down for it";
+  std::ifstream rf(std::string(GCNPROBE_SOURCE_DIR) + "/README.md");
+  std::stringstream text;
+  text << rf.rdbuf();
+  const std::string readme = text.str();
+  const std::size_t from = readme.find(mesa + "  ");
+  ASSERT_NE(from, std::string::npos) << mesa;
+  const std::size_t to = readme.find("Mesa ", from + 5) == std::string::npos
+                             ? readme.find("```", from)
+                             : std::min(readme.find("Mesa ", from + 5), readme.find("```", from));
+  const std::string block = readme.substr(from, to - from);
+  for (const nlohmann::json& chip : doc["chips"]) {
+    const nlohmann::json& n = chip["counts"];
+    std::string counts = std::to_string(n.value("verified", 0)) + " verified, " +
+                         std::to_string(n.value("route-miss", 0)) + " route-miss";
+    if (n.value("unsupported", 0) > 0)
+      counts += ", " + std::to_string(n.value("unsupported", 0)) + " unsupported";
+    const std::string name = chip["chip"].get<std::string>();
+    // The chip's line: "name: counts" or "a, name, b: counts".
+    std::istringstream lines(block);
+    bool found = false;
+    for (std::string line; std::getline(lines, line);) {
+      const std::size_t colon = line.find(": ");
+      if (colon == std::string::npos) continue;
+      std::string names = line.substr(0, colon);
+      if (names.rfind(mesa, 0) == 0) names = names.substr(mesa.size());
+      std::istringstream list(names);
+      for (std::string w; std::getline(list, w, ',');) {
+        w.erase(0, w.find_first_not_of(' '));
+        if (w != name) continue;
+        found = true;
+        EXPECT_EQ(line.substr(colon + 2), counts) << mesa << " " << name;
+      }
+    }
+    EXPECT_TRUE(found) << name << " has no line in README's " << mesa << " block";
+  }
+}
+
 }  // namespace
