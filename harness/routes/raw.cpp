@@ -87,6 +87,29 @@ std::string rawFormProblem(const DeviceCase& c) {
 
 namespace {
 
+// The lane shader of the raw case's form, with a descriptor-buffer layout: binding 0 the
+// case's buffer, 1 In, 2 Out. The SSBO shaders take the instruction OFFSET as specialisation
+// constant 0; the SOFFSET form takes the SOFFSET value and a 0 as push constants
+// (shaders/storage_access.comp).
+std::unique_ptr<vk::ComputePipeline> makeRawPipeline(vk::Context& ctx, const DeviceCase& c) {
+  const std::string variant = rawVariant(c);
+  if (variant.empty()) throw gcn::Error("raw V# route: no lane shader for the case");
+  const std::vector<vk::Binding> bindings = {{0, caseDescriptorType(c.binding)},
+                                             {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                             {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  const uint32_t spec[] = {c.inst.offset};
+  const bool ssbo = c.binding == Binding::StorageBuffer;
+  return std::make_unique<vk::ComputePipeline>(
+      ctx, shaderVariant(variant), bindings, soffsetForm(c.inst) ? 8u : 0u,
+      ctx.features().pipelineExecutableInfo,
+      ssbo ? std::span<const uint32_t>(spec) : std::span<const uint32_t>(), true);
+}
+
+// What the raw route pushes: the SOFFSET form's SOFFSET value and a 0.
+std::vector<uint32_t> rawPushConstants(const DeviceCase& c) {
+  return soffsetForm(c.inst) ? std::vector<uint32_t>{soffsetValue(c), 0} : std::vector<uint32_t>{};
+}
+
 class RawRoute final : public Route {
  public:
   explicit RawRoute(vk::Context& ctx) : ctx_(ctx) {}
@@ -116,7 +139,7 @@ class RawRoute final : public Route {
       return "raw V# route: device lacks shaderStorageImageWriteWithoutFormat (imageStore "
              "without format)";
     try {
-      (void)placeRawCase(*ctx_.info().chip, c, kRawGuard);
+      (void)placeRawCase(*ctx_.info().chip, c, kRawGuard);  // deviceProblem: a GCN device
     } catch (const gcn::Error& e) {
       return std::string("raw V# route: ") + e.what();
     }
@@ -146,28 +169,11 @@ class RawRoute final : public Route {
     return *deviceProblem_;
   }
 
-  std::vector<vk::Binding> bindingsFor(const DeviceCase& c) const {
-    return {{0, caseDescriptorType(c.binding)},
-            {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-            {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
-  }
-
   vk::ComputePipeline& pipelineFor(const DeviceCase& c) {
-    const std::string variant = rawVariant(c);
-    if (variant.empty()) throw gcn::Error("raw V# route: no lane shader for the case");
     const std::string key = batchKey(c);
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return *it->second;
-    const std::vector<vk::Binding> bindings = bindingsFor(c);
-    // The SSBO shaders take the instruction OFFSET as specialisation constant 0; the SOFFSET
-    // form takes the SOFFSET value and a 0 as push constants (shaders/storage_access.comp).
-    const uint32_t spec[] = {c.inst.offset};
-    const bool ssbo = c.binding == Binding::StorageBuffer;
-    auto p = std::make_unique<vk::ComputePipeline>(
-        ctx_, shaderVariant(variant), bindings, soffsetForm(c.inst) ? 8u : 0u,
-        ctx_.features().pipelineExecutableInfo,
-        ssbo ? std::span<const uint32_t>(spec) : std::span<const uint32_t>(), true);
-    return *pipelines_.emplace(key, std::move(p)).first->second;
+    return *pipelines_.emplace(key, makeRawPipeline(ctx_, c)).first->second;
   }
 
   vk::Context& ctx_;
@@ -180,14 +186,49 @@ std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases
   const vk::ComputePipeline& pipeline = pipelineFor(*cases.front());
   return detail::runRawLaneShader(
       ctx_, pipeline, cases, [](const DeviceCase& c) { return detail::laneShaderWords(c); },
-      [](const DeviceCase& c) {
-        // The SOFFSET form's push constants: the SOFFSET value and a 0.
-        return soffsetForm(c.inst) ? std::vector<uint32_t>{soffsetValue(c), 0}
-                                   : std::vector<uint32_t>{};
-      });
+      rawPushConstants);
 }
 
 }  // namespace
+
+std::vector<DeviceResult> runRawPathWithDriverDescriptors(
+    vk::Context& ctx, const gcn::Chip& chip, std::span<const DeviceCase* const> cases) {
+  if (!ctx.features().descriptorBuffer || !ctx.features().bufferDeviceAddress)
+    throw gcn::Error(ctx.info().name +
+                     " has no VK_EXT_descriptor_buffer with bufferDeviceAddress enabled");
+  // Binding 0: the driver's descriptor of the case's memory image inside the guard-banded
+  // buffer, as the driver-built route binds it (an SSBO of NUM_RECORDS bytes; a texel view of
+  // the image in the case's format).
+  const detail::CaseDescriptorWriter driverDescriptor =
+      [&chip](vk::DescriptorBuffer& descriptors, uint32_t region, const DeviceCase& c,
+              const RawPlacement& place, VkDeviceAddress bufferAddress) {
+        const VkDeviceAddress image = bufferAddress + (c.memory.base - place.origin);
+        if (c.binding == Binding::StorageBuffer) {
+          const gcn::VSharp v =
+              gcn::decodeVSharp(chip.gen, gcn::vsharpWords(c.state, c.inst.srsrc));
+          descriptors.writeStorageBuffer(region, 0, image, v.numRecords);
+        } else {
+          descriptors.writeTexelBuffer(region, 0, image, c.memory.bytes.size(), c.format);
+        }
+      };
+  std::vector<DeviceResult> results(cases.size());
+  // One pipeline per lane-shader form, as the raw route batches.
+  std::map<std::string, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    groups[rawVariant(*cases[i]) + "@" + std::to_string(cases[i]->inst.offset)].push_back(i);
+  for (const auto& [key, members] : groups) {
+    std::vector<const DeviceCase*> some;
+    for (std::size_t i : members)
+      some.push_back(cases[i]);
+    const std::unique_ptr<vk::ComputePipeline> pipeline = makeRawPipeline(ctx, *some.front());
+    std::vector<DeviceResult> got = detail::runRawLaneShader(
+        ctx, chip, driverDescriptor, *pipeline, some,
+        [](const DeviceCase& c) { return detail::laneShaderWords(c); }, rawPushConstants);
+    for (std::size_t k = 0; k < members.size(); ++k)
+      results[members[k]] = std::move(got[k]);
+  }
+  return results;
+}
 
 std::string rawVariant(const DeviceCase& c) {
   if (c.inst.op == nullptr) return "";
@@ -272,13 +313,31 @@ std::string rawDeviceProblem(vk::Context& ctx) {
 
 // One dispatch per case, each with its own data buffer (reach + guards), lane I/O buffers and
 // descriptor-buffer region; one submission for the batch.
+CaseDescriptorWriter rebasedVSharpWriter(const gcn::Chip& chip) {
+  return [&chip](vk::DescriptorBuffer& descriptors, uint32_t region, const DeviceCase& c,
+                 const RawPlacement& place, VkDeviceAddress bufferAddress) {
+    descriptors.writeWords(region, 0, rebasedVSharp(chip.gen, c, place.origin, bufferAddress));
+  };
+}
+
 std::vector<DeviceResult> runRawLaneShader(
     vk::Context& ctx, const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
     const std::function<unsigned(const DeviceCase&)>& vdataWords,
     const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants) {
+  if (!ctx.info().chip)
+    throw gcn::Error("raw V# route: " + ctx.info().name + " is not a GCN device");
+  const gcn::Chip& chip = *ctx.info().chip;
+  return runRawLaneShader(ctx, chip, rebasedVSharpWriter(chip), pipeline, cases, vdataWords,
+                          pushConstants);
+}
+
+std::vector<DeviceResult> runRawLaneShader(
+    vk::Context& ctx, const gcn::Chip& chip, const CaseDescriptorWriter& writeCase,
+    const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
+    const std::function<unsigned(const DeviceCase&)>& vdataWords,
+    const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants) {
   std::vector<DeviceResult> results(cases.size());
   if (cases.empty()) return results;
-  const gcn::Chip& chip = *ctx.info().chip;
   vk::DescriptorBuffer descriptors(ctx, pipeline, static_cast<uint32_t>(cases.size()));
   constexpr VkBufferUsageFlags kUsage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
@@ -300,8 +359,7 @@ std::vector<DeviceResult> runRawLaneShader(
     if (at % kOriginAlign != 0)
       throw gcn::Error("raw V# route: the driver placed a buffer at " + std::to_string(at) +
                        ", not a multiple of " + std::to_string(kOriginAlign));
-    descriptors.writeWords(static_cast<uint32_t>(i), 0,
-                           rebasedVSharp(chip.gen, c, p.place.origin, at));
+    writeCase(descriptors, static_cast<uint32_t>(i), c, p.place, at);
 
     // The lane shaders' In (binding 1) and Out (binding 2), as the other routes fill them.
     p.in = std::make_unique<vk::HostBuffer>(ctx, kLaneInBytes, kUsage);

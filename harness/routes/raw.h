@@ -24,6 +24,7 @@
 
 #include "harness/routes/route.h"
 #include "harness/vulkan/context.h"
+#include "harness/vulkan/descriptor_buffer.h"
 #include "harness/vulkan/pipeline.h"
 
 namespace gcnprobe::routes {
@@ -57,7 +58,27 @@ RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t g
 std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_t origin,
                                       uint64_t address);
 
+// The raw route's dispatch path with the driver's own descriptor (vkGetDescriptorEXT) of the
+// case's buffer in place of the V#: descriptor-buffer allocation and binding, guard-banded
+// placement (by `chip`'s reach), the lane shaders, read-back and the guard check, on any device
+// with VK_EXT_descriptor_buffer and bufferDeviceAddress (lavapipe on Mesa 25). The cases are
+// driver-route cases (texel, storage, atomic: their V# is the driver's, so the results must
+// equal those routes'); the only part of the raw route this leaves out is writing the V#
+// itself (rebasedVSharp). Throws gcn::Error when the device lacks the extensions or a case has
+// no lane shader.
+std::vector<DeviceResult> runRawPathWithDriverDescriptors(vk::Context& ctx, const gcn::Chip& chip,
+                                                          std::span<const DeviceCase* const> cases);
+
 namespace detail {
+// Writes binding 0 of descriptor-buffer `region` for case `c`, whose guard-banded buffer
+// (placement `place`) starts at device address `bufferAddress`.
+using CaseDescriptorWriter =
+    std::function<void(vk::DescriptorBuffer& descriptors, uint32_t region, const DeviceCase& c,
+                       const RawPlacement& place, VkDeviceAddress bufferAddress)>;
+// The raw route's writer: the case's V#, BASE moved into the buffer (the one step that needs
+// a GCN device: the descriptor is the V#).
+CaseDescriptorWriter rebasedVSharpWriter(const gcn::Chip& chip);
+
 // Why the device's descriptors cannot carry raw V#s ("" when they can): the V# self-check of
 // the driver's texel-buffer descriptors, and bufferDeviceAddress.
 std::string rawDeviceProblem(vk::Context& ctx);
@@ -70,6 +91,13 @@ std::string rawDeviceProblem(vk::Context& ctx);
 // empty, is pushed before the case's dispatch.
 std::vector<DeviceResult> runRawLaneShader(
     vk::Context& ctx, const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
+    const std::function<unsigned(const DeviceCase&)>& vdataWords,
+    const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants = {});
+// The same with the placement chip and binding 0's writer given (the above: the device's chip
+// and rebasedVSharpWriter).
+std::vector<DeviceResult> runRawLaneShader(
+    vk::Context& ctx, const gcn::Chip& chip, const CaseDescriptorWriter& writeCase,
+    const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
     const std::function<unsigned(const DeviceCase&)>& vdataWords,
     const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants = {});
 }  // namespace detail

@@ -87,6 +87,28 @@ void DescriptorBuffer::writeStorageBuffer(uint32_t region, uint32_t binding,
                      buffer_.bytes().data() + region * regionBytes_ + offsets_[i]);
 }
 
+void DescriptorBuffer::writeTexelBuffer(uint32_t region, uint32_t binding, VkDeviceAddress address,
+                                        VkDeviceSize range, VkFormat format) {
+  const std::size_t i = bindingIndex(binding);
+  const VkDescriptorType type = bindings_[i].type;
+  if (type != VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER &&
+      type != VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
+    throw gcn::Error("DescriptorBuffer: binding " + std::to_string(binding) +
+                     " is not a texel buffer");
+  auto ai = make<VkDescriptorAddressInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT);
+  ai.address = address;
+  ai.range = range;
+  ai.format = format;
+  auto gi = make<VkDescriptorGetInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT);
+  gi.type = type;
+  if (type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER)
+    gi.data.pUniformTexelBuffer = &ai;
+  else
+    gi.data.pStorageTexelBuffer = &ai;
+  vkGetDescriptorEXT(ctx_.device(), &gi, descriptorSize(type),
+                     buffer_.bytes().data() + region * regionBytes_ + offsets_[i]);
+}
+
 void DescriptorBuffer::bind(VkCommandBuffer cmd) const {
   auto bi =
       make<VkDescriptorBufferBindingInfoEXT>(VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT);

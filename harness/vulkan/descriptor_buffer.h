@@ -30,6 +30,10 @@ class DescriptorBuffer {
   // The driver's own storage-buffer descriptor (vkGetDescriptorEXT) of [address, +range).
   void writeStorageBuffer(uint32_t region, uint32_t binding, VkDeviceAddress address,
                           VkDeviceSize range);
+  // The driver's own uniform or storage texel-buffer descriptor (the binding's type) of
+  // [address, +range) viewed as `format`.
+  void writeTexelBuffer(uint32_t region, uint32_t binding, VkDeviceAddress address,
+                        VkDeviceSize range, VkFormat format);
 
   // vkCmdBindDescriptorBuffersEXT of this buffer (index 0).
   void bind(VkCommandBuffer cmd) const;
