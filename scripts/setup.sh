@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs every Debian package gcnprobe needs (scripts/packages.txt), puts Mesa 25 beside the
 # system's Mesa (scripts/mesa25.sh, into DIR/drivers/mesa25), then configures and builds.
-# Usage: scripts/setup.sh [--sanitize | --release] [--build-dir DIR]
-#   --sanitize: ASan/UBSan Debug build in build-asan; --release: Release build of the program
-#   alone (no tests, no benchmarks) in build-release, as a packager would build it.
+# Usage: scripts/setup.sh [--sanitize | --release | --coverage] [--build-dir DIR]
+#   --sanitize: ASan/UBSan Debug build in build-asan, instrumented for line coverage too
+#   (scripts/coverage.sh reports it); --release: Release build of the program alone (no tests,
+#   no benchmarks) in build-release, as a packager would build it; --coverage: a Debug build
+#   with line coverage and both drivers in build-coverage (scripts/coverage.sh).
 # Environment: GCNPROBE_SKIP_APT=1 skips the package step (for machines set up already);
 # GCNPROBE_SKIP_MESA25=1 skips Mesa 25. Without CI, a Mesa 25 that cannot be fetched is a
 # warning (the tests then run on the system driver only); with CI=true it is an error.
@@ -17,7 +19,8 @@ mesa25=1  # the sanitizer and Release builds run no driver checks of their own
 cmake_args=(-DGCNPROBE_WERROR=ON)
 while [ $# -gt 0 ]; do
   case "$1" in
-    --sanitize) build_dir=build-asan; cmake_args+=(-DGCNPROBE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF); mesa25=0 ;;
+    --sanitize) build_dir=build-asan; cmake_args+=(-DGCNPROBE_SANITIZE=ON -DGCNPROBE_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF); mesa25=0 ;;
+    --coverage) build_dir=build-coverage; cmake_args+=(-DGCNPROBE_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug -DGCNPROBE_BUILD_BENCH=OFF) ;;
     --release) build_dir=build-release; cmake_args+=(-DCMAKE_BUILD_TYPE=Release -DGCNPROBE_BUILD_TESTS=OFF -DGCNPROBE_BUILD_BENCH=OFF); mesa25=0 ;;
     --build-dir) build_dir="$2"; shift ;;
     *) echo "setup.sh: unknown argument '$1'" >&2; exit 2 ;;

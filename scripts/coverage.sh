@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Line coverage of the GPU path (harness/routes, harness/isa, app/isolation.cpp) from a build
+# instrumented with GCNPROBE_COVERAGE, as a report (never a gate): per file the lines run, and
+# every function of those files that no test ran.
+# Usage: scripts/coverage.sh [--build-dir DIR] [--run]
+#   --run: first set up and build DIR with scripts/setup.sh --coverage (default build-coverage)
+#          and run its tests; without it the report reads what DIR's tests left (CI: build-asan
+#          after scripts/test.sh --sanitize).
+# Writes DIR/coverage.txt and DIR/coverage.json (gcovr's JSON).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$GCNPROBE_ROOT"
+
+build_dir=build-coverage
+run=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build_dir="$2"; shift ;;
+    --run) run=1 ;;
+    *) echo "coverage.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ "$run" = 1 ]; then
+  bash scripts/setup.sh --coverage --build-dir "$build_dir"
+  find "$build_dir" -name '*.gcda' -delete
+  (cd "$build_dir" && ctest -j "$(nproc)" --output-on-failure -LE browser) || true
+fi
+command -v gcovr >/dev/null || { echo "coverage.sh: gcovr is missing (scripts/setup.sh installs it)" >&2; exit 3; }
+if ! find "$build_dir" -name '*.gcda' | grep -q .; then
+  echo "coverage.sh: no coverage data in $build_dir (build it with GCNPROBE_COVERAGE=ON and run its tests)" >&2
+  exit 3
+fi
+filters=(--filter 'harness/routes/' --filter 'harness/isa/' --filter 'app/isolation\.cpp')
+gcovr -r . --object-directory "$build_dir" "${filters[@]}" --json "$build_dir/coverage.json" \
+  >/dev/null 2>"$build_dir/coverage.log"
+python3 - "$build_dir/coverage.json" "$build_dir/coverage.txt" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+out = []
+total = [0, 0]
+groups = {}
+never = []
+for f in sorted(doc["files"], key=lambda f: f["file"]):
+    lines = [l for l in f["lines"] if not l.get("gcovr/noncode", False)]
+    run = sum(1 for l in lines if l["count"] > 0)
+    total[0] += run
+    total[1] += len(lines)
+    group = "app/isolation.cpp" if f["file"].startswith("app/") else "/".join(f["file"].split("/")[:2])
+    g = groups.setdefault(group, [0, 0])
+    g[0] += run
+    g[1] += len(lines)
+    out.append("  %-44s %5d of %5d lines (%5.1f%%)" % (f["file"], run, len(lines), 100.0 * run / max(1, len(lines))))
+    seen = set()
+    for fn in f.get("functions", []):
+        name = fn.get("demangled_name") or fn.get("name")
+        if fn.get("execution_count", 0) == 0 and name not in seen:
+            seen.add(name)
+            never.append("  %s:%s  %s" % (f["file"], fn.get("lineno", "?"), name))
+text = ["GPU-path line coverage (gcovr):"]
+for g, (r, n) in sorted(groups.items()):
+    text.append("  %-44s %5d of %5d lines (%5.1f%%)" % (g, r, n, 100.0 * r / max(1, n)))
+text.append("per file:")
+text += out
+text.append("functions no test ran (%d):" % len(never))
+text += never
+open(sys.argv[2], "w").write("\n".join(text) + "\n")
+print("\n".join(text[: len(groups) + 1]))
+print("coverage: %d of %d lines; details in %s" % (total[0], total[1], sys.argv[2]))
+PY
