@@ -440,6 +440,14 @@ PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
 // alternatives.
 std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
   std::vector<Case> cases;
+  // One bad file is one error record, not the end of the suite.
+  const auto broken = [&](const std::string& name, const gcn::Error& e) {
+    Case c;
+    c.name = name;
+    c.suite = kDisputedSuite;
+    c.broken = e.what();
+    if (wanted(want, c.name)) cases.push_back(std::move(c));
+  };
   for (const std::string& file : gcn::probe::shippedProbeFiles()) {
     const std::string name = probeCaseName(file);
     std::optional<gcn::probe::Probe> loaded;
@@ -449,12 +457,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
       // on `chip` (an instruction missing there) is not realisable on it.
       (void)gcn::probe::prepare(*loaded, {});
     } catch (const gcn::Error& e) {
-      // One bad file is one error record, not the end of the suite.
-      Case c;
-      c.name = name;
-      c.suite = kDisputedSuite;
-      c.broken = e.what();
-      if (wanted(want, c.name)) cases.push_back(std::move(c));
+      broken(name, e);
       continue;
     }
     const gcn::probe::Probe& probe = *loaded;
@@ -470,11 +473,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
     try {
       pc = probeCase(file, *setup);
     } catch (const gcn::Error& e) {  // an unknown route or format name
-      Case c;
-      c.name = name;
-      c.suite = kDisputedSuite;
-      c.broken = e.what();
-      if (wanted(want, c.name)) cases.push_back(std::move(c));
+      broken(name, e);
       continue;
     }
     if (pc.c && wanted(want, pc.c->name)) cases.push_back(std::move(*pc.c));

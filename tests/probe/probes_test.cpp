@@ -199,17 +199,20 @@ TEST(Probes, PredictionImagesAreBounded) {
   EXPECT_EQ(kMaxPredictionImageBytes, 16u * 16777216u);
 }
 
+// Two lanes, lane l loading dword l of the memory (lines 1-5 of the probes below).
+const std::string kTwoLaneLoad =
+    "gen = gfx8\n"
+    "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+    "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
+    "lanes = 2\n"
+    "v0 = lane * 4\n";
+
 // An expectation that does not hold is reported with its line.
 TEST(Probes, FailingExpectationIsReported) {
-  const Probe probe = parseProbe(
-      "gen = gfx8\n"
-      "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
-      "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
-      "lanes = 2\n"
-      "v0 = lane * 4\n"
-      "mem @0 u32 x2 = 7 + i\n"
-      "expect v1 = 7, 9\n",  // lane 1 reads dword 1 = 8, not 9
-      "t.probe");
+  const Probe probe = parseProbe(kTwoLaneLoad +
+                                     "mem @0 u32 x2 = 7 + i\n"
+                                     "expect v1 = 7, 9\n",  // lane 1 reads dword 1 = 8, not 9
+                                 "t.probe");
   const ProbeSetup setup = prepare(probe, {});
   const auto failures = checkExpect(probe, setup, run(probe, setup, setup.policies));
   ASSERT_EQ(failures.size(), 1u);
@@ -223,15 +226,8 @@ TEST(Probes, FailingExpectationIsReported) {
 // 0x80000000 to 0x00000001 is two steps), and a NaN matches only a NaN.
 TEST(Probes, ToleranceBoundsAreInclusiveAndNothingMore) {
   const auto failing = [](const std::string& memory, const std::string& expect) {
-    const Probe probe = parseProbe(
-        "gen = gfx8\n"
-        "inst = buffer_load_dword v1, v0, s[4:7], 0 offen\n"
-        "vsharp = base=0x1000 num_records=16 dfmt=32 nfmt=uint\n"
-        "lanes = 2\n"
-        "v0 = lane * 4\n"
-        "mem @0 u32 x2 = " +
-            memory + "\n" + expect + "\n",
-        "t.probe");
+    const Probe probe =
+        parseProbe(kTwoLaneLoad + "mem @0 u32 x2 = " + memory + "\n" + expect + "\n", "t.probe");
     const ProbeSetup setup = prepare(probe, {});
     return checkExpect(probe, setup, run(probe, setup, setup.policies)).size();
   };
