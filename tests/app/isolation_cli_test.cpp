@@ -5,11 +5,13 @@
 // device, in-process (the device is re-created).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/progress.h"
 #include "tests/support/cli.h"
@@ -96,6 +98,44 @@ TEST(IsolationCli, InProcessALostDeviceIsRecreatedAndOnlyItsCaseLoses) {
   expectOnlyGuiltyLose(got, {{kLost, "crash"}});
   EXPECT_NE(got.at(kLost)["reason"].get<std::string>().find("re-created"), std::string::npos)
       << got.at(kLost)["reason"];
+}
+
+// A lost device is recovered in every route that runs here: one case of each (texel, storage,
+// atomic through an SSBO and a texel view, vertex) loses the device, in-process; each gets
+// crash with the re-creation in its reason, and every other case of the default suites keeps
+// the verdict a clean run gives it.
+TEST(IsolationCli, InProcessALostDeviceIsRecoveredInEachRoute) {
+  const std::string cleanJson = tmp("isolation_routes_clean.json");
+  ASSERT_EQ(runGcnprobe("run --isolate off --json " + cleanJson).exit, 0);
+  const auto clean = records(cleanJson);
+  const std::vector<std::string> guilty = {
+      "texel.uniform.r8_unorm.load_format_x", "storage.store_dword.offset0",
+      "atomic.ssbo.atomic_add.offset0", "atomic.texel.atomic_add",
+      "vertex.r8_unorm.tbuffer_load_format_x.packed"};
+  std::string faults;
+  for (const std::string& g : guilty) {
+    ASSERT_TRUE(clean.count(g)) << g << " is no case of the default suites";
+    ASSERT_EQ(clean.at(g)["verdict"], "pass") << g;
+    faults += (faults.empty() ? "" : ";") + std::string("device-lost:") + g;
+  }
+  const std::string json = tmp("isolation_routes_lost.json");
+  const auto r = runCommand("XDG_RUNTIME_DIR=/tmp GCNPROBE_TEST_FAULT='" + faults + "' " +
+                            GCNPROBE_BINARY + " run --isolate off --json " + json + " 2>&1");
+  EXPECT_EQ(r.exit, 1) << r.out;
+  const auto got = records(json);
+  ASSERT_EQ(got.size(), clean.size());
+  for (const auto& [name, record] : clean) {
+    if (name == "(summary)") continue;
+    ASSERT_TRUE(got.count(name)) << name;
+    const bool isGuilty = std::find(guilty.begin(), guilty.end(), name) != guilty.end();
+    if (isGuilty) {
+      EXPECT_EQ(got.at(name)["verdict"], "crash") << name;
+      EXPECT_NE(got.at(name)["reason"].get<std::string>().find("re-created"), std::string::npos)
+          << name << ": " << got.at(name)["reason"];
+    } else {
+      EXPECT_EQ(got.at(name)["verdict"], record["verdict"]) << name;
+    }
+  }
 }
 
 TEST(IsolationCli, ADeviceLostBeyondRecoveryExitsThreeKeepingFinishedCases) {
