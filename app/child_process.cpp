@@ -73,6 +73,12 @@ ChildResult runChildProcess(const ChildSpec& spec) {
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
+  // The child leads its own process group, so that stopping it stops what it started too
+  // (isa's null-device workers, isolation's children).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   if (!spec.stdoutPath.empty())
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, spec.stdoutPath.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -82,9 +88,10 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   pid_t pid = 0;
   const auto start = std::chrono::steady_clock::now();
   const int rc = spec.program.empty() || spec.program.find('/') != std::string::npos
-                     ? posix_spawn(&pid, program.c_str(), &fa, nullptr, argv.data(), envp.data())
-                     : posix_spawnp(&pid, program.c_str(), &fa, nullptr, argv.data(), envp.data());
+                     ? posix_spawn(&pid, program.c_str(), &fa, &attr, argv.data(), envp.data())
+                     : posix_spawnp(&pid, program.c_str(), &fa, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) {
     r.error = program + ": " + std::strerror(rc);
     return r;
@@ -99,7 +106,11 @@ ChildResult runChildProcess(const ChildSpec& spec) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) {
+      // Cannot watch it: stop it rather than report an exit it did not make.
       r.error = std::string("waitpid: ") + std::strerror(errno);
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
       break;
     }
     const double t = elapsed();
@@ -109,12 +120,12 @@ ChildResult runChildProcess(const ChildSpec& spec) {
       if (late || asked) {
         r.timedOut = late;
         r.stopped = asked;
-        kill(pid, SIGTERM);
+        kill(-pid, SIGTERM);
         termAt = t;
         r.stopAfter = t;
       }
     } else if (t - termAt > spec.graceSeconds) {
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);
       termAt = t + 1e9;  // once
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -67,12 +67,14 @@ std::vector<std::string> didYouMean(const CLI::App& top, const std::vector<std::
   for (const std::string& word : extras) {
     const std::string flag = word.substr(0, word.find('='));
     if (sub != nullptr && (flag.empty() || flag[0] != '-')) continue;  // a stray argument
+    // The nearest name within a third of the word's length (at least 2 edits); the first
+    // of equally near ones.
     std::string best;
     std::size_t bestDistance = std::max<std::size_t>(2, flag.size() / 3) + 1;
     for (const std::string& k : known) {
       const std::size_t d = editDistance(flag, k);
-      if (d < bestDistance || (d == bestDistance && !best.empty() && k < best)) {
-        if (d < bestDistance) best = k;
+      if (d < bestDistance) {
+        best = k;
         bestDistance = d;
       }
     }
@@ -82,7 +84,8 @@ std::vector<std::string> didYouMean(const CLI::App& top, const std::vector<std::
 }
 
 void addCompletionValuesCommand(CLI::App& app, Context& ctx) {
-  CLI::App* c = app.add_subcommand("_completion-values", "");  // hidden: no description
+  CLI::App* c = app.add_subcommand("_completion-values", "");
+  c->group("");  // hidden: for the build's completion script
   c->callback([&ctx] {
     std::string generations, chips, families;
     for (const gcn::Chip& chip : gcn::allChips()) {

@@ -338,6 +338,8 @@ void addProbeCommand(CLI::App& app, Context& ctx) {
         if (device.matchedNone)
           std::printf("%s: the device matched NONE of the predictions (details below)\n",
                       file.c_str());
+        if (device.expectFails)
+          std::printf("%s: an 'expect device' line does NOT hold (details below)\n", file.c_str());
         std::fputs(gcn::probe::exploreText(probe, setup, ex, failures, device.text).c_str(),
                    stdout);
       }

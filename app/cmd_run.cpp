@@ -138,8 +138,11 @@ run::GlobList readSkips(const RunOptions& o) {
 void reportSkips(const RunOptions& o, const run::GlobList& skips, const std::string& profile,
                  const std::vector<std::string>& skipped) {
   if (o.skips.empty()) return;
-  for (const std::string& w :
-       run::unmatchedEntries(run::Baseline{}, skips, run::caseListOrder(profile)))
+  // The default and disputed suites' cases, and whatever the list took out of the suite run
+  // (the binary suite's cases are in neither otherwise).
+  std::vector<std::string> names = run::caseListOrder(profile);
+  names.insert(names.end(), skipped.begin(), skipped.end());
+  for (const std::string& w : run::unmatchedEntries(run::Baseline{}, skips, names))
     std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
   std::fprintf(stderr, "gcnprobe: %zu case(s) skipped by %s\n", skipped.size(), o.skips.c_str());
 }
@@ -157,7 +160,13 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
   for (const run::GlobEntry& e : skips.entries)
     s.skip.push_back(e.pattern);
   s.shard = shardOf(o);
-  std::vector<run::Case> cases = run::selectCases(o.suite, chip, s, skipped);
+  std::vector<std::string> skippedHere;
+  std::vector<run::Case> cases = run::selectCases(o.suite, chip, s, &skippedHere);
+  if (skipped != nullptr) *skipped = skippedHere;
+  if (cases.empty() && !s.shard && !skippedHere.empty())
+    throw gcn::Error(gcn::Place{o.skips, 0, 0}, "the skips list takes out every selected case (" +
+                                                    std::to_string(skippedHere.size()) +
+                                                    "): nothing would run");
   if (cases.empty() && !s.shard) {
     std::string what;
     for (const std::string& f : o.filters)

@@ -5,9 +5,11 @@
 // reports and a README for whoever receives it. `--dry-run` runs what needs no device memory
 // on RADV's null device for each chip: the same sequence, testable without a GPU.
 // docs/hardware.md describes the steps and what to send back.
+#include <signal.h>
 #include <sys/utsname.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -30,6 +32,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+// SIGINT/SIGTERM to the survey: the running step is stopped (its process group gets SIGTERM,
+// its reports keep what finished), the steps after it are not started, and the bundle is
+// written as far as it got.
+volatile std::sig_atomic_t gStopSignal = 0;
+extern "C" void onSurveyStop(int sig) {
+  gStopSignal = sig;
+}
 
 struct SurveyOptions {
   std::string out;  // the bundle folder (default gcnprobe-survey-<time>)
@@ -358,7 +368,8 @@ int runSurvey(const SurveyOptions& opts) {
   if (o.out.empty())
     o.out = std::string(o.dryRun ? "gcnprobe-survey-dry-run-" : "gcnprobe-survey-") +
             utcStamp("%Y%m%dT%H%M%SZ");
-  const fs::path dir = fs::absolute(o.out);
+  fs::path dir = fs::absolute(o.out).lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();  // "bundle/" names the folder "bundle"
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
     throw gcn::Error(gcn::Place{"--output", 0, 0},
@@ -386,6 +397,13 @@ int runSurvey(const SurveyOptions& opts) {
     std::ofstream f(dir / "survey.json");
     f << record.dump(1) << "\n";
   };
+  struct sigaction stopAction {};
+  stopAction.sa_handler = onSurveyStop;
+  sigemptyset(&stopAction.sa_mask);
+  struct sigaction oldInt {
+  }, oldTerm{};
+  sigaction(SIGINT, &stopAction, &oldInt);
+  sigaction(SIGTERM, &stopAction, &oldTerm);
   bool findings = false, incomplete = false;
   // Set after the devices step when the device the steps run on is not a GCN device: the
   // steps that read GCN machine code or V#s do not apply there.
@@ -394,6 +412,15 @@ int runSurvey(const SurveyOptions& opts) {
     const Step& s = steps[k];
     std::printf("[%zu/%zu] %s ...\n", k + 1, steps.size(), s.title.c_str());
     std::fflush(stdout);
+    if (gStopSignal != 0) {
+      std::printf("      not started: the survey was stopped (signal %d)\n",
+                  static_cast<int>(gStopSignal));
+      record["steps"].push_back(
+          {{"id", s.id}, {"title", s.title}, {"status", "stopped"}, {"summary", "not started"}});
+      incomplete = true;
+      writeRecord();
+      continue;
+    }
     const std::string notApplicable = s.gcnOnly && !notGcn.empty() ? notGcn
                                       : s.descriptorBuffer && !noDescriptorBuffer.empty()
                                           ? noDescriptorBuffer
@@ -410,10 +437,10 @@ int runSurvey(const SurveyOptions& opts) {
     ChildSpec spec;
     spec.args = s.args;
     spec.env = s.env;
-    spec.env.emplace_back("GCNPROBE_SURVEY_DIR", dir.string());
     spec.stdoutPath = (dir / (s.stdoutFile.empty() ? s.id + ".out" : s.stdoutFile)).string();
     spec.stderrPath = (dir / (s.id + ".log")).string();
     spec.timeoutSeconds = o.stepTimeout;
+    spec.stop = [] { return gStopSignal != 0; };
     // A stopped run finishes the batch it is in (a hung submission gives up after 10 s) and
     // writes its reports: time for that before SIGKILL.
     spec.graceSeconds = 30;
@@ -497,6 +524,9 @@ int runSurvey(const SurveyOptions& opts) {
       if (!s.runJson.empty() && fs::exists(dir / s.runJson))
         post({"report", s.runJson, "-o", "report-" + s.id + ".html"}, "report-" + s.id);
   }
+  sigaction(SIGINT, &oldInt, nullptr);
+  sigaction(SIGTERM, &oldTerm, nullptr);
+  if (gStopSignal != 0) record["stopped_by_signal"] = static_cast<int>(gStopSignal);
   record["finished"] = utcStamp("%Y-%m-%dT%H:%M:%SZ");
   record["result"] = incomplete ? "incomplete" : findings ? "findings" : "ok";
   writeRecord();

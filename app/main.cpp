@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 
 #include "app/commands.h"
 #include "app/version.h"
@@ -26,7 +27,14 @@ int main(int argc, char** argv) {
   // processes and the tests see the same one (harness/vulkan/driver.h).
   app.fallthrough();
   app.add_option_function<std::string>(
-         "--driver", [](const std::string& v) { setenv("GCNPROBE_DRIVER", v.c_str(), 1); },
+         "--driver",
+         [](const std::string& v) {
+           // A folder is made absolute: child processes (isolation, isa, survey) may run
+           // elsewhere.
+           const std::string value =
+               v == "system" || v.empty() ? v : std::filesystem::absolute(v).string();
+           setenv("GCNPROBE_DRIVER", value.c_str(), 1);
+         },
          "Vulkan driver: 'system' (default) or a driver folder from scripts/mesa25.sh "
          "(env GCNPROBE_DRIVER)")
       ->type_name("DIR");

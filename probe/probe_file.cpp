@@ -150,6 +150,9 @@ class LineParser {
     t.amount = Expr::parse(words[0], IndexVar::None,
                            valuePlace(static_cast<int>(words[0].data() - value.data())))
                    .eval(0);
+    if (t.amount > 0xffffffffull)
+      fail(column, "a tolerance of " + std::to_string(t.amount) +
+                       " is no distance (0 to 4294967295; a negative value wraps)");
     if (ulp && width != 4)
       fail(column, "'within N ulp' needs 32-bit values (a VGPR or u32 elements), these are " +
                        std::to_string(8 * width) + "-bit");
@@ -373,7 +376,7 @@ class LineParser {
       if (probe_.expectInRange)
         fail(keyColumn_, "'expect inrange' is already given on line " +
                              std::to_string(probe_.expectInRange->place.line));
-      probe_.expectInRange = expectValues(value, IndexVar::Lane, key, 1);
+      probe_.expectInRange = expectValues(value, IndexVar::Lane, key);
       if (probe_.expectInRange->tolerance)
         fail(valueColumn_, "'expect inrange' takes no tolerance");
     } else if (k[1] == "mem" || k[1] == "lds") {

@@ -207,7 +207,8 @@
       // Grouped by the weightiest kind a case shows (a verdict before an instruction before a
       // value before a missing case), each group in list order.
       const rank = (c) => Math.min(...c.d.map((x) => { const r = KIND_ORDER.indexOf(x); return r < 0 ? KIND_ORDER.length : r; }));
-      const shown = (all ? list : list.slice(0, DIFF_LIMIT)).slice().sort((a, b) => rank(D.cases[a]) - rank(D.cases[b]) || a - b);
+      const sorted = list.slice().sort((a, b) => rank(D.cases[a]) - rank(D.cases[b]) || a - b);
+      const shown = all ? sorted : sorted.slice(0, DIFF_LIMIT);
       let group = -1;
       for (const i of shown) {
         const c = D.cases[i];
@@ -224,7 +225,7 @@
         h += '</tr>';
       }
       h += '</tbody></table>';
-      if (shown.length < list.length) {
+      if (shown.length < sorted.length) {
         h += '<p class="more"><button id="diff-more">show all ' + list.length + '</button></p>';
       }
     }

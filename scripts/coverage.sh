@@ -27,7 +27,7 @@ if [ "$run" = 1 ]; then
   (cd "$build_dir" && ctest -j "$(nproc)" --output-on-failure -LE browser) || true
 fi
 command -v gcovr >/dev/null || { echo "coverage.sh: gcovr is missing (scripts/setup.sh installs it)" >&2; exit 3; }
-if ! find "$build_dir" -name '*.gcda' | grep -q .; then
+if [ -z "$(find "$build_dir" -name '*.gcda' -print -quit)" ]; then
   echo "coverage.sh: no coverage data in $build_dir (build it with GCNPROBE_COVERAGE=ON and run its tests)" >&2
   exit 3
 fi

@@ -206,15 +206,18 @@ struct Pick {
   std::optional<std::string> route;
   std::optional<VkFormat> format;
   std::string routeLine;  // "route = raw (t.probe:7)", for reasons
+  bool viewOnly = false;  // a `format` line without a `route` line: the texel view's routes
 };
 
 // Each route considered for a probe, in order, and why it was not taken.
 class Attempts {
  public:
   explicit Attempts(const Pick& pick) : pick_(pick) {}
-  // Whether `route` may be tried: there is no pick, or it is this route.
+  // Whether `route` may be tried: there is no pick, or it is this route (a `format` line alone
+  // allows the routes of a texel view: texel, and atomic for an imageAtomic).
   bool allowed(std::string_view route) {
     if (!pick_.route || *pick_.route == route) return true;
+    if (pick_.viewOnly && route == "atomic") return true;
     list_.push_back({std::string(route), false, "not the probe's " + pick_.routeLine});
     return false;
   }
@@ -277,7 +280,8 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
         "GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
   const std::string_view driverRoute = driverRouteName(op);
   Realisation driver = no("");
-  if (!tried.allowed(driverRoute))
+  const bool driverAllowed = tried.allowed(driverRoute);
+  if (!driverAllowed)
     driver = no(std::string(driverRoute) + " route: not the probe's " + pick.routeLine);
   else if (inst.soffset != 128)
     driver =
@@ -306,17 +310,22 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
         driver = realiseStorage(chip, inst, state, memory, v, words);
         break;
       case gcn::OpKind::Atomic:
-        driver =
-            inst.idxen
-                ? realiseTexel(chip, inst, state, memory, v, words, routes::Binding::StorageTexel,
-                               routes::atomicTexelFormat(op.atomic), "the format the atomic needs")
-                : realiseStorage(chip, inst, state, memory, v, words);
+        if (inst.idxen && pick.format && *pick.format != routes::atomicTexelFormat(op.atomic))
+          driver = no("the probe's format is " + std::string(findBufferFormat(*pick.format)->name) +
+                      ", but " + std::string(op.mnemonic) + "'s imageAtomic view is " +
+                      std::string(findBufferFormat(routes::atomicTexelFormat(op.atomic))->name));
+        else
+          driver = inst.idxen
+                       ? realiseTexel(
+                             chip, inst, state, memory, v, words, routes::Binding::StorageTexel,
+                             routes::atomicTexelFormat(op.atomic), "the format the atomic needs")
+                       : realiseStorage(chip, inst, state, memory, v, words);
         break;
       case gcn::OpKind::Cache:
         break;  // taken by the binary route above
     }
-    tried.note(driverRoute, driver);
   }
+  if (driverAllowed) tried.note(driverRoute, driver);
   if (driver.device) return driver;
   Realisation raw = no("raw V# route: not the probe's " + pick.routeLine);
   if (tried.allowed("raw")) {
@@ -353,14 +362,16 @@ Pick pickOf(const gcn::probe::ProbeSetup& setup) {
                                                 "texel view can be made of it");
     p.format = f->vk;
     // A view of this format is what the probe asks for: no other route stands in for it.
-    if (p.route && *p.route != "texel")
+    if (p.route && *p.route != "texel" && *p.route != "atomic")
       throw gcn::Error(setup.format->place,
                        "'format' picks a texel view's VkFormat, but the probe's route is " +
                            *p.route + " (line " + std::to_string(setup.route->place.line) + ")");
-    if (!p.route)
+    if (!p.route) {
       p.routeLine = "format = " + setup.format->value + " (" + setup.format->place.file + ":" +
                     std::to_string(setup.format->place.line) + "), a texel view";
-    p.route = "texel";
+      p.viewOnly = true;
+      p.route = "texel";
+    }
   }
   return p;
 }

@@ -174,6 +174,20 @@ TEST(CiCli, SkipsListTakesCasesOutBeforeTheShard) {
   const auto list = runGcnprobe("list " + sel + " --skips " + skips, Stderr::Discard);
   EXPECT_EQ(static_cast<size_t>(std::count(list.out.begin(), list.out.end(), '\n')), ran.size());
 
+  // An entry naming a binary-suite case matches a case; a list that takes out every selected
+  // case says so.
+  std::ofstream(tmp("binary-skips.txt")) << "binary.tbuffer_load_format_xy\n";
+  const auto binary = runGcnprobe("list --suite binary --skips " + tmp("binary-skips.txt"));
+  EXPECT_EQ(binary.exit, 0) << binary.out;
+  EXPECT_EQ(binary.out.find("matches no case"), std::string::npos) << binary.out;
+  EXPECT_NE(binary.out.find("1 case(s) skipped"), std::string::npos) << binary.out;
+  std::ofstream(tmp("all-skips.txt")) << "storage.*\n";
+  const auto everything = runGcnprobe("list --suite storage --skips " + tmp("all-skips.txt"));
+  EXPECT_EQ(everything.exit, 2) << everything.out;
+  EXPECT_NE(everything.out.find("all-skips.txt: the skips list takes out every selected case (28)"),
+            std::string::npos)
+      << everything.out;
+
   std::ofstream(tmp("regex-skips.txt")) << "storage\\.load_.*\n";
   const auto regex = runGcnprobe("list --skips " + tmp("regex-skips.txt"));
   EXPECT_EQ(regex.exit, 2) << regex.out;

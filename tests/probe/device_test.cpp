@@ -544,6 +544,12 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
             std::string::npos);
   EXPECT_TRUE(attempt(straddle, "raw").taken);
 
+  // A driver-built route ruled out by the V# alone (ADD_TID_ENABLE) is listed with the reason.
+  const run::ProbeCase tid = realiseLoaded(load("add-tid-stride-gfx8"));
+  EXPECT_FALSE(attempt(tid, "storage").taken);
+  EXPECT_NE(attempt(tid, "storage").why.find("ADD_TID_ENABLE"), std::string::npos)
+      << attempt(tid, "storage").why;
+
   for (const auto& [extra, reason] : std::vector<std::pair<std::string, std::string>>{
            {"route = texle\n", "unknown route 'texle'"},
            {"format = R8_UNROM\n", "unknown buffer format 'R8_UNROM'"},

@@ -57,6 +57,8 @@ TEST(ProbeParser, MalformedInputNamesFileLineAndReason) {
       {kValid + "expect v1 = 1 within 2 ulps\n", 6, "a tolerance is 'within N'"},
       {kValid + "expect mem @0 u16 = 1 within 1 ulp\n", 6, "needs 32-bit values"},
       {kValid + "expect inrange = 1 within 1\n", 6, "takes no tolerance"},
+      {kValid + "expect inrange = 1 within 1 ulp\n", 6, "takes no tolerance"},
+      {kValid + "expect v1 = 1 within -1\n", 6, "is no distance"},
       {kValid + "expect device v1 = 1\nexpect device v1 = 2\n", 7, "already given on line 6"},
       {kValid + "v300 = 1\n", 6, "no VGPR v300"},
       {kValid + "mem @0 u8 = i * lane\n", 6, "'lane' is not available here: use 'i'"},
