@@ -122,8 +122,10 @@ const Chip& parseChip(std::string_view text) {
     if (t == kChips[i].gfxip) return kChips[i];
   }
   std::string known;
-  for (std::size_t i = 4; i < std::size(kChips); ++i)
-    known += (known.empty() ? "" : " ") + std::string(kChips[i].name);
+  for (std::size_t i = 4; i < std::size(kChips); ++i) {
+    if (!known.empty()) known += ' ';  // appended: GCC 12 -O3 warns falsely on "" + string
+    known += kChips[i].name;
+  }
   throw Error("unknown GCN generation or chip '" + std::string(text) +
               "': expected gfx6|gfx7|gfx8|gfx9, GCN1.0|1.1|1.2|1.4, a gfxip such as gfx803, or "
               "a chip: " +
