@@ -79,6 +79,8 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
+  if (!spec.workingDirectory.empty())
+    posix_spawn_file_actions_addchdir_np(&fa, spec.workingDirectory.c_str());
   if (!spec.stdoutPath.empty())
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, spec.stdoutPath.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);

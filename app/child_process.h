@@ -16,11 +16,12 @@ struct ChildSpec {
   std::vector<std::string> args;  // after the program name
   // Environment changes: a value sets the variable, std::nullopt removes it.
   std::vector<std::pair<std::string, std::optional<std::string>>> env;
-  std::string stdoutPath;      // "" = inherited; else the file (created or truncated)
-  std::string stderrPath;      // "" = inherited
-  double timeoutSeconds = 0;   // 0 = no limit
-  double graceSeconds = 10;    // between SIGTERM and SIGKILL
-  std::function<bool()> stop;  // polled; true stops the child as a timeout would
+  std::string stdoutPath;        // "" = inherited; else the file (created or truncated)
+  std::string stderrPath;        // "" = inherited
+  std::string workingDirectory;  // "" = this process's; relative output paths are under it
+  double timeoutSeconds = 0;     // 0 = no limit
+  double graceSeconds = 10;      // between SIGTERM and SIGKILL
+  std::function<bool()> stop;    // polled; true stops the child as a timeout would
 };
 
 struct ChildResult {

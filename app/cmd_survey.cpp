@@ -445,10 +445,8 @@ int runSurvey(const SurveyOptions& opts) {
     // writes its reports: time for that before SIGKILL.
     spec.graceSeconds = 30;
     // The child works in the bundle folder: its relative output paths land there.
-    const fs::path here = fs::current_path();
-    fs::current_path(dir);
+    spec.workingDirectory = dir.string();
     const ChildResult r = runChildProcess(spec);
-    fs::current_path(here);
     const std::string status = stepStatus(r);
     std::string summary = s.runJson.empty() ? "" : runSummary(dir / s.runJson);
     if (summary.empty() && s.stdoutFile.empty()) {
@@ -510,10 +508,8 @@ int runSurvey(const SurveyOptions& opts) {
       spec.stdoutPath = (dir / (log + ".out")).string();
       spec.stderrPath = (dir / (log + ".log")).string();
       spec.timeoutSeconds = 600;
-      const fs::path here = fs::current_path();
-      fs::current_path(dir);
+      spec.workingDirectory = dir.string();
       const ChildResult r = runChildProcess(spec);
-      fs::current_path(here);
       record["derived"].push_back({{"command", args}, {"exit", r.describe()}});
       return r;
     };
