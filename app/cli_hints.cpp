@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "harness/run/suite.h"
+#include "harness/cases/suite.h"
 #include "reference/gen.h"
 
 namespace gcnprobe::app {

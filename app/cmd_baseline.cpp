@@ -1,4 +1,4 @@
-// `gcnprobe baseline --from RESULTS.json [-o FILE]`: a baseline (harness/run/baseline.h) that
+// `gcnprobe baseline --from RESULTS.json [-o FILE]`: a baseline (results/baseline.h) that
 // expects what a run reported: every regression of the run, in list order, under a header
 // naming the device, driver and version. Usage: docs/run.md "Baselines".
 #include <cerrno>
@@ -9,10 +9,11 @@
 #include <string>
 
 #include "app/commands.h"
-#include "harness/run/baseline.h"
-#include "harness/run/merge.h"
-#include "harness/run/results_file.h"
+#include "harness/cases/suite.h"
 #include "reference/error.h"
+#include "results/baseline.h"
+#include "results/merge.h"
+#include "results/results_file.h"
 
 namespace gcnprobe::app {
 namespace {

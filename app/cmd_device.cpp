@@ -1,6 +1,6 @@
 // `gcnprobe devices` and `gcnprobe formats`: what Vulkan sees and what `run` would pick;
 // the GCN buffer-format table with this device's support. Plus a hidden `_smoke-isa`
-// (used by tests/harness/vulkan_test.cpp on the RADV null device, where ICD selection is
+// (used by tests/harness/vulkan/vulkan_test.cpp on the RADV null device, where ICD selection is
 // per process): builds the smoke compute shader and prints ACO's texts.
 #include <cstdio>
 #include <memory>

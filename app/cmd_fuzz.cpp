@@ -1,5 +1,5 @@
 // `gcnprobe fuzz --seed S --count N [--time T] [--out DIR] [--json]`: random Vulkan-legal
-// cases, and on a GCN device raw-V# and binary-route ones (harness/run/fuzz.h), through the
+// cases, and on a GCN device raw-V# and binary-route ones (harness/explore/fuzz.h), through the
 // device as `gcnprobe probe` runs a probe (its disputed-suite case through the runner), each
 // matched against every reference prediction over the policy points that matter; a case no
 // prediction explains is minimised to one lane and written to DIR as a probe file, which is
@@ -18,11 +18,11 @@
 
 #include "app/clrx_dir.h"
 #include "app/commands.h"
+#include "harness/cases/suite.h"
+#include "harness/explore/fuzz.h"
 #include "harness/isa/binary_route.h"
 #include "harness/routes/raw.h"
-#include "harness/run/fuzz.h"
 #include "harness/run/probe_run.h"
-#include "harness/run/suite.h"
 #include "harness/run/test_faults.h"
 #include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"

@@ -24,6 +24,7 @@
 
 #include "app/clrx_dir.h"
 #include "app/commands.h"
+#include "harness/cases/suite.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
@@ -31,7 +32,6 @@
 #include "harness/isa/coverage.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
-#include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"

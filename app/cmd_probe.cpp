@@ -1,7 +1,7 @@
 // `gcnprobe probe FILE... [--gen G] [--device SEL] [--json]`: each probe file evaluated on the
 // reference once per policy variant that matters (reference/policy.h), distinct predictions
 // printed side by side per lane, then what the device did: the probe becomes the case the
-// disputed suite has for it (run::probeCase, harness/run/suite_disputed.cpp), runs through
+// disputed suite has for it (run::probeCase, harness/cases/suite_disputed.cpp), runs through
 // the runner as `gcnprobe run` runs it (the route whose Vulkan construct realises exactly its
 // instruction and V#), and each lane and the memory are matched bit for bit against every
 // prediction by the differ (run::matchPrediction). Exit 1 when any probe's own `expect` lines
@@ -15,13 +15,13 @@
 
 #include "app/clrx_dir.h"
 #include "app/commands.h"
+#include "harness/cases/suite.h"
 #include "harness/formats.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/probe_run.h"
 #include "harness/run/runner.h"
-#include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_report.h"

@@ -8,10 +8,11 @@
 
 #include "app/commands.h"
 #include "app/version.h"
-#include "harness/run/html_report.h"
-#include "harness/run/merge.h"
-#include "harness/run/results_file.h"
+#include "harness/cases/suite.h"
 #include "reference/error.h"
+#include "results/html_report.h"
+#include "results/merge.h"
+#include "results/results_file.h"
 
 namespace gcnprobe::app {
 namespace {

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "harness/run/ci_reports.h"
-#include "harness/run/compare.h"
-#include "harness/run/merge.h"
-#include "harness/run/results_file.h"
+#include "harness/cases/suite.h"
 #include "reference/error.h"
+#include "results/ci_reports.h"
+#include "results/compare.h"
+#include "results/merge.h"
+#include "results/results_file.h"
 
 namespace gcnprobe::app {
 namespace {

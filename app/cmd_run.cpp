@@ -22,21 +22,21 @@
 #include "app/isolation.h"
 #include "app/progress.h"
 #include "app/version.h"
+#include "harness/cases/select.h"
+#include "harness/cases/suite.h"
 #include "harness/isa/binary_route.h"
+#include "harness/judge/profile.h"
 #include "harness/routes/all_routes.h"
-#include "harness/run/baseline.h"
-#include "harness/run/ci_reports.h"
 #include "harness/run/coverage.h"
-#include "harness/run/merge.h"
-#include "harness/run/profile.h"
-#include "harness/run/report.h"
+#include "harness/run/expected_run.h"
 #include "harness/run/runner.h"
-#include "harness/run/selection.h"
-#include "harness/run/suite.h"
 #include "harness/run/test_faults.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/pipeline_cache.h"
 #include "reference/error.h"
+#include "results/ci_reports.h"
+#include "results/json_report.h"
+#include "results/merge.h"
 
 namespace gcnprobe::app {
 namespace {
@@ -90,7 +90,7 @@ struct RunOptions {
   double batchTimeout = 60;
   std::string batchLog;  // set for a child process: it names each batch here before dispatch
   bool quiet = false;
-  // Expected results (harness/run/baseline.h, docs/run.md "Baselines").
+  // Expected results (results/baseline.h, docs/run.md "Baselines").
   std::string baseline;
   std::string flakes;
   unsigned retry = 0;

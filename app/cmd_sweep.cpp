@@ -1,6 +1,6 @@
 // `gcnprobe sweep`: every code of every channel of each texel-buffer format through the
 // device, compared with the reference at table speed, summarised per (format, channel,
-// classification) (harness/run/sweep.h, docs/sweep.md).
+// classification) (harness/explore/sweep.h, docs/sweep.md).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "app/commands.h"
-#include "harness/run/sweep.h"
+#include "harness/explore/sweep.h"
 #include "harness/vulkan/context.h"
 
 namespace gcnprobe::app {

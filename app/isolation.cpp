@@ -19,9 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/run/results_file.h"
-#include "harness/run/suite.h"
+#include "harness/cases/suite.h"
 #include "reference/error.h"
+#include "results/results_file.h"
 
 namespace gcnprobe::app {
 namespace {

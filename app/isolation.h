@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/case.h"
+#include "harness/judge/case.h"
 #include "harness/run/runner.h"
 #include "reference/gen.h"
 

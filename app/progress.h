@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "harness/run/case.h"
+#include "harness/judge/case.h"
 
 namespace gcnprobe::app {
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/cases/suite.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
-#include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 
 namespace {

@@ -12,8 +12,8 @@
 #include <exception>
 #include <string>
 
+#include "harness/explore/sweep.h"
 #include "harness/formats.h"
-#include "harness/run/sweep.h"
 #include "harness/vulkan/context.h"
 
 namespace {

@@ -9,21 +9,35 @@ set(GCNPROBE_LAYERS
     "probe|probe/|reference"
     "shaders|shaders/|"
     "report|report/|"
+    "results|results/|reference,report"
     "vulkan|harness/vulkan/,harness/formats.,harness/gcn_detect.|reference"
     "routes|harness/routes/,harness/vsharp_selfcheck.|vulkan,shaders"
     "isa|harness/isa/|routes"
-    "run|harness/run/|isa,probe,report"
-    "app|app/|run")
+    "judge|harness/judge/|routes,results"
+    "cases|harness/cases/|judge,isa,probe"
+    "run|harness/run/|cases"
+    "explore|harness/explore/|cases"
+    "app|app/|run,explore")
+
+# Headers from outside the project that belong to a layer: <layer>|<include prefixes>. Only
+# that layer and the layers that may use it include them (cmake/CheckLayers.cmake), so the
+# layers below vulkan, results among them, cannot reach Vulkan even through a system header.
+set(GCNPROBE_LAYER_EXTERNAL_HEADERS
+    "vulkan|volk.h,vulkan/")
 
 # The library that implements each layer.
 set(GCNPROBE_LAYER_TARGET_reference gcnref)
 set(GCNPROBE_LAYER_TARGET_probe gcnprobefile)
 set(GCNPROBE_LAYER_TARGET_shaders gcnshaders)
 set(GCNPROBE_LAYER_TARGET_report gcnreportpage)
+set(GCNPROBE_LAYER_TARGET_results gcnresults)
 set(GCNPROBE_LAYER_TARGET_vulkan gcnvk)
 set(GCNPROBE_LAYER_TARGET_routes gcnroutes)
 set(GCNPROBE_LAYER_TARGET_isa gcnisa)
+set(GCNPROBE_LAYER_TARGET_judge gcnjudge)
+set(GCNPROBE_LAYER_TARGET_cases gcncases)
 set(GCNPROBE_LAYER_TARGET_run gcnrun)
+set(GCNPROBE_LAYER_TARGET_explore gcnexplore)
 set(GCNPROBE_LAYER_TARGET_app gcnapp)
 
 # gcnprobe_layer_link(<layer>): links the layer's library PUBLIC to the libraries of the layers

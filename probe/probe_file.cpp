@@ -248,7 +248,7 @@ class LineParser {
       setOnce(probe_.gen, std::string(value), key);
       probe_.gen->place = valuePlace();
     } else if (k.size() == 1 && (k0 == "route" || k0 == "format")) {
-      // Checked where routes and formats are known (harness/run/suite.h, probeCase).
+      // Checked where routes and formats are known (harness/cases/suite.h, probeCase).
       requireValue(key, value);
       auto& slot = k0 == "route" ? probe_.route : probe_.format;
       setOnce(slot, std::string(value), key);

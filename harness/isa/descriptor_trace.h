@@ -4,7 +4,7 @@
 //
 // In ACO's GFX6-9 code a V# in SRSRC s[a:a+3] is loaded by a scalar memory load (SMRD on
 // gfx6/7: OFFSET in dwords, 8-bit immediate or a gfx7 literal; SMEM on gfx8/9: 20-bit byte
-// offset; encodings checked with llvm-mc 14, tests/harness/isa_test.cpp) from a 32-bit
+// offset; encodings checked with llvm-mc 14, tests/harness/isa/isa_test.cpp) from a 32-bit
 // pointer held in a user SGPR: the descriptor set's pointer, or on a vertex shader the
 // vertex buffer table's. RADV (radv_descriptor_set.c, radv_CreateDescriptorSetLayout)
 // gives storage buffers and uniform/storage texel buffers 16-byte descriptors, 16-byte

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/case.h"
+#include "harness/judge/case.h"
 
 namespace gcnprobe::run {
 

@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 
+#include "harness/cases/suite.h"
+#include "harness/judge/case.h"
 #include "harness/routes/route.h"
-#include "harness/run/case.h"
-#include "harness/run/suite.h"
 #include "probe/probe_eval.h"
 #include "reference/gen.h"
 

@@ -10,35 +10,16 @@
 #include <system_error>
 #include <thread>
 
+#include "harness/cases/suite.h"
 #include "harness/formats.h"
 #include "harness/isa/check.h"
+#include "harness/judge/diff.h"
+#include "harness/judge/tolerance.h"
 #include "harness/routes/all_routes.h"
-#include "harness/run/diff.h"
 #include "harness/run/isa_digest.h"
-#include "harness/run/suite.h"
-#include "harness/run/tolerance.h"
 #include "harness/vulkan/context.h"
 
 namespace gcnprobe::run {
-
-std::string Summary::line() const {
-  std::string s = std::to_string(count(Verdict::Pass)) + " passed, " +
-                  std::to_string(count(Verdict::Fail)) + " failed, " +
-                  std::to_string(count(Verdict::Unsupported)) + " unsupported";
-  for (std::size_t k = 0; k < kVerdictCount; ++k) {
-    const auto v = static_cast<Verdict>(k);
-    if (v == Verdict::Pass || v == Verdict::Fail || v == Verdict::Unsupported || counts[k] == 0)
-      continue;
-    s += ", " + std::to_string(counts[k]) + " " + std::string(verdictName(v));
-  }
-  return s;
-}
-
-bool Summary::ok() const {
-  for (std::size_t k = 0; k < kVerdictCount; ++k)
-    if (counts[k] > 0 && isRegression(static_cast<Verdict>(k))) return false;
-  return true;
-}
 
 namespace {
 

@@ -12,25 +12,13 @@
 #include <vector>
 
 #include "harness/isa/check.h"
+#include "harness/judge/case.h"
+#include "harness/judge/expect.h"
+#include "harness/judge/profile.h"
 #include "harness/routes/route.h"
-#include "harness/run/case.h"
-#include "harness/run/expect.h"
-#include "harness/run/profile.h"
 #include "harness/run/test_faults.h"
 
 namespace gcnprobe::run {
-
-struct Summary {
-  std::array<std::size_t, kVerdictCount> counts{};  // by Verdict
-  std::size_t count(Verdict v) const { return counts[static_cast<std::size_t>(v)]; }
-  void add(Verdict v) { ++counts[static_cast<std::size_t>(v)]; }
-  // "N passed, N failed, N unsupported", then ", N <verdict>" for every other verdict that
-  // occurred, in Verdict order (", 3 route-miss, 1 crash").
-  std::string line() const;
-  bool ok() const;  // no regression (isRegression)
-  // Cases not run because `RunOptions::stop` asked the run to end (a signal): 0 otherwise.
-  std::size_t notRun = 0;
-};
 
 // More reference threads than this only cost memory (cases are few thousand, cores far fewer).
 inline constexpr unsigned kMaxJobs = 256;
@@ -70,8 +58,6 @@ struct RunOptions {
   // (`gcnprobe probe`); not called for cases that never ran or whose batch failed.
   std::function<void(std::size_t, const routes::DeviceResult&)> onDeviceResult;
 };
-
-using ResultSink = std::function<void(const CaseResult&)>;
 
 // The ISA check of a case (harness/isa/check.h): every load of its read (expect.h viewLoads:
 // one for most cases, one per selected channel for a composed view) must be in the pipeline

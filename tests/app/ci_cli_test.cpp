@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "harness/run/selection.h"
+#include "harness/cases/select.h"
 #include "reference/error.h"
 #include "tests/support/cli.h"
 

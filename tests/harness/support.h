@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/run/expect.h"
+#include "harness/cases/suite.h"
+#include "harness/judge/expect.h"
 #include "harness/run/runner.h"
-#include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 
 namespace gcnprobe::test_support {

@@ -13,10 +13,10 @@
 #include <set>
 #include <sstream>
 
+#include "harness/cases/suite.h"
 #include "harness/isa/binary_route.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
-#include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"

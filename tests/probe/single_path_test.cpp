@@ -15,9 +15,9 @@
 #include <sstream>
 #include <string>
 
+#include "harness/cases/suite.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
-#include "harness/run/suite.h"
 #include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"

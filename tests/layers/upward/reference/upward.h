@@ -1,3 +1,3 @@
 // A reference/ header that reaches up into the run layer: the layer check must reject it.
 #pragma once
-#include "harness/run/case.h"
+#include "harness/judge/case.h"

@@ -1,0 +1,157 @@
+// The runner with fake routes (no Vulkan): unsupported is never pass, a batch that throws
+// loses only its own cases, results reach the sink as they are produced.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "harness/cases/suite.h"
+#include "harness/run/runner.h"
+#include "reference/error.h"
+
+namespace gcnprobe::run {
+namespace {
+
+// Returns the reference's own prediction (a perfect device), except: cases named in
+// `unsupported` are refused up front, cases in `lateUnsupported` come back unsupported
+// from run(), and a batch containing `throwOn` throws.
+class FakeRoute : public routes::Route {
+ public:
+  std::string unsupported, lateUnsupported, throwOn;
+  std::string prefix;  // handles only the cases whose name starts with it ("" = every case)
+  const gcn::Chip* chip = &gcn::representativeChip(gcn::Gen::Gfx9);
+  std::map<const routes::DeviceCase*, std::string> names;
+
+  std::string_view name() const override { return "fake"; }
+  bool handles(const routes::DeviceCase& c) const override {
+    return names.at(&c).rfind(prefix, 0) == 0;
+  }
+  std::string unsupportedReason(const routes::DeviceCase& c) const override {
+    return names.at(&c) == unsupported ? "fake: not realisable" : "";
+  }
+  std::string batchKey(const routes::DeviceCase& c) const override { return names.at(&c); }
+  std::vector<routes::DeviceResult> run(std::span<const routes::DeviceCase* const> cs) override {
+    std::vector<routes::DeviceResult> out;
+    for (const routes::DeviceCase* c : cs) {
+      if (names.at(c) == throwOn) throw gcn::Error("fake device lost");
+      const auto e =
+          gcn::execute(*chip, c->inst, c->state, c->memory, {}, gcn::Policies::defaults(chip->gen));
+      routes::DeviceResult r;
+      if (names.at(c) == lateUnsupported) r.unsupported = "fake: refused at run time";
+      r.vdataCount = c->inst.op->kind == gcn::OpKind::LoadFormat ? c->inst.op->components : 0;
+      for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+        for (unsigned k = 0; k < r.vdataCount; ++k)
+          r.vdata[l][k] = e.lanes[l].vdata[k].value_or(0);
+      r.memory = e.memory().bytes;
+      out.push_back(r);
+    }
+    return out;
+  }
+};
+
+// RunOptions::freshDevice: called once at each change of route between parts (a device per
+// route), never within a route; the routes it returns run the rest, and every case passes.
+TEST(Runner, AFreshDeviceAtEachChangeOfRoute) {
+  RunOptions o;
+  o.profile = resolveProfile("gfx9", std::nullopt);
+  o.jobs = 2;
+  const std::vector<Case> all =
+      buildCases("texel", "texel.*.r8g8b8a8_uint.load_format_*", o.profile.chip);
+  ASSERT_EQ(all.size(), 4u);  // uniform and storage, x and xyzw
+  const std::vector<Case> uniform(all.begin(), all.begin() + 2);
+  ASSERT_EQ(uniform[1].name.rfind("texel.uniform.", 0), 0u);
+  int made = 0;
+  const auto makeRoutes = [&] {
+    std::vector<std::unique_ptr<routes::Route>> list;
+    for (const char* prefix : {"texel.uniform.", "texel.storage."}) {
+      auto fake = std::make_unique<FakeRoute>();
+      fake->prefix = prefix;
+      for (const std::vector<Case>* cases : {&all, &uniform})
+        for (const Case& c : *cases)
+          fake->names[&c.device] = c.name;
+      list.push_back(std::move(fake));
+    }
+    ++made;
+    return list;
+  };
+  std::vector<std::unique_ptr<routes::Route>> routes = makeRoutes();
+  int fresh = 0;
+  o.freshDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
+    ++fresh;
+    routes = makeRoutes();  // the old routes (the old device's) are gone
+    return routes;
+  };
+  std::map<std::string, Verdict> seen;
+  const Summary s =
+      runCases(all, routes, o, [&](const CaseResult& r) { seen[r.name] = r.verdict; });
+  EXPECT_EQ(fresh, 1);
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(s.count(Verdict::Pass), 4u);
+  EXPECT_EQ(seen.size(), 4u);
+
+  // Batches that go back to a route already run (uniform, storage, uniform): a new device when
+  // the storage route is entered, none when the uniform route comes again.
+  fresh = 0;
+  const std::vector<Case> interleaved = {all[0], all[2], all[1]};
+  ASSERT_EQ(interleaved[1].name.rfind("texel.storage.", 0), 0u);
+  const auto moreRoutes = [&] {
+    std::vector<std::unique_ptr<routes::Route>> list = makeRoutes();
+    for (auto& r : list)
+      for (const Case& c : interleaved)
+        static_cast<FakeRoute&>(*r).names[&c.device] = c.name;
+    return list;
+  };
+  routes = moreRoutes();
+  o.freshDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
+    ++fresh;
+    routes = moreRoutes();
+    return routes;
+  };
+  const Summary mixed = runCases(interleaved, routes, o, [](const CaseResult&) {});
+  EXPECT_EQ(fresh, 1);
+  EXPECT_EQ(mixed.count(Verdict::Pass), 3u);
+
+  // One route only: no new device.
+  fresh = 0;
+  const Summary one = runCases(uniform, routes, o, [](const CaseResult&) {});
+  EXPECT_EQ(fresh, 0);
+  EXPECT_EQ(one.count(Verdict::Pass), 2u);
+}
+
+TEST(Runner, UnsupportedIsNeverPassAndErrorsLoseNothing) {
+  RunOptions o;
+  o.profile = resolveProfile("gfx9", std::nullopt);
+  o.jobs = 2;
+  const std::vector<Case> cases =
+      buildCases("texel", "texel.uniform.r8g8b8a8_uint.*", o.profile.chip);
+  ASSERT_EQ(cases.size(), 1u + 1u);  // load_format_x and load_format_xyzw (4 components)
+  std::vector<Case> all = cases;
+  for (const Case& c : buildCases("texel", "texel.uniform.r32_sfloat.*", o.profile.chip))
+    all.push_back(c);
+  ASSERT_EQ(all.size(), 4u);  // r32: load_format_x, load_format_xyzw
+
+  auto fake = std::make_unique<FakeRoute>();
+  for (const Case& c : all)
+    fake->names[&c.device] = c.name;
+  fake->unsupported = all[0].name;
+  fake->lateUnsupported = all[1].name;
+  fake->throwOn = all[2].name;
+  std::vector<std::unique_ptr<routes::Route>> routes;
+  routes.push_back(std::move(fake));
+
+  std::map<std::string, Verdict> seen;
+  const Summary s =
+      runCases(all, routes, o, [&](const CaseResult& r) { seen[r.name] = r.verdict; });
+  EXPECT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[all[0].name], Verdict::Unsupported);
+  EXPECT_EQ(seen[all[1].name], Verdict::Unsupported);
+  EXPECT_EQ(seen[all[2].name], Verdict::Error);
+  EXPECT_EQ(seen[all[3].name], Verdict::Pass);  // its batch ran although another threw
+  EXPECT_EQ(s.count(Verdict::Pass), 1u);
+  EXPECT_EQ(s.count(Verdict::Unsupported), 2u);
+  EXPECT_EQ(s.count(Verdict::Error), 1u);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.line(), "1 passed, 0 failed, 2 unsupported, 1 error");
+}
+
+}  // namespace
+}  // namespace gcnprobe::run
