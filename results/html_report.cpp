@@ -8,8 +8,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "reference/opcodes.h"
 #include "reference/error.h"
+#include "reference/opcodes.h"
 #include "report/page.h"
 #include "results/compare.h"
 
