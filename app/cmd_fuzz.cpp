@@ -179,8 +179,7 @@ int runFuzz(const FuzzOptions& o) {
     Outcome smallOut = out;
     std::vector<unsigned> tries;
     const gcn::OpKind kind = run::fuzzOpcode(fc).kind;
-    const bool writes = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat ||
-                        kind == gcn::OpKind::Atomic;
+    const bool writes = gcn::writesMemory(kind);
     if (fc.v0.size() > 1 && out.firstBadLane >= 0)
       tries.push_back(static_cast<unsigned>(out.firstBadLane));
     else if (fc.v0.size() > 1 && writes)

@@ -729,10 +729,6 @@ class WaveRun {
   std::optional<CheckUnit> ruleUnit_;  // the unit plan_.rule was last made for
 };
 
-bool writesMemory(OpKind k) {
-  return k == OpKind::Store || k == OpKind::StoreFormat || k == OpKind::Atomic;
-}
-
 void checkVsharpQuad(unsigned srsrc) {
   if (srsrc % 4 != 0 || srsrc + 3u >= kSgprCount)
     throw Error("srsrc: s[" + std::to_string(srsrc) +

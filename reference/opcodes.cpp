@@ -242,6 +242,14 @@ std::span<const OpcodeInfo> allOpcodes() {
   return kOpcodes;
 }
 
+bool writesMemory(OpKind k) {
+  return k == OpKind::Store || k == OpKind::StoreFormat || k == OpKind::Atomic;
+}
+
+bool returnsData(OpKind k, bool glc) {
+  return k == OpKind::Load || k == OpKind::LoadFormat || (k == OpKind::Atomic && glc);
+}
+
 bool existsOn(const OpcodeInfo& op, Gen gen) {
   return op.opcode[genIndex(gen)] >= 0;
 }

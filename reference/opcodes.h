@@ -79,6 +79,12 @@ struct OpcodeInfo {
   bool ldsData = false;
 };
 
+// Stores and atomics: the instruction writes memory, with data it reads from VDATA (BUFFER_STORE_
+// LDS_DWORD's come from LDS). Loads and the cache instructions write no memory.
+bool writesMemory(OpKind k);
+// Loads, and atomics with GLC: the instruction returns data to VDATA.
+bool returnsData(OpKind k, bool glc);
+
 std::span<const OpcodeInfo> allOpcodes();
 bool existsOn(const OpcodeInfo& op, Gen gen);
 // Case-insensitive; nullptr when unknown.

@@ -227,9 +227,6 @@ std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
   constexpr routes::Binding kBindings[] = {routes::Binding::UniformTexel,
                                            routes::Binding::StorageTexel};
   std::vector<Case> cases;
-  auto add = [&](std::optional<Case> c) {
-    if (c) cases.push_back(std::move(*c));
-  };
   for (const BufferFormat& f : allBufferFormats()) {
     // Rows without a GCN model (64-bit channels beyond R64) have no cases: `gcnprobe
     // formats` shows them as texel model "none".
@@ -239,7 +236,7 @@ std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
     // R64_UINT/SINT: the one 64-bit component is registers X and Y of the 32_32 V#.
     if (model == TexelModel::Wide) {
       for (routes::Binding b : kBindings)
-        add(makeTexelCase(want, chip, f, b, *loads[1]));
+        addCase(cases, makeTexelCase(want, chip, f, b, *loads[1]));
       continue;
     }
     const unsigned comps = composed ? perChannelCount(f) : gcn::dfmtInfo(f.dfmt).components;
@@ -250,9 +247,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
     for (routes::Binding b : kBindings) {
       for (unsigned n : counts) {
         if (composed)
-          add(makeTexelCase(want, chip, f, b, *loads[0], n));
+          addCase(cases, makeTexelCase(want, chip, f, b, *loads[0], n));
         else
-          add(makeTexelCase(want, chip, f, b, *loads[n - 1]));
+          addCase(cases, makeTexelCase(want, chip, f, b, *loads[n - 1]));
       }
     }
     // imageStore writes a whole vec4 (the format decides which components land): the
@@ -263,8 +260,9 @@ std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
     // when that is a permutation of the format's channels (BGRA); alpha-in-field-X is neither.
     if (composed || f.srgb || f.dstSel[0] < gcn::DstSel::X) continue;
     if (comps < 4)
-      add(makeTexelCase(want, chip, f, routes::Binding::StorageTexel, *stores[comps - 1]));
-    add(makeTexelCase(want, chip, f, routes::Binding::StorageTexel, *stores[3]));
+      addCase(cases,
+              makeTexelCase(want, chip, f, routes::Binding::StorageTexel, *stores[comps - 1]));
+    addCase(cases, makeTexelCase(want, chip, f, routes::Binding::StorageTexel, *stores[3]));
   }
   return cases;
 }

@@ -43,6 +43,11 @@ using CaseFilter = std::function<bool(const std::string& name)>;
 inline bool wanted(const CaseFilter& want, const std::string& name) {
   return !want || want(name);
 }
+// A suite's case makers return std::nullopt for a case `want` does not take: appends the ones
+// that were made.
+inline void addCase(std::vector<Case>& cases, std::optional<Case> c) {
+  if (c) cases.push_back(std::move(*c));
+}
 
 // The suite registry: every suite once, in list order, the default one first. `list`,
 // `run --suite` (validation and help) and buildCases read it.

@@ -114,12 +114,9 @@ std::vector<Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want) {
       const std::string m = std::string("buffer_atomic_") + name + (wide ? "_x2" : "");
       const gcn::OpcodeInfo& op = gcn::requireOpcode(m);
       if (!gcn::existsOn(op, chip.gen)) continue;
-      auto add = [&](std::optional<Case> c) {
-        if (c) cases.push_back(std::move(*c));
-      };
       for (uint16_t o : {0, 16})
-        add(makeCase(want, chip, op, routes::Binding::StorageBuffer, o));
-      if (!wide) add(makeCase(want, chip, op, routes::Binding::StorageTexel, 0));
+        addCase(cases, makeCase(want, chip, op, routes::Binding::StorageBuffer, o));
+      if (!wide) addCase(cases, makeCase(want, chip, op, routes::Binding::StorageTexel, 0));
     }
   }
   return cases;

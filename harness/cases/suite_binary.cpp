@@ -66,8 +66,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     if (d.inst.offen) d.state.vgprMut(kCaseVaddr)[l] = 16 * l;
     // Loads keep the VDATA halves a D16 load does not write: those are preset too.
-    if (op.kind == gcn::OpKind::Store || op.kind == gcn::OpKind::StoreFormat ||
-        op.kind == gcn::OpKind::Atomic || op.d16)
+    if (gcn::writesMemory(op.kind) || op.d16)
       for (unsigned k = 0; k < 4; ++k)
         d.state.vgprMut(kCaseVdata + k)[l] = k % 2 == 0 && rng() % 2 == 0
                                                  ? static_cast<uint32_t>(rng() % 17) - 8
@@ -93,8 +92,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
 std::vector<Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want) {
   std::vector<Case> cases;
   for (const gcn::OpcodeInfo& op : gcn::allOpcodes())
-    if (gcn::existsOn(op, chip.gen))
-      if (auto c = makeCase(want, chip, op)) cases.push_back(std::move(*c));
+    if (gcn::existsOn(op, chip.gen)) addCase(cases, makeCase(want, chip, op));
   return cases;
 }
 

@@ -17,7 +17,6 @@
 
 #include "harness/cases/suite.h"
 #include "harness/formats.h"
-#include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/judge/diff.h"
 #include "harness/judge/expect.h"
@@ -156,7 +155,7 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
       if (inst.idxen) d.format = routes::atomicTexelFormat(op.atomic);
       break;
     case gcn::OpKind::Cache:
-      return no(std::string(op.mnemonic) + " has no data access a route can realise");
+      break;  // realise() sends these to the binary route first; rawFormProblem refuses them
   }
   if (std::string f = routes::rawFormProblem(d); !f.empty()) return no(f);
   return {std::move(d), ""};
@@ -178,9 +177,8 @@ Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
   if (inst.lds || inst.op->ldsData) d.lds = lds;
   // The IDXEN templates are texel-buffer shaders whose V# comes from a descriptor buffer; the
   // OFFEN ones SSBO shaders, where any V# but RADV's goes through a descriptor buffer too.
-  const bool texel = isa::isTexelTemplate(isa::templateVariant(chip, *inst.op, inst.idxen));
-  d.binding = texel ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer;
-  d.rawVsharp = texel || !isa::isDriverSsboVsharp(chip, d);
+  d.binding = isa::binaryTemplateBinding(chip, *inst.op, inst.idxen);
+  d.rawVsharp = d.binding == routes::Binding::StorageTexel || !isa::isDriverSsboVsharp(chip, d);
   if (std::string why = isa::binaryFormProblem(chip, d); !why.empty()) return no(why);
   return {std::move(d), ""};
 }

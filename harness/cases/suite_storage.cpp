@@ -117,7 +117,7 @@ std::vector<Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want) {
     const gcn::OpcodeInfo& op = opcode(m);
     if (!gcn::existsOn(op, chip.gen)) continue;  // DWORDX3: GFX7+ (docs/gcn-facts.md)
     for (uint16_t o : kOffsets)
-      if (auto c = makeCase(want, chip, op, o)) cases.push_back(std::move(*c));
+      addCase(cases, makeCase(want, chip, op, o));
   }
   return cases;
 }

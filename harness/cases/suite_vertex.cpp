@@ -101,7 +101,7 @@ std::vector<Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want) {
         {"offset4_straddle", wide, 4, kVertices * wide + 4 + size - 1},
     };
     for (const Layout& lay : layouts)
-      if (auto c = makeCase(want, chip, f, *op, lay)) cases.push_back(std::move(*c));
+      addCase(cases, makeCase(want, chip, f, *op, lay));
   }
   return cases;
 }

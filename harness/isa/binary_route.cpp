@@ -49,6 +49,19 @@ bool isDriverSsboVsharp(const gcn::Chip& chip, const routes::DeviceCase& c) {
                                routes::makeStorageBufferVSharp(c.memory.base, v.numRecords));
 }
 
+namespace {
+
+routes::Binding templateBinding(std::string_view variant) {
+  return isTexelTemplate(variant) ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer;
+}
+
+}  // namespace
+
+routes::Binding binaryTemplateBinding(const gcn::Chip& chip, const gcn::OpcodeInfo& op,
+                                      bool idxen) {
+  return templateBinding(templateVariant(chip, op, idxen));
+}
+
 std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c) {
   const gcn::Instruction& in = c.inst;
   if (in.op == nullptr) return "no instruction";
@@ -56,8 +69,8 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
   if (!gcn::existsOn(op, chip.gen))
     return std::string(op.mnemonic) + " does not exist on " + std::string(gcn::genName(chip.gen));
   const std::string variant = templateVariant(chip, op, in.idxen);
-  const bool texel = isTexelTemplate(variant);
-  if (c.binding != (texel ? routes::Binding::StorageTexel : routes::Binding::StorageBuffer))
+  const bool texel = templateBinding(variant) == routes::Binding::StorageTexel;
+  if (c.binding != templateBinding(variant))
     return texel ? "the IDXEN templates' buffer is a storage texel buffer (binding storage-texel)"
                  : "the OFFEN templates' buffer is an SSBO (binding storage-buffer)";
   if (texel && !c.rawVsharp)

@@ -52,6 +52,11 @@ std::unique_ptr<routes::Route> makeBinaryRoute(vk::Context& ctx);
 // instruction no Vulkan construct emits goes to this route.
 std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c);
 
+// How the template that hosts `op` on `chip` (templateVariant) binds its buffer: StorageTexel
+// for the IDXEN texel templates, StorageBuffer (an SSBO) for the others. A case for the binary
+// route binds its buffer so (binaryFormProblem refuses any other binding).
+routes::Binding binaryTemplateBinding(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bool idxen);
+
 // Whether the case's V# is the one RADV writes for its buffer bound as an SSBO of range
 // NUM_RECORDS (routes::makeStorageBufferVSharp; base the memory's, NUM_RECORDS a multiple of
 // 4 ending at most kMaxOverrun bytes past the memory): such a case needs no raw V#.

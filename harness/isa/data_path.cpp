@@ -229,10 +229,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   const gcn::Instruction& ci = *a.buffer[c];
   const State& atCase = *a.in[c];
   const gcn::OpKind kind = ci.op->kind;
-  const bool returns = kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat ||
-                       (kind == gcn::OpKind::Atomic && ci.glc);
-  const bool takesData =
-      kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat || kind == gcn::OpKind::Atomic;
+  const bool returns = gcn::returnsData(kind, ci.glc);
+  const bool takesData = gcn::writesMemory(kind);
   const unsigned regs = widestVdataRegs(gen, ci);
 
   // 1. Results reach Out through copies, in order.

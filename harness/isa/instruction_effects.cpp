@@ -192,10 +192,8 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
   const unsigned regs = widestVdataRegs(gen, *inst);
   for (unsigned k = 0; k < gcn::vaddrRegs(*inst); ++k)
     e.reads.push_back(inst->vaddr + k);
-  const bool writes = op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat ||
-                      (op.kind == gcn::OpKind::Atomic && inst->glc);
-  const bool readsData = op.kind == gcn::OpKind::Store || op.kind == gcn::OpKind::StoreFormat ||
-                         op.kind == gcn::OpKind::Atomic;
+  const bool writes = gcn::returnsData(op.kind, inst->glc);
+  const bool readsData = gcn::writesMemory(op.kind);
   if (readsData)
     for (unsigned k = 0; k < regs; ++k)
       e.reads.push_back(inst->vdata + k);

@@ -133,7 +133,7 @@ void addCommonSets(Expected& e, const Case& c, const VulkanLanes& vulkan) {
                             vulkan.options[l].end());
     if (atomic) set.alternatives.push_back({anyOrder, AcceptKind::SerialAtomicOrder, {}});
   }
-  e.memory.compared = kind == gcn::OpKind::Store || kind == gcn::OpKind::StoreFormat || atomic;
+  e.memory.compared = gcn::writesMemory(kind);
   for (size_t i = 1; i < e.alternatives.size(); ++i)
     e.memory.images.push_back({static_cast<RuleId>(i), static_cast<uint16_t>(i)});
   if (atomic)

@@ -57,6 +57,8 @@ std::string rawFormProblem(const DeviceCase& c) {
   const gcn::OpcodeInfo& op = *in.op;
   if (op.encoding != gcn::Encoding::Mubuf)
     return "TBUFFER_* comes only from vertex fetch, which has no raw V# form";
+  if (op.kind == gcn::OpKind::Cache)
+    return std::string(op.mnemonic) + " has no data access: no lane shader emits it";
   if (op.d16 || op.ldsData || in.lds || in.tfe || in.addr64)
     return "D16, LDS, TFE and ADDR64 forms come from no lane shader";
   const bool soffset = soffsetForm(in);

@@ -214,3 +214,25 @@ TEST(Opcodes, ValidationErrorMatchesValidate) {
 }
 
 }  // namespace
+
+namespace {
+
+// Which instructions write memory and which return data, read from the mnemonics alone (the GCN3
+// ISA manual's MUBUF/MTBUF opcode lists: BUFFER_STORE_*, TBUFFER_STORE_* and BUFFER_ATOMIC_*
+// write memory; loads return data, atomics only with GLC; BUFFER_WBINVL1* do neither).
+TEST(Opcodes, WhatWritesMemoryAndWhatReturnsDataFollowsTheMnemonic) {
+  std::size_t writers = 0;
+  for (const gcn::OpcodeInfo& o : gcn::allOpcodes()) {
+    const std::string_view m = o.mnemonic;
+    const bool store = m.starts_with("buffer_store_") || m.starts_with("tbuffer_store_");
+    const bool atomic = m.starts_with("buffer_atomic_");
+    const bool load = m.starts_with("buffer_load_") || m.starts_with("tbuffer_load_");
+    EXPECT_EQ(gcn::writesMemory(o.kind), store || atomic) << m;
+    EXPECT_EQ(gcn::returnsData(o.kind, false), load) << m;
+    EXPECT_EQ(gcn::returnsData(o.kind, true), load || atomic) << m;
+    writers += gcn::writesMemory(o.kind) ? 1 : 0;
+  }
+  EXPECT_GT(writers, 0u);
+}
+
+}  // namespace

@@ -17,6 +17,7 @@
 #include "probe/probe_eval.h"
 #include "probe/probe_file.h"
 #include "reference/error.h"
+#include "reference/opcodes.h"
 #include "reference/reach.h"
 #include "reference/resource.h"
 #include "tests/support/cli.h"
@@ -120,6 +121,19 @@ TEST(RawRoute, AnSgprSoffsetTakesTheSoffsetFormOnly) {
         << no.reason;
     EXPECT_NE(no.reason.find("an SGPR SOFFSET comes only from the SOFFSET form"), std::string::npos)
         << no.reason;
+  }
+}
+
+// A cache instruction (BUFFER_WBINVL1) has no data access, so no lane shader's form: the raw
+// route refuses it by name, whatever binding the case has.
+TEST(RawRoute, ACacheInstructionHasNoLaneShaderForm) {
+  for (routes::Binding b : {routes::Binding::UniformTexel, routes::Binding::StorageBuffer}) {
+    DeviceCase c;
+    c.inst.op = &gcn::requireOpcode("buffer_wbinvl1");
+    c.binding = b;
+    c.rawVsharp = true;
+    EXPECT_EQ(routes::rawFormProblem(c),
+              "buffer_wbinvl1 has no data access: no lane shader emits it");
   }
 }
 
