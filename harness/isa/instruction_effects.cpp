@@ -156,7 +156,9 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
       return;
     }
     case gcn::CodeClass::Sopk: {
-      const unsigned sdst = (w0 >> 16) & 0x7f;
+      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
+      // s_cbranch_i_fork: 17 on gfx6/7, 16 on gfx8/9 (llvm-mc 14).
+      if (op == (g8 ? 16u : 17u)) e.indirectFlow = true;
       if (sdst == kExecLo || sdst == kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
       return;
     }
@@ -225,6 +227,22 @@ ControlFlow controlFlowOf(gcn::CodeClass cls, std::span<const uint32_t> words, l
   }
   if ((op >= 4 && op <= 9) || (op >= 23 && op <= 26)) f.targetDword = nextDword + simm;
   return f;
+}
+
+bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words) {
+  const std::optional<gcn::CodeInstruction> ci =
+      words.empty() ? std::nullopt : gcn::tryScanInstruction(gen, words, 0);
+  if (!ci) return true;
+  if (ci->cls == gcn::CodeClass::Sopp) {
+    const ControlFlow f = controlFlowOf(ci->cls, words, 0);
+    if (!f.fallsThrough || f.targetDword) return true;
+    // s_sethalt 13, s_trap 18; s_endpgm_saved 27 (gfx8+), s_endpgm_ordered_ps_done 30 (gfx9)
+    // (llvm-mc 14).
+    const unsigned op = (words[0] >> 16) & 0x7f;
+    return op == 13 || op == 18 || (gfx8Plus(gen) && op == 27) ||
+           (gen == gcn::Gen::Gfx9 && op == 30);
+  }
+  return vgprEffects(gen, words).indirectFlow;
 }
 
 VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {

@@ -34,6 +34,12 @@ struct ControlFlow {
 };
 ControlFlow controlFlowOf(gcn::CodeClass cls, std::span<const uint32_t> words, long nextDword);
 
+// Whether control may leave the straight line at this instruction (or never reach the next):
+// a SOPP branch or s_cbranch_*, s_endpgm (and gfx8's s_endpgm_saved, gfx9's
+// s_endpgm_ordered_ps_done), s_sethalt, s_trap, or indirect flow (VgprEffects::indirectFlow).
+// Words of no known encoding count as leaving. Decided from the encoding, never the text.
+bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words);
+
 struct VgprEffects {
   bool decoded = true;  // false: words of no known encoding (it could write anything)
   std::string name;     // mnemonic where the tables know it, else the encoding class ("vop3")
@@ -53,7 +59,8 @@ struct VgprEffects {
     Changes,  // any other write of EXEC (a restore may enable lanes again)
   };
   Exec exec = Exec::Keeps;
-  bool indirectFlow = false;  // s_setpc/s_swappc/s_rfe/s_cbranch_join/s_cbranch_g_fork
+  // s_setpc/s_swappc/s_rfe, s_cbranch_join/s_cbranch_g_fork/s_cbranch_i_fork
+  bool indirectFlow = false;
   // VOP1/VOP2/VOP3 operand codes (9-bit: 0-255 scalar/constant, 256+n = vn; -1 = none), for
   // recognising an address formula; `modifiers`: ABS/NEG/OMOD/CLAMP, SDWA or DPP present.
   std::array<int, 3> src{-1, -1, -1};

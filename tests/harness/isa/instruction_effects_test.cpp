@@ -134,6 +134,49 @@ TEST(InstructionEffects, ExecAndControlFlowOnEveryGeneration) {
   }
 }
 
+// What leaves the straight line, from words llvm-mc assembles on each generation: every SOPP
+// branch and program end, s_sethalt, s_trap and the indirect forms (s_cbranch_i_fork included),
+// and none of the ordinary scalar, vector and memory instructions around them.
+TEST(InstructionEffects, WhatLeavesTheStraightLine) {
+  if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
+  const std::vector<std::pair<std::string, bool>> common = {
+      {"s_endpgm", true},
+      {"s_branch 4", true},
+      {"s_cbranch_scc0 4", true},
+      {"s_cbranch_execz 4", true},
+      {"s_cbranch_vccnz 4", true},
+      {"s_cbranch_cdbgsys 4", true},
+      {"s_sethalt 1", true},
+      {"s_trap 2", true},
+      {"s_setpc_b64 s[8:9]", true},
+      {"s_swappc_b64 s[8:9], s[10:11]", true},
+      {"s_rfe_b64 s[8:9]", true},
+      {"s_cbranch_join s8", true},
+      {"s_cbranch_g_fork s[8:9], s[10:11]", true},
+      {"s_cbranch_i_fork s[8:9], 4", true},
+      {"s_nop 0", false},
+      {"s_waitcnt vmcnt(0)", false},
+      {"s_mov_b32 m0, s8", false},
+      {"s_add_u32 s6, s6, 1", false},
+      {"s_movk_i32 s8, 0x10", false},
+      {"v_mov_b32_e32 v1, v2", false},
+      {"buffer_load_dword v1, v0, s[4:7], 0 offen", false},
+  };
+  for (Gen gen : gcn::kAllGens) {
+    std::vector<std::pair<std::string, bool>> cases = common;
+    if (gen >= Gen::Gfx8) cases.push_back({"s_endpgm_saved", true});
+    if (gen == Gen::Gfx9) cases.push_back({"s_endpgm_ordered_ps_done", true});
+    std::vector<std::string> lines;
+    for (const auto& c : cases)
+      lines.push_back(c.first);
+    const auto words = assemble(gen, lines);
+    ASSERT_EQ(words.size(), cases.size()) << cpuOf(gen);
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      EXPECT_EQ(gcnprobe::isa::breaksStraightLine(gen, words[i]), cases[i].second)
+          << cpuOf(gen) << " " << cases[i].first;
+  }
+}
+
 TEST(InstructionEffects, CopiesAndWhatIsNoCopy) {
   if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
   using M = VgprEffects::Move;
