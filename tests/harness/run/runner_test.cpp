@@ -48,6 +48,37 @@ class FakeRoute : public routes::Route {
   }
 };
 
+// Fake texel routes (uniform, storage) that know the given cases, made again, counted, each
+// time the runner asks for a fresh device (RunOptions::freshDevice).
+struct FreshRoutes {
+  std::vector<const std::vector<Case>*> known;
+  std::vector<std::unique_ptr<routes::Route>> routes;
+  int fresh = 0;
+
+  std::vector<std::unique_ptr<routes::Route>> make() const {
+    std::vector<std::unique_ptr<routes::Route>> list;
+    for (const char* prefix : {"texel.uniform.", "texel.storage."}) {
+      auto fake = std::make_unique<FakeRoute>();
+      fake->prefix = prefix;
+      for (const std::vector<Case>* cases : known)
+        for (const Case& c : *cases)
+          fake->names[&c.device] = c.name;
+      list.push_back(std::move(fake));
+    }
+    return list;
+  }
+  // New routes now, and freshDevice counting and remaking them (the old device's are gone).
+  void install(RunOptions& o) {
+    routes = make();
+    fresh = 0;
+    o.freshDevice = [this]() -> std::span<const std::unique_ptr<routes::Route>> {
+      ++fresh;
+      routes = make();
+      return routes;
+    };
+  }
+};
+
 // RunOptions::freshDevice: called once at each change of route between parts (a device per
 // route), never within a route; the routes it returns run the rest, and every case passes.
 TEST(Runner, AFreshDeviceAtEachChangeOfRoute) {
@@ -59,61 +90,30 @@ TEST(Runner, AFreshDeviceAtEachChangeOfRoute) {
   ASSERT_EQ(all.size(), 4u);  // uniform and storage, x and xyzw
   const std::vector<Case> uniform(all.begin(), all.begin() + 2);
   ASSERT_EQ(uniform[1].name.rfind("texel.uniform.", 0), 0u);
-  int made = 0;
-  const auto makeRoutes = [&] {
-    std::vector<std::unique_ptr<routes::Route>> list;
-    for (const char* prefix : {"texel.uniform.", "texel.storage."}) {
-      auto fake = std::make_unique<FakeRoute>();
-      fake->prefix = prefix;
-      for (const std::vector<Case>* cases : {&all, &uniform})
-        for (const Case& c : *cases)
-          fake->names[&c.device] = c.name;
-      list.push_back(std::move(fake));
-    }
-    ++made;
-    return list;
-  };
-  std::vector<std::unique_ptr<routes::Route>> routes = makeRoutes();
-  int fresh = 0;
-  o.freshDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
-    ++fresh;
-    routes = makeRoutes();  // the old routes (the old device's) are gone
-    return routes;
-  };
+  FreshRoutes r;
+  r.known = {&all, &uniform};
+  r.install(o);
   std::map<std::string, Verdict> seen;
   const Summary s =
-      runCases(all, routes, o, [&](const CaseResult& r) { seen[r.name] = r.verdict; });
-  EXPECT_EQ(fresh, 1);
-  EXPECT_EQ(made, 2);
+      runCases(all, r.routes, o, [&](const CaseResult& c) { seen[c.name] = c.verdict; });
+  EXPECT_EQ(r.fresh, 1);
   EXPECT_EQ(s.count(Verdict::Pass), 4u);
   EXPECT_EQ(seen.size(), 4u);
 
   // Batches that go back to a route already run (uniform, storage, uniform): a new device when
   // the storage route is entered, none when the uniform route comes again.
-  fresh = 0;
   const std::vector<Case> interleaved = {all[0], all[2], all[1]};
   ASSERT_EQ(interleaved[1].name.rfind("texel.storage.", 0), 0u);
-  const auto moreRoutes = [&] {
-    std::vector<std::unique_ptr<routes::Route>> list = makeRoutes();
-    for (auto& r : list)
-      for (const Case& c : interleaved)
-        static_cast<FakeRoute&>(*r).names[&c.device] = c.name;
-    return list;
-  };
-  routes = moreRoutes();
-  o.freshDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
-    ++fresh;
-    routes = moreRoutes();
-    return routes;
-  };
-  const Summary mixed = runCases(interleaved, routes, o, [](const CaseResult&) {});
-  EXPECT_EQ(fresh, 1);
+  r.known.push_back(&interleaved);
+  r.install(o);
+  const Summary mixed = runCases(interleaved, r.routes, o, [](const CaseResult&) {});
+  EXPECT_EQ(r.fresh, 1);
   EXPECT_EQ(mixed.count(Verdict::Pass), 3u);
 
   // One route only: no new device.
-  fresh = 0;
-  const Summary one = runCases(uniform, routes, o, [](const CaseResult&) {});
-  EXPECT_EQ(fresh, 0);
+  r.install(o);
+  const Summary one = runCases(uniform, r.routes, o, [](const CaseResult&) {});
+  EXPECT_EQ(r.fresh, 0);
   EXPECT_EQ(one.count(Verdict::Pass), 2u);
 }
 
