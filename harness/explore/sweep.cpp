@@ -14,6 +14,7 @@
 #include <span>
 #include <thread>
 
+#include "harness/cases/suite.h"
 #include "harness/formats.h"
 #include "harness/vulkan/buffer.h"
 #include "harness/vulkan/pipeline.h"
@@ -398,14 +399,10 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
   const SweepOptions::Indices range = *o.indices;
   const gcn::DfmtInfo& info = gcn::dfmtInfo(f.dfmt);
   const uint32_t view = std::max<uint32_t>(o.viewElements, 1);
-  // The instruction texelFetch is on GCN, on the driver's V# for the view.
-  constexpr uint8_t kSrsrc = 4;
+  // The instruction texelFetch is on GCN, on the driver's V# for the view, in the suites'
+  // register layout.
   constexpr uint64_t kBase = 0x100000;
-  gcn::Instruction inst;
-  inst.op = gcn::findOpcode("buffer_load_format_xyzw");
-  inst.vdata = 1;
-  inst.vaddr = 0;
-  inst.srsrc = kSrsrc;
+  gcn::Instruction inst = caseInstruction(gcn::requireOpcode("buffer_load_format_xyzw"));
   inst.idxen = true;
   const gcn::VSharp vsharp =
       makeBufferVSharp(chip, kBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
@@ -415,7 +412,7 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
     throw gcn::Error(std::string(f.name) +
                      ": an index sweep's V# must not read the lane number (swizzle, ADD_TID)");
   gcn::WaveState scalars;
-  gcn::setVsharpWords(scalars, kSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
+  gcn::setVsharpWords(scalars, kCaseSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
   // Every point, addressing ones included: an index moves the access (index-product: is
   // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
   std::vector<gcn::Policies> pols;
