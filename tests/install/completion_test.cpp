@@ -1,7 +1,7 @@
 // The bash completion and the man page that the build writes from the program's help
 // (cmake/GcnprobeHelpDocs.cmake) hold every subcommand and option the program has: the
-// program's own help read with this test's own parser, and CLI11's data for the subcommands
-// the add*Command functions of app/commands.h build. The completion is exercised in bash as
+// program's own help read with this test's own parser, and CLI11's data of the command line
+// main() builds (app/program.h). The completion is exercised in bash as
 // a user's shell calls it.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/commands.h"
+#include "app/program.h"
 #include "tests/support/cli.h"
 
 namespace {
@@ -24,22 +24,11 @@ using gcnprobe::test_support::runCommand;
 using gcnprobe::test_support::runGcnprobe;
 using gcnprobe::test_support::Stderr;
 
-// The subcommands of the add*Command functions, built as main() builds them (main() may add
-// more: the program's help is the full list).
+// The program's command line, built as main() builds it (app/program.h).
 struct Commands {
   CLI::App app;
   gcnprobe::app::Context ctx;
-  Commands() {
-    app.set_help_all_flag("--help-all", "Print help for every subcommand");
-    gcnprobe::app::addConvertCommand(app, ctx);
-    gcnprobe::app::addVsharpCommand(app, ctx);
-    gcnprobe::app::addAsmCommand(app, ctx);
-    gcnprobe::app::addRefCommand(app, ctx);
-    gcnprobe::app::addDeviceCommands(app, ctx);
-    gcnprobe::app::addRunCommands(app, ctx);
-    gcnprobe::app::addIsaCommand(app, ctx);
-    gcnprobe::app::addProbeCommand(app, ctx);
-  }
+  Commands() { gcnprobe::app::buildProgram(app, ctx); }
   // Hidden subcommands (group "") are helpers of the program itself, not for users.
   std::vector<CLI::App*> visible() {
     return app.get_subcommands([](CLI::App* s) { return !s->get_group().empty(); });
