@@ -1,6 +1,7 @@
 #include "app/child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -71,16 +72,23 @@ ChildResult runChildProcess(const ChildSpec& spec) {
     envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  int lines[2] = {-1, -1};  // onLine's pipe: read end here, write end the child's fd 3
+  if (spec.onLine && pipe2(lines, O_CLOEXEC) != 0) {
+    r.error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  // The child leads its own process group, so that stopping it stops what it started too
-  // (isa's null-device workers, isolation's children).
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
+  if (spec.ownProcessGroup) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
   if (!spec.workingDirectory.empty())
     posix_spawn_file_actions_addchdir_np(&fa, spec.workingDirectory.c_str());
+  if (spec.onLine) posix_spawn_file_actions_adddup2(&fa, lines[1], 3);  // dup2 clears CLOEXEC
+  if (spec.stdoutToStderr) posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
   if (!spec.stdoutPath.empty())
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, spec.stdoutPath.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -94,13 +102,40 @@ ChildResult runChildProcess(const ChildSpec& spec) {
                      : posix_spawnp(&pid, program.c_str(), &fa, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
+  if (spec.onLine) close(lines[1]);
   if (rc != 0) {
+    if (spec.onLine) close(lines[0]);
     r.error = program + ": " + std::strerror(rc);
     return r;
   }
   r.started = true;
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const pid_t target = spec.ownProcessGroup ? -pid : pid;
+  // Waits up to `seconds` for the child's lines and hands on each complete one; false at the
+  // end of the pipe (every writer gone).
+  std::string pending;
+  bool lineEnd = !spec.onLine;
+  const auto readLines = [&](double seconds) {
+    if (lineEnd) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+      return;
+    }
+    pollfd p{lines[0], POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(seconds * 1000)) <= 0) return;
+    char buf[65536];
+    const ssize_t n = read(lines[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) return;
+    if (n <= 0) {
+      lineEnd = true;
+      return;
+    }
+    pending.append(buf, static_cast<std::size_t>(n));
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = pending.find('\n', from)) != std::string::npos; from = nl + 1)
+      spec.onLine(pending.substr(from, nl - from));
+    pending.erase(0, from);
   };
   double termAt = -1;  // when SIGTERM was sent
   int status = 0;
@@ -110,7 +145,7 @@ ChildResult runChildProcess(const ChildSpec& spec) {
     if (w < 0 && errno != EINTR) {
       // Cannot watch it: stop it rather than report an exit it did not make.
       r.error = std::string("waitpid: ") + std::strerror(errno);
-      kill(-pid, SIGKILL);
+      kill(target, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
       break;
@@ -122,16 +157,24 @@ ChildResult runChildProcess(const ChildSpec& spec) {
       if (late || asked) {
         r.timedOut = late;
         r.stopped = asked;
-        kill(-pid, SIGTERM);
+        kill(target, SIGTERM);
         termAt = t;
         r.stopAfter = t;
       }
     } else if (t - termAt > spec.graceSeconds) {
-      kill(-pid, SIGKILL);
+      kill(target, SIGKILL);
       termAt = t + 1e9;  // once
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!r.killed && spec.killNow && spec.killNow()) {
+      r.killed = true;
+      kill(target, SIGKILL);
+    }
+    readLines(spec.pollSeconds);
   }
+  // What the child wrote before it ended (a grandchild holding the pipe ends it later).
+  while (!lineEnd)
+    readLines(1);
+  if (spec.onLine) close(lines[0]);
   r.seconds = elapsed();
   if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);

@@ -1,6 +1,7 @@
 // Running this program (or another) as a child process with its own output files, environment
-// changes and a time limit: what `survey` does for each step. The child is asked to stop with
-// SIGTERM (gcnprobe writes its reports on SIGTERM) and killed a grace period later.
+// changes and a time limit: what `survey` does for each step, `run --isolate` for each batch of
+// cases and `isa` for each chip. The child is asked to stop with SIGTERM (gcnprobe writes its
+// reports on SIGTERM) and killed a grace period later.
 #pragma once
 
 #include <functional>
@@ -22,6 +23,17 @@ struct ChildSpec {
   double timeoutSeconds = 0;     // 0 = no limit
   double graceSeconds = 10;      // between SIGTERM and SIGKILL
   std::function<bool()> stop;    // polled; true stops the child as a timeout would
+  // Polled too (after `stop`); true kills the child at once with SIGKILL (ChildResult::killed).
+  std::function<bool()> killNow;
+  double pollSeconds = 0.05;  // how often the child is watched
+  // true: the child leads its own process group, and stopping it stops what it started too.
+  // false: it stays in this process's group, so a terminal's Ctrl-C reaches it as it reaches
+  // this process; signals go to the child alone.
+  bool ownProcessGroup = true;
+  bool stdoutToStderr = false;  // the child's standard output is this process's standard error
+  // Set: the child's fd 3 is a pipe, and every line it writes there is given to onLine (without
+  // its newline) as it arrives; a last line without a newline is not.
+  std::function<void(const std::string& line)> onLine;
 };
 
 struct ChildResult {
@@ -31,6 +43,7 @@ struct ChildResult {
   int signal = 0;     // when a signal ended it
   bool timedOut = false;
   bool stopped = false;  // `stop` asked for it
+  bool killed = false;   // `killNow` asked for it
   double seconds = 0;
   double stopAfter = 0;  // seconds until SIGTERM (timedOut or stopped)
   // "exit 0", "exit 3", "signal 9", "timed out after 60 s (then signal 15)", "not started: ..."

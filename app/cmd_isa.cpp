@@ -6,9 +6,6 @@
 // `clrxdisasm` (Mesa 22.3.6 aco_print_asm.cpp): the child's PATH starts with a temp dir holding a
 // `clrxdisasm` script that runs this binary's hidden `_clrxdisasm` (harness/isa/clrx_listing.h).
 // Usage and output: docs/isa.md.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "app/child_process.h"
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/cases/suite.h"
@@ -38,8 +36,6 @@
 #include "reference/format.h"
 #include "reference/opcodes.h"
 #include "reference/resource.h"
-
-extern char** environ;
 
 namespace gcnprobe::app {
 namespace {
@@ -207,75 +203,42 @@ int runWorker(const IsaOptions& o) {
 // Runs `gcnprobe _isa-worker` for one RADV family; returns its JSON lines. Throws
 // gcn::Error when it cannot start or does not exit 0.
 std::vector<json> runChild(const std::string& family, const IsaOptions& o, const ClrxDir& clrx) {
-  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  ChildSpec spec;
   // The JSON lines come on fd 3; the child's stdout (driver chatter) goes to our stderr.
-  std::vector<std::string> args = {self, "_isa-worker", "--family", family, "--out-fd", "3"};
-  if (!o.filter.empty()) args.insert(args.end(), {"--filter", o.filter});
-  if (!o.suite.empty()) args.insert(args.end(), {"--suite", o.suite});
-  if (o.dumpAsm) args.push_back("--dump-asm");
-  if (o.coverage) args.push_back("--binary");
-  std::map<std::string, std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string kv(*e);
-    const auto eq = kv.find('=');
-    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  spec.args = {"_isa-worker", "--family", family, "--out-fd", "3"};
+  if (!o.filter.empty()) spec.args.insert(spec.args.end(), {"--filter", o.filter});
+  if (!o.suite.empty()) spec.args.insert(spec.args.end(), {"--suite", o.suite});
+  if (o.dumpAsm) spec.args.push_back("--dump-asm");
+  if (o.coverage) spec.args.push_back("--binary");
   // The active driver (system or --driver folder) as RADV's null device for the family.
   for (const auto& [k, v] : vk::radvNullEnvironment(family))
-    env[k] = v;
-  env["PATH"] = clrx.prependTo(env.count("PATH") ? env["PATH"].c_str() : nullptr);
+    spec.env.emplace_back(k, v);
+  const char* path = std::getenv("PATH");
+  spec.env.emplace_back("PATH", clrx.prependTo(path));
   // The binary route compiles its templates: Mesa's on-disk cache must not supply them
   // (docs/binary.md).
-  if (o.coverage) env["MESA_SHADER_CACHE_DISABLE"] = "true";
-  if (!env.count("XDG_RUNTIME_DIR")) env["XDG_RUNTIME_DIR"] = clrx.path().string();
-  std::vector<std::string> envStrings;
-  for (const auto& [k, v] : env)
-    envStrings.push_back(k + "=" + v);
-  std::vector<char*> argv, envp;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : envStrings)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  int fds[2];
-  if (pipe(fds) != 0) throw gcn::Error("pipe failed");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addclose(&fa, fds[0]);  // before the dup2: fds[0] may be 3
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 3);
-  if (fds[1] != 3) posix_spawn_file_actions_addclose(&fa, fds[1]);
-  posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, self.c_str(), &fa, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    throw gcn::Error("cannot start " + self + " (" + std::to_string(rc) + ")");
-  }
+  if (o.coverage) spec.env.emplace_back("MESA_SHADER_CACHE_DISABLE", "true");
+  if (std::getenv("XDG_RUNTIME_DIR") == nullptr)
+    spec.env.emplace_back("XDG_RUNTIME_DIR", clrx.path().string());
+  // In this process's group: a terminal's Ctrl-C stops the workers with `isa`.
+  spec.ownProcessGroup = false;
+  spec.stdoutToStderr = true;
   std::vector<json> lines;
-  std::string pending, parseError;
-  FILE* in = fdopen(fds[0], "r");
-  char buf[8192];
-  while (std::fgets(buf, sizeof buf, in) != nullptr) {
-    pending += buf;
-    if (pending.empty() || pending.back() != '\n') continue;
+  std::string parseError;
+  spec.onLine = [&](const std::string& line) {
     try {
-      lines.push_back(json::parse(pending));
+      lines.push_back(json::parse(line));
     } catch (const std::exception& e) {
       if (parseError.empty()) parseError = e.what();
     }
-    pending.clear();
-  }
-  std::fclose(in);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  };
+  const ChildResult r = runChildProcess(spec);
+  if (!r.started)
+    throw gcn::Error("cannot start the " + family + " null-device process: " + r.error);
+  if (r.signal != 0 || r.exitCode != 0)
     throw gcn::Error("the " + family + " null-device process failed (" +
-                     (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                          : "exit " + std::to_string(WEXITSTATUS(status))) +
+                     (r.signal != 0 ? "signal " + std::to_string(r.signal)
+                                    : "exit " + std::to_string(r.exitCode)) +
                      "); its messages are above");
   if (!parseError.empty()) throw gcn::Error("unreadable worker output: " + parseError);
   if (lines.empty()) throw gcn::Error("the " + family + " null-device process printed nothing");

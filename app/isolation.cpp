@@ -1,9 +1,5 @@
 #include "app/isolation.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/child_process.h"
 #include "harness/cases/suite.h"
 #include "reference/error.h"
 #include "results/results_file.h"
@@ -250,27 +247,22 @@ class Isolator {
         out << n << '\n';
       if (!out) throw gcn::InfraError(list.string() + ": cannot write the child's case list");
     }
-    std::vector<std::string> args{
-        exe_,          "run",         "--isolate",     "off",         "--quiet",
-        "--shard",     "0/1",         "--case-list",   list.string(), "--json",
-        json.string(), "--batch-log", batches.string()};
-    args.insert(args.end(), options_.childArgs.begin(), options_.childArgs.end());
-    std::vector<char*> argv;
-    for (std::string& a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) throw gcn::InfraError(std::string("fork failed: ") + std::strerror(errno));
-    if (pid == 0) {
-      const int devNull = open("/dev/null", O_WRONLY);
-      const int errFd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      if (devNull >= 0) dup2(devNull, STDOUT_FILENO);
-      if (errFd >= 0) dup2(errFd, STDERR_FILENO);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
+    ChildSpec spec;
+    spec.program = exe_;
+    spec.args = {"run",     "--isolate",   "off",         "--quiet",
+                 "--shard", "0/1",         "--case-list", list.string(),
+                 "--json",  json.string(), "--batch-log", batches.string()};
+    spec.args.insert(spec.args.end(), options_.childArgs.begin(), options_.childArgs.end());
+    // In this process's group: a terminal's Ctrl-C reaches the child too, which closes its
+    // report with what it finished.
+    spec.ownProcessGroup = false;
+    spec.stdoutPath = "/dev/null";
+    spec.stderrPath = err.string();
+    spec.pollSeconds = 0.02;
+    // A child stuck in a batch that never finishes cannot close its report: a run asked to
+    // stop does not wait for the batch timeout (the cases it holds are reported as not run).
+    spec.stop = options_.stop;
+    spec.graceSeconds = kStopGraceSeconds;
 
     ChildRun r;
     ReportTail tail(json);
@@ -284,10 +276,8 @@ class Isolator {
     };
     auto lastProgress = Clock::now();
     std::uintmax_t batchLogSize = 0;
-    bool stopSent = false;
-    auto stopAt = Clock::now();
-    int status = 0;
-    for (;;) {
+    // Progress is a new result or a longer batch log; none within the batch timeout kills it.
+    spec.killNow = [&] {
       const std::size_t before = reported.size();
       collect();
       std::error_code ec;
@@ -298,49 +288,32 @@ class Isolator {
         lastProgress = Clock::now();
       }
       if (reported.size() != before) lastProgress = Clock::now();
-      const pid_t w = waitpid(pid, &status, WNOHANG);
-      if (w == pid) break;
-      if (!stopSent && options_.stop && options_.stop()) {
-        kill(pid, SIGTERM);  // the child closes its report with what it finished
-        stopSent = true;
-        stopAt = Clock::now();
-      }
-      // A child stuck in a batch that never finishes cannot close its report: the run was
-      // asked to stop, so it does not wait for the batch timeout (the cases it holds are
-      // reported as not run).
-      if (stopSent &&
-          std::chrono::duration<double>(Clock::now() - stopAt).count() > kStopGraceSeconds) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        break;
-      }
-      const double idle = std::chrono::duration<double>(Clock::now() - lastProgress).count();
-      if (idle > options_.batchTimeout) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        r.end = End::TimedOut;
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%g", options_.batchTimeout);
-        r.why = std::string("no result within the batch timeout of ") + buf +
-                " s; the child process was killed";
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return std::chrono::duration<double>(Clock::now() - lastProgress).count() >
+             options_.batchTimeout;
+    };
+    const ChildResult child = runChildProcess(spec);
+    if (!child.started) throw gcn::InfraError("cannot start the child process: " + child.error);
+    if (child.killed && !child.stopped) {
+      r.end = End::TimedOut;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", options_.batchTimeout);
+      r.why = std::string("no result within the batch timeout of ") + buf +
+              " s; the child process was killed";
     }
     collect();
     for (const std::string& n : names)
       if (!reported.count(n)) r.unfinished.push_back(n);
-    if (stopSent) {
+    if (child.stopped) {
       r.end = End::Stopped;
       return r;
     }
     if (r.end != End::TimedOut) {
-      if (WIFSIGNALED(status)) {
+      if (child.signal != 0) {
         r.end = End::Crashed;
-        const int sig = WTERMSIG(status);
+        const int sig = child.signal;
         r.why = "the process crashed with signal " + std::to_string(sig) + " (" + strsignal(sig) +
                 ") while this case's batch was on the device";
-      } else if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1)) {
+      } else if (child.exitCode == 0 || child.exitCode == 1) {
         r.end = End::Finished;
       } else {
         r.end = End::Crashed;
@@ -348,8 +321,7 @@ class Isolator {
         if (message.rfind("error: ", 0) == 0) message.erase(0, 7);
         r.why = message.find("VK_ERROR_DEVICE_LOST") != std::string::npos
                     ? "the device was lost while this case's batch was on it: " + message
-                    : "the process exited with code " +
-                          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                    : "the process exited with code " + std::to_string(child.exitCode) +
                           (message.empty() ? std::string() : ": " + message);
       }
     }
