@@ -160,16 +160,10 @@ class WaveRun {
   // CLRX GcnMemHandling "rules for data conversion", read from the opcode table's FieldSource
   // fields.
   void chooseFormat() {
-    auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
-      if (s == FieldSource::Instruction) return fromInst;
-      if (s == FieldSource::Resource) return fromRes;
-      throw Error(std::string(op_.mnemonic) + ": " + what +
-                  " source is not instruction or "
-                  "resource for a format op (opcode table)");
-    };
-    dfmt_ = pick(op_.dfmtSource, inst_.dfmt, v_.dataFormat, "data format");
-    nfmt_ = pick(op_.nfmtSource, inst_.nfmt, v_.numFormat, "number format");
-    sel_ = op_.dstSelSource == FieldSource::Resource ? v_.dstSel : kIdentitySel;
+    const ConversionFormat f = conversionFormat(op_, inst_, v_);
+    dfmt_ = f.dfmt;
+    nfmt_ = f.nfmt;
+    sel_ = f.dstSel;
     const DfmtInfo& info = dfmtInfo(dfmt_);
     elemBytes_ = info.bytes;
     fmtComponents_ = info.components;
@@ -736,6 +730,20 @@ void checkVsharpQuad(unsigned srsrc) {
 }
 
 }  // namespace
+
+ConversionFormat conversionFormat(const OpcodeInfo& op, const Instruction& inst, const VSharp& v) {
+  auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
+    if (s == FieldSource::Instruction) return fromInst;
+    if (s == FieldSource::Resource) return fromRes;
+    throw Error(std::string(op.mnemonic) + ": " + what +
+                " source is not instruction or resource for a format op (opcode table)");
+  };
+  ConversionFormat f;
+  f.dfmt = pick(op.dfmtSource, inst.dfmt, v.dataFormat, "data format");
+  f.nfmt = pick(op.nfmtSource, inst.nfmt, v.numFormat, "number format");
+  if (op.dstSelSource == FieldSource::Resource) f.dstSel = v.dstSel;
+  return f;
+}
 
 const LaneWords& WaveState::vgpr(unsigned r) const {
   static constexpr LaneWords kZero{};

@@ -11,8 +11,6 @@ namespace gcn {
 
 namespace {
 
-constexpr std::array<DstSel, 4> kIdentity{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W};
-
 bool isReserved(DstSel s) {
   return s == DstSel::Reserved2 || s == DstSel::Reserved3;
 }
@@ -37,15 +35,10 @@ FormatLoadBatch::FormatLoadBatch(const Chip& chip, const Instruction& inst,
   registers_ = vdataRegs(op, chip, false);
 
   // The format the conversion uses: the instruction's or the V#'s (opcode table), as execute().
-  auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
-    if (s == FieldSource::Instruction) return fromInst;
-    if (s == FieldSource::Resource) return fromRes;
-    throw Error(std::string(op.mnemonic) + ": " + what +
-                " source is not instruction or resource for a format op (opcode table)");
-  };
-  dfmt_ = pick(op.dfmtSource, inst.dfmt, v_.dataFormat, "data format");
-  nfmt_ = pick(op.nfmtSource, inst.nfmt, v_.numFormat, "number format");
-  sel_ = op.dstSelSource == FieldSource::Resource ? v_.dstSel : kIdentity;
+  const ConversionFormat f = conversionFormat(op, inst, v_);
+  dfmt_ = f.dfmt;
+  nfmt_ = f.nfmt;
+  sel_ = f.dstSel;
   elemBytes_ = dfmtInfo(dfmt_).bytes;
   components_ = dfmtInfo(dfmt_).components;
   if (words != std::array<uint32_t, 4>{} && op.dfmtSource == FieldSource::Resource &&

@@ -31,21 +31,6 @@ std::string hex(uint64_t x) {
   return "0x" + out;
 }
 
-// The data format a format op reads, chosen as execute() chooses it (CLRX GcnMemHandling "rules
-// for data conversion"), with its error for a table row that names neither source.
-Dfmt formatOf(const OpcodeInfo& op, const Instruction& inst, const VSharp& v) {
-  auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
-    if (s == FieldSource::Instruction) return fromInst;
-    if (s == FieldSource::Resource) return fromRes;
-    throw Error(std::string(op.mnemonic) + ": " + what +
-                " source is not instruction or "
-                "resource for a format op (opcode table)");
-  };
-  const Dfmt d = pick(op.dfmtSource, inst.dfmt, v.dataFormat, "data format");
-  (void)pick(op.nfmtSource, inst.nfmt, v.numFormat, "number format");
-  return d;
-}
-
 // The points planAccessInto may read for this instruction and V#, in table order, each with the
 // options worth trying. Leaving a point out is only safe when address.cpp provably never reads
 // it for these inputs; each rule below names the branch that reads it. Five points (soffset,
@@ -236,7 +221,7 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
       return Reach{};  // no address (CLRX GcnInstrsMtbuf)
     case OpKind::LoadFormat:
     case OpKind::StoreFormat: {
-      const Dfmt d = formatOf(op, inst, v);
+      const Dfmt d = conversionFormat(op, inst, v).dfmt;
       // A V#'s DATA_FORMAT that is stride bits (ADD_TID, GFX8/9 MUBUF) names no format: planned
       // at 16 bytes as execute() does. DATA_FORMAT INVALID: loads return 0, stores do nothing,
       // no access planned. The reserved format 15 is planned at 16 bytes (formatAccessBytes).
