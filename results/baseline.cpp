@@ -1,7 +1,5 @@
 #include "results/baseline.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <charconv>
 #include <fstream>
@@ -83,10 +81,6 @@ std::string withWhere(std::string_view where, std::string_view reason) {
 }
 
 }  // namespace
-
-bool globMatches(std::string_view glob, std::string_view name) {
-  return fnmatch(std::string(glob).c_str(), std::string(name).c_str(), 0) == 0;
-}
 
 bool BaselineEntry::covers(Verdict v) const {
   return std::find(expected.begin(), expected.end(), v) != expected.end();

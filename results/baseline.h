@@ -28,11 +28,9 @@
 
 #include "results/record.h"
 #include "results/results_file.h"
+#include "results/selection.h"
 
 namespace gcnprobe::run {
-
-// `glob` (* ? [...], as --filter) matches the whole of `name`.
-bool globMatches(std::string_view glob, std::string_view name);
 
 struct BaselineEntry {
   std::string pattern;  // a case name or a glob

@@ -15,11 +15,16 @@
 #include "results/results_file.h"
 
 namespace gcnprobe::run {
+
+bool globMatches(std::string_view glob, std::string_view name) {
+  return fnmatch(std::string(glob).c_str(), std::string(name).c_str(), 0) == 0;
+}
+
 namespace {
 
 bool anyMatch(const std::vector<std::string>& globs, const std::string& name) {
   for (const std::string& g : globs)
-    if (fnmatch(g.c_str(), name.c_str(), 0) == 0) return true;
+    if (globMatches(g, name)) return true;
   return false;
 }
 

@@ -11,6 +11,10 @@
 
 namespace gcnprobe::run {
 
+// `glob` (* ? [...], as --filter) matches the whole of `name`: the one glob rule of --filter,
+// --exclude, skips, flakes and baseline entries.
+bool globMatches(std::string_view glob, std::string_view name);
+
 struct Shard {
   unsigned index = 0;  // 0-based
   unsigned count = 1;

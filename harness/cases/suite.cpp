@@ -2,8 +2,6 @@
 
 #include "harness/judge/expect.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -16,6 +14,7 @@
 #include "reference/executor.h"
 #include "reference/resource.h"
 #include "reference/text.h"
+#include "results/selection.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -290,9 +289,7 @@ std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
   if (filter.empty()) return buildWantedCases(suite, {}, chip);
   const std::string pattern(filter);
   return buildWantedCases(
-      suite,
-      [&](const std::string& name) { return fnmatch(pattern.c_str(), name.c_str(), 0) == 0; },
-      chip);
+      suite, [&](const std::string& name) { return globMatches(pattern, name); }, chip);
 }
 
 std::vector<std::string> caseListOrder(const std::string& profile) {
