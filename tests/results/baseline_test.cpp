@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reference/error.h"
+#include "tests/support/records.h"
 
 namespace {
 
@@ -29,12 +30,7 @@ std::string baselineError(const std::string& text) {
 }
 
 CaseResult result(const std::string& name, Verdict v, const std::string& reason = "") {
-  CaseResult r;
-  r.name = name;
-  r.suite = "storage";
-  r.verdict = v;
-  r.reason = reason;
-  return r;
+  return gcnprobe::test_support::record(name, v, reason);
 }
 
 bool contains(const std::string& text, const std::string& part) {

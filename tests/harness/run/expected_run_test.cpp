@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reference/error.h"
+#include "tests/support/records.h"
 
 namespace {
 
@@ -18,12 +19,7 @@ using gcnprobe::run::CaseResult;
 using gcnprobe::run::Verdict;
 
 CaseResult result(const std::string& name, Verdict v, const std::string& reason = "") {
-  CaseResult r;
-  r.name = name;
-  r.suite = "storage";
-  r.verdict = v;
-  r.reason = reason;
-  return r;
+  return gcnprobe::test_support::record(name, v, reason);
 }
 
 // A runner that plays a script: each call takes the next attempt's verdicts by case name (a

@@ -1,0 +1,21 @@
+// A case record with just a name, a verdict and a reason, for the tests of what is done with
+// results (baselines, retries) that need no device.
+#pragma once
+
+#include <string>
+
+#include "results/record.h"
+
+namespace gcnprobe::test_support {
+
+inline run::CaseResult record(const std::string& name, run::Verdict v,
+                              const std::string& reason = "") {
+  run::CaseResult r;
+  r.name = name;
+  r.suite = "storage";
+  r.verdict = v;
+  r.reason = reason;
+  return r;
+}
+
+}  // namespace gcnprobe::test_support
