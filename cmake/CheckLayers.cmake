@@ -1,11 +1,15 @@
-# cmake -DSOURCE_DIR=<project root> [-DLAYERS_FILE=<table>] -P cmake/CheckLayers.cmake
+# cmake -DSOURCE_DIR=<project root> [-DLAYERS_FILE=<table>] [-DMAX_SOURCES=<n>] -P cmake/CheckLayers.cmake
 cmake_minimum_required(VERSION 3.25)
 # Fails when a source file includes a gcnprobe header from a layer its own layer may not use
-# (directly or through the layers below it), by the table in cmake/GcnprobeLayers.cmake.
+# (directly or through the layers below it), by the table in cmake/GcnprobeLayers.cmake, and
+# when a folder of a bounded layer holds more than GCNPROBE_LAYER_MAX_SOURCES .cpp files.
 if(NOT LAYERS_FILE)
   set(LAYERS_FILE ${SOURCE_DIR}/cmake/GcnprobeLayers.cmake)
 endif()
 include(${LAYERS_FILE})
+if(DEFINED MAX_SOURCES)  # a test's smaller limit
+  set(GCNPROBE_LAYER_MAX_SOURCES ${MAX_SOURCES})
+endif()
 
 set(names "")
 foreach(row IN LISTS GCNPROBE_LAYERS)
@@ -121,6 +125,24 @@ foreach(f IN LISTS files)
     endif()
   endforeach()
 endforeach()
+# Sources per folder of a bounded layer.
+foreach(name IN LISTS names)
+  if(name IN_LIST GCNPROBE_LAYER_UNBOUNDED OR NOT GCNPROBE_LAYER_MAX_SOURCES)
+    continue()
+  endif()
+  foreach(p IN LISTS prefixes_${name})
+    if(NOT p MATCHES "/$")
+      continue()  # a file prefix (harness/formats.) adds one file to its folder's layer
+    endif()
+    file(GLOB sources ${SOURCE_DIR}/${p}*.cpp)
+    list(LENGTH sources n)
+    if(n GREATER GCNPROBE_LAYER_MAX_SOURCES)
+      message(NOTICE "${p}: ${n} source files, more than ${GCNPROBE_LAYER_MAX_SOURCES} (layer ${name}): split it by job")
+      math(EXPR violations "${violations} + 1")
+    endif()
+  endforeach()
+endforeach()
+
 list(LENGTH files nfiles)
 if(violations GREATER 0)
   message(FATAL_ERROR "layers: ${violations} violation(s)")

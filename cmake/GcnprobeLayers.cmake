@@ -25,6 +25,11 @@ set(GCNPROBE_LAYERS
 set(GCNPROBE_LAYER_EXTERNAL_HEADERS
     "vulkan|volk.h,vulkan/")
 
+# One folder, one job: a layer folder holds at most this many .cpp files (cmake/CheckLayers.cmake),
+# except the folders of these layers: app has one file per command, reference is one model.
+set(GCNPROBE_LAYER_MAX_SOURCES 12)
+set(GCNPROBE_LAYER_UNBOUNDED app reference)
+
 # The library that implements each layer.
 set(GCNPROBE_LAYER_TARGET_reference gcnref)
 set(GCNPROBE_LAYER_TARGET_probe gcnprobefile)

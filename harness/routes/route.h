@@ -55,7 +55,7 @@ struct DeviceCase {
   gcn::MemoryImage memory;
   Binding binding = Binding::UniformTexel;
   VkFormat format = VK_FORMAT_UNDEFINED;  // view / attribute format; UNDEFINED when untyped
-  // Loads through a view whose read is composed of several GCN loads (run/case.h
+  // Loads through a view whose read is composed of several GCN loads (harness/judge/case.h
   // ViewCompose): how many view components the shader reads; 0 = the instruction's count.
   uint8_t viewComponents = 0;
   // The V# in state.sgpr[inst.srsrc..] reaches the device word for word (BASE moved to a

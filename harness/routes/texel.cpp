@@ -66,7 +66,7 @@ class TexelRoute final : public Route {
     const BufferFormat* f = findBufferFormat(c.format);
     if (f == nullptr) return "format is not in the buffer format table";
     // Formats without a single-load V# (formats.h channelDfmt) arrive as composed view reads
-    // (run/case.h ViewCompose: BUFFER_LOAD_FORMAT_X per channel); other Invalid rows
+    // (harness/judge/case.h ViewCompose: BUFFER_LOAD_FORMAT_X per channel); other Invalid rows
     // (64-bit channels beyond R64) have no model.
     const TexelModel model = texelModel(*f);
     if (model == TexelModel::None || (model == TexelModel::PerChannel && store))

@@ -1,4 +1,4 @@
-// Vulkan views that no single GCN buffer instruction reads (run/case.h ViewCompose): 3
+// Vulkan views that no single GCN buffer instruction reads (harness/judge/case.h ViewCompose): 3
 // channels of 8/16 bits composed from one-channel loads, and sRGB views decoded through the
 // sRGB EOTF. Goldens come from the Vulkan format definitions (component order in memory,
 // (0,0,1) inserted for missing G, B, A) and from the sRGB standard's published values, never
