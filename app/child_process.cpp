@@ -151,7 +151,7 @@ ChildResult runChildProcess(const ChildSpec& spec) {
       break;
     }
     const double t = elapsed();
-    if (termAt < 0) {
+    if (termAt < 0 && !r.killed) {  // a kill supersedes a stop or a timeout
       const bool late = spec.timeoutSeconds > 0 && t > spec.timeoutSeconds;
       const bool asked = !late && spec.stop && spec.stop();
       if (late || asked) {

@@ -23,7 +23,8 @@ struct ChildSpec {
   double timeoutSeconds = 0;     // 0 = no limit
   double graceSeconds = 10;      // between SIGTERM and SIGKILL
   std::function<bool()> stop;    // polled; true stops the child as a timeout would
-  // Polled too (after `stop`); true kills the child at once with SIGKILL (ChildResult::killed).
+  // Polled too (after `stop`); true kills the child at once with SIGKILL (ChildResult::killed),
+  // after which neither `stop` nor the time limit is asked again.
   std::function<bool()> killNow;
   double pollSeconds = 0.05;  // how often the child is watched
   // true: the child leads its own process group, and stopping it stops what it started too.

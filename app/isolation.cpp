@@ -33,13 +33,6 @@ using Clock = std::chrono::steady_clock;
 // a case (an infrastructure failure).
 constexpr std::size_t kMaxChildFailures = 200;
 
-std::string selfExe() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw gcn::InfraError("cannot find this program (/proc/self/exe): " + ec.message());
-  return p.string();
-}
-
 // A private folder for the children's files, removed at the end.
 class TempDir {
  public:
@@ -158,7 +151,7 @@ class Isolator {
  public:
   Isolator(std::span<const run::Case> cases, const IsolationOptions& options,
            const run::ResultSink& sink)
-      : options_(options), sink_(sink), exe_(selfExe()) {
+      : options_(options), sink_(sink), exe_(selfPath()) {
     for (const run::Case& c : cases)
       byName_[c.name] = &c;
   }
@@ -292,7 +285,14 @@ class Isolator {
              options_.batchTimeout;
     };
     const ChildResult child = runChildProcess(spec);
-    if (!child.started) throw gcn::InfraError("cannot start the child process: " + child.error);
+    if (!child.started) {
+      // As a child that could not exec: its cases crashed, the next batch may still start.
+      r.end = End::Crashed;
+      r.why = "the child process could not start: " + child.error;
+      r.unfinished = names;
+      r.batch = names;
+      return r;
+    }
     if (child.killed && !child.stopped) {
       r.end = End::TimedOut;
       char buf[64];

@@ -103,6 +103,9 @@ foreach(f IN LISTS files)
     else()
       string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+\"([^\"]+)\".*" "\\1" inc "${line}")
       layer_of("${inc}" theirs)
+      if(theirs STREQUAL "")
+        external_layer_of("${inc}" theirs)  # "volk.h" is <volk.h>
+      endif()
     endif()
     if(theirs STREQUAL "")
       continue()  # generated headers (version.h, vk_format_list.inc) and relative includes

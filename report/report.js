@@ -1,5 +1,5 @@
 // The script of `gcnprobe report` (docs/report.md): renders the data the program embedded in
-// <script id="gcnprobe-data"> (harness/run/html_report.cpp writes it):
+// <script id="gcnprobe-data"> (results/html_report.cpp writes it):
 //   { generator, verdicts: [verdict names; a case's v[k] indexes it],
 //     runs: [{label, source, header: {driver, driver_version, device_name, chip, profile, ...},
 //             summary (null: the report ends early), finished, cases}],

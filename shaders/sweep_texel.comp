@@ -1,5 +1,5 @@
 #version 450
-// Sweeps (harness/run/sweep.h, docs/sweep.md): invocation i reads texel FIRST + i of the
+// Sweeps (harness/explore/sweep.h, docs/sweep.md): invocation i reads texel FIRST + i of the
 // uniform texel buffer at binding 0 (texelFetch: BUFFER_LOAD_FORMAT_XYZW IDXEN on GCN) and
 // writes its four components' register bits to Out[i]. COUNT and FIRST are push constants
 // (FIRST + i wraps at 2^32 and is read as a signed int: indices from 2^31 up are negative,

@@ -1,10 +1,9 @@
 #include "harness/run/test_faults.h"
 
-#include <fnmatch.h>
-
 #include <cstdlib>
 
 #include "reference/error.h"
+#include "results/selection.h"
 
 namespace gcnprobe::run {
 
@@ -59,7 +58,7 @@ std::vector<InjectedFault> faultsFromEnvironment() {
 std::optional<FaultKind> faultFor(std::span<const InjectedFault> faults, std::string_view name) {
   const std::string n(name);
   for (const InjectedFault& f : faults)
-    if (fnmatch(f.glob.c_str(), n.c_str(), 0) == 0) return f.kind;
+    if (globMatches(f.glob, n)) return f.kind;
   return std::nullopt;
 }
 

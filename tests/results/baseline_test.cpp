@@ -1,5 +1,6 @@
 // Baselines and known flakes (results/baseline.h) without a device: the file formats and their
-// errors, glob matching and every verdict transition. Retries: harness/run/expected_run_test.cpp.
+// errors, glob matching and every verdict transition. Retries:
+// tests/harness/run/expected_run_test.cpp.
 #include "results/baseline.h"
 
 #include <gtest/gtest.h>
