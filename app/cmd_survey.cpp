@@ -84,6 +84,12 @@ std::string utcStamp(const char* format) {
 // The status of a finished step from its exit: "ok" (0), "failures" (1: the check found
 // failures, which on hardware is news, not an error), "bad input" (2), "infrastructure" (3:
 // no device, repeated device loss), "timeout", "crashed", "not started".
+// A step's record in survey.json: what every step has (id, title, status, summary); a step
+// that ran adds its command, environment, exit, time and files.
+json stepRecord(const Step& s, std::string_view status, const std::string& summary) {
+  return {{"id", s.id}, {"title", s.title}, {"status", status}, {"summary", summary}};
+}
+
 std::string stepStatus(const ChildResult& r) {
   if (!r.started) return "not started";
   if (r.timedOut) return "timeout";
@@ -415,8 +421,7 @@ int runSurvey(const SurveyOptions& opts) {
     if (gStopSignal != 0) {
       std::printf("      not started: the survey was stopped (signal %d)\n",
                   static_cast<int>(gStopSignal));
-      record["steps"].push_back(
-          {{"id", s.id}, {"title", s.title}, {"status", "stopped"}, {"summary", "not started"}});
+      record["steps"].push_back(stepRecord(s, "stopped", "not started"));
       incomplete = true;
       writeRecord();
       continue;
@@ -427,10 +432,7 @@ int runSurvey(const SurveyOptions& opts) {
                                           : std::string();
     if (!notApplicable.empty()) {
       std::printf("      not applicable: %s\n", notApplicable.c_str());
-      record["steps"].push_back({{"id", s.id},
-                                 {"title", s.title},
-                                 {"status", "not applicable"},
-                                 {"summary", notApplicable}});
+      record["steps"].push_back(stepRecord(s, "not applicable", notApplicable));
       writeRecord();
       continue;
     }
@@ -468,17 +470,15 @@ int runSurvey(const SurveyOptions& opts) {
     json env = json::object();
     for (const auto& [k2, v] : s.env)
       env[k2] = v ? json(*v) : json(nullptr);
-    record["steps"].push_back({{"id", s.id},
-                               {"title", s.title},
-                               {"command", args},
-                               {"environment", env},
-                               {"status", status},
-                               {"exit", r.describe()},
-                               {"seconds", r.seconds},
-                               {"stdout", fs::path(spec.stdoutPath).filename().string()},
-                               {"stderr", fs::path(spec.stderrPath).filename().string()},
-                               {"report", s.runJson},
-                               {"summary", summary}});
+    json step = stepRecord(s, status, summary);
+    step["command"] = args;
+    step["environment"] = env;
+    step["exit"] = r.describe();
+    step["seconds"] = r.seconds;
+    step["stdout"] = fs::path(spec.stdoutPath).filename().string();
+    step["stderr"] = fs::path(spec.stderrPath).filename().string();
+    step["report"] = s.runJson;
+    record["steps"].push_back(step);
     writeRecord();  // after every step: a survey cut short keeps what it did
     if (s.id.rfind("devices", 0) == 0 && status == "ok" && o.device.empty()) {
       // The device `run` picks is the one `devices` marks selected.
