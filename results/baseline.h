@@ -1,7 +1,8 @@
-// Expected results for CI, in deqp-runner's shapes: a baseline file of known failures, a list
-// of known flaky cases, and retries. They turn a run's verdicts into the ones the reports show
-// (expected-fail, unexpected-pass, flake) before any report sees a case, so that a run exits 0
-// when everything matches the baseline and 1 only for news. Pure logic: no device here.
+// Expected results for CI, in deqp-runner's shapes: a baseline file of known failures and a list
+// of known flaky cases (the retries: harness/run/expected_run.h). They turn a run's verdicts
+// into the ones the reports show (expected-fail, unexpected-pass, flake) before any report sees
+// a case, so that a run exits 0 when everything matches the baseline and 1 only for news. Pure
+// logic: no device here.
 //
 // Baseline file: one entry per line, `NAME_OR_GLOB,STATUS[,DURATION]` (a deqp-runner
 // results.csv line is one), `# comments` on their own line or after an entry. STATUS, any
