@@ -11,7 +11,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -286,11 +285,11 @@ class Isolator {
     };
     const ChildResult child = runChildProcess(spec);
     if (!child.started) {
-      // As a child that could not exec: its cases crashed, the next batch may still start.
+      // As a child that could not exec: a failed batch that ran nothing, which ends the run
+      // as an infrastructure failure (run(): "failed before running any case").
       r.end = End::Crashed;
       r.why = "the child process could not start: " + child.error;
       r.unfinished = names;
-      r.batch = names;
       return r;
     }
     if (child.killed && !child.stopped) {
