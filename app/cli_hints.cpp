@@ -88,7 +88,7 @@ void addCompletionValuesCommand(CLI::App& app, Context& ctx) {
   c->group("");  // hidden: for the build's completion script
   c->callback([&ctx] {
     std::string generations, chips, families;
-    for (const gcn::Chip& chip : gcn::allChips()) {
+    for (const gcn::Chip& chip : gcn::gcnChips()) {
       const std::string name(chip.name);
       if (name.rfind("gfx", 0) == 0 && name.size() == 4)
         generations += " " + name;

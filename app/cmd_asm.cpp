@@ -74,8 +74,10 @@ std::string_view kindName(gcn::OpKind kind) {
 
 // The opcode table as a Markdown table (docs/asm.md pastes this output).
 void listOpcodes() {
-  std::printf("| mnemonic | enc | kind | gfx6 | gfx7 | gfx8 | gfx9 | data | flags |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| mnemonic | gfx11 name | enc | kind | gfx6 | gfx7 | gfx8 | gfx9 | gfx10 | gfx10.3 | gfx11 "
+      "| data | flags |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const gcn::OpcodeInfo& op : gcn::allOpcodes()) {
     std::string ops;
     for (int16_t code : op.opcode) {
@@ -100,7 +102,8 @@ void listOpcodes() {
     add(op.d16Hi, "d16_hi");
     add(op.ldsCapable && !op.ldsData, "lds");
     add(op.ldsData, "from-lds");
-    std::printf("| %s | %s | %s |%s %s | %s |\n", std::string(op.mnemonic).c_str(),
+    std::printf("| %s | %s | %s | %s |%s %s | %s |\n", std::string(op.mnemonic).c_str(),
+                op.gfx11Mnemonic.empty() ? "" : std::string(op.gfx11Mnemonic).c_str(),
                 op.encoding == gcn::Encoding::Mubuf ? "MUBUF" : "MTBUF",
                 std::string(kindName(op.kind)).c_str(), ops.c_str(), data.c_str(), flags.c_str());
   }
@@ -112,7 +115,9 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
   auto asmOpts = std::make_shared<AsmOptions>();
   CLI::App* as = app.add_subcommand(
       "asm", "Assemble one MUBUF/MTBUF instruction (LLVM syntax) into its two dwords");
-  as->add_option("--gen", asmOpts->gen, "generation or chip: gfx6..gfx9, tonga, vega10, ...")
+  as->add_option(
+        "--gen", asmOpts->gen,
+        "generation or chip: gfx6..gfx9, gfx10, gfx10.3, gfx11, tonga, vega10, navi21, ...")
       ->capture_default_str();
   as->add_option("text", asmOpts->text,
                  "instruction text, e.g. \"buffer_load_dword v1, off, "
@@ -127,7 +132,7 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
       return;
     }
     if (asmOpts->text.empty()) throw gcn::Error("asm: give the instruction text");
-    const gcn::Gen gen = gcn::parseGen(asmOpts->gen);
+    const gcn::Gen gen = gcn::parseAnyGen(asmOpts->gen);
     const std::string text = joined(asmOpts->text);
     const gcn::Instruction inst = gcn::parseInstruction(gen, text);
     const auto words = gcn::encode(gen, inst);
@@ -143,7 +148,9 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
   auto disOpts = std::make_shared<DisasmOptions>();
   CLI::App* dis = app.add_subcommand(
       "disasm", "Disassemble two MUBUF/MTBUF dwords into the canonical text that asm reads");
-  dis->add_option("--gen", disOpts->gen, "generation or chip: gfx6..gfx9, tonga, vega10, ...")
+  dis->add_option(
+         "--gen", disOpts->gen,
+         "generation or chip: gfx6..gfx9, gfx10, gfx10.3, gfx11, tonga, vega10, navi21, ...")
       ->capture_default_str();
   dis->add_option("words", disOpts->words, "the two dwords in hex, e.g. 0xe00c2000 0x80010400")
       ->required();
@@ -153,7 +160,7 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
     if (disOpts->words.size() != 2)
       throw gcn::Error("disasm: give exactly two dwords, found " +
                        std::to_string(disOpts->words.size()));
-    const gcn::Gen gen = gcn::parseGen(disOpts->gen);
+    const gcn::Gen gen = gcn::parseAnyGen(disOpts->gen);
     const uint32_t w0 = parseWord(disOpts->words[0]);
     const uint32_t w1 = parseWord(disOpts->words[1]);
     const std::string text = gcn::printInstruction(gen, gcn::decode(gen, w0, w1));

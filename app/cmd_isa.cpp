@@ -248,7 +248,7 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
 int runIsa(const IsaOptions& o) {
   std::vector<const gcn::Chip*> chips;
   if (o.families.empty())
-    for (gcn::Gen g : gcn::kAllGens)
+    for (gcn::Gen g : gcn::kGcnGens)
       chips.push_back(&gcn::representativeChip(g));
   for (const std::string& f : o.families) {
     const gcn::Chip& c = gcn::parseChip(f);

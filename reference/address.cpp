@@ -83,6 +83,12 @@ bool numRecordsInBytes(Gen gen, uint32_t stride, bool swizzleEnable, bool idxen)
       return !swizzleEnable;
     case Gen::Gfx9:
       return !idxen;
+    case Gen::Gfx10:
+    case Gen::Gfx10_3:
+    case Gen::Gfx11:
+      // RDNA chooses the unit with the V#'s OOB_SELECT, which is not modelled yet.
+      throw Error("NUM_RECORDS units on " + std::string(genName(gen)) +
+                  " follow OOB_SELECT, which is not modelled yet");
   }
   return true;
 }

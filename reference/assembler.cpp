@@ -166,7 +166,12 @@ uint8_t parseSoffset(Gen gen, Token t) {
                            std::string(genName(gen)));
     return static_cast<uint8_t>(code);
   };
-  if (name == "m0") return 124;
+  // GFX11 swapped the codes of m0 and null (LLVM SIRegisterInfo: M0 125, SGPR_NULL 124).
+  if (name == "m0") return gen == Gen::Gfx11 ? 125 : 124;
+  if (name == "null") {
+    if (isGcn(gen)) failAt(t.column, "SOFFSET 'null' exists from gfx10 on");
+    return gen == Gen::Gfx11 ? 124 : 125;
+  }
   if (name == "vcc_lo") return 106;
   if (name == "vcc_hi") return 107;
   if (name == "exec_lo") return 126;
@@ -189,7 +194,7 @@ uint8_t parseSoffset(Gen gen, Token t) {
                          " is not an inline constant (0..64, -1..-16); literals are not encodable");
   }
   failAt(t.column,
-         "SOFFSET: expected sN, m0, vcc_lo/hi, exec_lo/hi or an inline constant, "
+         "SOFFSET: expected sN, m0, null, vcc_lo/hi, exec_lo/hi or an inline constant, "
          "found '" +
              std::string(t.text) + "'");
 }
@@ -222,10 +227,24 @@ FormatItem parseFormatItem(Gen gen, Token t, bool secondPosition) {
 }
 
 struct Seen {
-  int offen = 0, idxen = 0, addr64 = 0, glc = 0, slc = 0, tfe = 0, lds = 0, offset = 0, format = 0;
+  int offen = 0, idxen = 0, addr64 = 0, glc = 0, slc = 0, dlc = 0, tfe = 0, lds = 0, offset = 0,
+      format = 0;
 };
 
 void parseFormat(Gen gen, Cursor& cur, Instruction& inst) {
+  if (isRdna(gen)) {
+    // GFX10+: format:[BUF_FMT_...] or format:N, one unified code.
+    const bool bracket = cur.accept('[');
+    const Token t = cur.word();
+    if (t.text.empty()) failAt(cur.column(), "format: expected BUF_FMT_<data>_<number> or 0..127");
+    try {
+      inst.format = parseUnifiedFormat(gen, t.text);
+    } catch (const Error& e) {
+      failAt(t.column, "format: " + e.reason());
+    }
+    if (bracket) cur.expect(']', "to close format:[...] (one unified format from gfx10 on)");
+    return;
+  }
   if (!cur.accept('[')) {
     // LLVM 14's unified numeric form: format:N with N = dfmt | nfmt << 4.
     Token t = cur.word();
@@ -263,14 +282,16 @@ std::string soffsetText(Gen gen, uint8_t code) {
   if (!soffsetLegal(gen, code))
     throw Error("SOFFSET operand code " + std::to_string(code) + " has no text on " +
                 std::string(genName(gen)));
-  if (code < 104) return std::string("s").append(std::to_string(code));
+  if (code < sgprCount(gen)) return std::string("s").append(std::to_string(code));
+  if (code == 124 || code == 125) {
+    const bool m0 = (code == 124) != (gen == Gen::Gfx11);
+    return m0 ? "m0" : "null";
+  }
   switch (code) {
     case 106:
       return "vcc_lo";
     case 107:
       return "vcc_hi";
-    case 124:
-      return "m0";
     case 126:
       return "exec_lo";
     case 127:
@@ -301,7 +322,12 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
   const OpcodeInfo& op = *inst.op;
   if (!existsOn(op, gen))
     failAt(mnem.column,
-           std::string(op.mnemonic) + " does not exist on " + std::string(genName(gen)));
+           std::string(mnemonicOn(op, gen)) + " does not exist on " + std::string(genName(gen)));
+  // GFX11's names exist on GFX11 only; GFX11 still reads the older names, as llvm-mc does.
+  if (gen != Gen::Gfx11 && !op.gfx11Mnemonic.empty() && asciiLower(mnem.text) == op.gfx11Mnemonic)
+    failAt(mnem.column, std::string(mnem.text) + " is the gfx11 name of " +
+                            std::string(op.mnemonic) + "; write " + std::string(op.mnemonic) +
+                            " on " + std::string(genName(gen)));
   // D16 register counts are the chip's (Stoney packs D16 inside GFX8); errors name the chip
   // when it is not its generation's representative.
   const std::string where = &chip == &representativeChip(gen)
@@ -310,10 +336,32 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
 
   RegRange vdata, vaddr;
   bool vaddrOff = true;
+  bool noVdata = false;
   if (op.kind != OpKind::Cache) {
-    if (!op.ldsData) {
+    // GFX10's loads to LDS name no VDATA: `buffer_load_dword v2, s[4:7], 0 offen lds`. The
+    // first operand is then the address: an SGPR range follows it.
+    if (isRdna(gen) && op.ldsCapable) {
+      Cursor probe = cur;
+      probe.skipSpace();
+      const Token first = probe.word();
+      if (asciiLower(first.text) == "off") {
+        noVdata = true;
+      } else {
+        Cursor after = cur;
+        parseRegisters(after, 'v', "VDATA");
+        after.skipSpace();
+        if (after.accept(',')) {
+          after.skipSpace();
+          Cursor peek = after;
+          noVdata = asciiLower(peek.word().text) == "s" && peek.accept('[');
+        }
+      }
+    }
+    if (!op.ldsData && !noVdata) {
       vdata = parseRegisters(cur, 'v', "VDATA");
       cur.expect(',', "after VDATA");
+    }
+    if (!op.ldsData) {
       cur.skipSpace();
       const int col = cur.column();
       Cursor probe = cur;
@@ -333,7 +381,7 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
                                std::to_string(srsrc.count));
     if (srsrc.first % 4 != 0)
       failAt(srsrc.column, "SRSRC must start at a multiple of 4 (s[4n:4n+3])");
-    const unsigned sgprs = gen <= Gen::Gfx7 ? 104 : 102;
+    const unsigned sgprs = sgprCount(gen);
     if (srsrc.first + 4 > sgprs)
       failAt(srsrc.column, "SRSRC is beyond the " + std::to_string(sgprs) + " SGPRs of " +
                                std::string(genName(gen)));
@@ -388,6 +436,11 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
     } else if (m == "slc") {
       once(seen.slc);
       inst.slc = true;
+    } else if (m == "dlc") {
+      once(seen.dlc);
+      if (isGcn(gen))
+        failAt(t.column, "dlc exists from gfx10 on, not on " + std::string(genName(gen)));
+      inst.dlc = true;
     } else if (m == "tfe") {
       once(seen.tfe);
       inst.tfe = true;
@@ -435,7 +488,9 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
     if (bad != 0) failAt(bad, "buffer_store_lds_dword takes no idxen/offen/tfe");
   }
 
-  if (op.kind != OpKind::Cache && !op.ldsData) {
+  if (noVdata && !seen.lds)
+    failAt(mnem.column, "no VDATA: only a load to LDS (lds) names none on " + where);
+  if (op.kind != OpKind::Cache && !op.ldsData && !noVdata) {
     const unsigned want = vdataRegs(op, chip, inst.tfe);
     const unsigned wantLlvm14 = vdataRegs(op, chip, false);
     if (vdata.count != want && !(inst.tfe && vdata.count == wantLlvm14))
@@ -443,6 +498,8 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
                                (inst.tfe ? " with tfe" : "") + " takes " + std::to_string(want) +
                                " VGPR(s), found " + std::to_string(vdata.count));
     if (vdata.first + want > 256) failAt(vdata.column, "VDATA runs past v255");
+  }
+  if (op.kind != OpKind::Cache && !op.ldsData) {
     const unsigned wantAddr = vaddrRegs(inst);
     if (vaddrOff && wantAddr != 0)
       failAt(vaddr.column,
@@ -463,7 +520,7 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
 std::string printInstruction(Gen gen, const Instruction& inst) {
   validate(gen, inst);
   const OpcodeInfo& op = *inst.op;
-  std::string out(op.mnemonic);
+  std::string out(mnemonicOn(op, gen));
   if (op.kind == OpKind::Cache) return out;
   auto range = [](char kind, unsigned first, unsigned count) {
     if (count == 1) return std::string(1, kind) + std::to_string(first);
@@ -471,14 +528,23 @@ std::string printInstruction(Gen gen, const Instruction& inst) {
            std::to_string(first + count - 1) + "]";
   };
   out += ' ';
+  // GFX10's load to LDS names no VDATA (llvm-mc 15's form).
+  const bool noVdata = isRdna(gen) && inst.lds;
   if (!op.ldsData) {
-    out += range('v', inst.vdata, vdataRegs(op, representativeChip(gen), inst.tfe)) + ", ";
+    if (!noVdata)
+      out += range('v', inst.vdata, vdataRegs(op, representativeChip(gen), inst.tfe)) + ", ";
     const unsigned addr = vaddrRegs(inst);
     out += (addr == 0 ? std::string("off") : range('v', inst.vaddr, addr)) + ", ";
   }
   out += range('s', inst.srsrc, 4) + ", " + soffsetText(gen, inst.soffset);
-  if (op.encoding == Encoding::Mtbuf)
+  if (op.encoding == Encoding::Mtbuf && isRdna(gen)) {
+    const std::string name = llvmUnifiedFormatName(gen, inst.format);
+    out += findUnifiedFormat(gen, inst.format) != nullptr || inst.format == 0
+               ? " format:[" + name + "]"
+               : " format:" + name;
+  } else if (op.encoding == Encoding::Mtbuf) {
     out += " format:[" + llvmDfmtName(inst.dfmt) + "," + llvmNfmtName(inst.nfmt, gen) + "]";
+  }
   if (inst.idxen) out += " idxen";
   if (inst.offen) out += " offen";
   if (inst.addr64) out += " addr64";
@@ -487,6 +553,7 @@ std::string printInstruction(Gen gen, const Instruction& inst) {
   if (op.ldsData) out += " lds";
   if (inst.glc) out += " glc";
   if (inst.slc) out += " slc";
+  if (inst.dlc) out += " dlc";
   if (inst.tfe) out += " tfe";
   if (inst.lds && !op.ldsData) out += " lds";
   return out;

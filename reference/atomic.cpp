@@ -92,6 +92,26 @@ AtomicOutcome apply(AtomicOp op, U mem, U src, U cmp) {
       }
       break;
     }
+    // CSUB (GFX10.3+): the subtraction clamps at 0 (LLVM renames it sub_clamp_u32 on GFX12).
+    case AtomicOp::Csub:
+      r = mem >= src ? static_cast<U>(mem - src) : U(0);
+      break;
+    // ADD_F32 (GFX11 here): the IEEE sum; the rounding and denormal mode of the memory-side
+    // ALU is not documented, so only exact sums of normal operands are claimed.
+    case AtomicOp::Fadd: {
+      F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
+      const F sum = m + s;
+      r = std::bit_cast<U>(sum);
+      if (floatUnclaimed(m, s) || std::fpclassify(sum) == FP_SUBNORMAL || std::isinf(sum) ||
+          static_cast<long double>(sum) !=
+              static_cast<long double>(m) + static_cast<long double>(s)) {
+        out.claimed = false;
+        out.reason =
+            "ADD_F32 with a NaN, denormal, signed-zero pair or an inexact sum: the rounding "
+            "and denormal mode of the memory-side add are not documented";
+      }
+      break;
+    }
     case AtomicOp::None:
       throw Error("atomic: no atomic operation given");
   }
@@ -145,6 +165,10 @@ std::string_view atomicOpName(AtomicOp op) {
       return "FMIN";
     case AtomicOp::Fmax:
       return "FMAX";
+    case AtomicOp::Csub:
+      return "CSUB";
+    case AtomicOp::Fadd:
+      return "FADD";
   }
   return "?";
 }

@@ -12,31 +12,49 @@ using F = InstField;
 constexpr std::array<bool, 2> kBoth{true, true};
 constexpr std::array<bool, 2> kMubuf{true, false};
 constexpr std::array<bool, 2> kMtbuf{false, true};
-constexpr std::array<bool, 4> kAll{true, true, true, true};
-constexpr std::array<bool, 4> kGfx67{true, true, false, false};
-constexpr std::array<bool, 4> kGfx89{false, false, true, true};
+using Gens = std::array<bool, kGenCount>;  // gfx6, gfx7, gfx8, gfx9, gfx10, gfx10.3, gfx11
+constexpr Gens kAll{true, true, true, true, true, true, true};
+constexpr Gens kGcn{true, true, true, true, false, false, false};
+constexpr Gens kGfx67{true, true, false, false, false, false, false};
+constexpr Gens kGfx89{false, false, true, true, false, false, false};
+constexpr Gens kGfx10{false, false, false, false, true, true, false};  // gfx10 and gfx10.3
+constexpr Gens kGfx11{false, false, false, false, false, false, true};
+constexpr Gens kRdna{false, false, false, false, true, true, true};
+constexpr Gens kGcnGfx10{true, true, true, true, true, true, false};
+constexpr Gens kGfx67Gfx10{true, true, false, false, true, true, false};
 
 // The one table of MUBUF/MTBUF field positions (CLRX GcnInstrsMtbuf; LLVM BUFInstructions.td
-// MUBUF_Real_gfx6_gfx7, MUBUF_Real_vi, MTBUF_Real_gfx6_gfx7, MTBUF_Real_vi):
+// MUBUF_Real_gfx6_gfx7, MUBUF_Real_vi, MUBUF_Real_gfx10, MUBUF_Real_gfx11 and the MTBUF
+// counterparts):
 //   GFX6/7 MUBUF: ADDR64[15] LDS[16] OP[24:18], SLC in dword 1 bit 22.
 //   GFX8/9 MUBUF: LDS[16] SLC[17] OP[24:18]; no ADDR64.
 //   MTBUF: GFX6/7 ADDR64[15] OP[18:16]; GFX8/9 OP[18:15]; DFMT[22:19] NFMT[25:23]; SLC stays in
 //   dword 1 bit 22 (bit 54).
+//   GFX10 (and 10.3): DLC[15] where ADDR64 was; MUBUF LDS[16] OP[24:18] with OP bit 7 at [25];
+//   MTBUF OP[18:16] with OP bit 3 at dword 1 bit 21, one FORMAT[25:19]; SLC dword 1 bit 22.
+//   GFX11: SLC[12] DLC[13] GLC[14]; MUBUF OP[25:18], no LDS bit; MTBUF OP[18:15] FORMAT[25:19];
+//   TFE, OFFEN and IDXEN at dword 1 bits 21, 22, 23.
 constexpr InstFieldBits kFields[] = {
-    {F::Offset, kBoth, kAll, 0, 0, 12},   {F::Offen, kBoth, kAll, 0, 12, 1},
-    {F::Idxen, kBoth, kAll, 0, 13, 1},    {F::Glc, kBoth, kAll, 0, 14, 1},
-    {F::Addr64, kBoth, kGfx67, 0, 15, 1}, {F::Lds, kMubuf, kAll, 0, 16, 1},
-    {F::Slc, kMubuf, kGfx89, 0, 17, 1},   {F::Op, kMubuf, kAll, 0, 18, 7},
-    {F::Op, kMtbuf, kGfx67, 0, 16, 3},    {F::Op, kMtbuf, kGfx89, 0, 15, 4},
-    {F::Dfmt, kMtbuf, kAll, 0, 19, 4},    {F::Nfmt, kMtbuf, kAll, 0, 23, 3},
-    {F::Encoding, kBoth, kAll, 0, 26, 6}, {F::Vaddr, kBoth, kAll, 1, 0, 8},
-    {F::Vdata, kBoth, kAll, 1, 8, 8},     {F::Srsrc, kBoth, kAll, 1, 16, 5},
-    {F::Slc, kMubuf, kGfx67, 1, 22, 1},   {F::Slc, kMtbuf, kAll, 1, 22, 1},
-    {F::Tfe, kBoth, kAll, 1, 23, 1},      {F::Soffset, kBoth, kAll, 1, 24, 8},
+    {F::Offset, kBoth, kAll, 0, 0, 12},      {F::Offen, kBoth, kGcnGfx10, 0, 12, 1},
+    {F::Offen, kBoth, kGfx11, 1, 22, 1},     {F::Idxen, kBoth, kGcnGfx10, 0, 13, 1},
+    {F::Idxen, kBoth, kGfx11, 1, 23, 1},     {F::Glc, kBoth, kAll, 0, 14, 1},
+    {F::Addr64, kBoth, kGfx67, 0, 15, 1},    {F::Dlc, kBoth, kGfx10, 0, 15, 1},
+    {F::Dlc, kBoth, kGfx11, 0, 13, 1},       {F::Lds, kMubuf, kGcnGfx10, 0, 16, 1},
+    {F::Slc, kMubuf, kGfx89, 0, 17, 1},      {F::Slc, kBoth, kGfx11, 0, 12, 1},
+    {F::Op, kMubuf, kGcnGfx10, 0, 18, 7},    {F::OpHi, kMubuf, kGfx10, 0, 25, 1},
+    {F::Op, kMubuf, kGfx11, 0, 18, 8},       {F::Op, kMtbuf, kGfx67Gfx10, 0, 16, 3},
+    {F::OpHi, kMtbuf, kGfx10, 1, 21, 1},     {F::Op, kMtbuf, kGfx89, 0, 15, 4},
+    {F::Op, kMtbuf, kGfx11, 0, 15, 4},       {F::Dfmt, kMtbuf, kGcn, 0, 19, 4},
+    {F::Nfmt, kMtbuf, kGcn, 0, 23, 3},       {F::Format, kMtbuf, kRdna, 0, 19, 7},
+    {F::Encoding, kBoth, kAll, 0, 26, 6},    {F::Vaddr, kBoth, kAll, 1, 0, 8},
+    {F::Vdata, kBoth, kAll, 1, 8, 8},        {F::Srsrc, kBoth, kAll, 1, 16, 5},
+    {F::Slc, kMubuf, kGfx67Gfx10, 1, 22, 1}, {F::Slc, kMtbuf, kGcnGfx10, 1, 22, 1},
+    {F::Tfe, kBoth, kGcnGfx10, 1, 23, 1},    {F::Tfe, kBoth, kGfx11, 1, 21, 1},
+    {F::Soffset, kBoth, kAll, 1, 24, 8},
 };
 
 bool on(const InstFieldBits& f, Gen gen, Encoding enc) {
-  return f.onGen[static_cast<int>(gen) - 6] && f.onEncoding[static_cast<int>(enc)];
+  return f.onGen[genIndex(gen)] && f.onEncoding[static_cast<int>(enc)];
 }
 
 uint32_t mask(const InstFieldBits& f) {
@@ -66,6 +84,10 @@ uint32_t valueOf(const Instruction& inst, InstField f) {
       return inst.glc;
     case F::Addr64:
       return inst.addr64;
+    case F::Dlc:
+      return inst.dlc;
+    case F::Format:
+      return inst.format;
     case F::Lds:
       return inst.lds;
     case F::Slc:
@@ -85,6 +107,7 @@ uint32_t valueOf(const Instruction& inst, InstField f) {
     case F::Soffset:
       return inst.soffset;
     case F::Op:
+    case F::OpHi:
     case F::Encoding:
       break;
   }
@@ -107,6 +130,12 @@ void setField(Instruction& inst, InstField f, uint32_t x) {
       break;
     case F::Addr64:
       inst.addr64 = x != 0;
+      break;
+    case F::Dlc:
+      inst.dlc = x != 0;
+      break;
+    case F::Format:
+      inst.format = static_cast<uint8_t>(x);
       break;
     case F::Lds:
       inst.lds = x != 0;
@@ -136,6 +165,7 @@ void setField(Instruction& inst, InstField f, uint32_t x) {
       inst.soffset = static_cast<uint8_t>(x);
       break;
     case F::Op:
+    case F::OpHi:
     case F::Encoding:
       break;
   }
@@ -162,7 +192,10 @@ std::optional<Instruction> decodeOrWhy(Gen gen, uint32_t w0, uint32_t w1, std::s
           std::to_string(enc);
     return std::nullopt;
   }
-  const uint32_t opcode = read(*findInstField(gen, encoding, F::Op), w);
+  const InstFieldBits& opField = *findInstField(gen, encoding, F::Op);
+  uint32_t opcode = read(opField, w);
+  if (const InstFieldBits* hi = findInstField(gen, encoding, F::OpHi))
+    opcode |= read(*hi, w) << opField.width;
   Instruction inst;
   inst.op = findOpcode(encoding, gen, opcode);
   if (inst.op == nullptr) {
@@ -174,7 +207,7 @@ std::optional<Instruction> decodeOrWhy(Gen gen, uint32_t w0, uint32_t w1, std::s
   // below checks.
   if (inst.op->kind != OpKind::Cache) {
     for (const InstFieldBits& f : kFields)
-      if (f.field != F::Op && f.field != F::Encoding && on(f, gen, encoding))
+      if (f.field != F::Op && f.field != F::OpHi && f.field != F::Encoding && on(f, gen, encoding))
         setField(inst, f.field, read(f, w));
   }
   // VADDR is a don't-care field when no address is read: ACO leaves a register number there
@@ -226,13 +259,16 @@ unsigned srsrcFirstSgpr(Gen gen, Encoding enc, const std::array<uint32_t, 2>& wo
 std::array<uint32_t, 2> encode(Gen gen, const Instruction& inst) {
   validate(gen, inst);
   const OpcodeInfo& op = *inst.op;
-  const auto opcode = static_cast<uint32_t>(op.opcode[static_cast<int>(gen) - 6]);
+  const auto opcode = static_cast<uint32_t>(op.opcode[genIndex(gen)]);
+  const unsigned opWidth = findInstField(gen, op.encoding, F::Op)->width;
   std::array<uint32_t, 2> w{};
   for (const InstFieldBits& f : kFields) {
     if (!on(f, gen, op.encoding)) continue;
     uint32_t x = 0;
     if (f.field == F::Op)
       x = opcode;
+    else if (f.field == F::OpHi)
+      x = opcode >> opWidth;
     else if (f.field == F::Encoding)
       x = encodingValue(op.encoding);
     else if (op.kind != OpKind::Cache)

@@ -26,11 +26,14 @@ enum class InstField : uint8_t {
   Idxen,
   Glc,
   Addr64,  // GFX6/7
-  Lds,     // MUBUF
+  Dlc,     // GFX10+
+  Lds,     // MUBUF, GFX6-10
   Slc,
   Op,
-  Dfmt,      // MTBUF
-  Nfmt,      // MTBUF
+  OpHi,      // GFX10: the opcode's top bit, away from OP (MUBUF bit 25, MTBUF dword 1 bit 21)
+  Dfmt,      // MTBUF, GFX6-9
+  Nfmt,      // MTBUF, GFX6-9
+  Format,    // MTBUF, GFX10+: the unified 7-bit FORMAT
   Encoding,  // kMubufEncoding / kMtbufEncoding
   Vaddr,
   Vdata,
@@ -42,12 +45,12 @@ enum class InstField : uint8_t {
 // The one table of instruction field positions: encode, decode and anything else reading a
 // MUBUF/MTBUF word (the descriptor trace's SRSRC) read it. A field may have one row per
 // encoding and generation range (MUBUF SLC moved from dword 1 bit 22 to dword 0 bit 17 on
-// GFX8; MTBUF OP from [18:16] to [18:15]).
+// GFX8; MTBUF OP from [18:16] to [18:15]; GFX11 moved OFFEN, IDXEN and TFE to dword 1).
 struct InstFieldBits {
   InstField field;
-  std::array<bool, 2> onEncoding;  // MUBUF, MTBUF
-  std::array<bool, 4> onGen;       // gfx6, gfx7, gfx8, gfx9
-  uint8_t dword;                   // 0 or 1
+  std::array<bool, 2> onEncoding;     // MUBUF, MTBUF
+  std::array<bool, kGenCount> onGen;  // per generation (genIndex)
+  uint8_t dword;                      // 0 or 1
   uint8_t lsb;
   uint8_t width;
 };

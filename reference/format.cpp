@@ -1,5 +1,6 @@
 #include "reference/format.h"
 
+#include <cctype>
 #include <string>
 
 #include "reference/error.h"
@@ -157,6 +158,118 @@ PairVerdict pairStatus(Gen gen, Dfmt d, Nfmt n, Direction dir) {
             "no document defines normalized or scaled 32-bit components (GFX10's unified "
             "format table has only UINT, SINT and FLOAT for 32-bit channels)"};
   return {PairStatus::Defined, ""};
+}
+
+namespace {
+
+// The unified FORMAT codes as runs: each row gives a data format and the number formats that
+// follow one another from the next code on. Sources: Mesa src/amd/common/gfx10_format_table.py
+// (the buffer formats of its GFX10 and GFX11 tables) and LLVM's symbolic MTBUF formats
+// (AMDGPUAsmUtils.cpp UfmtSymbolicGFX10 / UfmtSymbolicGFX11), which llvm-mc 15 prints;
+// tests/reference/llvm_mc_rdna_test.cpp compares every code 0..127 with llvm-mc's names.
+struct FormatRun {
+  Dfmt dfmt;
+  std::array<Nfmt, 7> nfmts;
+  uint8_t count;
+};
+using N = Nfmt;
+constexpr std::array<Nfmt, 7> kScaled6{N::Unorm, N::Snorm, N::Uscaled, N::Sscaled,
+                                       N::Uint,  N::Sint,  N::Unorm};
+constexpr std::array<Nfmt, 7> kScaled7{N::Unorm, N::Snorm, N::Uscaled, N::Sscaled,
+                                       N::Uint,  N::Sint,  N::Float};
+constexpr std::array<Nfmt, 7> kInt3{N::Uint, N::Sint, N::Float};
+constexpr std::array<Nfmt, 7> kFloat1{N::Float};
+constexpr std::array<Nfmt, 7> kNormInt4{N::Unorm, N::Snorm, N::Uint, N::Sint};
+
+constexpr FormatRun kGfx10Runs[] = {
+    {Dfmt::F8, kScaled6, 6},          {Dfmt::F16, kScaled7, 7},
+    {Dfmt::F8_8, kScaled6, 6},        {Dfmt::F32, kInt3, 3},
+    {Dfmt::F16_16, kScaled7, 7},      {Dfmt::F10_11_11, kScaled7, 7},
+    {Dfmt::F11_11_10, kScaled7, 7},   {Dfmt::F10_10_10_2, kScaled6, 6},
+    {Dfmt::F2_10_10_10, kScaled6, 6}, {Dfmt::F8_8_8_8, kScaled6, 6},
+    {Dfmt::F32_32, kInt3, 3},         {Dfmt::F16_16_16_16, kScaled7, 7},
+    {Dfmt::F32_32_32, kInt3, 3},      {Dfmt::F32_32_32_32, kInt3, 3},
+};
+// GFX11 keeps only the FLOAT forms of 10_11_11 and 11_11_10 and drops the scaled forms of
+// 10_10_10_2.
+constexpr FormatRun kGfx11Runs[] = {
+    {Dfmt::F8, kScaled6, 6},          {Dfmt::F16, kScaled7, 7},
+    {Dfmt::F8_8, kScaled6, 6},        {Dfmt::F32, kInt3, 3},
+    {Dfmt::F16_16, kScaled7, 7},      {Dfmt::F10_11_11, kFloat1, 1},
+    {Dfmt::F11_11_10, kFloat1, 1},    {Dfmt::F10_10_10_2, kNormInt4, 4},
+    {Dfmt::F2_10_10_10, kScaled6, 6}, {Dfmt::F8_8_8_8, kScaled6, 6},
+    {Dfmt::F32_32, kInt3, 3},         {Dfmt::F16_16_16_16, kScaled7, 7},
+    {Dfmt::F32_32_32, kInt3, 3},      {Dfmt::F32_32_32_32, kInt3, 3},
+};
+
+template <std::size_t R>
+constexpr std::size_t countOf(const FormatRun (&runs)[R]) {
+  std::size_t n = 0;
+  for (const FormatRun& r : runs)
+    n += r.count;
+  return n;
+}
+
+template <std::size_t N, std::size_t R>
+constexpr std::array<UnifiedFormat, N> expand(const FormatRun (&runs)[R]) {
+  std::array<UnifiedFormat, N> out{};
+  std::size_t i = 0;
+  for (const FormatRun& r : runs)
+    for (std::size_t k = 0; k < r.count; ++k, ++i)
+      out[i] = UnifiedFormat{static_cast<uint8_t>(i + 1), r.dfmt, r.nfmts[k]};
+  return out;
+}
+
+constexpr auto kGfx10Formats = expand<countOf(kGfx10Runs)>(kGfx10Runs);
+constexpr auto kGfx11Formats = expand<countOf(kGfx11Runs)>(kGfx11Runs);
+static_assert(kGfx10Formats.size() == 77 && kGfx11Formats.size() == 63);
+
+}  // namespace
+
+std::span<const UnifiedFormat> unifiedFormats(Gen gen) {
+  if (isGcn(gen)) return {};
+  if (gen == Gen::Gfx11) return kGfx11Formats;
+  return kGfx10Formats;
+}
+
+const UnifiedFormat* findUnifiedFormat(Gen gen, uint8_t code) {
+  const std::span<const UnifiedFormat> all = unifiedFormats(gen);
+  if (code == 0 || code > all.size()) return nullptr;
+  return &all[code - 1u];
+}
+
+std::string llvmUnifiedFormatName(Gen gen, uint8_t code) {
+  if (code == 0) return "BUF_FMT_INVALID";
+  const UnifiedFormat* f = findUnifiedFormat(gen, code);
+  if (f == nullptr) return std::to_string(code);
+  return std::string("BUF_FMT_")
+      .append(dfmtName(f->dfmt))
+      .append("_")
+      .append(nfmtName(f->nfmt, Gen::Gfx9));
+}
+
+uint8_t parseUnifiedFormat(Gen gen, std::string_view text) {
+  std::string up = asciiUpper(text);
+  if (!up.empty() && std::isdigit(static_cast<unsigned char>(up[0]))) {
+    unsigned value = 0;
+    for (char c : up) {
+      if (!std::isdigit(static_cast<unsigned char>(c)) || value > 127) {
+        value = 1000;
+        break;
+      }
+      value = value * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (value <= 127) return static_cast<uint8_t>(value);
+    throw Error("unified format '" + std::string(text) + "' is not a number 0..127");
+  }
+  if (up.rfind("BUF_FMT_", 0) != 0) up = std::string("BUF_FMT_").append(up);
+  for (unsigned code = 0; code <= unifiedFormats(gen).size(); ++code)
+    if (llvmUnifiedFormatName(gen, static_cast<uint8_t>(code)) == up)
+      return static_cast<uint8_t>(code);
+  throw Error("unknown unified format '" + std::string(text) + "' on " + std::string(genName(gen)) +
+              ": expected BUF_FMT_<data>_<number> (" + llvmUnifiedFormatName(gen, 1) + " .. " +
+              llvmUnifiedFormatName(gen, static_cast<uint8_t>(unifiedFormats(gen).size())) +
+              ") or a number 0..127");
 }
 
 }  // namespace gcn

@@ -109,6 +109,25 @@ struct PairVerdict {
   std::string_view reason;  // empty when Defined
 };
 enum class Direction : uint8_t { Load, Store };
+
+// GFX10+ replace DATA_FORMAT and NUM_FORMAT (in the V# and in MTBUF) by one 7-bit FORMAT code
+// per (data format, number format) pair; GFX11 renumbered the codes and dropped the pairs it no
+// longer supports (docs/rdna.md). Code 0 is INVALID on both.
+struct UnifiedFormat {
+  uint8_t code;
+  Dfmt dfmt;
+  Nfmt nfmt;
+};
+// The generation's named buffer formats in code order (code 0 not included); empty on GCN.
+std::span<const UnifiedFormat> unifiedFormats(Gen gen);
+// nullptr when the code names no buffer format on the generation (0, or past the table).
+const UnifiedFormat* findUnifiedFormat(Gen gen, uint8_t code);
+// LLVM's spelling: "BUF_FMT_32_32_FLOAT", "BUF_FMT_INVALID" for 0; an unnamed code as its
+// decimal number, as llvm-mc prints it.
+std::string llvmUnifiedFormatName(Gen gen, uint8_t code);
+// A BUF_FMT_ name (the prefix optional, any case) or a number 0..127; throws gcn::Error naming
+// the text and the generation.
+uint8_t parseUnifiedFormat(Gen gen, std::string_view text);
 PairVerdict pairStatus(Gen gen, Dfmt d, Nfmt n, Direction dir);
 
 }  // namespace gcn

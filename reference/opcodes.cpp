@@ -59,13 +59,15 @@ struct Flags {
   bool ldsData = false;
 };
 
-constexpr OpcodeInfo row(std::string_view name, Encoding enc, OpKind kind,
-                         std::array<int16_t, 4> op, uint8_t components, uint8_t memBytes,
-                         Flags f = {}, AtomicOp atomic = AtomicOp::None, bool wide = false) {
+// `gfx11Name`: the GFX11 mnemonic where GFX11 renamed the instruction, "" where it kept the name.
+constexpr OpcodeInfo row(std::string_view name, std::string_view gfx11Name, Encoding enc,
+                         OpKind kind, std::array<int16_t, kGenCount> op, uint8_t components,
+                         uint8_t memBytes, Flags f = {}, AtomicOp atomic = AtomicOp::None,
+                         bool wide = false) {
   const ConversionRule r = ruleFor(enc, kind);
-  return OpcodeInfo{name,         enc,    kind,     op,       components, memBytes,
-                    f.signExtend, f.d16,  f.d16Hi,  atomic,   wide,       f.ldsCapable,
-                    r.dfmt,       r.nfmt, r.dstSel, f.ldsData};
+  return OpcodeInfo{name,         enc,    kind,     op,        components, memBytes,
+                    f.signExtend, f.d16,  f.d16Hi,  atomic,    wide,       f.ldsCapable,
+                    r.dfmt,       r.nfmt, r.dstSel, f.ldsData, gfx11Name};
 }
 
 constexpr Encoding MU = Encoding::Mubuf;
@@ -77,9 +79,9 @@ constexpr Flags kD16Signed{.signExtend = true, .d16 = true};
 constexpr Flags kD16Hi{.d16 = true, .d16Hi = true};
 constexpr Flags kD16HiSigned{.signExtend = true, .d16 = true, .d16Hi = true};
 
-constexpr OpcodeInfo atomic(std::string_view name, std::array<int16_t, 4> op, AtomicOp a,
-                            bool wide) {
-  return row(name, MU, OpKind::Atomic, op, wide ? 2 : 1, wide ? 8 : 4, {}, a, wide);
+constexpr OpcodeInfo atomic(std::string_view name, std::string_view gfx11Name,
+                            std::array<int16_t, kGenCount> op, AtomicOp a, bool wide) {
+  return row(name, gfx11Name, MU, OpKind::Atomic, op, wide ? 2 : 1, wide ? 8 : 4, {}, a, wide);
 }
 
 // Opcode per generation {gfx6, gfx7, gfx8, gfx9}.
@@ -97,121 +99,214 @@ constexpr OpcodeInfo atomic(std::string_view name, std::array<int16_t, 4> op, At
 //  - D16 format ops exist on all of gfx8 (LLVM: _gfx80 unpacked and packed variants share
 //    the opcode); D16/D16_HI byte/short ops and FORMAT_D16_HI_X only on gfx9
 //    (HasD16LoadStore).
-//  - BUFFER_ATOMIC_ADD_F32/PK_ADD_F16 (gfx908+), FP64 atomics (gfx90a) and GFX10+ cache
-//    ops are outside gfx900 and left out.
+//  - BUFFER_ATOMIC_ADD_F32/PK_ADD_F16 (gfx908+) and FP64 atomics (gfx90a) are outside gfx900
+//    and left out there.
+// RDNA columns {gfx10, gfx10.3, gfx11}: LLVM BUFInstructions.td (MUBUF_Real_*_gfx10,
+// MTBUF_Real_*_gfx10, *_gfx11 with their GFX11 names), every entry checked against llvm-mc 15
+// (gfx1010, gfx1030, gfx1100) by tests/reference/llvm_mc_rdna_test.cpp; docs/rdna.md.
+//  - GFX10 numbers MUBUF like GFX6/7 (typed loads 0x08.., atomics 0x30.. and 0x50..), with the
+//    float atomics back and RSUB, BUFFER_STORE_LDS_DWORD and the WBINVL1 family gone; the D16
+//    format ops moved to 0x80-0x87 (OP bit 7 in instruction bit 25); FORMAT_D16_HI_X is absent
+//    (llvm-mc 15 refuses it on gfx1010/gfx1030).
+//  - GFX11 renumbers and renames (buffer_load_b32, buffer_atomic_min_i32, ...), drops the
+//    64-bit float atomics and adds buffer_atomic_add_f32; loads to LDS are separate opcodes
+//    (buffer_load_lds_*) instead of the LDS bit, which this table does not model yet.
 constexpr OpcodeInfo kOpcodes[] = {
     // MTBUF (CLRX GcnInstrsMtbuf)
-    row("tbuffer_load_format_x", MT, OpKind::LoadFormat, {0, 0, 0, 0}, 1, 0),
-    row("tbuffer_load_format_xy", MT, OpKind::LoadFormat, {1, 1, 1, 1}, 2, 0),
-    row("tbuffer_load_format_xyz", MT, OpKind::LoadFormat, {2, 2, 2, 2}, 3, 0),
-    row("tbuffer_load_format_xyzw", MT, OpKind::LoadFormat, {3, 3, 3, 3}, 4, 0),
-    row("tbuffer_store_format_x", MT, OpKind::StoreFormat, {4, 4, 4, 4}, 1, 0),
-    row("tbuffer_store_format_xy", MT, OpKind::StoreFormat, {5, 5, 5, 5}, 2, 0),
-    row("tbuffer_store_format_xyz", MT, OpKind::StoreFormat, {6, 6, 6, 6}, 3, 0),
-    row("tbuffer_store_format_xyzw", MT, OpKind::StoreFormat, {7, 7, 7, 7}, 4, 0),
-    row("tbuffer_load_format_d16_x", MT, OpKind::LoadFormat, {X, X, 8, 8}, 1, 0, kD16),
-    row("tbuffer_load_format_d16_xy", MT, OpKind::LoadFormat, {X, X, 9, 9}, 2, 0, kD16),
-    row("tbuffer_load_format_d16_xyz", MT, OpKind::LoadFormat, {X, X, 10, 10}, 3, 0, kD16),
-    row("tbuffer_load_format_d16_xyzw", MT, OpKind::LoadFormat, {X, X, 11, 11}, 4, 0, kD16),
-    row("tbuffer_store_format_d16_x", MT, OpKind::StoreFormat, {X, X, 12, 12}, 1, 0, kD16),
-    row("tbuffer_store_format_d16_xy", MT, OpKind::StoreFormat, {X, X, 13, 13}, 2, 0, kD16),
-    row("tbuffer_store_format_d16_xyz", MT, OpKind::StoreFormat, {X, X, 14, 14}, 3, 0, kD16),
-    row("tbuffer_store_format_d16_xyzw", MT, OpKind::StoreFormat, {X, X, 15, 15}, 4, 0, kD16),
+    row("tbuffer_load_format_x", "", MT, OpKind::LoadFormat, {0, 0, 0, 0, 0, 0, 0}, 1, 0),
+    row("tbuffer_load_format_xy", "", MT, OpKind::LoadFormat, {1, 1, 1, 1, 1, 1, 1}, 2, 0),
+    row("tbuffer_load_format_xyz", "", MT, OpKind::LoadFormat, {2, 2, 2, 2, 2, 2, 2}, 3, 0),
+    row("tbuffer_load_format_xyzw", "", MT, OpKind::LoadFormat, {3, 3, 3, 3, 3, 3, 3}, 4, 0),
+    row("tbuffer_store_format_x", "", MT, OpKind::StoreFormat, {4, 4, 4, 4, 4, 4, 4}, 1, 0),
+    row("tbuffer_store_format_xy", "", MT, OpKind::StoreFormat, {5, 5, 5, 5, 5, 5, 5}, 2, 0),
+    row("tbuffer_store_format_xyz", "", MT, OpKind::StoreFormat, {6, 6, 6, 6, 6, 6, 6}, 3, 0),
+    row("tbuffer_store_format_xyzw", "", MT, OpKind::StoreFormat, {7, 7, 7, 7, 7, 7, 7}, 4, 0),
+    row("tbuffer_load_format_d16_x", "tbuffer_load_d16_format_x", MT, OpKind::LoadFormat,
+        {X, X, 8, 8, 8, 8, 8}, 1, 0, kD16),
+    row("tbuffer_load_format_d16_xy", "tbuffer_load_d16_format_xy", MT, OpKind::LoadFormat,
+        {X, X, 9, 9, 9, 9, 9}, 2, 0, kD16),
+    row("tbuffer_load_format_d16_xyz", "tbuffer_load_d16_format_xyz", MT, OpKind::LoadFormat,
+        {X, X, 10, 10, 10, 10, 10}, 3, 0, kD16),
+    row("tbuffer_load_format_d16_xyzw", "tbuffer_load_d16_format_xyzw", MT, OpKind::LoadFormat,
+        {X, X, 11, 11, 11, 11, 11}, 4, 0, kD16),
+    row("tbuffer_store_format_d16_x", "tbuffer_store_d16_format_x", MT, OpKind::StoreFormat,
+        {X, X, 12, 12, 12, 12, 12}, 1, 0, kD16),
+    row("tbuffer_store_format_d16_xy", "tbuffer_store_d16_format_xy", MT, OpKind::StoreFormat,
+        {X, X, 13, 13, 13, 13, 13}, 2, 0, kD16),
+    row("tbuffer_store_format_d16_xyz", "tbuffer_store_d16_format_xyz", MT, OpKind::StoreFormat,
+        {X, X, 14, 14, 14, 14, 14}, 3, 0, kD16),
+    row("tbuffer_store_format_d16_xyzw", "tbuffer_store_d16_format_xyzw", MT, OpKind::StoreFormat,
+        {X, X, 15, 15, 15, 15, 15}, 4, 0, kD16),
 
     // MUBUF format ops. LDS: CLRX GcnMemHandling lists BUFFER_LOAD_FORMAT_X.
-    row("buffer_load_format_x", MU, OpKind::LoadFormat, {0x00, 0x00, 0x00, 0x00}, 1, 0, kLds),
-    row("buffer_load_format_xy", MU, OpKind::LoadFormat, {0x01, 0x01, 0x01, 0x01}, 2, 0),
-    row("buffer_load_format_xyz", MU, OpKind::LoadFormat, {0x02, 0x02, 0x02, 0x02}, 3, 0),
-    row("buffer_load_format_xyzw", MU, OpKind::LoadFormat, {0x03, 0x03, 0x03, 0x03}, 4, 0),
-    row("buffer_store_format_x", MU, OpKind::StoreFormat, {0x04, 0x04, 0x04, 0x04}, 1, 0),
-    row("buffer_store_format_xy", MU, OpKind::StoreFormat, {0x05, 0x05, 0x05, 0x05}, 2, 0),
-    row("buffer_store_format_xyz", MU, OpKind::StoreFormat, {0x06, 0x06, 0x06, 0x06}, 3, 0),
-    row("buffer_store_format_xyzw", MU, OpKind::StoreFormat, {0x07, 0x07, 0x07, 0x07}, 4, 0),
-    row("buffer_load_format_d16_x", MU, OpKind::LoadFormat, {X, X, 0x08, 0x08}, 1, 0, kD16),
-    row("buffer_load_format_d16_xy", MU, OpKind::LoadFormat, {X, X, 0x09, 0x09}, 2, 0, kD16),
-    row("buffer_load_format_d16_xyz", MU, OpKind::LoadFormat, {X, X, 0x0a, 0x0a}, 3, 0, kD16),
-    row("buffer_load_format_d16_xyzw", MU, OpKind::LoadFormat, {X, X, 0x0b, 0x0b}, 4, 0, kD16),
-    row("buffer_store_format_d16_x", MU, OpKind::StoreFormat, {X, X, 0x0c, 0x0c}, 1, 0, kD16),
-    row("buffer_store_format_d16_xy", MU, OpKind::StoreFormat, {X, X, 0x0d, 0x0d}, 2, 0, kD16),
-    row("buffer_store_format_d16_xyz", MU, OpKind::StoreFormat, {X, X, 0x0e, 0x0e}, 3, 0, kD16),
-    row("buffer_store_format_d16_xyzw", MU, OpKind::StoreFormat, {X, X, 0x0f, 0x0f}, 4, 0, kD16),
-    row("buffer_load_format_d16_hi_x", MU, OpKind::LoadFormat, {X, X, X, 0x26}, 1, 0, kD16Hi),
-    row("buffer_store_format_d16_hi_x", MU, OpKind::StoreFormat, {X, X, X, 0x27}, 1, 0, kD16Hi),
+    row("buffer_load_format_x", "", MU, OpKind::LoadFormat,
+        {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, 1, 0, kLds),
+    row("buffer_load_format_xy", "", MU, OpKind::LoadFormat,
+        {0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01}, 2, 0),
+    row("buffer_load_format_xyz", "", MU, OpKind::LoadFormat,
+        {0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02}, 3, 0),
+    row("buffer_load_format_xyzw", "", MU, OpKind::LoadFormat,
+        {0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03}, 4, 0),
+    row("buffer_store_format_x", "", MU, OpKind::StoreFormat,
+        {0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, 1, 0),
+    row("buffer_store_format_xy", "", MU, OpKind::StoreFormat,
+        {0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05}, 2, 0),
+    row("buffer_store_format_xyz", "", MU, OpKind::StoreFormat,
+        {0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06}, 3, 0),
+    row("buffer_store_format_xyzw", "", MU, OpKind::StoreFormat,
+        {0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07}, 4, 0),
+    row("buffer_load_format_d16_x", "buffer_load_d16_format_x", MU, OpKind::LoadFormat,
+        {X, X, 0x08, 0x08, 0x80, 0x80, 0x08}, 1, 0, kD16),
+    row("buffer_load_format_d16_xy", "buffer_load_d16_format_xy", MU, OpKind::LoadFormat,
+        {X, X, 0x09, 0x09, 0x81, 0x81, 0x09}, 2, 0, kD16),
+    row("buffer_load_format_d16_xyz", "buffer_load_d16_format_xyz", MU, OpKind::LoadFormat,
+        {X, X, 0x0a, 0x0a, 0x82, 0x82, 0x0a}, 3, 0, kD16),
+    row("buffer_load_format_d16_xyzw", "buffer_load_d16_format_xyzw", MU, OpKind::LoadFormat,
+        {X, X, 0x0b, 0x0b, 0x83, 0x83, 0x0b}, 4, 0, kD16),
+    row("buffer_store_format_d16_x", "buffer_store_d16_format_x", MU, OpKind::StoreFormat,
+        {X, X, 0x0c, 0x0c, 0x84, 0x84, 0x0c}, 1, 0, kD16),
+    row("buffer_store_format_d16_xy", "buffer_store_d16_format_xy", MU, OpKind::StoreFormat,
+        {X, X, 0x0d, 0x0d, 0x85, 0x85, 0x0d}, 2, 0, kD16),
+    row("buffer_store_format_d16_xyz", "buffer_store_d16_format_xyz", MU, OpKind::StoreFormat,
+        {X, X, 0x0e, 0x0e, 0x86, 0x86, 0x0e}, 3, 0, kD16),
+    row("buffer_store_format_d16_xyzw", "buffer_store_d16_format_xyzw", MU, OpKind::StoreFormat,
+        {X, X, 0x0f, 0x0f, 0x87, 0x87, 0x0f}, 4, 0, kD16),
+    row("buffer_load_format_d16_hi_x", "buffer_load_d16_hi_format_x", MU, OpKind::LoadFormat,
+        {X, X, X, 0x26, X, X, 0x26}, 1, 0, kD16Hi),
+    row("buffer_store_format_d16_hi_x", "buffer_store_d16_hi_format_x", MU, OpKind::StoreFormat,
+        {X, X, X, 0x27, X, X, 0x27}, 1, 0, kD16Hi),
 
     // MUBUF typed loads and stores. LDS: CLRX GcnMemHandling lists UBYTE, SBYTE, USHORT, SSHORT,
     // DWORD.
-    row("buffer_load_ubyte", MU, OpKind::Load, {0x08, 0x08, 0x10, 0x10}, 1, 1, kLds),
-    row("buffer_load_sbyte", MU, OpKind::Load, {0x09, 0x09, 0x11, 0x11}, 1, 1, kSignedLds),
-    row("buffer_load_ushort", MU, OpKind::Load, {0x0a, 0x0a, 0x12, 0x12}, 1, 2, kLds),
-    row("buffer_load_sshort", MU, OpKind::Load, {0x0b, 0x0b, 0x13, 0x13}, 1, 2, kSignedLds),
-    row("buffer_load_dword", MU, OpKind::Load, {0x0c, 0x0c, 0x14, 0x14}, 1, 4, kLds),
-    row("buffer_load_dwordx2", MU, OpKind::Load, {0x0d, 0x0d, 0x15, 0x15}, 2, 8),
-    row("buffer_load_dwordx3", MU, OpKind::Load, {0x0f, 0x0f, 0x16, 0x16}, 3, 12),
-    row("buffer_load_dwordx4", MU, OpKind::Load, {0x0e, 0x0e, 0x17, 0x17}, 4, 16),
-    row("buffer_store_byte", MU, OpKind::Store, {0x18, 0x18, 0x18, 0x18}, 1, 1),
-    row("buffer_store_byte_d16_hi", MU, OpKind::Store, {X, X, X, 0x19}, 1, 1, kD16Hi),
-    row("buffer_store_short", MU, OpKind::Store, {0x1a, 0x1a, 0x1a, 0x1a}, 1, 2),
-    row("buffer_store_short_d16_hi", MU, OpKind::Store, {X, X, X, 0x1b}, 1, 2, kD16Hi),
-    row("buffer_store_dword", MU, OpKind::Store, {0x1c, 0x1c, 0x1c, 0x1c}, 1, 4),
-    row("buffer_store_dwordx2", MU, OpKind::Store, {0x1d, 0x1d, 0x1d, 0x1d}, 2, 8),
-    row("buffer_store_dwordx3", MU, OpKind::Store, {0x1f, 0x1f, 0x1e, 0x1e}, 3, 12),
-    row("buffer_store_dwordx4", MU, OpKind::Store, {0x1e, 0x1e, 0x1f, 0x1f}, 4, 16),
-    row("buffer_load_ubyte_d16", MU, OpKind::Load, {X, X, X, 0x20}, 1, 1, kD16),
-    row("buffer_load_ubyte_d16_hi", MU, OpKind::Load, {X, X, X, 0x21}, 1, 1, kD16Hi),
-    row("buffer_load_sbyte_d16", MU, OpKind::Load, {X, X, X, 0x22}, 1, 1, kD16Signed),
-    row("buffer_load_sbyte_d16_hi", MU, OpKind::Load, {X, X, X, 0x23}, 1, 1, kD16HiSigned),
-    row("buffer_load_short_d16", MU, OpKind::Load, {X, X, X, 0x24}, 1, 2, kD16),
-    row("buffer_load_short_d16_hi", MU, OpKind::Load, {X, X, X, 0x25}, 1, 2, kD16Hi),
+    row("buffer_load_ubyte", "buffer_load_u8", MU, OpKind::Load,
+        {0x08, 0x08, 0x10, 0x10, 0x08, 0x08, 0x10}, 1, 1, kLds),
+    row("buffer_load_sbyte", "buffer_load_i8", MU, OpKind::Load,
+        {0x09, 0x09, 0x11, 0x11, 0x09, 0x09, 0x11}, 1, 1, kSignedLds),
+    row("buffer_load_ushort", "buffer_load_u16", MU, OpKind::Load,
+        {0x0a, 0x0a, 0x12, 0x12, 0x0a, 0x0a, 0x12}, 1, 2, kLds),
+    row("buffer_load_sshort", "buffer_load_i16", MU, OpKind::Load,
+        {0x0b, 0x0b, 0x13, 0x13, 0x0b, 0x0b, 0x13}, 1, 2, kSignedLds),
+    row("buffer_load_dword", "buffer_load_b32", MU, OpKind::Load,
+        {0x0c, 0x0c, 0x14, 0x14, 0x0c, 0x0c, 0x14}, 1, 4, kLds),
+    row("buffer_load_dwordx2", "buffer_load_b64", MU, OpKind::Load,
+        {0x0d, 0x0d, 0x15, 0x15, 0x0d, 0x0d, 0x15}, 2, 8),
+    row("buffer_load_dwordx3", "buffer_load_b96", MU, OpKind::Load,
+        {0x0f, 0x0f, 0x16, 0x16, 0x0f, 0x0f, 0x16}, 3, 12),
+    row("buffer_load_dwordx4", "buffer_load_b128", MU, OpKind::Load,
+        {0x0e, 0x0e, 0x17, 0x17, 0x0e, 0x0e, 0x17}, 4, 16),
+    row("buffer_store_byte", "buffer_store_b8", MU, OpKind::Store,
+        {0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18}, 1, 1),
+    row("buffer_store_byte_d16_hi", "buffer_store_d16_hi_b8", MU, OpKind::Store,
+        {X, X, X, 0x19, 0x19, 0x19, 0x24}, 1, 1, kD16Hi),
+    row("buffer_store_short", "buffer_store_b16", MU, OpKind::Store,
+        {0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x19}, 1, 2),
+    row("buffer_store_short_d16_hi", "buffer_store_d16_hi_b16", MU, OpKind::Store,
+        {X, X, X, 0x1b, 0x1b, 0x1b, 0x25}, 1, 2, kD16Hi),
+    row("buffer_store_dword", "buffer_store_b32", MU, OpKind::Store,
+        {0x1c, 0x1c, 0x1c, 0x1c, 0x1c, 0x1c, 0x1a}, 1, 4),
+    row("buffer_store_dwordx2", "buffer_store_b64", MU, OpKind::Store,
+        {0x1d, 0x1d, 0x1d, 0x1d, 0x1d, 0x1d, 0x1b}, 2, 8),
+    row("buffer_store_dwordx3", "buffer_store_b96", MU, OpKind::Store,
+        {0x1f, 0x1f, 0x1e, 0x1e, 0x1f, 0x1f, 0x1c}, 3, 12),
+    row("buffer_store_dwordx4", "buffer_store_b128", MU, OpKind::Store,
+        {0x1e, 0x1e, 0x1f, 0x1f, 0x1e, 0x1e, 0x1d}, 4, 16),
+    row("buffer_load_ubyte_d16", "buffer_load_d16_u8", MU, OpKind::Load,
+        {X, X, X, 0x20, 0x20, 0x20, 0x1e}, 1, 1, kD16),
+    row("buffer_load_ubyte_d16_hi", "buffer_load_d16_hi_u8", MU, OpKind::Load,
+        {X, X, X, 0x21, 0x21, 0x21, 0x21}, 1, 1, kD16Hi),
+    row("buffer_load_sbyte_d16", "buffer_load_d16_i8", MU, OpKind::Load,
+        {X, X, X, 0x22, 0x22, 0x22, 0x1f}, 1, 1, kD16Signed),
+    row("buffer_load_sbyte_d16_hi", "buffer_load_d16_hi_i8", MU, OpKind::Load,
+        {X, X, X, 0x23, 0x23, 0x23, 0x22}, 1, 1, kD16HiSigned),
+    row("buffer_load_short_d16", "buffer_load_d16_b16", MU, OpKind::Load,
+        {X, X, X, 0x24, 0x24, 0x24, 0x20}, 1, 2, kD16),
+    row("buffer_load_short_d16_hi", "buffer_load_d16_hi_b16", MU, OpKind::Load,
+        {X, X, X, 0x25, 0x25, 0x25, 0x23}, 1, 2, kD16Hi),
     // LDS -> memory, GFX8/9 only (LLVM: BUFFER_STORE_LDS_DWORD, MUBUF_Real_vi 0x3d).
-    row("buffer_store_lds_dword", MU, OpKind::Store, {X, X, 0x3d, 0x3d}, 1, 4,
+    row("buffer_store_lds_dword", "", MU, OpKind::Store, {X, X, 0x3d, 0x3d, X, X, X}, 1, 4,
         Flags{.ldsCapable = true, .ldsData = true}),
 
     // Cache invalidation: _SC is the gfx6 name of opcode 0x70, _VOL the gfx7+ one.
-    row("buffer_wbinvl1_sc", MU, OpKind::Cache, {0x70, X, X, X}, 0, 0),
-    row("buffer_wbinvl1_vol", MU, OpKind::Cache, {X, 0x70, 0x3f, 0x3f}, 0, 0),
-    row("buffer_wbinvl1", MU, OpKind::Cache, {0x71, 0x71, 0x3e, 0x3e}, 0, 0),
+    row("buffer_wbinvl1_sc", "", MU, OpKind::Cache, {0x70, X, X, X, X, X, X}, 0, 0),
+    row("buffer_wbinvl1_vol", "", MU, OpKind::Cache, {X, 0x70, 0x3f, 0x3f, X, X, X}, 0, 0),
+    // GFX10+: the L1 is split into the per-CU GL0 and the shared GL1 (LLVM BUFFER_GL0_INV /
+    // BUFFER_GL1_INV, MUBUF_Real_gfx10 0x71/0x72, MUBUF_Real_gfx11 0x2b/0x2c).
+    row("buffer_gl0_inv", "", MU, OpKind::Cache, {X, X, X, X, 0x71, 0x71, 0x2b}, 0, 0),
+    row("buffer_gl1_inv", "", MU, OpKind::Cache, {X, X, X, X, 0x72, 0x72, 0x2c}, 0, 0),
+    row("buffer_wbinvl1", "", MU, OpKind::Cache, {0x71, 0x71, 0x3e, 0x3e, X, X, X}, 0, 0),
 
     // 32-bit atomics: gfx6/7 0x30.., gfx8/9 0x40.. (docs/gcn-facts.md).
-    atomic("buffer_atomic_swap", {0x30, 0x30, 0x40, 0x40}, AtomicOp::Swap, false),
-    atomic("buffer_atomic_cmpswap", {0x31, 0x31, 0x41, 0x41}, AtomicOp::Cmpswap, false),
-    atomic("buffer_atomic_add", {0x32, 0x32, 0x42, 0x42}, AtomicOp::Add, false),
-    atomic("buffer_atomic_sub", {0x33, 0x33, 0x43, 0x43}, AtomicOp::Sub, false),
-    atomic("buffer_atomic_rsub", {0x34, X, X, X}, AtomicOp::Rsub, false),
-    atomic("buffer_atomic_smin", {0x35, 0x35, 0x44, 0x44}, AtomicOp::Smin, false),
-    atomic("buffer_atomic_umin", {0x36, 0x36, 0x45, 0x45}, AtomicOp::Umin, false),
-    atomic("buffer_atomic_smax", {0x37, 0x37, 0x46, 0x46}, AtomicOp::Smax, false),
-    atomic("buffer_atomic_umax", {0x38, 0x38, 0x47, 0x47}, AtomicOp::Umax, false),
-    atomic("buffer_atomic_and", {0x39, 0x39, 0x48, 0x48}, AtomicOp::And, false),
-    atomic("buffer_atomic_or", {0x3a, 0x3a, 0x49, 0x49}, AtomicOp::Or, false),
-    atomic("buffer_atomic_xor", {0x3b, 0x3b, 0x4a, 0x4a}, AtomicOp::Xor, false),
-    atomic("buffer_atomic_inc", {0x3c, 0x3c, 0x4b, 0x4b}, AtomicOp::Inc, false),
-    atomic("buffer_atomic_dec", {0x3d, 0x3d, 0x4c, 0x4c}, AtomicOp::Dec, false),
-    atomic("buffer_atomic_fcmpswap", {0x3e, 0x3e, X, X}, AtomicOp::Fcmpswap, false),
-    atomic("buffer_atomic_fmin", {0x3f, 0x3f, X, X}, AtomicOp::Fmin, false),
-    atomic("buffer_atomic_fmax", {0x40, 0x40, X, X}, AtomicOp::Fmax, false),
+    atomic("buffer_atomic_swap", "buffer_atomic_swap_b32",
+           {0x30, 0x30, 0x40, 0x40, 0x30, 0x30, 0x33}, AtomicOp::Swap, false),
+    atomic("buffer_atomic_cmpswap", "buffer_atomic_cmpswap_b32",
+           {0x31, 0x31, 0x41, 0x41, 0x31, 0x31, 0x34}, AtomicOp::Cmpswap, false),
+    atomic("buffer_atomic_add", "buffer_atomic_add_u32", {0x32, 0x32, 0x42, 0x42, 0x32, 0x32, 0x35},
+           AtomicOp::Add, false),
+    atomic("buffer_atomic_sub", "buffer_atomic_sub_u32", {0x33, 0x33, 0x43, 0x43, 0x33, 0x33, 0x36},
+           AtomicOp::Sub, false),
+    atomic("buffer_atomic_rsub", "", {0x34, X, X, X, X, X, X}, AtomicOp::Rsub, false),
+    // Subtract clamped at 0, GFX10.3+; LLVM defines only the returning form (glc).
+    atomic("buffer_atomic_csub", "buffer_atomic_csub_u32", {X, X, X, X, X, 0x34, 0x37},
+           AtomicOp::Csub, false),
+    atomic("buffer_atomic_smin", "buffer_atomic_min_i32",
+           {0x35, 0x35, 0x44, 0x44, 0x35, 0x35, 0x38}, AtomicOp::Smin, false),
+    atomic("buffer_atomic_umin", "buffer_atomic_min_u32",
+           {0x36, 0x36, 0x45, 0x45, 0x36, 0x36, 0x39}, AtomicOp::Umin, false),
+    atomic("buffer_atomic_smax", "buffer_atomic_max_i32",
+           {0x37, 0x37, 0x46, 0x46, 0x37, 0x37, 0x3a}, AtomicOp::Smax, false),
+    atomic("buffer_atomic_umax", "buffer_atomic_max_u32",
+           {0x38, 0x38, 0x47, 0x47, 0x38, 0x38, 0x3b}, AtomicOp::Umax, false),
+    atomic("buffer_atomic_and", "buffer_atomic_and_b32", {0x39, 0x39, 0x48, 0x48, 0x39, 0x39, 0x3c},
+           AtomicOp::And, false),
+    atomic("buffer_atomic_or", "buffer_atomic_or_b32", {0x3a, 0x3a, 0x49, 0x49, 0x3a, 0x3a, 0x3d},
+           AtomicOp::Or, false),
+    atomic("buffer_atomic_xor", "buffer_atomic_xor_b32", {0x3b, 0x3b, 0x4a, 0x4a, 0x3b, 0x3b, 0x3e},
+           AtomicOp::Xor, false),
+    atomic("buffer_atomic_inc", "buffer_atomic_inc_u32", {0x3c, 0x3c, 0x4b, 0x4b, 0x3c, 0x3c, 0x3f},
+           AtomicOp::Inc, false),
+    atomic("buffer_atomic_dec", "buffer_atomic_dec_u32", {0x3d, 0x3d, 0x4c, 0x4c, 0x3d, 0x3d, 0x40},
+           AtomicOp::Dec, false),
+    atomic("buffer_atomic_fcmpswap", "buffer_atomic_cmpswap_f32",
+           {0x3e, 0x3e, X, X, 0x3e, 0x3e, 0x50}, AtomicOp::Fcmpswap, false),
+    atomic("buffer_atomic_fmin", "buffer_atomic_min_f32", {0x3f, 0x3f, X, X, 0x3f, 0x3f, 0x51},
+           AtomicOp::Fmin, false),
+    atomic("buffer_atomic_fmax", "buffer_atomic_max_f32", {0x40, 0x40, X, X, 0x40, 0x40, 0x52},
+           AtomicOp::Fmax, false),
+    // Float add, GFX11 here (LLVM also has it on gfx908/gfx90a, which are not modelled).
+    atomic("buffer_atomic_add_f32", "", {X, X, X, X, X, X, 0x56}, AtomicOp::Fadd, false),
     // 64-bit atomics: gfx6/7 0x50.., gfx8/9 0x60.. (docs/gcn-facts.md).
-    atomic("buffer_atomic_swap_x2", {0x50, 0x50, 0x60, 0x60}, AtomicOp::Swap, true),
-    atomic("buffer_atomic_cmpswap_x2", {0x51, 0x51, 0x61, 0x61}, AtomicOp::Cmpswap, true),
-    atomic("buffer_atomic_add_x2", {0x52, 0x52, 0x62, 0x62}, AtomicOp::Add, true),
-    atomic("buffer_atomic_sub_x2", {0x53, 0x53, 0x63, 0x63}, AtomicOp::Sub, true),
-    atomic("buffer_atomic_rsub_x2", {0x54, X, X, X}, AtomicOp::Rsub, true),
-    atomic("buffer_atomic_smin_x2", {0x55, 0x55, 0x64, 0x64}, AtomicOp::Smin, true),
-    atomic("buffer_atomic_umin_x2", {0x56, 0x56, 0x65, 0x65}, AtomicOp::Umin, true),
-    atomic("buffer_atomic_smax_x2", {0x57, 0x57, 0x66, 0x66}, AtomicOp::Smax, true),
-    atomic("buffer_atomic_umax_x2", {0x58, 0x58, 0x67, 0x67}, AtomicOp::Umax, true),
-    atomic("buffer_atomic_and_x2", {0x59, 0x59, 0x68, 0x68}, AtomicOp::And, true),
-    atomic("buffer_atomic_or_x2", {0x5a, 0x5a, 0x69, 0x69}, AtomicOp::Or, true),
-    atomic("buffer_atomic_xor_x2", {0x5b, 0x5b, 0x6a, 0x6a}, AtomicOp::Xor, true),
-    atomic("buffer_atomic_inc_x2", {0x5c, 0x5c, 0x6b, 0x6b}, AtomicOp::Inc, true),
-    atomic("buffer_atomic_dec_x2", {0x5d, 0x5d, 0x6c, 0x6c}, AtomicOp::Dec, true),
-    atomic("buffer_atomic_fcmpswap_x2", {0x5e, 0x5e, X, X}, AtomicOp::Fcmpswap, true),
-    atomic("buffer_atomic_fmin_x2", {0x5f, 0x5f, X, X}, AtomicOp::Fmin, true),
-    atomic("buffer_atomic_fmax_x2", {0x60, 0x60, X, X}, AtomicOp::Fmax, true),
+    atomic("buffer_atomic_swap_x2", "buffer_atomic_swap_b64",
+           {0x50, 0x50, 0x60, 0x60, 0x50, 0x50, 0x41}, AtomicOp::Swap, true),
+    atomic("buffer_atomic_cmpswap_x2", "buffer_atomic_cmpswap_b64",
+           {0x51, 0x51, 0x61, 0x61, 0x51, 0x51, 0x42}, AtomicOp::Cmpswap, true),
+    atomic("buffer_atomic_add_x2", "buffer_atomic_add_u64",
+           {0x52, 0x52, 0x62, 0x62, 0x52, 0x52, 0x43}, AtomicOp::Add, true),
+    atomic("buffer_atomic_sub_x2", "buffer_atomic_sub_u64",
+           {0x53, 0x53, 0x63, 0x63, 0x53, 0x53, 0x44}, AtomicOp::Sub, true),
+    atomic("buffer_atomic_rsub_x2", "", {0x54, X, X, X, X, X, X}, AtomicOp::Rsub, true),
+    atomic("buffer_atomic_smin_x2", "buffer_atomic_min_i64",
+           {0x55, 0x55, 0x64, 0x64, 0x55, 0x55, 0x45}, AtomicOp::Smin, true),
+    atomic("buffer_atomic_umin_x2", "buffer_atomic_min_u64",
+           {0x56, 0x56, 0x65, 0x65, 0x56, 0x56, 0x46}, AtomicOp::Umin, true),
+    atomic("buffer_atomic_smax_x2", "buffer_atomic_max_i64",
+           {0x57, 0x57, 0x66, 0x66, 0x57, 0x57, 0x47}, AtomicOp::Smax, true),
+    atomic("buffer_atomic_umax_x2", "buffer_atomic_max_u64",
+           {0x58, 0x58, 0x67, 0x67, 0x58, 0x58, 0x48}, AtomicOp::Umax, true),
+    atomic("buffer_atomic_and_x2", "buffer_atomic_and_b64",
+           {0x59, 0x59, 0x68, 0x68, 0x59, 0x59, 0x49}, AtomicOp::And, true),
+    atomic("buffer_atomic_or_x2", "buffer_atomic_or_b64",
+           {0x5a, 0x5a, 0x69, 0x69, 0x5a, 0x5a, 0x4a}, AtomicOp::Or, true),
+    atomic("buffer_atomic_xor_x2", "buffer_atomic_xor_b64",
+           {0x5b, 0x5b, 0x6a, 0x6a, 0x5b, 0x5b, 0x4b}, AtomicOp::Xor, true),
+    atomic("buffer_atomic_inc_x2", "buffer_atomic_inc_u64",
+           {0x5c, 0x5c, 0x6b, 0x6b, 0x5c, 0x5c, 0x4c}, AtomicOp::Inc, true),
+    atomic("buffer_atomic_dec_x2", "buffer_atomic_dec_u64",
+           {0x5d, 0x5d, 0x6c, 0x6c, 0x5d, 0x5d, 0x4d}, AtomicOp::Dec, true),
+    atomic("buffer_atomic_fcmpswap_x2", "", {0x5e, 0x5e, X, X, 0x5e, 0x5e, X}, AtomicOp::Fcmpswap,
+           true),
+    atomic("buffer_atomic_fmin_x2", "", {0x5f, 0x5f, X, X, 0x5f, 0x5f, X}, AtomicOp::Fmin, true),
+    atomic("buffer_atomic_fmax_x2", "", {0x60, 0x60, X, X, 0x60, 0x60, X}, AtomicOp::Fmax, true),
 };
-
-int genIndex(Gen gen) {
-  return static_cast<int>(gen) - 6;
-}
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -230,13 +325,14 @@ std::string hex(unsigned v) {
   return "0x" + out;
 }
 
-// Highest SGPR an instruction may name: 104 SGPRs (s0..s103) on gfx6/7; on gfx8/9 s102/s103
-// are FLAT_SCRATCH/XNACK_MASK and llvm-mc rejects them ("register not available").
+}  // namespace
+
+// 104 SGPRs (s0..s103) on gfx6/7; on gfx8/9 s102/s103 are FLAT_SCRATCH/XNACK_MASK and llvm-mc
+// rejects them ("register not available"); GFX10+ has s0..s105 (llvm-mc 15 accepts s105).
 unsigned sgprCount(Gen gen) {
+  if (isRdna(gen)) return 106;
   return gen <= Gen::Gfx7 ? 104 : 102;
 }
-
-}  // namespace
 
 std::span<const OpcodeInfo> allOpcodes() {
   return kOpcodes;
@@ -264,7 +360,14 @@ const OpcodeInfo* findOpcode(std::string_view mnemonic) {
   for (const OpcodeInfo& op : kOpcodes) {
     if (equalsIgnoreCase(op.mnemonic, mnemonic)) return &op;
   }
+  for (const OpcodeInfo& op : kOpcodes) {
+    if (!op.gfx11Mnemonic.empty() && equalsIgnoreCase(op.gfx11Mnemonic, mnemonic)) return &op;
+  }
   return nullptr;
+}
+
+std::string_view mnemonicOn(const OpcodeInfo& op, Gen gen) {
+  return gen == Gen::Gfx11 && !op.gfx11Mnemonic.empty() ? op.gfx11Mnemonic : op.mnemonic;
 }
 
 const OpcodeInfo* findOpcode(Encoding enc, Gen gen, unsigned opcode) {
@@ -308,6 +411,16 @@ std::optional<std::string> validationError(Gen gen, const Instruction& inst) {
     return std::nullopt;
   }
   if (inst.addr64 && gen >= Gen::Gfx8) return fail("addr64 exists on gfx6/gfx7 only");
+  if (inst.dlc && isGcn(gen)) return fail("dlc exists from gfx10 on");
+  if (isRdna(gen) && op.encoding == Encoding::Mtbuf &&
+      (inst.dfmt != Dfmt::F8 || inst.nfmt != Nfmt::Unorm))
+    return fail("GFX10+ MTBUF takes one unified format:[BUF_FMT_...], not DFMT/NFMT");
+  if (inst.format != kDefaultUnifiedFormat && (isGcn(gen) || op.encoding == Encoding::Mubuf))
+    return fail(isGcn(gen) ? "the unified format exists from gfx10 on; GCN MTBUF takes DFMT/NFMT"
+                           : "format is an MTBUF field; MUBUF takes the format from the resource");
+  if (inst.format > 127) return fail("the unified format is 7 bits (0..127)");
+  if (op.atomic == AtomicOp::Csub && !inst.glc)
+    return fail("LLVM defines buffer_atomic_csub only in its returning form (glc)");
   if (inst.addr64 && (inst.idxen || inst.offen))
     return fail("idxen/offen cannot be used with addr64");
   if (op.ldsData) {
@@ -315,6 +428,12 @@ std::optional<std::string> validationError(Gen gen, const Instruction& inst) {
     if (inst.vdata != 0 || inst.vaddr != 0 || inst.idxen || inst.offen || inst.addr64 || inst.tfe)
       return fail("buffer_store_lds_dword has no VDATA, no VADDR and no idxen/offen/addr64/tfe");
   } else if (inst.lds) {
+    if (gen == Gen::Gfx11)
+      return fail(
+          "gfx11 has no LDS bit: it loads to LDS with separate opcodes (buffer_load_lds_*), "
+          "which are not modelled yet");
+    if (isRdna(gen) && inst.vdata != 0)
+      return fail("a load to LDS has no VDATA on gfx10 (LLVM's form names none; the field is 0)");
     if (op.encoding == Encoding::Mtbuf)
       return fail("lds is a MUBUF modifier (MTBUF has no LDS bit)");
     if (!op.ldsCapable)
@@ -327,6 +446,9 @@ std::optional<std::string> validationError(Gen gen, const Instruction& inst) {
   // MUBUF_Real_AllAddr_vi<op, 0>, no _TFE); llvm-mc 14 rejects `tfe` on atomics and its
   // disassembler drops bit 55 there. No public source defines what it would do.
   if (inst.tfe && op.kind == OpKind::Atomic) return fail("tfe is not defined for buffer atomics");
+  // Nor DLC: llvm-mc 15 prints `dlc` on a GFX10/GFX11 atomic but leaves its bit 0, and its
+  // disassembler rejects an atomic word with the bit set (LLVM gives atomics no DLC operand).
+  if (inst.dlc && op.kind == OpKind::Atomic) return fail("dlc is not defined for buffer atomics");
   if (op.encoding == Encoding::Mubuf && (inst.dfmt != Dfmt::F8 || inst.nfmt != Nfmt::Unorm))
     return fail("format is an MTBUF field; MUBUF takes the format from the resource");
   if (inst.offset >= 4096)
@@ -351,11 +473,12 @@ void validate(Gen gen, const Instruction& inst) {
 }
 
 bool soffsetLegal(Gen gen, uint8_t code) {
-  if (code < sgprCount(gen)) return true;  // s0..s103 / s0..s101
+  if (code < sgprCount(gen)) return true;       // s0..s103 / s0..s101 / s0..s105
+  if (isRdna(gen) && code == 125) return true;  // null on gfx10, m0 on gfx11
   switch (code) {
     case 106:  // vcc_lo
     case 107:  // vcc_hi
-    case 124:  // m0
+    case 124:  // m0 (null on gfx11)
     case 126:  // exec_lo
     case 127:  // exec_hi
       return true;

@@ -1,8 +1,8 @@
-// The one table of every MUBUF and MTBUF instruction of GFX6-GFX9: mnemonic, opcode per
-// generation, kind, data size, where format and DST_SEL come from. The encoder, decoder,
-// printer, parser and executor all read this table; no other list of opcodes exists.
-// Sources: CLRX GcnInstrsMtbuf, CLRX GcnInstrsMubuf and LLVM BUFInstructions.td (MUBUF),
-// checked against llvm-mc (tests/reference/llvm_mc_test.cpp).
+// The one table of every MUBUF and MTBUF instruction of GFX6-GFX11: mnemonic (and GFX11's
+// renamed one), opcode per generation, kind, data size, where format and DST_SEL come from. The
+// encoder, decoder, printer, parser and executor all read this table; no other list of opcodes
+// exists. Sources: CLRX GcnInstrsMtbuf, CLRX GcnInstrsMubuf and LLVM BUFInstructions.td,
+// checked against llvm-mc (tests/reference/llvm_mc_test.cpp, llvm_mc_rdna_test.cpp).
 #pragma once
 
 #include <array>
@@ -25,7 +25,7 @@ enum class OpKind : uint8_t {
   Load,         // BUFFER_LOAD_<type> (UBYTE..DWORDX4, D16/D16_HI byte/short)
   Store,        // BUFFER_STORE_<type>
   Atomic,       // BUFFER_ATOMIC_*
-  Cache,        // BUFFER_WBINVL1, BUFFER_WBINVL1_SC/VOL: no data, no address
+  Cache,        // BUFFER_WBINVL1, _SC/_VOL, GL0_INV, GL1_INV: no data, no address
 };
 
 // CLRX GcnMemHandling "rules for data conversion": where data format, number format and DST_SEL
@@ -56,28 +56,35 @@ enum class AtomicOp : uint8_t {
   Fcmpswap,
   Fmin,
   Fmax,
+  Csub,  // GFX10.3+: subtract clamped at 0
+  Fadd,  // GFX11 here: float add
 };
 
 struct OpcodeInfo {
   std::string_view mnemonic;  // lower case, LLVM spelling: "buffer_load_format_xyzw"
   Encoding encoding;
   OpKind kind;
-  std::array<int16_t, 4> opcode;  // gfx6, gfx7, gfx8, gfx9; -1 where absent
-  uint8_t components;             // format ops: 1..4 (X..XYZW); typed/atomic: dwords 1..4
-  uint8_t memBytes;               // typed ops and atomics: bytes per lane (1,2,4,8,12,16);
-                                  // format ops: 0 (the element size comes from the format)
-  bool signExtend;                // SBYTE, SSHORT (and their D16 forms)
-  bool d16;                       // data in 16-bit halves
-  bool d16Hi;                     // D16_HI: the high half of the VGPR
-  AtomicOp atomic;                // None unless kind == Atomic
-  bool wide;                      // _X2 atomics (64-bit)
-  bool ldsCapable;                // may take the LDS modifier (CLRX GcnMemHandling list)
+  std::array<int16_t, kGenCount> opcode;  // per generation (genIndex); -1 where absent
+  uint8_t components;                     // format ops: 1..4 (X..XYZW); typed/atomic: dwords 1..4
+  uint8_t memBytes;                       // typed ops and atomics: bytes per lane (1,2,4,8,12,16);
+                                          // format ops: 0 (the element size comes from the format)
+  bool signExtend;                        // SBYTE, SSHORT (and their D16 forms)
+  bool d16;                               // data in 16-bit halves
+  bool d16Hi;                             // D16_HI: the high half of the VGPR
+  AtomicOp atomic;                        // None unless kind == Atomic
+  bool wide;                              // _X2 atomics (64-bit)
+  bool ldsCapable;                        // may take the LDS modifier (CLRX GcnMemHandling list)
   FieldSource dfmtSource, nfmtSource, dstSelSource;
   // BUFFER_STORE_LDS_DWORD (GFX8/9): the data comes from LDS (M0-addressed), the
   // instruction has no VDATA and no VADDR and always carries LDS. LLVM syntax:
   // `buffer_store_lds_dword s[4:7], s1 offset:4 lds glc slc`.
   bool ldsData = false;
+  // GFX11's name where it renamed the instruction (buffer_load_b32), "" where it kept it.
+  std::string_view gfx11Mnemonic = {};
 };
+
+// The instruction's mnemonic on the generation: gfx11Mnemonic on GFX11 where there is one.
+std::string_view mnemonicOn(const OpcodeInfo& op, Gen gen);
 
 // Stores and atomics: the instruction writes memory, with data it reads from VDATA (BUFFER_STORE_
 // LDS_DWORD's come from LDS). Loads and the cache instructions write no memory.
@@ -87,7 +94,8 @@ bool returnsData(OpKind k, bool glc);
 
 std::span<const OpcodeInfo> allOpcodes();
 bool existsOn(const OpcodeInfo& op, Gen gen);
-// Case-insensitive; nullptr when unknown.
+// Case-insensitive, by either name (buffer_load_dword or GFX11's buffer_load_b32); nullptr when
+// unknown.
 const OpcodeInfo* findOpcode(std::string_view mnemonic);
 // The same, for names a suite or tool relies on: throws gcn::Error naming it when unknown.
 const OpcodeInfo& requireOpcode(std::string_view mnemonic);
@@ -107,6 +115,8 @@ const OpcodeInfo* findOpcode(Encoding enc, Gen gen, unsigned opcode);
 // (Chip::d16Packed), data size, CMPSWAP's doubled operand; +1 with TFE.
 unsigned vdataRegs(const OpcodeInfo& op, const Chip& chip, bool tfe);
 
+inline constexpr uint8_t kDefaultUnifiedFormat = 1;
+
 // SOFFSET operand: an SGPR number (0..101), or an inline constant / special register in the
 // 8-bit operand encoding (124 = m0, 128 = 0, 129..192 = 1..64, 193..208 = -1..-16, ...).
 struct Instruction {
@@ -119,12 +129,16 @@ struct Instruction {
   bool offen = false;
   bool idxen = false;
   bool addr64 = false;  // GFX6/7 only
+  bool dlc = false;     // GFX10+ only
   bool glc = false;
   bool slc = false;
   bool tfe = false;
   bool lds = false;         // MUBUF only
   Dfmt dfmt = Dfmt::F8;     // MTBUF only (LLVM's default when format: is absent)
   Nfmt nfmt = Nfmt::Unorm;  // MTBUF only
+  // MTBUF on GFX10+: the unified FORMAT (docs/rdna.md), 1 = BUF_FMT_8_UNORM, LLVM's default
+  // when format: is absent. Stays 1 on GFX6-9, where DFMT/NFMT hold the format.
+  uint8_t format = kDefaultUnifiedFormat;
 
   bool operator==(const Instruction&) const = default;
 };
@@ -133,10 +147,14 @@ struct Instruction {
 // 0 otherwise ("off").
 unsigned vaddrRegs(const Instruction& inst);
 
+// SGPRs an instruction may name: 104 on gfx6/7, 102 on gfx8/9 (s102/s103 are FLAT_SCRATCH /
+// XNACK_MASK there), 106 on GFX10+.
+unsigned sgprCount(Gen gen);
+
 // Whether an 8-bit SOFFSET operand code names something a buffer instruction may use on the
-// generation: an SGPR (s0..s103 on gfx6/7, s0..s101 on gfx8/9), vcc_lo/hi, m0, exec_lo/hi,
-// an integer inline constant (128..208) or a float inline constant (240..247; 248 = 1/(2pi)
-// from gfx8).
+// generation: an SGPR (s0..s103 on gfx6/7, s0..s101 on gfx8/9, s0..s105 on GFX10+), vcc_lo/hi,
+// m0, exec_lo/hi, null (GFX10+; GFX11 swapped the codes of m0 and null: 125/124), an integer
+// inline constant (128..208) or a float inline constant (240..247; 248 = 1/(2pi) from gfx8).
 bool soffsetLegal(Gen gen, uint8_t code);
 
 // Why the instruction does not exist on the generation or a modifier is illegal there (addr64

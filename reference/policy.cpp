@@ -255,10 +255,6 @@ constexpr PolicyPoint kPoints[] = {
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 
-std::size_t genIndex(Gen gen) {
-  return static_cast<std::size_t>(gen) - 6;
-}
-
 }  // namespace
 
 std::span<const PolicyPoint> allPolicyPoints() {
@@ -299,6 +295,8 @@ std::vector<Policies> everyCombination(const Policies& base, std::span<const Pol
 }
 
 Policies Policies::defaults(Gen gen) {
+  if (!isGcn(gen))
+    throw Error("the policy points of " + std::string(genName(gen)) + " are not modelled yet");
   Policies p;
   for (const PolicyPoint& point : kPoints)
     p.set(point.id, point.defaults[genIndex(gen)]);

@@ -12,9 +12,12 @@ namespace gcn {
 namespace {
 
 using Kind = VSharpFieldKind;
-constexpr std::array<bool, 4> kAll{true, true, true, true};
-constexpr std::array<bool, 4> kGfx6to8{true, true, true, false};
-constexpr std::array<bool, 4> kGfx9{false, false, false, true};
+// Columns gfx6, gfx7, gfx8, gfx9, gfx10, gfx10.3, gfx11 (genIndex); the RDNA layouts are not
+// modelled yet, so no field exists there and decodeVSharp/encodeVSharp refuse those generations.
+using GenColumns = std::array<bool, kGenCount>;
+constexpr GenColumns kAll{true, true, true, true, false, false, false};
+constexpr GenColumns kGfx6to8{true, true, true, false, false, false, false};
+constexpr GenColumns kGfx9{false, false, false, true, false, false, false};
 
 // The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in CLRX
 // GcnMemHandling's "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation
@@ -338,7 +341,7 @@ std::span<const VSharpField> vsharpFields() {
 }
 
 bool vsharpFieldExists(Gen gen, const VSharpField& f) {
-  return f.onGen[static_cast<std::size_t>(gen) - 6];
+  return f.onGen[genIndex(gen)];
 }
 
 uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f) {
@@ -348,8 +351,8 @@ uint64_t vsharpFieldValue(const VSharp& v, const VSharpField& f) {
 std::array<uint32_t, 4> vsharpReservedMask(Gen gen) {
   // Computed once per generation from the table (decode and encode ask on every call).
   static const auto masks = [] {
-    std::array<std::array<uint32_t, 4>, 4> out{};
-    for (std::size_t g = 0; g < 4; ++g) {
+    std::array<std::array<uint32_t, 4>, kGenCount> out{};
+    for (std::size_t g = 0; g < kGenCount; ++g) {
       std::array<uint32_t, 4> named{};
       for (const VSharpField& f : kFields)
         if (f.onGen[g]) insertBits(named, f.bit, f.width, widthMask(f.width));
@@ -358,10 +361,19 @@ std::array<uint32_t, 4> vsharpReservedMask(Gen gen) {
     }
     return out;
   }();
-  return masks[static_cast<std::size_t>(gen) - 6];
+  return masks[genIndex(gen)];
 }
 
+namespace {
+void requireGcnLayout(Gen gen) {
+  if (isRdna(gen))
+    throw Error("the " + std::string(genName(gen)) +
+                " V# layout (one FORMAT field, OOB_SELECT, RESOURCE_LEVEL) is not modelled yet");
+}
+}  // namespace
+
 VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
+  requireGcnLayout(gen);
   VSharp v;
   for (const VSharpField& f : kFields) {
     if (vsharpFieldExists(gen, f)) set(v, f, extractBits(words, f.bit, f.width));
@@ -381,6 +393,7 @@ VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words) {
 }
 
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
+  requireGcnLayout(gen);
   std::array<uint32_t, 4> w{};
   for (const VSharpField& f : kFields) {
     const uint64_t x = get(v, f);

@@ -210,7 +210,7 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
 
 unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst) {
   unsigned regs = 0;
-  for (const gcn::Chip& chip : gcn::allChips())
+  for (const gcn::Chip& chip : gcn::gcnChips())
     if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(*inst.op, chip, inst.tfe));
   return regs;
 }

@@ -43,7 +43,7 @@ TEST(Address, LinearIdxenOffen) {
   in.vaddr = {3, 4};
   in.instOffset = 8;
   in.soffset = 0x20;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const AccessPlan a = plan(gen, v, in, 4, Policies::defaults(gen));
     EXPECT_EQ(a.index, 3u);
     EXPECT_EQ(a.offset, 12u);
@@ -207,7 +207,7 @@ uint64_t bruteSwizzle(uint64_t index, uint64_t offset, uint64_t stride, unsigned
 TEST(Address, SwizzledMatchesBruteForce) {
   std::mt19937_64 rng(1234);
   for (int i = 0; i < 20000; ++i) {
-    const Gen gen = kAllGens[rng() % 4];
+    const Gen gen = kGcnGens[rng() % 4];
     VSharp v = raw(rng() & 0xffffffffffull, 0xffffffffu);
     v.swizzleEnable = true;
     v.stride = static_cast<uint16_t>(rng() & 0x3fff);
@@ -279,7 +279,7 @@ TEST(Address, RawByteCheck) {
   AddressOperands in;
   in.offen = true;
   in.soffset = 8;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     in.vaddr = {7, 0};
     EXPECT_TRUE(plan(gen, v, in, 1, Policies::defaults(gen)).pieces[0].inRange);
     in.vaddr = {8, 0};
@@ -384,7 +384,7 @@ TEST(Address, UnalignedPolicy) {
 // docs/gcn-facts.md "NUM_RECORDS units".
 TEST(Address, NumRecordsUnits) {
   VSharp v;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     EXPECT_TRUE(numRecordsInBytes(gen, v, true)) << "STRIDE 0 is bytes everywhere";
     EXPECT_TRUE(numRecordsInBytes(gen, v, false));
   }
@@ -448,7 +448,7 @@ TEST(Address, RejectsBadArguments) {
 // The same rule for a driver that has a STRIDE and an access kind but no V# yet (texel and
 // vertex V# builders): docs/gcn-facts.md "NUM_RECORDS units".
 TEST(Address, NumRecordsUnitsWithoutAVSharp) {
-  for (Gen gen : kAllGens)
+  for (Gen gen : kGcnGens)
     EXPECT_TRUE(numRecordsInBytes(gen, 0, false, true)) << "STRIDE 0 is bytes everywhere";
   // A texel fetch / vertex fetch: IDXEN, STRIDE = element size, no SWIZZLE_ENABLE. Bytes on
   // GFX8 only (Mesa radv_make_texel_buffer_descriptor: "gfx_level != GFX8 && stride").
@@ -470,7 +470,7 @@ TEST(Address, OffsetCarryPastTwoToThe32) {
   in.offen = true;
   in.vaddr = {0xffffffe0u, 0};
   in.instOffset = 48;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     EXPECT_EQ(Policies::defaults(gen).offsetCarry(), policy::OffsetCarry::OutOfRange);
     const AccessPlan oob = plan(gen, v, in, 4, Policies::defaults(gen));
     ASSERT_EQ(oob.pieces.size(), 1u);
@@ -505,7 +505,7 @@ TEST(Address, ZeroStrideAndRecordsIsUncheckedOnGfx9Only) {
   AddressOperands in;
   in.offen = true;
   in.vaddr = {0x40, 0};
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const AccessPlan a = plan(gen, v, in, 4, Policies::defaults(gen));
     EXPECT_EQ(a.pieces[0].inRange, gen == Gen::Gfx9) << genName(gen);
     EXPECT_EQ(a.pieces[0].address, 0x1040u);
@@ -528,7 +528,7 @@ TEST(Address, UnalignedDwordDefaultsFollowTheDriversRecord) {
   AddressOperands in;
   in.offen = true;
   in.vaddr = {6, 0};
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const AccessPlan a = plan(gen, v, in, 4, Policies::defaults(gen), CheckUnit::Whole, 4);
     EXPECT_EQ(a.pieces[0].address, gen == Gen::Gfx6 ? 0x1004u : 0x1006u) << genName(gen);
   }

@@ -23,7 +23,7 @@ using gcn::Gen;
 
 TEST(Assembler, PrintParseRoundTrip) {
   std::mt19937 rng(7);
-  for (Gen gen : gcn::kAllGens) {
+  for (Gen gen : gcn::kGcnGens) {
     for (const gcn::OpcodeInfo* op : gcntest::opcodesOn(gen)) {
       for (int i = 0; i < 30; ++i) {
         const gcn::Instruction inst = gcntest::randomInstruction(gen, *op, rng);
@@ -158,7 +158,7 @@ TEST(Assembler, FuzzOnlyGcnErrors) {
   std::mt19937 rng(99);
   const std::string alphabet = "v s[]:,0123456789-xoffenidxglctfldsaorm_";
   size_t parsed = 0, rejected = 0;
-  for (Gen gen : gcn::kAllGens) {
+  for (Gen gen : gcn::kGcnGens) {
     const auto ops = gcntest::opcodesOn(gen);
     for (int i = 0; i < 3000; ++i) {
       std::string text = gcn::printInstruction(

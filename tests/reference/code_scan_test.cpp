@@ -220,7 +220,7 @@ TEST(CodeScan, SmrdLiteralOnlyOnGfx7WithImmClear) {
 TEST(CodeScan, LiveLlvmMcAgrees) {
   if (std::system("llvm-mc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "llvm-mc missing";
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  for (const Gen gen : gcn::kAllGens) {
+  for (const Gen gen : gcn::kGcnGens) {
     const std::string cpu(gcn::representativeChip(gen).llvmCpu);
     const auto src = dir / ("gcnprobe_code_scan_" + cpu + ".s");
     {

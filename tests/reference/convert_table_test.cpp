@@ -34,7 +34,7 @@ std::vector<Policies> variants(Gen gen) {
 TEST(FormatLoadTable, EqualsLoadElementOnEveryFieldValue) {
   std::mt19937 rng(20261124);
   std::size_t tables = 0, compared = 0;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     for (unsigned dc = 0; dc < 16; ++dc) {
       const Dfmt d = static_cast<Dfmt>(dc);
       const DfmtInfo& info = dfmtInfo(d);
@@ -115,7 +115,7 @@ TEST(FormatLoadTable, EqualsLoadElementOnEveryFieldValue) {
 // and value-only point, against loadComponent code by code.
 TEST(FormatLoadTable, SameConversionExactlyWhereEveryCodeAgrees) {
   unsigned same = 0, different = 0;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     for (unsigned dc = 0; dc < 16; ++dc) {
       const Dfmt d = static_cast<Dfmt>(dc);
       const DfmtInfo& info = dfmtInfo(d);
@@ -188,7 +188,7 @@ TEST(FormatLoadTable, StrideAndBadCallsAreChecked) {
 // selector pattern of the 8 x 8 x 8 x 8 (reserved ones included), every component count.
 TEST(RegisterMap, FromDstSelIsApplyDstSel) {
   std::size_t maps = 0, refused = 0;
-  for (Gen gen : kAllGens)
+  for (Gen gen : kGcnGens)
     for (Nfmt n : {Nfmt::Unorm, Nfmt::Uint, Nfmt::Sint, Nfmt::Float})
       for (unsigned comps = 1; comps <= 4; ++comps)
         for (unsigned code = 0; code < 4096; ++code) {
@@ -231,7 +231,7 @@ TEST(RegisterMap, FromDstSelIsApplyDstSel) {
 TEST(FormatLoadTable, DifferingFindsExactlyThePlantedDifferences) {
   std::mt19937 rng(99);
   std::size_t checked = 0;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const Policies pol = Policies::defaults(gen);
     for (unsigned dc = 1; dc < 15; ++dc) {
       const Dfmt d = static_cast<Dfmt>(dc);

@@ -169,7 +169,7 @@ TEST(ConvertLoad, Alpha2IsUnsignedOnGfx6To8ButStoney) {
   const Row rows[] = {{Nfmt::Snorm, 0x3f2aaaabu, kMinusOne},
                       {Nfmt::Sscaled, 0x40000000u, 0xc0000000u},
                       {Nfmt::Sint, 2u, 0xfffffffeu}};
-  for (const Chip& chip : allChips()) {
+  for (const Chip& chip : gcnChips()) {
     const bool signedW = chip.gen == Gen::Gfx9 || chip.name == "stoney";
     const Policies p = Policies::defaults(chip);
     for (const Row& row : rows) {

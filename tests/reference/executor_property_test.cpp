@@ -31,7 +31,7 @@ struct Trial {
 Trial randomTrial(std::mt19937& rng) {
   auto pick = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
   Trial t;
-  const Gen gen = kAllGens[pick(4)];
+  const Gen gen = kGcnGens[pick(4)];
   t.chip = &representativeChip(gen);
   t.pol = Policies::defaults(gen);
   for (const PolicyPoint& pp : allPolicyPoints())
@@ -175,7 +175,7 @@ TEST(ExecutorProperty, OutOfRangeWritesNeverChangeMemory) {
   // GcnMemHandling: BUFOFFSET >= 0), so no store or atomic may change memory, whatever the lanes
   // say.
   std::mt19937 rng(7u);
-  for (Gen gen : kAllGens)
+  for (Gen gen : kGcnGens)
     for (const OpcodeInfo& op : allOpcodes()) {
       if (!existsOn(op, gen) || !isWrite(op.kind) || op.ldsData) continue;
       SCOPED_TRACE(std::string(op.mnemonic) + " on " + std::string(genName(gen)));

@@ -159,7 +159,7 @@ TEST(Format, PairStatusDocumentedCases) {
   EXPECT_EQ(st(Gen::Gfx8, Dfmt::F32, Nfmt::Unorm, L), Unknown);
   EXPECT_EQ(st(Gen::Gfx8, Dfmt::F32_32, Nfmt::Uint, S), Defined);
   // Defined pairs come without a reason, the others always with one.
-  for (Gen g : kAllGens)
+  for (Gen g : kGcnGens)
     for (const DfmtInfo& d : allDfmts())
       for (unsigned n = 0; n < 8; ++n)
         for (Direction dir : {L, S}) {

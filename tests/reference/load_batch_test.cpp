@@ -204,7 +204,7 @@ std::size_t compare(const Chip& chip, const Lanes& s, const Policies& pol) {
 TEST(FormatLoadBatch, EqualsExecuteLaneByLane) {
   std::mt19937 rng(20261126);
   std::size_t configs = 0, lanes = 0, definedConfigs = 0;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const Chip& chip = representativeChip(gen);
     const std::vector<Policies> pols = variants(gen);
     std::size_t k = 0;
@@ -245,7 +245,7 @@ TEST(FormatLoadBatch, EqualsExecuteLaneByLane) {
 TEST(FormatLoadBatch, EveryPolicyVariantSelectorAndMode) {
   std::mt19937 rng(11);
   std::size_t configs = 0;
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const Chip& chip = representativeChip(gen);
     for (const Policies& pol : variants(gen))
       for (const std::array<DstSel, 4>& sel : kSels)
@@ -266,7 +266,7 @@ TEST(FormatLoadBatch, EveryPolicyVariantSelectorAndMode) {
 // format claims nothing. Each as execute() says.
 TEST(FormatLoadBatch, SpecialResourcesMatchExecute) {
   std::mt19937 rng(7);
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const Chip& chip = representativeChip(gen);
     Lanes s = makeLanes(gen, Dfmt::F8_8_8_8, Nfmt::Unorm, "buffer_load_format_xyzw",
                         Addressing::Idxen, kSels[0], rng);

@@ -4,6 +4,7 @@
 // properties; the exact MUBUF numbering is checked against llvm-mc in llvm_mc_test.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
 #include <string>
 #include <utility>
@@ -21,11 +22,27 @@ const gcn::OpcodeInfo& op(const char* name) {
   return *o;
 }
 
+// The GCN columns (gfx6..gfx9) of an opcode row.
+std::array<int16_t, 4> gcnOpcodes(const gcn::OpcodeInfo& o) {
+  return {o.opcode[0], o.opcode[1], o.opcode[2], o.opcode[3]};
+}
+
 TEST(Opcodes, MnemonicsUniqueAndOpcodesUniquePerGeneration) {
   std::set<std::string_view> names;
   std::set<std::tuple<int, int, int>> codes;
   for (const gcn::OpcodeInfo& o : gcn::allOpcodes()) {
     EXPECT_TRUE(names.insert(o.mnemonic).second) << o.mnemonic;
+    if (!o.gfx11Mnemonic.empty()) {
+      EXPECT_TRUE(names.insert(o.gfx11Mnemonic).second) << o.mnemonic;
+    }
+    // RDNA: MUBUF OP 8 bits (GFX10: 7 plus the top bit apart; GFX11: 8), MTBUF 4 bits.
+    for (gcn::Gen gen : gcn::kRdnaGens) {
+      const int g = static_cast<int>(gcn::genIndex(gen));
+      if (o.opcode[g] < 0) continue;
+      EXPECT_TRUE(codes.insert({static_cast<int>(o.encoding), g, o.opcode[g]}).second)
+          << o.mnemonic << " " << gcn::genName(gen);
+      EXPECT_LT(o.opcode[g], o.encoding == gcn::Encoding::Mubuf ? 256 : 16) << o.mnemonic;
+    }
     for (int g = 0; g < 4; ++g) {
       if (o.opcode[g] < 0) continue;
       EXPECT_TRUE(codes.insert({static_cast<int>(o.encoding), g, o.opcode[g]}).second)
@@ -43,15 +60,15 @@ TEST(Opcodes, MtbufOpcodesAreSeed001) {
   const char* names[] = {"x", "xy", "xyz", "xyzw"};
   for (int i = 0; i < 4; ++i) {
     const std::string s = names[i];
-    EXPECT_EQ(op(("tbuffer_load_format_" + s).c_str()).opcode,
+    EXPECT_EQ(gcnOpcodes(op(("tbuffer_load_format_" + s).c_str())),
               (std::array<int16_t, 4>{int16_t(i), int16_t(i), int16_t(i), int16_t(i)}));
     const int16_t st = static_cast<int16_t>(4 + i);
-    EXPECT_EQ(op(("tbuffer_store_format_" + s).c_str()).opcode,
+    EXPECT_EQ(gcnOpcodes(op(("tbuffer_store_format_" + s).c_str())),
               (std::array<int16_t, 4>{st, st, st, st}));
     const int16_t dl = static_cast<int16_t>(8 + i), ds = static_cast<int16_t>(12 + i);
-    EXPECT_EQ(op(("tbuffer_load_format_d16_" + s).c_str()).opcode,
+    EXPECT_EQ(gcnOpcodes(op(("tbuffer_load_format_d16_" + s).c_str())),
               (std::array<int16_t, 4>{-1, -1, dl, dl}));
-    EXPECT_EQ(op(("tbuffer_store_format_d16_" + s).c_str()).opcode,
+    EXPECT_EQ(gcnOpcodes(op(("tbuffer_store_format_d16_" + s).c_str())),
               (std::array<int16_t, 4>{-1, -1, ds, ds}));
   }
   int mtbuf = 0;
@@ -89,7 +106,7 @@ TEST(Opcodes, ConversionRulesAreSeed003) {
 }
 
 TEST(Opcodes, GenerationDifferencesOfGcnFacts) {
-  EXPECT_EQ(op("buffer_atomic_rsub").opcode, (std::array<int16_t, 4>{0x34, -1, -1, -1}));
+  EXPECT_EQ(gcnOpcodes(op("buffer_atomic_rsub")), (std::array<int16_t, 4>{0x34, -1, -1, -1}));
   for (const char* n :
        {"buffer_atomic_fcmpswap", "buffer_atomic_fmin", "buffer_atomic_fmax",
         "buffer_atomic_fcmpswap_x2", "buffer_atomic_fmin_x2", "buffer_atomic_fmax_x2"}) {
@@ -97,9 +114,10 @@ TEST(Opcodes, GenerationDifferencesOfGcnFacts) {
     EXPECT_FALSE(gcn::existsOn(op(n), Gen::Gfx8)) << n;
   }
   // Atomics 0x30.. -> 0x40.., x2 0x50.. -> 0x60.., cache 0x70/0x71 -> 0x3f/0x3e.
-  EXPECT_EQ(op("buffer_atomic_swap").opcode, (std::array<int16_t, 4>{0x30, 0x30, 0x40, 0x40}));
-  EXPECT_EQ(op("buffer_atomic_swap_x2").opcode, (std::array<int16_t, 4>{0x50, 0x50, 0x60, 0x60}));
-  EXPECT_EQ(op("buffer_wbinvl1").opcode, (std::array<int16_t, 4>{0x71, 0x71, 0x3e, 0x3e}));
+  EXPECT_EQ(gcnOpcodes(op("buffer_atomic_swap")), (std::array<int16_t, 4>{0x30, 0x30, 0x40, 0x40}));
+  EXPECT_EQ(gcnOpcodes(op("buffer_atomic_swap_x2")),
+            (std::array<int16_t, 4>{0x50, 0x50, 0x60, 0x60}));
+  EXPECT_EQ(gcnOpcodes(op("buffer_wbinvl1")), (std::array<int16_t, 4>{0x71, 0x71, 0x3e, 0x3e}));
   EXPECT_TRUE(gcn::existsOn(op("buffer_load_format_d16_x"), Gen::Gfx8));
   EXPECT_FALSE(gcn::existsOn(op("buffer_load_format_d16_x"), Gen::Gfx7));
   EXPECT_FALSE(gcn::existsOn(op("buffer_load_short_d16_hi"), Gen::Gfx8));

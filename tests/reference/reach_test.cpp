@@ -196,7 +196,7 @@ void expectMatchesOracle(const Case& c) {
 std::vector<Case> adversarialCases() {
   std::vector<Case> cases;
   std::mt19937 rng(20261124);
-  for (Gen gen : kAllGens) {
+  for (Gen gen : kGcnGens) {
     const std::string g(genName(gen));
     const bool gfx9 = gen == Gen::Gfx9;
     {
@@ -461,7 +461,7 @@ TEST(Reach, RandomCasesEqualExecutor) {
   const auto ops = allOpcodes();
   int compared = 0, rejected = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Gen gen = kAllGens[pick(4)];
+    const Gen gen = kGcnGens[pick(4)];
     const OpcodeInfo* op = nullptr;
     do
       op = &ops[pick(static_cast<uint32_t>(ops.size()))];

@@ -122,7 +122,7 @@ TEST(InstructionEffects, ExecAndControlFlowOnEveryGeneration) {
   std::vector<std::string> lines;
   for (const Expect& c : cases)
     lines.push_back(c.text);
-  for (Gen gen : gcn::kAllGens) {
+  for (Gen gen : gcn::kGcnGens) {
     const auto words = assemble(gen, lines);
     ASSERT_EQ(words.size(), cases.size()) << cpuOf(gen);
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -162,7 +162,7 @@ TEST(InstructionEffects, WhatLeavesTheStraightLine) {
       {"v_mov_b32_e32 v1, v2", false},
       {"buffer_load_dword v1, v0, s[4:7], 0 offen", false},
   };
-  for (Gen gen : gcn::kAllGens) {
+  for (Gen gen : gcn::kGcnGens) {
     std::vector<std::pair<std::string, bool>> cases = common;
     if (gen >= Gen::Gfx8) cases.push_back({"s_endpgm_saved", true});
     if (gen == Gen::Gfx9) cases.push_back({"s_endpgm_ordered_ps_done", true});
@@ -180,7 +180,7 @@ TEST(InstructionEffects, WhatLeavesTheStraightLine) {
 TEST(InstructionEffects, CopiesAndWhatIsNoCopy) {
   if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
   using M = VgprEffects::Move;
-  for (Gen gen : gcn::kAllGens) {
+  for (Gen gen : gcn::kGcnGens) {
     const bool gfx8 = gen == Gen::Gfx8 || gen == Gen::Gfx9;
     std::vector<std::pair<std::string, M>> cases = {
         {"v_mov_b32_e32 v5, v2", M::Copy},

@@ -39,7 +39,7 @@ const gcn::Chip& portableChip() {
 // (codes 4,5,6,7 at bits 0,3,6,9: 0xfac) | NUM_FORMAT FLOAT (7 << 12 = 0x7000) |
 // DATA_FORMAT 32 (4 << 15 = 0x20000) = 0x27fac; word 2 = the range rounded up to 4.
 TEST(StorageVSharp, MatchesRadvWords) {
-  for (gcn::Gen gen : gcn::kAllGens) {
+  for (gcn::Gen gen : gcn::kGcnGens) {
     const auto w = gcn::encodeVSharp(gen, routes::makeStorageBufferVSharp(0x123456789abcull, 10));
     EXPECT_EQ(w[0], 0x56789abcu) << gcn::genName(gen);
     EXPECT_EQ(w[1], 0x1234u) << gcn::genName(gen);  // BASE_HI, STRIDE 0, no swizzle

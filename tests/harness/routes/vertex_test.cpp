@@ -124,7 +124,7 @@ TEST(VertexSuite, CasesCarryTheirFetch) {
 // <= buffer bytes (the Vulkan robustBufferAccess2 rule for vertex input), computed here
 // from the case's layout, not from the V#.
 TEST(VertexSuite, ReferenceRangeMatchesTheVulkanVertexRule) {
-  for (gcn::Gen gen : gcn::kAllGens) {
+  for (gcn::Gen gen : gcn::kGcnGens) {
     const run::Profile profile = run::resolveProfile(gcn::genName(gen), std::nullopt);
     for (const run::Case& c : run::vertexSuite(profile.chip)) {
       const routes::DeviceCase& d = c.device;
