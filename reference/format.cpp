@@ -166,7 +166,8 @@ namespace {
 // follow one another from the next code on. Sources: Mesa src/amd/common/gfx10_format_table.py
 // (the buffer formats of its GFX10 and GFX11 tables) and LLVM's symbolic MTBUF formats
 // (AMDGPUAsmUtils.cpp UfmtSymbolicGFX10 / UfmtSymbolicGFX11), which llvm-mc 15 prints;
-// tests/reference/llvm_mc_rdna_test.cpp compares every code 0..127 with llvm-mc's names.
+// tests/reference/llvm_mc_test.cpp (UnifiedFormatNamesAreLlvmMcs) compares every code 0..127
+// with llvm-mc 15's names.
 struct FormatRun {
   Dfmt dfmt;
   std::array<Nfmt, 7> nfmts;

@@ -103,7 +103,7 @@ constexpr OpcodeInfo atomic(std::string_view name, std::string_view gfx11Name,
 //    and left out there.
 // RDNA columns {gfx10, gfx10.3, gfx11}: LLVM BUFInstructions.td (MUBUF_Real_*_gfx10,
 // MTBUF_Real_*_gfx10, *_gfx11 with their GFX11 names), every entry checked against llvm-mc 15
-// (gfx1010, gfx1030, gfx1100) by tests/reference/llvm_mc_rdna_test.cpp; docs/rdna.md.
+// (gfx1010, gfx1030, gfx1100) by tests/reference/llvm_mc_test.cpp; docs/rdna.md.
 //  - GFX10 numbers MUBUF like GFX6/7 (typed loads 0x08.., atomics 0x30.. and 0x50..), with the
 //    float atomics back and RSUB, BUFFER_STORE_LDS_DWORD and the WBINVL1 family gone; the D16
 //    format ops moved to 0x80-0x87 (OP bit 7 in instruction bit 25); FORMAT_D16_HI_X is absent

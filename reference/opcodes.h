@@ -2,7 +2,7 @@
 // renamed one), opcode per generation, kind, data size, where format and DST_SEL come from. The
 // encoder, decoder, printer, parser and executor all read this table; no other list of opcodes
 // exists. Sources: CLRX GcnInstrsMtbuf, CLRX GcnInstrsMubuf and LLVM BUFInstructions.td,
-// checked against llvm-mc (tests/reference/llvm_mc_test.cpp, llvm_mc_rdna_test.cpp).
+// checked against llvm-mc (tests/reference/llvm_mc_test.cpp, rdna_test.cpp).
 #pragma once
 
 #include <array>

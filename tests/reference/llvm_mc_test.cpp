@@ -261,6 +261,46 @@ TEST_P(LlvmMc, DisassemblerAgreesWithDecoder) {
   }
 }
 
+// GFX10+: every unified FORMAT code 0..127 in a tbuffer_load_format_x word, disassembled by
+// llvm-mc 15, prints as our printInstruction prints it (LLVM's symbolic names for the named
+// codes, the number for the others, nothing for LLVM's default code 1).
+TEST_P(LlvmMc, UnifiedFormatNamesAreLlvmMcs) {
+  const Gen gen = GetParam();
+  if (gcn::isGcn(gen)) GTEST_SKIP() << "GCN MTBUF has DFMT/NFMT, no unified format";
+  std::vector<std::string> lines;
+  std::vector<std::string> mine;
+  for (unsigned code = 0; code < 128; ++code) {
+    gcn::Instruction inst;
+    inst.op = gcn::findOpcode("tbuffer_load_format_x");
+    inst.srsrc = 4;
+    inst.vdata = 1;
+    inst.format = static_cast<uint8_t>(code);
+    const auto w = gcn::encode(gen, inst);
+    std::string bytes;
+    for (int i = 0; i < 8; ++i) {
+      char b[8];
+      std::snprintf(b, sizeof b, "%s0x%02x", i ? "," : "", (w[i / 4] >> (8 * (i % 4))) & 0xff);
+      bytes += b;
+    }
+    lines.push_back(bytes);
+    std::string text = gcn::printInstruction(gen, inst);
+    // llvm-mc leaves out its default format (code 1).
+    if (code == gcn::kDefaultUnifiedFormat) text.erase(text.find(" format:"));
+    mine.push_back(text);
+  }
+  const McResult r = runMc(gen, "-disassemble", lines);
+  EXPECT_TRUE(r.errors.empty()) << r.errors.size() << " words rejected";
+  std::vector<std::string> texts;
+  for (const std::string& out : r.out) {
+    const size_t start = out.find_first_not_of(" \t");
+    if (start == std::string::npos || out[start] == '.') continue;
+    texts.push_back(out.substr(start));
+  }
+  ASSERT_EQ(texts.size(), mine.size());
+  for (size_t i = 0; i < texts.size(); ++i)
+    EXPECT_EQ(texts[i], mine[i]) << "format code " << i << " on " << gcn::genName(gen);
+}
+
 // Buffer mnemonics LLVM knows for other targets or spellings (gfx90a+, gfx12, CLRX names, GFX11's
 // loads to LDS): none may be accepted on a generation unless the table has it there.
 constexpr const char* kExtraMnemonics[] = {
