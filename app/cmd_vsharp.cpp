@@ -53,6 +53,9 @@ std::string valueText(gcn::Gen gen, const gcn::VSharpField& f, uint64_t x) {
     case gcn::VSharpFieldKind::Dfmt:
       out += " (" + std::string(gcn::dfmtName(static_cast<gcn::Dfmt>(x))) + ")";
       break;
+    case gcn::VSharpFieldKind::Format:
+      out += " (" + gcn::llvmUnifiedFormatName(gen, static_cast<uint8_t>(x)) + ")";
+      break;
     default:
       break;
   }
@@ -132,7 +135,9 @@ void addVsharpCommand(CLI::App& app, Context& /*ctx*/) {
   auto opts = std::make_shared<VsharpOptions>();
   CLI::App* cmd = app.add_subcommand(
       "vsharp", "Decode or encode a buffer resource (V#) with a generation's layout");
-  cmd->add_option("--gen", opts->gen, "Generation or chip: gfx6..gfx9, gfx803, polaris10, ...")
+  cmd->add_option(
+         "--gen", opts->gen,
+         "Generation or chip: gfx6..gfx9, gfx10, gfx10.3, gfx11, gfx803, polaris10, navi21, ...")
       ->required();
   auto* dec =
       cmd->add_option("--decode", opts->decode, "Four dwords W0 W1 W2 W3 (0x-hex or decimal)")
@@ -143,7 +148,7 @@ void addVsharpCommand(CLI::App& app, Context& /*ctx*/) {
   dec->excludes(enc);
   cmd->add_flag("--json", opts->json, "Print JSON");
   cmd->callback([opts, dec, enc] {
-    const gcn::Gen gen = gcn::parseGen(opts->gen);
+    const gcn::Gen gen = gcn::parseAnyGen(opts->gen);
     if (dec->count() > 0) {
       runDecode(gen, *opts);
     } else if (enc->count() > 0) {

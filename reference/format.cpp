@@ -1,5 +1,6 @@
 #include "reference/format.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -251,7 +252,10 @@ std::string llvmUnifiedFormatName(Gen gen, uint8_t code) {
 
 uint8_t parseUnifiedFormat(Gen gen, std::string_view text) {
   std::string up = asciiUpper(text);
-  if (!up.empty() && std::isdigit(static_cast<unsigned char>(up[0]))) {
+  const bool number = !up.empty() && std::all_of(up.begin(), up.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (number) {
     unsigned value = 0;
     for (char c : up) {
       if (!std::isdigit(static_cast<unsigned char>(c)) || value > 127) {

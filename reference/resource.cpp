@@ -12,31 +12,42 @@ namespace gcn {
 namespace {
 
 using Kind = VSharpFieldKind;
-// Columns gfx6, gfx7, gfx8, gfx9, gfx10, gfx10.3, gfx11 (genIndex); the RDNA layouts are not
-// modelled yet, so no field exists there and decodeVSharp/encodeVSharp refuse those generations.
+// Columns gfx6, gfx7, gfx8, gfx9, gfx10, gfx10.3, gfx11 (genIndex).
 using GenColumns = std::array<bool, kGenCount>;
-constexpr GenColumns kAll{true, true, true, true, false, false, false};
+constexpr GenColumns kAll{true, true, true, true, true, true, true};
+constexpr GenColumns kGcn{true, true, true, true, false, false, false};
+constexpr GenColumns kGcnGfx10{true, true, true, true, true, true, false};
 constexpr GenColumns kGfx6to8{true, true, true, false, false, false, false};
 constexpr GenColumns kGfx9{false, false, false, true, false, false, false};
+constexpr GenColumns kGfx10{false, false, false, false, true, true, false};  // gfx10, gfx10.3
+constexpr GenColumns kGfx10_3{false, false, false, false, false, true, false};
+constexpr GenColumns kGfx11{false, false, false, false, false, false, true};
+constexpr GenColumns kRdna{false, false, false, false, true, true, true};
 
 // The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in CLRX
 // GcnMemHandling's "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation
 // word 3 layout from docs/gcn-facts.md ("V# layout"), which matches Mesa's sid.h S_008F0C_* macros:
 // GFX6/7/8 have ELEMENT_SIZE, ATC, HASH_ENABLE, HEAP, MTYPE; GFX9 instead has USER_VM_ENABLE
 // [19], USER_VM_MODE [20] and NV [27]. CLRX GcnMemHandling leaves ATC (bit 120) and MTYPE out of
-// its table; docs/gcn-facts.md gives them.
+// its table; docs/gcn-facts.md gives them. GFX10+ from Mesa's register definitions (sid.h
+// S_008F04_* / S_008F0C_*, used by ac_descriptors.c and RADV's descriptor writers), checked
+// against RADV's own descriptors on its null device (docs/rdna.md): word 3 holds FORMAT at
+// [18:12], RESOURCE_LEVEL [24] (GFX10/10.3), LLC_NOALLOC [27:26] (GFX10.3), OOB_SELECT [29:28];
+// GFX11 widens SWIZZLE_ENABLE to word 1 [31:30] and drops CACHE_SWIZZLE. GFX11's FORMAT stays
+// 7 bits wide: its buffer formats end at 63, but RADV 25 writes codes 64-66 there.
+// A name may have one row per generation range; the text form picks the generation's row.
 constexpr VSharpField kFields[] = {
     {"base", "BASE", 0, 48, kAll, Kind::Address},
     {"stride", "STRIDE", 48, 14, kAll, Kind::Number},
-    {"cache_swizzle", "CACHE_SWIZZLE", 62, 1, kAll, Kind::Flag},
-    {"swizzle_enable", "SWIZZLE_ENABLE", 63, 1, kAll, Kind::Flag},
+    {"cache_swizzle", "CACHE_SWIZZLE", 62, 1, kGcnGfx10, Kind::Flag},
+    {"swizzle_enable", "SWIZZLE_ENABLE", 63, 1, kGcnGfx10, Kind::Flag},
     {"num_records", "NUM_RECORDS", 64, 32, kAll, Kind::Number},
     {"dst_sel_x", "DST_SEL_X", 96, 3, kAll, Kind::DstSel},
     {"dst_sel_y", "DST_SEL_Y", 99, 3, kAll, Kind::DstSel},
     {"dst_sel_z", "DST_SEL_Z", 102, 3, kAll, Kind::DstSel},
     {"dst_sel_w", "DST_SEL_W", 105, 3, kAll, Kind::DstSel},
-    {"nfmt", "NUM_FORMAT", 108, 3, kAll, Kind::Nfmt},
-    {"dfmt", "DATA_FORMAT", 111, 4, kAll, Kind::Dfmt},
+    {"nfmt", "NUM_FORMAT", 108, 3, kGcn, Kind::Nfmt},
+    {"dfmt", "DATA_FORMAT", 111, 4, kGcn, Kind::Dfmt},
     {"element_size", "ELEMENT_SIZE", 115, 2, kGfx6to8, Kind::Number},
     {"user_vm_enable", "USER_VM_ENABLE", 115, 1, kGfx9, Kind::Flag},
     {"user_vm_mode", "USER_VM_MODE", 116, 1, kGfx9, Kind::Flag},
@@ -48,6 +59,11 @@ constexpr VSharpField kFields[] = {
     {"mtype", "MTYPE", 123, 3, kGfx6to8, Kind::Number},
     {"nv", "NV", 123, 1, kGfx9, Kind::Flag},
     {"type", "TYPE", 126, 2, kAll, Kind::Number},
+    {"format", "FORMAT", 108, 7, kRdna, Kind::Format},
+    {"resource_level", "RESOURCE_LEVEL", 120, 1, kGfx10, Kind::Flag},
+    {"llc_noalloc", "LLC_NOALLOC", 122, 2, kGfx10_3, Kind::Number},
+    {"oob_select", "OOB_SELECT", 124, 2, kRdna, Kind::Number},
+    {"swizzle_enable", "SWIZZLE_ENABLE", 62, 2, kGfx11, Kind::Number},
 };
 
 // Field <-> struct member, by the field's position in kFields (a switch, not name
@@ -75,6 +91,11 @@ enum FieldIndex : std::size_t {
   kMtype,
   kNv,
   kType,
+  kFormat,
+  kResourceLevel,
+  kLlcNoalloc,
+  kOobSelect,
+  kSwizzleEnableGfx11,
   kFieldCount
 };
 static_assert(std::size(kFields) == kFieldCount);
@@ -90,7 +111,11 @@ static_assert(kFields[kBase].name == "base" && kFields[kStride].name == "stride"
               kFields[kAddTidEnable].name == "add_tid_enable" && kFields[kAtc].name == "atc" &&
               kFields[kHashEnable].name == "hash_enable" && kFields[kHeap].name == "heap" &&
               kFields[kMtype].name == "mtype" && kFields[kNv].name == "nv" &&
-              kFields[kType].name == "type");
+              kFields[kType].name == "type" && kFields[kFormat].name == "format" &&
+              kFields[kResourceLevel].name == "resource_level" &&
+              kFields[kLlcNoalloc].name == "llc_noalloc" &&
+              kFields[kOobSelect].name == "oob_select" &&
+              kFields[kSwizzleEnableGfx11].name == "swizzle_enable");
 
 std::size_t indexOf(const VSharpField& f) {
   return static_cast<std::size_t>(&f - kFields);
@@ -137,6 +162,16 @@ uint64_t get(const VSharp& v, const VSharpField& f) {
       return v.mtype;
     case kNv:
       return v.nv;
+    case kFormat:
+      return v.format;
+    case kResourceLevel:
+      return v.resourceLevel;
+    case kLlcNoalloc:
+      return v.llcNoalloc;
+    case kOobSelect:
+      return v.oobSelect;
+    case kSwizzleEnableGfx11:
+      return v.swizzleEnableGfx11;
     default:
       return v.type;
   }
@@ -203,6 +238,21 @@ void set(VSharp& v, const VSharpField& f, uint64_t x) {
     case kNv:
       v.nv = x != 0;
       break;
+    case kFormat:
+      v.format = u8;
+      break;
+    case kResourceLevel:
+      v.resourceLevel = x != 0;
+      break;
+    case kLlcNoalloc:
+      v.llcNoalloc = u8;
+      break;
+    case kOobSelect:
+      v.oobSelect = u8;
+      break;
+    case kSwizzleEnableGfx11:
+      v.swizzleEnableGfx11 = u8;
+      break;
     default:
       v.type = u8;
       break;
@@ -239,16 +289,23 @@ std::string hex(uint64_t x) {
   return "0x" + std::string(buf, p);
 }
 
-const VSharpField* findField(std::string_view name) {
-  for (const VSharpField& f : kFields)
-    if (f.name == name) return &f;
-  return nullptr;
+// The row of `name` that exists on the generation, else its first row (whose absence there the
+// caller reports).
+const VSharpField* findField(Gen gen, std::string_view name) {
+  const VSharpField* first = nullptr;
+  for (const VSharpField& f : kFields) {
+    if (f.name != name) continue;
+    if (f.onGen[genIndex(gen)]) return &f;
+    if (first == nullptr) first = &f;
+  }
+  return first;
 }
 
 std::string fieldList() {
   std::string out = "dst_sel";
   for (const VSharpField& f : kFields)
-    out += ", " + std::string(f.name);
+    if ((out + ",").find(", " + std::string(f.name) + ",") == std::string::npos)
+      out += ", " + std::string(f.name);  // a name with rows per generation range once
   return out + ", reserved_w0..reserved_w3";
 }
 
@@ -289,6 +346,8 @@ uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, 
         for (const DfmtInfo& d : allDfmts())
           if (asciiLower(d.name) == asciiLower(value)) return static_cast<uint64_t>(d.code);
         return static_cast<uint64_t>(parseDfmt(value));
+      case Kind::Format:
+        return parseUnifiedFormat(gen, value);
       case Kind::Flag: {
         const std::string l = asciiLower(value);
         if (l == "1" || l == "true") return 1;
@@ -327,6 +386,11 @@ std::string formatFieldValue(Gen gen, const VSharpField& f, uint64_t x) {
     }
     case Kind::Dfmt:
       return std::string(dfmtName(static_cast<Dfmt>(x)));
+    case Kind::Format: {
+      // LLVM's BUF_FMT_ name without the prefix, which parseUnifiedFormat takes back.
+      const std::string name = llvmUnifiedFormatName(gen, static_cast<uint8_t>(x));
+      return name.rfind("BUF_FMT_", 0) == 0 ? name.substr(8) : name;
+    }
     case Kind::Flag:
     case Kind::Number:
       break;
@@ -364,16 +428,7 @@ std::array<uint32_t, 4> vsharpReservedMask(Gen gen) {
   return masks[genIndex(gen)];
 }
 
-namespace {
-void requireGcnLayout(Gen gen) {
-  if (isRdna(gen))
-    throw Error("the " + std::string(genName(gen)) +
-                " V# layout (one FORMAT field, OOB_SELECT, RESOURCE_LEVEL) is not modelled yet");
-}
-}  // namespace
-
 VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
-  requireGcnLayout(gen);
   VSharp v;
   for (const VSharpField& f : kFields) {
     if (vsharpFieldExists(gen, f)) set(v, f, extractBits(words, f.bit, f.width));
@@ -387,17 +442,18 @@ VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
 VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words) {
   VSharp v;
   for (const VSharpField& f : kFields) {
-    if (f.onGen == kAll) set(v, f, extractBits(words, f.bit, f.width));
+    if (f.onGen[0] && f.onGen[1] && f.onGen[2] && f.onGen[3])
+      set(v, f, extractBits(words, f.bit, f.width));
   }
   return v;
 }
 
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
-  requireGcnLayout(gen);
   std::array<uint32_t, 4> w{};
   for (const VSharpField& f : kFields) {
     const uint64_t x = get(v, f);
     if (!vsharpFieldExists(gen, f)) {
+      if (findField(gen, f.name) != &f) continue;  // the generation's row of this name decides
       if (x != 0)
         throw Error("V# field " + std::string(f.reg) + " (" + std::string(f.name) +
                     ") does not exist on " + std::string(genName(gen)) + " but is set to " +
@@ -438,7 +494,10 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
       add("dst_sel", sel);
       continue;
     }
-    const bool always = f.kind == Kind::Nfmt || f.kind == Kind::Dfmt;
+    const bool always = (f.kind == Kind::Nfmt || f.kind == Kind::Dfmt || f.kind == Kind::Format) &&
+                        vsharpFieldExists(gen, f);
+    // A name with one row per generation range is printed once, from the generation's row.
+    if (findField(gen, f.name) != &f) continue;
     if (!always && x == get(def, f)) continue;
     // A field the generation lacks is still printed when set, so that parse reports it.
     add(f.name, formatFieldValue(gen, f, x));
@@ -492,8 +551,8 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
       for (std::size_t i = 0; i < 4; ++i) {
         const std::string one = "dst_sel_" + std::string(1, "xyzw"[i]);
         markSeen(one, t.column);
-        set(v, *findField(one),
-            parseFieldValue(gen, *findField(one), value.substr(i, 1),
+        set(v, *findField(gen, one),
+            parseFieldValue(gen, *findField(gen, one), value.substr(i, 1),
                             valueColumn + static_cast<int>(i)));
       }
       continue;
@@ -513,7 +572,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
       v.reserved[word] = static_cast<uint32_t>(x);
       continue;
     }
-    const VSharpField* f = findField(name);
+    const VSharpField* f = findField(gen, name);
     if (f == nullptr)
       fail(t.column, "unknown V# field '" + name + "': expected one of " + fieldList());
     if (!vsharpFieldExists(gen, *f))

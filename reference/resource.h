@@ -1,7 +1,8 @@
 // The buffer resource (V#): four dwords in SGPRs describing base, stride, size, format and
 // addressing mode. Layout per generation from CLRX GcnMemHandling and docs/gcn-facts.md ("V#
 // layout"): GFX6/7/8 share word 3; GFX9 drops ELEMENT_SIZE/ATC/HASH/HEAP/MTYPE and adds
-// USER_VM_ENABLE, USER_VM_MODE, NV.
+// USER_VM_ENABLE, USER_VM_MODE, NV. GFX10+ (docs/rdna.md): one unified FORMAT, RESOURCE_LEVEL
+// (GFX10/10.3), LLC_NOALLOC (GFX10.3), OOB_SELECT; GFX11 a 2-bit SWIZZLE_ENABLE in word 1.
 #pragma once
 
 #include <array>
@@ -43,14 +44,19 @@ struct VSharp {
   uint8_t elementSize = 0;  // 2 bits, GFX6-8 only (GFX9: fixed at 4 bytes)
   uint8_t indexStride = 0;  // 2 bits
   bool addTidEnable = false;
-  bool atc = false;           // GFX6-8
-  bool hashEnable = false;    // GFX6-8
-  bool heap = false;          // GFX6-8
-  uint8_t mtype = 0;          // 3 bits, GFX6-8
-  bool userVmEnable = false;  // GFX9
-  bool userVmMode = false;    // GFX9
-  bool nv = false;            // GFX9
-  uint8_t type = 0;           // 2 bits; 0 = buffer
+  bool atc = false;                // GFX6-8
+  bool hashEnable = false;         // GFX6-8
+  bool heap = false;               // GFX6-8
+  uint8_t mtype = 0;               // 3 bits, GFX6-8
+  bool userVmEnable = false;       // GFX9
+  bool userVmMode = false;         // GFX9
+  bool nv = false;                 // GFX9
+  uint8_t type = 0;                // 2 bits; 0 = buffer
+  uint8_t format = 0;              // GFX10+: the unified FORMAT (7 bits, GFX11 6 bits); 0 = INVALID
+  bool resourceLevel = false;      // GFX10/10.3 (drivers set 1)
+  uint8_t llcNoalloc = 0;          // GFX10.3, 2 bits
+  uint8_t oobSelect = 0;           // GFX10+, 2 bits: the range check (docs/rdna.md)
+  uint8_t swizzleEnableGfx11 = 0;  // GFX11: SWIZZLE_ENABLE is 2 bits at word 1 [31:30]
   // Bits of each word that no field of the generation names (gfx9 word 3: bits 24-26 and
   // 28-29), kept as they are so that an explorer's V# survives decode and encode bit for
   // bit. Text form: `reserved_w3=0x...`. Always 0 outside vsharpReservedMask(gen).
@@ -104,13 +110,13 @@ DstSel parseDstSel(std::string_view text);
 
 // The V# field table: the one place that knows each field's bit position and the generations
 // that have it; decode, encode, the text form and `gcnprobe vsharp` all read it.
-enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt };
+enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt, Format };
 struct VSharpField {
   std::string_view name;              // text-form name, e.g. "num_records", "dst_sel_x"
   std::string_view reg;               // register field name, e.g. "NUM_RECORDS"
   uint8_t bit;                        // position of the lowest bit in the 128-bit V# (CLRX table)
   uint8_t width;                      // bits
-  std::array<bool, kGenCount> onGen;  // exists on the generation (genIndex); GCN only so far
+  std::array<bool, kGenCount> onGen;  // exists on the generation (genIndex)
   VSharpFieldKind kind;
 };
 std::span<const VSharpField> vsharpFields();

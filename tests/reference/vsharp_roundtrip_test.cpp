@@ -11,7 +11,7 @@
 namespace gcn {
 namespace {
 
-constexpr Gen kGens[] = {Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9};
+constexpr auto& kGens = kAllGens;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr int kWords = 100000;  // the same property, fewer samples under the slow sanitizer
