@@ -301,11 +301,17 @@ const VSharpField* findField(Gen gen, std::string_view name) {
   return first;
 }
 
-std::string fieldList() {
+// The field names of the generation's family (GCN or RDNA), each once.
+std::string fieldList(Gen gen) {
+  auto inFamily = [gen](const VSharpField& f) {
+    for (Gen g : kAllGens)
+      if (isGcn(g) == isGcn(gen) && f.onGen[genIndex(g)]) return true;
+    return false;
+  };
   std::string out = "dst_sel";
   for (const VSharpField& f : kFields)
-    if ((out + ",").find(", " + std::string(f.name) + ",") == std::string::npos)
-      out += ", " + std::string(f.name);  // a name with rows per generation range once
+    if (inFamily(f) && (out + ",").find(", " + std::string(f.name) + ",") == std::string::npos)
+      out += ", " + std::string(f.name);
   return out + ", reserved_w0..reserved_w3";
 }
 
@@ -574,7 +580,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
     }
     const VSharpField* f = findField(gen, name);
     if (f == nullptr)
-      fail(t.column, "unknown V# field '" + name + "': expected one of " + fieldList());
+      fail(t.column, "unknown V# field '" + name + "': expected one of " + fieldList(gen));
     if (!vsharpFieldExists(gen, *f))
       fail(t.column, "V# field '" + name + "' (" + std::string(f->reg) + ") does not exist on " +
                          std::string(genName(gen)));
