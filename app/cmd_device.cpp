@@ -188,13 +188,13 @@ int runSelfCheck(const std::string& selector, bool json) {
   if (json) {
     std::printf("%s\n", nlohmann::json{{"device", info.name},
                                        {"driver", info.driverName + " " + info.driverInfo},
-                                       {"chip", std::string(info.chip->name)},
+                                       {"chip", std::string(selfCheckChip(info).name)},
                                        {"checks", out}}
                             .dump(2)
                             .c_str());
   } else {
     std::printf("V# self-check on %s (%s %s): %zu descriptors, %zu agree, %u differ\n",
-                std::string(info.chip->name).c_str(), info.driverName.c_str(),
+                std::string(selfCheckChip(info).name).c_str(), info.driverName.c_str(),
                 info.driverInfo.c_str(), checks.size(), checks.size() - differ, differ);
   }
   return differ == 0 ? 0 : 1;
@@ -236,8 +236,8 @@ void addDeviceCommands(CLI::App& app, Context& ctx) {
   formats->add_flag("--json", formatsOpts->json, "print a JSON list");
   formats->add_flag("--self-check", formatsOpts->selfCheck,
                     "compare every texel V# of the table with the driver's own descriptor words "
-                    "(GCN driver with VK_EXT_descriptor_buffer, e.g. --radv-null tonga on Mesa "
-                    "25); exit 1 when a field differs");
+                    "(GCN or RDNA driver with VK_EXT_descriptor_buffer, e.g. --radv-null tonga or "
+                    "navi21 on Mesa 25); exit 1 when a field differs");
   formats->callback([formatsOpts, &ctx] {
     if (formatsOpts->selfCheck)
       ctx.exitCode = runSelfCheck(formatsOpts->device, formatsOpts->json);

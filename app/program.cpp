@@ -41,7 +41,8 @@ void buildProgram(CLI::App& app, Context& ctx) {
   app.add_option_function<std::string>(
          "--radv-null", [](const std::string& v) { setenv("GCNPROBE_RADV_NULL", v.c_str(), 1); },
          "use only the driver's RADV, as the compile-only null device of this GCN family "
-         "(tahiti, bonaire, tonga, polaris10, vega10, ...; env GCNPROBE_RADV_NULL)")
+         "(tahiti, bonaire, tonga, polaris10, vega10, ...) or RDNA chip (navi10, navi21, navi31, "
+         "...: formats --self-check only; env GCNPROBE_RADV_NULL)")
       ->type_name("FAMILY");
   addConvertCommand(app, ctx);
   addVsharpCommand(app, ctx);

@@ -345,6 +345,22 @@ gcn::VSharp makeBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elem
   gcn::VSharp v;
   v.base = base;
   v.stride = stride;
+  if (gcn::isRdna(chip.gen)) {
+    // RADV's texel-buffer V# on GFX10+ (docs/rdna.md): the unified code of the pair,
+    // structured-with-offset range checking (OOB_SELECT 0) over NUM_RECORDS elements, and
+    // RESOURCE_LEVEL 1 where the field exists (GFX10/10.3).
+    const gcn::UnifiedFormat* f = gcn::findUnifiedFormat(chip.gen, dfmt, nfmt);
+    if (f == nullptr)
+      throw gcn::Error(std::string(gcn::dfmtName(dfmt)) + " " +
+                       std::string(gcn::nfmtName(nfmt, gcn::Gen::Gfx9)) + " has no " +
+                       std::string(gcn::genName(chip.gen)) + " buffer format");
+    v.numRecords = elements;
+    v.dstSel = dstSel;
+    v.format = f->code;
+    v.oobSelect = 0;
+    v.resourceLevel = chip.gen != gcn::Gen::Gfx11;
+    return v;
+  }
   v.numRecords = texelBufferNumRecords(chip.gen, elements, stride);
   v.dstSel = dstSel;
   v.numFormat = nfmt;

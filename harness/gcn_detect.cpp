@@ -40,29 +40,46 @@ std::optional<gcn::Chip> chipByName(std::string_view name) {
 
 }  // namespace
 
-std::optional<gcn::Chip> chipFromDeviceName(std::string_view deviceName) {
+// The lower-case family of a "RADV <FAMILY>" tag, or "" without one.
+static std::string radvFamilyTag(std::string_view deviceName) {
   // RADV names devices "<marketing name> (RADV <FAMILY>)" (radv_physical_device_try_create:
   // "%s (RADV %s%s)" with ac_get_family_name), older releases "AMD RADV <FAMILY>", the null
   // winsys "Null hardware (RADV <FAMILY>)" (measured, Mesa 22.3.6, docs/platform.md).
   constexpr std::string_view kTag = "RADV ";
   size_t at = deviceName.find(kTag);
-  if (at == std::string_view::npos) return std::nullopt;
+  if (at == std::string_view::npos) return "";
   size_t begin = at + kTag.size();
   size_t end = begin;
   while (end < deviceName.size() &&
          (std::isalnum(static_cast<unsigned char>(deviceName[end])) || deviceName[end] == '_')) {
     ++end;
   }
-  if (end == begin) return std::nullopt;
   std::string family(deviceName.substr(begin, end - begin));
   std::transform(family.begin(), family.end(), family.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return family;
+}
+
+std::optional<gcn::Chip> chipFromDeviceName(std::string_view deviceName) {
+  const std::string family = radvFamilyTag(deviceName);
+  if (family.empty()) return std::nullopt;
   // Only chip names: generation words ("gfx9", also rows of the chip table) and gfxip
   // names are not RADV family names.
   if (family.rfind("gfx", 0) == 0) return std::nullopt;
   auto chip = chipByName(family);
   if (chip && chip->name != family) return std::nullopt;
   return chip;
+}
+
+std::optional<gcn::Chip> rdnaChipFromDeviceName(std::string_view deviceName) {
+  const std::string family = radvFamilyTag(deviceName);
+  if (family.empty()) return std::nullopt;
+  // The generic rows ("gfx10", ...) come first in the table and carry their representative's
+  // family names: skip them so that the chip's own row answers.
+  for (const gcn::Chip& c : gcn::rdnaChips())
+    if (c.name.rfind("gfx", 0) != 0 && (family == c.radvFamily || family == c.radvFamilyMesa22))
+      return c;
+  return std::nullopt;
 }
 
 std::optional<gcn::Chip> chipFromPciId(uint32_t deviceId) {

@@ -22,6 +22,11 @@ std::optional<gcn::Chip> chipFromDeviceName(std::string_view deviceName);
 // ids outside the GCN table.
 std::optional<gcn::Chip> chipFromPciId(uint32_t deviceId);
 
+// The RDNA chip named by a "RADV <FAMILY>" tag (NAVI10, NAVI31 or Mesa 22.3's GFX1100,
+// RAPHAEL_MENDOCINO, ...); nullopt for GCN, other families and names without the tag. The
+// parts that model RDNA (the V# self-check) ask this; everything else treats RDNA as non-GCN.
+std::optional<gcn::Chip> rdnaChipFromDeviceName(std::string_view deviceName);
+
 // Name first (RADV says exactly what it drives, incl. RADV_FORCE_FAMILY on the null
 // device), then the PCI id when vendorId is AMD.
 std::optional<gcn::Chip> detectChip(uint32_t vendorId, uint32_t deviceId,

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "harness/formats.h"
+#include "harness/gcn_detect.h"
 #include "harness/routes/route.h"
 #include "harness/routes/storage.h"
 #include "harness/vulkan/buffer.h"
@@ -76,9 +77,15 @@ std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32
   return out;
 }
 
+gcn::Chip selfCheckChip(const vk::DeviceInfo& info) {
+  if (info.chip) return *info.chip;
+  if (std::optional<gcn::Chip> rdna = rdnaChipFromDeviceName(info.name)) return *rdna;
+  throw gcn::Error(info.name + " is not a GCN or RDNA device: its descriptors are not V#s");
+}
+
 std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
   const vk::DeviceInfo& info = ctx.info();
-  if (!info.chip) throw gcn::Error(info.name + " is not a GCN device: its descriptors are not V#s");
+  const gcn::Chip chip = selfCheckChip(info);
   if (!ctx.features().descriptorBuffer)
     throw gcn::Error(info.name + " (" + info.driverName + " " + info.driverInfo +
                      ") has no VK_EXT_descriptor_buffer: the driver's descriptor words cannot "
@@ -106,7 +113,6 @@ std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
       throw gcn::Error(info.driverName + " " + info.driverInfo + ": a " +
                        std::string(routes::bindingName(k.binding)) + " descriptor is " +
                        std::to_string(k.size) + " bytes, not the 16 of a bare V#");
-  const gcn::Chip& chip = *info.chip;
   const std::optional<vk::HostBuffer> buffer = addressedBuffer(ctx);
   const VkDeviceAddress base = buffer ? buffer->deviceAddress() : kMadeUpBase;
   std::vector<VSharpCheck> out;
@@ -123,7 +129,8 @@ std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
     c.binding = std::string(routes::bindingName(routes::Binding::StorageBuffer));
     vkGetDescriptorEXT(ctx.device(), &gi, sizeof c.driver, c.driver.data());
     c.predicted = gcn::encodeVSharp(
-        chip.gen, routes::makeStorageBufferVSharp(base, static_cast<uint32_t>(kBufferBytes)));
+        chip.gen,
+        routes::makeStorageBufferVSharp(chip.gen, base, static_cast<uint32_t>(kBufferBytes)));
     c.differences = vsharpDifferences(chip.gen, c.driver, c.predicted);
     out.push_back(std::move(c));
   }

@@ -31,10 +31,15 @@ struct VSharpCheck {
 
 // The storage-buffer descriptor, then one entry per table format with a V# and per texel
 // binding the device supports it for.
-// Throws gcn::Error naming the reason when the check cannot run: not a GCN device, no
+// Throws gcn::Error naming the reason when the check cannot run: not a GCN or RDNA device, no
 // VK_EXT_descriptor_buffer enabled (open the context with descriptorBuffer = true), or a
 // descriptor size other than 16 bytes (the descriptor is then not a bare V#).
 std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx);
+
+// The chip whose V# layout the check reads: the GCN chip of the device, or the RDNA chip RADV
+// names (the reference models the RDNA V# and formats too, docs/rdna.md). Throws gcn::Error
+// naming the device when it is neither.
+gcn::Chip selfCheckChip(const vk::DeviceInfo& info);
 
 // Field-by-field differences of two V#s on `gen` (vsharpFields(); bits outside every field
 // of the generation are reported as "reserved bits").

@@ -240,6 +240,12 @@ const UnifiedFormat* findUnifiedFormat(Gen gen, uint8_t code) {
   return &all[code - 1u];
 }
 
+const UnifiedFormat* findUnifiedFormat(Gen gen, Dfmt dfmt, Nfmt nfmt) {
+  for (const UnifiedFormat& f : unifiedFormats(gen))
+    if (f.dfmt == dfmt && f.nfmt == nfmt) return &f;
+  return nullptr;
+}
+
 std::string llvmUnifiedFormatName(Gen gen, uint8_t code) {
   if (code == 0) return "BUF_FMT_INVALID";
   const UnifiedFormat* f = findUnifiedFormat(gen, code);

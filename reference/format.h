@@ -122,6 +122,8 @@ struct UnifiedFormat {
 std::span<const UnifiedFormat> unifiedFormats(Gen gen);
 // nullptr when the code names no buffer format on the generation (0, or past the table).
 const UnifiedFormat* findUnifiedFormat(Gen gen, uint8_t code);
+// The code of a (data format, number format) pair on the generation; nullptr when it has none.
+const UnifiedFormat* findUnifiedFormat(Gen gen, Dfmt dfmt, Nfmt nfmt);
 // LLVM's spelling: "BUF_FMT_32_32_FLOAT", "BUF_FMT_INVALID" for 0; an unnamed code as its
 // decimal number, as llvm-mc prints it.
 std::string llvmUnifiedFormatName(Gen gen, uint8_t code);

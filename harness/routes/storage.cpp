@@ -122,6 +122,17 @@ gcn::VSharp makeStorageBufferVSharp(uint64_t base, uint32_t rangeBytes) {
   return v;
 }
 
+gcn::VSharp makeStorageBufferVSharp(gcn::Gen gen, uint64_t base, uint32_t rangeBytes) {
+  gcn::VSharp v = makeStorageBufferVSharp(base, rangeBytes);
+  if (gcn::isGcn(gen)) return v;
+  v.dataFormat = gcn::Dfmt::Invalid;
+  v.numFormat = gcn::Nfmt::Unorm;
+  v.format = gcn::findUnifiedFormat(gen, gcn::Dfmt::F32, gcn::Nfmt::Float)->code;
+  v.oobSelect = 3;
+  v.resourceLevel = gen != gcn::Gen::Gfx11;
+  return v;
+}
+
 std::string storageVariant(const DeviceCase& c) {
   if (c.binding != Binding::StorageBuffer || !isTyped(c.inst.op)) return "";
   std::string m(c.inst.op->mnemonic);

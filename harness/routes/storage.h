@@ -29,6 +29,9 @@ std::unique_ptr<Route> makeStorageRoute(vk::Context& ctx);
 // "S_008F0C_NUM_FORMAT(V_008F0C_BUF_NUM_FORMAT_FLOAT) |
 // S_008F0C_DATA_FORMAT(V_008F0C_BUF_DATA_FORMAT_32)"; radeonsi builds the same word 3).
 gcn::VSharp makeStorageBufferVSharp(uint64_t base, uint32_t rangeBytes);
+// The same for a generation: on GFX10+ RADV's raw V# (docs/rdna.md): 32_FLOAT as the unified
+// code, OOB_SELECT 3 (raw), RESOURCE_LEVEL 1 where the field exists.
+gcn::VSharp makeStorageBufferVSharp(gcn::Gen gen, uint64_t base, uint32_t rangeBytes);
 
 // The shader variant (shaders/variants.cmake) for a storage case ("storage_load_dwordx3"),
 // "" when the case is not one.

@@ -14,6 +14,7 @@
 
 #include "reference/error.h"
 #include "reference/gen.h"
+#include "reference/text.h"
 
 namespace gcnprobe::vk {
 namespace {
@@ -228,12 +229,20 @@ void applyDriver() {
       const std::string family = envOr("GCNPROBE_RADV_NULL");
       std::vector<fs::path> icds = d.icds;
       if (!family.empty()) {
-        const gcn::Chip& chip = gcn::parseChip(family);
-        if (chip.radvFamily.empty())
+        // GCN and RDNA chips: an RDNA null device serves the parts that model RDNA (the V#
+        // self-check); the rest treats it as a device that is not GCN.
+        const gcn::Chip& chip = gcn::parseAnyChip(family);
+        // Mesa 22.3 named some RDNA chips by gfxip (gfx1100 for navi31): the user who gives
+        // that name gets it.
+        const std::string lower = gcn::asciiLower(family);
+        const std::string_view radvName =
+            !chip.radvFamilyMesa22.empty() && lower == chip.radvFamilyMesa22 ? chip.radvFamilyMesa22
+                                                                             : chip.radvFamily;
+        if (radvName.empty())
           throw gcn::Error(gcn::Place{"GCNPROBE_RADV_NULL", 0, 0},
                            "RADV has no family for '" + family + "'");
         icds = {radvManifest()};
-        setEnv("RADV_FORCE_FAMILY", std::string(chip.radvFamily));
+        setEnv("RADV_FORCE_FAMILY", std::string(radvName));
         // VK_DRIVER_FILES names RADV alone below; the loader's filters (ours, inherited from
         // a parent process, or the user's) could only hide it.
         unsetenv("VK_LOADER_DRIVERS_DISABLE");

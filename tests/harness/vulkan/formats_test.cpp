@@ -246,4 +246,44 @@ TEST(VSharpSelfCheck, TableAgreesWithTheDriversDescriptors) {
   }
 }
 
+// The same on RADV's RDNA null devices (docs/rdna.md): every descriptor agrees with the table's
+// V# (the unified FORMAT of the pair, OOB_SELECT, RESOURCE_LEVEL) except the storage texel
+// buffers of the five 8-bit SRGB formats, for which RADV 25 writes a FORMAT that names another
+// format or none; exactly those differ, in FORMAT alone. Mesa 22.3 has no descriptor buffers
+// and calls navi31 gfx1100.
+TEST(VSharpSelfCheck, TableAgreesWithRadvsRdnaDescriptors) {
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
+  for (const char* chip : {"navi10", "navi21", "navi31"}) {
+    SCOPED_TRACE(chip);
+    auto r = gcnprobe::test_support::runGcnprobe(std::string("--radv-null ") + chip +
+                                                 " formats --self-check --json");
+    if (std::string(chip) == "navi31" &&
+        r.out.find("has no VK_EXT_descriptor_buffer") == std::string::npos &&
+        r.out.find("{") == std::string::npos)
+      r = gcnprobe::test_support::runGcnprobe("--radv-null gfx1100 formats --self-check --json");
+    if (r.out.find("has no VK_EXT_descriptor_buffer") != std::string::npos) {
+      EXPECT_EQ(r.exit, 2) << r.out;
+      EXPECT_NE(r.out.find("Mesa 22."), std::string::npos) << "only Mesa 22 lacks it: " << r.out;
+      continue;
+    }
+    ASSERT_EQ(r.exit, 1) << r.out.substr(0, 3000);
+    const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+    EXPECT_EQ(doc["chip"], chip);
+    EXPECT_GT(doc["checks"].size(), 100u);
+    EXPECT_TRUE(doc["checks"][0]["agrees"].get<bool>()) << doc["checks"][0].dump();
+    std::set<std::string> differing;
+    for (const auto& c : doc["checks"]) {
+      if (c["agrees"].get<bool>()) continue;
+      differing.insert(c["vk_format"].get<std::string>() + " " + c["binding"].get<std::string>());
+      ASSERT_EQ(c["differences"].size(), 1u) << c.dump();
+      EXPECT_EQ(c["differences"][0].get<std::string>().rfind("format (FORMAT)", 0), 0u) << c.dump();
+    }
+    EXPECT_EQ(differing,
+              (std::set<std::string>{
+                  "VK_FORMAT_R8_SRGB storage-texel", "VK_FORMAT_R8G8_SRGB storage-texel",
+                  "VK_FORMAT_R8G8B8A8_SRGB storage-texel", "VK_FORMAT_B8G8R8A8_SRGB storage-texel",
+                  "VK_FORMAT_A8B8G8R8_SRGB_PACK32 storage-texel"}));
+  }
+}
+
 }  // namespace

@@ -36,6 +36,32 @@ TEST(GcnDetect, RadvNames) {
   EXPECT_EQ(h->gen, gcn::Gen::Gfx7);
 }
 
+// RDNA: the names the null devices of Mesa 22.3 and Mesa 25 gave (each measured with
+// RADV_FORCE_FAMILY and `gcnprobe devices`: NAVI10, NAVI21, NAVI31 on Mesa 25, GFX1100 on Mesa
+// 22.3, RAPHAEL_MENDOCINO on Mesa 25). Only the RDNA lookup answers for them.
+TEST(GcnDetect, RdnaNames) {
+  struct Case {
+    const char* device;
+    const char* chip;
+    gcn::Gen gen;
+  } const cases[] = {
+      {"Null hardware (RADV NAVI10)", "navi10", gcn::Gen::Gfx10},
+      {"AMD Radeon RX 6800 (RADV NAVI21)", "navi21", gcn::Gen::Gfx10_3},
+      {"Null hardware (RADV NAVI31)", "navi31", gcn::Gen::Gfx11},
+      {"Null hardware (RADV GFX1100)", "navi31", gcn::Gen::Gfx11},
+      {"Null hardware (RADV RAPHAEL_MENDOCINO)", "raphael", gcn::Gen::Gfx10_3},
+  };
+  for (const Case& c : cases) {
+    const auto chip = gcnprobe::rdnaChipFromDeviceName(c.device);
+    ASSERT_TRUE(chip.has_value()) << c.device;
+    EXPECT_EQ(chip->name, c.chip) << c.device;
+    EXPECT_EQ(chip->gen, c.gen) << c.device;
+    EXPECT_FALSE(chipFromDeviceName(c.device).has_value()) << c.device;
+  }
+  EXPECT_FALSE(gcnprobe::rdnaChipFromDeviceName("Null hardware (RADV VEGA10)").has_value());
+  EXPECT_FALSE(gcnprobe::rdnaChipFromDeviceName("llvmpipe (LLVM 15.0.6, 256 bits)").has_value());
+}
+
 TEST(GcnDetect, NonGcnNamesAreNotGcn) {
   EXPECT_FALSE(chipFromDeviceName("AMD Radeon RX 5700 XT (RADV NAVI10)").has_value());
   EXPECT_FALSE(chipFromDeviceName("llvmpipe (LLVM 15.0.6, 256 bits)").has_value());
