@@ -490,6 +490,9 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
 
   if (noVdata && !seen.lds)
     failAt(mnem.column, "no VDATA: only a load to LDS (lds) names none on " + where);
+  if (isRdna(gen) && seen.lds && !noVdata && !op.ldsData)
+    failAt(vdata.column, "a load to LDS names no VDATA on " + where +
+                             " (LLVM's form: MNEMONIC VADDR|off, SRSRC, SOFFSET ... lds)");
   if (op.kind != OpKind::Cache && !op.ldsData && !noVdata) {
     const unsigned want = vdataRegs(op, chip, inst.tfe);
     const unsigned wantLlvm14 = vdataRegs(op, chip, false);

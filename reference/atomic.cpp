@@ -102,9 +102,12 @@ AtomicOutcome apply(AtomicOp op, U mem, U src, U cmp) {
       F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
       const F sum = m + s;
       r = std::bit_cast<U>(sum);
+      // Knuth's two-sum: the rounding error of m + s, exactly (no wider type is wide enough
+      // when the exponents lie far apart).
+      const F bv = sum - m;
+      const F err = (m - (sum - bv)) + (s - bv);
       if (floatUnclaimed(m, s) || std::fpclassify(sum) == FP_SUBNORMAL || std::isinf(sum) ||
-          static_cast<long double>(sum) !=
-              static_cast<long double>(m) + static_cast<long double>(s)) {
+          err != F(0)) {
         out.claimed = false;
         out.reason =
             "ADD_F32 with a NaN, denormal, signed-zero pair or an inexact sum: the rounding "

@@ -219,6 +219,13 @@ std::optional<Instruction> decodeOrWhy(Gen gen, uint32_t w0, uint32_t w1, std::s
     ignoredW1 = mask(*findInstField(gen, encoding, F::Vaddr))
                 << findInstField(gen, encoding, F::Vaddr)->lsb;
   }
+  // The same for VDATA of a GFX10 load to LDS, which names none: llvm-mc 15 -disassemble
+  // prints e0311000 80010502 as `buffer_load_dword v2, s[4:7], 0 offen lds`.
+  if (isRdna(gen) && inst.lds && inst.vdata != 0) {
+    inst.vdata = 0;
+    ignoredW1 |= mask(*findInstField(gen, encoding, F::Vdata))
+                 << findInstField(gen, encoding, F::Vdata)->lsb;
+  }
   if (const std::optional<std::string> bad = validationError(gen, inst)) {
     why = where + *bad;
     return std::nullopt;

@@ -188,9 +188,11 @@ const Chip& parseChip(std::string_view text) {
   const std::string t = normalized(text);
   if (const Chip* c = lookup(t, kGcnChips, kGcnGeneric, kGcnAliases)) return *c;
   if (const Chip* c = lookup(t, kRdnaChips, kRdnaGeneric, kRdnaAliases))
-    throw Error("'" + std::string(text) + "' is an RDNA " + std::string(genName(c->gen)) +
-                " chip or generation: this part of gcnprobe models GCN (gfx6-gfx9) only; the "
-                "RDNA model covers instructions, encodings and formats (asm, disasm)");
+    throw Error(
+        "'" + std::string(text) + "' is an RDNA " + std::string(genName(c->gen)) +
+        " chip or generation: this part of gcnprobe models GCN (gfx6-gfx9) only; the "
+        "RDNA model covers instructions, encodings, formats and the V# (asm, disasm, vsharp, "
+        "formats --self-check)");
   throw Error("unknown GCN generation or chip '" + std::string(text) +
               "': expected gfx6|gfx7|gfx8|gfx9, GCN1.0|1.1|1.2|1.4, a gfxip such as gfx803, or "
               "a chip: " +

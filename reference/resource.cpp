@@ -459,7 +459,6 @@ std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
   for (const VSharpField& f : kFields) {
     const uint64_t x = get(v, f);
     if (!vsharpFieldExists(gen, f)) {
-      if (findField(gen, f.name) != &f) continue;  // the generation's row of this name decides
       if (x != 0)
         throw Error("V# field " + std::string(f.reg) + " (" + std::string(f.name) +
                     ") does not exist on " + std::string(genName(gen)) + " but is set to " +

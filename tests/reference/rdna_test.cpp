@@ -18,6 +18,7 @@
 #include "reference/format.h"
 #include "reference/gen.h"
 #include "reference/opcodes.h"
+#include "reference/resource.h"
 
 namespace gcntest {
 std::vector<const gcn::OpcodeInfo*> opcodesOn(gcn::Gen gen);
@@ -72,7 +73,7 @@ constexpr Golden kGoldens[] = {
     // [0x00,0x00,0x50,0xe0,0x00,0x01,0x01,0x7d]: m0 is 125 on GFX11
     {Gen::Gfx11, "buffer_load_b32 v1, off, s[4:7], m0", 0xe0500000, 0x7d010100},
     // [0x00,0x00,0x50,0xe0,0x00,0x01,0x21,0x80]: TFE at dword 1 bit 21
-    {Gen::Gfx11, "buffer_load_b32 v[1:2], off, s[4:7], 0 tfe", 0xe0500000, 0x80210100},
+    {Gen::Gfx11, "buffer_load_b32 v1, off, s[4:7], 0 tfe", 0xe0500000, 0x80210100},
     // [0x00,0x00,0x58,0xe1,0x00,0x01,0x01,0x80]: ADD_F32 0x56
     {Gen::Gfx11, "buffer_atomic_add_f32 v1, off, s[4:7], 0", 0xe1580000, 0x80010100},
     // [0x00,0x00,0x98,0xe0,0x00,0x01,0x01,0x80]: D16_HI format load, 0x26
@@ -94,6 +95,26 @@ TEST(Rdna, EncodingMatchesLlvmMc15GoldenWords) {
 // (MUBUF) and bit 3 of an MTBUF opcode at dword 1 bit 21. llvm-mc 15 -disassemble names
 // 0xe2000000 0x80010100 buffer_load_format_d16_x and 0xe8080000 0x80210100
 // tbuffer_load_format_d16_x on gfx1010.
+// llvm-mc 15 -disassemble -mcpu=gfx1010 reads a set VDATA field of a load to LDS as don't-care:
+// e0311000 80010502 prints as `buffer_load_dword v2, s[4:7], 0 offen lds`.
+TEST(Rdna, VdataOfALoadToLdsIsDontCare) {
+  const gcn::Instruction inst = gcn::decode(Gen::Gfx10, 0xe0311000, 0x80010502);
+  EXPECT_EQ(gcn::printInstruction(Gen::Gfx10, inst), "buffer_load_dword v2, s[4:7], 0 offen lds");
+  EXPECT_EQ(gcn::encode(Gen::Gfx10, inst)[1], 0x80010002u);
+}
+
+// A V# member of a field the generation lacks must be 0 to encode, also where the generation
+// has another field of that name (SWIZZLE_ENABLE: 1 bit on GCN/GFX10, 2 bits on GFX11).
+TEST(Rdna, SwizzleFieldsOfTheOtherLayoutMustBeZero) {
+  gcn::VSharp one;
+  one.swizzleEnable = true;
+  EXPECT_THROW(gcn::encodeVSharp(Gen::Gfx11, one), gcn::Error);
+  gcn::VSharp two;
+  two.swizzleEnableGfx11 = 3;
+  EXPECT_THROW(gcn::encodeVSharp(Gen::Gfx9, two), gcn::Error);
+  EXPECT_EQ(gcn::encodeVSharp(Gen::Gfx11, two)[1], 0xc0000000u);
+}
+
 TEST(Rdna, Gfx10OpcodeTopBitLivesApart) {
   EXPECT_EQ(gcn::decode(Gen::Gfx10, 0xe2000000, 0x80010100).op->mnemonic,
             "buffer_load_format_d16_x");
@@ -129,6 +150,9 @@ TEST(Rdna, ModifiersAndNamesBelongToTheirGenerations) {
   EXPECT_THROW(gcn::parseInstruction(Gen::Gfx9, "buffer_load_dword v1, off, s[4:7], null"),
                gcn::Error);
   EXPECT_THROW(gcn::parseInstruction(Gen::Gfx11, "buffer_load_dword off, s[4:7], 0 lds"),
+               gcn::Error);
+  // A GFX10 load to LDS names no VDATA; llvm-mc 15 rejects one, even v0.
+  EXPECT_THROW(gcn::parseInstruction(Gen::Gfx10, "buffer_load_dword v0, v2, s[4:7], 0 offen lds"),
                gcn::Error);
   EXPECT_THROW(gcn::parseInstruction(Gen::Gfx10, "buffer_atomic_csub v1, off, s[4:7], 0 glc"),
                gcn::Error);  // GFX10.3 and later
@@ -200,6 +224,9 @@ TEST(Rdna, NewAtomics) {
   EXPECT_TRUE(exact.claimed);
   EXPECT_EQ(exact.newValue, bits(3.75f));
   EXPECT_FALSE(gcn::applyAtomic(gcn::AtomicOp::Fadd, false, bits(1.0f), bits(1e-8f), 0).claimed);
+  // Exponents 70 apart: the float sum rounds, which an 80-bit long double would hide.
+  EXPECT_FALSE(gcn::applyAtomic(gcn::AtomicOp::Fadd, false, bits(1.0f), bits(0x1p-70f), 0).claimed);
+  EXPECT_FALSE(gcn::applyAtomic(gcn::AtomicOp::Fadd, false, bits(1e30f), bits(1e-30f), 0).claimed);
 }
 
 TEST(Rdna, ChipsAndNames) {
