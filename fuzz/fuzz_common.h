@@ -20,10 +20,10 @@ inline void check(bool holds, const char* what, const std::string& detail = "") 
   std::abort();
 }
 
-// The first input byte picks the generation; the rest is the text or words.
+// The first input byte picks the generation, GCN or RDNA; the rest is the text or words.
 inline gcn::Gen takeGen(const uint8_t*& data, size_t& size) {
   if (size == 0) return gcn::Gen::Gfx8;
-  const auto gen = static_cast<gcn::Gen>(6 + data[0] % 4);
+  const gcn::Gen gen = gcn::kAllGens[data[0] % gcn::kGenCount];
   ++data;
   --size;
   return gen;

@@ -310,8 +310,9 @@ std::array<uint32_t, 2> coveredBits(gcn::Gen gen, gcn::Encoding enc) {
   std::array<uint32_t, 2> seen{};
   for (const gcn::InstField f :
        {gcn::InstField::Offset, gcn::InstField::Offen, gcn::InstField::Idxen, gcn::InstField::Glc,
-        gcn::InstField::Addr64, gcn::InstField::Lds, gcn::InstField::Slc, gcn::InstField::Op,
-        gcn::InstField::Dfmt, gcn::InstField::Nfmt, gcn::InstField::Encoding, gcn::InstField::Vaddr,
+        gcn::InstField::Addr64, gcn::InstField::Dlc, gcn::InstField::Lds, gcn::InstField::Slc,
+        gcn::InstField::Op, gcn::InstField::OpHi, gcn::InstField::Dfmt, gcn::InstField::Nfmt,
+        gcn::InstField::Format, gcn::InstField::Encoding, gcn::InstField::Vaddr,
         gcn::InstField::Vdata, gcn::InstField::Srsrc, gcn::InstField::Tfe,
         gcn::InstField::Soffset}) {
     const gcn::InstFieldBits* b = gcn::findInstField(gen, enc, f);
@@ -337,6 +338,20 @@ TEST(EncodingFields, TableCoversEachWordOnce) {
   EXPECT_EQ(coveredBits(Gen::Gfx6, gcn::Encoding::Mtbuf)[0], 0xffffffffu);
   EXPECT_EQ(coveredBits(Gen::Gfx8, gcn::Encoding::Mtbuf)[0], 0xffffffffu);
   EXPECT_EQ(coveredBits(Gen::Gfx9, gcn::Encoding::Mtbuf)[1], 0xffdfffffu);
+  // GFX10/10.3 (docs/rdna.md): MUBUF word 0 leaves bit 17 (LDS 16, OP from 18, its top bit at
+  // 25), word 1 bit 21; MTBUF is full, the opcode's top bit taking word 1 bit 21.
+  for (Gen gen : {Gen::Gfx10, Gen::Gfx10_3}) {
+    EXPECT_EQ(coveredBits(gen, gcn::Encoding::Mubuf)[0], 0xfffdffffu);
+    EXPECT_EQ(coveredBits(gen, gcn::Encoding::Mubuf)[1], 0xffdfffffu);
+    EXPECT_EQ(coveredBits(gen, gcn::Encoding::Mtbuf)[0], 0xffffffffu);
+    EXPECT_EQ(coveredBits(gen, gcn::Encoding::Mtbuf)[1], 0xffffffffu);
+  }
+  // GFX11: MUBUF word 0 leaves bits 15-17 (no LDS bit; OFFEN/IDXEN went to word 1, which is
+  // full with TFE 21, OFFEN 22, IDXEN 23); MTBUF is full.
+  EXPECT_EQ(coveredBits(Gen::Gfx11, gcn::Encoding::Mubuf)[0], 0xfffc7fffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx11, gcn::Encoding::Mubuf)[1], 0xffffffffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx11, gcn::Encoding::Mtbuf)[0], 0xffffffffu);
+  EXPECT_EQ(coveredBits(Gen::Gfx11, gcn::Encoding::Mtbuf)[1], 0xffffffffu);
 }
 
 // The descriptor trace's SRSRC reading: e07c4000 05020480 (ACO, vega10) names s[8:11].
