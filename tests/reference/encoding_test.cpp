@@ -1,7 +1,7 @@
 // Encoder/decoder: bit positions against words llvm-mc 14 printed (pasted below with the
 // command that produced them), and decode(encode(x)) == x over every opcode and a random
-// sample. The random generator here is shared with assembler_test.cpp and llvm_mc_test.cpp
-// (same test executable; declared there as extern).
+// sample. The random generator here is shared with assembler_test.cpp, llvm_mc_test.cpp and
+// rdna_test.cpp (same test executable; declared in tests/support/random_instruction.h).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -10,6 +10,7 @@
 #include "reference/encoding.h"
 #include "reference/error.h"
 #include "reference/opcodes.h"
+#include "tests/support/random_instruction.h"
 
 namespace gcntest {
 
@@ -20,8 +21,6 @@ std::vector<const gcn::OpcodeInfo*> opcodesOn(gcn::Gen gen) {
   return out;
 }
 
-// A random valid instruction of `op` on `gen`: every field and modifier that validate()
-// allows there, with the corner values (offset 0/4095, v255, last SRSRC) overweighted.
 gcn::Instruction randomInstruction(gcn::Gen gen, const gcn::OpcodeInfo& op, std::mt19937& rng) {
   auto pick = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
   auto chance = [&](unsigned percent) { return pick(100) < percent; };

@@ -35,11 +35,7 @@
 #include "reference/encoding.h"
 #include "reference/error.h"
 #include "reference/opcodes.h"
-
-namespace gcntest {
-std::vector<const gcn::OpcodeInfo*> opcodesOn(gcn::Gen gen);
-gcn::Instruction randomInstruction(gcn::Gen gen, const gcn::OpcodeInfo& op, std::mt19937& rng);
-}  // namespace gcntest
+#include "tests/support/random_instruction.h"
 
 namespace {
 

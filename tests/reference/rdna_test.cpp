@@ -19,11 +19,7 @@
 #include "reference/gen.h"
 #include "reference/opcodes.h"
 #include "reference/resource.h"
-
-namespace gcntest {
-std::vector<const gcn::OpcodeInfo*> opcodesOn(gcn::Gen gen);
-gcn::Instruction randomInstruction(gcn::Gen gen, const gcn::OpcodeInfo& op, std::mt19937& rng);
-}  // namespace gcntest
+#include "tests/support/random_instruction.h"
 
 namespace {
 
