@@ -80,7 +80,9 @@ std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32
 gcn::Chip selfCheckChip(const vk::DeviceInfo& info) {
   if (info.chip) return *info.chip;
   if (std::optional<gcn::Chip> rdna = rdnaChipFromDeviceName(info.name)) return *rdna;
-  throw gcn::Error(info.name + " is not a GCN or RDNA device: its descriptors are not V#s");
+  throw gcn::Error(info.name +
+                   " is neither a GCN device nor an RDNA chip RADV names: its descriptors are not "
+                   "V#s gcnprobe models");
 }
 
 std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {

@@ -54,7 +54,7 @@ constexpr std::size_t kGcnGeneric = 4;
 
 // RDNA: D16 is packed and the 2-bit alpha signed on every chip (LLVM HasPackedD16VMem from
 // GFX9 on; Mesa's alpha adjust ends with GFX8). Mesa 22.3 calls the GFX11 chips and raphael by
-// their gfxip and has no phoenix.
+// their gfxip (phoenix and phoenix2: gfx1103_r1, gfx1103_r2).
 constexpr Chip kRdnaChips[] = {
     {"gfx10", "gfx1010", Gen::Gfx10, "gfx1010", "navi10", true, true, "navi10"},
     {"gfx10.3", "gfx1030", Gen::Gfx10_3, "gfx1030", "navi21", true, true, "navi21"},
@@ -75,7 +75,8 @@ constexpr Chip kRdnaChips[] = {
     {"navi31", "gfx1100", Gen::Gfx11, "gfx1100", "navi31", true, true, "gfx1100"},
     {"navi32", "gfx1101", Gen::Gfx11, "gfx1101", "navi32", true, true, "gfx1101"},
     {"navi33", "gfx1102", Gen::Gfx11, "gfx1102", "navi33", true, true, "gfx1102"},
-    {"phoenix", "gfx1103", Gen::Gfx11, "gfx1103", "phoenix", true, true, ""},
+    {"phoenix", "gfx1103", Gen::Gfx11, "gfx1103", "phoenix", true, true, "gfx1103_r1"},
+    {"phoenix2", "gfx1103", Gen::Gfx11, "gfx1103", "phoenix2", true, true, "gfx1103_r2"},
 };
 constexpr std::size_t kRdnaGeneric = 3;
 

@@ -285,6 +285,10 @@ std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_
 namespace detail {
 
 std::string rawDeviceProblem(vk::Context& ctx) {
+  // The self-check also reads RDNA descriptors; the raw route places GCN V#s only (the words
+  // of the self-check's refusal of a device that is neither, as before RDNA was modelled).
+  if (!ctx.info().chip)
+    return ctx.info().name + " is not a GCN device: its descriptors are not V#s";
   std::string why;
   try {
     const std::vector<VSharpCheck> checks = checkDriverVSharps(ctx);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -45,6 +46,39 @@ fs::path manifestLibrary(const fs::path& manifest) {
     throw gcn::Error(gcn::Place{manifest.string(), 0, 0},
                      std::string("not an ICD manifest (ICD.library_path): ") + e.what());
   }
+}
+
+// Whether a driver library holds `name` as a NUL-ended string of its own: how RADV keeps its
+// family names (ac_get_family_name), which differ between Mesa versions for some RDNA chips.
+// nullopt when the library cannot be read.
+std::optional<bool> libraryHoldsName(const fs::path& library, const std::string& name) {
+  std::ifstream in(library, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return bytes.find('\0' + name + '\0') != std::string::npos;
+}
+
+// The RADV_FORCE_FAMILY value for a chip: its one name where Mesa versions agree (every GCN
+// chip), else the name (Mesa 25's or Mesa 22.3's) that this RADV library knows. RADV aborts the
+// process on a family it does not know, so an unknown one is refused here.
+std::string radvFamilyFor(const gcn::Chip& chip, const fs::path& manifest) {
+  if (chip.radvFamilyMesa22 == chip.radvFamily) return std::string(chip.radvFamily);
+  fs::path library = manifestLibrary(manifest);
+  if (library.is_relative() && library.has_parent_path())
+    library = manifest.parent_path() / library;
+  for (const std::string_view candidate : {chip.radvFamily, chip.radvFamilyMesa22}) {
+    if (candidate.empty()) continue;
+    const std::optional<bool> known = libraryHoldsName(library, gcn::asciiUpper(candidate));
+    if (!known) return std::string(chip.radvFamily);  // unreadable: RADV decides
+    if (*known) return std::string(candidate);
+  }
+  throw gcn::Error(
+      gcn::Place{"GCNPROBE_RADV_NULL", 0, 0},
+      "this RADV (" + library.string() + ") knows " + std::string(chip.name) +
+          " by none of its names (" + gcn::asciiUpper(chip.radvFamily) +
+          (chip.radvFamilyMesa22.empty() ? std::string()
+                                         : ", " + gcn::asciiUpper(chip.radvFamilyMesa22)) +
+          ")");
 }
 
 bool isRadvManifest(const fs::path& p) {
@@ -232,17 +266,12 @@ void applyDriver() {
         // GCN and RDNA chips: an RDNA null device serves the parts that model RDNA (the V#
         // self-check); the rest treats it as a device that is not GCN.
         const gcn::Chip& chip = gcn::parseAnyChip(family);
-        // Mesa 22.3 named some RDNA chips by gfxip (gfx1100 for navi31): the user who gives
-        // that name gets it.
-        const std::string lower = gcn::asciiLower(family);
-        const std::string_view radvName =
-            !chip.radvFamilyMesa22.empty() && lower == chip.radvFamilyMesa22 ? chip.radvFamilyMesa22
-                                                                             : chip.radvFamily;
-        if (radvName.empty())
+        if (chip.radvFamily.empty())
           throw gcn::Error(gcn::Place{"GCNPROBE_RADV_NULL", 0, 0},
                            "RADV has no family for '" + family + "'");
-        icds = {radvManifest()};
-        setEnv("RADV_FORCE_FAMILY", std::string(radvName));
+        const fs::path manifest = radvManifest();
+        icds = {manifest};
+        setEnv("RADV_FORCE_FAMILY", radvFamilyFor(chip, manifest));
         // VK_DRIVER_FILES names RADV alone below; the loader's filters (ours, inherited from
         // a parent process, or the user's) could only hide it.
         unsetenv("VK_LOADER_DRIVERS_DISABLE");

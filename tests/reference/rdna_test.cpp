@@ -238,7 +238,7 @@ TEST(Rdna, ChipsAndNames) {
   // The Mesa versions name GFX11 differently on RADV's null device (each tried by hand).
   EXPECT_EQ(gcn::parseAnyChip("navi31").radvFamily, "navi31");
   EXPECT_EQ(gcn::parseAnyChip("navi31").radvFamilyMesa22, "gfx1100");
-  EXPECT_EQ(gcn::parseAnyChip("phoenix").radvFamilyMesa22, "");
+  EXPECT_EQ(gcn::parseAnyChip("phoenix").radvFamilyMesa22, "gfx1103_r1");
   EXPECT_EQ(gcn::parseAnyChip("navi21").radvFamilyMesa22, "navi21");
   // The GCN-only parser names the reason.
   try {
