@@ -1,6 +1,6 @@
 // AMD graphics generations and the chips that belong to them: GCN (GFX6..GFX9 = GCN 1.0, 1.1,
 // 1.2, 1.4), which the whole tool models, and RDNA (GFX10 = RDNA 1, GFX10.3 = RDNA 2, GFX11 =
-// RDNA 3), which the reference models so far as instructions, encodings and formats
+// RDNA 3), which the reference models so far as instructions, encodings, formats and the V#
 // (docs/rdna.md). The chip table is the one place that knows chip names, LLVM -mcpu names, RADV
 // family names and per-chip quirks such as D16 packing.
 #pragma once

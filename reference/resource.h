@@ -52,7 +52,7 @@ struct VSharp {
   bool userVmMode = false;         // GFX9
   bool nv = false;                 // GFX9
   uint8_t type = 0;                // 2 bits; 0 = buffer
-  uint8_t format = 0;              // GFX10+: the unified FORMAT (7 bits, GFX11 6 bits); 0 = INVALID
+  uint8_t format = 0;              // GFX10+: the unified FORMAT (7 bits); 0 = INVALID
   bool resourceLevel = false;      // GFX10/10.3 (drivers set 1)
   uint8_t llcNoalloc = 0;          // GFX10.3, 2 bits
   uint8_t oobSelect = 0;           // GFX10+, 2 bits: the range check (docs/rdna.md)
