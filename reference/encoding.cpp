@@ -12,16 +12,15 @@ using F = InstField;
 constexpr std::array<bool, 2> kBoth{true, true};
 constexpr std::array<bool, 2> kMubuf{true, false};
 constexpr std::array<bool, 2> kMtbuf{false, true};
-using Gens = std::array<bool, kGenCount>;  // gfx6, gfx7, gfx8, gfx9, gfx10, gfx10.3, gfx11
-constexpr Gens kAll{true, true, true, true, true, true, true};
-constexpr Gens kGcn{true, true, true, true, false, false, false};
-constexpr Gens kGfx67{true, true, false, false, false, false, false};
-constexpr Gens kGfx89{false, false, true, true, false, false, false};
-constexpr Gens kGfx10{false, false, false, false, true, true, false};  // gfx10 and gfx10.3
-constexpr Gens kGfx11{false, false, false, false, false, false, true};
-constexpr Gens kRdna{false, false, false, false, true, true, true};
-constexpr Gens kGcnGfx10{true, true, true, true, true, true, false};
-constexpr Gens kGfx67Gfx10{true, true, false, false, true, true, false};
+constexpr GenMask kAll = genRange(Gen::Gfx6, Gen::Gfx11);
+constexpr GenMask kGcn = genRange(Gen::Gfx6, Gen::Gfx9);
+constexpr GenMask kGfx67 = genRange(Gen::Gfx6, Gen::Gfx7);
+constexpr GenMask kGfx89 = genRange(Gen::Gfx8, Gen::Gfx9);
+constexpr GenMask kGfx10 = genRange(Gen::Gfx10, Gen::Gfx10_3);  // gfx10 and gfx10.3
+constexpr GenMask kGfx11 = genRange(Gen::Gfx11, Gen::Gfx11);
+constexpr GenMask kRdna = genRange(Gen::Gfx10, Gen::Gfx11);
+constexpr GenMask kGcnGfx10 = genRange(Gen::Gfx6, Gen::Gfx10_3);
+constexpr GenMask kGfx67Gfx10 = kGfx67 | kGfx10;
 
 // The one table of MUBUF/MTBUF field positions (CLRX GcnInstrsMtbuf; LLVM BUFInstructions.td
 // MUBUF_Real_gfx6_gfx7, MUBUF_Real_vi, MUBUF_Real_gfx10, MUBUF_Real_gfx11 and the MTBUF

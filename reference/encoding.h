@@ -48,9 +48,9 @@ enum class InstField : uint8_t {
 // GFX8; MTBUF OP from [18:16] to [18:15]; GFX11 moved OFFEN, IDXEN and TFE to dword 1).
 struct InstFieldBits {
   InstField field;
-  std::array<bool, 2> onEncoding;     // MUBUF, MTBUF
-  std::array<bool, kGenCount> onGen;  // per generation (genIndex)
-  uint8_t dword;                      // 0 or 1
+  std::array<bool, 2> onEncoding;  // MUBUF, MTBUF
+  GenMask onGen;                   // per generation (genIndex)
+  uint8_t dword;                   // 0 or 1
   uint8_t lsb;
   uint8_t width;
 };

@@ -262,15 +262,8 @@ uint8_t parseUnifiedFormat(Gen gen, std::string_view text) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0;
   });
   if (number) {
-    unsigned value = 0;
-    for (char c : up) {
-      if (!std::isdigit(static_cast<unsigned char>(c)) || value > 127) {
-        value = 1000;
-        break;
-      }
-      value = value * 10 + static_cast<unsigned>(c - '0');
-    }
-    if (value <= 127) return static_cast<uint8_t>(value);
+    uint64_t value = 0;
+    if (parseUnsigned(up, value) && value <= 127) return static_cast<uint8_t>(value);
     throw Error("unified format '" + std::string(text) + "' is not a number 0..127");
   }
   if (up.rfind("BUF_FMT_", 0) != 0) up = std::string("BUF_FMT_").append(up);

@@ -5,6 +5,7 @@
 // family names and per-chip quirks such as D16 packing.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -34,6 +35,22 @@ inline constexpr std::size_t kGenCount = std::size(kAllGens);
 constexpr std::size_t genIndex(Gen gen) {
   return static_cast<std::size_t>(gen) - 6;
 }
+// Which generations a per-generation table row applies to, indexed by genIndex.
+using GenMask = std::array<bool, kGenCount>;
+// The generations first..last in Gen order: genRange(Gen::Gfx6, Gen::Gfx9) is GCN.
+constexpr GenMask genRange(Gen first, Gen last) {
+  GenMask m{};
+  for (Gen g : kAllGens)
+    m[genIndex(g)] = g >= first && g <= last;
+  return m;
+}
+constexpr GenMask operator|(const GenMask& a, const GenMask& b) {
+  GenMask m{};
+  for (std::size_t i = 0; i < kGenCount; ++i)
+    m[i] = a[i] || b[i];
+  return m;
+}
+
 constexpr bool isGcn(Gen gen) {
   return gen <= Gen::Gfx9;
 }

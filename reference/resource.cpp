@@ -12,17 +12,15 @@ namespace gcn {
 namespace {
 
 using Kind = VSharpFieldKind;
-// Columns gfx6, gfx7, gfx8, gfx9, gfx10, gfx10.3, gfx11 (genIndex).
-using GenColumns = std::array<bool, kGenCount>;
-constexpr GenColumns kAll{true, true, true, true, true, true, true};
-constexpr GenColumns kGcn{true, true, true, true, false, false, false};
-constexpr GenColumns kGcnGfx10{true, true, true, true, true, true, false};
-constexpr GenColumns kGfx6to8{true, true, true, false, false, false, false};
-constexpr GenColumns kGfx9{false, false, false, true, false, false, false};
-constexpr GenColumns kGfx10{false, false, false, false, true, true, false};  // gfx10, gfx10.3
-constexpr GenColumns kGfx10_3{false, false, false, false, false, true, false};
-constexpr GenColumns kGfx11{false, false, false, false, false, false, true};
-constexpr GenColumns kRdna{false, false, false, false, true, true, true};
+constexpr GenMask kAll = genRange(Gen::Gfx6, Gen::Gfx11);
+constexpr GenMask kGcn = genRange(Gen::Gfx6, Gen::Gfx9);
+constexpr GenMask kGcnGfx10 = genRange(Gen::Gfx6, Gen::Gfx10_3);
+constexpr GenMask kGfx6to8 = genRange(Gen::Gfx6, Gen::Gfx8);
+constexpr GenMask kGfx9 = genRange(Gen::Gfx9, Gen::Gfx9);
+constexpr GenMask kGfx10 = genRange(Gen::Gfx10, Gen::Gfx10_3);  // gfx10, gfx10.3
+constexpr GenMask kGfx10_3 = genRange(Gen::Gfx10_3, Gen::Gfx10_3);
+constexpr GenMask kGfx11 = genRange(Gen::Gfx11, Gen::Gfx11);
+constexpr GenMask kRdna = genRange(Gen::Gfx10, Gen::Gfx11);
 
 // The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in CLRX
 // GcnMemHandling's "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation

@@ -112,11 +112,11 @@ DstSel parseDstSel(std::string_view text);
 // that have it; decode, encode, the text form and `gcnprobe vsharp` all read it.
 enum class VSharpFieldKind : uint8_t { Number, Address, Flag, DstSel, Nfmt, Dfmt, Format };
 struct VSharpField {
-  std::string_view name;              // text-form name, e.g. "num_records", "dst_sel_x"
-  std::string_view reg;               // register field name, e.g. "NUM_RECORDS"
-  uint8_t bit;                        // position of the lowest bit in the 128-bit V# (CLRX table)
-  uint8_t width;                      // bits
-  std::array<bool, kGenCount> onGen;  // exists on the generation (genIndex)
+  std::string_view name;  // text-form name, e.g. "num_records", "dst_sel_x"
+  std::string_view reg;   // register field name, e.g. "NUM_RECORDS"
+  uint8_t bit;            // position of the lowest bit in the 128-bit V# (CLRX table)
+  uint8_t width;          // bits
+  GenMask onGen;          // exists on the generation (genIndex)
   VSharpFieldKind kind;
 };
 std::span<const VSharpField> vsharpFields();

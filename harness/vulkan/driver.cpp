@@ -48,29 +48,28 @@ fs::path manifestLibrary(const fs::path& manifest) {
   }
 }
 
-// Whether a driver library holds `name` as a NUL-ended string of its own: how RADV keeps its
-// family names (ac_get_family_name), which differ between Mesa versions for some RDNA chips.
-// nullopt when the library cannot be read.
-std::optional<bool> libraryHoldsName(const fs::path& library, const std::string& name) {
+// A driver library's bytes, read once; nullopt when it cannot be read.
+std::optional<std::string> libraryBytes(const fs::path& library) {
   std::ifstream in(library, std::ios::binary);
   if (!in) return std::nullopt;
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return bytes.find('\0' + name + '\0') != std::string::npos;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // The RADV_FORCE_FAMILY value for a chip: its one name where Mesa versions agree (every GCN
-// chip), else the name (Mesa 25's or Mesa 22.3's) that this RADV library knows. RADV aborts the
-// process on a family it does not know, so an unknown one is refused here.
+// chip), else the name (Mesa 25's or Mesa 22.3's) that this RADV library knows. RADV keeps its
+// family names (ac_get_family_name) as NUL-ended strings in the library and aborts the process
+// on a family it does not know, so an unknown one is refused here.
 std::string radvFamilyFor(const gcn::Chip& chip, const fs::path& manifest) {
   if (chip.radvFamilyMesa22 == chip.radvFamily) return std::string(chip.radvFamily);
   fs::path library = manifestLibrary(manifest);
   if (library.is_relative() && library.has_parent_path())
     library = manifest.parent_path() / library;
+  const std::optional<std::string> bytes = libraryBytes(library);
+  if (!bytes) return std::string(chip.radvFamily);  // unreadable: RADV decides
   for (const std::string_view candidate : {chip.radvFamily, chip.radvFamilyMesa22}) {
-    if (candidate.empty()) continue;
-    const std::optional<bool> known = libraryHoldsName(library, gcn::asciiUpper(candidate));
-    if (!known) return std::string(chip.radvFamily);  // unreadable: RADV decides
-    if (*known) return std::string(candidate);
+    if (!candidate.empty() &&
+        bytes->find('\0' + gcn::asciiUpper(candidate) + '\0') != std::string::npos)
+      return std::string(candidate);
   }
   throw gcn::Error(
       gcn::Place{"GCNPROBE_RADV_NULL", 0, 0},
