@@ -11,6 +11,8 @@ namespace {
 constexpr uint32_t kLiteral = 255;  // operand code: a 32-bit literal follows the instruction
 constexpr uint32_t kSdwa = 249;     // VOP1/2/C SRC0 on gfx8+: an SDWA dword follows
 constexpr uint32_t kDpp = 250;      // VOP1/2/C SRC0 on gfx8+: a DPP dword follows
+constexpr uint32_t kDpp8 = 233;     // SRC0 on gfx10+: a DPP8 dword follows
+constexpr uint32_t kDpp8Fi = 234;   // the same with FI (fetch inactive lanes) set
 
 std::string hexWord(uint32_t w) {
   char buf[16];
@@ -22,24 +24,87 @@ bool gfx8Plus(Gen gen) {
   return gen == Gen::Gfx8 || gen == Gen::Gfx9;
 }
 
-// VOP2 opcodes whose encoding always carries a 32-bit constant (K): v_madmk_*/v_madak_*.
-// gfx6/7: v_madmk_f32 = 32, v_madak_f32 = 33; gfx8/9: v_madmk_f32 = 23, v_madak_f32 = 24,
-// v_madmk_f16 = 36, v_madak_f16 = 37 (LLVM VOP2Instructions.td; llvm-mc words in the test).
-bool vop2HasConstant(Gen gen, uint32_t opcode) {
-  if (gfx8Plus(gen)) return opcode == 23 || opcode == 24 || opcode == 36 || opcode == 37;
-  return opcode == 32 || opcode == 33;
-}
-
-// SOPK s_setreg_imm32_b32 carries its immediate as a second dword: opcode 21 on gfx6/7,
-// 20 on gfx8/9 (LLVM SOPInstructions.td).
-bool sopkHasConstant(Gen gen, uint32_t opcode) {
-  return opcode == (gfx8Plus(gen) ? 20u : 21u);
-}
-
 struct Classified {
   CodeClass cls;
   unsigned dwords;
 };
+
+// VOP2 opcodes whose encoding always carries a 32-bit constant (K): v_madmk_*/v_madak_*,
+// v_fmamk_*/v_fmaak_*. gfx6/7: v_madmk_f32 = 32, v_madak_f32 = 33; gfx8/9: v_madmk_f32 = 23,
+// v_madak_f32 = 24, v_madmk_f16 = 36, v_madak_f16 = 37; gfx10: v_madmk_f32 = 32,
+// v_madak_f32 = 33 (gone on gfx10.3 and gfx11), v_fmamk_f32 = 44, v_fmaak_f32 = 45,
+// v_fmamk_f16 = 55, v_fmaak_f16 = 56 (LLVM VOP2Instructions.td; llvm-mc words in the test).
+bool vop2HasConstant(Gen gen, uint32_t opcode) {
+  if (isRdna(gen))
+    return opcode == 44 || opcode == 45 || opcode == 55 || opcode == 56 ||
+           (gen == Gen::Gfx10 && (opcode == 32 || opcode == 33));
+  if (gfx8Plus(gen)) return opcode == 23 || opcode == 24 || opcode == 36 || opcode == 37;
+  return opcode == 32 || opcode == 33;
+}
+
+// SOPK s_setreg_imm32_b32 carries its immediate as a second dword: opcode 21 on gfx6/7 and
+// gfx10/10.3, 20 on gfx8/9, 19 on gfx11 (LLVM SOPInstructions.td).
+bool sopkHasConstant(Gen gen, uint32_t opcode) {
+  if (gen == Gen::Gfx11) return opcode == 19;
+  return opcode == (gfx8Plus(gen) ? 20u : 21u);
+}
+
+// GFX11 VOPD: OPX [25:22] and OPY [21:17] number v_dual_fmaak_f32 1 and v_dual_fmamk_f32 2 in
+// both halves; either carries a constant dword (LLVM VOPDInstructions.td).
+bool vopdHasConstant(uint32_t w) {
+  const uint32_t opx = (w >> 22) & 0xf, opy = (w >> 17) & 0x1f;
+  return opx == 1 || opx == 2 || opy == 1 || opy == 2;
+}
+
+// RDNA classes by the top bits (the GCN rules differ: VOP3 is 110100 there, SMEM 110000).
+bool classifyRdna(Gen gen, uint32_t w, Classified& out) {
+  const uint32_t top6 = w >> 26, top8 = w >> 24;
+  const bool gfx11 = gen == Gen::Gfx11;
+  switch (top6) {
+    case 0x38:
+      out = {CodeClass::Mubuf, 2};
+      return true;
+    case 0x3a:
+      out = {CodeClass::Mtbuf, 2};
+      return true;
+    case 0x3c:  // NSA address dwords: gfx10 NSA [2:1] counts them; gfx11 NSA [0] adds one
+      out = {CodeClass::Mimg, 2 + (gfx11 ? (w & 1) : (w >> 1) & 3)};
+      return true;
+    case 0x35:
+      out = {CodeClass::Vop3, 2};
+      return true;
+    case 0x36:
+      out = {CodeClass::Ds, 2};
+      return true;
+    case 0x37:
+      out = {CodeClass::Flat, 2};
+      return true;
+    case 0x3d:
+      out = {CodeClass::Smem, 2};
+      return true;
+    case 0x3e:
+      out = {CodeClass::Exp, 2};
+      return true;
+    case 0x32:
+      out = gfx11 ? Classified{CodeClass::Vopd, 2} : Classified{CodeClass::Vintrp, 1};
+      return true;
+    default:
+      break;
+  }
+  if (top8 == 0xcc) {
+    out = {CodeClass::Vop3p, 2};
+    return true;
+  }
+  if (gfx11 && top8 == 0xcd) {
+    out = {CodeClass::Vinterp, 2};
+    return true;
+  }
+  if (gfx11 && top8 == 0xce) {
+    out = {CodeClass::Ldsdir, 1};
+    return true;
+  }
+  return false;
+}
 
 // Encoding and base length of the instruction whose first dword is w (literals added by the
 // caller from the operand fields). Returns false for a word no encoding of `gen` matches.
@@ -51,7 +116,7 @@ bool classify(Gen gen, uint32_t w, Classified& out) {
     out = {top7 == 0x3f ? CodeClass::Vop1 : top7 == 0x3e ? CodeClass::Vopc : CodeClass::Vop2, 1};
     return true;
   }
-  if ((w >> 30) == 0b10) {  // scalar ALU: [31:30] = 10
+  if ((w >> 30) == 0b10) {  // scalar ALU: [31:30] = 10 (every generation)
     if (top9 == 0x17d)
       out = {CodeClass::Sop1, 1};
     else if (top9 == 0x17e)
@@ -64,6 +129,7 @@ bool classify(Gen gen, uint32_t w, Classified& out) {
       out = {CodeClass::Sop2, 1};
     return true;
   }
+  if (isRdna(gen)) return classifyRdna(gen, w, out);
   switch (top6) {
     case 0x38:
       out = {CodeClass::Mubuf, 2};
@@ -149,6 +215,14 @@ std::string_view codeClassName(CodeClass c) {
       return "exp";
     case CodeClass::Flat:
       return "flat";
+    case CodeClass::Vop3p:
+      return "vop3p";
+    case CodeClass::Vopd:
+      return "vopd";
+    case CodeClass::Vinterp:
+      return "vinterp";
+    case CodeClass::Ldsdir:
+      return "ldsdir";
   }
   return "?";
 }
@@ -187,7 +261,30 @@ std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint3
     case CodeClass::Vopc: {  // SRC0 [8:0]
       const uint32_t src0 = w & 0x1ff;
       if (src0 == kLiteral || (gfx8Plus(gen) && (src0 == kSdwa || src0 == kDpp))) extra = 1;
+      // gfx10: SDWA, DPP16, DPP8; gfx11: DPP16, DPP8 (no SDWA).
+      if (isRdna(gen) && ((src0 == kSdwa && gen != Gen::Gfx11) || src0 == kDpp || src0 == kDpp8 ||
+                          src0 == kDpp8Fi))
+        extra = 1;
       if (c.cls == CodeClass::Vop2 && vop2HasConstant(gen, (w >> 25) & 0x3f)) extra = 1;
+      break;
+    }
+    case CodeClass::Vop3:
+    case CodeClass::Vop3p: {
+      // RDNA: a literal when any SRC [40:32], [49:41], [58:50] is 255; gfx11 adds a DPP16 /
+      // DPP8 dword when SRC0 says so. Before gfx10 VOP3 has neither.
+      if (!isRdna(gen) || at + 1 >= words.size()) break;
+      const uint32_t w1 = words[at + 1];
+      const uint32_t src0 = w1 & 0x1ff;
+      if (src0 == kLiteral || ((w1 >> 9) & 0x1ff) == kLiteral || ((w1 >> 18) & 0x1ff) == kLiteral)
+        extra = 1;
+      else if (gen == Gen::Gfx11 && (src0 == kDpp || src0 == kDpp8 || src0 == kDpp8Fi))
+        extra = 1;
+      break;
+    }
+    case CodeClass::Vopd: {  // SRC0X [8:0]; SRC0Y [40:32]
+      const bool srcLiteral =
+          (w & 0x1ff) == kLiteral || (at + 1 < words.size() && (words[at + 1] & 0x1ff) == kLiteral);
+      extra = srcLiteral || vopdHasConstant(w) ? 1 : 0;
       break;
     }
     default:
@@ -217,7 +314,7 @@ std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words) 
 }
 
 unsigned sMovB32Opcode(Gen gen) {
-  return gen == Gen::Gfx8 || gen == Gen::Gfx9 ? 0u : 3u;
+  return gen == Gen::Gfx8 || gen == Gen::Gfx9 || gen == Gen::Gfx11 ? 0u : 3u;
 }
 
 std::array<uint32_t, 2> encodeSMovB32Literal(Gen gen, unsigned sdst, uint32_t literal) {
