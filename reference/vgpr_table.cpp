@@ -32,6 +32,7 @@ const VgprOpInfo* findVgprOp(Gen gen, VgprClass cls, unsigned opcode) {
 }
 
 unsigned vop3OpcodeOfVop1(Gen gen, unsigned vop1Opcode) {
+  // GCN3 and Vega moved VOP1 to 320; gfx6/7 and RDNA (gfx10, gfx10.3, gfx11) have it at 384.
   return (gen == Gen::Gfx8 || gen == Gen::Gfx9 ? 320u : 384u) + vop1Opcode;
 }
 
