@@ -23,6 +23,7 @@
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/cases/suite.h"
+#include "harness/gcn_detect.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
@@ -111,10 +112,13 @@ int runWorker(const IsaOptions& o) {
   auto ctx = vk::Context::open("", false, /*descriptorBuffer=*/true);
   const vk::DeviceInfo& info = ctx->info();
   const char* forced = std::getenv("RADV_FORCE_FAMILY");
-  if (!info.chip || forced == nullptr || info.chip->radvFamily != forced)
+  // GCN devices carry their chip in DeviceInfo; an RDNA null device is known by its name.
+  const std::optional<gcn::Chip> found = info.chip ? info.chip : rdnaChipFromDeviceName(info.name);
+  if (!found || forced == nullptr ||
+      (found->radvFamily != forced && found->radvFamilyMesa22 != forced))
     throw gcn::Error("device '" + info.name + "' is not RADV's null device for " +
                      (forced != nullptr ? forced : "(RADV_FORCE_FAMILY unset)"));
-  const gcn::Chip chip = *info.chip;
+  const gcn::Chip chip = *found;
   auto routeList = isa::makeRunRoutes(*ctx);  // the same list `gcnprobe run` uses
   // JSON goes to its own descriptor: the driver and ACO's `system("clrxdisasm --version")`
   // write to stdout.
@@ -251,7 +255,7 @@ int runIsa(const IsaOptions& o) {
     for (gcn::Gen g : gcn::kGcnGens)
       chips.push_back(&gcn::representativeChip(g));
   for (const std::string& f : o.families) {
-    const gcn::Chip& c = gcn::parseChip(f);
+    const gcn::Chip& c = gcn::parseAnyChip(f);
     if (c.radvFamily.empty())
       throw gcn::Error(gcn::Place{"--family", 0, 0}, "RADV has no family for '" + f + "'");
     chips.push_back(&c);
@@ -266,7 +270,7 @@ int runIsa(const IsaOptions& o) {
   for (const gcn::Chip* chip : chips) {
     const std::string family(chip->radvFamily);
     const std::vector<json> lines = runChild(family, o, clrx);
-    const gcn::Chip& real = gcn::parseChip(lines.front().value("chip", family));
+    const gcn::Chip& real = gcn::parseAnyChip(lines.front().value("chip", family));
     json chipJson = {{"chip", std::string(real.name)},
                      {"generation", std::string(gcn::genName(real.gen))},
                      {"device", lines.front().value("device", std::string())},

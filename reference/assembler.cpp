@@ -166,11 +166,10 @@ uint8_t parseSoffset(Gen gen, Token t) {
                            std::string(genName(gen)));
     return static_cast<uint8_t>(code);
   };
-  // GFX11 swapped the codes of m0 and null (LLVM SIRegisterInfo: M0 125, SGPR_NULL 124).
-  if (name == "m0") return gen == Gen::Gfx11 ? 125 : 124;
+  if (name == "m0") return static_cast<uint8_t>(m0SgprCode(gen));
   if (name == "null") {
     if (isGcn(gen)) failAt(t.column, "SOFFSET 'null' exists from gfx10 on");
-    return gen == Gen::Gfx11 ? 124 : 125;
+    return static_cast<uint8_t>(nullSgprCode(gen));
   }
   if (name == "vcc_lo") return 106;
   if (name == "vcc_hi") return 107;
@@ -283,10 +282,8 @@ std::string soffsetText(Gen gen, uint8_t code) {
     throw Error("SOFFSET operand code " + std::to_string(code) + " has no text on " +
                 std::string(genName(gen)));
   if (code < sgprCount(gen)) return std::string("s").append(std::to_string(code));
-  if (code == 124 || code == 125) {
-    const bool m0 = (code == 124) != (gen == Gen::Gfx11);
-    return m0 ? "m0" : "null";
-  }
+  if (code == m0SgprCode(gen)) return "m0";
+  if (isRdna(gen) && code == nullSgprCode(gen)) return "null";
   switch (code) {
     case 106:
       return "vcc_lo";

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "reference/error.h"
+#include "reference/scalar_table.h"
 
 namespace gcn {
 namespace {
@@ -42,11 +43,10 @@ bool vop2HasConstant(Gen gen, uint32_t opcode) {
   return opcode == 32 || opcode == 33;
 }
 
-// SOPK s_setreg_imm32_b32 carries its immediate as a second dword: opcode 21 on gfx6/7 and
-// gfx10/10.3, 20 on gfx8/9, 19 on gfx11 (LLVM SOPInstructions.td).
+// SOPK opcodes that always carry a constant dword (s_setreg_imm32_b32: scalar_table.h).
 bool sopkHasConstant(Gen gen, uint32_t opcode) {
-  if (gen == Gen::Gfx11) return opcode == 19;
-  return opcode == (gfx8Plus(gen) ? 20u : 21u);
+  const ScalarOpInfo* op = findScalarOp(gen, ScalarClass::Sopk, opcode);
+  return op != nullptr && op->extraLiteral;
 }
 
 // GFX11 VOPD: OPX [25:22] and OPY [21:17] number v_dual_fmaak_f32 1 and v_dual_fmamk_f32 2 in
@@ -314,7 +314,7 @@ std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words) 
 }
 
 unsigned sMovB32Opcode(Gen gen) {
-  return gen == Gen::Gfx8 || gen == Gen::Gfx9 || gen == Gen::Gfx11 ? 0u : 3u;
+  return findScalarOpByName(gen, ScalarClass::Sop1, "s_mov_b32")->opcode;
 }
 
 std::array<uint32_t, 2> encodeSMovB32Literal(Gen gen, unsigned sdst, uint32_t literal) {

@@ -71,9 +71,8 @@ std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint3
 // Every instruction of the stream, in order (throws as scanInstruction does).
 std::vector<CodeInstruction> scanCode(Gen gen, std::span<const uint32_t> words);
 
-// SOP1 S_MOV_B32's opcode: 3 on gfx6/7 and gfx10/10.3, 0 on gfx8/9 and gfx11 (the SOP1 opcode
-// tables of AMD's GCN and RDNA ISA manuals; GFX8 renumbered SOP1, GFX10 went back to the
-// GFX6 numbers, GFX11 renumbered again).
+// SOP1 S_MOV_B32's opcode: 3 on gfx6/7 and gfx10/10.3, 0 on gfx8/9 and gfx11
+// (reference/scalar_table.h).
 unsigned sMovB32Opcode(Gen gen);
 // "s_mov_b32 <sdst>, <literal>": SOP1 (bits 31:23 = 0x17d, SDST 22:16, OP 15:8) with SSRC0 =
 // 255 (a 32-bit literal) followed by the literal dword; sdst 124 is M0. Throws gcn::Error for

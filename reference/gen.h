@@ -61,6 +61,15 @@ constexpr bool isRdna(Gen gen) {
 constexpr bool hasWave32(Gen gen) {
   return isRdna(gen);
 }
+// Scalar operand codes of M0 and NULL: M0 is 124 through GFX10.3 and NULL (GFX10+) 125; GFX11
+// swapped them (LLVM SIRegisterInfo.td, the GFX11 encodings: M0 125, SGPR_NULL 124).
+constexpr unsigned m0SgprCode(Gen gen) {
+  return gen == Gen::Gfx11 ? 125 : 124;
+}
+// Only meaningful where isRdna(gen): GCN has no NULL operand (125 is reserved there).
+constexpr unsigned nullSgprCode(Gen gen) {
+  return gen == Gen::Gfx11 ? 124 : 125;
+}
 
 // "gfx6".."gfx9", "gfx10", "gfx10.3", "gfx11".
 std::string_view genName(Gen gen);

@@ -46,7 +46,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   } else {
     d.inst.offen = true;
     d.inst.offset = offset;
-    v = routes::makeStorageBufferVSharp(kBase, kElements * es);
+    v = routes::makeStorageBufferVSharp(chip.gen, kBase, kElements * es);
   }
   const auto words = gcn::encodeVSharp(chip.gen, v);
   gcn::setVsharpWords(d.state, kCaseSrsrc, words);

@@ -45,8 +45,9 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
     d.inst.offen = false;
     if (op.kind == gcn::OpKind::Cache) d.inst.srsrc = 0;
   }
-  gcn::setVsharpWords(d.state, kCaseSrsrc,
-                      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(kBase, kBytes)));
+  gcn::setVsharpWords(
+      d.state, kCaseSrsrc,
+      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(chip.gen, kBase, kBytes)));
   CaseRng rng(seedOf(c.name));
   d.memory.base = kBase;
   d.memory.bytes.resize(kBytes);

@@ -45,7 +45,8 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   d.inst = caseInstruction(op);
   d.inst.offen = true;
   d.inst.offset = offset;
-  const auto words = gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(kBase, bytes));
+  const auto words =
+      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(chip.gen, kBase, bytes));
   gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   const uint64_t seed = seedOf(c.name);
   CaseRng rng(seed);

@@ -41,6 +41,13 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, cons
       norm ? ToleranceId::Norm1Ulp
            : (f.nfmt == gcn::Nfmt::Float ? ToleranceId::PortableTexel : ToleranceId::Exact);
 
+  if (gcn::isRdna(chip.gen)) {
+    // RADV's RDNA vertex-buffer V# (its OOB_SELECT and NUM_RECORDS units) and the GFX10+
+    // vertex shader's argument SGPRs are not modelled: the case is reported, never guessed.
+    c.broken = "the vertex route on " + std::string(gcn::genName(chip.gen)) +
+               " (RADV's RDNA vertex-buffer V# and vertex shader arguments) is not modelled";
+    return c;
+  }
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::VertexAttribute;
   d.format = f.vk;

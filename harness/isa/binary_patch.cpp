@@ -23,7 +23,6 @@ namespace {
 // Bytes on each side of the instruction that must read back as in the template's data: more
 // than the templates' whole code (under 200 bytes).
 constexpr std::size_t kCodeWindow = 512;
-constexpr unsigned kM0 = 124;  // M0's SGPR code (SDST/SSRC fields)
 const std::string kLdsTemplate(kLdsTemplateVariant);
 const std::string kAtomicTemplate(kAtomicTemplateVariant);
 
@@ -497,7 +496,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   std::memcpy(data.data() + t.offset, w.data(), 8);
   std::array<uint32_t, 2> setup{};
   if (t.setsM0) {
-    setup = gcn::encodeSMovB32Literal(chip.gen, kM0, m0);
+    setup = gcn::encodeSMovB32Literal(chip.gen, gcn::m0SgprCode(chip.gen), m0);
     std::memcpy(data.data() + t.setupOffset, setup.data(), 8);
     b.m0Setup = setup;
   }

@@ -194,6 +194,12 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       gen, words, a.in,
       [&](std::size_t i, const std::optional<gcn::CodeClass>&, State& s) {
         const VgprEffects& e = a.effects[i];
+        // A VOPD's Y half reads its source before either half writes.
+        const std::optional<Tag> dual =
+            e.dualWrite
+                ? std::optional<Tag>(e.dualCopy ? s.cur[e.dualMoveSrc % kVgprs]
+                                                : Tag{Tag::K::Def, static_cast<uint32_t>(i), 1})
+                : std::nullopt;
         if (e.move == VgprEffects::Move::Copy) {
           const Tag copied = s.cur[e.moveSrc % kVgprs];
           for (unsigned k = 1; k < e.writeCount; ++k)
@@ -209,6 +215,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
             write(s, e.writeFirst + k,
                   Tag{Tag::K::Def, static_cast<uint32_t>(i), static_cast<uint16_t>(k)});
         }
+        if (dual) write(s, *e.dualWrite, *dual);
         if (e.exec == VgprEffects::Exec::Narrows) s.narrowed = true;
         if (e.exec == VgprEffects::Exec::Changes) {
           s.cur = s.hist;
@@ -266,10 +273,17 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       for (std::size_t i = c + 1; i < n && why.back() != ':'; ++i) {
         if (!a.in[i]) continue;
         const VgprEffects& e = a.effects[i];
-        for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kVgprs; ++r) {
+        std::vector<unsigned> written;
+        for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kVgprs; ++r)
+          written.push_back(r);
+        if (e.dualWrite) written.push_back(*e.dualWrite % kVgprs);
+        for (const unsigned r : written) {
           if (!(a.in[i]->cur[r] == want)) continue;
           if (e.move == VgprEffects::Move::Copy && r == e.writeFirst &&
               a.in[i]->cur[e.moveSrc % kVgprs] == want)
+            continue;
+          if (e.dualWrite && e.dualCopy && r == *e.dualWrite &&
+              a.in[i]->cur[e.dualMoveSrc % kVgprs] == want)
             continue;
           why = a.where(i) + " overwrites " + vreg(r, 1) + ", which holds " + what +
                 ", before it reaches Out (the driver rewrites the value):";
@@ -394,7 +408,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         how = "an In word ANDed with " + std::to_string(static_cast<int32_t>(mask));
       }
       if (path.address == routes::DataPath::Address::VertexIndex &&
-          (e.name == "v_add_u32" || e.name == "v_add_i32" || e.name == "v_add_co_u32") &&
+          (e.name == "v_add_u32" || e.name == "v_add_i32" || e.name == "v_add_co_u32" ||
+           e.name == "v_add_nc_u32") &&
           !e.modifiers && t.insn < sgprs.size()) {
         for (int x = 0; x < 2 && !ok; ++x) {
           const int v = e.src[1 - x], sg = e.src[x];

@@ -8,6 +8,8 @@
 #include "reference/code_scan.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
+#include "reference/scalar_table.h"
+#include "reference/vgpr_table.h"
 
 namespace gcnprobe::isa {
 namespace {
@@ -54,10 +56,13 @@ void scalarLoad(State& s, unsigned sdst, unsigned count, unsigned sbase,
   }
 }
 
-// Gfx6/7 SOP1 s_mov_b32 = 3, s_mov_b64 = 4; gfx8/9 0 and 1 (llvm-mc 14: be830380 is
-// "s_mov_b32 s3, 0" on tahiti, be830080 on tonga; be80047e / be80017e "s_mov_b64 s[0:1], exec").
 bool isGfx8Plus(gcn::Gen gen) {
   return gen == gcn::Gen::Gfx8 || gen == gcn::Gen::Gfx9;
+}
+
+// The VOP3 opcode: [25:17] on gfx6/7, [25:16] from gfx8 on.
+unsigned vop3Opcode(gcn::Gen gen, uint32_t w0) {
+  return gen >= gcn::Gen::Gfx8 ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
 }
 
 // VOP3 opcodes whose VDST is an SGPR (v_readlane_b32) and VOP3b opcodes with an SGPR carry
@@ -65,38 +70,42 @@ bool isGfx8Plus(gcn::Gen gen) {
 // v_add/sub/subrev_i32, v_addc/subb/subbrev_u32 = 293..298, v_div_scale_f32/f64 = 365/366,
 // gfx7 v_mad_u64_u32/i64_i32 = 374/375; gfx8/9 v_readlane_b32 = 0x289, v_add/sub/subrev_co,
 // v_addc/subb/subbrev_co = 0x119..0x11e, v_div_scale = 0x1e0/0x1e1, v_mad_u64/i64 = 0x1e8/9.
+// RDNA renumbered VOP3 again: there the VGPR table's mnemonic decides (reference/vgpr_table.h;
+// an opcode it does not know counts as writing both, which can only hide a descriptor).
+bool isRdnaVop3b(std::string_view m) {
+  for (std::string_view b : {"v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_co_ci_u32",
+                             "v_sub_co_ci_u32", "v_subrev_co_ci_u32", "v_div_scale_f32",
+                             "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"})
+    if (m == b) return true;
+  return false;
+}
 bool vop3WritesSgprVdst(gcn::Gen gen, unsigned op) {
-  return op < 256 /* VOPC as VOP3: SGPR pair */ || op == (isGfx8Plus(gen) ? 0x289u : 257u);
+  if (op < 256) return true;  // VOPC as VOP3: an SGPR (pair) destination
+  if (gcn::isRdna(gen)) {
+    const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
+    return info == nullptr || info->mnemonic == "v_readlane_b32";
+  }
+  return op == (isGfx8Plus(gen) ? 0x289u : 257u);
 }
 bool vop3bCarryOut(gcn::Gen gen, unsigned op) {
+  if (gcn::isRdna(gen)) {
+    const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
+    return info == nullptr || isRdnaVop3b(info->mnemonic);
+  }
   if (isGfx8Plus(gen))
     return (op >= 0x119 && op <= 0x11e) || op == 0x1e0 || op == 0x1e1 || op == 0x1e8 || op == 0x1e9;
   return (op >= 293 && op <= 298) || op == 365 || op == 366 || op == 374 || op == 375;
 }
 
-// SOP2 / SOP1 opcodes with a 64-bit (SGPR pair) destination; every other SOP2/SOP1 opcode
-// writes one SGPR. Gfx8/9: llvm-mc 14 disassembly of every opcode with SDST = 4 (those
-// printed with s[4:5]); gfx6/7 (llvm-mc 14 cannot disassemble them): the same mnemonics
-// assembled for tahiti and bonaire.
-constexpr std::array<uint8_t, 15> kSop2Wide67 = {11, 15, 17, 19, 21, 23, 25, 27,
-                                                 29, 31, 33, 35, 37, 41, 42};
-constexpr std::array<uint8_t, 15> kSop2Wide89 = {11, 13, 15, 17, 19, 21, 23, 25,
-                                                 27, 29, 31, 33, 35, 39, 40};
-constexpr std::array<uint8_t, 20> kSop1Wide67 = {4,  6,  8,  10, 12, 28, 30, 31, 33, 36,
-                                                 37, 38, 39, 40, 41, 42, 43, 45, 47, 49};
-constexpr std::array<uint8_t, 25> kSop1Wide89 = {1,  3,  5,  7,  9,  25, 27, 28, 30, 32, 33, 34, 35,
-                                                 36, 37, 38, 39, 41, 43, 45, 51, 52, 53, 54, 55};
-template <std::size_t N>
-bool contains(const std::array<uint8_t, N>& a, unsigned v) {
-  for (uint8_t x : a)
-    if (x == v) return true;
-  return false;
+// SGPRs a SOP1 / SOP2 / SOPK opcode's SDST writes (reference/scalar_table.h); an opcode the
+// table does not know counts as writing two.
+unsigned scalarDestCount(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
+  const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
+  return info != nullptr ? info->dstSgprs : 2;
 }
-unsigned sop2DestCount(gcn::Gen gen, unsigned op) {
-  return (isGfx8Plus(gen) ? contains(kSop2Wide89, op) : contains(kSop2Wide67, op)) ? 2 : 1;
-}
-unsigned sop1DestCount(gcn::Gen gen, unsigned op) {
-  return (isGfx8Plus(gen) ? contains(kSop1Wide89, op) : contains(kSop1Wide67, op)) ? 2 : 1;
+bool isScalarOp(gcn::Gen gen, gcn::ScalarClass cls, unsigned op, std::string_view mnemonic) {
+  const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
+  return info != nullptr && info->mnemonic == mnemonic;
 }
 
 // Applies one instruction to the state.
@@ -105,31 +114,31 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
   switch (cls) {
     case gcn::CodeClass::Sop1: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff, src = w0 & 0xff;
-      const unsigned movB32 = gcn::sMovB32Opcode(gen), movB64 = isGfx8Plus(gen) ? 1 : 4;
-      if (op == movB32) {
+      if (isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_mov_b32")) {
         const Val v = sourceVal(s, src, w);
         if (sdst < kSgprs) s[sdst] = v;
-      } else if (op == movB64) {
+      } else if (isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_mov_b64")) {
         // A 64-bit copy of an SGPR pair; a 64-bit constant's high half is not tracked.
         const Val lo = src < 104 ? s[src] : sourceVal(s, src, w);
         const Val hi = src < 103 ? s[src + 1] : Val{};
         if (sdst < kSgprs) s[sdst] = lo;
         if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
       } else {
-        setUnknown(s, sdst, sop1DestCount(gen, op));
+        setUnknown(s, sdst, scalarDestCount(gen, gcn::ScalarClass::Sop1, op));
       }
       return;
     }
     case gcn::CodeClass::Sop2:
-      setUnknown(s, (w0 >> 16) & 0x7f, sop2DestCount(gen, (w0 >> 23) & 0x7f));
+      setUnknown(s, (w0 >> 16) & 0x7f,
+                 scalarDestCount(gen, gcn::ScalarClass::Sop2, (w0 >> 23) & 0x7f));
       return;
     case gcn::CodeClass::Sopk: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      if (op == 0 && sdst < kSgprs)  // s_movk_i32 (op 0 on gfx6-9)
+      if (isScalarOp(gen, gcn::ScalarClass::Sopk, op, "s_movk_i32") && sdst < kSgprs)
         s[sdst] = Val{Val::K::Const, 0, 0,
                       static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(w0)))};
       else
-        setUnknown(s, sdst, 1);  // SOPK destinations are 32-bit
+        setUnknown(s, sdst, scalarDestCount(gen, gcn::ScalarClass::Sopk, op));
       return;
     }
     case gcn::CodeClass::Smrd: {
@@ -153,11 +162,21 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
     }
     case gcn::CodeClass::Smem: {
       // [25:18] OP, [17] IMM, [14] SOE (gfx9), [12:6] SDATA, [5:0] SBASE (pair); word 1
-      // [19:0] the byte offset when IMM.
+      // [19:0] the byte offset when IMM. RDNA has no IMM: word 1 holds OFFSET [20:0] (signed)
+      // and SOFFSET [31:25], an SGPR added to it unless it is NULL (125 on gfx10/10.3, 124 on
+      // gfx11; llvm-mc 15: f4080101 fa000010 is "s_load_dwordx4 s[4:7], s[2:3], 0x10" on
+      // gfx1010, f4080101 f8000010 on gfx1100). The load opcodes are those of gfx8/9.
       const unsigned op = (w0 >> 18) & 0xff, sdata = (w0 >> 6) & 0x7f, sbase = (w0 & 0x3f) * 2;
-      const bool imm = (w0 >> 17) & 1, soe = gen == gcn::Gen::Gfx9 && ((w0 >> 14) & 1);
       std::optional<uint32_t> byteOffset;
-      if (imm && !soe && w.size() > 1) byteOffset = w[1] & 0xfffff;
+      if (gcn::isRdna(gen)) {
+        const unsigned soffset = w.size() > 1 ? w[1] >> 25 : 0;
+        const int32_t offset = w.size() > 1 ? static_cast<int32_t>(w[1] << 11) >> 11 : -1;
+        if (soffset == gcn::nullSgprCode(gen) && offset >= 0)
+          byteOffset = static_cast<uint32_t>(offset);
+      } else {
+        const bool imm = (w0 >> 17) & 1, soe = gen == gcn::Gen::Gfx9 && ((w0 >> 14) & 1);
+        if (imm && !soe && w.size() > 1) byteOffset = w[1] & 0xfffff;
+      }
       if (op <= 4)
         scalarLoad(s, sdata, 1u << op, sbase, byteOffset);
       else if (op >= 8 && op <= 12)
@@ -170,22 +189,28 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
       if (((w0 >> 9) & 0xff) == 2) setUnknown(s, (w0 >> 17) & 0xff, 1);  // v_readfirstlane_b32
       return;
     case gcn::CodeClass::Vop2:
-      if (!isGfx8Plus(gen) && ((w0 >> 25) & 0x3f) == 1)  // gfx6/7 v_readlane_b32
+      if (gen <= gcn::Gen::Gfx7 && ((w0 >> 25) & 0x3f) == 1)  // gfx6/7 v_readlane_b32
         setUnknown(s, (w0 >> 17) & 0xff, 1);
       setUnknown(s, kVcc, 2);  // carry-out and VOPC-like VOP2 ops write VCC
       return;
     case gcn::CodeClass::Vopc:
       setUnknown(s, kVcc, 2);
+      // SDWA (SRC0 249) on gfx9/gfx10: SD [47] set writes SDST [46:40] instead of VCC.
+      if ((gen == gcn::Gen::Gfx9 || gen == gcn::Gen::Gfx10 || gen == gcn::Gen::Gfx10_3) &&
+          (w0 & 0x1ff) == 249 && w.size() > 1 && ((w[1] >> 15) & 1))
+        setUnknown(s, (w[1] >> 8) & 0x7f, 2);
       return;
     case gcn::CodeClass::Vop3: {
-      const unsigned op = isGfx8Plus(gen) ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
+      const unsigned op = vop3Opcode(gen, w0);
       if (vop3WritesSgprVdst(gen, op)) setUnknown(s, w0 & 0xff, 2);
       if (vop3bCarryOut(gen, op)) setUnknown(s, (w0 >> 8) & 0x7f, 2);
       setUnknown(s, kVcc, 2);
       return;
     }
     default:
-      return;  // VINTRP, DS, MUBUF, MTBUF, MIMG, EXP, FLAT, SOPC, SOPP write no SGPR
+      // VINTRP, DS, MUBUF, MTBUF, MIMG, EXP, FLAT, SOPC, SOPP and RDNA's VOP3P, VOPD,
+      // VINTERP and LDSDIR write no SGPR (VOP3P's VDST is a VGPR).
+      return;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
+#include "reference/scalar_table.h"
 #include "reference/vgpr_table.h"
 
 namespace gcnprobe::isa {
@@ -14,6 +15,16 @@ constexpr unsigned kExecLo = 126;
 
 bool gfx8Plus(gcn::Gen gen) {
   return gen == gcn::Gen::Gfx8 || gen == gcn::Gen::Gfx9;
+}
+
+// The scalar table's name for a SOP* opcode ("" when the table does not know it).
+std::string_view scalarName(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
+  const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
+  return info != nullptr ? info->mnemonic : std::string_view{};
+}
+
+bool startsWith(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(0, p.size()) == p;
 }
 
 // A 9-bit VOP source operand that names a VGPR.
@@ -32,15 +43,19 @@ void setWrite(VgprEffects& e, unsigned first, const gcn::VgprOpInfo* info, unsig
   }
 }
 
-bool startsWith(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && std::string_view(s).substr(0, p.size()) == p;
+// SRC0 codes that put the real source VGPR in the next dword's low byte: SDWA (0xf9) and DPP
+// (0xfa) on gfx8-10.3, DPP (0xfa) and DPP8 (0xe9, 0xea with FI) on gfx10+ (gfx11 has no SDWA).
+bool isSdwaOrDpp(gcn::Gen gen, int src0) {
+  if (gfx8Plus(gen)) return src0 == 0xf9 || src0 == 0xfa;
+  if (!gcn::isRdna(gen)) return false;
+  return src0 == 0xfa || src0 == 0xe9 || src0 == 0xea || (src0 == 0xf9 && gen != gcn::Gen::Gfx11);
 }
 
-// A VOP1/VOP2/VOPC (32-bit encoding) with SRC0: SDWA (0xf9) and DPP (0xfa) on gfx8/9 carry
-// the real source VGPR in the second dword's low byte.
+// A VOP1/VOP2/VOPC (32-bit encoding) with SRC0: SDWA and DPP carry the real source VGPR in the
+// second dword's low byte.
 int vopSrc0(gcn::Gen gen, std::span<const uint32_t> w, bool& modifiers) {
   const int src0 = static_cast<int>(w[0] & 0x1ff);
-  if (gfx8Plus(gen) && (src0 == 0xf9 || src0 == 0xfa) && w.size() > 1) {
+  if (isSdwaOrDpp(gen, src0) && w.size() > 1) {
     modifiers = true;
     return 256 + static_cast<int>(w[1] & 0xff);
   }
@@ -71,14 +86,22 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
       break;
     }
     default: {  // VOP3 (and gfx9 VOP3P)
-      vop3 = gfx8Plus(gen) ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
+      // OP [25:17] on gfx6/7, [25:16] from gfx8 on; CLAMP [11] / [15]; RDNA adds OPSEL [14:11].
+      const bool wide = gen >= gcn::Gen::Gfx8;
+      vop3 = wide ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
       vdst = w0 & 0xff;
       if (w.size() > 1) {
         const uint32_t w1 = w[1];
         e.src = {static_cast<int>(w1 & 0x1ff), static_cast<int>((w1 >> 9) & 0x1ff),
                  static_cast<int>((w1 >> 18) & 0x1ff)};
-        const bool clamp = gfx8Plus(gen) ? (w0 >> 15) & 1 : (w0 >> 11) & 1;
-        e.modifiers = (w1 >> 27) != 0 || ((w0 >> 8) & 7) != 0 || clamp;
+        const bool clamp = wide ? (w0 >> 15) & 1 : (w0 >> 11) & 1;
+        const bool opsel = gcn::isRdna(gen) && ((w0 >> 11) & 0xf) != 0;
+        e.modifiers = (w1 >> 27) != 0 || ((w0 >> 8) & 7) != 0 || clamp || opsel;
+        // gfx11 VOP3 DPP: the real SRC0 VGPR is in the DPP dword.
+        if (gen == gcn::Gen::Gfx11 && (e.src[0] == 0xfa || e.src[0] == 0xe9 || e.src[0] == 0xea)) {
+          e.modifiers = true;
+          e.src[0] = w.size() > 2 ? 256 + static_cast<int>(w[2] & 0xff) : -1;
+        }
       }
       if (gen == gcn::Gen::Gfx9 && vop3 >= 0x380) e.modifiers = true;  // VOP3P op_sel etc.
       break;
@@ -92,7 +115,10 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     if (info != nullptr) e.name = std::string(info->mnemonic);
     if (info == nullptr || startsWith(e.name, "v_cmpx")) e.exec = VgprEffects::Exec::Narrows;
     if (info == nullptr) e.exec = VgprEffects::Exec::Changes;
-    if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1)
+    // A VOP3 compare whose SDST is EXEC replaces it; RDNA's v_cmpx_*_e64 has no destination
+    // (VDST 0 on gfx10, exec_lo on gfx11, llvm-mc-15) and only narrows EXEC.
+    const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && startsWith(e.name, "v_cmpx");
+    if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1 && !cmpxRdna)
       e.exec = VgprEffects::Exec::Changes;
     return;
   }
@@ -124,42 +150,95 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
   }
 }
 
+// RDNA packed math (VOP3P: [31:24] = 0xcc, OP [22:16], VDST [7:0], sources in the second
+// dword). Every write is counted as a new value; the width comes from the VGPR table's VOP3P
+// rows where it has them, else the widest (GFX11's v_wmma_* write 8).
+void vop3p(gcn::Gen gen, std::span<const uint32_t> w, VgprEffects& e) {
+  const uint32_t w0 = w[0];
+  e.modifiers = true;
+  if (w.size() > 1)
+    e.src = {static_cast<int>(w[1] & 0x1ff), static_cast<int>((w[1] >> 9) & 0x1ff),
+             static_cast<int>((w[1] >> 18) & 0x1ff)};
+  for (int s : e.src)
+    addRead(e, s);
+  setWrite(e, w0 & 0xff, gcn::findVgprOp(gen, gcn::VgprClass::Vop3p, (w0 >> 16) & 0x7f), 8);
+  if (!e.writeWidthKnown) e.name = "vop3p";
+}
+
+// GFX11 VOPD: OPX [25:22], OPY [21:17], SRC0X [8:0], VSRC1X [16:9]; SRC0Y [40:32],
+// VSRC1Y [48:41], VDSTY [55:49] (VGPR VDSTY * 2 + (VDSTX & 1 ^ 1)), VDSTX [63:56] (LLVM
+// VOPDInstructions.td; llvm-mc 15: ca100101 00020104 is "v_dual_mov_b32 v0, v1 ::
+// v_dual_mov_b32 v3, v4"). v_dual_mov_b32 is 8 in both halves; no VOPD half has modifiers.
+void vopd(std::span<const uint32_t> w, VgprEffects& e) {
+  if (w.size() < 2) {
+    e.decoded = false;
+    e.writeCount = 256;
+    e.writeWidthKnown = false;
+    return;
+  }
+  const uint32_t w0 = w[0], w1 = w[1];
+  const unsigned opx = (w0 >> 22) & 0xf, opy = (w0 >> 17) & 0x1f;
+  const unsigned vdstx = w1 >> 24, vdsty = ((w1 >> 17) & 0x7f) << 1 | ((vdstx & 1) ^ 1);
+  const int src0x = static_cast<int>(w0 & 0x1ff), src0y = static_cast<int>(w1 & 0x1ff);
+  e.src = {src0x, 256 + static_cast<int>((w0 >> 9) & 0xff), src0y};
+  addRead(e, src0x);
+  addRead(e, src0y);
+  e.reads.push_back((w0 >> 9) & 0xff);
+  e.reads.push_back((w1 >> 9) & 0xff);
+  e.name = "vopd";
+  e.writeFirst = vdstx;
+  e.writeCount = 1;
+  e.dualWrite = vdsty;
+  constexpr unsigned kDualMov = 8;
+  if (opx == kDualMov && src0x >= 256) {
+    e.move = VgprEffects::Move::Copy;
+    e.moveSrc = static_cast<unsigned>(src0x - 256);
+  }
+  if (opy == kDualMov && src0y >= 256) {
+    e.dualCopy = true;
+    e.dualMoveSrc = static_cast<unsigned>(src0y - 256);
+  }
+}
+
+// What scalar ALU words do to EXEC and to control flow, by the scalar table's mnemonics.
 void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEffects& e) {
   const uint32_t w0 = w[0];
-  const bool g8 = gfx8Plus(gen);
+  const auto writesExec = [](unsigned sdst) { return sdst == kExecLo || sdst == kExecLo + 1; };
   switch (cls) {
     case gcn::CodeClass::Sop1: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff;
-      // llvm-mc 14: gfx6/7 s_setpc 32, s_swappc 33, s_rfe 34, s_and_saveexec_b64 36 .. xnor 43,
-      // s_cbranch_join 50; gfx8/9 29, 30, 31, 32 .. 39, 46; gfx9 andn1/orn1_saveexec,
-      // andn1/andn2_wrexec 51..54.
-      const unsigned setpc = g8 ? 29 : 32, saveFirst = g8 ? 32 : 36, join = g8 ? 46 : 50;
-      if (op == setpc || op == setpc + 1 || op == setpc + 2 || op == join) e.indirectFlow = true;
-      if (op == saveFirst)
+      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sop1, op);
+      // s_setpc/s_swappc/s_rfe, s_cbranch_join; s_and_saveexec_* narrows, every other
+      // *_saveexec_* / *_wrexec_* may enable lanes; an opcode the table does not know too.
+      if (m.empty() || m == "s_setpc_b64" || m == "s_swappc_b64" || m == "s_rfe_b64" ||
+          m == "s_cbranch_join")
+        e.indirectFlow = true;
+      if (startsWith(m, "s_and_saveexec_"))
         e.exec = VgprEffects::Exec::Narrows;
-      else if ((op > saveFirst && op <= saveFirst + 7) ||
-               (gen == gcn::Gen::Gfx9 && op >= 51 && op <= 54))
+      else if (m.empty() || m.find("_saveexec_") != std::string_view::npos ||
+               m.find("_wrexec_") != std::string_view::npos)
         e.exec = VgprEffects::Exec::Changes;
-      if (sdst == kExecLo || sdst == kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
+      if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
       return;
     }
     case gcn::CodeClass::Sop2: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x7f;
       const unsigned s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
-      // s_and_b64: op 15 on gfx6/7, 13 on gfx8/9; s_cbranch_g_fork 43 / 41 (llvm-mc 14).
-      if (op == (g8 ? 41u : 43u)) e.indirectFlow = true;
-      if (sdst == kExecLo || sdst == kExecLo + 1) {
-        const bool andWithExec =
-            op == (g8 ? 13u : 15u) && sdst == kExecLo && (s0 == kExecLo || s1 == kExecLo);
+      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sop2, op);
+      if (m.empty() || m == "s_cbranch_g_fork") e.indirectFlow = true;
+      if (writesExec(sdst)) {
+        // s_and_b64 exec, exec, x (wave64) or s_and_b32 exec_lo, exec_lo, x (wave32).
+        const bool andWithExec = (m == "s_and_b64" || m == "s_and_b32") && sdst == kExecLo &&
+                                 (s0 == kExecLo || s1 == kExecLo);
         e.exec = andWithExec ? VgprEffects::Exec::Narrows : VgprEffects::Exec::Changes;
       }
       return;
     }
     case gcn::CodeClass::Sopk: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      // s_cbranch_i_fork: 17 on gfx6/7, 16 on gfx8/9 (llvm-mc 14).
-      if (op == (g8 ? 16u : 17u)) e.indirectFlow = true;
-      if (sdst == kExecLo || sdst == kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
+      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopk, op);
+      if (m.empty() || m == "s_cbranch_i_fork" || m == "s_call_b64") e.indirectFlow = true;
+      if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
       return;
     }
     case gcn::CodeClass::Smrd: {
@@ -210,22 +289,24 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
 
 unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst) {
   unsigned regs = 0;
-  for (const gcn::Chip& chip : gcn::gcnChips())
-    if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(*inst.op, chip, inst.tfe));
+  for (const auto chips : {gcn::gcnChips(), gcn::rdnaChips()})
+    for (const gcn::Chip& chip : chips)
+      if (chip.gen == gen) regs = std::max(regs, gcn::vdataRegs(*inst.op, chip, inst.tfe));
   return regs;
 }
 
-ControlFlow controlFlowOf(gcn::CodeClass cls, std::span<const uint32_t> words, long nextDword) {
+ControlFlow controlFlowOf(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> words,
+                          long nextDword) {
   ControlFlow f;
   if (cls != gcn::CodeClass::Sopp || words.empty()) return f;
-  const unsigned op = (words[0] >> 16) & 0x7f;
+  const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
   const long simm = static_cast<int16_t>(words[0] & 0xffff);
-  if (op == 1) f.fallsThrough = false;
-  if (op == 2) {
+  if (m == "s_endpgm") f.fallsThrough = false;
+  if (m == "s_branch") {
     f.fallsThrough = false;
     f.targetDword = nextDword + simm;
   }
-  if ((op >= 4 && op <= 9) || (op >= 23 && op <= 26)) f.targetDword = nextDword + simm;
+  if (startsWith(m, "s_cbranch_")) f.targetDword = nextDword + simm;
   return f;
 }
 
@@ -234,13 +315,13 @@ bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words) {
       words.empty() ? std::nullopt : gcn::tryScanInstruction(gen, words, 0);
   if (!ci) return true;
   if (ci->cls == gcn::CodeClass::Sopp) {
-    const ControlFlow f = controlFlowOf(ci->cls, words, 0);
+    const ControlFlow f = controlFlowOf(gen, ci->cls, words, 0);
     if (!f.fallsThrough || f.targetDword) return true;
-    // s_sethalt 13, s_trap 18; s_endpgm_saved 27 (gfx8+), s_endpgm_ordered_ps_done 30 (gfx9)
-    // (llvm-mc 14).
-    const unsigned op = (words[0] >> 16) & 0x7f;
-    return op == 13 || op == 18 || (gfx8Plus(gen) && op == 27) ||
-           (gen == gcn::Gen::Gfx9 && op == 30);
+    // s_sethalt, s_trap, s_endpgm_saved (gfx8+), s_endpgm_ordered_ps_done (gfx9-10.3); a SOPP
+    // opcode the scalar table does not know.
+    const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
+    return m.empty() || m == "s_sethalt" || m == "s_trap" || m == "s_endpgm_saved" ||
+           m == "s_endpgm_ordered_ps_done";
   }
   return vgprEffects(gen, words).indirectFlow;
 }
@@ -266,13 +347,31 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
     case gcn::CodeClass::Vop3:
       valu(gen, ci->cls, words, e);
       return e;
+    case gcn::CodeClass::Vop3p:
+      vop3p(gen, words, e);
+      return e;
+    case gcn::CodeClass::Vopd:
+      vopd(words, e);
+      return e;
     case gcn::CodeClass::Vintrp:
       e.writeFirst = (words[0] >> 18) & 0xff;
       e.writeCount = 1;
       e.reads.push_back(words[0] & 0xff);
       return e;
+    case gcn::CodeClass::Vinterp:  // gfx11: VDST [7:0], sources in the second dword
+      if (words.size() < 2) break;
+      e.writeFirst = words[0] & 0xff;
+      e.writeCount = 1;
+      for (unsigned k = 0; k < 3; ++k)
+        addRead(e, static_cast<int>((words[1] >> (9 * k)) & 0x1ff));
+      return e;
+    case gcn::CodeClass::Ldsdir:  // gfx11: VDST [7:0]
+      e.writeFirst = words[0] & 0xff;
+      e.writeCount = 1;
+      return e;
     case gcn::CodeClass::Ds: {
       if (words.size() < 2) break;
+      // OP [24:17] on gfx8/9, [25:18] on gfx6/7 and RDNA.
       const unsigned op = gfx8Plus(gen) ? (words[0] >> 17) & 0xff : (words[0] >> 18) & 0xff;
       const uint32_t w1 = words[1];
       e.reads = {w1 & 0xff, (w1 >> 8) & 0xff, (w1 >> 16) & 0xff};
@@ -286,12 +385,13 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
       return e;
     case gcn::CodeClass::Mimg: {
       if (words.size() < 2) break;
-      // DMASK [11:8] selects the registers (D16 packs fewer), TFE [16] / LWE [17] add one;
-      // stores are counted as writes too: too strict, never lenient.
+      // DMASK [11:8] selects the registers (D16 packs fewer), TFE [16] / LWE [17] add one
+      // (gfx11 moved them: one is always added there); stores are counted as writes too: too
+      // strict, never lenient.
       const unsigned dmask = (words[0] >> 8) & 0xf;
+      const bool status = gen == gcn::Gen::Gfx11 || ((words[0] >> 16) & 3) != 0;
       e.writeFirst = (words[1] >> 8) & 0xff;
-      e.writeCount =
-          static_cast<unsigned>(std::popcount(dmask)) + (((words[0] >> 16) & 3) != 0 ? 1u : 0u);
+      e.writeCount = static_cast<unsigned>(std::popcount(dmask)) + (status ? 1u : 0u);
       e.reads.push_back(words[1] & 0xff);
       return e;
     }

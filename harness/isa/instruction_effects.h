@@ -1,9 +1,10 @@
-// What one GFX6-9 instruction does to the things the ISA proofs follow, decoded from its
+// What one GFX6-11 instruction does to the things the ISA proofs follow, decoded from its
 // encoded words (never from the driver's text: RADV prints most gfx6/7 instructions as raw
 // `.long` words): where control goes next (SOPP branches), which VGPRs it writes and reads,
 // whether it only moves a value (v_mov_b32 without modifiers, v_swap_b32), and what it does to
 // EXEC. Register widths come from the opcode tables (reference/vgpr_table.h for VALU and DS,
-// reference/opcodes.h for MUBUF/MTBUF); a width the tables cannot give is marked unknown and
+// reference/opcodes.h for MUBUF/MTBUF, reference/scalar_table.h for scalar control flow and
+// EXEC); a width the tables cannot give is marked unknown and
 // the decoder then assumes the widest write the encoding allows, so a proof built on these
 // effects can be too strict, never too lenient.
 //
@@ -26,13 +27,15 @@
 
 namespace gcnprobe::isa {
 
-// SOPP control flow (same opcodes on gfx6-9): s_endpgm 1, s_branch 2, s_cbranch_* 4..9 and
-// s_cbranch_cdbg* 23..26; SIMM16 counts dwords from the next instruction.
+// SOPP control flow: s_endpgm ends, s_branch jumps, s_cbranch_* may jump (opcodes by name from
+// reference/scalar_table.h: gfx6-10.3 s_endpgm 1, s_branch 2, s_cbranch_* 4..9 and 23..26;
+// gfx11 48, 32, 33..42); SIMM16 counts dwords from the next instruction.
 struct ControlFlow {
   bool fallsThrough = true;
   std::optional<long> targetDword;
 };
-ControlFlow controlFlowOf(gcn::CodeClass cls, std::span<const uint32_t> words, long nextDword);
+ControlFlow controlFlowOf(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> words,
+                          long nextDword);
 
 // Whether control may leave the straight line at this instruction (or never reach the next):
 // a SOPP branch or s_cbranch_*, s_endpgm (and gfx8's s_endpgm_saved, gfx9's
@@ -53,6 +56,12 @@ struct VgprEffects {
   // shift right by 32 copies the high dword into the low one); Swap: writeFirst <-> moveSrc.
   Move move = Move::None;
   unsigned moveSrc = 0;
+  // GFX11 VOPD: a second, independent write of one VGPR (VDSTY; the X half is writeFirst),
+  // a copy of `dualMoveSrc` when `dualCopy` (v_dual_mov_b32 without modifiers). Both halves
+  // read their sources before either writes.
+  std::optional<unsigned> dualWrite;
+  bool dualCopy = false;
+  unsigned dualMoveSrc = 0;
   enum class Exec : uint8_t {
     Keeps,    // EXEC unchanged
     Narrows,  // EXEC &= something (s_and_saveexec_b64, s_and_b64 exec, exec, x; v_cmpx_*)
@@ -110,7 +119,7 @@ void forwardFlow(gcn::Gen gen, std::span<const std::vector<uint32_t>> instructio
       State s = *in[i];
       transfer(i, cls[i], s);
       ControlFlow f;
-      if (cls[i]) f = controlFlowOf(*cls[i], instructions[i], start[i + 1]);
+      if (cls[i]) f = controlFlowOf(gen, *cls[i], instructions[i], start[i + 1]);
       if (f.fallsThrough && i + 1 < n) changed = mergeInto(in[i + 1], s) || changed;
       if (f.targetDword) {
         const auto it = byDword.find(*f.targetDword);

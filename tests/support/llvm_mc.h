@@ -1,6 +1,6 @@
-// llvm-mc (Debian's llvm package, 14) as an independent oracle for tests: one run over a
-// temp file of lines, stdout split into lines. Header-only; tests that need it skip when
-// llvm-mc is not on PATH.
+// llvm-mc (Debian's llvm package, 14; llvm-mc-15 for RDNA) as an independent oracle for tests:
+// one run over a temp file of lines, stdout split into lines. Header-only; tests that need it skip
+// when llvm-mc is not on PATH.
 #pragma once
 
 #include <unistd.h>
@@ -26,6 +26,15 @@ inline bool haveLlvmMcTool() {
   return std::system("llvm-mc --version >/dev/null 2>&1") == 0;
 }
 
+// The llvm-mc that knows the CPU: Debian's llvm-mc (14) for GCN, llvm-mc-15 (the first with
+// GFX11) for the RDNA CPUs (gfx10xx, gfx11xx).
+inline std::string mcToolFor(const std::string& cpu) {
+  return cpu.rfind("gfx1", 0) == 0 && cpu.size() >= 7 ? "llvm-mc-15" : "llvm-mc";
+}
+inline bool haveLlvmMc15Tool() {
+  return std::system("llvm-mc-15 --version >/dev/null 2>&1") == 0;
+}
+
 // Runs `llvm-mc -arch=amdgcn -mcpu=<cpu> <flags>` over `lines`; returns stdout's lines.
 inline std::vector<std::string> runLlvmMc(const std::string& cpu, const std::string& flags,
                                           const std::vector<std::string>& lines) {
@@ -39,8 +48,8 @@ inline std::vector<std::string> runLlvmMc(const std::string& cpu, const std::str
     for (const std::string& l : lines)
       f << l << "\n";
   }
-  const std::string cmd = "llvm-mc -arch=amdgcn -mcpu=" + cpu + " " + flags + " " + in.string() +
-                          " >" + out.string() + " 2>/dev/null";
+  const std::string cmd = mcToolFor(cpu) + " -arch=amdgcn -mcpu=" + cpu + " " + flags + " " +
+                          in.string() + " >" + out.string() + " 2>/dev/null";
   (void)std::system(cmd.c_str());
   std::vector<std::string> result;
   std::ifstream f(out);

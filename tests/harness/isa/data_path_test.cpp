@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness/isa/aco_asm.h"
@@ -399,6 +400,114 @@ TEST(DataPath, StoreDataFromInIsProvenAndAChangeIsCaught) {
             lanePath(), "buffer_store_format_xy");
   EXPECT_FALSE(swapped.proven);
   EXPECT_NE(swapped.reason.find("words permuted"), std::string::npos) << swapped.reason;
+}
+
+// RDNA: the storage route's storage.load_dword.offset0 on navi21 (gfx10.3) and navi31 (gfx11),
+// RADV 25.0.7's null device. The case's load (binding 0) takes VADDR = an In word ANDed with
+// -4 and its result goes straight to Out; the SMEM loads carry SOFFSET = NULL (0x7d on gfx10.3,
+// 0x7c on gfx11). Inserted words are llvm-mc-15's: "v_add_nc_u32_e32 v1, 1, v1" 4a020281
+// (gfx1030 and gfx1100); "v_dual_mov_b32 v3, v1 :: v_dual_mov_b32 v4, v2" ca100101 03040102
+// (gfx1100, the copy moves the result to v3).
+const char* const kNavi21StorageHead = R"(BB0:
+	s_movk_i32 s3, 0x8000                                       ; b0038000
+	s_load_dwordx4 s[4:7], s[2:3], 0x10                         ; f4080101 fa000010
+	v_lshlrev_b32_e32 v1, 2, v0                                 ; 34020082
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_load_dword v2, v1, s[4:7], 0 offen offset:256        ; e0301100 80010201
+	s_waitcnt vmcnt(0)                                          ; bf8c3f70
+	v_cmpx_ne_i32_e32 0, v2                                     ; 7d2a0480
+	s_cbranch_execz BB6                                         ; bf88000f
+BB1:
+	s_load_dwordx4 s[8:11], s[2:3], null                        ; f4080201 fa000000
+	buffer_load_dword v1, v1, s[4:7], 0 offen                   ; e0301000 80010101
+	s_waitcnt vmcnt(0)                                          ; bf8c3f70
+	v_and_b32_e32 v1, -4, v1                                    ; 360202c4
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_load_dword v1, v1, s[8:11], 0 offen                  ; e0301000 80020101
+	s_load_dwordx4 s[0:3], s[2:3], 0x20                         ; f4080001 fa000020
+	v_lshlrev_b32_e32 v0, 4, v0                                 ; 34000084
+	s_waitcnt vmcnt(0) lgkmcnt(0)                               ; bf8c0070
+)";
+const char* const kNavi21StorageTail =
+    R"(	buffer_store_dword v1, v0, s[0:3], 0 offen                  ; e0701000 80000100
+BB6:
+	s_endpgm                                                    ; bf810000
+)";
+const char* const kNavi31StorageHead = R"(BB0:
+	s_movk_i32 s3, 0x8000                                       ; b0038000
+	s_load_b128 s[4:7], s[2:3], 0x10                            ; f4080101 f8000010
+	v_lshlrev_b32_e32 v1, 2, v0                                 ; 30020082
+	s_waitcnt lgkmcnt(0)                                        ; bf89fc07
+	buffer_load_b32 v2, v1, s[4:7], 0 offen offset:256          ; e0500100 80410201
+	s_waitcnt vmcnt(0)                                          ; bf8903f7
+	v_cmpx_ne_i32_e32 0, v2                                     ; 7d8a0480
+	s_cbranch_execz BB6                                         ; bfa5000f
+BB1:
+	s_load_b128 s[8:11], s[2:3], null                           ; f4080201 f8000000
+	buffer_load_b32 v1, v1, s[4:7], 0 offen                     ; e0500000 80410101
+	s_waitcnt vmcnt(0)                                          ; bf8903f7
+	v_and_b32_e32 v1, -4, v1                                    ; 360202c4
+	s_waitcnt lgkmcnt(0)                                        ; bf89fc07
+	buffer_load_b32 v1, v1, s[8:11], 0 offen                    ; e0500000 80420101
+	s_load_b128 s[0:3], s[2:3], 0x20                            ; f4080001 f8000020
+	v_lshlrev_b32_e32 v0, 4, v0                                 ; 30000084
+	s_waitcnt vmcnt(0) lgkmcnt(0)                               ; bf890007
+)";
+const char* const kNavi31StorageTail =
+    R"(	buffer_store_b32 v1, v0, s[0:3], 0 offen                    ; e0680000 80400100
+BB6:
+	s_nop 0                                                     ; bf800000
+	s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)                        ; bfb60003
+	s_endpgm                                                    ; bfb00000
+)";
+
+DataPath storagePath() {
+  DataPath p = lanePath();
+  p.address = DataPath::Address::AlignedInputWords;
+  p.alignBytes = 4;
+  return p;
+}
+
+TEST(DataPath, RdnaStorageLoadIsProvenAndARewriteIsCaught) {
+  for (const auto& [gen, head, tail] :
+       {std::tuple{Gen::Gfx10_3, kNavi21StorageHead, kNavi21StorageTail},
+        std::tuple{Gen::Gfx11, kNavi31StorageHead, kNavi31StorageTail}}) {
+    SCOPED_TRACE(gcn::genName(gen));
+    const std::string caseText =
+        gen == Gen::Gfx11 ? "buffer_load_b32 v1, v1, s[8:11]" : "buffer_load_dword v1, v1, s[8:11]";
+    const DataPathProof p =
+        prove(gen, std::string(head) + tail, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(), caseText);
+    ASSERT_TRUE(p.proven) << p.reason;
+    ASSERT_EQ(p.links.size(), 2u);
+    EXPECT_EQ(p.links[0], "results v1 reach Out dwords 0-0 through copies");
+    EXPECT_EQ(p.links[1], "VADDR register v1 = an In word ANDed with -4");
+    // v_add_nc_u32 between the load and the store rewrites the result (the execz branch skips
+    // one dword more; the proof follows the branch by dword count).
+    std::string edited = std::string(head) + "\tv_add_nc_u32_e32 v1, 1, v1 ; 4a020281\n" + tail;
+    const std::string from = gen == Gen::Gfx11 ? "bfa5000f" : "bf88000f";
+    const std::string to = gen == Gen::Gfx11 ? "bfa50010" : "bf880010";
+    edited.replace(edited.find(from), from.size(), to);
+    const DataPathProof q =
+        prove(gen, edited, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(), caseText);
+    EXPECT_FALSE(q.proven);
+    EXPECT_NE(q.reason.find("v_add_nc_u32_e32 v1, 1, v1"), std::string::npos) << q.reason;
+  }
+}
+
+// GFX11 VOPD: a v_dual_mov_b32 pair moving the result to v3 before the store is a copy; the
+// proof follows it, and the store of v3 reaches Out.
+TEST(DataPath, Gfx11VopdCopyIsFollowed) {
+  std::string tail = kNavi31StorageTail;
+  tail.replace(tail.find("buffer_store_b32 v1"), 19, "buffer_store_b32 v3");
+  tail.replace(tail.find("e0680000 80400100"), 17, "e0680000 80400300");
+  std::string listing = std::string(kNavi31StorageHead) +
+                        "\tv_dual_mov_b32 v3, v1 :: v_dual_mov_b32 v4, v2 ; ca100101 03040102\n" +
+                        tail;
+  listing.replace(listing.find("bfa5000f"), 8, "bfa50011");
+  const DataPathProof p = prove(Gen::Gfx11, listing, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(),
+                                "buffer_load_b32 v1, v1, s[8:11]");
+  ASSERT_TRUE(p.proven) << p.reason;
+  EXPECT_EQ(p.links[0], "results v1 reach Out dwords 0-0 through copies");
 }
 
 }  // namespace

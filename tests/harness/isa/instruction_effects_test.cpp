@@ -1,9 +1,10 @@
-// harness/isa/instruction_effects.h against llvm-mc 14:
+// harness/isa/instruction_effects.h against llvm-mc 14 (GCN) and llvm-mc-15 (RDNA):
 //  - gfx8/gfx9: every VOP1 and VOP2 opcode in its 32-bit encoding and every VOP3 opcode, with
 //    VDST v10, is disassembled; for each one llvm-mc decodes, the decoder must write exactly the
 //    registers llvm-mc prints as the destination (none for an SGPR destination);
+//  - gfx10, gfx10.3, gfx11: the same for VOP1, VOP2 and VOP3 with llvm-mc-15;
 //  - every generation: EXEC effects, copies and indirect branches of instructions assembled by
-//    llvm-mc from text.
+//    llvm-mc from text (wave32 and wave64 forms on RDNA, and GFX11's VOPD).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -35,18 +36,27 @@ std::pair<unsigned, unsigned> vgprRange(const std::string& op) {
 
 TEST(InstructionEffects, VopDestinationsAreWhatLlvmMcPrints) {
   if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
-  for (Gen gen : {Gen::Gfx8, Gen::Gfx9}) {
+  const bool mc15 = gcntest::haveLlvmMc15Tool();
+  for (Gen gen : {Gen::Gfx8, Gen::Gfx9, Gen::Gfx10, Gen::Gfx10_3, Gen::Gfx11}) {
+    if (gcn::isRdna(gen) && !mc15) continue;  // reported at the end
+    const bool rdna = gcn::isRdna(gen);
     std::vector<std::vector<uint32_t>> encs;
     for (uint32_t op = 0; op < 256; ++op)  // VOP1: VDST v10, SRC0 v20
       encs.push_back({0x7e000000u | (10u << 17) | (op << 9) | 276u});
     for (uint32_t op = 0; op < 62; ++op) {  // VOP2: VDST v10, SRC0 v20, VSRC1 v30
       encs.push_back({(op << 25) | (10u << 17) | (30u << 9) | 276u});
-      // v_madmk/v_madak (23, 24, 36, 37) carry a constant dword (reference/code_scan.h).
-      if (op == 23 || op == 24 || op == 36 || op == 37) encs.back().push_back(0x3f800000u);
+      // v_madmk/v_madak/v_fmamk/v_fmaak carry a constant dword (reference/code_scan.h):
+      // gfx8/9 23, 24, 36, 37; RDNA 32, 33 (gfx10), 44, 45, 55, 56.
+      const bool k = rdna ? (op == 44 || op == 45 || op == 55 || op == 56 ||
+                             (gen == Gen::Gfx10 && (op == 32 || op == 33)))
+                          : (op == 23 || op == 24 || op == 36 || op == 37);
+      if (k) encs.back().push_back(0x3f800000u);
     }
-    for (uint32_t op = 256; op < 1024; ++op)  // VOP3 (not VOPC): VDST v10, sources v20, v30, v40
+    // VOP3 (not VOPC): VDST v10, sources v20, v30, v40; [31:26] = 110100 on GCN, 110101 on RDNA.
+    const uint32_t vop3 = rdna ? 0xd4000000u : 0xd0000000u;
+    for (uint32_t op = 256; op < 1024; ++op)
       for (uint32_t srcs : {276u | (286u << 9) | (296u << 18), 276u | (286u << 9), 276u})
-        encs.push_back({0xd0000000u | (op << 16) | 10u, srcs});
+        encs.push_back({vop3 | (op << 16) | 10u, srcs});
     const std::vector<std::string> texts = gcntest::disassembleEach(cpuOf(gen), encs);
     unsigned compared = 0;
     for (std::size_t i = 0; i < encs.size(); ++i) {
@@ -72,6 +82,7 @@ TEST(InstructionEffects, VopDestinationsAreWhatLlvmMcPrints) {
     }
     EXPECT_GT(compared, 500u) << cpuOf(gen);
   }
+  if (!mc15) GTEST_SKIP() << "llvm-mc-15 missing: the RDNA generations were not compared";
 }
 
 struct Expect {
@@ -219,6 +230,146 @@ TEST(InstructionEffects, CopiesAndWhatIsNoCopy) {
       EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, w).move, M::None) << cpuOf(gen);
     }
   }
+}
+
+// RDNA (llvm-mc-15): wave32 EXEC forms next to wave64 ones, the GFX11 renumbered scalar and
+// SOPP opcodes (the names come from reference/scalar_table.h), and GFX11's VOPD.
+TEST(InstructionEffects, RdnaExecAndControlFlow) {
+  if (!gcntest::haveLlvmMc15Tool()) GTEST_SKIP() << "llvm-mc-15 not on PATH";
+  using X = VgprEffects::Exec;
+  const std::vector<Expect> cases = {
+      {"s_and_saveexec_b32 s8, vcc_lo", X::Narrows, false},
+      {"s_and_saveexec_b64 s[8:9], vcc", X::Narrows, false},
+      {"s_or_saveexec_b32 s8, vcc_lo", X::Changes, false},
+      {"s_xor_saveexec_b64 s[8:9], vcc", X::Changes, false},
+      {"s_mov_b32 exec_lo, s8", X::Changes, false},
+      {"s_mov_b64 exec, s[8:9]", X::Changes, false},
+      {"s_and_b32 exec_lo, exec_lo, vcc_lo", X::Narrows, false},
+      {"s_and_b64 exec, exec, vcc", X::Narrows, false},
+      {"s_or_b32 exec_lo, exec_lo, s8", X::Changes, false},
+      {"s_mov_b32 s8, exec_lo", X::Keeps, false},
+      {"v_cmpx_ne_i32_e32 0, v2", X::Narrows, false},
+      {"v_cmpx_ne_i32_e64 0, v2", X::Narrows, false},
+      {"v_cmp_ne_i32_e32 vcc_lo, 0, v2", X::Keeps, false},
+      {"v_cmp_ne_i32_e64 exec_lo, 0, v2", X::Changes, false},
+      {"s_setpc_b64 s[8:9]", X::Keeps, true},
+      {"s_swappc_b64 s[8:9], s[10:11]", X::Keeps, true},
+      {"s_add_u32 s6, s6, 1", X::Keeps, false},
+  };
+  std::vector<std::string> lines;
+  for (const Expect& c : cases)
+    lines.push_back(c.text);
+  for (Gen gen : gcn::kRdnaGens) {
+    const auto words = assemble(gen, lines);
+    ASSERT_EQ(words.size(), cases.size()) << cpuOf(gen);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const VgprEffects e = gcnprobe::isa::vgprEffects(gen, words[i]);
+      EXPECT_EQ(e.exec, cases[i].exec) << cpuOf(gen) << " " << cases[i].text;
+      EXPECT_EQ(e.indirectFlow, cases[i].indirect) << cpuOf(gen) << " " << cases[i].text;
+      EXPECT_EQ(e.writeCount, 0u) << cpuOf(gen) << " " << cases[i].text;
+    }
+  }
+
+  std::vector<std::pair<std::string, bool>> straight = {
+      {"s_endpgm", true},
+      {"s_branch 4", true},
+      {"s_cbranch_scc0 4", true},
+      {"s_cbranch_execz 4", true},
+      {"s_cbranch_cdbgsys 4", true},
+      {"s_sethalt 1", true},
+      {"s_trap 2", true},
+      {"s_endpgm_saved", true},
+      {"s_call_b64 s[8:9], 4", true},
+      {"s_rfe_b64 s[8:9]", true},
+      {"s_nop 0", false},
+      {"s_clause 0x2", false},
+      {"s_waitcnt vmcnt(0)", false},
+      {"s_movk_i32 s8, 0x10", false},
+      {"v_mov_b32_e32 v1, v2", false},
+      {"buffer_load_dword v1, v0, s[4:7], 0 offen", false},
+  };
+  for (Gen gen : gcn::kRdnaGens) {
+    std::vector<std::pair<std::string, bool>> cases2 = straight;
+    if (gen != Gen::Gfx11) cases2.push_back({"s_endpgm_ordered_ps_done", true});
+    if (gen == Gen::Gfx11) cases2.push_back({"s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", false});
+    std::vector<std::string> l2;
+    for (const auto& c : cases2)
+      l2.push_back(c.first);
+    const auto words = assemble(gen, l2);
+    ASSERT_EQ(words.size(), cases2.size()) << cpuOf(gen);
+    for (std::size_t i = 0; i < cases2.size(); ++i)
+      EXPECT_EQ(gcnprobe::isa::breaksStraightLine(gen, words[i]), cases2[i].second)
+          << cpuOf(gen) << " " << cases2[i].first;
+    // s_branch 4 at dword 10: the target is 4 dwords after the next instruction.
+    const auto f = gcnprobe::isa::controlFlowOf(gen, gcn::CodeClass::Sopp, words[1], 11);
+    EXPECT_FALSE(f.fallsThrough) << cpuOf(gen);
+    EXPECT_EQ(f.targetDword, 15) << cpuOf(gen);
+    const auto c = gcnprobe::isa::controlFlowOf(gen, gcn::CodeClass::Sopp, words[3], 11);
+    EXPECT_TRUE(c.fallsThrough) << cpuOf(gen);
+    EXPECT_EQ(c.targetDword, 15) << cpuOf(gen);
+  }
+}
+
+TEST(InstructionEffects, RdnaCopiesAndVopd) {
+  if (!gcntest::haveLlvmMc15Tool()) GTEST_SKIP() << "llvm-mc-15 not on PATH";
+  using M = VgprEffects::Move;
+  for (Gen gen : gcn::kRdnaGens) {
+    const std::vector<std::pair<std::string, M>> cases = {
+        {"v_mov_b32_e32 v5, v2", M::Copy},
+        {"v_mov_b32_e64 v5, v2", M::Copy},
+        {"v_mov_b32_e32 v5, s2", M::None},
+        {"v_mov_b32_dpp v5, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", M::None},
+        {"v_mov_b32_dpp v5, v2 dpp8:[1,0,3,2,5,4,7,6]", M::None},
+        {"v_lshrrev_b64 v[2:3], 32, v[2:3]", M::Copy},
+        {"v_lshrrev_b64 v[2:3], 16, v[2:3]", M::None},
+        {"v_swap_b32 v5, v2", M::Swap},
+    };
+    std::vector<std::string> lines;
+    for (const auto& c : cases)
+      lines.push_back(c.first);
+    const auto words = assemble(gen, lines);
+    ASSERT_EQ(words.size(), cases.size()) << cpuOf(gen);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const VgprEffects e = gcnprobe::isa::vgprEffects(gen, words[i]);
+      EXPECT_EQ(e.move, cases[i].second) << cpuOf(gen) << " " << cases[i].first;
+      EXPECT_TRUE(e.writeWidthKnown) << cpuOf(gen) << " " << cases[i].first;
+      if (e.move == M::None) continue;
+      const bool shift = cases[i].first.find("_b64") != std::string::npos;
+      EXPECT_EQ(e.writeFirst, shift ? 2u : 5u) << cases[i].first;
+      EXPECT_EQ(e.moveSrc, shift ? 3u : 2u) << cases[i].first;
+    }
+    // OPSEL [14:11] of the VOP3 form makes it no plain copy on RDNA.
+    std::vector<uint32_t> w = words[1];
+    ASSERT_EQ(w.size(), 2u);
+    w[0] |= 1u << 11;
+    EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, w).move, M::None) << cpuOf(gen);
+  }
+  // GFX11 VOPD: two destinations; each v_dual_mov_b32 half of a VGPR is a copy.
+  const auto words = assemble(Gen::Gfx11, {"v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, v4",
+                                           "v_dual_add_f32 v6, v1, v2 :: v_dual_mov_b32 v9, v7",
+                                           "v_dual_mov_b32 v6, s1 :: v_dual_add_f32 v9, v7, v8"});
+  ASSERT_EQ(words.size(), 3u);
+  const VgprEffects a = gcnprobe::isa::vgprEffects(Gen::Gfx11, words[0]);
+  EXPECT_EQ(a.move, M::Copy);
+  EXPECT_EQ(a.writeFirst, 0u);
+  EXPECT_EQ(a.writeCount, 1u);
+  EXPECT_EQ(a.moveSrc, 1u);
+  ASSERT_TRUE(a.dualWrite.has_value());
+  EXPECT_EQ(*a.dualWrite, 3u);
+  EXPECT_TRUE(a.dualCopy);
+  EXPECT_EQ(a.dualMoveSrc, 4u);
+  const VgprEffects b = gcnprobe::isa::vgprEffects(Gen::Gfx11, words[1]);
+  EXPECT_EQ(b.move, M::None);
+  EXPECT_EQ(b.writeFirst, 6u);
+  ASSERT_TRUE(b.dualWrite.has_value());
+  EXPECT_EQ(*b.dualWrite, 9u);
+  EXPECT_TRUE(b.dualCopy);
+  EXPECT_EQ(b.dualMoveSrc, 7u);
+  const VgprEffects c = gcnprobe::isa::vgprEffects(Gen::Gfx11, words[2]);
+  EXPECT_EQ(c.move, M::None);  // an SGPR source is no VGPR copy
+  ASSERT_TRUE(c.dualWrite.has_value());
+  EXPECT_EQ(*c.dualWrite, 9u);
+  EXPECT_FALSE(c.dualCopy);
 }
 
 }  // namespace
