@@ -317,7 +317,9 @@ const BufferFormat& parseBufferFormat(std::string_view name) {
 
 bool texelNumRecordsInBytes(gcn::Gen gen, uint32_t stride) {
   // radv_make_texel_buffer_descriptor: "if (gfx_level != GFX8 && stride) range /= stride",
-  // i.e. the unit NUM_RECORDS counts in for the IDXEN access of a V# without SWIZZLE_ENABLE.
+  // i.e. the unit NUM_RECORDS counts in for the IDXEN access of a V# without SWIZZLE_ENABLE;
+  // on RDNA the view's V# has OOB_SELECT 0 (structured with offset), which counts records.
+  if (gcn::isRdna(gen)) return gcn::rdnaNumRecordsInBytes(gen, /*oobSelect=*/0, stride, false);
   return gcn::numRecordsInBytes(gen, stride, /*swizzleEnable=*/false, /*idxen=*/true);
 }
 

@@ -95,10 +95,10 @@ void checkListLength(std::size_t size, bool isList, unsigned lanes, const Place&
 ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   ProbeSetup s;
   if (options.gen) {
-    s.chip = &parseChip(*options.gen);
+    s.chip = &parseAnyChip(*options.gen);
   } else if (probe.gen) {
     try {
-      s.chip = &parseChip(probe.gen->value);
+      s.chip = &parseAnyChip(probe.gen->value);
     } catch (const Error& e) {
       rethrowAt(e, probe.gen->place);
     }

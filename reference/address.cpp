@@ -7,7 +7,44 @@
 namespace gcn {
 namespace {
 
-enum class Check : uint8_t { None, Byte, Index };
+// None: never out of range; Byte: the buffer offset against NUM_RECORDS in bytes; Index:
+// AINDEX against NUM_RECORDS in records (plus an offset test, see offsetTest below); Records:
+// RDNA's OOB_SELECT 2, out of range only when NUM_RECORDS is 0.
+enum class Check : uint8_t { None, Byte, Index, Records };
+
+// RDNA (GFX10+): the V#'s OOB_SELECT chooses the check (Mesa src/amd/common/ac_descriptors.c,
+// ac_set_buf_desc_word3; docs/rdna.md "Range checking"):
+//   0  (index >= NUM_RECORDS) || (offset >= STRIDE)          GFX11: offset+payload > STRIDE
+//   1  index >= NUM_RECORDS
+//   2  NUM_RECORDS == 0
+//   3  offset >= NUM_RECORDS (bytes); swizzled: swizzle_address >= NUM_RECORDS
+//      GFX11: SWIZZLE_ENABLE && STRIDE: as 0; else offset+payload > NUM_RECORDS
+// Whether the payload counts is the straddle policy (start / whole), whose RDNA defaults are
+// those rules. `offsetTest` says whether the index check also tests the offset against STRIDE.
+Check chooseRdnaCheck(Gen gen, const VSharp& v, bool& offsetTest, std::string_view& why) {
+  offsetTest = false;
+  const bool swizzled = gen == Gen::Gfx11 ? v.swizzleEnableGfx11 != 0 : v.swizzleEnable;
+  switch (v.oobSelect) {
+    case 0:
+      offsetTest = true;
+      why = "OOB_SELECT 0: structured, with the offset tested against STRIDE";
+      return Check::Index;
+    case 1:
+      why = "OOB_SELECT 1: structured, index only";
+      return Check::Index;
+    case 2:
+      why = "OOB_SELECT 2: out of range only when NUM_RECORDS is 0";
+      return Check::Records;
+    default:
+      if (gen == Gen::Gfx11 && swizzled && v.stride != 0) {
+        offsetTest = true;
+        why = "OOB_SELECT 3 with SWIZZLE_ENABLE and STRIDE on gfx11: structured, with the offset";
+        return Check::Index;
+      }
+      why = "OOB_SELECT 3: raw, NUM_RECORDS in bytes";
+      return Check::Byte;
+  }
+}
 
 bool isPowerOfTwo(uint32_t x) {
   return x != 0 && (x & (x - 1)) == 0;
@@ -17,7 +54,10 @@ bool isPowerOfTwo(uint32_t x) {
 // ("NUM_RECORDS units", Mesa radeonsi/RADV comments); the cases without IDXEN, which the sources
 // dispute, come from the policies.
 Check chooseCheck(Gen gen, const VSharp& v, const AddressOperands& in, const Policies& p,
-                  std::string_view& why) {
+                  bool& offsetTest, std::string_view& why) {
+  if (isRdna(gen)) return chooseRdnaCheck(gen, v, offsetTest, why);
+  // CLRX GcnMemHandling: OFFSET >= STRIDE is out of range; GFX9 emulator: no offset test.
+  offsetTest = p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange;
   // CLRX GcnMemHandling: "buffer resources with STRIDE=0": byte check on every generation; RADV
   // observed GFX9 not checking a V# whose STRIDE and NUM_RECORDS are both 0 (zero-vsharp).
   if (v.stride == 0 && v.numRecords == 0 && p.zeroVsharp() == policy::ZeroVsharp::NotChecked) {
@@ -86,14 +126,25 @@ bool numRecordsInBytes(Gen gen, uint32_t stride, bool swizzleEnable, bool idxen)
     case Gen::Gfx10:
     case Gen::Gfx10_3:
     case Gen::Gfx11:
-      // RDNA chooses the unit with the V#'s OOB_SELECT, which is not modelled yet.
+      // RDNA chooses the unit with the V#'s OOB_SELECT: the V# overloads answer.
       throw Error("NUM_RECORDS units on " + std::string(genName(gen)) +
-                  " follow OOB_SELECT, which is not modelled yet");
+                  " follow the V#'s OOB_SELECT, which this question does not give");
   }
   return true;
 }
 
+bool rdnaNumRecordsInBytes(Gen gen, uint8_t oobSelect, uint32_t stride, bool swizzled) {
+  if (!isRdna(gen))
+    throw Error("OOB_SELECT does not exist on " + std::string(genName(gen)) + " (GFX10 and later)");
+  // Only OOB_SELECT 3 counts bytes, and not GFX11's swizzled structured form of it. Mode 2
+  // only compares NUM_RECORDS with 0: records, like 0 and 1.
+  return oobSelect == 3 && !(gen == Gen::Gfx11 && swizzled && stride != 0);
+}
+
 bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen) {
+  if (isRdna(gen))
+    return rdnaNumRecordsInBytes(gen, v.oobSelect, v.stride,
+                                 gen == Gen::Gfx11 ? v.swizzleEnableGfx11 != 0 : v.swizzleEnable);
   return numRecordsInBytes(gen, v.stride, v.swizzleEnable, idxen);
 }
 
@@ -116,6 +167,9 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
     throw Error("ADDR64 does not exist on " + std::string(genName(gen)) + " (GFX6/7 only)");
   if (in.addr64 && (in.idxen || in.offen))
     throw Error("ADDR64 cannot be combined with IDXEN or OFFEN (CLRX GcnMemHandling)");
+  if (isRdna(gen) && (v.swizzleEnable || v.swizzleEnableGfx11 != 0))
+    throw Error("swizzled addressing on " + std::string(genName(gen)) +
+                " (its element size and index stride) is not modelled");
 
   plan.index = 0;
   plan.offset = 0;
@@ -206,13 +260,17 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
   plan.bufferOffset = bufOffsetFor(0);
 
   std::string_view why;
-  const Check check = chooseCheck(gen, v, in, p, why);
+  bool offsetTest = false;
+  const Check check = chooseCheck(gen, v, in, p, offsetTest, why);
   const bool wholeAccess = p.rawStraddle() == policy::RawStraddle::WholeAccess;
+  const bool rdna = isRdna(gen);
 
   // Byte check, CLRX GcnMemHandling: out of range when BUFOFFSET >= NUMRECORDS - SGPR_OFFSET. When
   // SOFFSET > NUM_RECORDS the subtraction wraps (LLVM: GFX6/7 clamping bug) or everything is
   // out of range (soffset policy).
-  const uint32_t soffsetInCheck = soffsetInBase ? in.soffset : 0u;
+  // AMD RDNA3 ISA: "The sgpr_offset is not a part of the offset term ... it's in the base": on
+  // RDNA the check sees the buffer offset alone.
+  const uint32_t soffsetInCheck = soffsetInBase && !rdna ? in.soffset : 0u;
   const bool soffsetOver = soffsetInCheck > v.numRecords;
   const bool allOut = soffsetOver && p.soffsetOverflow() == policy::SoffsetOverflow::AllOutOfRange;
   const uint64_t limit = static_cast<uint32_t>(v.numRecords - soffsetInCheck);
@@ -222,13 +280,13 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
     // start only (CLRX GcnMemHandling) or the whole piece must end inside (AMD RDNA3 ISA, gfx950).
     return wholeAccess ? start + size <= limit : start < limit;
   };
-  auto indexInRange = [&](uint32_t offsetInRecord) {
+  auto indexInRange = [&](uint32_t offsetInRecord, uint32_t size) {
     if (carryOut || aindex >= v.numRecords)
       return false;  // CLRX GcnMemHandling: AINDEX >= NUMRECORDS
-    // CLRX GcnMemHandling: OFFSET >= STRIDE is out of range; GFX9 emulator: no offset test.
-    if (p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange)
-      return offsetInRecord < v.stride;
-    return true;
+    if (!offsetTest) return true;
+    // RDNA OOB_SELECT 0: GFX10 "offset >= STRIDE", GFX11 "offset+payload > STRIDE" (straddle).
+    if (rdna && wholeAccess) return uint64_t{offsetInRecord} + size <= v.stride;
+    return offsetInRecord < v.stride;
   };
 
   // Under straddle=start every piece shares the verdict of the access start (CLRX GcnMemHandling).
@@ -249,7 +307,10 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
                               : byteInRange(plan.bufferOffset, bytes));
         break;
       case Check::Index:
-        verdictOf(indexInRange(aoffset + extra));
+        verdictOf(indexInRange(aoffset + extra, own ? s.size : bytes));
+        break;
+      case Check::Records:
+        verdictOf(!carryOut && v.numRecords != 0);
         break;
     }
   }
@@ -274,7 +335,7 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
     case Check::Byte:
       plan.rule = std::string("byte: out of range when BUFOFFSET") +
                   (wholeAccess ? " + size >" : " >=") + " NUM_RECORDS" +
-                  (soffsetInBase ? " - SOFFSET" : "") +
+                  (soffsetInBase && !rdna ? " - SOFFSET" : "") +
                   (wholeAccess ? (unit == CheckUnit::PerDword ? " (each dword)" : " (whole access)")
                                : " (start only)") +
                   (soffsetOver ? (allOut ? "; SOFFSET > NUM_RECORDS: all out of range"
@@ -285,9 +346,14 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
       break;
     case Check::Index:
       plan.rule = std::string("index: out of range when AINDEX >= NUM_RECORDS") +
-                  (p.idxenOffsetVsStride() == policy::IdxenOffsetVsStride::OutOfRange
-                       ? " or AOFFSET >= STRIDE"
-                       : "") +
+                  (offsetTest ? (rdna && wholeAccess ? " or AOFFSET + size > STRIDE"
+                                                     : " or AOFFSET >= STRIDE")
+                              : "") +
+                  (carryOut ? "; VGPR offset + OFFSET >= 2^32: out of range (offset-carry)" : "") +
+                  " (" + std::string(why) + ")";
+      break;
+    case Check::Records:
+      plan.rule = std::string("records: out of range when NUM_RECORDS == 0") +
                   (carryOut ? "; VGPR offset + OFFSET >= 2^32: out of range (offset-carry)" : "") +
                   " (" + std::string(why) + ")";
       break;

@@ -1,5 +1,7 @@
 // Buffer addressing and range checking of MUBUF/MTBUF (CLRX GcnMemHandling "Buffer addressing", AMD
-// RDNA3 ISA swizzle / OOB / alignment rules). Every point docs/gcn-facts.md lists as disputed
+// RDNA3 ISA swizzle / OOB / alignment rules; on GFX10+ the V#'s OOB_SELECT modes as Mesa's
+// ac_set_buf_desc_word3 records them, docs/rdna.md "Range checking"). Every point docs/gcn-facts.md
+// lists as disputed
 // ("NUM_RECORDS units", "Disputed points") is read from gcn::Policies. Pure
 // functions over plain structs: no memory is touched here; the executor performs the pieces this
 // plans.
@@ -69,7 +71,11 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
 // V# with this STRIDE and SWIZZLE_ENABLE read by an access with or without IDXEN. The address
 // model and every driver-side V# builder ask it.
 bool numRecordsInBytes(Gen gen, uint32_t stride, bool swizzleEnable, bool idxen);
-// The same for a V#.
+// RDNA: the unit follows the V#'s OOB_SELECT (bytes for 3, records otherwise; GFX11's
+// swizzled OOB_SELECT 3 with STRIDE is structured). The (stride, swizzleEnable, idxen) form
+// above throws for RDNA, which it cannot answer; this one throws for GCN.
+bool rdnaNumRecordsInBytes(Gen gen, uint8_t oobSelect, uint32_t stride, bool swizzled);
+// The same for a V# (GCN: its STRIDE and SWIZZLE_ENABLE; RDNA: its OOB_SELECT).
 bool numRecordsInBytes(Gen gen, const VSharp& v, bool idxen);
 
 // ---------------------------------------------------------------------------------------------

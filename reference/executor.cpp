@@ -160,7 +160,7 @@ class WaveRun {
   // CLRX GcnMemHandling "rules for data conversion", read from the opcode table's FieldSource
   // fields.
   void chooseFormat() {
-    const ConversionFormat f = conversionFormat(op_, inst_, v_);
+    const ConversionFormat f = conversionFormat(gen_, op_, inst_, v_);
     dfmt_ = f.dfmt;
     nfmt_ = f.nfmt;
     sel_ = f.dstSel;
@@ -731,16 +731,25 @@ void checkVsharpQuad(unsigned srsrc) {
 
 }  // namespace
 
-ConversionFormat conversionFormat(const OpcodeInfo& op, const Instruction& inst, const VSharp& v) {
+ConversionFormat conversionFormat(Gen gen, const OpcodeInfo& op, const Instruction& inst,
+                                  const VSharp& v) {
   auto pick = [&](FieldSource s, auto fromInst, auto fromRes, const char* what) {
     if (s == FieldSource::Instruction) return fromInst;
     if (s == FieldSource::Resource) return fromRes;
     throw Error(std::string(op.mnemonic) + ": " + what +
                 " source is not instruction or resource for a format op (opcode table)");
   };
+  // RDNA MTBUF: the instruction's unified FORMAT names the pair (a code with none: INVALID).
+  Dfmt instDfmt = inst.dfmt;
+  Nfmt instNfmt = inst.nfmt;
+  if (isRdna(gen)) {
+    const UnifiedFormat* u = findUnifiedFormat(gen, inst.format);
+    instDfmt = u != nullptr ? u->dfmt : Dfmt::Invalid;
+    instNfmt = u != nullptr ? u->nfmt : Nfmt::Unorm;
+  }
   ConversionFormat f;
-  f.dfmt = pick(op.dfmtSource, inst.dfmt, v.dataFormat, "data format");
-  f.nfmt = pick(op.nfmtSource, inst.nfmt, v.numFormat, "number format");
+  f.dfmt = pick(op.dfmtSource, instDfmt, v.dataFormat, "data format");
+  f.nfmt = pick(op.nfmtSource, instNfmt, v.numFormat, "number format");
   if (op.dstSelSource == FieldSource::Resource) f.dstSel = v.dstSel;
   return f;
 }

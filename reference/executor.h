@@ -70,13 +70,16 @@ AddressInputs addressInputs(const Instruction& inst, const WaveState& state);
 // The format a format op converts with (CLRX GcnMemHandling "rules for data conversion", read
 // from the opcode table's FieldSource fields): DATA_FORMAT and NUM_FORMAT from the instruction
 // or from the V#, DST_SEL from the V# or the identity. execute(), the reach and the format load
-// batch all choose it here. Throws Error for a table row that names neither source.
+// batch all choose it here; on RDNA an MTBUF instruction's unified FORMAT names the pair
+// (reference/format.h) and the V#'s comes from accessVSharp. Throws Error for a table row that
+// names neither source.
 struct ConversionFormat {
   Dfmt dfmt = Dfmt::Invalid;
   Nfmt nfmt = Nfmt::Unorm;
   std::array<DstSel, 4> dstSel{DstSel::X, DstSel::Y, DstSel::Z, DstSel::W};
 };
-ConversionFormat conversionFormat(const OpcodeInfo& op, const Instruction& inst, const VSharp& v);
+ConversionFormat conversionFormat(Gen gen, const OpcodeInfo& op, const Instruction& inst,
+                                  const VSharp& v);
 
 // Memory as the buffer instruction sees it: bytes at [base, base + bytes.size()).
 struct MemoryImage {

@@ -35,7 +35,7 @@ FormatLoadBatch::FormatLoadBatch(const Chip& chip, const Instruction& inst,
   registers_ = vdataRegs(op, chip, false);
 
   // The format the conversion uses: the instruction's or the V#'s (opcode table), as execute().
-  const ConversionFormat f = conversionFormat(op, inst, v_);
+  const ConversionFormat f = conversionFormat(gen_, op, inst, v_);
   dfmt_ = f.dfmt;
   nfmt_ = f.nfmt;
   sel_ = f.dstSel;

@@ -6,7 +6,13 @@ namespace gcn {
 namespace {
 
 // Defaults: the CLRX rule unless a source specific to that generation says
-// otherwise (docs/gcn-facts.md names the GFX9 emulator for gfx9-only points).
+// otherwise (docs/gcn-facts.md names the GFX9 emulator for gfx9-only points). The RDNA
+// columns (gfx10, gfx10.3, gfx11) keep gfx9's choice except where an RDNA source decides
+// (docs/rdna.md "Range checking"): straddle follows Mesa's OOB_SELECT record (GFX10
+// "offset >= NUM_RECORDS", GFX11 "offset+payload > NUM_RECORDS"; ac_set_buf_desc_word3 in
+// src/amd/common/ac_descriptors.c) and oob-one the AMD RDNA3 ISA ("except components with
+// DST_SEL = SEL_1, which return 1"). On RDNA the range check follows the V#'s OOB_SELECT, so
+// soffset, stride-noidx, offset-vs-stride and tid-noidx are not consulted there.
 constexpr PolicyPoint kPoints[] = {
     {PolicyId::RawStraddle,
      "straddle",
@@ -15,7 +21,7 @@ constexpr PolicyPoint kPoints[] = {
        {"whole",
         "AMD gfx950 emulator and AMD RDNA3 ISA: the whole access must end inside; "
         "DWORDX2..4 per dword, format ops and atomics all-or-nothing"}}},
-     {0, 0, 0, 1},
+     {0, 0, 0, 1, 0, 0, 1},
      true},
     {PolicyId::SoffsetOverflow,
      "soffset",
@@ -24,42 +30,42 @@ constexpr PolicyPoint kPoints[] = {
         "LLVM AMDGPU docs: GFX6/7 clamping bug when SOFFSET exceeds the buffer size "
         "(unsigned subtraction wraps, everything passes)"},
        {"oob", "CLRX GcnMemHandling read as signed: every access is out of range"}}},
-     {0, 0, 1, 1},
+     {0, 0, 1, 1, 1, 1, 1},
      true},
     {PolicyId::StrideWithoutIdxen,
      "stride-noidx",
      "STRIDE != 0 without IDXEN: index check or byte check?",
      {{{"index", "CLRX GcnMemHandling: STRIDE != 0 selects the index rule"},
        {"byte", "GFX9 emulator: IDXEN selects the rule, not STRIDE"}}},
-     {0, 0, 0, 1},
+     {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::IdxenOffsetVsStride,
      "offset-vs-stride",
      "IDXEN with OFFSET >= STRIDE: out of range?",
      {{{"oob", "CLRX GcnMemHandling: OFFSET >= STRIDE is out of range"},
        {"unchecked", "GFX9 emulator: no offset test"}}},
-     {0, 0, 0, 1},
+     {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::TidWithoutIdxen,
      "tid-noidx",
      "ADD_TID_ENABLE without IDXEN: is the index checked?",
      {{{"index", "CLRX GcnMemHandling: TID_ENABLE applies the index check"},
        {"unchecked", "GFX9 (scratch): not checked at all"}}},
-     {0, 0, 0, 1},
+     {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::IndexProduct,
      "index-product",
      "AINDEX * STRIDE: truncated to 32 bits or a 64-bit product?",
      {{{"trunc32", "CLRX GcnMemHandling: (UINT32)(AINDEX*STRIDE)"},
        {"wide64", "GFX9 emulator: 64-bit product"}}},
-     {0, 0, 0, 1},
+     {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::SwizzleSoffset,
      "swizzle-soffset",
      "SOFFSET under swizzle: added to the base or swizzled with the offset?",
      {{{"base", "CLRX GcnMemHandling and AMD RDNA3 ISA: sgpr_offset is part of the base"},
        {"swizzled", "one emulator folds SOFFSET into the swizzled offset"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      true},
     {PolicyId::SwizzleMultiDword,
      "swizzle-multidword",
@@ -68,21 +74,21 @@ constexpr PolicyPoint kPoints[] = {
        {"perdword",
         "each dword swizzled on its own: dwords of a lane may sit INDEX_STRIDE "
         "elements apart"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      true},
     {PolicyId::TidWithIdxen,
      "tid-idx",
      "ADD_TID_ENABLE with IDXEN (no swizzle): is the lane id added to the index?",
      {{{"added", "CLRX GcnMemHandling: AINDEX = VGPR_INDEX + LANEID"},
        {"notadded", "AMD gfx950 emulator: lane not added"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      true},
     {PolicyId::OobDstSelOne,
      "oob-one",
      "out-of-range load of a component whose DST_SEL is 1: 0 or 1?",
      {{{"zero", "CLRX GcnMemHandling: out-of-range reads are zero"},
        {"one", "AMD RDNA3 ISA: components with DST_SEL = SEL_1 return 1"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 1, 1, 1},
      false},
     {PolicyId::UnalignedDword,
      "unaligned",
@@ -94,21 +100,21 @@ constexpr PolicyPoint kPoints[] = {
         "src/amd/common/ac_gpu_info.c (has_unaligned_shader_loads = chip_class != GFX6), "
         "radeonsi si_get_param (\"SI doesn't support unaligned loads\"), LLVM AMDGPU "
         "FeatureUnalignedBufferAccess (from Sea Islands)"}}},
-     {0, 1, 1, 1},
+     {0, 1, 1, 1, 1, 1, 1},
      true},
     {PolicyId::NormToFloat,
      "norm",
      "UNORM/SNORM -> float: correctly rounded c/(2^n-1), or c * float(1/(2^n-1))?",
      {{{"exact", "correctly rounded quotient (the Vulkan spec's formula evaluated exactly)"},
        {"mulrcp", "multiply by the float reciprocal, as lavapipe does (docs/platform.md)"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::IntStoreOverflow,
      "int-store",
      "UINT/SINT store of a register value that does not fit the component",
      {{{"clamp", "saturate to the component's range (CLRX GcnMemHandling: writes clamp)"},
        {"truncate", "keep the low bits"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::StoreDstSel,
      "store-dst-sel",
@@ -123,7 +129,7 @@ constexpr PolicyPoint kPoints[] = {
        {"forward",
         "memory component i receives register component DST_SEL[i] (the load swizzle "
         "applied to the registers): CLRX's table names DST_SEL without a direction"}}},
-     {1, 1, 1, 1},
+     {1, 1, 1, 1, 1, 1, 1},
      false},
     {PolicyId::Norm32,
      "norm32",
@@ -140,7 +146,7 @@ constexpr PolicyPoint kPoints[] = {
        {"undefined",
         "AMD RDNA ISA unified buffer format table: 32-bit channels exist only as UINT, SINT "
         "and FLOAT (stores stay undefined under every option)"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::NanWiden,
      "nan-widen",
@@ -151,7 +157,7 @@ constexpr PolicyPoint kPoints[] = {
        {"exact",
         "a pure unpack: the mantissa is shifted up unchanged, so a signalling NaN stays "
         "signalling (the Vulkan spec's conversions only require a NaN to stay a NaN)"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::UfOverflow,
      "uf-overflow",
@@ -163,7 +169,7 @@ constexpr PolicyPoint kPoints[] = {
        {"inf",
         "round to nearest with IEEE overflow to +Inf, as half stores do; the Vulkan spec "
         "(\"Floating-Point Format Conversions\") allows the closest finite value or infinity"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::NormStore,
      "norm-store",
@@ -177,7 +183,7 @@ constexpr PolicyPoint kPoints[] = {
         "the product computed in float32 (rounded to nearest even), then rounded to the "
         "nearest even integer, as lavapipe does (docs/platform.md); the Vulkan spec allows "
         "either of the two integers closest to the product"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::FloatStoreRound,
      "float-store-round",
@@ -190,7 +196,7 @@ constexpr PolicyPoint kPoints[] = {
         "round toward zero, as lavapipe does (docs/platform.md); the Vulkan spec "
         "(\"Floating-Point Format Conversions\") leaves the rounding mode undefined. "
         "Finite overflow then gives the largest finite value"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::OffsetCarry,
      "offset-carry",
@@ -202,7 +208,7 @@ constexpr PolicyPoint kPoints[] = {
         "compiler's scratch accesses are not range-checked at all, tid-noidx, so it records "
         "nothing else for GFX9)"},
        {"wraps", "CLRX GcnMemHandling: UINT32 AOFFSET = OFFSET + VGPR_OFFSET, checked wrapped"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      true},
     {PolicyId::ZeroVsharp,
      "zero-vsharp",
@@ -211,7 +217,7 @@ constexpr PolicyPoint kPoints[] = {
        {"unchecked",
         "Mesa RADV radv_cmd_buffer.c: \"On GFX9, it seems bounds checking is disabled if both "
         "num_records and stride are zero\""}}},
-     {0, 0, 0, 1},
+     {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::Alpha2,
      "alpha2",
@@ -226,7 +232,7 @@ constexpr PolicyPoint kPoints[] = {
         "2-bit alpha channel as unsigned\" (GFX8 and older except Stoney), undone in the shader "
         "by RADV, radeonsi and ACO's vertex fetch (ac_shader_util.c alpha_adjust): SNORM reads "
         "c/3, SSCALED float(c), SINT c"}}},
-     {1, 1, 1, 0},
+     {1, 1, 1, 0, 0, 0, 0},
      false},
     {PolicyId::PackedOrder,
      "packed-order",
@@ -238,7 +244,7 @@ constexpr PolicyPoint kPoints[] = {
        {"reversed",
         "shadPS4 RemapSwizzle: 11_11_10 read as 10_11_11 with X and Z swapped (X = bits "
         "22-31), 10_10_10_2 as 2_10_10_10 reversed (X = bits 30-31)"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
     {PolicyId::D16Keep,
      "d16-keep",
@@ -250,7 +256,7 @@ constexpr PolicyPoint kPoints[] = {
        {"unclaimed",
         "LLVM AMDGPU GCNSubtarget.h d16PreservesUnusedBits: false when SRAM-ECC is on or "
         "unknown (Vega20, gfx906:sramecc+), so the register is not claimed"}}},
-     {0, 0, 0, 0},
+     {0, 0, 0, 0, 0, 0, 0},
      false},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
@@ -295,8 +301,6 @@ std::vector<Policies> everyCombination(const Policies& base, std::span<const Pol
 }
 
 Policies Policies::defaults(Gen gen) {
-  if (!isGcn(gen))
-    throw Error("the policy points of " + std::string(genName(gen)) + " are not modelled yet");
   Policies p;
   for (const PolicyPoint& point : kPoints)
     p.set(point.id, point.defaults[genIndex(gen)]);

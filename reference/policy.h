@@ -85,7 +85,7 @@ struct PolicyPoint {
   std::string_view name;      // e.g. "straddle"
   std::string_view question;  // one line: what is disputed
   std::array<PolicyOption, kMaxPolicyOptions> slots;
-  std::array<uint8_t, 4> defaults;  // option index for gfx6, gfx7, gfx8, gfx9
+  std::array<uint8_t, kGenCount> defaults;  // option index per generation (genIndex order)
   // Whether an option can move an access (its address, size or range verdict) rather than
   // only the values read or written: computeReach (reference/reach.h) and its oracle test
   // enumerate these; the others never change which bytes a lane touches.

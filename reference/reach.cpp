@@ -221,7 +221,7 @@ Reach computeReach(const Chip& chip, const Instruction& inst, const WaveState& s
       return Reach{};  // no address (CLRX GcnInstrsMtbuf)
     case OpKind::LoadFormat:
     case OpKind::StoreFormat: {
-      const Dfmt d = conversionFormat(op, inst, v).dfmt;
+      const Dfmt d = conversionFormat(gen, op, inst, v).dfmt;
       // A V#'s DATA_FORMAT that is stride bits (ADD_TID, GFX8/9 MUBUF) names no format: planned
       // at 16 bytes as execute() does. DATA_FORMAT INVALID: loads return 0, stores do nothing,
       // no access planned. The reserved format 15 is planned at 16 bytes (formatAccessBytes).

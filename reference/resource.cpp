@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "reference/error.h"
+#include "reference/format.h"
 #include "reference/text.h"
 
 namespace gcn {
@@ -599,6 +600,13 @@ bool dataFormatIsStrideBits(Gen gen, const VSharp& v, bool mtbuf) {
 
 VSharp accessVSharp(Gen gen, VSharp v, bool mtbuf) {
   if (dataFormatIsStrideBits(gen, v, mtbuf)) v.stride |= static_cast<uint32_t>(v.dataFormat) << 14;
+  if (isRdna(gen)) {
+    // The unified FORMAT names a (data format, number format) pair (reference/format.h); a
+    // code with no buffer format reads as DATA_FORMAT INVALID.
+    const UnifiedFormat* f = findUnifiedFormat(gen, v.format);
+    v.dataFormat = f != nullptr ? f->dfmt : Dfmt::Invalid;
+    v.numFormat = f != nullptr ? f->nfmt : Nfmt::Unorm;
+  }
   return v;
 }
 

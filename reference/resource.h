@@ -79,7 +79,8 @@ VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words);
 // The V# as an access sees it. On GFX8/9 a MUBUF access (not MTBUF) through a V# with
 // ADD_TID_ENABLE reads DATA_FORMAT as STRIDE[17:14] (Mesa src/amd/common/ac_descriptors.c
 // ac_set_buf_desc_word3: "DATA_FORMAT is STRIDE[14:17] for MUBUF with ADD_TID_ENABLE=1"), so
-// the stride gains those bits.
+// the stride gains those bits. On RDNA the unified FORMAT is read as its (DATA_FORMAT,
+// NUM_FORMAT) pair, so the conversion code sees one shape on every generation.
 VSharp accessVSharp(Gen gen, VSharp v, bool mtbuf);
 // Whether that reading applies: a MUBUF access through such a V# on GFX8/9. A MUBUF format op
 // there has no data format of its own (its DATA_FORMAT field is stride bits): no source says

@@ -64,8 +64,13 @@ Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
         texelNumRecordsInBytes(chip.gen, f.stride) ? v.numRecords / f.stride : v.numRecords;
     if (elements == 0 || texelBufferNumRecords(chip.gen, elements, f.stride) != v.numRecords)
       continue;
-    if (gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, v.base, elements, f.vk)) != words)
-      continue;
+    std::array<uint32_t, 4> radvWords{};
+    try {
+      radvWords = gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, v.base, elements, f.vk));
+    } catch (const gcn::Error&) {
+      continue;  // no buffer format for the pair on this generation (RDNA's unified table)
+    }
+    if (radvWords != words) continue;
     const uint64_t viewBytes = uint64_t{elements} * f.stride;
     if (memory.base != v.base)
       return no("the memory image does not start at the V# base (a view's memory is its buffer)");
@@ -103,11 +108,16 @@ Realisation realiseStorage(const gcn::Chip& chip, const gcn::Instruction& inst,
   if (!inst.offen || inst.idxen)
     return no("an SSBO access is OFFEN without IDXEN (the byte offset in VADDR)");
   if (v.numRecords % 4 != 0 ||
-      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(v.base, v.numRecords)) != words)
+      gcn::encodeVSharp(chip.gen,
+                        routes::makeStorageBufferVSharp(chip.gen, v.base, v.numRecords)) != words)
     return no("V# (" + gcn::formatVSharp(chip.gen, v) +
               ") is not RADV's storage-buffer V# (STRIDE 0, NUM_RECORDS = range rounded up to "
-              "4, DST_SEL xyzw, DATA_FORMAT 32, NUM_FORMAT FLOAT, nothing else; "
-              "radv_descriptor_set.c write_buffer_descriptor)");
+              "4, DST_SEL xyzw, " +
+              (gcn::isRdna(chip.gen)
+                   ? "FORMAT 32_FLOAT, OOB_SELECT 3 (raw)" +
+                         std::string(chip.gen != gcn::Gen::Gfx11 ? ", RESOURCE_LEVEL 1" : "")
+                   : std::string("DATA_FORMAT 32, NUM_FORMAT FLOAT")) +
+              ", nothing else; radv_descriptor_set.c write_buffer_descriptor)");
   if (memory.base != v.base)
     return no("the memory image does not start at the V# base (an SSBO's memory is its buffer)");
   routes::DeviceCase d;
