@@ -139,6 +139,21 @@ const std::map<std::string, std::string>& decisions() {
       // OFFSET 2 on an atomic: no shader indexes half a dword, and the binary templates take
       // VADDR in multiples of their access.
       {"atomic-unaligned-components", "OFFSET 2 is not a multiple"},
+      // RDNA: RADV's GFX10+ view and SSBO V#s, derived in each probe's comment (FORMAT,
+      // OOB_SELECT, RESOURCE_LEVEL on gfx10/10.3).
+      {"rdna1-ssbo-raw-straddle", ""},
+      {"rdna1-texel-half-store-round", ""},
+      {"rdna2-ssbo-raw-straddle", ""},
+      {"rdna2-texel-bgra-store", ""},
+      {"rdna2-texel-norm-store", ""},
+      {"rdna2-texel-oob-dstsel-one", ""},
+      {"rdna2-texel-uint-store-overflow", ""},
+      {"rdna2-texel-unorm8-to-float", ""},
+      {"rdna3-ssbo-raw-straddle", ""},
+      {"rdna3-texel-half-store-round", ""},
+      {"rdna3-texel-oob-dstsel-one", ""},
+      {"rdna3-texel-uint-store-overflow", ""},
+      {"rdna3-texel-unorm8-to-float", ""},
   };
   return m;
 }
