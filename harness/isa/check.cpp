@@ -40,7 +40,7 @@ DataPathProof proveEmittedDataPath(gcn::Gen gen,
     std::vector<std::vector<uint32_t>> words;
     for (const AsmInstruction& a : code)
       words.push_back(a.words);
-    const UserSgprRoles roles = radvUserSgprRoles(exe.stages);
+    const UserSgprRoles roles = radvUserSgprRoles(gen, exe.stages);
     std::vector<SgprEntryCopies> sgprs;
     const std::vector<TracedDescriptor> traced = traceDescriptors(gen, words, roles, &sgprs);
     return proveDataPath(gen, code, traced, sgprs, DataPathRequest{e.listingIndex, path, roles});
@@ -98,7 +98,7 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
     for (const AsmInstruction& a : code)
       words.push_back(a.words);
     const std::vector<TracedDescriptor> traced =
-        traceDescriptors(gen, words, radvUserSgprRoles(exe.stages));
+        traceDescriptors(gen, words, radvUserSgprRoles(gen, exe.stages));
     for (std::size_t i = 0; i < code.size(); ++i) {
       const AsmInstruction& a = code[i];
       // Not an encoding of this generation: certainly no buffer instruction.
@@ -128,8 +128,10 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
 std::string mismatchField(const gcn::Instruction& intended, const gcn::Instruction& emitted,
                           bool offsetFixed) {
   if (intended.op != emitted.op) return "opcode";
+  // DFMT/NFMT on GCN, the unified FORMAT on RDNA (the other fields keep their defaults).
   if (intended.op != nullptr && intended.op->encoding == gcn::Encoding::Mtbuf &&
-      (intended.dfmt != emitted.dfmt || intended.nfmt != emitted.nfmt))
+      (intended.dfmt != emitted.dfmt || intended.nfmt != emitted.nfmt ||
+       intended.format != emitted.format))
     return "format";
   if (intended.idxen != emitted.idxen) return "idxen";
   if (intended.offen != emitted.offen) return "offen";

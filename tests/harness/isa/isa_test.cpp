@@ -21,6 +21,7 @@
 #include "harness/isa/descriptor_trace.h"
 #include "harness/run/runner.h"
 #include "reference/assembler.h"
+#include "reference/encoding.h"
 #include "reference/error.h"
 #include "reference/opcodes.h"
 
@@ -400,6 +401,13 @@ TEST(IsaCheck, CacheBitsAreNotedOnLoadsAndComparedOnAtomics) {
       intended(Gen::Gfx8, "buffer_atomic_add v1, v0, s[4:7], 0 offen slc");
   EXPECT_EQ(gcnprobe::isa::mismatchField(addSlc, add, true), "");
   EXPECT_NE(gcnprobe::isa::cacheBitsNote(addSlc, add), "");
+  // RDNA MTBUF: the unified FORMAT is compared (decoded from llvm-mc-15's gfx1030 words for
+  // format:[BUF_FMT_32_FLOAT] e8b02000 80010100 and format:[BUF_FMT_32_UINT] e8a02000 80010100).
+  const auto f32 = gcn::tryDecode(Gen::Gfx10_3, 0xe8b02000u, 0x80010100u);
+  const auto u32 = gcn::tryDecode(Gen::Gfx10_3, 0xe8a02000u, 0x80010100u);
+  ASSERT_TRUE(f32 && u32);
+  EXPECT_EQ(gcnprobe::isa::mismatchField(*f32, *u32, true), "format");
+  EXPECT_EQ(gcnprobe::isa::mismatchField(*f32, *f32, true), "");
   // SOFFSET: any SGPR stands for any other (the route loads the value); never a constant.
   const gcn::Instruction s2 = intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], s2 offen");
   const gcn::Instruction s9 = intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], s9 offen");
@@ -592,7 +600,7 @@ std::vector<std::string> tracedSlots(Gen gen, const std::string& assembly,
     words.push_back(a.words);
   std::vector<std::string> out;
   for (const auto& t :
-       gcnprobe::isa::traceDescriptors(gen, words, gcnprobe::isa::radvUserSgprRoles(stage)))
+       gcnprobe::isa::traceDescriptors(gen, words, gcnprobe::isa::radvUserSgprRoles(gen, stage)))
     if (t.why != "not a buffer instruction")
       out.push_back(t.slot ? gcnprobe::isa::bufferSlotName(*t.slot) : "untraced");
   return out;
@@ -632,6 +640,45 @@ TEST(DescriptorTrace, VertexShaderFetchIsTheVertexBufferAndTheLoopStoreIsBinding
   EXPECT_EQ(tracedSlots(Gen::Gfx9, kVega10VertexFetch,
                         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_GEOMETRY_BIT),
             (std::vector<std::string>{"untraced", "untraced"}));
+}
+
+// The vertex route's VS on navi21, shortened from Mesa 25.0.7's null device (`isa --dump-asm`;
+// the result loop replaced by one store, its words assembled by llvm-mc-15): an NGG vertex
+// shader runs as the merged GS stage, so its user SGPRs start at s8: the vertex buffer table
+// in s8 (s9 is overwritten with the address's high half after the base vertex is copied out),
+// set 0's pointer in s10. The fetch is vertex buffer 0, the result store set 0 binding 1; on
+// GCN's argument layout (s2 = vertex buffers) nothing would be traced.
+const char* kNavi21VertexFetch = R"(BB0:
+	s_setprio 3                                                 ; bf8f0003
+	s_and_b32 s0, s3, 0xf000000                                 ; 8700ff03 0f000000
+	s_cbranch_scc1 BB3                                          ; bf850007
+BB1:
+	s_bfe_u32 s0, s2, 0x90016                                   ; 9380ff02 00090016
+	s_lshl_b32 s0, s0, 12                                       ; 8f008c00
+	s_bfe_u32 s2, s2, 0x9000c                                   ; 9382ff02 0009000c
+	s_or_b32 m0, s0, s2                                         ; 887c0200
+	s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)                         ; bf900009
+BB3:
+	s_mov_b32 s0, s9                                            ; be800309
+	s_movk_i32 s9, 0x8000                                       ; b0098000
+	s_load_dwordx4 s[4:7], s[8:9], null                         ; f4080104 fa000000
+	v_add_nc_u32_e32 v5, s0, v5                                 ; 4a0a0a00
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_load_dword v1, v5, s[4:7], 0 idxen                   ; e0302000 80010105
+	s_movk_i32 s11, 0x8000                                      ; b00b8000
+	s_load_dwordx4 s[12:15], s[10:11], 0x10                     ; f4080305 fa000010
+	s_waitcnt vmcnt(0) lgkmcnt(0)                               ; bf8c0070
+	buffer_store_dword v1, v5, s[12:15], 0 idxen                ; e0702000 80030105
+	s_endpgm                                                    ; bf810000
+)";
+
+TEST(DescriptorTrace, RdnaVertexShaderArgumentsStartAtS8) {
+  EXPECT_EQ(tracedSlots(Gen::Gfx10_3, kNavi21VertexFetch, VK_SHADER_STAGE_VERTEX_BIT),
+            (std::vector<std::string>{"vertex buffer 0", "set 0 binding 1"}));
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, kNavi21VertexFetch, VK_SHADER_STAGE_VERTEX_BIT)[0], "untraced");
+  const auto roles = gcnprobe::isa::radvUserSgprRoles(Gen::Gfx11, VK_SHADER_STAGE_VERTEX_BIT);
+  EXPECT_EQ(roles.vertexIdVgpr, 5);
+  EXPECT_EQ(roles.baseVertexSgpr, 9);
 }
 
 // Copies, wide loads, overwrites and joins (words from llvm-mc 14 -mcpu=tonga/bonaire).
