@@ -13,6 +13,7 @@
 #include "harness/cases/suite.h"
 #include "harness/routes/vertex.h"
 #include "reference/error.h"
+#include "reference/format.h"
 #include "reference/text.h"
 
 namespace gcnprobe::run {
@@ -41,20 +42,23 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, cons
       norm ? ToleranceId::Norm1Ulp
            : (f.nfmt == gcn::Nfmt::Float ? ToleranceId::PortableTexel : ToleranceId::Exact);
 
-  if (gcn::isRdna(chip.gen)) {
-    // RADV's RDNA vertex-buffer V# (its OOB_SELECT and NUM_RECORDS units) and the GFX10+
-    // vertex shader's argument SGPRs are not modelled: the case is reported, never guessed.
-    c.broken = "the vertex route on " + std::string(gcn::genName(chip.gen)) +
-               " (RADV's RDNA vertex-buffer V# and vertex shader arguments) is not modelled";
-    return c;
-  }
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::VertexAttribute;
   d.format = f.vk;
   d.inst = caseInstruction(op);
   d.inst.idxen = true;
   d.inst.offset = static_cast<uint16_t>(lay.offset);
-  if (op.encoding == gcn::Encoding::Mtbuf) {
+  if (op.encoding == gcn::Encoding::Mtbuf && gcn::isRdna(chip.gen)) {
+    // RDNA: the pair's unified FORMAT (reference/format.h); a pair with none has no fetch.
+    const gcn::UnifiedFormat* u = gcn::findUnifiedFormat(chip.gen, f.dfmt, f.nfmt);
+    if (u == nullptr) {
+      c.broken = std::string(f.name) + ": " + std::string(gcn::dfmtName(f.dfmt)) + " " +
+                 std::string(gcn::nfmtName(f.nfmt, chip.gen)) + " has no " +
+                 std::string(gcn::genName(chip.gen)) + " buffer format";
+      return c;
+    }
+    d.inst.format = u->code;
+  } else if (op.encoding == gcn::Encoding::Mtbuf) {
     d.inst.dfmt = f.dfmt;
     d.inst.nfmt = f.nfmt;
   }

@@ -379,7 +379,12 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     proof.links.push_back("VDATA " + vreg(ci.vdata, data) + " = In words, unchanged");
   }
 
-  // 3. VADDR is formed from In words (or the vertex index) as the route documents.
+  // 3. VADDR is formed from In words (or the vertex index) as the route documents. The vertex
+  // id arrives where RADV's stage arguments put it on the generation (descriptor_trace.h),
+  // else where the route says.
+  const unsigned vertexIdVgpr = req.roles.vertexIdVgpr >= 0
+                                    ? static_cast<unsigned>(req.roles.vertexIdVgpr)
+                                    : path.vertexIdVgpr;
   for (unsigned j = 0; j < gcn::vaddrRegs(ci); ++j) {
     const unsigned r = ci.vaddr + j;
     const Tag t = atCase.cur[r % kVgprs];
@@ -415,7 +420,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           const int v = e.src[1 - x], sg = e.src[x];
           ok = v >= 256 && sg >= 0 && sg < 128 && req.roles.baseVertexSgpr >= 0 &&
                s.cur[static_cast<unsigned>(v - 256) % kVgprs] ==
-                   Tag{Tag::K::Entry, 0, static_cast<uint16_t>(path.vertexIdVgpr)} &&
+                   Tag{Tag::K::Entry, 0, static_cast<uint16_t>(vertexIdVgpr)} &&
                sgprs[t.insn][static_cast<std::size_t>(sg)] == req.roles.baseVertexSgpr;
         }
         how = "the vertex id plus the base vertex";

@@ -35,20 +35,27 @@
 
 namespace gcnprobe::isa {
 
-// Which argument (user) SGPRs RADV gives one shader stage: the descriptor set 0 pointer and,
-// for a vertex shader, the vertex buffer table pointer (-1: none / not known). Mesa 22.3.6
-// (radv_shader_args.c: ring offsets in s[0:1] on GFX6-9; set_vs_specific_input_locs puts the
-// vertex buffers pointer and base vertex before the set pointers of a VS), observed in
-// RADV null-device listings for our pipelines (one descriptor set, no push constants):
-// compute s2 = set 0; vertex s2 = vertex buffers, s3 = base vertex, s4 = set 0.
+// Which argument registers RADV gives one shader stage: the descriptor set 0 pointer and, for
+// a vertex shader, the vertex buffer table pointer, the base vertex SGPR and the vertex id
+// VGPR (-1: none / not known). Mesa 22.3.6 and 25.0.7 (radv_shader_args.c: ring offsets in
+// s[0:1] on GFX6-9; set_vs_specific_input_locs / declare_vs_specific_input_sgprs put the
+// vertex buffers pointer and base vertex before the set pointers of a VS), observed in RADV
+// null-device listings for our pipelines (one descriptor set, no push constants):
+//   GFX6-9 and GFX10+ compute: s2 = set 0;
+//   GFX6-9 vertex: s2 = vertex buffers, s3 = base vertex, s4 = set 0, v0 = vertex id;
+//   GFX10+ vertex (NGG, run as the merged GS stage: user SGPRs start at s8 after 8 system
+//   SGPRs, "For merged shaders the user SGPRs start at 8"): s8 = vertex buffers, s9 = base
+//   vertex, s10 = set 0, v5 = vertex id.
 struct UserSgprRoles {
   int set0Pointer = -1;
   int vertexBuffersPointer = -1;
   int baseVertexSgpr = -1;
+  int vertexIdVgpr = -1;
 };
-// By the executable's Vulkan stages (VkPipelineExecutablePropertiesKHR::stages): a compute
-// or a vertex shader; other stages or merged stages: no roles.
-UserSgprRoles radvUserSgprRoles(VkShaderStageFlags stages);
+// By the generation and the executable's Vulkan stages
+// (VkPipelineExecutablePropertiesKHR::stages; an NGG vertex shader reports VERTEX alone): a
+// compute or a vertex shader; other stages or merged stages: no roles.
+UserSgprRoles radvUserSgprRoles(gcn::Gen gen, VkShaderStageFlags stages);
 
 // The descriptor one buffer instruction uses; `slot` empty when not traced (`why` says why).
 struct TracedDescriptor {

@@ -5,11 +5,13 @@
 #include <map>
 #include <tuple>
 
+#include "harness/gcn_detect.h"
 #include "harness/routes/storage.h"
 #include "harness/vulkan/buffer.h"
 #include "harness/vulkan/graphics_pipeline.h"
 #include "reference/address.h"
 #include "reference/error.h"
+#include "reference/format.h"
 #include "shaders/embedded.h"
 
 namespace gcnprobe::routes {
@@ -66,8 +68,19 @@ class VertexRoute final : public Route {
     if (in.op != want)
       return "a vertex fetch of " + std::string(f->name) + " is " + std::string(want->mnemonic) +
              ", not " + std::string(in.op->mnemonic);
-    if (in.op->encoding == gcn::Encoding::Mtbuf && (in.dfmt != f->dfmt || in.nfmt != f->nfmt))
+    // RDNA (an RDNA null device or GPU, known by its RADV name): the pair's unified FORMAT.
+    const vk::DeviceInfo& info = ctx_.info();
+    const std::optional<gcn::Chip> rdna =
+        info.chip ? std::nullopt : rdnaChipFromDeviceName(info.name);
+    if (in.op->encoding == gcn::Encoding::Mtbuf && rdna) {
+      const gcn::UnifiedFormat* u = gcn::findUnifiedFormat(rdna->gen, f->dfmt, f->nfmt);
+      if (u == nullptr || in.format != u->code)
+        return "the instruction's FORMAT is not the " + std::string(gcn::genName(rdna->gen)) +
+               " code of " + std::string(f->name);
+    } else if (in.op->encoding == gcn::Encoding::Mtbuf &&
+               (in.dfmt != f->dfmt || in.nfmt != f->nfmt)) {
       return "the instruction's DFMT/NFMT are not those of " + std::string(f->name);
+    }
     if (!in.idxen || in.offen || in.addr64 || in.soffset != 128 || in.tfe || in.lds || in.glc ||
         in.slc)
       return "a vertex fetch is IDXEN with the attribute offset in OFFSET and SOFFSET 0 (no "
@@ -298,6 +311,17 @@ gcn::VSharp makeVertexBufferVSharp(gcn::Gen gen, uint64_t base, uint32_t bytes, 
   gcn::VSharp v;
   v.base = base;
   v.stride = static_cast<uint16_t>(stride);
+  if (gcn::isRdna(gen)) {
+    // RADV 22.3 and 25 on GFX10+ (radv_write_vertex_descriptors, per-attribute descriptors
+    // under robustness): FORMAT 32_UINT with the attribute's format in the fetch instruction,
+    // OOB_SELECT 1 (structured: index >= NUM_RECORDS) with a stride, NUM_RECORDS the vertices
+    // whose attribute lies inside the binding, RESOURCE_LEVEL 1 where the field exists.
+    v.numRecords = static_cast<uint32_t>(verticesInRange(bytes, stride, attribOffset + f->stride));
+    v.format = gcn::findUnifiedFormat(gen, gcn::Dfmt::F32, gcn::Nfmt::Uint)->code;
+    v.oobSelect = 1;
+    v.resourceLevel = gen != gcn::Gen::Gfx11;
+    return v;
+  }
   v.numRecords = vertexNumRecords(gen, bytes, stride, attribOffset + f->stride);
   v.dataFormat = f->dfmt;
   v.numFormat = f->nfmt;

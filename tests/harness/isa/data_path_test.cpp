@@ -34,7 +34,7 @@ DataPathProof prove(Gen gen, const std::string& listing, VkShaderStageFlags stag
     if (caseIndex == code.size() && code[i].text.rfind(caseText, 0) == 0) caseIndex = i;
   }
   EXPECT_LT(caseIndex, code.size()) << "no '" << caseText << "' in the listing";
-  const gcnprobe::isa::UserSgprRoles roles = gcnprobe::isa::radvUserSgprRoles(stage);
+  const gcnprobe::isa::UserSgprRoles roles = gcnprobe::isa::radvUserSgprRoles(gen, stage);
   std::vector<gcnprobe::isa::SgprEntryCopies> sgprs;
   const auto traced = gcnprobe::isa::traceDescriptors(gen, words, roles, &sgprs);
   return gcnprobe::isa::proveDataPath(gen, code, traced, sgprs, {caseIndex, path, roles});
