@@ -87,23 +87,34 @@ void addCompletionValuesCommand(CLI::App& app, Context& ctx) {
   CLI::App* c = app.add_subcommand("_completion-values", "");
   c->group("");  // hidden: for the build's completion script
   c->callback([&ctx] {
-    std::string generations, chips, families;
-    for (const gcn::Chip& chip : gcn::gcnChips()) {
-      const std::string name(chip.name);
-      if (name.rfind("gfx", 0) == 0 && name.size() == 4)
-        generations += " " + name;
-      else
+    // Profiles are GCN generations; --family, --gen and --radv-null take RDNA chips too
+    // (their generic rows are the generation names gfx10, gfx10.3, gfx11).
+    std::string gcnGenerations, generations, chips, families;
+    const auto isGeneration = [](std::string_view name) {
+      for (const gcn::Gen g : gcn::kAllGens)
+        if (gcn::genName(g) == name) return true;
+      return false;
+    };
+    for (const auto list : {gcn::gcnChips(), gcn::rdnaChips()})
+      for (const gcn::Chip& chip : list) {
+        const std::string name(chip.name);
+        if (isGeneration(name)) {
+          generations += " " + name;
+          if (gcn::isGcn(chip.gen)) gcnGenerations += " " + name;
+          continue;
+        }
         chips += " " + name;
-      const std::string family(chip.radvFamily);
-      if (!family.empty() && (families + " ").find(" " + family + " ") == std::string::npos)
-        families += " " + family;
-    }
+        // --radv-null takes chip names (RADV's own family name may differ on RDNA).
+        const std::string family = gcn::isGcn(chip.gen) ? std::string(chip.radvFamily) : name;
+        if (!family.empty() && (families + " ").find(" " + family + " ") == std::string::npos)
+          families += " " + family;
+      }
     std::string suites;
     for (const std::string& s : run::suiteNames())
       suites += " " + s;
     // One line per option: the option, then its values.
     std::printf("--suite%s\n", suites.c_str());
-    std::printf("--profile%s portable\n", generations.c_str());
+    std::printf("--profile%s portable\n", gcnGenerations.c_str());
     std::printf("--family%s%s\n", generations.c_str(), chips.c_str());
     std::printf("--gen%s%s\n", generations.c_str(), chips.c_str());
     std::printf("--radv-null%s\n", families.c_str());

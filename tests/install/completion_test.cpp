@@ -204,7 +204,7 @@ TEST(Completion, FixedSetValuesAreTheNamesTheProgramAccepts) {
         << p;
   // The chips an unknown name lists, plus the generations, are what --family and --gen offer.
   std::set<std::string> chips = namesInError("isa --family nosuch", "or a chip: ");
-  for (const char* g : {"gfx6", "gfx7", "gfx8", "gfx9"})
+  for (const char* g : {"gfx6", "gfx7", "gfx8", "gfx9", "gfx10", "gfx10.3", "gfx11"})
     chips.insert(g);
   EXPECT_EQ(complete({"gcnprobe", "isa", "--family", ""}), chips);
   EXPECT_EQ(complete({"gcnprobe", "probe", "--gen", ""}), chips);
