@@ -35,7 +35,7 @@ int runBinary(const BinaryOptions& o) {
     std::fprintf(stderr, "gcnprobe binary: unsupported: %s\n", why.c_str());
     return 1;
   }
-  const gcn::Chip& chip = *info.chip;
+  const gcn::Chip& chip = *builder.chip();
   nlohmann::json rows = nlohmann::json::array();
   unsigned total = 0, built = 0;
   for (const gcn::OpcodeInfo& op : gcn::allOpcodes()) {
@@ -44,8 +44,8 @@ int runBinary(const BinaryOptions& o) {
     isa::BinaryBuild b;
     gcn::Instruction intended;
     try {
-      intended = isa::onTemplateOperands(builder.templateInstruction(op), op, gcn::Dfmt::F32,
-                                         gcn::Nfmt::Uint);
+      intended = isa::onTemplateOperands(chip.gen, builder.templateInstruction(op), op,
+                                         gcn::Dfmt::F32, gcn::Nfmt::Uint);
       b = builder.build(intended);
     } catch (const gcn::Error& e) {
       b.reason = std::string("binary route: ") + e.what();

@@ -34,6 +34,7 @@
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
+#include "reference/executor.h"
 #include "reference/format.h"
 #include "reference/opcodes.h"
 #include "reference/resource.h"
@@ -96,13 +97,15 @@ json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
   const gcn::OpcodeInfo* op = d.inst.op;
   json j = json::object();
   if (op == nullptr) return j;
-  if (op->dfmtSource == gcn::FieldSource::Instruction) {
-    j["dfmt"] = static_cast<int>(d.inst.dfmt);
-    j["nfmt"] = static_cast<int>(d.inst.nfmt);
-  } else if (op->dfmtSource == gcn::FieldSource::Resource) {
-    const gcn::VSharp v = gcn::decodeVSharp(gen, gcn::vsharpWords(d.state, d.inst.srsrc));
-    j["dfmt"] = static_cast<int>(v.dataFormat);
-    j["nfmt"] = static_cast<int>(v.numFormat);
+  // The (DATA_FORMAT, NUM_FORMAT) pair the conversion uses (on RDNA: its unified FORMAT's).
+  const gcn::VSharp v =
+      gcn::accessVSharp(gen, gcn::decodeVSharp(gen, gcn::vsharpWords(d.state, d.inst.srsrc)),
+                        op->encoding == gcn::Encoding::Mtbuf);
+  if (op->dfmtSource == gcn::FieldSource::Instruction ||
+      op->dfmtSource == gcn::FieldSource::Resource) {
+    const gcn::ConversionFormat f = gcn::conversionFormat(gen, *op, d.inst, v);
+    j["dfmt"] = static_cast<int>(f.dfmt);
+    j["nfmt"] = static_cast<int>(f.nfmt);
   }
   return j;
 }
@@ -190,7 +193,7 @@ int runWorker(const IsaOptions& o) {
       json j{{"binary", std::string(op.mnemonic)}};
       try {
         const isa::BinaryBuild b = builder.build(isa::onTemplateOperands(
-            builder.templateInstruction(op), op, gcn::Dfmt::F32, gcn::Nfmt::Uint));
+            chip.gen, builder.templateInstruction(op), op, gcn::Dfmt::F32, gcn::Nfmt::Uint));
         j["reason"] = b.built ? "" : b.reason;
       } catch (const gcn::Error& e) {
         j["reason"] = std::string("binary route: ") + e.what();

@@ -12,6 +12,7 @@
 #include "harness/cases/pattern.h"
 #include "harness/cases/suite.h"
 #include "harness/routes/storage.h"
+#include "reference/format.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -35,7 +36,9 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   d.inst.offen = true;
   d.inst.glc = op.kind == gcn::OpKind::Atomic;
   d.inst.lds = op.ldsData;
-  if (op.encoding == gcn::Encoding::Mtbuf) {
+  if (op.encoding == gcn::Encoding::Mtbuf && gcn::isRdna(chip.gen)) {
+    d.inst.format = gcn::findUnifiedFormat(chip.gen, gcn::Dfmt::F32, gcn::Nfmt::Uint)->code;
+  } else if (op.encoding == gcn::Encoding::Mtbuf) {
     d.inst.dfmt = gcn::Dfmt::F32;
     d.inst.nfmt = gcn::Nfmt::Uint;
   }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "harness/gcn_detect.h"
 #include "harness/isa/aco_asm.h"
 #include "harness/isa/check.h"
 #include "harness/isa/instruction_effects.h"
@@ -228,8 +229,8 @@ std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bo
   return "";
 }
 
-gcn::Instruction onTemplateOperands(const gcn::Instruction& templ, const gcn::OpcodeInfo& op,
-                                    gcn::Dfmt dfmt, gcn::Nfmt nfmt) {
+gcn::Instruction onTemplateOperands(gcn::Gen gen, const gcn::Instruction& templ,
+                                    const gcn::OpcodeInfo& op, gcn::Dfmt dfmt, gcn::Nfmt nfmt) {
   gcn::Instruction i = templ;
   i.op = &op;
   i.glc = op.kind == gcn::OpKind::Atomic;
@@ -242,6 +243,18 @@ gcn::Instruction onTemplateOperands(const gcn::Instruction& templ, const gcn::Op
   }
   i.dfmt = op.encoding == gcn::Encoding::Mtbuf ? dfmt : gcn::Dfmt::F8;
   i.nfmt = op.encoding == gcn::Encoding::Mtbuf ? nfmt : gcn::Nfmt::Unorm;
+  i.format = gcn::kDefaultUnifiedFormat;
+  if (gcn::isRdna(gen) && op.encoding == gcn::Encoding::Mtbuf) {
+    // RDNA: the pair's unified FORMAT; the GCN fields keep their defaults.
+    const gcn::UnifiedFormat* u = gcn::findUnifiedFormat(gen, dfmt, nfmt);
+    if (u == nullptr)
+      throw gcn::Error(std::string(gcn::dfmtName(dfmt)) + " " +
+                       std::string(gcn::nfmtName(nfmt, gen)) + " has no " +
+                       std::string(gcn::genName(gen)) + " buffer format");
+    i.format = u->code;
+    i.dfmt = gcn::Dfmt::F8;
+    i.nfmt = gcn::Nfmt::Unorm;
+  }
   if (op.kind == gcn::OpKind::Cache) {
     // No data, no address (CLRX GcnInstrsMubuf): the encoder wants every operand 0.
     i.vdata = i.vaddr = i.srsrc = 0;
@@ -343,7 +356,11 @@ std::pair<std::array<uint32_t, 2>, std::string> locateM0Setup(
 
 }  // namespace
 
-BinaryBuilder::BinaryBuilder(vk::Context& ctx) : ctx_(ctx) {}
+BinaryBuilder::BinaryBuilder(vk::Context& ctx)
+    : ctx_(ctx),
+      // GCN devices carry their chip; an RDNA device (RADV's null device for isa) is known by
+      // its RADV name. Only `isa` builds on RDNA: the binary route runs GCN devices only.
+      chip_(ctx.info().chip ? ctx.info().chip : rdnaChipFromDeviceName(ctx.info().name)) {}
 BinaryBuilder::~BinaryBuilder() = default;
 
 void BinaryBuilder::setCorruption(std::function<void(std::vector<uint8_t>&)> corrupt) {
@@ -352,7 +369,7 @@ void BinaryBuilder::setCorruption(std::function<void(std::vector<uint8_t>&)> cor
 
 std::string BinaryBuilder::deviceProblem() const {
   const vk::DeviceInfo& info = ctx_.info();
-  if (!info.chip)
+  if (!chip_)
     return info.name + " is not a GCN device: its pipeline cache holds no GCN machine code";
   if (!ctx_.features().pipelineExecutableInfo)
     return info.name +
@@ -372,7 +389,7 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
     const std::span<const uint32_t> spirv = routes::shaderVariant(variant);
-    const gcn::Gen gen = info.chip->gen;
+    const gcn::Gen gen = chip_->gen;
     // 1. The template's instruction on set 0 binding 0, from its captured ISA.
     {
       if (descriptorBuffer && !ctx_.features().descriptorBuffer)
@@ -459,7 +476,7 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
 gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op, bool idxen,
                                                     bool descriptorBuffer) {
   if (std::string d = deviceProblem(); !d.empty()) throw gcn::Error(d);
-  const Template& t = templateFor(templateVariant(*ctx_.info().chip, op, idxen), descriptorBuffer);
+  const Template& t = templateFor(templateVariant(*chip_, op, idxen), descriptorBuffer);
   if (!t.error.empty()) throw gcn::Error(t.error);
   return t.inst;
 }
@@ -474,7 +491,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   };
   if (std::string d = deviceProblem(); !d.empty()) return refuse(d);
   if (intended.op == nullptr) return refuse("no instruction");
-  const gcn::Chip& chip = *ctx_.info().chip;
+  const gcn::Chip& chip = *chip_;
   const Template& t =
       templateFor(templateVariant(chip, *intended.op, intended.idxen), descriptorBuffer);
   if (!t.error.empty()) return refuse(t.error);

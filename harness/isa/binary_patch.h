@@ -98,10 +98,11 @@ bool isTexelTemplate(std::string_view variant);
 std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bool idxen = false);
 
 // The intended instruction with the template's operands: `op` (plus GLC for an atomic, so it
-// returns, and `format` for an MTBUF opcode) on the template's VDATA, VADDR, SRSRC, SOFFSET,
-// address form and OFFSET.
-gcn::Instruction onTemplateOperands(const gcn::Instruction& templ, const gcn::OpcodeInfo& op,
-                                    gcn::Dfmt dfmt, gcn::Nfmt nfmt);
+// returns, and the format for an MTBUF opcode: DFMT/NFMT on GCN, their unified FORMAT on RDNA)
+// on the template's VDATA, VADDR, SRSRC, SOFFSET, address form and OFFSET. Throws gcn::Error
+// for a pair with no RDNA format.
+gcn::Instruction onTemplateOperands(gcn::Gen gen, const gcn::Instruction& templ,
+                                    const gcn::OpcodeInfo& op, gcn::Dfmt dfmt, gcn::Nfmt nfmt);
 
 struct BinaryBuild {
   bool built = false;
@@ -128,6 +129,9 @@ class BinaryBuilder {
 
   // Why no binary case can be built on this device ("" when they can).
   std::string deviceProblem() const;
+  // The chip it builds for: the device's GCN chip, or the RDNA chip of RADV's null device
+  // (`isa`); empty on other devices (deviceProblem says why).
+  const std::optional<gcn::Chip>& chip() const { return chip_; }
   // The template instruction for `op` (building the template on first use); throws
   // gcn::Error naming the driver when its listing or cache data cannot be read.
   // With descriptorBuffer, the template as a descriptor-buffer pipeline (set 0 read from a
@@ -151,6 +155,7 @@ class BinaryBuilder {
   struct Template;
   Template& templateFor(const std::string& variant, bool descriptorBuffer);
   vk::Context& ctx_;
+  std::optional<gcn::Chip> chip_;  // the device's GCN chip, or its RDNA chip (null device)
   std::vector<std::unique_ptr<Template>> templates_;
   std::function<void(std::vector<uint8_t>&)> corrupt_;
 };

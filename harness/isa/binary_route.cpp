@@ -45,8 +45,8 @@ bool isDriverSsboVsharp(const gcn::Chip& chip, const routes::DeviceCase& c) {
   return v.numRecords != 0 && v.numRecords % 4 == 0 &&
          v.numRecords <= c.memory.bytes.size() + routes::detail::kMaxOverrun &&
          gcn::vsharpWords(c.state, c.inst.srsrc) ==
-             gcn::encodeVSharp(chip.gen,
-                               routes::makeStorageBufferVSharp(c.memory.base, v.numRecords));
+             gcn::encodeVSharp(
+                 chip.gen, routes::makeStorageBufferVSharp(chip.gen, c.memory.base, v.numRecords));
 }
 
 namespace {
@@ -152,11 +152,17 @@ class BinaryRoute : public routes::Route {
 
   std::string unsupportedReason(const routes::DeviceCase& c) const override {
     if (std::string d = builder_.deviceProblem(); !d.empty()) return "binary route: " + d;
-    if (std::string f = binaryFormProblem(*ctx_.info().chip, c); !f.empty())
+    // An RDNA device: the builder proves RDNA pipelines on RADV's null device (`isa`), but a
+    // GPU that runs cases runs them for the GCN reference, whose words are no RDNA code.
+    if (!ctx_.info().chip && ctx_.canExecute())
+      return "binary route: " + ctx_.info().name +
+             " is not a GCN device: binary cases run on GCN GPUs (RDNA pipelines are only built "
+             "and proven, by `gcnprobe isa` on RADV's null device)";
+    if (std::string f = binaryFormProblem(*builder_.chip(), c); !f.empty())
       return "binary route: " + f;
     // What the template's shader needs of the device.
     const vk::Features& f = ctx_.features();
-    const std::string variant = templateVariant(*ctx_.info().chip, *c.inst.op, c.inst.idxen);
+    const std::string variant = templateVariant(*builder_.chip(), *c.inst.op, c.inst.idxen);
     if (variant == kTexelLoadTemplateVariant && !f.shaderStorageImageReadWithoutFormat)
       return "binary route: the IDXEN load template reads a storage image without format: the "
              "device lacks shaderStorageImageReadWithoutFormat";
@@ -219,7 +225,7 @@ class BinaryRoute : public routes::Route {
     // atomic's pre-op value with GLC (the lane shaders' count); none for stores and cache
     // operations.
     const bool load = op.kind == gcn::OpKind::LoadFormat || op.kind == gcn::OpKind::Load;
-    const unsigned words = load ? gcn::vdataRegs(op, *ctx_.info().chip, first.inst.tfe)
+    const unsigned words = load ? gcn::vdataRegs(op, *builder_.chip(), first.inst.tfe)
                                 : (op.kind == gcn::OpKind::Atomic && first.inst.glc
                                        ? routes::detail::laneShaderWords(first)
                                        : 0);
@@ -249,7 +255,7 @@ class BinaryRoute : public routes::Route {
       // SOFFSET stays the case's (the inline 0, binaryFormProblem): patchProblem refuses a
       // template whose SOFFSET is another.
     }
-    const auto words = gcn::encode(ctx_.info().chip->gen, intended);
+    const auto words = gcn::encode(builder_.chip()->gen, intended);
     // M0 is patched into the LDS template too: part of what was built.
     const uint32_t m0 = c.inst.op->ldsData ? c.state.m0 : 0;
     const BuildKey key{words[0], words[1], m0, c.rawVsharp ? 1u : 0u};

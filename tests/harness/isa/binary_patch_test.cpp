@@ -148,7 +148,7 @@ TEST_F(BinaryOnNullDevice, AdversarialPatchesAreRefusedWithTheirReason) {
   const gcn::Chip& chip = *ctx_->info().chip;
   const gcn::Instruction templ = b.templateInstruction(gcn::requireOpcode("buffer_load_sbyte"));
   const gcn::Instruction sbyte = isa::onTemplateOperands(
-      templ, gcn::requireOpcode("buffer_load_sbyte"), gcn::Dfmt::F32, gcn::Nfmt::Uint);
+      chip.gen, templ, gcn::requireOpcode("buffer_load_sbyte"), gcn::Dfmt::F32, gcn::Nfmt::Uint);
   const isa::BinaryBuild ok = b.build(sbyte);
   ASSERT_TRUE(ok.built) << ok.reason;
   EXPECT_NE(ok.proof.find("application cache hit"), std::string::npos) << ok.proof;
@@ -165,8 +165,8 @@ TEST_F(BinaryOnNullDevice, AdversarialPatchesAreRefusedWithTheirReason) {
   const isa::BinaryBuild otherGen = b.build(sbyte, std::vector<uint32_t>{w6[0], w6[1]});
   EXPECT_FALSE(otherGen.built);
   EXPECT_NE(otherGen.reason.find("decode on gfx8"), std::string::npos) << otherGen.reason;
-  gcn::Instruction tfe = isa::onTemplateOperands(templ, gcn::requireOpcode("buffer_load_dwordx4"),
-                                                 gcn::Dfmt::F32, gcn::Nfmt::Uint);
+  gcn::Instruction tfe = isa::onTemplateOperands(
+      chip.gen, templ, gcn::requireOpcode("buffer_load_dwordx4"), gcn::Dfmt::F32, gcn::Nfmt::Uint);
   tfe.tfe = true;
   const isa::BinaryBuild wide = b.build(tfe);
   EXPECT_FALSE(wide.built);
@@ -199,7 +199,7 @@ TEST_F(BinaryOnNullDevice, TheLdsStoreIsBuiltWithItsM0SetupAndEachPatchIsProven)
   const gcn::Instruction templ = b.templateInstruction(op);
   EXPECT_EQ(std::string(templ.op->mnemonic), "buffer_store_dword");
   const gcn::Instruction store =
-      isa::onTemplateOperands(templ, op, gcn::Dfmt::F32, gcn::Nfmt::Uint);
+      isa::onTemplateOperands(ctx_->info().chip->gen, templ, op, gcn::Dfmt::F32, gcn::Nfmt::Uint);
   const isa::BinaryBuild ok = b.build(store, std::nullopt, 0x104);
   ASSERT_TRUE(ok.built) << ok.reason;
   ASSERT_TRUE(ok.m0Setup.has_value());
@@ -248,11 +248,13 @@ TEST_F(BinaryOnNullDevice, TheLdsStoreIsBuiltWithItsM0SetupAndEachPatchIsProven)
 }
 
 // Every opcode is built and proven: gfx8 and gfx9 (BUFFER_STORE_LDS_DWORD in the LDS
-// template), tahiti (gfx6, through the clrxdisasm stand-in).
+// template), tahiti (gfx6, through the clrxdisasm stand-in), and the RDNA generations (their
+// instruction counts are the opcode table's: docs/rdna.md).
 TEST(BinaryRoute, EveryOpcodeIsBuiltOnTheNullDevice) {
   if (const auto why = test_support::radvMissing()) GTEST_SKIP() << *why;
   for (const auto& [chip, total] :
-       {std::pair{"tonga", 75u}, std::pair{"vega10", 85u}, std::pair{"tahiti", 66u}}) {
+       {std::pair{"tonga", 75u}, std::pair{"vega10", 85u}, std::pair{"tahiti", 66u},
+        std::pair{"navi10", 88u}, std::pair{"navi21", 89u}, std::pair{"navi31", 89u}}) {
     SCOPED_TRACE(chip);
     const auto r = test_support::runGcnprobe(std::string("--radv-null ") + chip + " binary --json",
                                              test_support::Stderr::Discard);
