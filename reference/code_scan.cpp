@@ -5,6 +5,7 @@
 
 #include "reference/error.h"
 #include "reference/scalar_table.h"
+#include "reference/vgpr_table.h"
 
 namespace gcn {
 namespace {
@@ -273,6 +274,12 @@ std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint3
       // RDNA: a literal when any SRC [40:32], [49:41], [58:50] is 255; gfx11 adds a DPP16 /
       // DPP8 dword when SRC0 says so. Before gfx10 VOP3 has neither.
       if (!isRdna(gen) || at + 1 >= words.size()) break;
+      // gfx10/10.3 VOP3 v_interp_* keep the attribute in the SRC0 field (attr63.w is 0xff):
+      // no literal (llvm-mc-15 disassembles d7420000 000202ff as two dwords).
+      if (c.cls == CodeClass::Vop3 && gen != Gen::Gfx11)
+        if (const VgprOpInfo* info = findVgprOp(gen, VgprClass::Valu, (w >> 16) & 0x3ff);
+            info != nullptr && info->mnemonic.substr(0, 9) == "v_interp_")
+          break;
       const uint32_t w1 = words[at + 1];
       const uint32_t src0 = w1 & 0x1ff;
       if (src0 == kLiteral || ((w1 >> 9) & 0x1ff) == kLiteral || ((w1 >> 18) & 0x1ff) == kLiteral)

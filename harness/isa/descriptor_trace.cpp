@@ -2,6 +2,7 @@
 
 #include "harness/isa/instruction_effects.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -65,20 +66,10 @@ unsigned vop3Opcode(gcn::Gen gen, uint32_t w0) {
   return gen >= gcn::Gen::Gfx8 ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
 }
 
-// VOP3 opcodes whose VDST is an SGPR (v_readlane_b32) and VOP3b opcodes with an SGPR carry
-// destination in [14:8]; llvm-mc 14 encodings: gfx6/7 v_readlane_b32 is VOP2 op 1 (e64 257),
-// v_add/sub/subrev_i32, v_addc/subb/subbrev_u32 = 293..298, v_div_scale_f32/f64 = 365/366,
-// gfx7 v_mad_u64_u32/i64_i32 = 374/375; gfx8/9 v_readlane_b32 = 0x289, v_add/sub/subrev_co,
-// v_addc/subb/subbrev_co = 0x119..0x11e, v_div_scale = 0x1e0/0x1e1, v_mad_u64/i64 = 0x1e8/9.
-// RDNA renumbered VOP3 again: there the VGPR table's mnemonic decides (reference/vgpr_table.h;
-// an opcode it does not know counts as writing both, which can only hide a descriptor).
-bool isRdnaVop3b(std::string_view m) {
-  for (std::string_view b : {"v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_co_ci_u32",
-                             "v_sub_co_ci_u32", "v_subrev_co_ci_u32", "v_div_scale_f32",
-                             "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"})
-    if (m == b) return true;
-  return false;
-}
+// VOP3 opcodes whose VDST is an SGPR (v_readlane_b32): gfx6/7 v_readlane_b32 is VOP2 op 1
+// (e64 257), gfx8/9 0x289 (llvm-mc 14); on RDNA the VGPR table's mnemonic decides (an opcode it
+// does not know counts as writing SGPRs). VOP3b carry-outs: vop3bCarryOut
+// (instruction_effects.h).
 bool vop3WritesSgprVdst(gcn::Gen gen, unsigned op) {
   if (op < 256) return true;  // VOPC as VOP3: an SGPR (pair) destination
   if (gcn::isRdna(gen)) {
@@ -86,15 +77,6 @@ bool vop3WritesSgprVdst(gcn::Gen gen, unsigned op) {
     return info == nullptr || info->mnemonic == "v_readlane_b32";
   }
   return op == (isGfx8Plus(gen) ? 0x289u : 257u);
-}
-bool vop3bCarryOut(gcn::Gen gen, unsigned op) {
-  if (gcn::isRdna(gen)) {
-    const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
-    return info == nullptr || isRdnaVop3b(info->mnemonic);
-  }
-  if (isGfx8Plus(gen))
-    return (op >= 0x119 && op <= 0x11e) || op == 0x1e0 || op == 0x1e1 || op == 0x1e8 || op == 0x1e9;
-  return (op >= 293 && op <= 298) || op == 365 || op == 366 || op == 374 || op == 375;
 }
 
 // SGPRs a SOP1 / SOP2 / SOPK opcode's SDST writes (reference/scalar_table.h); an opcode the
@@ -123,6 +105,9 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
         const Val hi = src < 103 ? s[src + 1] : Val{};
         if (sdst < kSgprs) s[sdst] = lo;
         if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
+      } else if (isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_movreld_b32") ||
+                 isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_movreld_b64")) {
+        setUnknown(s, 0, kSgprs);  // SGPR[SDST + M0]: M0 is not followed
       } else {
         setUnknown(s, sdst, scalarDestCount(gen, gcn::ScalarClass::Sop1, op));
       }
@@ -138,7 +123,9 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
         s[sdst] = Val{Val::K::Const, 0, 0,
                       static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(w0)))};
       else
-        setUnknown(s, sdst, scalarDestCount(gen, gcn::ScalarClass::Sopk, op));
+        // At least one SGPR: s_subvector_loop_* save EXEC's other half in SDST, which LLVM does
+        // not count as a write.
+        setUnknown(s, sdst, std::max(1u, scalarDestCount(gen, gcn::ScalarClass::Sopk, op)));
       return;
     }
     case gcn::CodeClass::Smrd: {

@@ -110,6 +110,15 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
   for (int s : e.src)
     addRead(e, s);
   const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, vop3);
+  // SDWA on gfx9/gfx10 (SRC0 249): with SD [47] a VOPC writes SDST [46:40] instead of VCC.
+  const bool sdwaSdst =
+      (gen == gcn::Gen::Gfx9 || gen == gcn::Gen::Gfx10 || gen == gcn::Gen::Gfx10_3) &&
+      cls == gcn::CodeClass::Vopc && (w0 & 0x1ff) == 0xf9 && w.size() > 1 &&
+      ((w[1] >> 15) & 1) != 0;
+  // A VOP3b's SDST [14:8] (a carry-out) may be EXEC.
+  const bool carryToExec =
+      (cls == gcn::CodeClass::Vop3 && vop3bCarryOut(gen, vop3) && ((w0 >> 8) & 0x7f) >= kExecLo) ||
+      (sdwaSdst && ((w[1] >> 8) & 0x7f) >= kExecLo);
   if (cls == gcn::CodeClass::Vopc || vop3 < 256) {
     // A compare writes VCC or an SGPR pair, never a VGPR; v_cmpx_* also writes EXEC.
     if (info != nullptr) e.name = std::string(info->mnemonic);
@@ -120,9 +129,21 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && startsWith(e.name, "v_cmpx");
     if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1 && !cmpxRdna)
       e.exec = VgprEffects::Exec::Changes;
+    if (carryToExec) e.exec = VgprEffects::Exec::Changes;
     return;
   }
   setWrite(e, vdst, info, 4);
+  if (carryToExec) e.exec = VgprEffects::Exec::Changes;
+  // Writes relative to M0 (VGPR[VDST + M0]; v_swaprel_b32 also VGPR[SRC0 + M0]): M0 is not
+  // followed, so they may write any VGPR.
+  if (info != nullptr &&
+      (info->mnemonic == "v_movreld_b32" || info->mnemonic == "v_movrelsd_b32" ||
+       info->mnemonic == "v_movrelsd_2_b32" || info->mnemonic == "v_swaprel_b32")) {
+    e.writeFirst = 0;
+    e.writeCount = 256;
+    e.writeWidthKnown = false;
+    return;
+  }
   if (info != nullptr && info->dstVgprs == 0) {
     // v_readlane_b32 / v_readfirstlane_b32: VDST is an SGPR.
     if (vdst >= kExecLo && vdst <= kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
@@ -213,6 +234,8 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
       if (m.empty() || m == "s_setpc_b64" || m == "s_swappc_b64" || m == "s_rfe_b64" ||
           m == "s_cbranch_join")
         e.indirectFlow = true;
+      // SGPR[SDST + M0]: any SGPR, EXEC included (M0 is not followed).
+      if (startsWith(m, "s_movreld_")) e.exec = VgprEffects::Exec::Changes;
       if (startsWith(m, "s_and_saveexec_"))
         e.exec = VgprEffects::Exec::Narrows;
       else if (m.empty() || m.find("_saveexec_") != std::string_view::npos ||
@@ -237,7 +260,14 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
     case gcn::CodeClass::Sopk: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
       const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopk, op);
-      if (m.empty() || m == "s_cbranch_i_fork" || m == "s_call_b64") e.indirectFlow = true;
+      // s_subvector_loop_begin/end (gfx10+) branch by SIMM16 and rewrite EXEC (LLVM marks them
+      // branches with an implicit def of EXEC; ACO patches their offsets as branch targets):
+      // the proofs do not follow them.
+      if (m.empty() || m == "s_cbranch_i_fork" || m == "s_call_b64" ||
+          startsWith(m, "s_subvector_loop_")) {
+        e.indirectFlow = true;
+        e.exec = VgprEffects::Exec::Changes;
+      }
       if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
       return;
     }
@@ -286,6 +316,21 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
 }
 
 }  // namespace
+
+bool vop3bCarryOut(gcn::Gen gen, unsigned op) {
+  if (gcn::isRdna(gen)) {
+    const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
+    if (info == nullptr) return true;
+    for (std::string_view b : {"v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_co_ci_u32",
+                               "v_sub_co_ci_u32", "v_subrev_co_ci_u32", "v_div_scale_f32",
+                               "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"})
+      if (info->mnemonic == b) return true;
+    return false;
+  }
+  if (gfx8Plus(gen))
+    return (op >= 0x119 && op <= 0x11e) || op == 0x1e0 || op == 0x1e1 || op == 0x1e8 || op == 0x1e9;
+  return (op >= 293 && op <= 298) || op == 365 || op == 366 || op == 374 || op == 375;
+}
 
 unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst) {
   unsigned regs = 0;
@@ -375,8 +420,15 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
       const unsigned op = gfx8Plus(gen) ? (words[0] >> 17) & 0xff : (words[0] >> 18) & 0xff;
       const uint32_t w1 = words[1];
       e.reads = {w1 & 0xff, (w1 >> 8) & 0xff, (w1 >> 16) & 0xff};
-      setWrite(e, w1 >> 24, gcn::findVgprOp(gen, gcn::VgprClass::Ds, op), 4);
+      const gcn::VgprOpInfo* ds = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
+      setWrite(e, w1 >> 24, ds, 4);
       if (e.writeWidthKnown && e.writeCount == 0) e.writeFirst = 0;
+      if (ds == nullptr) {
+        // An opcode the table does not know (GFX11's ds_bvh_stack_rtn_b32 also writes ADDR):
+        // it may write anything.
+        e.writeFirst = 0;
+        e.writeCount = 256;
+      }
       return e;
     }
     case gcn::CodeClass::Mubuf:
@@ -385,13 +437,14 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
       return e;
     case gcn::CodeClass::Mimg: {
       if (words.size() < 2) break;
-      // DMASK [11:8] selects the registers (D16 packs fewer), TFE [16] / LWE [17] add one
-      // (gfx11 moved them: one is always added there); stores are counted as writes too: too
-      // strict, never lenient.
-      const unsigned dmask = (words[0] >> 8) & 0xf;
+      // DMASK [11:8] selects the registers (D16 packs fewer), but a gather4 writes four
+      // whatever DMASK says; TFE [16] / LWE [17] add one (gfx11 moved them: one is always added
+      // there). Four plus the status register is the widest: stores and narrower loads are
+      // counted the same, too strict, never lenient.
       const bool status = gen == gcn::Gen::Gfx11 || ((words[0] >> 16) & 3) != 0;
       e.writeFirst = (words[1] >> 8) & 0xff;
-      e.writeCount = static_cast<unsigned>(std::popcount(dmask)) + (status ? 1u : 0u);
+      e.writeCount = 4u + (status ? 1u : 0u);
+      e.writeWidthKnown = false;
       e.reads.push_back(words[1] & 0xff);
       return e;
     }

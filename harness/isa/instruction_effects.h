@@ -76,6 +76,15 @@ struct VgprEffects {
   bool modifiers = false;
 };
 
+// VOP3b opcodes (an SGPR carry-out or divide-scale flag in SDST [14:8]). llvm-mc 14: gfx6/7
+// v_add/sub/subrev_i32, v_addc/subb/subbrev_u32 = 293..298, v_div_scale_f32/f64 = 365/366,
+// gfx7 v_mad_u64_u32/i64_i32 = 374/375; gfx8/9 v_add/sub/subrev_co, v_addc/subb/subbrev_co =
+// 0x119..0x11e, v_div_scale = 0x1e0/0x1e1, v_mad_u64/i64 = 0x1e8/9. RDNA renumbered VOP3: the
+// VGPR table's mnemonic decides there (llvm-mc 15: v_add_co_u32, v_sub_co_u32,
+// v_subrev_co_u32, v_add_co_ci_u32, v_sub_co_ci_u32, v_subrev_co_ci_u32, v_div_scale_f32/f64,
+// v_mad_u64_u32, v_mad_i64_i32), and an opcode it does not know counts as one.
+bool vop3bCarryOut(gcn::Gen gen, unsigned vop3Opcode);
+
 // VDATA registers of a buffer instruction on the generation: the most any of its chips uses
 // (gfx8.0 unpacks D16 data, Stoney and gfx9 pack it), so a write is never under-counted.
 unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst);

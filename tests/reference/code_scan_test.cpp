@@ -507,6 +507,11 @@ TEST(CodeScan, RdnaEncodingsByGeneration) {
   const uint32_t madmk[] = {0x40000501, 0x41200000};
   EXPECT_EQ(gcn::scanInstruction(Gen::Gfx10, madmk, 0).dwords, 2u);
   EXPECT_EQ(gcn::scanInstruction(Gen::Gfx10_3, madmk, 0).dwords, 1u);
+  // gfx10's VOP3 interpolation keeps attr/channel in SRC0: attr63.w (0xff) is no literal
+  // (llvm-mc-15 -mcpu=gfx1030 -disassemble of d7420000 000202ff bf810000: two instructions).
+  const uint32_t interp[] = {0xd7420000, 0x000202ff, 0xbf810000};
+  EXPECT_EQ(gcn::scanInstruction(Gen::Gfx10_3, interp, 0).dwords, 2u);
+  EXPECT_EQ(gcn::scanCode(Gen::Gfx10_3, interp).size(), 2u);
   // A VOP3 literal only counts on RDNA: the same operand code on gfx9 has no literal.
   const uint32_t vop3lit[] = {0xd54b0000, 0x040dff01, 0x12345678};
   EXPECT_EQ(gcn::scanInstruction(Gen::Gfx10, vop3lit, 0).dwords, 3u);

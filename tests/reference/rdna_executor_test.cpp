@@ -96,7 +96,8 @@ TEST(RdnaExecutor, TypedLoadConvertsWithTheInstructionsUnifiedFormat) {
     const ExecResult res = r.run();
     EXPECT_EQ(res.state->vgpr(10)[2], 0xdeadbeefu);
     EXPECT_EQ(res.state->vgpr(10)[4], 0u);  // index 4 >= NUM_RECORDS 4
-    // FORMAT 0 (INVALID) converts nothing: the load returns 0.
+    // FORMAT 0 is BUF_FMT_INVALID (LLVM's table, docs/rdna.md): read as DATA_FORMAT INVALID,
+    // whose format loads return 0 (docs/gcn-facts.md).
     r.inst.format = 0;
     EXPECT_EQ(r.run().state->vgpr(10)[2], 0u);
   }

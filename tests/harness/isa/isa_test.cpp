@@ -672,13 +672,33 @@ BB3:
 	s_endpgm                                                    ; bf810000
 )";
 
+// The same on navi31 (gfx11, Mesa 25.0.7), shortened the same way: vertex buffers in s8, the
+// base vertex in s9 added to the vertex id in v5, set 0 in s10.
+const char* kNavi31VertexFetch = R"(BB0:
+	s_setprio 3                                                 ; bfb50003
+	s_pack_ll_b32_b16 s0, 0, s3                                 ; 99000380
+	s_delay_alu instid0(SALU_CYCLE_1)                           ; bf870009
+	s_bfe_u64 exec, -1, s0                                      ; 947e00c1
+BB1:
+	s_mov_b32 s0, s9                                            ; be800009
+	s_movk_i32 s9, 0x8000                                       ; b0098000
+	s_load_b128 s[4:7], s[8:9], null                            ; f4080104 f8000000
+	v_add_nc_u32_e32 v5, s0, v5                                 ; 4a0a0a00
+	s_waitcnt lgkmcnt(0)                                        ; bf89fc07
+	buffer_load_b32 v1, v5, s[4:7], 0 idxen                     ; e0500000 80810105
+	s_movk_i32 s11, 0x8000                                      ; b00b8000
+	s_load_b128 s[12:15], s[10:11], 0x10                        ; f4080305 f8000010
+	s_waitcnt vmcnt(0) lgkmcnt(0)                               ; bf890007
+	buffer_store_b32 v1, v5, s[12:15], 0 idxen                  ; e0680000 80830105
+	s_endpgm                                                    ; bfb00000
+)";
+
 TEST(DescriptorTrace, RdnaVertexShaderArgumentsStartAtS8) {
   EXPECT_EQ(tracedSlots(Gen::Gfx10_3, kNavi21VertexFetch, VK_SHADER_STAGE_VERTEX_BIT),
             (std::vector<std::string>{"vertex buffer 0", "set 0 binding 1"}));
+  EXPECT_EQ(tracedSlots(Gen::Gfx11, kNavi31VertexFetch, VK_SHADER_STAGE_VERTEX_BIT),
+            (std::vector<std::string>{"vertex buffer 0", "set 0 binding 1"}));
   EXPECT_EQ(tracedSlots(Gen::Gfx9, kNavi21VertexFetch, VK_SHADER_STAGE_VERTEX_BIT)[0], "untraced");
-  const auto roles = gcnprobe::isa::radvUserSgprRoles(Gen::Gfx11, VK_SHADER_STAGE_VERTEX_BIT);
-  EXPECT_EQ(roles.vertexIdVgpr, 5);
-  EXPECT_EQ(roles.baseVertexSgpr, 9);
 }
 
 // Copies, wide loads, overwrites and joins (words from llvm-mc 14 -mcpu=tonga/bonaire).
