@@ -15,12 +15,8 @@
 //  - The table is sorted (findVgprOp searches it) and has no duplicate rows.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <array>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <regex>
@@ -42,38 +38,14 @@ std::string cpuOf(Gen gen) {
 }
 
 // llvm-mc 14 cannot do RDNA (docs/platform.md): those generations use llvm-mc-15.
-std::string toolOf(Gen gen) {
-  return gcn::isRdna(gen) ? "llvm-mc-15" : "llvm-mc";
-}
-
 bool haveTool(Gen gen) {
-  return std::system((toolOf(gen) + " --version >/dev/null 2>&1").c_str()) == 0;
+  return gcn::isRdna(gen) ? gcntest::haveLlvmMc15Tool() : gcntest::haveLlvmMcTool();
 }
 
-// gcntest::runLlvmMc with the generation's tool: one run over a temp file, stdout's lines.
+// gcntest::runLlvmMc picks the generation's tool by its CPU (llvm-mc-15 for gfx10xx/gfx11xx).
 std::vector<std::string> runMc(Gen gen, const std::string& flags,
                                const std::vector<std::string>& lines) {
-  if (!gcn::isRdna(gen)) return gcntest::runLlvmMc(cpuOf(gen), flags, lines);
-  static int serial = 0;
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string stem = "gcnprobe_vgpr_" + std::to_string(::getpid()) + "_" + cpuOf(gen) + "_" +
-                           std::to_string(serial++);
-  const auto in = dir / (stem + ".s"), out = dir / (stem + ".out");
-  {
-    std::ofstream f(in);
-    for (const std::string& l : lines)
-      f << l << "\n";
-  }
-  const std::string cmd = toolOf(gen) + " -arch=amdgcn -mcpu=" + cpuOf(gen) + " " + flags + " " +
-                          in.string() + " >" + out.string() + " 2>/dev/null";
-  (void)std::system(cmd.c_str());
-  std::vector<std::string> result;
-  std::ifstream f(out);
-  for (std::string l; std::getline(f, l);)
-    result.push_back(l);
-  std::filesystem::remove(in);
-  std::filesystem::remove(out);
-  return result;
+  return gcntest::runLlvmMc(cpuOf(gen), flags, lines);
 }
 
 // gcntest::disassembleEach with the generation's tool: the text llvm-mc printed for each
