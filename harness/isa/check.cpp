@@ -40,7 +40,7 @@ DataPathProof proveEmittedDataPath(gcn::Gen gen,
     std::vector<std::vector<uint32_t>> words;
     for (const AsmInstruction& a : code)
       words.push_back(a.words);
-    const UserSgprRoles roles = radvUserSgprRoles(gen, exe.stages);
+    const UserSgprRoles roles = radvUserSgprRoles(gen, exe.stages, path.legacyVertexShader);
     std::vector<SgprEntryCopies> sgprs;
     const std::vector<TracedDescriptor> traced = traceDescriptors(gen, words, roles, &sgprs);
     return proveDataPath(gen, code, traced, sgprs, DataPathRequest{e.listingIndex, path, roles});
@@ -89,7 +89,8 @@ std::string EmittedInstruction::listingLine(gcn::Gen gen) const {
 }
 
 std::vector<EmittedInstruction> emittedBufferInstructions(
-    gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables) {
+    gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables,
+    bool legacyVertexShader) {
   std::vector<EmittedInstruction> out;
   for (const auto& exe : executables) {
     const std::vector<AsmInstruction> code =
@@ -98,7 +99,7 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
     for (const AsmInstruction& a : code)
       words.push_back(a.words);
     const std::vector<TracedDescriptor> traced =
-        traceDescriptors(gen, words, radvUserSgprRoles(gen, exe.stages));
+        traceDescriptors(gen, words, radvUserSgprRoles(gen, exe.stages, legacyVertexShader));
     for (std::size_t i = 0; i < code.size(); ++i) {
       const AsmInstruction& a = code[i];
       // Not an encoding of this generation: certainly no buffer instruction.
@@ -194,7 +195,7 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
         "`gcnprobe isa` provides one)";
     return r;
   }
-  r.emitted = emittedBufferInstructions(gen, isa.executables);
+  r.emitted = emittedBufferInstructions(gen, isa.executables, isa.dataPath.legacyVertexShader);
   const std::string caseBuffer = bufferSlotName(isa.caseBuffer);
   std::vector<std::string> elsewhere, untraced;  // matches that prove nothing
   std::string pathBreak;                         // a match whose data path is not proven

@@ -57,8 +57,10 @@ std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst);
 
 // The MUBUF/MTBUF instructions of every executable's "Assembly" text (code_scan picks the
 // buffer encodings from the words). Throws gcn::Error for unreadable assembly text.
+// `legacyVertexShader`: routes::DataPath::legacyVertexShader (the vertex shader's arguments).
 std::vector<EmittedInstruction> emittedBufferInstructions(
-    gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables);
+    gcn::Gen gen, std::span<const gcnprobe::vk::ExecutableIsa> executables,
+    bool legacyVertexShader = false);
 
 // The data-path proof (data_path.h) for `e`, one of emittedBufferInstructions(executables).
 DataPathProof proveEmittedDataPath(gcn::Gen gen,

@@ -213,10 +213,10 @@ bool merge(State& into, const State& from) {
 
 }  // namespace
 
-UserSgprRoles radvUserSgprRoles(gcn::Gen gen, VkShaderStageFlags stages) {
+UserSgprRoles radvUserSgprRoles(gcn::Gen gen, VkShaderStageFlags stages, bool legacyVertexShader) {
   if (stages == VK_SHADER_STAGE_COMPUTE_BIT) return {2, -1, -1, -1};
   if (stages == VK_SHADER_STAGE_VERTEX_BIT) {
-    if (gcn::isRdna(gen)) return {10, 8, 9, 5};
+    if (gcn::isRdna(gen) && !legacyVertexShader) return {10, 8, 9, 5};
     return {4, 2, 3, 0};
   }
   return {};

@@ -54,8 +54,10 @@ struct UserSgprRoles {
 };
 // By the generation and the executable's Vulkan stages
 // (VkPipelineExecutablePropertiesKHR::stages; an NGG vertex shader reports VERTEX alone): a
-// compute or a vertex shader; other stages or merged stages: no roles.
-UserSgprRoles radvUserSgprRoles(gcn::Gen gen, VkShaderStageFlags stages);
+// compute or a vertex shader; other stages or merged stages: no roles. `legacyVertexShader`:
+// RADV compiled an RDNA vertex shader without NGG (navi14), with GCN's layout.
+UserSgprRoles radvUserSgprRoles(gcn::Gen gen, VkShaderStageFlags stages,
+                                bool legacyVertexShader = false);
 
 // The descriptor one buffer instruction uses; `slot` empty when not traced (`why` says why).
 struct TracedDescriptor {

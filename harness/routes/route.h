@@ -111,6 +111,9 @@ struct DataPath {
   Address address = Address::InputWords;
   unsigned alignBytes = 1;
   unsigned vertexIdVgpr = 0;  // VertexIndex: the VGPR holding the vertex id at entry
+  // RADV compiled the vertex shader as a legacy VS, not as NGG (on RDNA only navi14: RADV's
+  // use_ngg excludes CHIP_NAVI14): GCN's argument layout (isa/descriptor_trace.h).
+  bool legacyVertexShader = false;
   // The case's instruction takes its data from LDS, not from VDATA (the binary route's LDS
   // template hosting buffer_store_lds_dword): the template instruction's VDATA is not the
   // case's, and the LDS fill is recorded as assumed.

@@ -143,6 +143,13 @@ class VertexRoute final : public Route {
     path.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
     path.address = DataPath::Address::VertexIndex;
     path.vertexIdVgpr = 0;
+    // RADV compiles RDNA vertex shaders as NGG except on navi14 (use_ngg in
+    // radv_physical_device.c excludes CHIP_NAVI14; seen in its null-device listings: the
+    // vertex buffers in s2, the base vertex in s3, the vertex id in v0, as on GCN).
+    const vk::DeviceInfo& info = ctx_.info();
+    if (!info.chip)
+      if (const std::optional<gcn::Chip> r = rdnaChipFromDeviceName(info.name))
+        path.legacyVertexShader = r->name == "navi14";
     return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
             BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}, path,
             "assumed: the driver's vertex buffer descriptor, built at draw time from the format "

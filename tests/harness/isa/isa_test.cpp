@@ -701,6 +701,44 @@ TEST(DescriptorTrace, RdnaVertexShaderArgumentsStartAtS8) {
   EXPECT_EQ(tracedSlots(Gen::Gfx9, kNavi21VertexFetch, VK_SHADER_STAGE_VERTEX_BIT)[0], "untraced");
 }
 
+// navi14's vertex shader is a legacy VS (RADV uses no NGG there), shortened from Mesa 25.0.7's
+// null device with a store added (llvm-mc-15 -mcpu=gfx1012 words): GCN's layout, the vertex
+// buffers in s2 and set 0 in s4. With the NGG roles nothing would be traced.
+const char* kNavi14VertexFetch = R"(BB0:
+	s_setprio 3                                                 ; bf8f0003
+	s_mov_b32 s0, s3                                            ; be800303
+	s_movk_i32 s3, 0x8000                                       ; b0038000
+	s_load_dwordx4 s[8:11], s[2:3], null                        ; f4080201 fa000000
+	v_add_nc_u32_e32 v0, s0, v0                                 ; 4a000000
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
+	buffer_load_dword v1, v0, s[8:11], 0 idxen                  ; e0302000 80020100
+	s_movk_i32 s5, 0x8000                                       ; b0058000
+	s_load_dwordx4 s[12:15], s[4:5], 0x10                       ; f4080302 fa000010
+	s_waitcnt vmcnt(0) lgkmcnt(0)                               ; bf8c0070
+	buffer_store_dword v1, v0, s[12:15], 0 idxen                ; e0702000 80030100
+	s_endpgm                                                    ; bf810000
+)";
+
+TEST(DescriptorTrace, Navi14VertexShaderHasTheLegacyLayout) {
+  std::vector<std::vector<uint32_t>> words;
+  for (const auto& a : gcnprobe::isa::parseAcoAssembly(kNavi14VertexFetch))
+    words.push_back(a.words);
+  const auto slots = [&](bool legacy) {
+    std::vector<std::string> out;
+    for (const auto& t : gcnprobe::isa::traceDescriptors(
+             Gen::Gfx10, words,
+             gcnprobe::isa::radvUserSgprRoles(Gen::Gfx10, VK_SHADER_STAGE_VERTEX_BIT, legacy)))
+      if (t.why != "not a buffer instruction")
+        out.push_back(t.slot ? gcnprobe::isa::bufferSlotName(*t.slot) : "untraced");
+    return out;
+  };
+  EXPECT_EQ(slots(true), (std::vector<std::string>{"vertex buffer 0", "set 0 binding 1"}));
+  EXPECT_EQ(slots(false), (std::vector<std::string>{"untraced", "untraced"}));
+  EXPECT_EQ(
+      gcnprobe::isa::radvUserSgprRoles(Gen::Gfx10, VK_SHADER_STAGE_VERTEX_BIT, true).vertexIdVgpr,
+      0);
+}
+
 // Copies, wide loads, overwrites and joins (words from llvm-mc 14 -mcpu=tonga/bonaire).
 TEST(DescriptorTrace, WideLoadsCopiesOverwritesAndJoins) {
   // s_load_dwordx8 s[8:15] @0x10 holds bindings 1 (s[8:11]) and 2 (s[12:15]); s_mov_b64
