@@ -9,7 +9,6 @@
 
 #include "app/commands.h"
 #include "harness/formats.h"
-#include "harness/gcn_detect.h"
 #include "harness/vsharp_selfcheck.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/driver.h"
@@ -32,7 +31,7 @@ std::string chipText(const vk::DeviceInfo& d) {
   if (!d.chip) {
     // An RDNA device (known by its RADV name) is not GCN: the model covers it in parts
     // (docs/rdna.md), and `run` treats it as a device that is not GCN.
-    if (const std::optional<gcn::Chip> r = rdnaChipFromDeviceName(d.name))
+    if (const std::optional<gcn::Chip>& r = d.rdnaChip)
       return "-  RDNA " + std::string(r->name) + " (" + std::string(gcn::genName(r->gen)) + ", " +
              std::string(gcn::gcnVersionName(r->gen)) + ")";
     return "-";

@@ -23,7 +23,6 @@
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/cases/suite.h"
-#include "harness/gcn_detect.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
@@ -116,7 +115,7 @@ int runWorker(const IsaOptions& o) {
   const vk::DeviceInfo& info = ctx->info();
   const char* forced = std::getenv("RADV_FORCE_FAMILY");
   // GCN devices carry their chip in DeviceInfo; an RDNA null device is known by its name.
-  const std::optional<gcn::Chip> found = info.chip ? info.chip : rdnaChipFromDeviceName(info.name);
+  const std::optional<gcn::Chip>& found = info.modelledChip();
   if (!found || forced == nullptr ||
       (found->radvFamily != forced && found->radvFamilyMesa22 != forced))
     throw gcn::Error("device '" + info.name + "' is not RADV's null device for " +

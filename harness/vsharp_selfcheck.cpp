@@ -78,8 +78,7 @@ std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32
 }
 
 gcn::Chip selfCheckChip(const vk::DeviceInfo& info) {
-  if (info.chip) return *info.chip;
-  if (std::optional<gcn::Chip> rdna = rdnaChipFromDeviceName(info.name)) return *rdna;
+  if (const std::optional<gcn::Chip>& chip = info.modelledChip()) return *chip;
   throw gcn::Error(info.name +
                    " is neither a GCN device nor an RDNA chip RADV names: its descriptors are not "
                    "V#s gcnprobe models");

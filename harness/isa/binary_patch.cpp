@@ -6,7 +6,6 @@
 #include <cstring>
 #include <tuple>
 
-#include "harness/gcn_detect.h"
 #include "harness/isa/aco_asm.h"
 #include "harness/isa/check.h"
 #include "harness/isa/instruction_effects.h"
@@ -360,7 +359,7 @@ BinaryBuilder::BinaryBuilder(vk::Context& ctx)
     : ctx_(ctx),
       // GCN devices carry their chip; an RDNA device (RADV's null device for isa) is known by
       // its RADV name. Only `isa` builds on RDNA: the binary route runs GCN devices only.
-      chip_(ctx.info().chip ? ctx.info().chip : rdnaChipFromDeviceName(ctx.info().name)) {}
+      chip_(ctx.info().modelledChip()) {}
 BinaryBuilder::~BinaryBuilder() = default;
 
 void BinaryBuilder::setCorruption(std::function<void(std::vector<uint8_t>&)> corrupt) {

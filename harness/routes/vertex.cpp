@@ -5,7 +5,6 @@
 #include <map>
 #include <tuple>
 
-#include "harness/gcn_detect.h"
 #include "harness/routes/storage.h"
 #include "harness/vulkan/buffer.h"
 #include "harness/vulkan/graphics_pipeline.h"
@@ -70,8 +69,7 @@ class VertexRoute final : public Route {
              ", not " + std::string(in.op->mnemonic);
     // RDNA (an RDNA null device or GPU, known by its RADV name): the pair's unified FORMAT.
     const vk::DeviceInfo& info = ctx_.info();
-    const std::optional<gcn::Chip> rdna =
-        info.chip ? std::nullopt : rdnaChipFromDeviceName(info.name);
+    const std::optional<gcn::Chip>& rdna = info.rdnaChip;
     if (in.op->encoding == gcn::Encoding::Mtbuf && rdna) {
       const gcn::UnifiedFormat* u = gcn::findUnifiedFormat(rdna->gen, f->dfmt, f->nfmt);
       if (u == nullptr || in.format != u->code)
@@ -146,10 +144,8 @@ class VertexRoute final : public Route {
     // RADV compiles RDNA vertex shaders as NGG except on navi14 (use_ngg in
     // radv_physical_device.c excludes CHIP_NAVI14; seen in its null-device listings: the
     // vertex buffers in s2, the base vertex in s3, the vertex id in v0, as on GCN).
-    const vk::DeviceInfo& info = ctx_.info();
-    if (!info.chip)
-      if (const std::optional<gcn::Chip> r = rdnaChipFromDeviceName(info.name))
-        path.legacyVertexShader = r->name == "navi14";
+    const std::optional<gcn::Chip>& rdna = ctx_.info().rdnaChip;
+    path.legacyVertexShader = rdna && rdna->name == "navi14";
     return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
             BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}, path,
             "assumed: the driver's vertex buffer descriptor, built at draw time from the format "

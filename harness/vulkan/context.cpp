@@ -142,6 +142,7 @@ DeviceInfo describe(VkPhysicalDevice pd, uint32_t index) {
     info.driverInfo = driver.driverInfo;
   }
   info.chip = detectChip(info.vendorId, info.deviceId, info.name);
+  if (!info.chip) info.rdnaChip = rdnaChipFromDeviceName(info.name);
   info.isSoftware = info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   return info;
 }

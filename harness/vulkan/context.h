@@ -25,7 +25,12 @@ struct DeviceInfo {
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   std::string driverName, driverInfo;  // VkPhysicalDeviceDriverProperties ("" if absent)
   uint32_t apiVersion = 0;
-  std::optional<gcn::Chip> chip;         // AMD GCN (gfx6-9) devices, incl. the RADV null device
+  std::optional<gcn::Chip> chip;  // AMD GCN (gfx6-9) devices, incl. the RADV null device
+  // An RDNA device, known by its RADV name (`chip` stays empty: it is not GCN). Only the parts
+  // that model RDNA (isa, the binary builder, the V# self-check) read it.
+  std::optional<gcn::Chip> rdnaChip;
+  // The chip the reference models for the device: `chip`, else `rdnaChip`.
+  const std::optional<gcn::Chip>& modelledChip() const { return chip ? chip : rdnaChip; }
   bool isSoftware = false;               // CPU device (lavapipe)
   bool hasExecutableProperties = false;  // VK_KHR_pipeline_executable_properties
   bool hasRobustness2 = false;           // VK_EXT_robustness2
