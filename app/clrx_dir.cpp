@@ -1,6 +1,7 @@
 #include "app/clrx_dir.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -17,16 +18,37 @@ std::string shellQuote(const std::string& s) {
   return out + "'";
 }
 
+bool isExecutableFile(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
+}
+
 }  // namespace
 
-ClrxDir::ClrxDir() {
+std::optional<fs::path> findClrxHelper(const fs::path& self) {
+  const fs::path dir = self.parent_path();
+  for (const fs::path& candidate :
+       {dir / "gcnprobe-clrxdisasm", dir / GCNPROBE_CLRX_INSTALL_RELATIVE}) {
+    if (isExecutableFile(candidate)) return candidate.lexically_normal();
+  }
+  return std::nullopt;
+}
+
+ClrxDir::ClrxDir(const fs::path& program) {
   std::string tmpl = (fs::temp_directory_path() / "gcnprobe-isa-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) throw gcn::Error("cannot create a temp dir in " + tmpl);
   dir_ = tmpl;
-  const fs::path script = dir_ / "clrxdisasm";
-  std::ofstream(script) << "#!/bin/sh\nexec " << shellQuote(fs::read_symlink("/proc/self/exe"))
-                        << " _clrxdisasm \"$@\"\n";
-  fs::permissions(script, fs::perms::owner_all);
+  const fs::path self = fs::canonical(program);
+  const fs::path link = dir_ / "clrxdisasm";
+  if (const std::optional<fs::path> helper = findClrxHelper(self)) {
+    std::error_code ec;
+    fs::create_symlink(*helper, link, ec);
+    helper_ = !ec;
+  }
+  if (!helper_) {
+    std::ofstream(link) << "#!/bin/sh\nexec " << shellQuote(self) << " _clrxdisasm \"$@\"\n";
+    fs::permissions(link, fs::perms::owner_all);
+  }
 }
 
 ClrxDir::~ClrxDir() {

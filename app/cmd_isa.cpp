@@ -4,15 +4,14 @@
 // runs in a child process (hidden `_isa-worker`, JSON lines on a pipe) told to use the active
 // driver's RADV as the family's null device (harness/vulkan/driver.h). For gfx6/7 ACO runs
 // `clrxdisasm` (Mesa 22.3.6 aco_print_asm.cpp): the child's PATH starts with a temp dir holding a
-// `clrxdisasm` script that runs this binary's hidden `_clrxdisasm` (harness/isa/clrx_listing.h).
+// `clrxdisasm` that is the small gcnprobe-clrxdisasm program (app/clrx_dir.h,
+// harness/isa/clrx_listing.h).
 // Usage and output: docs/isa.md.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -43,40 +42,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// ---- `_clrxdisasm`: the stand-in for CLRX's disassembler -------------------------------
-
-struct ClrxOptions {
-  bool version = false;
-  bool raw = false;
-  std::string gpuType;
-  std::vector<std::string> files;
-};
-
-int runClrx(const ClrxOptions& o) {
-  if (o.version) {
-    // ACO runs `clrxdisasm --version` with system() only to learn that the disassembler is
-    // there (exit 0): anything printed would land in the output of whatever gcnprobe command
-    // compiles, as a line neither gcnprobe's nor the driver's.
-    return 0;
-  }
-  if (!o.raw || o.files.size() != 1)
-    throw gcn::Error("clrxdisasm stand-in: only `--gpuType=<chip> -r <file>` is supported");
-  const gcn::Gen gen = isa::clrxGpuTypeGen(o.gpuType);
-  std::ifstream in(o.files[0], std::ios::binary);
-  if (!in) throw gcn::Error(gcn::Place{o.files[0], 0, 0}, "cannot open");
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
-  if (bytes.size() % 4 != 0)
-    throw gcn::Error(gcn::Place{o.files[0], 0, 0},
-                     "size " + std::to_string(bytes.size()) + " is not a whole number of dwords");
-  std::vector<uint32_t> words(bytes.size() / 4);
-  for (std::size_t i = 0; i < words.size(); ++i)  // ACO writes the dwords little-endian
-    for (unsigned b = 0; b < 4; ++b)
-      words[i] |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i * 4 + b])) << (8 * b);
-  std::fputs(isa::clrxListing(gen, words).c_str(), stdout);
-  return 0;
-}
 
 // ---- `_isa-worker`: one chip, inside the null-device environment ----------------------
 
@@ -408,14 +373,31 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   w->add_flag("--binary", worker->binary);
   w->callback([worker, &ctx] { ctx.exitCode = runWorker(*worker); });
 
-  auto clrx = std::make_shared<ClrxOptions>();
+  // Hidden: what the `clrxdisasm` script in the child's PATH runs when the small
+  // gcnprobe-clrxdisasm program is not beside this one (app/clrx_dir.h). The options are CLRX's;
+  // the stand-in itself is the small program's (isa::clrxDisasmMain).
+  struct ClrxArgs {
+    bool version = false;
+    bool raw = false;
+    std::string gpuType;
+    std::vector<std::string> files;
+  };
+  auto clrx = std::make_shared<ClrxArgs>();
   CLI::App* c = app.add_subcommand("_clrxdisasm", "");
-  c->group("");  // hidden: what the `clrxdisasm` script in the child's PATH runs
+  c->group("");
   c->add_flag("--version", clrx->version);
   c->add_flag("-r,--raw", clrx->raw);
   c->add_option("-g,--gpuType", clrx->gpuType);
   c->add_option("file", clrx->files);
-  c->callback([clrx, &ctx] { ctx.exitCode = runClrx(*clrx); });
+  c->callback([clrx, &ctx] {
+    std::vector<std::string> args;
+    if (clrx->version) args.push_back("--version");
+    if (clrx->raw) args.push_back("-r");
+    if (!clrx->gpuType.empty()) args.push_back("--gpuType=" + clrx->gpuType);
+    args.insert(args.end(), clrx->files.begin(), clrx->files.end());
+    const std::vector<std::string_view> views(args.begin(), args.end());
+    ctx.exitCode = isa::clrxDisasmMain(views, stdout);
+  });
 }
 
 }  // namespace gcnprobe::app

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,5 +26,13 @@ std::string clrxListing(gcn::Gen gen, std::span<const uint32_t> words);
 // pitcairn, capeverde, oland, hainan, bonaire, gfx700, hawaii, tonga, ..., vega10).
 // Throws gcn::Error naming the text.
 gcn::Gen clrxGpuTypeGen(std::string_view gpuType);
+
+// The stand-in's whole command line (without the program name) as ACO runs it:
+// `--version` (exit 0, prints nothing: ACO only asks whether the program is there) or
+// `--gpuType=<chip> -r <file>` (also `-g <chip>`, `--raw`), which writes clrxListing of the
+// file's little-endian dwords to `out` and returns 0. Anything else throws gcn::Error naming
+// the argument or the file. Both the small `gcnprobe-clrxdisasm` program (what `isa` puts on
+// the driver's PATH) and gcnprobe's hidden `_clrxdisasm` command run this.
+int clrxDisasmMain(std::span<const std::string_view> args, std::FILE* out);
 
 }  // namespace gcnprobe::isa

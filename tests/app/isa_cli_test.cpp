@@ -20,7 +20,7 @@
 #include "reference/error.h"
 #include "tests/support/cli.h"
 
-namespace {
+namespace isa_cli_test {
 
 // RADV of the driver under test (GCNPROBE_DRIVER: the system's Mesa or a driver folder).
 bool haveRadv() {
@@ -205,7 +205,8 @@ TEST(IsaCli, UnknownFamilyIsAnErrorNamingIt) {
   EXPECT_EQ(r.exit, 2);  // bad input (docs/isa.md), not a crash
 }
 
-// The clrxdisasm stand-in as ACO calls it.
+// The clrxdisasm stand-in as ACO calls it: the small program isa puts on the driver's PATH
+// and gcnprobe's hidden fallback print the same listing.
 TEST(IsaCli, ClrxdisasmStandInListsRawCode) {
   const auto path = std::filesystem::temp_directory_path() / "gcnprobe_isa_cli_code.bin";
   {
@@ -215,14 +216,38 @@ TEST(IsaCli, ClrxdisasmStandInListsRawCode) {
     std::ofstream f(path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(words), sizeof words);
   }
+  const std::string expected =
+      "/*000000000000*/ .long 0xbe8003ff, 0x12345678 /* sop1 */\n"
+      "/*000000000008*/ buffer_load_dword v0, v1, s[4:7], 0 offen\n"
+      "/*000000000010*/ .long 0xbf810000 /* sopp */\n";
+  const std::string helper =
+      (std::filesystem::path(GCNPROBE_BINARY).parent_path() / "gcnprobe-clrxdisasm").string();
+  const CliRun small = gcnprobe::test_support::runCommand(helper + " --gpuType=tahiti -r " +
+                                                          path.string() + " 2>/dev/null");
+  EXPECT_EQ(small.exit, 0);
+  EXPECT_EQ(small.out, expected);
   const CliRun r = gcnprobe::test_support::runGcnprobe(
       "_clrxdisasm --gpuType=tahiti -r " + path.string(), gcnprobe::test_support::Stderr::Discard);
   EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, expected);
+  // CLRX's other spelling of the option, as `clrxdisasm -g <chip> -r <file>`.
+  EXPECT_EQ(gcnprobe::test_support::runCommand(helper + " -g bonaire -r " + path.string()).out,
+            expected);
+  // A file that is no whole number of dwords, an unknown chip, an unknown option: exit 2, named.
+  std::filesystem::resize_file(path, 6);
+  const CliRun odd = gcnprobe::test_support::runCommand(helper + " --gpuType=tahiti -r " +
+                                                        path.string() + " 2>&1");
+  EXPECT_EQ(odd.exit, 2);
+  EXPECT_NE(odd.out.find("size 6 is not a whole number of dwords"), std::string::npos) << odd.out;
+  const CliRun chip =
+      gcnprobe::test_support::runCommand(helper + " --gpuType=gfx42 -r " + path.string() + " 2>&1");
+  EXPECT_EQ(chip.exit, 2);
+  EXPECT_NE(chip.out.find("unknown GPU type 'gfx42'"), std::string::npos) << chip.out;
+  const CliRun opt = gcnprobe::test_support::runCommand(helper + " --all -r x 2>&1");
+  EXPECT_EQ(opt.exit, 2);
+  EXPECT_NE(opt.out.find("--all"), std::string::npos) << opt.out;
   std::filesystem::remove(path);
-  EXPECT_EQ(r.out,
-            "/*000000000000*/ .long 0xbe8003ff, 0x12345678 /* sop1 */\n"
-            "/*000000000008*/ buffer_load_dword v0, v1, s[4:7], 0 offen\n"
-            "/*000000000010*/ .long 0xbf810000 /* sopp */\n");
+  EXPECT_EQ(std::system((helper + " --version >/dev/null").c_str()), 0);
   EXPECT_EQ(
       std::system((std::string(GCNPROBE_BINARY) + " _clrxdisasm --version >/dev/null").c_str()), 0);
 }
@@ -333,4 +358,4 @@ TEST(IsaCli, ReadmeNumbersAreWhatIsaFinds) {
   }
 }
 
-}  // namespace
+}  // namespace isa_cli_test

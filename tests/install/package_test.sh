@@ -41,7 +41,7 @@ grep -qE '^.+ <[^@ ]+@[^> ]+>$' <<<"$(field Maintainer)" || fail "Maintainer: $(
 # Contents.
 root="$work/root"
 dpkg-deb -x "$deb" "$root"
-for f in usr/bin/gcnprobe usr/share/man/man1/gcnprobe.1.gz \
+for f in usr/bin/gcnprobe usr/libexec/gcnprobe/gcnprobe-clrxdisasm usr/share/man/man1/gcnprobe.1.gz \
          usr/share/bash-completion/completions/gcnprobe \
          usr/share/doc/gcnprobe/changelog.Debian.gz usr/share/doc/gcnprobe/copyright \
          usr/share/doc/gcnprobe/README.md usr/share/doc/gcnprobe/docs/install.md; do
@@ -55,6 +55,10 @@ gzip -t "$root/usr/share/man/man1/gcnprobe.1.gz" || fail "the man page is not va
 exe="$root/usr/bin/gcnprobe"
 if readelf -d "$exe" | grep -E 'RPATH|RUNPATH'; then fail "the packaged program has a RPATH"; fi
 if readelf -S "$exe" | grep -q '\.debug_info'; then fail "the packaged program is not stripped"; fi
+# The clrxdisasm stand-in RADV's compiler runs for gfx6/7 listings, where the program looks for
+# it (app/clrx_dir.cpp; tests/app/clrx_dir_test.cpp checks the lookup), and it runs.
+helper="$root/usr/libexec/gcnprobe/gcnprobe-clrxdisasm"
+"$helper" --version || fail "the packaged clrxdisasm stand-in does not run"
 
 # The unpacked program, from outside the source tree and with no variable naming the probes,
 # gives the build tree's summaries.
