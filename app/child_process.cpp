@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "reference/error.h"
@@ -19,6 +21,13 @@
 extern char** environ;
 
 namespace gcnprobe::app {
+
+std::string readChildFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 std::string selfPath() {
   std::error_code ec;

@@ -4,6 +4,7 @@
 // reports on SIGTERM) and killed a grace period later.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -55,5 +56,8 @@ ChildResult runChildProcess(const ChildSpec& spec);
 
 // The path of this program (/proc/self/exe); gcn::InfraError when it cannot be read.
 std::string selfPath();
+
+// The whole content of a file a child wrote (its log, its report); "" when it cannot be read.
+std::string readChildFile(const std::filesystem::path& p);
 
 }  // namespace gcnprobe::app

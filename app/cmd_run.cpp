@@ -295,9 +295,10 @@ int runRun(const RunOptions& o) {
       {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)},
       {"start_time", started},
       {"shard", shardText(shardOf(o))}};
-  std::unique_ptr<run::JsonReport> json;
+  std::unique_ptr<run::JsonReport> jsonReport;
   if (!o.json.empty())
-    json = std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
+    jsonReport =
+        std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
   std::vector<run::CaseOutcome> outcomes;  // for --junit / --csv
 
   std::vector<std::unique_ptr<routes::Route>> routeList = isa::makeRunRoutes(*ctx);
@@ -370,7 +371,7 @@ int runRun(const RunOptions& o) {
     for (const std::string& n : reported.notes)
       childMessages += n.rfind("vulkan validation: ", 0) == 0;
     const run::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
-    if (json) json->add(r);
+    if (jsonReport) jsonReport->add(r);
     if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty())
       outcomes.push_back(run::outcomeOf(r));
     if (wholeTexelSuite && r.suite == "texel") {
@@ -463,7 +464,7 @@ int runRun(const RunOptions& o) {
         "interrupted by signal " + std::to_string(gSignal) + " (" + strsignal(gSignal) + ")";
     const std::string line =
         stopped + ": " + summary.line() + ", " + std::to_string(summary.notRun) + " not run";
-    if (json) json->close(line);
+    if (jsonReport) jsonReport->close(line);
     // A cancelled shard still shows every test in JUnit and CSV: the cases that did not run
     // are there as skipped, with the reason.
     if (!o.junit.empty() || !o.csv.empty()) {
@@ -509,7 +510,7 @@ int runRun(const RunOptions& o) {
                            {"unattributed", pending}};
     line += ", " + std::to_string(messages) + " validation messages";
   }
-  if (json) json->close(line, extra);
+  if (jsonReport) jsonReport->close(line, extra);
   writeCiReports();
   std::fprintf(text, "%s\n", line.c_str());
   return run::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;

@@ -65,13 +65,6 @@ struct Step {
   bool descriptorBuffer = false;  // reads the driver's descriptors (VK_EXT_descriptor_buffer)
 };
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string utcStamp(const char* format) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -172,7 +165,7 @@ json machineFacts(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator("/sys/kernel/debug/dri", ec)) {
     const fs::path f = e.path() / "amdgpu_firmware_info";
     std::ifstream in(f);
-    if (in) firmware += "== " + f.string() + "\n" + readFile(f);
+    if (in) firmware += "== " + f.string() + "\n" + readChildFile(f);
   }
   if (!firmware.empty()) {
     std::ofstream(dir / "firmware.txt") << firmware;
@@ -189,7 +182,7 @@ json machineFacts(const fs::path& dir) {
   if (d.started && d.exitCode == 0) {
     // Only the GPU's lines: resets, ring timeouts, page faults.
     std::string kept;
-    std::istringstream lines(readFile(dir / "dmesg.txt"));
+    std::istringstream lines(readChildFile(dir / "dmesg.txt"));
     for (std::string l; std::getline(lines, l);)
       if (l.find("amdgpu") != std::string::npos || l.find("radeon") != std::string::npos ||
           l.find("drm") != std::string::npos)
@@ -453,7 +446,7 @@ int runSurvey(const SurveyOptions& opts) {
     std::string summary = s.runJson.empty() ? "" : runSummary(dir / s.runJson);
     if (summary.empty() && s.stdoutFile.empty()) {
       // isa: each chip's summary line ("tonga: 885 cases, ..."), joined.
-      std::istringstream out(readFile(spec.stdoutPath));
+      std::istringstream out(readChildFile(spec.stdoutPath));
       for (std::string l; std::getline(out, l);)
         if (l.find(": ") != std::string::npos && l.find(" cases, ") != std::string::npos &&
             l[0] != ' ')

@@ -56,16 +56,9 @@ class TempDir {
   fs::path path_;
 };
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The last "gcnprobe: ..." line a child wrote to its standard error: its error message.
 std::string lastError(const fs::path& stderrFile) {
-  std::istringstream in(readFile(stderrFile));
+  std::istringstream in(readChildFile(stderrFile));
   std::string line, last;
   while (std::getline(in, line))
     if (line.rfind("gcnprobe: ", 0) == 0) last = line.substr(10);
@@ -121,7 +114,7 @@ class ReportTail {
 
 // The names of the batch a child started last (one line per batch, tab-separated).
 std::vector<std::string> lastBatch(const fs::path& log) {
-  std::istringstream in(readFile(log));
+  std::istringstream in(readChildFile(log));
   std::string line, last;
   while (std::getline(in, line))
     if (!line.empty()) last = line;
@@ -231,7 +224,7 @@ class Isolator {
 
   ChildRun runChild(const std::vector<std::string>& names) {
     const TempDir dir;
-    const fs::path list = dir.path() / "cases.txt", json = dir.path() / "results.json",
+    const fs::path list = dir.path() / "cases.txt", resultsJson = dir.path() / "results.json",
                    batches = dir.path() / "batches.txt", err = dir.path() / "stderr.txt";
     {
       std::ofstream out(list);
@@ -241,9 +234,9 @@ class Isolator {
     }
     ChildSpec spec;
     spec.program = exe_;
-    spec.args = {"run",     "--isolate",   "off",         "--quiet",
-                 "--shard", "0/1",         "--case-list", list.string(),
-                 "--json",  json.string(), "--batch-log", batches.string()};
+    spec.args = {"run",         "--isolate",     "off",         "--quiet", "--shard",
+                 "0/1",         "--case-list",   list.string(), "--json",  resultsJson.string(),
+                 "--batch-log", batches.string()};
     spec.args.insert(spec.args.end(), options_.childArgs.begin(), options_.childArgs.end());
     // In this process's group: a terminal's Ctrl-C reaches the child too, which closes its
     // report with what it finished.
@@ -257,7 +250,7 @@ class Isolator {
     spec.graceSeconds = kStopGraceSeconds;
 
     ChildRun r;
-    ReportTail tail(json);
+    ReportTail tail(resultsJson);
     std::set<std::string> reported;
     const auto collect = [&] {
       for (run::CaseResult& c : tail.poll()) {

@@ -5,6 +5,7 @@
 
 #include "reference/error.h"
 #include "reference/scalar_table.h"
+#include "reference/text.h"
 #include "reference/vgpr_table.h"
 
 namespace gcn {
@@ -15,12 +16,6 @@ constexpr uint32_t kSdwa = 249;     // VOP1/2/C SRC0 on gfx8+: an SDWA dword fol
 constexpr uint32_t kDpp = 250;      // VOP1/2/C SRC0 on gfx8+: a DPP dword follows
 constexpr uint32_t kDpp8 = 233;     // SRC0 on gfx10+: a DPP8 dword follows
 constexpr uint32_t kDpp8Fi = 234;   // the same with FI (fetch inactive lanes) set
-
-std::string hexWord(uint32_t w) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", w);
-  return buf;
-}
 
 bool gfx8Plus(Gen gen) {
   return gen == Gen::Gfx8 || gen == Gen::Gfx9;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -12,14 +13,7 @@ using F = InstField;
 constexpr std::array<bool, 2> kBoth{true, true};
 constexpr std::array<bool, 2> kMubuf{true, false};
 constexpr std::array<bool, 2> kMtbuf{false, true};
-constexpr GenMask kAll = genRange(Gen::Gfx6, Gen::Gfx11);
-constexpr GenMask kGcn = genRange(Gen::Gfx6, Gen::Gfx9);
-constexpr GenMask kGfx67 = genRange(Gen::Gfx6, Gen::Gfx7);
-constexpr GenMask kGfx89 = genRange(Gen::Gfx8, Gen::Gfx9);
-constexpr GenMask kGfx10 = genRange(Gen::Gfx10, Gen::Gfx10_3);  // gfx10 and gfx10.3
-constexpr GenMask kGfx11 = genRange(Gen::Gfx11, Gen::Gfx11);
-constexpr GenMask kRdna = genRange(Gen::Gfx10, Gen::Gfx11);
-constexpr GenMask kGcnGfx10 = genRange(Gen::Gfx6, Gen::Gfx10_3);
+using namespace gens;  // NOLINT(google-build-using-namespace): the table's columns
 constexpr GenMask kGfx67Gfx10 = kGfx67 | kGfx10;
 
 // The one table of MUBUF/MTBUF field positions (CLRX GcnInstrsMtbuf; LLVM BUFInstructions.td
@@ -62,12 +56,6 @@ uint32_t mask(const InstFieldBits& f) {
 
 uint32_t read(const InstFieldBits& f, const std::array<uint32_t, 2>& w) {
   return (w[f.dword] >> f.lsb) & mask(f);
-}
-
-std::string hexWord(uint32_t w) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", w);
-  return buf;
 }
 
 // The instruction's value of a field other than OP and ENCODING.

@@ -44,6 +44,21 @@ constexpr GenMask genRange(Gen first, Gen last) {
     m[genIndex(g)] = g >= first && g <= last;
   return m;
 }
+
+// The generation sets the per-generation tables (instruction fields, V# fields) are written in.
+namespace gens {
+inline constexpr GenMask kAll = genRange(Gen::Gfx6, Gen::Gfx11);
+inline constexpr GenMask kGcn = genRange(Gen::Gfx6, Gen::Gfx9);
+inline constexpr GenMask kGfx67 = genRange(Gen::Gfx6, Gen::Gfx7);
+inline constexpr GenMask kGfx6to8 = genRange(Gen::Gfx6, Gen::Gfx8);
+inline constexpr GenMask kGfx89 = genRange(Gen::Gfx8, Gen::Gfx9);
+inline constexpr GenMask kGfx9 = genRange(Gen::Gfx9, Gen::Gfx9);
+inline constexpr GenMask kGfx10 = genRange(Gen::Gfx10, Gen::Gfx10_3);  // gfx10 and gfx10.3
+inline constexpr GenMask kGfx10_3 = genRange(Gen::Gfx10_3, Gen::Gfx10_3);
+inline constexpr GenMask kGfx11 = genRange(Gen::Gfx11, Gen::Gfx11);
+inline constexpr GenMask kRdna = genRange(Gen::Gfx10, Gen::Gfx11);
+inline constexpr GenMask kGcnGfx10 = genRange(Gen::Gfx6, Gen::Gfx10_3);
+}  // namespace gens
 constexpr GenMask operator|(const GenMask& a, const GenMask& b) {
   GenMask m{};
   for (std::size_t i = 0; i < kGenCount; ++i)

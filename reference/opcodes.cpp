@@ -5,6 +5,7 @@
 #include <string>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -315,16 +316,6 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
          });
 }
 
-std::string hex(unsigned v) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), digits[v & 15]);
-    v >>= 4;
-  } while (v != 0);
-  return "0x" + out;
-}
-
 }  // namespace
 
 // 104 SGPRs (s0..s103) on gfx6/7; on gfx8/9 s102/s103 are FLAT_SCRATCH/XNACK_MASK and llvm-mc
@@ -458,7 +449,7 @@ std::optional<std::string> validationError(Gen gen, const Instruction& inst) {
     return fail("SRSRC s[" + std::to_string(inst.srsrc) + ":" + std::to_string(inst.srsrc + 3) +
                 "] is beyond the " + std::to_string(sgprCount(gen)) + " SGPRs");
   if (!soffsetLegal(gen, inst.soffset))
-    return fail("SOFFSET operand code " + hex(inst.soffset) +
+    return fail("SOFFSET operand code " + hexNumber(inst.soffset) +
                 " is not an SGPR, m0, vcc, exec or an " + "inline constant");
   const unsigned data = vdataRegs(op, representativeChip(gen), inst.tfe);
   if (data > 0 && inst.vdata + data > 256) return fail("VDATA runs past v255");

@@ -12,6 +12,7 @@
 #include "reference/error.h"
 #include "reference/format.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -20,16 +21,6 @@ struct AccessShape {
   uint32_t bytes = 0;
   CheckUnit unit = CheckUnit::Whole;
 };
-
-std::string hex(uint64_t x) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), kDigits[x & 15]);
-    x >>= 4;
-  } while (x != 0);
-  return "0x" + out;
-}
 
 // The points planAccessInto may read for this instruction and V#, in table order, each with the
 // options worth trying. Leaving a point out is only safe when address.cpp provably never reads
@@ -279,13 +270,13 @@ std::string reachBoundProblem(const Reach& r, uint64_t maxSpan) {
   if (!s) return "";
   const uint64_t span = s->end - s->begin;
   if (span <= maxSpan) return "";
-  std::string msg = "reach from " + hex(s->begin) + " to " + hex(s->end) + " (exclusive) spans " +
-                    std::to_string(span) + " bytes, over the limit of " + std::to_string(maxSpan) +
-                    " bytes";
+  std::string msg = "reach from " + hexNumber(s->begin) + " to " + hexNumber(s->end) +
+                    " (exclusive) spans " + std::to_string(span) + " bytes, over the limit of " +
+                    std::to_string(maxSpan) + " bytes";
   auto piece = [&](const char* which, const std::optional<ReachPiece>& p) {
     if (!p) return;
     msg += std::string("; ") + which + ": lane " + std::to_string(p->lane) + ", " +
-           std::to_string(p->size) + " bytes at " + hex(p->address) + " (" +
+           std::to_string(p->size) + " bytes at " + hexNumber(p->address) + " (" +
            describePoints(p->policies, r.points) + ")";
   };
   piece("lowest", r.lowest);

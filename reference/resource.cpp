@@ -13,15 +13,7 @@ namespace gcn {
 namespace {
 
 using Kind = VSharpFieldKind;
-constexpr GenMask kAll = genRange(Gen::Gfx6, Gen::Gfx11);
-constexpr GenMask kGcn = genRange(Gen::Gfx6, Gen::Gfx9);
-constexpr GenMask kGcnGfx10 = genRange(Gen::Gfx6, Gen::Gfx10_3);
-constexpr GenMask kGfx6to8 = genRange(Gen::Gfx6, Gen::Gfx8);
-constexpr GenMask kGfx9 = genRange(Gen::Gfx9, Gen::Gfx9);
-constexpr GenMask kGfx10 = genRange(Gen::Gfx10, Gen::Gfx10_3);  // gfx10, gfx10.3
-constexpr GenMask kGfx10_3 = genRange(Gen::Gfx10_3, Gen::Gfx10_3);
-constexpr GenMask kGfx11 = genRange(Gen::Gfx11, Gen::Gfx11);
-constexpr GenMask kRdna = genRange(Gen::Gfx10, Gen::Gfx11);
+using namespace gens;  // NOLINT(google-build-using-namespace): the table's columns
 
 // The one table of V# fields. Bit positions are absolute in the 128-bit V#, as in CLRX
 // GcnMemHandling's "Buffer resource format" table (word N bit b = bit 32*N + b). Per-generation
@@ -35,7 +27,7 @@ constexpr GenMask kRdna = genRange(Gen::Gfx10, Gen::Gfx11);
 // GFX11 widens SWIZZLE_ENABLE to word 1 [31:30] and drops CACHE_SWIZZLE. GFX11's FORMAT stays
 // 7 bits wide: its buffer formats end at 63, but RADV 25 writes codes 64-66 there.
 // A name may have one row per generation range; the text form picks the generation's row.
-constexpr VSharpField kFields[] = {
+constexpr VSharpField kVSharpFields[] = {
     {"base", "BASE", 0, 48, kAll, Kind::Address},
     {"stride", "STRIDE", 48, 14, kAll, Kind::Number},
     {"cache_swizzle", "CACHE_SWIZZLE", 62, 1, kGcnGfx10, Kind::Flag},
@@ -65,7 +57,7 @@ constexpr VSharpField kFields[] = {
     {"swizzle_enable", "SWIZZLE_ENABLE", 62, 2, kGfx11, Kind::Number},
 };
 
-// Field <-> struct member, by the field's position in kFields (a switch, not name
+// Field <-> struct member, by the field's position in kVSharpFields (a switch, not name
 // comparisons: decode and encode run once per V# of every case and property test).
 enum FieldIndex : std::size_t {
   kBase,
@@ -97,27 +89,31 @@ enum FieldIndex : std::size_t {
   kSwizzleEnableGfx11,
   kFieldCount
 };
-static_assert(std::size(kFields) == kFieldCount);
-static_assert(kFields[kBase].name == "base" && kFields[kStride].name == "stride" &&
-              kFields[kCacheSwizzle].name == "cache_swizzle" &&
-              kFields[kSwizzleEnable].name == "swizzle_enable" &&
-              kFields[kNumRecords].name == "num_records" && kFields[kDstSelX].name == "dst_sel_x" &&
-              kFields[kDstSelW].name == "dst_sel_w" && kFields[kNfmt].name == "nfmt" &&
-              kFields[kDfmt].name == "dfmt" && kFields[kElementSize].name == "element_size" &&
-              kFields[kUserVmEnable].name == "user_vm_enable" &&
-              kFields[kUserVmMode].name == "user_vm_mode" &&
-              kFields[kIndexStride].name == "index_stride" &&
-              kFields[kAddTidEnable].name == "add_tid_enable" && kFields[kAtc].name == "atc" &&
-              kFields[kHashEnable].name == "hash_enable" && kFields[kHeap].name == "heap" &&
-              kFields[kMtype].name == "mtype" && kFields[kNv].name == "nv" &&
-              kFields[kType].name == "type" && kFields[kFormat].name == "format" &&
-              kFields[kResourceLevel].name == "resource_level" &&
-              kFields[kLlcNoalloc].name == "llc_noalloc" &&
-              kFields[kOobSelect].name == "oob_select" &&
-              kFields[kSwizzleEnableGfx11].name == "swizzle_enable");
+static_assert(std::size(kVSharpFields) == kFieldCount);
+static_assert(kVSharpFields[kBase].name == "base" && kVSharpFields[kStride].name == "stride" &&
+              kVSharpFields[kCacheSwizzle].name == "cache_swizzle" &&
+              kVSharpFields[kSwizzleEnable].name == "swizzle_enable" &&
+              kVSharpFields[kNumRecords].name == "num_records" &&
+              kVSharpFields[kDstSelX].name == "dst_sel_x" &&
+              kVSharpFields[kDstSelW].name == "dst_sel_w" && kVSharpFields[kNfmt].name == "nfmt" &&
+              kVSharpFields[kDfmt].name == "dfmt" &&
+              kVSharpFields[kElementSize].name == "element_size" &&
+              kVSharpFields[kUserVmEnable].name == "user_vm_enable" &&
+              kVSharpFields[kUserVmMode].name == "user_vm_mode" &&
+              kVSharpFields[kIndexStride].name == "index_stride" &&
+              kVSharpFields[kAddTidEnable].name == "add_tid_enable" &&
+              kVSharpFields[kAtc].name == "atc" &&
+              kVSharpFields[kHashEnable].name == "hash_enable" &&
+              kVSharpFields[kHeap].name == "heap" && kVSharpFields[kMtype].name == "mtype" &&
+              kVSharpFields[kNv].name == "nv" && kVSharpFields[kType].name == "type" &&
+              kVSharpFields[kFormat].name == "format" &&
+              kVSharpFields[kResourceLevel].name == "resource_level" &&
+              kVSharpFields[kLlcNoalloc].name == "llc_noalloc" &&
+              kVSharpFields[kOobSelect].name == "oob_select" &&
+              kVSharpFields[kSwizzleEnableGfx11].name == "swizzle_enable");
 
 std::size_t indexOf(const VSharpField& f) {
-  return static_cast<std::size_t>(&f - kFields);
+  return static_cast<std::size_t>(&f - kVSharpFields);
 }
 
 uint64_t get(const VSharp& v, const VSharpField& f) {
@@ -281,18 +277,11 @@ void insertBits(std::array<uint32_t, 4>& w, unsigned bit, unsigned width, uint64
     w[i] = static_cast<uint32_t>(x >> (32 * i));
 }
 
-std::string hex(uint64_t x) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, x, 16);
-  (void)ec;
-  return "0x" + std::string(buf, p);
-}
-
 // The row of `name` that exists on the generation, else its first row (whose absence there the
 // caller reports).
 const VSharpField* findField(Gen gen, std::string_view name) {
   const VSharpField* first = nullptr;
-  for (const VSharpField& f : kFields) {
+  for (const VSharpField& f : kVSharpFields) {
     if (f.name != name) continue;
     if (f.onGen[genIndex(gen)]) return &f;
     if (first == nullptr) first = &f;
@@ -308,19 +297,19 @@ std::string fieldList(Gen gen) {
     return false;
   };
   std::string out = "dst_sel";
-  for (const VSharpField& f : kFields)
+  for (const VSharpField& f : kVSharpFields)
     if (inFamily(f) && (out + ",").find(", " + std::string(f.name) + ",") == std::string::npos)
       out += ", " + std::string(f.name);
   return out + ", reserved_w0..reserved_w3";
 }
 
-struct Token {
+struct VSharpToken {
   std::string_view text;
   int column;  // 1-based
 };
 
-std::vector<Token> tokenize(std::string_view text) {
-  std::vector<Token> out;
+std::vector<VSharpToken> tokenize(std::string_view text) {
+  std::vector<VSharpToken> out;
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
@@ -381,7 +370,7 @@ uint64_t parseFieldValue(Gen gen, const VSharpField& f, std::string_view value, 
 std::string formatFieldValue(Gen gen, const VSharpField& f, uint64_t x) {
   switch (f.kind) {
     case Kind::Address:
-      return hex(x);
+      return hexNumber(x);
     case Kind::DstSel:
       return std::string(dstSelName(static_cast<DstSel>(x)));
     case Kind::Nfmt: {
@@ -406,7 +395,7 @@ std::string formatFieldValue(Gen gen, const VSharpField& f, uint64_t x) {
 }  // namespace
 
 std::span<const VSharpField> vsharpFields() {
-  return kFields;
+  return kVSharpFields;
 }
 
 bool vsharpFieldExists(Gen gen, const VSharpField& f) {
@@ -423,7 +412,7 @@ std::array<uint32_t, 4> vsharpReservedMask(Gen gen) {
     std::array<std::array<uint32_t, 4>, kGenCount> out{};
     for (std::size_t g = 0; g < kGenCount; ++g) {
       std::array<uint32_t, 4> named{};
-      for (const VSharpField& f : kFields)
+      for (const VSharpField& f : kVSharpFields)
         if (f.onGen[g]) insertBits(named, f.bit, f.width, widthMask(f.width));
       for (std::size_t i = 0; i < 4; ++i)
         out[g][i] = ~named[i];
@@ -435,7 +424,7 @@ std::array<uint32_t, 4> vsharpReservedMask(Gen gen) {
 
 VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
   VSharp v;
-  for (const VSharpField& f : kFields) {
+  for (const VSharpField& f : kVSharpFields) {
     if (vsharpFieldExists(gen, f)) set(v, f, extractBits(words, f.bit, f.width));
   }
   const std::array<uint32_t, 4> mask = vsharpReservedMask(gen);
@@ -446,7 +435,7 @@ VSharp decodeVSharp(Gen gen, const std::array<uint32_t, 4>& words) {
 
 VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words) {
   VSharp v;
-  for (const VSharpField& f : kFields) {
+  for (const VSharpField& f : kVSharpFields) {
     if (f.onGen[0] && f.onGen[1] && f.onGen[2] && f.onGen[3])
       set(v, f, extractBits(words, f.bit, f.width));
   }
@@ -455,7 +444,7 @@ VSharp decodeVSharpSharedFields(const std::array<uint32_t, 4>& words) {
 
 std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
   std::array<uint32_t, 4> w{};
-  for (const VSharpField& f : kFields) {
+  for (const VSharpField& f : kVSharpFields) {
     const uint64_t x = get(v, f);
     if (!vsharpFieldExists(gen, f)) {
       if (x != 0)
@@ -473,9 +462,9 @@ std::array<uint32_t, 4> encodeVSharp(Gen gen, const VSharp& v) {
   const std::array<uint32_t, 4> mask = vsharpReservedMask(gen);
   for (std::size_t i = 0; i < 4; ++i) {
     if ((v.reserved[i] & ~mask[i]) != 0)
-      throw Error("V# reserved_w" + std::to_string(i) + " sets " + hex(v.reserved[i] & ~mask[i]) +
-                  ", bits that fields name on " + std::string(genName(gen)) +
-                  " (reserved bits there: " + hex(mask[i]) + ")");
+      throw Error("V# reserved_w" + std::to_string(i) + " sets " +
+                  hexNumber(v.reserved[i] & ~mask[i]) + ", bits that fields name on " +
+                  std::string(genName(gen)) + " (reserved bits there: " + hexNumber(mask[i]) + ")");
     w[i] |= v.reserved[i];
   }
   return w;
@@ -488,7 +477,7 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
     if (!out.empty()) out += ' ';
     out += std::string(name) + "=" + value;
   };
-  for (const VSharpField& f : kFields) {
+  for (const VSharpField& f : kVSharpFields) {
     const uint64_t x = get(v, f);
     if (f.kind == Kind::DstSel) {
       if (f.name != "dst_sel_x") continue;
@@ -507,14 +496,14 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
     add(f.name, formatFieldValue(gen, f, x));
   }
   for (std::size_t i = 0; i < 4; ++i)
-    if (v.reserved[i] != 0) add("reserved_w" + std::to_string(i), hex(v.reserved[i]));
+    if (v.reserved[i] != 0) add("reserved_w" + std::to_string(i), hexNumber(v.reserved[i]));
   return out;
 }
 
 VSharp parseVSharp(Gen gen, std::string_view text) {
-  const std::vector<Token> tokens = tokenize(text);
+  const std::vector<VSharpToken> tokens = tokenize(text);
   bool anyAssignment = false;
-  for (const Token& t : tokens)
+  for (const VSharpToken& t : tokens)
     anyAssignment = anyAssignment || t.text.find('=') != std::string_view::npos;
 
   // Four raw dwords, as `gcnprobe vsharp --decode` takes them.
@@ -540,7 +529,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
       if (s == name) fail(column, "field '" + name + "' is given twice");
     seen.push_back(name);
   };
-  for (const Token& t : tokens) {
+  for (const VSharpToken& t : tokens) {
     const auto eq = t.text.find('=');
     if (eq == std::string_view::npos || eq == 0)
       fail(t.column, std::string("'").append(t.text).append("' is not of the form name=value"));
@@ -570,9 +559,10 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
         fail(valueColumn, name + ": '" + std::string(value) + "' is not a 32-bit number");
       const uint32_t mask = vsharpReservedMask(gen)[word];
       if ((x & ~uint64_t{mask}) != 0)
-        fail(valueColumn, name + ": " + hex(x & ~uint64_t{mask}) + " are field bits on " +
+        fail(valueColumn, name + ": " + hexNumber(x & ~uint64_t{mask}) + " are field bits on " +
                               std::string(genName(gen)) + " (give them by field name; reserved " +
-                              "bits of word " + std::to_string(word) + ": " + hex(mask) + ")");
+                              "bits of word " + std::to_string(word) + ": " + hexNumber(mask) +
+                              ")");
       v.reserved[word] = static_cast<uint32_t>(x);
       continue;
     }

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 
 namespace gcn {
 
@@ -71,6 +72,19 @@ std::size_t firstInvalidUtf8(std::string_view s) {
     i += len;
   }
   return std::string_view::npos;
+}
+
+std::string hexWord(uint32_t w) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", w);
+  return buf;
+}
+
+std::string hexNumber(uint64_t x) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, 16);
+  (void)ec;  // 16 hex digits always fit
+  return "0x" + std::string(buf, end);
 }
 
 }  // namespace gcn

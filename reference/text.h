@@ -18,5 +18,9 @@ std::string_view trimSpace(std::string_view s);
 // The byte offset where `s` stops being well-formed UTF-8 (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF), or npos when all of it is. JSON output must be UTF-8.
 std::size_t firstInvalidUtf8(std::string_view s);
+// `w` as 0x and eight lower-case hex digits ("0x0000001f"): instruction and V# words.
+std::string hexWord(uint32_t w);
+// `x` as 0x and as few lower-case hex digits as it needs ("0x1f", "0x0").
+std::string hexNumber(uint64_t x);
 
 }  // namespace gcn

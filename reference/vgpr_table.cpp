@@ -6,14 +6,14 @@
 namespace gcn {
 namespace {
 
-constexpr VgprOpInfo kTable[] = {
+constexpr VgprOpInfo kVgprTable[] = {
 #include "reference/vgpr_table.inc"
 };
 
 }  // namespace
 
 std::span<const VgprOpInfo> vgprOpTable() {
-  return kTable;
+  return kVgprTable;
 }
 
 const VgprOpInfo* findVgprOp(Gen gen, VgprClass cls, unsigned opcode) {
@@ -25,9 +25,9 @@ const VgprOpInfo* findVgprOp(Gen gen, VgprClass cls, unsigned opcode) {
   const std::array<unsigned, 3> want{static_cast<unsigned>(gen), static_cast<unsigned>(cls),
                                      opcode};
   const auto* it = std::lower_bound(
-      std::begin(kTable), std::end(kTable), want,
+      std::begin(kVgprTable), std::end(kVgprTable), want,
       [&](const VgprOpInfo& r, const std::array<unsigned, 3>& w) { return key(r) < w; });
-  if (it == std::end(kTable) || key(*it) != want) return nullptr;
+  if (it == std::end(kVgprTable) || key(*it) != want) return nullptr;
   return it;
 }
 

@@ -9,16 +9,10 @@ namespace gcnprobe::run {
 namespace {
 constexpr const char* kComp = "xyzw?";
 
-// JSON text of a value from user or driver text: bytes that are not UTF-8 become U+FFFD
-// instead of an exception.
-std::string text(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 // `"key": value,` per member of an object, one per line.
 void writeMembers(std::ostream& out, const nlohmann::json& members) {
   for (const auto& [key, value] : members.items())
-    out << text(key) << ": " << text(value) << ",\n";
+    out << reportJsonText(key) << ": " << reportJsonText(value) << ",\n";
 }
 }  // namespace
 
@@ -100,8 +94,8 @@ JsonReport::JsonReport(const std::string& path, const std::string& profile,
   if (!out_) throw gcn::cannotWrite(path, "JSON report");
   out_ << "{\n";
   writeMembers(out_, header);
-  out_ << "\"profile\": " << text(profile) << ",\n\"device\": " << text(device)
-       << ",\n\"expectation\": " << text(expectation) << ",\n\"cases\": [";
+  out_ << "\"profile\": " << reportJsonText(profile) << ",\n\"device\": " << reportJsonText(device)
+       << ",\n\"expectation\": " << reportJsonText(expectation) << ",\n\"cases\": [";
   out_.flush();
   check();
 }
@@ -123,7 +117,7 @@ void JsonReport::check() {
 
 void JsonReport::add(const CaseResult& r) {
   if (closed_) return;
-  out_ << (first_ ? "\n" : ",\n") << text(caseRecord(r, profile_, device_));
+  out_ << (first_ ? "\n" : ",\n") << reportJsonText(caseRecord(r, profile_, device_));
   first_ = false;
   out_.flush();
   check();
@@ -134,9 +128,13 @@ void JsonReport::close(const std::string& summaryLine, const nlohmann::json& ext
   closed_ = true;
   out_ << "\n],\n";
   writeMembers(out_, extra);
-  out_ << "\"summary\": " << text(summaryLine) << "\n}\n";
+  out_ << "\"summary\": " << reportJsonText(summaryLine) << "\n}\n";
   out_.close();
   check();
+}
+
+std::string reportJsonText(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace gcnprobe::run

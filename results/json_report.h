@@ -21,6 +21,10 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
 // Text for one case: one line; for failures also one line per differing component (every
 // component of a failing lane when verbose, the mismatching ones otherwise), at most
 // `maxDiffLines` of them (then a line saying how many more; the JSON report has them all).
+// JSON text of a value as reports write it: bytes of user or driver text that are not UTF-8
+// become U+FFFD instead of an exception.
+std::string reportJsonText(const nlohmann::json& j);
+
 std::string caseText(const CaseResult& r, bool verbose, std::size_t maxDiffLines = SIZE_MAX);
 
 class JsonReport {

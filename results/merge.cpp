@@ -8,15 +8,11 @@
 #include <optional>
 
 #include "reference/error.h"
+#include "results/json_report.h"
 #include "results/selection.h"
 
 namespace gcnprobe::run {
 namespace {
-
-// JSON text as the run's report writes it: bytes that are not UTF-8 become U+FFFD.
-std::string text(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 std::string shardName(const Shard& s) {
   return std::to_string(s.index) + "/" + std::to_string(s.count);
@@ -37,7 +33,7 @@ nlohmann::json memberOr(const nlohmann::json& j, const std::string& key) {
 }
 
 std::string describe(const nlohmann::json& v) {
-  return v.is_null() ? std::string("none") : text(v);
+  return v.is_null() ? std::string("none") : reportJsonText(v);
 }
 
 // One trailing member over every input: equal values are kept; of an object (the validation
@@ -211,7 +207,7 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
   m.summaryLine = m.summary.line();
   if (const auto v = m.extra.find("validation");
       v != m.extra.end() && v->is_object() && v->contains("messages"))
-    m.summaryLine += ", " + text((*v)["messages"]) + " validation messages";
+    m.summaryLine += ", " + reportJsonText((*v)["messages"]) + " validation messages";
   if (!incomplete.empty()) {
     m.summaryLine += "; incomplete inputs:";
     for (const std::string& s : incomplete)
@@ -229,19 +225,20 @@ void writeMerged(const MergedReport& m, const std::string& path) {
   out << "{\n";
   for (const auto& [key, value] : m.header.items())
     if (std::find(kLast.begin(), kLast.end(), key) == kLast.end())
-      out << text(key) << ": " << text(value) << ",\n";
+      out << reportJsonText(key) << ": " << reportJsonText(value) << ",\n";
   for (const char* key : kLast)
-    if (m.header.contains(key)) out << text(key) << ": " << text(m.header[key]) << ",\n";
+    if (m.header.contains(key))
+      out << reportJsonText(key) << ": " << reportJsonText(m.header[key]) << ",\n";
   out << "\"cases\": [";
   bool firstRecord = true;
   for (const nlohmann::json& r : m.records) {
-    out << (firstRecord ? "\n" : ",\n") << text(r);
+    out << (firstRecord ? "\n" : ",\n") << reportJsonText(r);
     firstRecord = false;
   }
   out << "\n],\n";
   for (const auto& [key, value] : m.extra.items())
-    out << text(key) << ": " << text(value) << ",\n";
-  out << "\"summary\": " << text(m.summaryLine) << "\n}\n";
+    out << reportJsonText(key) << ": " << reportJsonText(value) << ",\n";
+  out << "\"summary\": " << reportJsonText(m.summaryLine) << "\n}\n";
   out.close();
   if (!out)
     throw gcn::InfraError((path == "-" ? std::string("stdout") : path) +

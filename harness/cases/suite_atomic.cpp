@@ -15,7 +15,7 @@
 namespace gcnprobe::run {
 namespace {
 
-constexpr uint64_t kBase = 0x300000;
+constexpr uint64_t kAtomicBase = 0x300000;
 constexpr uint32_t kElements = 64;
 
 // The case, or nothing when `want` does not take its name.
@@ -42,16 +42,16 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   if (texel) {
     d.format = routes::atomicTexelFormat(op.atomic);
     d.inst.idxen = true;
-    v = makeTexelBufferVSharp(chip, kBase, kElements, d.format);
+    v = makeTexelBufferVSharp(chip, kAtomicBase, kElements, d.format);
   } else {
     d.inst.offen = true;
     d.inst.offset = offset;
-    v = routes::makeStorageBufferVSharp(chip.gen, kBase, kElements * es);
+    v = routes::makeStorageBufferVSharp(chip.gen, kAtomicBase, kElements * es);
   }
   const auto words = gcn::encodeVSharp(chip.gen, v);
   gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   CaseRng rng(seedOf(c.name));
-  d.memory.base = kBase;
+  d.memory.base = kAtomicBase;
   d.memory.bytes.resize(kElements * es);
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());

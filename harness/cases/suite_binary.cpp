@@ -17,8 +17,8 @@
 namespace gcnprobe::run {
 namespace {
 
-constexpr uint64_t kBase = 0x300000;  // any 48-bit address: the V# base of the SSBO
-constexpr uint32_t kBytes = 960;      // lanes 60 and 61 (bytes 960..991) past the end
+constexpr uint64_t kBinaryBase = 0x300000;  // any 48-bit address: the V# base of the SSBO
+constexpr uint32_t kBytes = 960;            // lanes 60 and 61 (bytes 960..991) past the end
 
 // The case, or nothing when `want` does not take its name.
 std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
@@ -50,9 +50,9 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   }
   gcn::setVsharpWords(
       d.state, kCaseSrsrc,
-      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(chip.gen, kBase, kBytes)));
+      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(chip.gen, kBinaryBase, kBytes)));
   CaseRng rng(seedOf(c.name));
-  d.memory.base = kBase;
+  d.memory.base = kBinaryBase;
   d.memory.bytes.resize(kBytes);
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());

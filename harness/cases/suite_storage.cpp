@@ -11,8 +11,8 @@
 namespace gcnprobe::run {
 namespace {
 
-constexpr uint64_t kBase = 0x200000;      // any 48-bit address: the V# base of the SSBO
-constexpr uint16_t kOffsets[] = {0, 20};  // OFFSET field values (multiples of 4: every op)
+constexpr uint64_t kStorageBase = 0x200000;  // any 48-bit address: the V# base of the SSBO
+constexpr uint16_t kOffsets[] = {0, 20};     // OFFSET field values (multiples of 4: every op)
 
 const gcn::OpcodeInfo& opcode(std::string_view mnemonic) {
   return gcn::requireOpcode(mnemonic);
@@ -46,11 +46,11 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   d.inst.offen = true;
   d.inst.offset = offset;
   const auto words =
-      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(chip.gen, kBase, bytes));
+      gcn::encodeVSharp(chip.gen, routes::makeStorageBufferVSharp(chip.gen, kStorageBase, bytes));
   gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   const uint64_t seed = seedOf(c.name);
   CaseRng rng(seed);
-  d.memory.base = kBase;
+  d.memory.base = kStorageBase;
   d.memory.bytes.resize(bytes);
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());

@@ -19,8 +19,8 @@
 namespace gcnprobe::run {
 namespace {
 
-constexpr uint64_t kBase = 0x300000;  // any 48-bit address: the V# base of the binding
-constexpr uint32_t kVertices = 40;    // vertices wholly inside the binding
+constexpr uint64_t kVertexBase = 0x300000;  // any 48-bit address: the V# base of the binding
+constexpr uint32_t kVertices = 40;          // vertices wholly inside the binding
 
 struct Layout {
   std::string name;
@@ -62,8 +62,8 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, cons
     d.inst.dfmt = f.dfmt;
     d.inst.nfmt = f.nfmt;
   }
-  const gcn::VSharp v =
-      routes::makeVertexBufferVSharp(chip.gen, kBase, lay.bytes, lay.stride, lay.offset, f.vk);
+  const gcn::VSharp v = routes::makeVertexBufferVSharp(chip.gen, kVertexBase, lay.bytes, lay.stride,
+                                                       lay.offset, f.vk);
   const auto words = gcn::encodeVSharp(chip.gen, v);
   gcn::setVsharpWords(d.state, kCaseSrsrc, words);
 
@@ -72,7 +72,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, cons
   // OFFSET reads something else.
   const uint64_t seed = seedOf(c.name);
   CaseRng rng(seed);
-  d.memory.base = kBase;
+  d.memory.base = kVertexBase;
   d.memory.bytes.resize(lay.bytes);
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());

@@ -401,11 +401,11 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
   const uint32_t view = std::max<uint32_t>(o.viewElements, 1);
   // The instruction texelFetch is on GCN, on the driver's V# for the view, in the suites'
   // register layout.
-  constexpr uint64_t kBase = 0x100000;
+  constexpr uint64_t kSweepBase = 0x100000;
   gcn::Instruction inst = caseInstruction(gcn::requireOpcode("buffer_load_format_xyzw"));
   inst.idxen = true;
   const gcn::VSharp vsharp =
-      makeBufferVSharp(chip, kBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
+      makeBufferVSharp(chip, kSweepBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
   // The lanes below are numbered by their place in a thread's part, not by their lane on the
   // device: only a V# without SWIZZLE_ENABLE and ADD_TID_ENABLE (which read the lane) allows it.
   if (vsharp.swizzleEnable || vsharp.addTidEnable)
@@ -442,7 +442,7 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
   std::vector<uint8_t> channel(view);
   writeElements(info, plan, 0, view, device.input(), channel.data());
   gcn::MemoryImage memory;
-  memory.base = kBase;
+  memory.base = kSweepBase;
   memory.bytes.assign(device.input(), device.input() + std::size_t{view} * info.bytes);
 
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);

@@ -27,15 +27,15 @@ struct Val {
   uint32_t constant = 0;  // Const
   bool operator==(const Val&) const = default;
 };
-using State = std::array<Val, kSgprs>;
+using SgprState = std::array<Val, kSgprs>;
 
-void setUnknown(State& s, unsigned first, unsigned count) {
+void setUnknown(SgprState& s, unsigned first, unsigned count) {
   for (unsigned i = first; i < first + count && i < kSgprs; ++i)
     s[i] = Val{};
 }
 
 // A scalar source operand (SSRC0): SGPR, inline integer constant or literal.
-Val sourceVal(const State& s, unsigned src, const std::vector<uint32_t>& words) {
+Val sourceVal(const SgprState& s, unsigned src, const std::vector<uint32_t>& words) {
   if (src < 104) return s[src];
   if (src >= 128 && src <= 192) return Val{Val::K::Const, 0, 0, src - 128};  // 0..64
   if (src >= 193 && src <= 208)                                              // -1..-16
@@ -46,7 +46,7 @@ Val sourceVal(const State& s, unsigned src, const std::vector<uint32_t>& words) 
 
 // A scalar load of `count` dwords into sdst from the pointer in s[sbase:sbase+1] at
 // `byteOffset` (nullopt: offset not an immediate).
-void scalarLoad(State& s, unsigned sdst, unsigned count, unsigned sbase,
+void scalarLoad(SgprState& s, unsigned sdst, unsigned count, unsigned sbase,
                 std::optional<uint32_t> byteOffset) {
   const Val base = s[sbase];
   for (unsigned k = 0; k < count && sdst + k < kSgprs; ++k) {
@@ -91,7 +91,7 @@ bool isScalarOp(gcn::Gen gen, gcn::ScalarClass cls, unsigned op, std::string_vie
 }
 
 // Applies one instruction to the state.
-void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, State& s) {
+void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, SgprState& s) {
   const uint32_t w0 = w[0];
   switch (cls) {
     case gcn::CodeClass::Sop1: {
@@ -201,7 +201,7 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
   }
 }
 
-bool merge(State& into, const State& from) {
+bool merge(SgprState& into, const SgprState& from) {
   bool changed = false;
   for (unsigned i = 0; i < kSgprs; ++i)
     if (!(into[i] == from[i]) && into[i].k != Val::K::Unknown) {
@@ -240,23 +240,23 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
               gcn::tryScanInstruction(gen, instructions[i], 0))
         cls[i] = ci->cls;
   // Entry: every SGPR holds its own argument value (user SGPRs, then system SGPRs).
-  std::vector<std::optional<State>> in(n);
+  std::vector<std::optional<SgprState>> in(n);
   if (n > 0) {
-    State entry;
+    SgprState entry;
     for (unsigned i = 0; i < kSgprs; ++i)
       entry[i] = Val{Val::K::Arg, i, 0, 0};
     in[0] = entry;
   }
   // Forward data flow to a fixed point; each SGPR only ever moves towards Unknown.
-  forwardFlow<State>(
+  forwardFlow<SgprState>(
       gen, instructions, in,
-      [&](std::size_t i, const std::optional<gcn::CodeClass>& c, State& s) {
+      [&](std::size_t i, const std::optional<gcn::CodeClass>& c, SgprState& s) {
         if (!c || instructions[i].empty())
           setUnknown(s, 0, kSgprs);  // an unknown word: it could write anything
         else
           transfer(gen, *c, instructions[i], s);
       },
-      merge, [](State& s) { setUnknown(s, 0, kSgprs); });
+      merge, [](SgprState& s) { setUnknown(s, 0, kSgprs); });
   if (entryCopies != nullptr) {
     entryCopies->assign(n, {});
     for (std::size_t i = 0; i < n; ++i)
@@ -279,7 +279,7 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
     const unsigned srsrc = gcn::srsrcFirstSgpr(
         gen, *cls[i] == gcn::CodeClass::Mubuf ? gcn::Encoding::Mubuf : gcn::Encoding::Mtbuf,
         {instructions[i][0], instructions[i][1]});
-    const State& s = *in[i];
+    const SgprState& s = *in[i];
     const Val& first = s[srsrc];
     bool same = first.k == Val::K::DescWord && first.offset % 16 == 0;
     for (unsigned k = 1; same && k < 4; ++k)

@@ -9,7 +9,7 @@
 namespace gcnprobe::run {
 namespace {
 
-constexpr const char* kComp = "xyzw?";
+constexpr const char* kComponentNames = "xyzw?";
 
 }  // namespace
 
@@ -70,17 +70,17 @@ std::string laneProblem(int failingLanes, const ComponentDiff* first) {
   std::string s = std::to_string(failingLanes) + " lane(s) differ";
   if (first != nullptr) {
     s += ", first lane " + std::to_string(first->lane) + " component " +
-         kComp[std::min(first->component, 4u)] + ": expected " + first->expectedBits + " (" +
-         first->expectedValue + "), actual " + first->actualBits + " (" + first->actualValue +
-         ") [" + first->classification + "]";
+         kComponentNames[std::min(first->component, 4u)] + ": expected " + first->expectedBits +
+         " (" + first->expectedValue + "), actual " + first->actualBits + " (" +
+         first->actualValue + ") [" + first->classification + "]";
   }
   return s;
 }
 
 std::string fieldMismatchText(const ComponentDiff& d) {
-  return "element " + std::to_string(d.element) + " field " + kComp[std::min(d.component, 4u)] +
-         ": expected " + d.expectedBits + ", actual " + d.actualBits + " [" + d.classification +
-         "]";
+  return "element " + std::to_string(d.element) + " field " +
+         kComponentNames[std::min(d.component, 4u)] + ": expected " + d.expectedBits + ", actual " +
+         d.actualBits + " [" + d.classification + "]";
 }
 
 std::string memoryProblem(int badElements, const std::string& firstBad) {

@@ -26,7 +26,7 @@ const std::array<const gcn::OpcodeInfo*, 4> kTypedLoads =
 
 constexpr size_t kInWords = 64 + 64;  // idx[64], enabled[64] (shaders/vertex_fetch.vert)
 constexpr size_t kOutWords = 256;
-constexpr uint32_t kUnwritten = 0xdeadbeefu;  // Out words no vertex wrote
+constexpr uint32_t kUnwrittenVertexWord = 0xdeadbeefu;  // Out words no vertex wrote
 
 const vk::Binding kBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
@@ -192,7 +192,8 @@ class VertexRoute final : public Route {
       std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
       p.out =
           std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-      std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords, kUnwritten);
+      std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords,
+                  kUnwrittenVertexWord);
       p.set = std::make_unique<vk::StorageDescriptorSets>(ctx_, *p.pipeline, 1);
       p.set->writeStorageBuffer(0, 0, p.in->buffer());
       p.set->writeStorageBuffer(0, 1, p.out->buffer());
@@ -232,7 +233,7 @@ class VertexRoute final : public Route {
           if (f.dstSel[j] == static_cast<gcn::DstSel>(static_cast<uint8_t>(gcn::DstSel::X) + k))
             from = j;
         for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-          r.vdata[l][k] = from < 4 ? out[l * 4 + from] : kUnwritten;
+          r.vdata[l][k] = from < 4 ? out[l * 4 + from] : kUnwrittenVertexWord;
       }
       const auto payload = per[i].vertices->bytes();
       r.memory.assign(payload.begin(), payload.end());

@@ -12,7 +12,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace bad_input_cli_test {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runGcnprobe;
@@ -199,4 +199,4 @@ TEST(CliHints, AMistypedFlagOrSubcommandSaysWhatItCouldMean) {
   EXPECT_EQ(far.out.find("did you mean"), std::string::npos) << far.out;
 }
 
-}  // namespace
+}  // namespace bad_input_cli_test

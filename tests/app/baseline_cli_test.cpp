@@ -16,7 +16,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace baseline_cli_test {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runCommand;
@@ -303,4 +303,4 @@ TEST(BaselineCli, SigtermDuringRetriesKeepsTheHeldCase) {
   EXPECT_NE(summary.find("1 failed"), std::string::npos) << summary;
 }
 
-}  // namespace
+}  // namespace baseline_cli_test

@@ -19,7 +19,7 @@
 #include "reference/error.h"
 #include "tests/support/cli.h"
 
-namespace {
+namespace ci_cli_test {
 
 using gcnprobe::test_support::runGcnprobe;
 using gcnprobe::test_support::Stderr;
@@ -301,9 +301,9 @@ TEST(CiCli, CaseListTakesTheFailuresOfResultsAndBaselines) {
   EXPECT_EQ(listed.out.find("storage.load_ubyte.offset0"), std::string::npos) << listed.out;
 }
 
-}  // namespace
+}  // namespace ci_cli_test
 
-namespace {
+namespace ci_cli_test {
 
 // SIGTERM half-way (a CI timeout or cancel): the JSON parses, holds every finished case and
 // says the run was interrupted; the exit status is 128 + 15. The test hook
@@ -351,4 +351,4 @@ TEST(CiCli, SigtermHalfWayKeepsEveryFinishedCase) {
   EXPECT_EQ(rows, total);
 }
 
-}  // namespace
+}  // namespace ci_cli_test

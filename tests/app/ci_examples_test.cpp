@@ -7,7 +7,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace ci_examples_test {
 
 TEST(CiExamples, ParseAndTheirCommandsRunAsWritten) {
   const auto r = gcnprobe::test_support::runCommand(
@@ -17,4 +17,4 @@ TEST(CiExamples, ParseAndTheirCommandsRunAsWritten) {
   EXPECT_NE(r.out.find("0 problem(s)"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace ci_examples_test

@@ -11,7 +11,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace compare_cli_test {
 
 using gcnprobe::test_support::runGcnprobe;
 using gcnprobe::test_support::Stderr;
@@ -215,4 +215,4 @@ TEST(CompareCli, BadInputExitsTwo) {
   EXPECT_NE(d.out.find("'passed' is not a verdict"), std::string::npos) << d.out;
 }
 
-}  // namespace
+}  // namespace compare_cli_test

@@ -10,7 +10,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace convert_cli_test {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runGcnprobe;
@@ -98,4 +98,4 @@ TEST(ConvertCli, BadInput) {
   expectError("convert --gen gfx8 --dfmt 8_8 --nfmt uint", "--load");
 }
 
-}  // namespace
+}  // namespace convert_cli_test

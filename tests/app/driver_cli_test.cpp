@@ -17,7 +17,7 @@
 #include "tests/support/cli.h"
 #include "tests/support/radv.h"
 
-namespace {
+namespace driver_cli_test {
 
 namespace fs = std::filesystem;
 using gcnprobe::test_support::runGcnprobe;
@@ -220,9 +220,9 @@ TEST(DriverCli, LeavingOutDriversThatNeedARenderNodeLosesNoDevice) {
   }
 }
 
-}  // namespace
+}  // namespace driver_cli_test
 
-namespace {
+namespace driver_cli_test {
 
 // No driver at all is infrastructure (exit 3), not bad input (2): a CI runner whose image
 // lost its Vulkan driver must not look like a typo in the job. A manifest list that names
@@ -236,4 +236,4 @@ TEST(DriverCli, NoVulkanDeviceExitsThree) {
   EXPECT_NE(r.out.find("no Vulkan device"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace driver_cli_test

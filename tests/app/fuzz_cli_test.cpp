@@ -14,7 +14,7 @@
 #include "tests/support/radv.h"
 
 namespace gcnprobe {
-namespace {
+namespace fuzz_cli_test {
 
 namespace fs = std::filesystem;
 
@@ -93,5 +93,5 @@ TEST(FuzzCli, ANegativeTimeIsAUsageError) {
   EXPECT_NE(r.out.find("--time"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace fuzz_cli_test
 }  // namespace gcnprobe

@@ -16,7 +16,7 @@
 #include "app/progress.h"
 #include "tests/support/cli.h"
 
-namespace {
+namespace isolation_cli_test {
 
 using gcnprobe::test_support::runCommand;
 using gcnprobe::test_support::runGcnprobe;
@@ -194,4 +194,4 @@ TEST(Progress, LineSaysDoneTotalFailuresAndTimeLeft) {
   EXPECT_EQ(gcnprobe::app::Progress::line(0, 10, 0, -1), "[0/10] 0 failing");
 }
 
-}  // namespace
+}  // namespace isolation_cli_test

@@ -14,7 +14,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace merge_cli_test {
 
 using gcnprobe::test_support::runGcnprobe;
 using gcnprobe::test_support::Stderr;
@@ -249,4 +249,4 @@ TEST(MergeCli, UnwritableOutputExitsThree) {
   EXPECT_NE(r.out.find("/dev/full"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace merge_cli_test

@@ -10,7 +10,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace record_cli_test {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runGcnprobe;
@@ -310,4 +310,4 @@ TEST(RecordCli, R27NumRecordsInBytesOnGfx8) {
   EXPECT_TRUE(has(ref("num-records-units-gfx8.probe", "gfx8"), "expect: holds"));
 }
 
-}  // namespace
+}  // namespace record_cli_test

@@ -12,7 +12,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace report_cli_test {
 
 using gcnprobe::test_support::runGcnprobe;
 
@@ -158,4 +158,4 @@ TEST(ReportCli, BadInputExitsTwo) {
   EXPECT_NE(r4.out.find("No such file or directory"), std::string::npos) << r4.out;
 }
 
-}  // namespace
+}  // namespace report_cli_test

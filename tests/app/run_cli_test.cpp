@@ -15,7 +15,7 @@
 #include "harness/formats.h"
 #include "tests/support/cli.h"
 
-namespace {
+namespace run_cli_test {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runGcnprobe;
@@ -158,7 +158,8 @@ TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
   EXPECT_NE(o.out.find("no case matches"), std::string::npos) << o.out;
 }
 
-}  // namespace
+}  // namespace run_cli_test
+using namespace run_cli_test;  // NOLINT(google-build-using-namespace)
 
 // `gcnprobe formats --json`: the documented keys, with V# fields checked against CLRX
 // GcnMemHandling (BUF_DATA_FORMAT 8_8_8_8 = 10, 8 = 1, 16 = 2, 32_32 = 11; BUF_NUM_FORMAT UNORM =

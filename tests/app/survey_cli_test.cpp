@@ -15,7 +15,7 @@
 #include "reference/error.h"
 #include "tests/support/cli.h"
 
-namespace {
+namespace survey_cli_test {
 
 namespace fs = std::filesystem;
 using gcnprobe::test_support::CliRun;
@@ -164,4 +164,4 @@ TEST(SurveyCli, ARelativeDriverFolderReachesEveryStep) {
       std::string::npos);
 }
 
-}  // namespace
+}  // namespace survey_cli_test

@@ -13,7 +13,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace validate_cli_test {
 
 using gcnprobe::test_support::runGcnprobe;
 using gcnprobe::test_support::Stderr;
@@ -59,4 +59,4 @@ TEST(ValidateCli, TheLayerIsLoadedAndItsMessagesFailTheRun) {
   EXPECT_EQ(plain.out.find("validation"), std::string::npos) << plain.out;
 }
 
-}  // namespace
+}  // namespace validate_cli_test

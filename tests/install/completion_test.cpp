@@ -18,7 +18,7 @@
 #include "app/program.h"
 #include "tests/support/cli.h"
 
-namespace {
+namespace completion_test {
 
 using gcnprobe::test_support::runCommand;
 using gcnprobe::test_support::runGcnprobe;
@@ -276,4 +276,4 @@ TEST(ManPage, EverySubcommandHasASectionWithEachOfItsOptions) {
     EXPECT_NE(options.find(bold(g)), std::string::npos) << g;
 }
 
-}  // namespace
+}  // namespace completion_test

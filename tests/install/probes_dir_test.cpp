@@ -9,7 +9,7 @@
 
 #include "reference/error.h"
 
-namespace {
+namespace probes_dir_test {
 
 namespace fs = std::filesystem;
 using gcn::probe::findProbesDir;
@@ -78,4 +78,4 @@ TEST(ProbesDir, AnUnknownProgramPathSkipsTheInstalledPlace) {
   EXPECT_EQ(findProbesDir(s), t.source);
 }
 
-}  // namespace
+}  // namespace probes_dir_test

@@ -17,7 +17,7 @@
 #include "tests/support/cli.h"
 
 namespace gcn::probe {
-namespace {
+namespace bad_input_test {
 
 using gcnprobe::test_support::CliRun;
 using gcnprobe::test_support::runGcnprobe;
@@ -303,5 +303,5 @@ TEST(ProbeBadInput, MalformedProbeIsAnErrorCaseAndTheSuiteRunsOn) {
     EXPECT_EQ(withBroken.at(name).at("verdict"), record.at("verdict")) << name;
 }
 
-}  // namespace
+}  // namespace bad_input_test
 }  // namespace gcn::probe

@@ -8,7 +8,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace cli_test {
 
 using gcnprobe::test_support::CliRun;
 
@@ -90,4 +90,4 @@ TEST(ProbeCli, JsonListsPredictionsPerFile) {
   EXPECT_EQ(j[1]["expect"]["holds"], true);
 }
 
-}  // namespace
+}  // namespace cli_test

@@ -24,7 +24,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace device_test {
 
 using namespace gcnprobe;
 
@@ -580,4 +580,4 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
   }
 }
 
-}  // namespace
+}  // namespace device_test

@@ -13,7 +13,7 @@
 #include "tests/probe/probe_error.h"
 
 namespace gcn::probe {
-namespace {
+namespace parser_test {
 
 // A valid probe; the malformed cases below append or replace one line.
 const std::string kValid =
@@ -192,5 +192,5 @@ TEST(ProbeParser, MutationFuzzGivesOnlyErrorsOrSuccess) {
   EXPECT_GT(successes, 0);
 }
 
-}  // namespace
+}  // namespace parser_test
 }  // namespace gcn::probe

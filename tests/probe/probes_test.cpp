@@ -15,7 +15,7 @@
 #include "reference/text.h"
 
 namespace gcn::probe {
-namespace {
+namespace probes_test {
 
 std::vector<std::filesystem::path> shippedProbes() {
   std::vector<std::filesystem::path> out;
@@ -250,5 +250,5 @@ TEST(Probes, ToleranceBoundsAreInclusiveAndNothingMore) {
   EXPECT_EQ(failing("10, 20", "expect device v1 = 99"), 0u);
 }
 
-}  // namespace
+}  // namespace probes_test
 }  // namespace gcn::probe

@@ -25,7 +25,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace single_path_test {
 
 using namespace gcnprobe;
 
@@ -323,4 +323,4 @@ TEST(ProbeCli, ExpectDeviceLinesCheckTheDeviceWithTolerances) {
   EXPECT_NE(tolerant.out.find("expect: none given"), std::string::npos) << tolerant.out;
 }
 
-}  // namespace
+}  // namespace single_path_test

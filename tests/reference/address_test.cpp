@@ -8,7 +8,7 @@
 #include "reference/error.h"
 
 namespace gcn {
-namespace {
+namespace address_test {
 
 Policies with(Gen gen, std::initializer_list<const char*> assignments) {
   Policies p = Policies::defaults(gen);
@@ -534,5 +534,5 @@ TEST(Address, UnalignedDwordDefaultsFollowTheDriversRecord) {
   }
 }
 
-}  // namespace
+}  // namespace address_test
 }  // namespace gcn

@@ -11,7 +11,7 @@
 #include "reference/error.h"
 
 namespace gcn {
-namespace {
+namespace assembler_grammar_test {
 
 struct Rejected {
   std::string text;
@@ -85,5 +85,5 @@ TEST(AssemblerGrammar, DontCareVaddrDecodesAsOffLikeLlvmMc) {
   EXPECT_EQ(encode(Gen::Gfx8, parseInstruction(Gen::Gfx8, text)), llvmMc) << text;
 }
 
-}  // namespace
+}  // namespace assembler_grammar_test
 }  // namespace gcn

@@ -13,7 +13,7 @@
 #include "reference/opcodes.h"
 #include "tests/support/random_instruction.h"
 
-namespace {
+namespace assembler_test {
 
 using gcn::Gen;
 
@@ -207,4 +207,4 @@ TEST(Assembler, SoffsetTexts) {
   EXPECT_THROW(gcn::soffsetText(Gen::Gfx6, 248), gcn::Error);  // 1/(2pi) is gfx8+
 }
 
-}  // namespace
+}  // namespace assembler_test

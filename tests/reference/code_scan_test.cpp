@@ -17,7 +17,7 @@
 
 #include "reference/error.h"
 
-namespace {
+namespace code_scan_test {
 
 using gcn::CodeClass;
 using gcn::Gen;
@@ -517,4 +517,4 @@ TEST(CodeScan, RdnaEncodingsByGeneration) {
   EXPECT_EQ(gcn::scanInstruction(Gen::Gfx10, vop3lit, 0).dwords, 3u);
 }
 
-}  // namespace
+}  // namespace code_scan_test

@@ -16,7 +16,7 @@
 #include "reference/error.h"
 
 namespace gcn {
-namespace {
+namespace convert_table_test {
 
 // The policy variants a format load can see: the defaults, then each value-only point
 // flipped (the addressing points never reach a conversion).
@@ -291,5 +291,5 @@ TEST(FormatLoadTable, DifferingFindsExactlyThePlantedDifferences) {
   EXPECT_THROW(r8.differing(one, 1, 4, regs.data(), wide, {}, differ), Error);
 }
 
-}  // namespace
+}  // namespace convert_table_test
 }  // namespace gcn

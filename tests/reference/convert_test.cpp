@@ -15,7 +15,7 @@
 #include "reference/float_bits.h"
 
 namespace gcn {
-namespace {
+namespace convert_test {
 
 using fbits::bitsToFloat;
 using fbits::floatToBits;
@@ -817,5 +817,5 @@ TEST(ConvertText, RegisterValueText) {
   }
 }
 
-}  // namespace
+}  // namespace convert_test
 }  // namespace gcn

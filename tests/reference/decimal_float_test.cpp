@@ -8,7 +8,7 @@
 #include "reference/float_bits.h"
 
 namespace gcn::fbits {
-namespace {
+namespace decimal_float_test {
 
 uint32_t bitsOf(std::string_view text) {
   const std::optional<float> f = parseDecimalFloat(text);
@@ -50,5 +50,5 @@ TEST(DecimalFloat, MalformedTextIsNoNumber) {
     EXPECT_FALSE(parseDecimalFloat(bad).has_value()) << bad;
 }
 
-}  // namespace
+}  // namespace decimal_float_test
 }  // namespace gcn::fbits

@@ -75,7 +75,7 @@ gcn::Instruction randomInstruction(gcn::Gen gen, const gcn::OpcodeInfo& op, std:
 
 }  // namespace gcntest
 
-namespace {
+namespace encoding_test {
 
 using gcn::Gen;
 
@@ -299,9 +299,10 @@ TEST(Encoding, EncodeValidates) {
   EXPECT_NO_THROW(gcn::encode(Gen::Gfx7, i));
 }
 
-}  // namespace
+}  // namespace encoding_test
+using namespace encoding_test;  // NOLINT(google-build-using-namespace)
 
-namespace {
+namespace encoding_test {
 
 // The field table: on every generation and encoding, no two fields share a bit; the bits they
 // cover are the word minus what LLVM BUFInstructions.td leaves unassigned there.
@@ -323,7 +324,8 @@ std::array<uint32_t, 2> coveredBits(gcn::Gen gen, gcn::Encoding enc) {
   return seen;
 }
 
-}  // namespace
+}  // namespace encoding_test
+using namespace encoding_test;  // NOLINT(google-build-using-namespace)
 
 TEST(EncodingFields, TableCoversEachWordOnce) {
   // MUBUF word 0: bit 25 (between OP [24:18] and ENCODING [31:26]) is unassigned everywhere;

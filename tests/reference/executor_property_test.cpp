@@ -12,7 +12,7 @@
 #include "reference/resource.h"
 
 namespace gcn {
-namespace {
+namespace executor_property_test {
 
 constexpr uint64_t kBase = 0x4000;
 constexpr size_t kMemBytes = 512;
@@ -227,5 +227,5 @@ TEST(ExecutorProperty, OutOfRangeWritesNeverChangeMemory) {
     }
 }
 
-}  // namespace
+}  // namespace executor_property_test
 }  // namespace gcn

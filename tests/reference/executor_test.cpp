@@ -13,7 +13,7 @@
 #include "reference/resource.h"
 
 namespace gcn {
-namespace {
+namespace executor_test {
 
 constexpr uint64_t kBase = 0x10000;
 
@@ -1023,5 +1023,5 @@ TEST(Executor, EveryOpcodeOfEveryGenerationExecutesAsExpected) {
   EXPECT_GT(checked, 4u * 40u);
 }
 
-}  // namespace
+}  // namespace executor_test
 }  // namespace gcn

@@ -7,7 +7,7 @@
 #include <cmath>
 
 namespace gcn::fbits {
-namespace {
+namespace float_bits_test {
 
 // Value of a small float computed from its definition with ldexp in double (independent of
 // smallToFloat): normal (1 + m/2^M) * 2^(e-15), denormal m/2^M * 2^-14.
@@ -205,5 +205,5 @@ TEST(FloatLayout, ByComponentWidth) {
   EXPECT_TRUE(isDenormal(kUf10, 0x01fu));
 }
 
-}  // namespace
+}  // namespace float_bits_test
 }  // namespace gcn::fbits

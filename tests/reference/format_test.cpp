@@ -9,7 +9,7 @@
 #include "reference/error.h"
 
 namespace gcn {
-namespace {
+namespace format_test {
 
 TEST(Format, DfmtNamesAndCodesParse) {
   for (const DfmtInfo& d : allDfmts()) {
@@ -168,7 +168,8 @@ TEST(Format, PairStatusDocumentedCases) {
         }
 }
 
-}  // namespace
+}  // namespace format_test
+using namespace format_test;  // NOLINT(google-build-using-namespace)
 }  // namespace gcn
 
 // Two's complement over every width and code of up to 16 bits: the value equals the unsigned

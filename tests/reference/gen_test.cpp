@@ -5,7 +5,7 @@
 #include "reference/error.h"
 
 namespace gcn {
-namespace {
+namespace gen_test {
 
 TEST(Gen, AcceptsGenerationNamesInEveryForm) {
   EXPECT_EQ(parseGen("gfx6"), Gen::Gfx6);
@@ -47,5 +47,5 @@ TEST(Gen, UnknownNameIsAnErrorNamingTheText) {
   }
 }
 
-}  // namespace
+}  // namespace gen_test
 }  // namespace gcn

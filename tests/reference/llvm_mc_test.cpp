@@ -37,7 +37,7 @@
 #include "reference/opcodes.h"
 #include "tests/support/random_instruction.h"
 
-namespace {
+namespace llvm_mc_test {
 
 using gcn::Gen;
 
@@ -405,4 +405,4 @@ INSTANTIATE_TEST_SUITE_P(AllGens, LlvmMc, ::testing::ValuesIn(gcn::kAllGens),
                            return name;
                          });
 
-}  // namespace
+}  // namespace llvm_mc_test

@@ -20,7 +20,7 @@
 #include "reference/format.h"
 
 namespace gcn {
-namespace {
+namespace load_batch_test {
 
 std::vector<Policies> variants(Gen gen) {
   std::vector<Policies> out{Policies::defaults(gen)};
@@ -323,5 +323,5 @@ TEST(FormatLoadBatch, RefusesWhatItDoesNotModel) {
   EXPECT_THROW(batch.run(mem, v0, v1, out), Error);  // lanes out != lanes in
 }
 
-}  // namespace
+}  // namespace load_batch_test
 }  // namespace gcn

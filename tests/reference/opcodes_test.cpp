@@ -12,7 +12,7 @@
 #include "reference/error.h"
 #include "reference/opcodes.h"
 
-namespace {
+namespace opcodes_test {
 
 using gcn::Gen;
 
@@ -231,9 +231,9 @@ TEST(Opcodes, ValidationErrorMatchesValidate) {
   EXPECT_THROW(gcn::validate(gcn::Gen::Gfx8, inst), gcn::Error);
 }
 
-}  // namespace
+}  // namespace opcodes_test
 
-namespace {
+namespace opcodes_test {
 
 // Which instructions write memory and which return data, read from the mnemonics alone (the GCN3
 // ISA manual's MUBUF/MTBUF opcode lists: BUFFER_STORE_*, TBUFFER_STORE_* and BUFFER_ATOMIC_*
@@ -253,4 +253,4 @@ TEST(Opcodes, WhatWritesMemoryAndWhatReturnsDataFollowsTheMnemonic) {
   EXPECT_GT(writers, 0u);
 }
 
-}  // namespace
+}  // namespace opcodes_test

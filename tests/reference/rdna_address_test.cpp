@@ -13,7 +13,7 @@
 #include "reference/policy.h"
 
 namespace gcn {
-namespace {
+namespace rdna_address_test {
 
 VSharp rdnaV(uint8_t oob, uint32_t stride, uint32_t numRecords) {
   VSharp v;
@@ -165,5 +165,5 @@ TEST(RdnaAddress, PolicyDefaultsPerRdnaGeneration) {
   }
 }
 
-}  // namespace
+}  // namespace rdna_address_test
 }  // namespace gcn

@@ -13,7 +13,7 @@
 #include "reference/resource.h"
 
 namespace gcn {
-namespace {
+namespace rdna_executor_test {
 
 constexpr uint64_t kBase = 0x1000;
 
@@ -103,5 +103,5 @@ TEST(RdnaExecutor, TypedLoadConvertsWithTheInstructionsUnifiedFormat) {
   }
 }
 
-}  // namespace
+}  // namespace rdna_executor_test
 }  // namespace gcn

@@ -21,7 +21,7 @@
 #include "reference/resource.h"
 #include "tests/support/random_instruction.h"
 
-namespace {
+namespace rdna_test {
 
 using gcn::Gen;
 
@@ -255,4 +255,4 @@ TEST(Rdna, ChipsAndNames) {
     EXPECT_TRUE(gcn::isGcn(c.gen)) << c.name;
 }
 
-}  // namespace
+}  // namespace rdna_test

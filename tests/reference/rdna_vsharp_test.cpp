@@ -21,7 +21,7 @@
 #include "reference/gen.h"
 #include "reference/resource.h"
 
-namespace {
+namespace rdna_vsharp_test {
 
 using gcn::Gen;
 
@@ -133,4 +133,4 @@ TEST(RdnaVSharp, TextForm) {
   EXPECT_THROW(gcn::parseVSharp(Gen::Gfx9, "oob_select=1"), gcn::Error);
 }
 
-}  // namespace
+}  // namespace rdna_vsharp_test

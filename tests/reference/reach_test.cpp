@@ -27,7 +27,7 @@
 #include "reference/resource.h"
 
 namespace gcn {
-namespace {
+namespace reach_test {
 
 constexpr uint8_t kSrsrc = 8;
 constexpr uint8_t kVaddr = 4;
@@ -691,5 +691,5 @@ TEST(Reach, RejectsWhatExecuteRejectsAndPlansTheReservedFormatWide) {
   EXPECT_THROW((void)computeReach(*vcc.chip, vcc.inst, vcc.st), Error);
 }
 
-}  // namespace
+}  // namespace reach_test
 }  // namespace gcn

@@ -10,7 +10,7 @@
 #include "reference/error.h"
 
 namespace gcn {
-namespace {
+namespace resource_test {
 
 using Words = std::array<uint32_t, 4>;
 
@@ -331,5 +331,5 @@ TEST(VSharp, SharedFieldsWithoutAGeneration) {
   }
 }
 
-}  // namespace
+}  // namespace resource_test
 }  // namespace gcn

@@ -31,7 +31,7 @@
 
 #include "reference/scalar_table.h"
 
-namespace {
+namespace scalar_table_test {
 
 using gcn::Gen;
 using gcn::ScalarClass;
@@ -440,4 +440,4 @@ TEST(ScalarTable, Gfx6AndGfx7RowsAreWhatLlvmMcAssembles) {
   }
 }
 
-}  // namespace
+}  // namespace scalar_table_test

@@ -5,7 +5,7 @@
 #include "reference/text.h"
 
 namespace gcn {
-namespace {
+namespace utf8_test {
 
 constexpr std::size_t npos = std::string_view::npos;
 
@@ -35,7 +35,8 @@ TEST(Utf8, IllFormedTextNamesTheFirstBadByte) {
   EXPECT_EQ(firstInvalidUtf8("\xe2\x82z"), 0u);  // truncated in the middle
 }
 
-}  // namespace
+}  // namespace utf8_test
+using namespace utf8_test;  // NOLINT(google-build-using-namespace)
 }  // namespace gcn
 
 TEST(Text, TrimSpaceRemovesAsciiWhiteSpaceAtBothEndsOnly) {

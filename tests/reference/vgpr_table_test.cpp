@@ -28,7 +28,7 @@
 #include "reference/vgpr_table.h"
 #include "tests/support/llvm_mc.h"
 
-namespace {
+namespace vgpr_table_test {
 
 using gcn::Gen;
 using gcn::VgprClass;
@@ -522,4 +522,4 @@ TEST(VgprTable, Vop3TwinsOfVop1Vop2AndVopc) {
   }
 }
 
-}  // namespace
+}  // namespace vgpr_table_test

@@ -9,7 +9,7 @@
 #include "reference/resource.h"
 
 namespace gcn {
-namespace {
+namespace vsharp_roundtrip_test {
 
 constexpr auto& kGens = kAllGens;
 
@@ -106,5 +106,5 @@ TEST(VSharpRoundTrip, ReservedBitsThatAFieldNamesAreAnError) {
   EXPECT_THROW((void)encodeVSharp(Gen::Gfx9, v), Error);
 }
 
-}  // namespace
+}  // namespace vsharp_roundtrip_test
 }  // namespace gcn

@@ -13,7 +13,7 @@
 #include "reference/error.h"
 #include "tests/support/records.h"
 
-namespace {
+namespace baseline_test {
 
 using gcnprobe::run::Baseline;
 using gcnprobe::run::CaseResult;
@@ -357,4 +357,4 @@ TEST(BaselineParse, RecordedOnMismatchNamesEachDifference) {
   }
 }
 
-}  // namespace
+}  // namespace baseline_test

@@ -11,7 +11,7 @@
 #include "results/merge.h"
 #include "results/results_file.h"
 
-namespace {
+namespace merge_test {
 
 using gcnprobe::run::ResultsFile;
 
@@ -222,4 +222,4 @@ TEST(Compare, ClassifiesEveryCase) {
   EXPECT_THROW(gcnprobe::run::compareResults(twice, newRun), gcn::Error);
 }
 
-}  // namespace
+}  // namespace merge_test

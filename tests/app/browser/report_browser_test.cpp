@@ -21,7 +21,7 @@
 
 #include "tests/support/cli.h"
 
-namespace {
+namespace report_browser_test {
 
 namespace fs = std::filesystem;
 using gcnprobe::test_support::runCommand;
@@ -574,4 +574,4 @@ TEST_F(ReportBrowser, MatricesAreInFormatAndInstructionOrder) {
   EXPECT_GT(checked, 50u);
 }
 
-}  // namespace
+}  // namespace report_browser_test

@@ -13,7 +13,7 @@
 #include "reference/gen.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace registry_test {
 
 // texel, storage, atomic and vertex run by default, disputed only when named (--suite help).
 TEST(SuiteRegistry, NamesOrderAndDefaultRun) {
@@ -149,5 +149,5 @@ TEST(IsaOutcomes, NamesRoundTrip) {
   EXPECT_FALSE(isa::parseCaseOutcome("verfied"));
 }
 
-}  // namespace
+}  // namespace registry_test
 }  // namespace gcnprobe::run

@@ -20,7 +20,7 @@
 #include "reference/error.h"
 
 namespace gcnprobe {
-namespace {
+namespace fuzz_test {
 
 TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
   std::map<std::string, unsigned> kinds;
@@ -275,5 +275,5 @@ TEST(FuzzCase, ZeroUnneededKeepsOnlyWhatTheFailureNeeds) {
   EXPECT_EQ(none.c.data, c.data);
 }
 
-}  // namespace
+}  // namespace fuzz_test
 }  // namespace gcnprobe

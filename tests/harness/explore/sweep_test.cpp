@@ -12,7 +12,7 @@
 #include "tests/support/cli.h"
 
 namespace gcnprobe {
-namespace {
+namespace sweep_test {
 
 std::map<std::string, uint64_t> classes(const nlohmann::json& format) {
   std::map<std::string, uint64_t> out;
@@ -195,5 +195,5 @@ TEST(Sweep, AnUnknownFormatIsAnErrorNamingIt) {
   EXPECT_NE(r.out.find("VK_FORMAT_NOPE"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace sweep_test
 }  // namespace gcnprobe

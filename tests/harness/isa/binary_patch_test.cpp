@@ -26,7 +26,7 @@
 #include "tests/support/radv.h"
 
 namespace gcnprobe {
-namespace {
+namespace binary_patch_test {
 
 // The Vulkan spec's VkPipelineCacheHeaderVersionOne: headerSize, version, vendorID, deviceID
 // (little-endian u32) and the 16-byte UUID; then entries.
@@ -272,5 +272,5 @@ TEST(BinaryRoute, LavapipeIsUnsupportedWithTheReason) {
   EXPECT_NE(r.out.find("is not a GCN device"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace binary_patch_test
 }  // namespace gcnprobe

@@ -29,7 +29,7 @@
 #include "tests/support/radv.h"
 
 namespace gcnprobe {
-namespace {
+namespace binary_route_test {
 
 const run::Case& caseNamed(const std::vector<run::Case>& cases, const std::string& name) {
   for (const run::Case& c : cases)
@@ -317,5 +317,5 @@ TEST(BinaryRouteRun, OnTheGfx9NullDeviceEveryCaseIsBuiltAndProven) {
       << hi;
 }
 
-}  // namespace
+}  // namespace binary_route_test
 }  // namespace gcnprobe

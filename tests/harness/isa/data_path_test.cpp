@@ -15,7 +15,7 @@
 #include "harness/isa/descriptor_trace.h"
 #include "reference/code_scan.h"
 
-namespace {
+namespace data_path_test {
 
 using gcn::Gen;
 using gcnprobe::isa::DataPathProof;
@@ -510,4 +510,4 @@ TEST(DataPath, Gfx11VopdCopyIsFollowed) {
   EXPECT_EQ(p.links[0], "results v1 reach Out dwords 0-0 through copies");
 }
 
-}  // namespace
+}  // namespace data_path_test

@@ -14,7 +14,7 @@
 #include "harness/isa/instruction_effects.h"
 #include "tests/support/llvm_mc.h"
 
-namespace {
+namespace instruction_effects_test {
 
 using gcn::Gen;
 using gcnprobe::isa::VgprEffects;
@@ -410,4 +410,4 @@ TEST(InstructionEffects, RdnaCopiesAndVopd) {
   EXPECT_FALSE(c.dualCopy);
 }
 
-}  // namespace
+}  // namespace instruction_effects_test

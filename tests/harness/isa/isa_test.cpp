@@ -25,7 +25,7 @@
 #include "reference/error.h"
 #include "reference/opcodes.h"
 
-namespace {
+namespace isa_test {
 
 using gcn::Gen;
 using gcnprobe::isa::Outcome;
@@ -842,4 +842,4 @@ TEST(IsaCheck, VertexFetchIsVerifiedOnlyOnTheVertexBuffer) {
   EXPECT_EQ(gcnprobe::isa::checkIsa(Gen::Gfx9, inst, p).outcome, Outcome::RouteMiss);
 }
 
-}  // namespace
+}  // namespace isa_test

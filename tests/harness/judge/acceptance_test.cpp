@@ -15,7 +15,7 @@
 #include "harness/judge/diff_report.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace acceptance_test {
 
 Tolerance exactTolerance() {
   return findTolerance("exact");
@@ -230,5 +230,5 @@ TEST(Report, Text) {
   EXPECT_EQ(joinProblems({"a", "b"}), "a; b");
 }
 
-}  // namespace
+}  // namespace acceptance_test
 }  // namespace gcnprobe::run

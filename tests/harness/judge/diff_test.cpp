@@ -13,7 +13,7 @@
 #include "tests/harness/support.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace diff_test {
 
 using gcnprobe::test_support::findTexelCase;
 const gcn::Chip& chip() {
@@ -191,5 +191,5 @@ TEST(Suite, UnknownSuiteIsAnError) {
   EXPECT_THROW(buildCases("nosuch", "", chip()), gcn::Error);
 }
 
-}  // namespace
+}  // namespace diff_test
 }  // namespace gcnprobe::run

@@ -15,7 +15,7 @@
 #include "tests/harness/support.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace view_test {
 
 using gcnprobe::test_support::findTexelCase;
 const gcn::Chip& chip() {
@@ -245,5 +245,5 @@ TEST(TexelSuiteCases, EveryTexelFormatWithAModelHasCases) {
   }
 }
 
-}  // namespace
+}  // namespace view_test
 }  // namespace gcnprobe::run

@@ -20,7 +20,7 @@
 #include "reference/executor.h"
 #include "tests/harness/support.h"
 
-namespace {
+namespace atomic_test {
 
 using namespace gcnprobe;
 
@@ -173,4 +173,4 @@ TEST(AtomicSuite, PassesOnLavapipeWithEveryInstruction) {
   }
 }
 
-}  // namespace
+}  // namespace atomic_test

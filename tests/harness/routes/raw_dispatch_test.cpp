@@ -16,7 +16,7 @@
 #include "harness/vulkan/context.h"
 
 namespace gcnprobe {
-namespace {
+namespace raw_dispatch_test {
 
 TEST(RawDispatch, DriverDescriptorsThroughTheRawPathGiveTheDriverRoutesResults) {
   auto ctx = vk::Context::open("", false, /*descriptorBuffer=*/true);
@@ -69,5 +69,5 @@ TEST(RawDispatch, DriverDescriptorsThroughTheRawPathGiveTheDriverRoutesResults) 
               runnable.size(), lanesCompared);
 }
 
-}  // namespace
+}  // namespace raw_dispatch_test
 }  // namespace gcnprobe

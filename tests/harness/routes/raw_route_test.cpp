@@ -24,7 +24,7 @@
 #include "tests/support/radv.h"
 
 namespace gcnprobe {
-namespace {
+namespace raw_route_test {
 
 using routes::DeviceCase;
 
@@ -287,5 +287,5 @@ TEST(RawRoute, OnTheGfx6NullDeviceTheSoffsetFormIsARouteMissAndATexelProbeIsVeri
   EXPECT_EQ(list[1].at("device").at("isa_check"), "verified") << list[1].dump();
 }
 
-}  // namespace
+}  // namespace raw_route_test
 }  // namespace gcnprobe

@@ -15,7 +15,7 @@
 #include "reference/resource.h"
 #include "tests/harness/support.h"
 
-namespace {
+namespace storage_test {
 
 using namespace gcnprobe;
 
@@ -227,4 +227,4 @@ TEST(StorageRoute, UnrealisableCasesSayWhy) {
   EXPECT_NE(route->unsupportedReason(d).find("STRIDE"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace storage_test

@@ -18,7 +18,7 @@
 #include "tests/harness/support.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace texel_test {
 
 // SPIR-V 1.x spec, 3.32 "Instructions": OpTypeInt = 21 (width, signedness), OpTypeFloat =
 // 22 (width), OpTypeImage = 25 (result, sampled type, Dim, Depth, Arrayed, MS, Sampled,
@@ -379,5 +379,5 @@ TEST(TexelSuite, NarrowStoresRunOnlyWhereTheFormatIsNoWider) {
   EXPECT_EQ(ctx->validationErrors(), 0u);
 }
 
-}  // namespace
+}  // namespace texel_test
 }  // namespace gcnprobe::run

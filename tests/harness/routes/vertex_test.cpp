@@ -20,7 +20,7 @@
 #include "reference/resource.h"
 #include "tests/harness/support.h"
 
-namespace {
+namespace vertex_test {
 
 using namespace gcnprobe;
 
@@ -254,4 +254,4 @@ TEST(VertexRoute, RejectsAnInstructionThatIsNotTheFetch) {
   EXPECT_NE(route->unsupportedReason(d), "");
 }
 
-}  // namespace
+}  // namespace vertex_test

@@ -5,7 +5,7 @@
 #include "harness/run/coverage.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace coverage_test {
 
 CaseResult outcome(const std::string& name, const std::string& format, const std::string& binding,
                    Verdict v, const std::string& reason = "") {
@@ -75,5 +75,5 @@ TEST(TexelCoverage, OtherSuitesDoNotCount) {
   EXPECT_EQ(gaps[0].format, "VK_FORMAT_R8_UINT");
 }
 
-}  // namespace
+}  // namespace coverage_test
 }  // namespace gcnprobe::run

@@ -12,7 +12,7 @@
 #include "reference/error.h"
 #include "tests/support/records.h"
 
-namespace {
+namespace expected_run_test {
 
 using gcnprobe::run::Baseline;
 using gcnprobe::run::CaseResult;
@@ -155,4 +155,4 @@ TEST(BaselineRetry, AnExceptionStillReportsHeldCases) {
   }
 }
 
-}  // namespace
+}  // namespace expected_run_test

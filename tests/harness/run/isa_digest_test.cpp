@@ -14,7 +14,7 @@
 #include "results/json_report.h"
 #include "results/results_file.h"
 
-namespace {
+namespace isa_digest_test {
 
 using gcnprobe::routes::PipelineIsa;
 using gcnprobe::run::isaDigest;
@@ -246,4 +246,4 @@ TEST(IsaDigest, RecordsCarryItAndReadItBack) {
   EXPECT_EQ(gcnprobe::run::caseFromRecord(bad, "t").isaDigest, std::nullopt);
 }
 
-}  // namespace
+}  // namespace isa_digest_test

@@ -9,7 +9,7 @@
 #include "reference/error.h"
 
 namespace gcnprobe::run {
-namespace {
+namespace runner_test {
 
 // Returns the reference's own prediction (a perfect device), except: cases named in
 // `unsupported` are refused up front, cases in `lateUnsupported` come back unsupported
@@ -153,5 +153,5 @@ TEST(Runner, UnsupportedIsNeverPassAndErrorsLoseNothing) {
   EXPECT_EQ(s.line(), "1 passed, 0 failed, 2 unsupported, 1 error");
 }
 
-}  // namespace
+}  // namespace runner_test
 }  // namespace gcnprobe::run

@@ -24,7 +24,7 @@
 #include "tests/support/cli.h"
 #include "tests/support/radv.h"
 
-namespace {
+namespace formats_test {
 
 using gcn::Dfmt;
 using gcn::DstSel;
@@ -192,9 +192,9 @@ TEST(BufferFormats, TexelColumnMatchesRadv) {
   EXPECT_EQ(v, 107 + added) << driver;
 }
 
-}  // namespace
+}  // namespace formats_test
 
-namespace {
+namespace formats_test {
 
 // Field names for differing bits, from the V# layout alone: word 3 bits 0-2 are DST_SEL_X and
 // 6-8 DST_SEL_Z (GCN3/Vega ISA manuals, buffer resource table). 0x00050fac is an RGBA8 UNORM
@@ -282,4 +282,4 @@ TEST(VSharpSelfCheck, TableAgreesWithRadvsRdnaDescriptors) {
   }
 }
 
-}  // namespace
+}  // namespace formats_test

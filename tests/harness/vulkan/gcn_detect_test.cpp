@@ -9,7 +9,7 @@
 
 #include "harness/gcn_detect.h"
 
-namespace {
+namespace gcn_detect_test {
 
 using gcnprobe::chipFromDeviceName;
 using gcnprobe::chipFromPciId;
@@ -107,4 +107,4 @@ TEST(GcnDetect, VendorAndNamePrecedence) {
   EXPECT_FALSE(detectChip(gcnprobe::kAmdVendorId, 0x67DF, "X (RADV NAVI10)").has_value());
 }
 
-}  // namespace
+}  // namespace gcn_detect_test

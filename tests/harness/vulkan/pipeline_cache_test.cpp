@@ -19,7 +19,7 @@
 #include "tests/support/radv.h"
 
 namespace gcnprobe {
-namespace {
+namespace pipeline_cache_test {
 
 namespace fs = std::filesystem;
 
@@ -244,5 +244,5 @@ TEST(PipelineCacheFile, OnRadvASecondStartTakesThePipelineFromTheFile) {
   EXPECT_GT(size, 24u + 32u + 256u);  // the header and the machine code of one shader
 }
 
-}  // namespace
+}  // namespace pipeline_cache_test
 }  // namespace gcnprobe

@@ -16,7 +16,7 @@
 #include "reference/error.h"
 #include "shaders/embedded.h"
 
-namespace {
+namespace vulkan_test {
 
 using namespace gcnprobe::vk;
 
@@ -278,4 +278,4 @@ TEST(VulkanNullDevice, AcoAssemblyHasTheBufferStore) {
   }
 }
 
-}  // namespace
+}  // namespace vulkan_test
