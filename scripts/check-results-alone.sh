@@ -7,7 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
 dir=build-novulkan
 cmake -S . -B "$dir" -DGCNPROBE_WITH_VULKAN=OFF -DGCNPROBE_WERROR=ON -DGCNPROBE_BUILD_BENCH=OFF \
-  -DCMAKE_BUILD_TYPE=Debug > /dev/null
+  -DCMAKE_BUILD_TYPE=Release > /dev/null
 if grep -qiE '^(Vulkan|volk)[A-Za-z_]*:' "$dir/CMakeCache.txt"; then
   echo "check-results-alone: the configuration without Vulkan looked for it:" >&2
   grep -iE '^(Vulkan|volk)[A-Za-z_]*:' "$dir/CMakeCache.txt" >&2

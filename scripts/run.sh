@@ -5,6 +5,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
-bash scripts/setup.sh
+# Only the program (and its clrxdisasm stand-in): the tests are scripts/test.sh's to build.
+bash scripts/setup.sh --target gcnprobe
 ./build/app/gcnprobe devices
 exec ./build/app/gcnprobe run "$@"
