@@ -45,6 +45,10 @@ ClrxDir::ClrxDir(const fs::path& program) {
     fs::create_symlink(*helper, link, ec);
     helper_ = !ec;
   }
+  // The gcnprobe program answers ACO's clrxdisasm commands without a process
+  // (clrxdisasm/in_process.cpp) wherever this is set, in this process and its children; a user's
+  // GCNPROBE_CLRX_IN_PROCESS=0 keeps the stand-in on PATH as the only one.
+  setenv("GCNPROBE_CLRX_IN_PROCESS", "1", 0);
   if (!helper_) {
     std::ofstream(link) << "#!/bin/sh\nexec " << shellQuote(self) << " _clrxdisasm \"$@\"\n";
     fs::permissions(link, fs::perms::owner_all);

@@ -5,6 +5,9 @@
 // (the build tree) or in its installed place (GCNPROBE_CLRX_INSTALL_RELATIVE, libexec). Only
 // where neither exists is it a script that runs this program's hidden `_clrxdisasm`: the same
 // listing, at the cost of starting gcnprobe itself for every pipeline. Removed on destruction.
+// Making one also sets GCNPROBE_CLRX_IN_PROCESS=1 (unless set already): the gcnprobe program
+// then answers ACO's commands itself, without a process (app/clrxdisasm/in_process.cpp), and
+// the PATH entry serves any other program.
 #pragma once
 
 #include <filesystem>

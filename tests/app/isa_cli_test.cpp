@@ -252,6 +252,34 @@ TEST(IsaCli, ClrxdisasmStandInListsRawCode) {
       std::system((std::string(GCNPROBE_BINARY) + " _clrxdisasm --version >/dev/null").c_str()), 0);
 }
 
+// On gfx6/7 ACO asks for clrxdisasm once per pipeline; the gcnprobe program answers it without
+// starting a process (app/clrxdisasm/in_process.cpp), and with GCNPROBE_CLRX_IN_PROCESS=0 the
+// small program on PATH answers with the same listing. A copy of the program whose
+// gcnprobe-clrxdisasm is a script that leaves a mark shows which one ran.
+TEST(IsaCli, Gfx6ListingsNeedNoProcessPerPipeline) {
+  if (!haveRadv()) GTEST_SKIP() << "RADV's ICD (mesa-vulkan-drivers) is not installed";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "clrx-in-process";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path program = dir / "gcnprobe", mark = dir / "helper-ran";
+  fs::copy_file(GCNPROBE_BINARY, program);
+  const fs::path real = fs::path(GCNPROBE_BINARY).parent_path() / "gcnprobe-clrxdisasm";
+  std::ofstream(dir / "gcnprobe-clrxdisasm")
+      << "#!/bin/sh\ntouch '" << mark.string() << "'\nexec '" << real.string() << "' \"$@\"\n";
+  fs::permissions(dir / "gcnprobe-clrxdisasm", fs::perms::owner_all);
+  const std::string isa = " isa --family tahiti --filter storage.load_dword.offset0 2>/dev/null";
+  const CliRun inside =
+      gcnprobe::test_support::runCommand("XDG_RUNTIME_DIR=/tmp " + program.string() + isa);
+  EXPECT_FALSE(fs::exists(mark)) << "a clrxdisasm process ran";
+  const CliRun outside = gcnprobe::test_support::runCommand(
+      "XDG_RUNTIME_DIR=/tmp GCNPROBE_CLRX_IN_PROCESS=0 " + program.string() + isa);
+  EXPECT_TRUE(fs::exists(mark)) << "the stand-in on PATH did not run";
+  EXPECT_EQ(inside.exit, 0) << inside.out;
+  EXPECT_NE(inside.out.find("1 cases, 1 verified"), std::string::npos) << inside.out;
+  EXPECT_EQ(inside.out, outside.out);
+}
+
 // `isa --json -`: the JSON document alone on standard output (the text on stderr), one chip
 // object whose case records agree with the summary line the text prints.
 TEST(IsaCli, JsonHoldsTheRecordsTheTextSummarises) {
