@@ -20,7 +20,8 @@ done
 
 # README.md's row of a command: "| `scripts/run.sh` ... | <measured> | <bound> min |".
 bound() {
-  sed -n "s/^| \`$1\`.*| \([0-9][0-9]*\) min |\$/\1/p" "$GCNPROBE_ROOT/README.md" | head -n 1
+  awk -F'|' -v name="\`$1\`" '$2 ~ "^ " name " $" { v = $(NF - 1); gsub(/[^0-9]/, "", v); print v; exit }' \
+    "$GCNPROBE_ROOT/README.md"
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gcnprobe-measure-XXXXXX")
