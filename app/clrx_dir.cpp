@@ -35,13 +35,17 @@ std::optional<fs::path> findClrxHelper(const fs::path& self) {
 }
 
 ClrxDir::ClrxDir(const fs::path& program) {
+  // The program's real path (a rebuilt program's /proc/self/exe reads "... (deleted)": then no
+  // helper is found beside it and the script below names that path).
+  std::error_code ec;
+  fs::path self = fs::canonical(program, ec);
+  if (ec) self = fs::read_symlink(program, ec);
+  if (ec) self = program;
   std::string tmpl = (fs::temp_directory_path() / "gcnprobe-isa-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) throw gcn::Error("cannot create a temp dir in " + tmpl);
   dir_ = tmpl;
-  const fs::path self = fs::canonical(program);
   const fs::path link = dir_ / "clrxdisasm";
   if (const std::optional<fs::path> helper = findClrxHelper(self)) {
-    std::error_code ec;
     fs::create_symlink(*helper, link, ec);
     helper_ = !ec;
   }

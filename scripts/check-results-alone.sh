@@ -6,7 +6,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
 dir=build-novulkan
+# Without unity batches too: every source of the reference and the results layer compiles alone,
+# as in a user's -DGCNPROBE_UNITY=OFF build (a unity batch can hide a missing #include).
 cmake -S . -B "$dir" -DGCNPROBE_WITH_VULKAN=OFF -DGCNPROBE_WERROR=ON -DGCNPROBE_BUILD_BENCH=OFF \
+  -DGCNPROBE_UNITY=OFF \
   -DCMAKE_BUILD_TYPE=Release > /dev/null
 if grep -qiE '^(Vulkan|volk)[A-Za-z_]*:' "$dir/CMakeCache.txt"; then
   echo "check-results-alone: the configuration without Vulkan looked for it:" >&2

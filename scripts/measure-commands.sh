@@ -25,9 +25,10 @@ bound() {
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gcnprobe-measure-XXXXXX")
-[ "$keep" = 1 ] || trap 'rm -rf "$work"' EXIT
-export CCACHE_DIR="$work/ccache"
+# Kept when a command failed, for its log.
+trap '[ "$keep" = 1 ] || [ "$failed" = 1 ] || rm -rf "$work"' EXIT
 failed=0
+export CCACHE_DIR="$work/ccache"
 measure() {  # name dir command...
   local name=$1 dir=$2
   shift 2

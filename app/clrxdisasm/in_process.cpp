@@ -10,9 +10,11 @@
 // answer (it then reports why), goes to the C library's own function.
 #include <dlfcn.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <set>
 #include <string_view>
@@ -52,9 +54,11 @@ F next(const char* name) {
 }
 
 std::mutex streamsLock;
+// The popen results answered here, until their pclose. Never destroyed: a driver thread may
+// still call pclose while the program exits.
 std::set<FILE*>& ourStreams() {
-  static std::set<FILE*> streams;  // the popen results answered here, until their pclose
-  return streams;
+  static auto* streams = new std::set<FILE*>;
+  return *streams;
 }
 
 }  // namespace
@@ -65,7 +69,7 @@ extern "C" FILE* popen(const char* command, const char* type) {
       int rc = 2;
       try {
         rc = gcnprobe::isa::clrxDisasmMain(argumentsOf(command), listing);
-      } catch (...) {  // the small program will say what is wrong with the command
+      } catch (const std::exception&) {  // the small program will say what is wrong
       }
       if (rc == 0 && std::fseek(listing, 0, SEEK_SET) == 0) {
         const std::lock_guard<std::mutex> hold(streamsLock);
@@ -76,7 +80,16 @@ extern "C" FILE* popen(const char* command, const char* type) {
     }
   }
   static const auto real = next<FILE* (*)(const char*, const char*)>("popen");
-  return real(command, type);
+  if (real == nullptr) {
+    errno = ENOSYS;
+    return nullptr;
+  }
+  FILE* stream = real(command, type);
+  if (stream != nullptr) {  // an address of one of ours closed with fclose, now a real pipe
+    const std::lock_guard<std::mutex> hold(streamsLock);
+    ourStreams().erase(stream);
+  }
+  return stream;
 }
 
 extern "C" int pclose(FILE* stream) {
@@ -85,6 +98,10 @@ extern "C" int pclose(FILE* stream) {
     if (ourStreams().erase(stream) == 1) return std::fclose(stream) == 0 ? 0 : -1;
   }
   static const auto real = next<int (*)(FILE*)>("pclose");
+  if (real == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
   return real(stream);
 }
 
@@ -98,5 +115,9 @@ extern "C" int system(const char* command) {
       return 0;
   }
   static const auto real = next<int (*)(const char*)>("system");
+  if (real == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
   return real(command);
 }

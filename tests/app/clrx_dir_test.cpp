@@ -43,10 +43,12 @@ TEST(ClrxDir, HelperBesideTheProgramIsFound) {
 TEST(ClrxDir, InstalledHelperIsFoundInLibexec) {
   const fs::path tmp = freshDir("clrx-libexec");
   writeFile(tmp / "bin/gcnprobe", true);
-  writeFile(tmp / "libexec/gcnprobe/gcnprobe-clrxdisasm", true);
+  // Where GNUInstallDirs puts bin/ and libexec/ under one prefix (the build's own layout).
+  const fs::path installed = tmp / "bin" / GCNPROBE_CLRX_INSTALL_RELATIVE;
+  writeFile(installed, true);
   const auto found = findClrxHelper(tmp / "bin/gcnprobe");
   ASSERT_TRUE(found.has_value());
-  EXPECT_EQ(*found, tmp / "libexec/gcnprobe/gcnprobe-clrxdisasm");
+  EXPECT_EQ(*found, installed.lexically_normal());
 }
 
 TEST(ClrxDir, AHelperThatCannotRunIsNotFound) {

@@ -269,11 +269,13 @@ TEST(IsaCli, Gfx6ListingsNeedNoProcessPerPipeline) {
       << "#!/bin/sh\ntouch '" << mark.string() << "'\nexec '" << real.string() << "' \"$@\"\n";
   fs::permissions(dir / "gcnprobe-clrxdisasm", fs::perms::owner_all);
   const std::string isa = " isa --family tahiti --filter storage.load_dword.offset0 2>/dev/null";
-  const CliRun inside =
-      gcnprobe::test_support::runCommand("XDG_RUNTIME_DIR=/tmp " + program.string() + isa);
+  // RADV's disk cache would answer a pipeline without compiling it, and so without clrxdisasm.
+  const std::string env = "XDG_RUNTIME_DIR=/tmp MESA_SHADER_CACHE_DISABLE=true ";
+  const CliRun inside = gcnprobe::test_support::runCommand(env + "GCNPROBE_CLRX_IN_PROCESS=1 " +
+                                                           program.string() + isa);
   EXPECT_FALSE(fs::exists(mark)) << "a clrxdisasm process ran";
-  const CliRun outside = gcnprobe::test_support::runCommand(
-      "XDG_RUNTIME_DIR=/tmp GCNPROBE_CLRX_IN_PROCESS=0 " + program.string() + isa);
+  const CliRun outside = gcnprobe::test_support::runCommand(env + "GCNPROBE_CLRX_IN_PROCESS=0 " +
+                                                            program.string() + isa);
   EXPECT_TRUE(fs::exists(mark)) << "the stand-in on PATH did not run";
   EXPECT_EQ(inside.exit, 0) << inside.out;
   EXPECT_NE(inside.out.find("1 cases, 1 verified"), std::string::npos) << inside.out;
