@@ -158,9 +158,6 @@ TEST(RunCli, UnknownSuiteAndEmptyFilterAreErrors) {
   EXPECT_NE(o.out.find("no case matches"), std::string::npos) << o.out;
 }
 
-}  // namespace run_cli_test
-using namespace run_cli_test;  // NOLINT(google-build-using-namespace)
-
 // `gcnprobe formats --json`: the documented keys, with V# fields checked against CLRX
 // GcnMemHandling (BUF_DATA_FORMAT 8_8_8_8 = 10, 8 = 1, 16 = 2, 32_32 = 11; BUF_NUM_FORMAT UNORM =
 // 0, UINT = 4; DST_SEL X..W = 4..7, 1 = ONE) and the Vulkan spec's mandatory texel-buffer support
@@ -310,3 +307,5 @@ TEST(RunCli, TexelSuiteReportsItsCoverageGaps) {
   ASSERT_TRUE(fin.good());
   EXPECT_FALSE(nlohmann::json::parse(fin).contains("texel_gaps"));
 }
+
+}  // namespace run_cli_test

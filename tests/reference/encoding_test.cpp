@@ -299,11 +299,6 @@ TEST(Encoding, EncodeValidates) {
   EXPECT_NO_THROW(gcn::encode(Gen::Gfx7, i));
 }
 
-}  // namespace encoding_test
-using namespace encoding_test;  // NOLINT(google-build-using-namespace)
-
-namespace encoding_test {
-
 // The field table: on every generation and encoding, no two fields share a bit; the bits they
 // cover are the word minus what LLVM BUFInstructions.td leaves unassigned there.
 std::array<uint32_t, 2> coveredBits(gcn::Gen gen, gcn::Encoding enc) {
@@ -323,9 +318,6 @@ std::array<uint32_t, 2> coveredBits(gcn::Gen gen, gcn::Encoding enc) {
   }
   return seen;
 }
-
-}  // namespace encoding_test
-using namespace encoding_test;  // NOLINT(google-build-using-namespace)
 
 TEST(EncodingFields, TableCoversEachWordOnce) {
   // MUBUF word 0: bit 25 (between OP [24:18] and ENCODING [31:26]) is unassigned everywhere;
@@ -374,3 +366,5 @@ TEST(EncodingFields, TryDecodeAgreesWithDecode) {
   ASSERT_TRUE(ok);
   EXPECT_EQ(*ok, gcn::decode(Gen::Gfx9, 0xe07c4000u, 0x05020480u));
 }
+
+}  // namespace encoding_test
