@@ -22,7 +22,7 @@ extern char** environ;
 
 namespace gcnprobe::app {
 
-std::string readChildFile(const std::filesystem::path& p) {
+std::string readWholeFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();

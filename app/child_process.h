@@ -57,7 +57,8 @@ ChildResult runChildProcess(const ChildSpec& spec);
 // The path of this program (/proc/self/exe); gcn::InfraError when it cannot be read.
 std::string selfPath();
 
-// The whole content of a file a child wrote (its log, its report); "" when it cannot be read.
-std::string readChildFile(const std::filesystem::path& p);
+// The whole content of a file (a child's log or report, a sysfs file); "" when it cannot be
+// read.
+std::string readWholeFile(const std::filesystem::path& p);
 
 }  // namespace gcnprobe::app

@@ -3,9 +3,10 @@
 // (VK_KHR_pipeline_executable_properties). The driver choice is per process, so every chip
 // runs in a child process (hidden `_isa-worker`, JSON lines on a pipe) told to use the active
 // driver's RADV as the family's null device (harness/vulkan/driver.h). For gfx6/7 ACO runs
-// `clrxdisasm` (Mesa 22.3.6 aco_print_asm.cpp): the child's PATH starts with a temp dir holding a
-// `clrxdisasm` that is the small gcnprobe-clrxdisasm program (app/clrx_dir.h,
-// harness/isa/clrx_listing.h).
+// `clrxdisasm` (Mesa 22.3.6 aco_print_asm.cpp) once per pipeline: the child answers those
+// commands in-process (app/clrxdisasm/in_process.cpp), and its PATH starts with a temp dir
+// holding a `clrxdisasm` that is the small gcnprobe-clrxdisasm program for anything else
+// (app/clrx_dir.h, harness/isa/clrx_listing.h).
 // Usage and output: docs/isa.md.
 #include <unistd.h>
 

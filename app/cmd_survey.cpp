@@ -165,7 +165,7 @@ json machineFacts(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator("/sys/kernel/debug/dri", ec)) {
     const fs::path f = e.path() / "amdgpu_firmware_info";
     std::ifstream in(f);
-    if (in) firmware += "== " + f.string() + "\n" + readChildFile(f);
+    if (in) firmware += "== " + f.string() + "\n" + readWholeFile(f);
   }
   if (!firmware.empty()) {
     std::ofstream(dir / "firmware.txt") << firmware;
@@ -182,7 +182,7 @@ json machineFacts(const fs::path& dir) {
   if (d.started && d.exitCode == 0) {
     // Only the GPU's lines: resets, ring timeouts, page faults.
     std::string kept;
-    std::istringstream lines(readChildFile(dir / "dmesg.txt"));
+    std::istringstream lines(readWholeFile(dir / "dmesg.txt"));
     for (std::string l; std::getline(lines, l);)
       if (l.find("amdgpu") != std::string::npos || l.find("radeon") != std::string::npos ||
           l.find("drm") != std::string::npos)
@@ -446,7 +446,7 @@ int runSurvey(const SurveyOptions& opts) {
     std::string summary = s.runJson.empty() ? "" : runSummary(dir / s.runJson);
     if (summary.empty() && s.stdoutFile.empty()) {
       // isa: each chip's summary line ("tonga: 885 cases, ..."), joined.
-      std::istringstream out(readChildFile(spec.stdoutPath));
+      std::istringstream out(readWholeFile(spec.stdoutPath));
       for (std::string l; std::getline(out, l);)
         if (l.find(": ") != std::string::npos && l.find(" cases, ") != std::string::npos &&
             l[0] != ' ')

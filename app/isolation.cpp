@@ -58,7 +58,7 @@ class TempDir {
 
 // The last "gcnprobe: ..." line a child wrote to its standard error: its error message.
 std::string lastError(const fs::path& stderrFile) {
-  std::istringstream in(readChildFile(stderrFile));
+  std::istringstream in(readWholeFile(stderrFile));
   std::string line, last;
   while (std::getline(in, line))
     if (line.rfind("gcnprobe: ", 0) == 0) last = line.substr(10);
@@ -114,7 +114,7 @@ class ReportTail {
 
 // The names of the batch a child started last (one line per batch, tab-separated).
 std::vector<std::string> lastBatch(const fs::path& log) {
-  std::istringstream in(readChildFile(log));
+  std::istringstream in(readWholeFile(log));
   std::string line, last;
   while (std::getline(in, line))
     if (!line.empty()) last = line;
