@@ -32,7 +32,19 @@ if [ -z "$(find "$build_dir" -name '*.gcda' -print -quit)" ]; then
   exit 3
 fi
 filters=(--filter 'harness/routes/' --filter 'harness/isa/' --filter 'app/isolation\.cpp')
-gcovr -r . --object-directory "$build_dir" "${filters[@]}" --json "$build_dir/coverage.json" \
+# The data's format is the compiler's: GCC's gcov reads GCC's, LLVM's `llvm-cov-N gcov` clang-N's
+# (the sanitizer build is clang-14's).
+gcov=gcov
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build_dir/CMakeCache.txt" 2>/dev/null || true)
+if [[ "$compiler" == *clang* ]]; then
+  version=$(sed -n 's/^CMAKE_CXX_COMPILER_VERSION:[A-Z]*=\([0-9]*\).*/\1/p' "$build_dir/CMakeCache.txt")
+  [ -n "$version" ] || version=$("$compiler" -dumpversion | cut -d. -f1)
+  gcov="llvm-cov-$version gcov"
+  command -v "llvm-cov-$version" >/dev/null ||
+    { echo "coverage.sh: llvm-cov-$version is missing (scripts/setup.sh installs it)" >&2; exit 3; }
+fi
+gcovr -r . --object-directory "$build_dir" --gcov-executable "$gcov" "${filters[@]}" \
+  --json "$build_dir/coverage.json" \
   >/dev/null 2>"$build_dir/coverage.log"
 python3 - "$build_dir/coverage.json" "$build_dir/coverage.txt" <<'PY'
 import json, sys

@@ -353,12 +353,12 @@ TEST(IsaCheck, DeliberatelyWrongIntendedInstructionIsRouteMiss) {
       "buffer_load_format_xy v[1:2], v0, s[4:7], 0 idxen",             // opcode
       "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 offen",           // offen instead of idxen
       "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen offset:4",  // offset
-      "tbuffer_load_format_xyzw v[0:3], v9, s[12:15], 0 "
-      "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_UNORM] idxen",  // nfmt
-      "buffer_load_sbyte v1, v0, s[4:7], 0 offen",                       // not there at all
-      "buffer_load_format_xyzw v[1:5], v0, s[4:7], 0 idxen tfe",         // tfe
-      "buffer_load_format_xyzw v[1:4], v0, s[4:7], s2 idxen",            // SOFFSET an SGPR
-      "buffer_load_format_xyzw v[1:4], v0, s[4:7], 1 idxen",             // another constant
+      ("tbuffer_load_format_xyzw v[0:3], v9, s[12:15], 0 "
+       "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_UNORM] idxen"),  // nfmt
+      "buffer_load_sbyte v1, v0, s[4:7], 0 offen",                         // not there at all
+      "buffer_load_format_xyzw v[1:5], v0, s[4:7], 0 idxen tfe",           // tfe
+      "buffer_load_format_xyzw v[1:4], v0, s[4:7], s2 idxen",              // SOFFSET an SGPR
+      "buffer_load_format_xyzw v[1:4], v0, s[4:7], 1 idxen",               // another constant
   };
   for (const char* w : wrong) {
     SCOPED_TRACE(w);
