@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -28,6 +30,7 @@
 #include "harness/isa/check.h"
 #include "harness/isa/clrx_listing.h"
 #include "harness/isa/coverage.h"
+#include "harness/isa/saved_listing.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
 #include "harness/vulkan/context.h"
@@ -55,6 +58,7 @@ struct IsaOptions {
   bool dumpAsm = false;  // print every executable's Assembly text (fixtures for tests)
   bool binary = false;   // with --coverage: the binary route's reach too (binary_patch.h)
   std::string json;      // write every chip's records as one JSON document here ('-': stdout)
+  std::string prove;     // prove this saved listing instead (harness/isa/saved_listing.h)
   int outFd = 1;         // _isa-worker: where the JSON lines go
 };
 
@@ -131,10 +135,21 @@ int runWorker(const IsaOptions& o) {
       }
       const routes::PipelineIsa pisa = route->pipelineIsa(c.device);
       const isa::CheckResult check = run::checkCaseIsa(chip.gen, c, pisa);
-      if (o.dumpAsm)
+      if (o.dumpAsm) {
         for (const auto& exe : pisa.executables)
           j["assembly"].push_back(
               {{"name", exe.name}, {"stage", vk::stageNames(exe.stages)}, {"text", exe.assembly}});
+        // The header of the case's saved listing (`isa --prove`): the case instruction as the
+        // listing writes it where the pipeline holds it on the case's buffer, else the intended.
+        std::string caseText = j["intended"].get<std::string>();
+        for (const isa::EmittedInstruction& e : check.emitted)
+          if (e.decoded && e.descriptor == pisa.caseBuffer &&
+              isa::mismatchField(c.device.inst, e.inst, pisa.offsetFixed).empty()) {
+            caseText = e.driverText;
+            break;
+          }
+        j["saved_listing_header"] = isa::savedListingHeader(chip, route->name(), caseText);
+      }
       j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
       j["reason"] = check.reason;
       j["proof"] = check.proven;
@@ -217,7 +232,39 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
   return lines;
 }
 
+// `isa --prove FILE`: exit 0 proven, 1 not proven (the reason on stdout), 2 malformed.
+int runProve(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "gcnprobe: error: %s: cannot read the saved listing\n", file.c_str());
+    return 2;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  isa::SavedProof proof;
+  try {
+    proof = isa::proveSavedListing(isa::parseSavedListing(text, file));
+  } catch (const gcn::Error& e) {
+    std::fprintf(stderr, "gcnprobe: error: %s\n", e.what());
+    return 2;
+  }
+  if (!proof.proven) {
+    std::printf("not proven: %s\n", proof.reason.c_str());
+    return 1;
+  }
+  std::printf("proven: %s\n", proof.instruction.c_str());
+  for (const std::string& link : proof.links)
+    std::printf("  %s\n", link.c_str());
+  return 0;
+}
+
 int runIsa(const IsaOptions& o) {
+  if (!o.prove.empty()) {
+    if (!o.families.empty() || !o.filter.empty() || !o.suite.empty() || o.coverage || o.dumpAsm ||
+        !o.json.empty())
+      throw gcn::Error(gcn::Place{"--prove", 0, 0},
+                       "takes no other option: the file names the chip, the route and the case");
+    return runProve(o.prove);
+  }
   std::vector<const gcn::Chip*> chips;
   if (o.families.empty())
     for (gcn::Gen g : gcn::kGcnGens)
@@ -295,6 +342,8 @@ int runIsa(const IsaOptions& o) {
         for (const json& link : *p)
           if (link.is_string()) std::fprintf(text, "    %s\n", link.get<std::string>().c_str());
       if (!unsup.empty()) std::fprintf(text, "    unsupported on this chip: %s\n", unsup.c_str());
+      if (j.contains("saved_listing_header"))
+        std::fprintf(text, "%s", j["saved_listing_header"].get<std::string>().c_str());
       if (j.contains("assembly"))
         for (const json& a : j["assembly"])
           std::fprintf(text, "    --- stage %s (the driver calls it '%s') ---\n%s",
@@ -360,7 +409,12 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
                   "instructions, proof) as one JSON document to this file ('-': standard output, "
                   "and the text goes to standard error)");
   cmd->add_flag("--dump-asm", opts->dumpAsm,
-                "print each case's full Assembly text (the listings tests paste)");
+                "print each case's full Assembly text after the header lines of a saved listing "
+                "(one case's dump is a FILE for --prove)");
+  cmd->add_option("--prove", opts->prove,
+                  "prove a saved listing FILE ('chip =', 'route =', 'case =' lines, then the "
+                  "listing): exit 0 proven, 1 not (the reason on standard output), 2 malformed")
+      ->type_name("FILE");
   cmd->callback([opts, &ctx] { ctx.exitCode = runIsa(*opts); });
 
   auto worker = std::make_shared<IsaOptions>();

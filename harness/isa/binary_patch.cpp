@@ -205,6 +205,18 @@ bool isTexelTemplate(std::string_view variant) {
   return variant == kTexelLoadTemplateVariant || variant == kTexelStoreTemplateVariant;
 }
 
+routes::DataPath templateDataPath(std::string_view variant, const gcn::Instruction& templ) {
+  routes::DataPath path;
+  path.in = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 1};
+  path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
+  path.dataFromLds = variant == kLdsTemplate;
+  if (!isTexelTemplate(variant) && templ.op != nullptr) {
+    path.address = routes::DataPath::Address::AlignedInputWords;
+    path.alignBytes = std::max(1u, static_cast<unsigned>(templ.op->memBytes));
+  }
+  return path;
+}
+
 std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bool idxen) {
   if (op.ldsData) return kLdsTemplate;
   if (idxen && op.kind != gcn::OpKind::Cache && op.kind != gcn::OpKind::Atomic &&
@@ -415,18 +427,8 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
       t->inst = onCase.front()->inst;
       t->words = {onCase.front()->words.at(0), onCase.front()->words.at(1)};
       // The patched instruction inherits the template's registers, so the template's own data
-      // path (docs/isa.md "The data path") is the case's: its results reach Out, its VDATA and
-      // VADDR come from In, through copies only (the SSBO templates index whole elements of
-      // their access size, `addr / size * size`: binary_route.h asks for VADDRs that are
-      // multiples of it, so the AND changes none).
-      routes::DataPath path;
-      path.in = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 1};
-      path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
-      path.dataFromLds = variant == kLdsTemplate;
-      if (!isTexelTemplate(variant) && t->inst.op != nullptr) {
-        path.address = routes::DataPath::Address::AlignedInputWords;
-        path.alignBytes = std::max(1u, static_cast<unsigned>(t->inst.op->memBytes));
-      }
+      // path is the case's.
+      const routes::DataPath path = templateDataPath(variant, t->inst);
       const DataPathProof proof = proveEmittedDataPath(gen, exes, *onCase.front(), path);
       if (!proof.proven)
         throw gcn::Error("template " + variant + " (" + driver +

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/routes/route.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/gen.h"
@@ -96,6 +97,13 @@ bool isTexelTemplate(std::string_view variant);
 // atomic template, whose registers hold In.data before the instruction, so the kept halves are
 // the case's own VDATA. With idxen, loads and stores go to the IDXEN (texel) templates.
 std::string templateVariant(const gcn::Chip& chip, const gcn::OpcodeInfo& op, bool idxen = false);
+
+// The data path of a template (docs/isa.md "The data path"): its instruction's results reach Out
+// (set 0 binding 2), its VDATA and VADDR come from In (binding 1), through copies only; the SSBO
+// templates index whole elements of their access size, `addr / size * size` (binary_route.h asks
+// for VADDRs that are multiples of it, so the AND changes none); the LDS template's data comes
+// from LDS. `templ`: the template's own instruction.
+routes::DataPath templateDataPath(std::string_view variant, const gcn::Instruction& templ);
 
 // The intended instruction with the template's operands: `op` (plus GLC for an atomic, so it
 // returns, and the format for an MTBUF opcode: DFMT/NFMT on GCN, their unified FORMAT on RDNA)

@@ -94,9 +94,9 @@ class AtomicRoute final : public Route {
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
     if (atomicVariant(c).empty()) throw gcn::Error("not an atomic case");
     // The case's SSBO / texel buffer is binding 0 (shaders/atomic_*.comp); 1/2 are lane I/O.
-    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c),
-            kDriverVSharpSource};
+    PipelineIsa isa = routePipelineShape(name(), c);
+    isa.executables = vk::captureIsa(ctx_, pipelineFor(c).pipeline());
+    return isa;
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

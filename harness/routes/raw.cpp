@@ -155,9 +155,9 @@ class RawRoute final : public Route {
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
     // The V# is binding 0 of set 0 (shaders/texel_*.comp, storage_access.comp, atomic_*.comp),
     // read from the descriptor buffer at that binding's offset; 1/2 are lane I/O.
-    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c),
-            "proven: written by gcnprobe into the descriptor buffer (raw V# route)"};
+    PipelineIsa isa = routePipelineShape(name(), c);
+    isa.executables = vk::captureIsa(ctx_, pipelineFor(c).pipeline());
+    return isa;
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override;

@@ -21,6 +21,43 @@ DataPath laneShaderDataPath(const DeviceCase& c) {
   return p;
 }
 
+PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c, std::string_view chip) {
+  // The lane shaders' V# is binding 0 of set 0 (shaders/texel_*.comp, storage_access.comp,
+  // atomic_*.comp); bindings 1 and 2 are the lane I/O. Texel accesses are IDXEN with OFFSET 0
+  // and every route puts the case's OFFSET into the instruction, so the check compares it.
+  const BufferSlot binding0{BufferSlot::Kind::DescriptorSet, 0, 0};
+  if (route == "texel" || route == "storage" || route == "atomic")
+    return {{}, true, binding0, laneShaderDataPath(c), kDriverVSharpSource};
+  if (route == "raw")  // the V# is read from the descriptor buffer at binding 0's offset
+    return {{},
+            true,
+            binding0,
+            laneShaderDataPath(c),
+            "proven: written by gcnprobe into the descriptor buffer (raw V# route)"};
+  if (route == "vertex") {
+    // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...));
+    // In (idx, enabled) is set 0 binding 0, Out binding 1 (shaders/vertex_fetch.vert). The
+    // fetch index is gl_VertexIndex: RADV's vertex id VGPR (v0) plus the base vertex SGPR.
+    DataPath path;
+    path.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0};
+    path.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
+    path.address = DataPath::Address::VertexIndex;
+    path.vertexIdVgpr = 0;
+    // RADV compiles RDNA vertex shaders as NGG except on navi14 (use_ngg in
+    // radv_physical_device.c excludes CHIP_NAVI14; seen in its null-device listings: the
+    // vertex buffers in s2, the base vertex in s3, the vertex id in v0, as on GCN).
+    path.legacyVertexShader = chip == "navi14";
+    return {{},
+            true,
+            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0},
+            path,
+            "assumed: the driver's vertex buffer descriptor, built at draw time from the format "
+            "table's fields; nothing checks it"};
+  }
+  throw gcn::Error("no route '" + std::string(route) +
+                   "' (texel, storage, atomic, raw and vertex describe their pipelines)");
+}
+
 std::string_view bindingName(Binding b) {
   switch (b) {
     case Binding::UniformTexel:

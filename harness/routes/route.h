@@ -145,6 +145,15 @@ struct PipelineIsa {
   std::string vsharpSource;
 };
 
+// The PipelineIsa of a case on the route named `route` ("texel", "storage", "atomic", "raw",
+// "vertex"), without its executables: the case's buffer, the data path and the V# source, from
+// the case alone. `chip`: the chip the pipeline is built for (RADV compiles navi14's vertex
+// shaders as legacy VS; "" for any other). The routes' pipelineIsa return this with the captured
+// executables; `gcnprobe isa --prove` rebuilds a saved listing's check from it. Throws gcn::Error
+// for another route name.
+PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c,
+                               std::string_view chip = "");
+
 class Route {
  public:
   virtual ~Route() = default;

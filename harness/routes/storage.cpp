@@ -77,9 +77,10 @@ class StorageRoute final : public Route {
   PipelineIsa pipelineIsa(const DeviceCase& c) override {
     if (storageVariant(c).empty()) throw gcn::Error("not a storage-buffer case");
     // The case's SSBO is binding 0 (shaders/storage_access.comp); bindings 1/2 are lane I/O.
-    return {vk::captureIsa(ctx_, pipelineFor(storageVariant(c), c.inst.offset).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0}, laneShaderDataPath(c),
-            kDriverVSharpSource};
+    PipelineIsa isa = routePipelineShape(name(), c);
+    isa.executables =
+        vk::captureIsa(ctx_, pipelineFor(storageVariant(c), c.inst.offset).pipeline());
+    return isa;
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

@@ -144,8 +144,9 @@ class TexelRoute final : public Route {
     }
     // Texel accesses are IDXEN with OFFSET 0 (unsupportedReason); the texel buffer is binding 0
     // (shaders/texel_load.comp, texel_store.comp), the lane I/O SSBOs bindings 1 and 2.
-    return {it->second, true, BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0},
-            laneShaderDataPath(c), kDriverVSharpSource};
+    PipelineIsa isa = routePipelineShape(name(), c);
+    isa.executables = it->second;
+    return isa;
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

@@ -133,23 +133,10 @@ class VertexRoute final : public Route {
     if (const std::string why = unbuildableReason(c); !why.empty()) throw gcn::Error(why);
     if (vertexVariant(c).empty()) throw gcn::Error("not a vertex case");
     if (!pass_) pass_ = std::make_unique<vk::EmptyRenderPass>(ctx_);
-    // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...));
-    // In (idx, enabled) is set 0 binding 0, Out binding 1 (shaders/vertex_fetch.vert). The
-    // fetch index is gl_VertexIndex: RADV's vertex id VGPR (v0) plus the base vertex SGPR.
-    DataPath path;
-    path.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 0};
-    path.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
-    path.address = DataPath::Address::VertexIndex;
-    path.vertexIdVgpr = 0;
-    // RADV compiles RDNA vertex shaders as NGG except on navi14 (use_ngg in
-    // radv_physical_device.c excludes CHIP_NAVI14; seen in its null-device listings: the
-    // vertex buffers in s2, the base vertex in s3, the vertex id in v0, as on GCN).
     const std::optional<gcn::Chip>& rdna = ctx_.info().rdnaChip;
-    path.legacyVertexShader = rdna && rdna->name == "navi14";
-    return {vk::captureIsa(ctx_, pipelineFor(c).pipeline()), true,
-            BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0}, path,
-            "assumed: the driver's vertex buffer descriptor, built at draw time from the format "
-            "table's fields; nothing checks it"};
+    PipelineIsa isa = routePipelineShape(name(), c, rdna ? rdna->name : std::string_view());
+    isa.executables = vk::captureIsa(ctx_, pipelineFor(c).pipeline());
+    return isa;
   }
 
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {

@@ -1,5 +1,7 @@
 #include "harness/vulkan/pipeline.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <utility>
 
@@ -284,18 +286,36 @@ void recordHostReadBarrier(VkCommandBuffer cmd) {
                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 
+namespace {
+constexpr std::pair<VkShaderStageFlagBits, std::string_view> kStageNames[] = {
+    {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
+    {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tess-control"},
+    {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "tess-eval"},
+    {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
+    {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
+    {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
+}  // namespace
+
 std::string stageNames(VkShaderStageFlags stages) {
-  static constexpr std::pair<VkShaderStageFlagBits, const char*> kNames[] = {
-      {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
-      {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tess-control"},
-      {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "tess-eval"},
-      {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
-      {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
-      {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
   std::string out;
-  for (const auto& [bit, name] : kNames)
+  for (const auto& [bit, name] : kStageNames)
     if (stages & bit) out.append(out.empty() ? "" : "+").append(name);
   return out.empty() ? "none" : out;
+}
+
+std::optional<VkShaderStageFlags> parseStageNames(std::string_view text) {
+  VkShaderStageFlags stages = 0;
+  while (!text.empty()) {
+    const std::size_t plus = text.find('+');
+    const std::string_view name = text.substr(0, plus);
+    text = plus == std::string_view::npos ? std::string_view{} : text.substr(plus + 1);
+    const auto* it = std::find_if(std::begin(kStageNames), std::end(kStageNames),
+                                  [&](const auto& n) { return n.second == name; });
+    if (it == std::end(kStageNames)) return std::nullopt;
+    stages |= it->first;
+  }
+  if (stages == 0) return std::nullopt;
+  return stages;
 }
 
 std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline) {

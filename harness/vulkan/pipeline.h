@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/vulkan/context.h"
@@ -179,5 +181,7 @@ struct ExecutableIsa {
 std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline);
 // "compute", "vertex", "vertex+geometry", ... (lower case, '+'-joined; "none" for 0).
 std::string stageNames(VkShaderStageFlags stages);
+// The inverse: "vertex+fragment" -> the bits; nullopt for an empty text or an unknown name.
+std::optional<VkShaderStageFlags> parseStageNames(std::string_view text);
 
 }  // namespace gcnprobe::vk

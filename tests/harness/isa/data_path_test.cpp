@@ -3,8 +3,11 @@
 // llvm-mc 14's encodings (`llvm-mc -arch=amdgcn -mcpu=tonga|gfx900 -show-encoding`). Every kind
 // of rewrite the drivers were seen to make must break the proof, naming the instruction and its
 // line; plain copies (also across blocks) must not; a shape the proof cannot follow must fail.
+// The same listings as saved-listing files (`gcnprobe isa --prove`, saved_listing.h) go through
+// the whole ISA check: the header selects the chip, the route and the case instruction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <tuple>
@@ -13,7 +16,9 @@
 #include "harness/isa/aco_asm.h"
 #include "harness/isa/data_path.h"
 #include "harness/isa/descriptor_trace.h"
+#include "harness/isa/saved_listing.h"
 #include "reference/code_scan.h"
+#include "reference/error.h"
 
 namespace data_path_test {
 
@@ -508,6 +513,111 @@ TEST(DataPath, Gfx11VopdCopyIsFollowed) {
                                 "buffer_load_b32 v1, v1, s[8:11]");
   ASSERT_TRUE(p.proven) << p.reason;
   EXPECT_EQ(p.links[0], "results v1 reach Out dwords 0-0 through copies");
+}
+
+// ---- Saved listings (saved_listing.h) ---------------------------------------------------
+
+gcnprobe::isa::SavedProof proveFile(const std::string& text) {
+  return gcnprobe::isa::proveSavedListing(gcnprobe::isa::parseSavedListing(text, "case.lst"));
+}
+
+// The header `isa --dump-asm` writes for a case.
+std::string texelHeader(const std::string& caseText = "buffer_load_format_xy v[2:3],  v1") {
+  return gcnprobe::isa::savedListingHeader(gcn::parseAnyChip("tonga"), "texel", caseText);
+}
+
+TEST(SavedListing, AnUneditedListingIsProvenThroughTheWholeCheck) {
+  const gcnprobe::isa::SavedProof p = proveFile(texelHeader() + texelLoad());
+  ASSERT_TRUE(p.proven) << p.reason;
+  // The case instruction is the texel load (line 18 of the file: 4 header lines first).
+  EXPECT_EQ(p.instruction, "buffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen (line 18)");
+  const std::vector<std::string> want = {
+      "instruction: proven: buffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen ; e0042000 "
+      "80020201 on set 0 binding 0",
+      "data path: results v[2:3] reach Out dwords 0-1 through copies",
+      "data path: VADDR register v1 = an In word"};
+  for (const std::string& w : want)
+    EXPECT_NE(std::find(p.links.begin(), p.links.end(), w), p.links.end()) << w;
+}
+
+TEST(SavedListing, AnEditThatRewritesTheResultIsRefusedWithItsLine) {
+  const gcnprobe::isa::SavedProof p =
+      proveFile(texelHeader() + texelLoad("", "\tv_cvt_u32_f32_e32 v3, v3 ; 7e060f03\n"));
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("'v_cvt_u32_f32_e32 v3, v3' (listing line 22)"), std::string::npos)
+      << p.reason;
+}
+
+TEST(SavedListing, ACaseInstructionOnAnotherBufferOrAbsentIsNotProven) {
+  // The In load (set 0 binding 1) is no case instruction of the texel route.
+  gcnprobe::isa::SavedProof p = proveFile(texelHeader("buffer_load_dword v1, v1") + texelLoad());
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("only on set 0 binding 1"), std::string::npos) << p.reason;
+  p = proveFile(texelHeader("buffer_load_format_xyzw") + texelLoad());
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("no buffer instruction of the listing starts with "
+                          "'buffer_load_format_xyzw'"),
+            std::string::npos)
+      << p.reason;
+}
+
+TEST(SavedListing, AStageLineStartsTheListingOfAnotherExecutable) {
+  const std::string text = texelHeader() +
+                           "--- stage compute (the driver calls it 'Compute Shader') ---\n" +
+                           texelLoad();
+  const gcnprobe::isa::SavedListing s = gcnprobe::isa::parseSavedListing(text, "case.lst");
+  ASSERT_EQ(s.executables.size(), 1u);
+  EXPECT_EQ(s.executables[0].name, "Compute Shader");
+  EXPECT_TRUE(gcnprobe::isa::proveSavedListing(s).proven);
+}
+
+// Malformed files: an error with the file's name and line, never a proof.
+TEST(SavedListing, MalformedFilesAreErrorsNamingTheLine) {
+  const std::string listing = texelLoad();
+  const struct {
+    std::string text;
+    std::string want;
+  } bad[] = {
+      {"chip = tonga\nroute = texel\ncolour = red\ncase = buffer_load\n" + listing,
+       "case.lst:3: unknown key 'colour'"},
+      {"chip = tonga\ncase = buffer_load\n" + listing, "no 'route =' line"},
+      {"route = texel\ncase = buffer_load\n" + listing, "no 'chip =' or 'gen =' line"},
+      {"chip = tonga\nroute = texel\n" + listing, "no 'case =' line"},
+      {"chip = tonga\ngen = gfx9\nroute = texel\ncase = b\n" + listing,
+       "case.lst:2: gen = gfx9 is not tonga's (gfx8)"},
+      {"chip = tonga\nroute = texel\nroute = storage\ncase = b\n" + listing,
+       "case.lst:3: 'route' is given twice"},
+      {"chip = tonga\nroute = pixel\ncase = b\n" + listing, "case.lst:2: no route 'pixel'"},
+      {"chip = gfx42\nroute = texel\ncase = b\n" + listing, "case.lst:1:"},
+      {"chip = tonga\nroute = texel\ncase = b\n", "no listing"},
+      {"chip = tonga\nroute = texel\ncase = b\nBB0:\n\tv_nop\n", "case.lst:5:"},
+      {"chip = tonga\nroute = texel\ncase = b\n--- stage pixel ---\n" + listing,
+       "case.lst:4: stage line names no known stage ('pixel'"},
+  };
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.want);
+    try {
+      proveFile(b.text);
+      ADD_FAILURE() << "accepted";
+    } catch (const gcn::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(b.want), std::string::npos) << e.what();
+    }
+  }
+}
+
+// `case` must select one instruction's fields: a prefix shared by loads of different
+// opcodes is ambiguous (malformed), not a proof of either.
+TEST(SavedListing, AnAmbiguousCaseIsMalformed) {
+  try {
+    proveFile(texelHeader("buffer_load") + texelLoad());
+    ADD_FAILURE() << "accepted";
+  } catch (const gcn::Error& e) {
+    // The two In loads (OFFSET 256 and 0) already differ.
+    EXPECT_NE(std::string(e.what()).find("case.lst:4: 'case = buffer_load' selects instructions "
+                                         "that differ in offset: line 10 and line 16"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace data_path_test

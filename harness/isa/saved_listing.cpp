@@ -1,0 +1,248 @@
+#include "harness/isa/saved_listing.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/isa/aco_asm.h"
+#include "harness/isa/binary_patch.h"
+#include "harness/isa/check.h"
+#include "harness/routes/route.h"
+#include "reference/error.h"
+#include "reference/text.h"
+
+namespace gcnprobe::isa {
+namespace {
+
+constexpr std::string_view kRoutes[] = {"texel", "storage", "atomic", "raw", "vertex", "binary"};
+constexpr std::string_view kStageMark = "--- stage ";
+
+// Runs of blanks as one blank, trimmed: `case` and the driver's padded text compare alike.
+std::string squeezeBlanks(std::string_view text) {
+  std::string out;
+  for (char ch : gcn::trimSpace(text)) {
+    const bool blank = ch == ' ' || ch == '\t';
+    if (blank && !out.empty() && out.back() == ' ') continue;
+    out += blank ? ' ' : ch;
+  }
+  return out;
+}
+
+// The executable a `--- stage <names> (the driver calls it '<name>') ---` line starts, or
+// nullopt when the line is not one. Throws for a stage name the program does not know.
+std::optional<vk::ExecutableIsa> stageMark(std::string_view line, const gcn::Place& at) {
+  const std::string_view t = gcn::trimSpace(line);
+  if (t.rfind(kStageMark, 0) != 0) return std::nullopt;
+  std::string_view rest = t.substr(kStageMark.size());
+  const std::string_view names = rest.substr(0, rest.find(' '));
+  const std::optional<VkShaderStageFlags> stages = vk::parseStageNames(names);
+  if (!stages)
+    throw gcn::Error(at, "stage line names no known stage ('" + std::string(names) +
+                             "'; the names are vertex, tess-control, tess-eval, geometry, "
+                             "fragment and compute, joined by '+')");
+  vk::ExecutableIsa exe;
+  exe.stages = *stages;
+  const std::string_view calls = "calls it '";
+  if (const std::size_t q = rest.find(calls); q != std::string_view::npos) {
+    const std::string_view name = rest.substr(q + calls.size());
+    exe.name = std::string(name.substr(0, name.find('\'')));
+  }
+  if (exe.name.empty()) exe.name = std::string(names) + " shader";
+  return exe;
+}
+
+}  // namespace
+
+SavedListing parseSavedListing(std::string_view text, std::string_view source) {
+  SavedListing s;
+  s.source = std::string(source);
+  const auto fail = [&](int line, const std::string& why) {
+    throw gcn::Error(gcn::Place{s.source, line, 0}, why);
+  };
+  std::vector<std::string_view> lines;
+  for (std::string_view rest = text; !rest.empty();) {
+    const std::size_t nl = rest.find('\n');
+    lines.push_back(rest.substr(0, nl));
+    rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+  }
+  std::optional<std::string> chipValue, genValue;
+  int chipLine = 0, genLine = 0;
+  // Which executable each listing line belongs to (-1: a header line, -2: no stage line yet).
+  std::vector<int> owner(lines.size(), -1);
+  bool inListing = false;
+  int current = -2;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const int lineNo = static_cast<int>(i) + 1;
+    const std::string_view t = gcn::trimSpace(lines[i]);
+    if (std::optional<vk::ExecutableIsa> exe = stageMark(t, gcn::Place{s.source, lineNo, 0})) {
+      inListing = true;
+      s.executables.push_back(std::move(*exe));
+      current = static_cast<int>(s.executables.size()) - 1;
+      continue;
+    }
+    const std::size_t eq = t.find('=');
+    const std::string_view key =
+        eq == std::string_view::npos ? "" : gcn::trimSpace(t.substr(0, eq));
+    const bool keyShape = !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || ch == '-' || ch == '_';
+    });
+    if (!inListing && (t.empty() || t.front() == '#')) continue;
+    if (!inListing && keyShape) {
+      const std::string value(gcn::trimSpace(t.substr(eq + 1)));
+      if (value.empty()) fail(lineNo, "'" + std::string(key) + " =' has no value");
+      const auto once = [&](bool seen) {
+        if (seen) fail(lineNo, "'" + std::string(key) + "' is given twice");
+      };
+      if (key == "chip") {
+        once(chipValue.has_value());
+        chipValue = value;
+        chipLine = lineNo;
+      } else if (key == "gen") {
+        once(genValue.has_value());
+        genValue = value;
+        genLine = lineNo;
+      } else if (key == "route") {
+        once(!s.route.empty());
+        if (std::find(std::begin(kRoutes), std::end(kRoutes), value) == std::end(kRoutes))
+          fail(lineNo, "no route '" + value + "' (texel, storage, atomic, raw, vertex or binary)");
+        s.route = value;
+      } else if (key == "case") {
+        once(!s.caseText.empty());
+        s.caseText = squeezeBlanks(value);
+        s.caseLine = lineNo;
+      } else {
+        fail(lineNo, "unknown key '" + std::string(key) + "' (chip, gen, route and case)");
+      }
+      continue;
+    }
+    inListing = true;
+    owner[i] = current;
+  }
+  const auto chipOf = [&](const std::string& value, int line) -> const gcn::Chip& {
+    try {
+      return gcn::parseAnyChip(value);
+    } catch (const gcn::Error& e) {
+      fail(line, e.reason());
+    }
+    throw gcn::Error("unreachable");
+  };
+  if (chipValue) {
+    s.chip = &chipOf(*chipValue, chipLine);
+    if (genValue && chipOf(*genValue, genLine).gen != s.chip->gen)
+      fail(genLine, "gen = " + *genValue + " is not " + std::string(s.chip->name) + "'s (" +
+                        std::string(gcn::genName(s.chip->gen)) + ")");
+  } else if (genValue) {
+    s.chip = &chipOf(*genValue, genLine);
+  } else {
+    fail(0, "no 'chip =' or 'gen =' line: which chip's code the listing is");
+  }
+  if (s.route.empty()) fail(0, "no 'route =' line (texel, storage, atomic, raw, vertex or binary)");
+  if (s.caseText.empty()) fail(0, "no 'case =' line: which instruction of the listing to prove");
+  // Lines before any stage line belong to the route's own shader stage.
+  if (std::find(owner.begin(), owner.end(), -2) != owner.end()) {
+    vk::ExecutableIsa exe;
+    const bool vertex = s.route == "vertex";
+    exe.stages = vertex ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_COMPUTE_BIT;
+    exe.name = vertex ? "Vertex Shader" : "Compute Shader";
+    s.executables.insert(s.executables.begin(), std::move(exe));
+    for (int& o : owner)
+      if (o >= 0) ++o;
+    std::replace(owner.begin(), owner.end(), -2, 0);
+  }
+  // Each executable's text is the whole file with every other line left empty, so that the
+  // listing parser's line numbers are the file's.
+  std::size_t instructions = 0;
+  for (std::size_t k = 0; k < s.executables.size(); ++k) {
+    vk::ExecutableIsa& exe = s.executables[k];
+    exe.source = s.source;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (owner[i] == static_cast<int>(k)) exe.assembly += lines[i];
+      exe.assembly += '\n';
+    }
+    instructions += parseAcoAssembly(exe.assembly, s.source).size();  // throws with the line
+  }
+  if (instructions == 0) fail(0, "no listing: no instruction follows the header lines");
+  return s;
+}
+
+SavedProof proveSavedListing(const SavedListing& s) {
+  SavedProof out;
+  const gcn::Gen gen = s.chip->gen;
+  const bool legacyVs = s.route == "vertex" && s.chip->name == "navi14";
+  routes::PipelineIsa pisa;
+  pisa.executables = s.executables;
+  const std::vector<EmittedInstruction> emitted =
+      emittedBufferInstructions(gen, pisa.executables, legacyVs);
+  const auto lineOf = [&](const EmittedInstruction& e) {
+    for (const vk::ExecutableIsa& exe : s.executables)
+      if (exe.name == e.executable) {
+        const std::vector<AsmInstruction> code = parseAcoAssembly(exe.assembly, s.source);
+        if (e.listingIndex < code.size()) return code[e.listingIndex].line;
+      }
+    return 0;
+  };
+  std::vector<const EmittedInstruction*> selected;
+  for (const EmittedInstruction& e : emitted)
+    if (squeezeBlanks(e.driverText).rfind(s.caseText, 0) == 0) selected.push_back(&e);
+  if (selected.empty()) {
+    out.reason = "no buffer instruction of the listing starts with '" + s.caseText + "'";
+    if (emitted.empty()) {
+      out.reason += "; it holds none";
+    } else {
+      out.reason += "; it holds:";
+      for (const EmittedInstruction& e : emitted)
+        out.reason += " [line " + std::to_string(lineOf(e)) + ": " + e.driverText + "]";
+    }
+    return out;
+  }
+  const EmittedInstruction& first = *selected.front();
+  out.instruction = first.driverText + " (line " + std::to_string(lineOf(first)) + ")";
+  if (!first.decoded) {
+    out.reason =
+        "the case instruction, " + out.instruction + ", does not decode: " + first.decodeError;
+    return out;
+  }
+  for (const EmittedInstruction* e : selected) {
+    const std::string field = e->decoded ? mismatchField(first.inst, e->inst, true) : "decoding";
+    if (!field.empty())
+      throw gcn::Error(gcn::Place{s.source, s.caseLine, 0},
+                       "'case = " + s.caseText + "' selects instructions that differ in " + field +
+                           ": line " + std::to_string(lineOf(first)) + " and line " +
+                           std::to_string(lineOf(*e)) + "; give more of the text");
+  }
+  const gcn::Instruction& intended = first.inst;
+  if (s.route == "binary") {
+    // The listing is a template's: its instruction's own data path (binary_patch.h).
+    pisa.caseBuffer = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 0};
+    pisa.dataPath =
+        templateDataPath(templateVariant(*s.chip, *intended.op, intended.idxen), intended);
+    pisa.vsharpSource = "not part of a template's proof (the binary route records its case's)";
+  } else {
+    routes::DeviceCase c;
+    c.inst = intended;
+    c.binding = s.route == "vertex" ? routes::Binding::VertexAttribute
+                : intended.idxen    ? routes::Binding::StorageTexel
+                                    : routes::Binding::StorageBuffer;
+    routes::PipelineIsa shape = routes::routePipelineShape(s.route, c, s.chip->name);
+    shape.executables = std::move(pisa.executables);
+    pisa = std::move(shape);
+  }
+  const CheckResult check = checkIsa(gen, intended, pisa);
+  out.proven = check.outcome == Outcome::Verified;
+  if (out.proven) {
+    out.links = check.proven;
+    if (!check.reason.empty()) out.links.push_back("note: " + check.reason);
+  } else {
+    out.reason = check.reason;
+  }
+  return out;
+}
+
+std::string savedListingHeader(const gcn::Chip& chip, std::string_view route,
+                               std::string_view caseText) {
+  return "chip = " + std::string(chip.name) + "\ngen = " + std::string(gcn::genName(chip.gen)) +
+         "\nroute = " + std::string(route) + "\ncase = " + squeezeBlanks(caseText) + "\n";
+}
+
+}  // namespace gcnprobe::isa
