@@ -242,6 +242,27 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
 
   // 1. Results reach Out through copies, in order.
   if (returns) {
+    // What the proof models of Out's writers: whole-dword stores (buffer_store_dword[x2..x4])
+    // through a traced descriptor. Any other buffer instruction that writes memory on Out (a
+    // byte, short, D16 or format store, an atomic) or through a descriptor the trace cannot name
+    // (it could be Out's) would put something else in the Out dwords the verdict reads.
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!a.in[i] || !a.buffer[i] || !gcn::writesMemory(a.buffer[i]->op->kind)) continue;
+      const gcn::OpcodeInfo& op = *a.buffer[i]->op;
+      const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
+                               op.memBytes == 4u * op.components;
+      if (i < a.traced.size() && !a.traced[i].slot) {
+        proof.reason = a.where(i) + " writes memory through a descriptor the trace cannot name (" +
+                       a.traced[i].why + "): it could write Out";
+        return proof;
+      }
+      if (a.onSlot(i, *path.out) && !wholeDwords) {
+        proof.reason = a.where(i) +
+                       " writes Out, and not as whole dwords: the proof models only "
+                       "buffer_store_dword[x2-x4] writing Out";
+        return proof;
+      }
+    }
     const bool cmpswap =
         ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
     const unsigned results = cmpswap ? (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u) : regs;

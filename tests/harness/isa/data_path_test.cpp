@@ -182,6 +182,37 @@ TEST(DataPath, AnExtraAddOnVaddrIsCaught) {
       << p.reason;
 }
 
+// Out writers the proof does not model break it: a narrower, D16, format or atomic write of
+// Out, or a store through a descriptor the trace cannot name (it could be Out's), wherever it
+// is. Encodings: llvm-mc 14 -mcpu=tonga.
+TEST(DataPath, OutWritersOtherThanWholeDwordStoresBreakTheProof) {
+  const std::string kNotWhole = "writes Out, and not as whole dwords";
+  const struct {
+    std::string beforeStore, store, want;
+  } edits[] = {
+      // The result stored as a byte in place of the dword store.
+      {"", "\tbuffer_store_byte v2, v0, s[0:3], 0 offen ; e0601000 80000200\n",
+       "'buffer_store_byte v2, v0, s[0:3], 0 offen' (listing line 18) " + kNotWhole},
+      // A format store (8-bit DFMT) of the result over Out dword 0 before the dword store.
+      {"\ttbuffer_store_format_x v2, v0, s[0:3], 0 offen ; e80a1000 80000200\n", kTexelLoadStore,
+       "'tbuffer_store_format_x v2, v0, s[0:3], 0 offen' (listing line 18) " + kNotWhole},
+      // An atomic swap on Out.
+      {"\tbuffer_atomic_swap v2, v0, s[0:3], 0 offen ; e1001000 80000200\n", kTexelLoadStore,
+       "'buffer_atomic_swap v2, v0, s[0:3], 0 offen' (listing line 18) " + kNotWhole},
+      // A dword store through s[12:15], which nothing loads.
+      {"\tbuffer_store_dword v2, v0, s[12:15], 0 offen ; e0701000 80030200\n", kTexelLoadStore,
+       "'buffer_store_dword v2, v0, s[12:15], 0 offen' (listing line 18) writes memory through "
+       "a descriptor the trace cannot name"},
+  };
+  for (const auto& e : edits) {
+    SCOPED_TRACE(e.want);
+    const DataPathProof p = prove(Gen::Gfx8, texelLoad("", e.beforeStore, e.store),
+                                  VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+    EXPECT_FALSE(p.proven);
+    EXPECT_NE(p.reason.find(e.want), std::string::npos) << p.reason;
+  }
+}
+
 // A copy chain through another block (reached by a branch) keeps the value.
 TEST(DataPath, CopyChainAcrossBlocksIsProven) {
   const std::string listing =
