@@ -43,8 +43,9 @@ if [[ "$compiler" == *clang* ]]; then
   command -v "llvm-cov-$version" >/dev/null ||
     { echo "coverage.sh: llvm-cov-$version is missing (scripts/setup.sh installs it)" >&2; exit 3; }
 fi
-gcovr -r . --object-directory "$build_dir" --gcov-executable "$gcov" "${filters[@]}" \
-  --json "$build_dir/coverage.json" \
+# The build folder as a search path (not --object-directory): gcovr then finds the working
+# directory LLVM's gcov needs for the Makefile generator's relative object paths.
+gcovr -r . --gcov-executable "$gcov" "${filters[@]}" --json "$build_dir/coverage.json" "$build_dir" \
   >/dev/null 2>"$build_dir/coverage.log"
 python3 - "$build_dir/coverage.json" "$build_dir/coverage.txt" <<'PY'
 import json, sys
@@ -79,4 +80,9 @@ text += never
 open(sys.argv[2], "w").write("\n".join(text) + "\n")
 print("\n".join(text[: len(groups) + 1]))
 print("coverage: %d of %d lines; details in %s" % (total[0], total[1], sys.argv[2]))
+# The GPU path is thousands of lines: a handful means the data was not read (coverage.log).
+if total[1] < 1000:
+    print("coverage.sh: only %d lines of the GPU path were read; gcov's complaints are in %s"
+          % (total[1], sys.argv[1].replace("coverage.json", "coverage.log")), file=sys.stderr)
+    sys.exit(3)
 PY
