@@ -177,8 +177,8 @@ std::string_view outcomeName(Outcome o) {
   return "?";
 }
 
-CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
-                     const routes::PipelineIsa& isa) {
+CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const routes::PipelineIsa& isa,
+                     const std::function<bool(const EmittedInstruction&)>& candidate) {
   CheckResult r;
   if (isa.executables.empty()) {
     r.outcome = Outcome::NoIsa;
@@ -199,7 +199,9 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
   const std::string caseBuffer = bufferSlotName(isa.caseBuffer);
   std::vector<std::string> elsewhere, untraced;  // matches that prove nothing
   std::string pathBreak;                         // a match whose data path is not proven
-  for (const EmittedInstruction& e : r.emitted) {
+  for (std::size_t index = 0; index < r.emitted.size(); ++index) {
+    const EmittedInstruction& e = r.emitted[index];
+    if (candidate && !candidate(e)) continue;
     if (!e.decoded || !mismatchField(intended, e.inst, isa.offsetFixed).empty()) continue;
     if (e.descriptor == isa.caseBuffer) {
       const DataPathProof proof = proveEmittedDataPath(gen, isa.executables, e, isa.dataPath);
@@ -208,6 +210,7 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
         continue;
       }
       r.outcome = Outcome::Verified;
+      r.verifiedIndex = index;
       r.reason = cacheBitsNote(intended, e.inst);
       r.proven.push_back("instruction: proven: " + printOrReason(gen, e.inst) + " ; " +
                          hexWords(e.words) + " on " + bufferSlotName(*e.descriptor));

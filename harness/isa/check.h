@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -94,10 +95,12 @@ struct CheckResult {
   // Verified: what was proven, one link per line: "instruction: proven: <words> on <slot>",
   // "V#: <the route's vsharpSource>", "data path: <link>" per data-path link.
   std::vector<std::string> proven;
+  std::optional<std::size_t> verifiedIndex;  // Verified: the proven instruction, in `emitted`
 };
 
-// Throws gcn::Error as emittedBufferInstructions does.
-CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended,
-                     const routes::PipelineIsa& isa);
+// Throws gcn::Error as emittedBufferInstructions does. `candidate`, when given, limits the
+// emitted instructions that may realise the case (a saved listing's `case` line).
+CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const routes::PipelineIsa& isa,
+                     const std::function<bool(const EmittedInstruction&)>& candidate = {});
 
 }  // namespace gcnprobe::isa

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
 #include <tuple>
 
 #include "harness/isa/instruction_effects.h"
@@ -111,20 +115,33 @@ struct Analysis {
 };
 
 // The address key of a buffer instruction: its VADDR tags and its SOFFSET operand.
+// The address of a buffer instruction, as far as two instructions' addresses can be shown
+// equal: the same VADDR values and the same constant SOFFSET. A VADDR value the proof cannot
+// follow (Mixed) or an SGPR SOFFSET (its value is not traced: the register may change between
+// two instructions) makes the address equal to no other instruction's: `alone` is then the
+// instruction's index.
+constexpr std::size_t kComparable = static_cast<std::size_t>(-1);
 struct AddrKey {
   std::vector<Tag> vaddr;
   unsigned soffset = 0;
+  std::size_t alone = kComparable;
   bool operator<(const AddrKey& o) const {
-    return std::tie(vaddr, soffset) < std::tie(o.vaddr, o.soffset);
+    return std::tie(vaddr, soffset, alone) < std::tie(o.vaddr, o.soffset, o.alone);
   }
   bool operator==(const AddrKey&) const = default;
 };
 
-AddrKey keyOf(const gcn::Instruction& inst, const State& s) {
+AddrKey keyOf(gcn::Gen gen, const gcn::Instruction& inst, const State& s, std::size_t index) {
   AddrKey k;
-  for (unsigned j = 0; j < gcn::vaddrRegs(inst); ++j)
+  for (unsigned j = 0; j < gcn::vaddrRegs(inst); ++j) {
     k.vaddr.push_back(s.cur[(inst.vaddr + j) % kVgprs]);
+    if (k.vaddr.back().k == Tag::K::Mixed) k.alone = index;
+  }
   k.soffset = inst.soffset;
+  // Inline integer constants are 128..208; RDNA's NULL (gcn::nullSgprCode) reads 0.
+  const bool constant = (inst.soffset >= 128 && inst.soffset <= 208) ||
+                        (gcn::isRdna(gen) && inst.soffset == gcn::nullSgprCode(gen));
+  if (!constant) k.alone = index;
   return k;
 }
 
@@ -132,7 +149,34 @@ AddrKey keyOf(const gcn::Instruction& inst, const State& s) {
 std::optional<std::pair<AddrKey, uint32_t>> inPosition(const Analysis& a, const Tag& t) {
   if (t.k != Tag::K::Def || !a.buffer[t.insn] || !a.in[t.insn]) return std::nullopt;
   const gcn::Instruction& l = *a.buffer[t.insn];
-  return std::make_pair(keyOf(l, *a.in[t.insn]), l.offset + 4u * t.index);
+  return std::make_pair(keyOf(a.gen, l, *a.in[t.insn], t.insn), l.offset + 4u * t.index);
+}
+
+// Why an instruction that is not a decoded MUBUF/MTBUF instruction may write global memory,
+// or "" when it cannot: a buffer encoding the decoder does not know; any FLAT, GLOBAL or
+// SCRATCH instruction and any image instruction (the proof does not model them; RADV's lane
+// shaders use neither); a scalar store or atomic (SMEM opcodes 16..30 are the stores, 64 and up
+// the atomics, on GFX8-10: AMD's GCN3 and Vega ISA guides, "Scalar Memory Operations"; GFX10's
+// s_gl1_inv is 31).
+std::string otherMemoryWrite(gcn::Gen gen, std::span<const uint32_t> words) {
+  const std::optional<gcn::CodeInstruction> ci = gcn::tryScanInstruction(gen, words, 0);
+  if (!ci) return "";  // undecodable words already break the proof (indirectFlow)
+  switch (ci->cls) {
+    case gcn::CodeClass::Mubuf:
+    case gcn::CodeClass::Mtbuf:
+      return "is a buffer instruction the decoder does not know";
+    case gcn::CodeClass::Flat:
+      return "is a FLAT/GLOBAL/SCRATCH instruction, which the proof does not model";
+    case gcn::CodeClass::Mimg:
+      return "is an image instruction, which the proof does not model";
+    case gcn::CodeClass::Smem: {
+      const unsigned op = (words[0] >> 18) & 0xff;
+      if ((op >= 16 && op <= 30) || op >= 64) return "is a scalar store or atomic";
+      return "";
+    }
+    default:
+      return "";
+  }
 }
 
 // The constant a VOP operand code names: inline integers 128..208, or a literal (255).
@@ -174,10 +218,20 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           a.buffer[i] = inst;
   }
   for (std::size_t i = 0; i < n; ++i)
-    if (a.effects[i].indirectFlow) {
+    if (const std::optional<gcn::CodeInstruction> scan = gcn::tryScanInstruction(gen, words[i], 0);
+        scan && scan->dwords != words[i].size()) {
+      proof.reason = a.where(i) + " carries " + std::to_string(words[i].size()) +
+                     " words, but its encoding is " + std::to_string(scan->dwords) +
+                     ": the proof reads one instruction a line";
+      return proof;
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    if (a.effects[i].indirectFlow || a.effects[i].vectorMode) {
       proof.reason = a.where(i) +
-                     (a.effects[i].decoded ? " transfers control indirectly"
-                                           : " is no encoding the proof decodes") +
+                     (!a.effects[i].decoded     ? " is no encoding the proof decodes"
+                      : a.effects[i].vectorMode ? " sets a mode that changes what later vector "
+                                                  "instructions do (VGPR indexing or skipping)"
+                                                : " transfers control indirectly") +
                      ": the proof cannot follow the listing";
       return proof;
     }
@@ -240,29 +294,47 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   const bool takesData = gcn::writesMemory(kind);
   const unsigned regs = widestVdataRegs(gen, ci);
 
+  // 0. Memory writes: the case instruction's own, and whole-dword stores
+  // (buffer_store_dword[x2..x4]) of Out through a traced descriptor, which step 1 follows. Any
+  // other buffer instruction that writes memory breaks the proof: on Out a byte, short, D16 or
+  // format store or an atomic would put something else in the dwords the verdict reads; on In
+  // or the case's buffer it would change the inputs or the case's memory; through a descriptor
+  // the trace cannot name it could be any of them.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == c || !a.in[i]) continue;
+    if (!a.buffer[i]) {
+      if (const std::string why = otherMemoryWrite(gen, words[i]); !why.empty()) {
+        proof.reason = a.where(i) + " " + why + ": it could write Out, In or the case's buffer";
+        return proof;
+      }
+      continue;
+    }
+    if (!gcn::writesMemory(a.buffer[i]->op->kind)) continue;
+    const gcn::OpcodeInfo& op = *a.buffer[i]->op;
+    if (i >= a.traced.size() || !a.traced[i].slot) {
+      proof.reason = a.where(i) + " writes memory through a descriptor the trace cannot name" +
+                     (i < a.traced.size() ? " (" + a.traced[i].why + ")" : std::string()) +
+                     ": it could write Out, In or the case's buffer";
+      return proof;
+    }
+    const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
+                             op.memBytes == 4u * op.components;
+    if (!a.onSlot(i, *path.out)) {
+      proof.reason = a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
+                     ", which is not Out: only the case instruction may write the case's "
+                     "buffer or In";
+      return proof;
+    }
+    if (!wholeDwords) {
+      proof.reason = a.where(i) +
+                     " writes Out, and not as whole dwords: the proof models only "
+                     "buffer_store_dword[x2-x4] writing Out";
+      return proof;
+    }
+  }
+
   // 1. Results reach Out through copies, in order.
   if (returns) {
-    // What the proof models of Out's writers: whole-dword stores (buffer_store_dword[x2..x4])
-    // through a traced descriptor. Any other buffer instruction that writes memory on Out (a
-    // byte, short, D16 or format store, an atomic) or through a descriptor the trace cannot name
-    // (it could be Out's) would put something else in the Out dwords the verdict reads.
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!a.in[i] || !a.buffer[i] || !gcn::writesMemory(a.buffer[i]->op->kind)) continue;
-      const gcn::OpcodeInfo& op = *a.buffer[i]->op;
-      const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
-                               op.memBytes == 4u * op.components;
-      if (i < a.traced.size() && !a.traced[i].slot) {
-        proof.reason = a.where(i) + " writes memory through a descriptor the trace cannot name (" +
-                       a.traced[i].why + "): it could write Out";
-        return proof;
-      }
-      if (a.onSlot(i, *path.out) && !wholeDwords) {
-        proof.reason = a.where(i) +
-                       " writes Out, and not as whole dwords: the proof models only "
-                       "buffer_store_dword[x2-x4] writing Out";
-        return proof;
-      }
-    }
     const bool cmpswap =
         ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
     const unsigned results = cmpswap ? (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u) : regs;
@@ -273,10 +345,26 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       const gcn::OpKind k = a.buffer[i]->op->kind;
       if (k != gcn::OpKind::Store && k != gcn::OpKind::StoreFormat) continue;
       const gcn::Instruction& st = *a.buffer[i];
-      const AddrKey key = keyOf(st, *a.in[i]);
+      const AddrKey key = keyOf(gen, st, *a.in[i], i);
       const unsigned m = widestVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
       for (unsigned j = 0; j < m; ++j)
         out[{key, st.offset + 4u * j}].push_back({a.in[i]->cur[(st.vdata + j) % kVgprs], i});
+    }
+    // An Out address the proof cannot compare (see AddrKey) may be any other store's: with more
+    // than one Out store, one of them could overwrite a result component.
+    std::set<std::size_t> outStores;
+    std::optional<std::size_t> incomparable;
+    for (const auto& [slot, tags] : out)
+      for (const auto& [t, i] : tags) {
+        outStores.insert(i);
+        if (slot.first.alone != kComparable) incomparable = slot.first.alone;
+      }
+    if (incomparable && outStores.size() > 1) {
+      proof.reason = a.where(*incomparable) +
+                     " stores to Out at an address the proof cannot compare with the other Out "
+                     "stores' (a VADDR value it cannot follow, or an SGPR SOFFSET): it may "
+                     "overwrite a result";
+      return proof;
     }
     std::vector<std::string> breaks;
     std::vector<std::pair<unsigned, std::size_t>> missing;  // component, its entry in breaks

@@ -32,14 +32,21 @@ void addRead(VgprEffects& e, int operand) {
   if (operand >= 256) e.reads.push_back(static_cast<unsigned>(operand - 256));
 }
 
+// `widest`: how many registers from `first` an opcode the tables do not know may write; 0 for
+// any VGPR (a VALU opcode may write more than its destination: a swap writes its source too,
+// as GFX11's v_swap_b16 does, which llvm-mc 15 does not know; a relative move any VGPR).
 void setWrite(VgprEffects& e, unsigned first, const gcn::VgprOpInfo* info, unsigned widest) {
   e.writeFirst = first;
   if (info != nullptr) {
     e.name = std::string(info->mnemonic);
     e.writeCount = info->dstVgprs;
-  } else {
-    e.writeCount = widest;
-    e.writeWidthKnown = false;
+    return;
+  }
+  e.writeWidthKnown = false;
+  e.writeCount = widest;
+  if (widest == 0) {
+    e.writeFirst = 0;
+    e.writeCount = 256;
   }
 }
 
@@ -132,7 +139,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     if (carryToExec) e.exec = VgprEffects::Exec::Changes;
     return;
   }
-  setWrite(e, vdst, info, 4);
+  setWrite(e, vdst, info, 0);
   if (carryToExec) e.exec = VgprEffects::Exec::Changes;
   // Writes relative to M0 (VGPR[VDST + M0]; v_swaprel_b32 also VGPR[SRC0 + M0]): M0 is not
   // followed, so they may write any VGPR.
@@ -173,7 +180,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
 
 // RDNA packed math (VOP3P: [31:24] = 0xcc, OP [22:16], VDST [7:0], sources in the second
 // dword). Every write is counted as a new value; the width comes from the VGPR table's VOP3P
-// rows where it has them, else the widest (GFX11's v_wmma_* write 8).
+// rows where it has them; an opcode they lack may write any VGPR.
 void vop3p(gcn::Gen gen, std::span<const uint32_t> w, VgprEffects& e) {
   const uint32_t w0 = w[0];
   e.modifiers = true;
@@ -182,7 +189,7 @@ void vop3p(gcn::Gen gen, std::span<const uint32_t> w, VgprEffects& e) {
              static_cast<int>((w[1] >> 18) & 0x1ff)};
   for (int s : e.src)
     addRead(e, s);
-  setWrite(e, w0 & 0xff, gcn::findVgprOp(gen, gcn::VgprClass::Vop3p, (w0 >> 16) & 0x7f), 8);
+  setWrite(e, w0 & 0xff, gcn::findVgprOp(gen, gcn::VgprClass::Vop3p, (w0 >> 16) & 0x7f), 0);
   if (!e.writeWidthKnown) e.name = "vop3p";
 }
 
@@ -234,6 +241,7 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
       if (m.empty() || m == "s_setpc_b64" || m == "s_swappc_b64" || m == "s_rfe_b64" ||
           m == "s_cbranch_join")
         e.indirectFlow = true;
+      if (m == "s_set_gpr_idx_idx") e.vectorMode = true;
       // SGPR[SDST + M0]: any SGPR, EXEC included (M0 is not followed).
       if (startsWith(m, "s_movreld_")) e.exec = VgprEffects::Exec::Changes;
       if (startsWith(m, "s_and_saveexec_"))
@@ -269,6 +277,24 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
         e.exec = VgprEffects::Exec::Changes;
       }
       if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
+      // s_setreg* of the MODE register (hwreg 1) over bit 28 (VSKIP, GFX6-9) or 27
+      // (GPR_IDX_EN, GFX8/9): SIMM16 = ID [5:0], OFFSET [10:6], SIZE - 1 [15:11] (AMD's GCN3
+      // and Vega ISA guides, S_SETREG_B32 and the MODE register).
+      if (!gcn::isRdna(gen) && (m == "s_setreg_b32" || m == "s_setreg_imm32_b32")) {
+        const unsigned id = w0 & 0x3f, offset = (w0 >> 6) & 0x1f, size = ((w0 >> 11) & 0x1f) + 1;
+        const auto covers = [&](unsigned bit) { return bit >= offset && bit < offset + size; };
+        if (id == 1 && (covers(27) || covers(28))) e.vectorMode = true;
+      }
+      return;
+    }
+    case gcn::CodeClass::Sopc: {
+      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f);
+      if (m == "s_setvskip" || m == "s_set_gpr_idx_on") e.vectorMode = true;
+      return;
+    }
+    case gcn::CodeClass::Sopp: {
+      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f);
+      if (m == "s_set_gpr_idx_mode") e.vectorMode = true;
       return;
     }
     case gcn::CodeClass::Smrd: {

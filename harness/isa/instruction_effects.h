@@ -4,9 +4,10 @@
 // whether it only moves a value (v_mov_b32 without modifiers, v_swap_b32), and what it does to
 // EXEC. Register widths come from the opcode tables (reference/vgpr_table.h for VALU and DS,
 // reference/opcodes.h for MUBUF/MTBUF, reference/scalar_table.h for scalar control flow and
-// EXEC); a width the tables cannot give is marked unknown and
-// the decoder then assumes the widest write the encoding allows, so a proof built on these
-// effects can be too strict, never too lenient.
+// EXEC); a width the tables cannot give is marked unknown and the decoder then assumes the
+// widest write the encoding allows (for a VALU opcode the tables lack: any VGPR, since a swap
+// also writes its source), so a proof built on these effects can be too strict, never too
+// lenient.
 //
 // The forward data-flow driver below is shared by the descriptor trace (SGPRs) and the
 // data-path proof (VGPRs): blocks come from the SOPP branches, states are merged where paths
@@ -70,6 +71,11 @@ struct VgprEffects {
   Exec exec = Exec::Keeps;
   // s_setpc/s_swappc/s_rfe, s_cbranch_join/s_cbranch_g_fork/s_cbranch_i_fork
   bool indirectFlow = false;
+  // A mode that changes what later vector instructions do, which the proofs do not model:
+  // s_set_gpr_idx_on/_idx/_mode (GFX8/9: VGPR operands indexed by M0 or an SGPR),
+  // s_setvskip (GFX6-9: vector instructions skipped while set), and s_setreg of the MODE
+  // register's VSKIP or GPR_IDX_EN bit.
+  bool vectorMode = false;
   // VOP1/VOP2/VOP3 operand codes (9-bit: 0-255 scalar/constant, 256+n = vn; -1 = none), for
   // recognising an address formula; `modifiers`: ABS/NEG/OMOD/CLAMP, SDWA or DPP present.
   std::array<int, 3> src{-1, -1, -1};
@@ -94,10 +100,11 @@ unsigned widestVdataRegs(gcn::Gen gen, const gcn::Instruction& inst);
 VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words);
 
 // Forward data flow over a listing. `in[i]` is the state before instruction i (empty:
-// unreachable); in[0] is seeded by the caller. `transfer(i, cls, state)` applies instruction i
-// (cls empty: words of no known encoding); `merge(into, from)` joins `from` into an existing
-// state and returns whether it changed. A branch into the middle of an instruction or out of
-// the code makes `unknownAll(state)` flow into every reachable instruction.
+// unreachable); in[0] is seeded by the caller.
+// `transfer(i, cls, state)` applies instruction i (cls empty: words of no known encoding);
+// `merge(into, from)` joins `from` into an existing state and returns whether it changed. A
+// branch into the middle of an instruction or out of the code makes `unknownAll(state)` flow
+// into every reachable instruction.
 template <class State, class Transfer, class Merge, class UnknownAll>
 void forwardFlow(gcn::Gen gen, std::span<const std::vector<uint32_t>> instructions,
                  std::vector<std::optional<State>>& in, Transfer transfer, Merge merge,

@@ -1,6 +1,7 @@
 #include "harness/isa/saved_listing.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ namespace {
 
 constexpr std::string_view kRoutes[] = {"texel", "storage", "atomic", "raw", "vertex", "binary"};
 constexpr std::string_view kStageMark = "--- stage ";
+constexpr std::size_t kMaxExecutables = 8;
 
 // Runs of blanks as one blank, trimmed: `case` and the driver's padded text compare alike.
 std::string squeezeBlanks(std::string_view text) {
@@ -77,6 +79,12 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
     const std::string_view t = gcn::trimSpace(lines[i]);
     if (std::optional<vk::ExecutableIsa> exe = stageMark(t, gcn::Place{s.source, lineNo, 0})) {
       inListing = true;
+      // A pipeline has at most one executable per stage (6 in Vulkan 1.0's graphics and
+      // compute pipelines); executables are told apart by name.
+      if (s.executables.size() == kMaxExecutables)
+        fail(lineNo, "more than " + std::to_string(kMaxExecutables) + " stage lines");
+      for (const vk::ExecutableIsa& other : s.executables)
+        if (other.name == exe->name) fail(lineNo, "a second executable named '" + exe->name + "'");
       s.executables.push_back(std::move(*exe));
       current = static_cast<int>(s.executables.size()) - 1;
       continue;
@@ -127,6 +135,15 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
     }
     throw gcn::Error("unreachable");
   };
+  if (genValue) {
+    const gcn::Chip& g = chipOf(*genValue, genLine);
+    std::string lower = *genValue;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (lower != gcn::genName(g.gen))
+      fail(genLine, "gen = " + *genValue + ": a generation is written gfx6, gfx7, gfx8, gfx9, " +
+                        "gfx10, gfx10.3 or gfx11 (a chip goes in 'chip =')");
+  }
   if (chipValue) {
     s.chip = &chipOf(*chipValue, chipLine);
     if (genValue && chipOf(*genValue, genLine).gen != s.chip->gen)
@@ -145,6 +162,10 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
     const bool vertex = s.route == "vertex";
     exe.stages = vertex ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_COMPUTE_BIT;
     exe.name = vertex ? "Vertex Shader" : "Compute Shader";
+    for (const vk::ExecutableIsa& other : s.executables)
+      if (other.name == exe.name)
+        fail(0,
+             "the lines before the first stage line and a stage line both name '" + exe.name + "'");
     s.executables.insert(s.executables.begin(), std::move(exe));
     for (int& o : owner)
       if (o >= 0) ++o;
@@ -174,17 +195,21 @@ SavedProof proveSavedListing(const SavedListing& s) {
   pisa.executables = s.executables;
   const std::vector<EmittedInstruction> emitted =
       emittedBufferInstructions(gen, pisa.executables, legacyVs);
+  std::vector<std::vector<AsmInstruction>> code;  // per executable, for line numbers
+  for (const vk::ExecutableIsa& exe : s.executables)
+    code.push_back(parseAcoAssembly(exe.assembly, s.source));
   const auto lineOf = [&](const EmittedInstruction& e) {
-    for (const vk::ExecutableIsa& exe : s.executables)
-      if (exe.name == e.executable) {
-        const std::vector<AsmInstruction> code = parseAcoAssembly(exe.assembly, s.source);
-        if (e.listingIndex < code.size()) return code[e.listingIndex].line;
-      }
+    for (std::size_t k = 0; k < s.executables.size(); ++k)
+      if (s.executables[k].name == e.executable && e.listingIndex < code[k].size())
+        return code[k][e.listingIndex].line;
     return 0;
+  };
+  const auto selects = [&](const EmittedInstruction& e) {
+    return squeezeBlanks(e.driverText).rfind(s.caseText, 0) == 0;
   };
   std::vector<const EmittedInstruction*> selected;
   for (const EmittedInstruction& e : emitted)
-    if (squeezeBlanks(e.driverText).rfind(s.caseText, 0) == 0) selected.push_back(&e);
+    if (selects(e)) selected.push_back(&e);
   if (selected.empty()) {
     out.reason = "no buffer instruction of the listing starts with '" + s.caseText + "'";
     if (emitted.empty()) {
@@ -228,8 +253,14 @@ SavedProof proveSavedListing(const SavedListing& s) {
     shape.executables = std::move(pisa.executables);
     pisa = std::move(shape);
   }
-  const CheckResult check = checkIsa(gen, intended, pisa);
+  // Only the selected instructions may be the case's (another with the same fields, such as an
+  // In load of the same opcode, is not what `case` names).
+  const CheckResult check = checkIsa(gen, intended, pisa, selects);
   out.proven = check.outcome == Outcome::Verified;
+  if (out.proven && check.verifiedIndex && *check.verifiedIndex < check.emitted.size()) {
+    const EmittedInstruction& proven = check.emitted[*check.verifiedIndex];
+    out.instruction = proven.driverText + " (line " + std::to_string(lineOf(proven)) + ")";
+  }
   if (out.proven) {
     out.links = check.proven;
     if (!check.reason.empty()) out.links.push_back("note: " + check.reason);

@@ -213,6 +213,128 @@ TEST(DataPath, OutWritersOtherThanWholeDwordStoresBreakTheProof) {
   }
 }
 
+// Only the case instruction and whole-dword Out stores may write memory: a store to In before
+// the case reads it, a store over the case's own buffer, a scalar store and a FLAT store (which
+// could write anything) break the proof; a scalar cache write-back does not. Encodings: llvm-mc
+// 14 -mcpu=tonga.
+TEST(DataPath, OtherMemoryWritesBreakTheProof) {
+  const struct {
+    std::string beforeLoad, beforeStore, want;
+  } edits[] = {
+      {"\tbuffer_store_dword v2, v1, s[4:7], 0 offen ; e0701000 80010201\n", "",
+       "(listing line 14) writes set 0 binding 1, which is not Out"},
+      {"", "\tbuffer_store_dword v2, v1, s[8:11], 0 idxen ; e0702000 80020201\n",
+       "(listing line 18) writes set 0 binding 0, which is not Out"},
+      {"", "\ts_store_dword s0, s[2:3], 0x0 ; c0420001 00000000\n",
+       "(listing line 18) is a scalar store or atomic"},
+      {"", "\tflat_store_dword v[0:1], v2 ; dc700000 00000200\n",
+       "(listing line 18) is a FLAT/GLOBAL/SCRATCH instruction"},
+  };
+  for (const auto& e : edits) {
+    SCOPED_TRACE(e.want);
+    const DataPathProof p = prove(Gen::Gfx8, texelLoad(e.beforeLoad, e.beforeStore),
+                                  VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+    EXPECT_FALSE(p.proven);
+    EXPECT_NE(p.reason.find(e.want), std::string::npos) << p.reason;
+  }
+  // After the Out store: the descriptor trace counts an SMEM instruction's SDATA as written,
+  // so before it the trace of Out's descriptor would be lost.
+  const DataPathProof wb =
+      prove(Gen::Gfx8,
+            texelLoad("", "", std::string(kTexelLoadStore) + "\ts_dcache_wb ; c0840000 00000000\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_TRUE(wb.proven) << wb.reason;
+}
+
+// Two addresses are one only when the proof can show it: two Out stores through different
+// values it cannot follow (Mixed: each set on one path only), or through one SGPR SOFFSET that
+// changes between them, are not the route's one Out slot. Encodings: llvm-mc 14 -mcpu=tonga.
+TEST(DataPath, AddressesTheProofCannotShowEqualAreNotOneSlot) {
+  const std::string mixed =
+      "\ts_cbranch_scc0 BB3 ; bf840002\n"
+      "\tv_add_u32_e32 v5, vcc, 4, v0 ; 320a0084\n"
+      "\tv_add_u32_e32 v6, vcc, 8, v0 ; 320c0088\n"
+      "BB3:\n"
+      "\tbuffer_store_dword v2, v5, s[0:3], 0 offen ; e0701000 80000205\n"
+      "\tbuffer_store_dword v3, v6, s[0:3], 0 offen offset:4 ; e0701004 80000306\n";
+  const std::string sgpr =
+      "\tbuffer_store_dword v2, v0, s[0:3], s9 offen ; e0701000 09000200\n"
+      "\ts_add_u32 s9, s9, 4 ; 80098409\n"
+      "\tbuffer_store_dword v3, v0, s[0:3], s9 offen offset:4 ; e0701004 09000300\n";
+  for (const std::string& store : {mixed, sgpr}) {
+    SCOPED_TRACE(store);
+    const DataPathProof p = prove(Gen::Gfx8, texelLoad("", "", store), VK_SHADER_STAGE_COMPUTE_BIT,
+                                  lanePath(), kTexelCase);
+    EXPECT_FALSE(p.proven);
+    EXPECT_NE(p.reason.find("stores to Out at an address the proof cannot compare with the "
+                            "other Out stores'"),
+              std::string::npos)
+        << p.reason;
+  }
+}
+
+// An incomparable address may be any other store's: a dwordx2 of the results and a dword of
+// something else, both through SGPR SOFFSET s9, may write the same Out dword.
+TEST(DataPath, AnIncomparableOutAddressMayOverwriteAResult) {
+  const DataPathProof p =
+      prove(Gen::Gfx8,
+            texelLoad("", "",
+                      "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], s9 offen ; e0741000 09000200\n"
+                      "\tbuffer_store_dword v4, v0, s[0:3], s9 offen ; e0701000 09000400\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("it may overwrite a result"), std::string::npos) << p.reason;
+}
+
+// Words beyond one instruction on a line would run unseen: a listing line carries exactly one
+// instruction's words.
+TEST(DataPath, ALineWithMoreWordsThanItsInstructionBreaksTheProof) {
+  const DataPathProof p = prove(
+      Gen::Gfx8,
+      texelLoad("", "", std::string(kTexelLoadStore) + "\ts_nop 0 ; bf800000 e0701000 80000400\n"),
+      VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("'s_nop 0' (listing line 19) carries 3 words, but its encoding is 1"),
+            std::string::npos)
+      << p.reason;
+}
+
+// Modes that change what later vector instructions do break the proof: with
+// s_set_gpr_idx_on (GFX8/9) `v_mov_b32 v2, v2` reads v[2 + the index], no copy; s_setvskip
+// skips vector instructions (the Out store among them).
+TEST(DataPath, VectorModesBreakTheProof) {
+  const std::string idx =
+      "\ts_set_gpr_idx_on s2, gpr_idx(SRC0) ; bf110102\n"
+      "\tv_mov_b32_e32 v2, v2 ; 7e040302\n"
+      "\ts_set_gpr_idx_off ; bf9c0000\n";
+  const std::string skip = "\ts_setvskip s2, 0 ; bf108002\n";
+  // The MODE register's VSKIP bit (28) set directly; llvm-mc 14 -mcpu=tonga.
+  const std::string setreg =
+      "\ts_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1 ; ba000701 00000001\n";
+  for (const std::string& edit : {idx, skip, setreg}) {
+    SCOPED_TRACE(edit);
+    const DataPathProof p =
+        prove(Gen::Gfx8, texelLoad("", edit), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+    EXPECT_FALSE(p.proven);
+    EXPECT_NE(p.reason.find("(listing line 18) sets a mode that changes what later vector "
+                            "instructions do"),
+              std::string::npos)
+        << p.reason;
+  }
+  // Other MODE bits (the float modes, bits 0-3) change no VGPR operand; without the mode the
+  // same v_mov_b32 is a copy.
+  const DataPathProof fp =
+      prove(Gen::Gfx8,
+            texelLoad("", "",
+                      std::string(kTexelLoadStore) +
+                          "\ts_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 1 ; ba001801 00000001\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+  EXPECT_TRUE(fp.proven) << fp.reason;
+  EXPECT_TRUE(prove(Gen::Gfx8, texelLoad("", "\tv_mov_b32_e32 v2, v2 ; 7e040302\n"),
+                    VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase)
+                  .proven);
+}
+
 // A copy chain through another block (reached by a branch) keeps the value.
 TEST(DataPath, CopyChainAcrossBlocksIsProven) {
   const std::string listing =
@@ -530,6 +652,19 @@ TEST(DataPath, RdnaStorageLoadIsProvenAndARewriteIsCaught) {
   }
 }
 
+// An opcode the VGPR table does not know may write any VGPR: GFX11's v_swap_b16 (VOP1 0x66;
+// llvm-mc 15 does not know it; LLVM's VOP1Instructions.td, and 7e0acd81 decodes as
+// "v_swap_b16 v5.l, v1.h" in public RDNA3 decoder tests) writes its source v1, the result.
+TEST(DataPath, AnOpcodeTheTablesLackMayWriteAnyVgpr) {
+  std::string listing =
+      std::string(kNavi31StorageHead) + "\tv_swap_b16 v5, v1 ; 7e0acd01\n" + kNavi31StorageTail;
+  listing.replace(listing.find("bfa5000f"), 8, "bfa50010");
+  const DataPathProof p = prove(Gen::Gfx11, listing, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(),
+                                "buffer_load_b32 v1, v1, s[8:11]");
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("'v_swap_b16 v5, v1'"), std::string::npos) << p.reason;
+}
+
 // GFX11 VOPD: a v_dual_mov_b32 pair moving the result to v3 before the store is a copy; the
 // proof follows it, and the store of v3 reaches Out.
 TEST(DataPath, Gfx11VopdCopyIsFollowed) {
@@ -624,6 +759,15 @@ TEST(SavedListing, MalformedFilesAreErrorsNamingTheLine) {
       {"chip = tonga\nroute = texel\ncase = b\nBB0:\n\tv_nop\n", "case.lst:5:"},
       {"chip = tonga\nroute = texel\ncase = b\n--- stage pixel ---\n" + listing,
        "case.lst:4: stage line names no known stage ('pixel'"},
+      {"gen = tonga\nroute = texel\ncase = b\n" + listing,
+       "case.lst:1: gen = tonga: a generation is written gfx6"},
+      {"chip = tonga\nroute = texel\ncase = b\n--- stage compute (the driver calls it 'A') "
+       "---\n" +
+           listing + "--- stage compute (the driver calls it 'A') ---\n" + listing,
+       "a second executable named 'A'"},
+      {"chip = tonga\nroute = texel\ncase = b\n" + listing +
+           "--- stage compute (the driver calls it 'Compute Shader') ---\n" + listing,
+       "both name 'Compute Shader'"},
   };
   for (const auto& b : bad) {
     SCOPED_TRACE(b.want);
