@@ -300,6 +300,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   // format store or an atomic would put something else in the dwords the verdict reads; on In
   // or the case's buffer it would change the inputs or the case's memory; through a descriptor
   // the trace cannot name it could be any of them.
+  std::vector<std::string> assumed;  // links that hold only by the route's word
   for (std::size_t i = 0; i < n; ++i) {
     if (i == c || !a.in[i]) continue;
     if (!a.buffer[i]) {
@@ -320,6 +321,12 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
                              op.memBytes == 4u * op.components;
     if (!a.onSlot(i, *path.out)) {
+      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in))) {
+        assumed.push_back(a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
+                          ": assumed not to run (the route keeps the push constant it is "
+                          "behind 0)");
+        continue;
+      }
       proof.reason = a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
                      ", which is not Out: only the case instruction may write the case's "
                      "buffer or In";
@@ -548,6 +555,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   if (ci.soffset < 128)
     proof.links.push_back("SOFFSET s" + std::to_string(ci.soffset) + " assumed to hold the " +
                           "route's value (SGPR values are not traced)");
+  proof.links.insert(proof.links.end(), assumed.begin(), assumed.end());
   proof.proven = true;
   return proof;
 }

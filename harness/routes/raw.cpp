@@ -36,20 +36,17 @@ VkDescriptorType caseDescriptorType(Binding b) {
   }
 }
 
-// The SOFFSET form: a dword load (DWORD, DWORDX2, DWORDX4) through an SSBO with SOFFSET in an
-// SGPR and neither OFFEN nor IDXEN (shaders/storage_access.comp with SOFFSET_PC: the byte
-// address is a push constant, the same in every lane).
-bool soffsetForm(const gcn::Instruction& in) {
-  return in.op != nullptr && in.op->kind == gcn::OpKind::Load && in.soffset < 104 && !in.offen &&
-         !in.idxen && hasShaderVariant("storage_soffset_" + std::string(in.op->mnemonic).substr(7));
-}
-
 // The SOFFSET value the case's instruction reads (its SGPR in the wave state).
 uint32_t soffsetValue(const DeviceCase& c) {
   return gcn::addressInputs(c.inst, c.state).soffset;
 }
 
 }  // namespace
+
+bool rawSoffsetForm(const gcn::Instruction& in) {
+  return in.op != nullptr && in.op->kind == gcn::OpKind::Load && in.soffset < 104 && !in.offen &&
+         !in.idxen && hasShaderVariant("storage_soffset_" + std::string(in.op->mnemonic).substr(7));
+}
 
 std::string rawFormProblem(const DeviceCase& c) {
   const gcn::Instruction& in = c.inst;
@@ -61,7 +58,7 @@ std::string rawFormProblem(const DeviceCase& c) {
     return std::string(op.mnemonic) + " has no data access: no lane shader emits it";
   if (op.d16 || op.ldsData || in.lds || in.tfe || in.addr64)
     return "D16, LDS, TFE and ADDR64 forms come from no lane shader";
-  const bool soffset = soffsetForm(in);
+  const bool soffset = rawSoffsetForm(in);
   if (in.soffset != 128 && !soffset)
     return "SOFFSET other than the inline constant 0: an SGPR SOFFSET comes only from the "
            "SOFFSET form, buffer_load_dword/_dwordx2/_dwordx4 through an SSBO with neither "
@@ -102,14 +99,15 @@ std::unique_ptr<vk::ComputePipeline> makeRawPipeline(vk::Context& ctx, const Dev
   const uint32_t spec[] = {c.inst.offset};
   const bool ssbo = c.binding == Binding::StorageBuffer;
   return std::make_unique<vk::ComputePipeline>(
-      ctx, shaderVariant(variant), bindings, soffsetForm(c.inst) ? 8u : 0u,
+      ctx, shaderVariant(variant), bindings, rawSoffsetForm(c.inst) ? 8u : 0u,
       ctx.features().pipelineExecutableInfo,
       ssbo ? std::span<const uint32_t>(spec) : std::span<const uint32_t>(), true);
 }
 
 // What the raw route pushes: the SOFFSET form's SOFFSET value and a 0.
 std::vector<uint32_t> rawPushConstants(const DeviceCase& c) {
-  return soffsetForm(c.inst) ? std::vector<uint32_t>{soffsetValue(c), 0} : std::vector<uint32_t>{};
+  return rawSoffsetForm(c.inst) ? std::vector<uint32_t>{soffsetValue(c), 0}
+                                : std::vector<uint32_t>{};
 }
 
 class RawRoute final : public Route {
@@ -241,7 +239,7 @@ std::string rawVariant(const DeviceCase& c) {
     case gcn::OpKind::StoreFormat:
       return texelVariant(shape, true);
     case gcn::OpKind::Load:
-      if (soffsetForm(c.inst))
+      if (rawSoffsetForm(c.inst))
         return "storage_soffset_" + std::string(c.inst.op->mnemonic).substr(7);
       return storageVariant(shape);
     case gcn::OpKind::Store:

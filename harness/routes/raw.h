@@ -40,6 +40,12 @@ std::string rawFormProblem(const DeviceCase& c);
 // storage or atomic route's variant for the same binding), "" when none has it.
 std::string rawVariant(const DeviceCase& c);
 
+// The SOFFSET form: a dword load (DWORD, DWORDX2, DWORDX4) through an SSBO with SOFFSET in an
+// SGPR and neither OFFEN nor IDXEN (shaders/storage_access.comp with SOFFSET_PC: the byte
+// address is a push constant, the same in every lane). Its shader also holds a store to the
+// case's buffer behind `if (never != 0)`, a push constant the route sets to 0.
+bool rawSoffsetForm(const gcn::Instruction& in);
+
 // Guard bytes the raw route keeps on both sides of what a case may reach.
 inline constexpr uint64_t kRawGuard = 256;
 

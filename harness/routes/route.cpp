@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/routes/raw.h"
 #include "reference/error.h"
 #include "shaders/embedded.h"
 
@@ -28,12 +29,15 @@ PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c, std:
   const BufferSlot binding0{BufferSlot::Kind::DescriptorSet, 0, 0};
   if (route == "texel" || route == "storage" || route == "atomic")
     return {{}, true, binding0, laneShaderDataPath(c), kDriverVSharpSource};
-  if (route == "raw")  // the V# is read from the descriptor buffer at binding 0's offset
+  if (route == "raw") {  // the V# is read from the descriptor buffer at binding 0's offset
+    DataPath path = laneShaderDataPath(c);
+    path.guardedCaseStores = rawSoffsetForm(c.inst);
     return {{},
             true,
             binding0,
-            laneShaderDataPath(c),
+            path,
             "proven: written by gcnprobe into the descriptor buffer (raw V# route)"};
+  }
   if (route == "vertex") {
     // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...));
     // In (idx, enabled) is set 0 binding 0, Out binding 1 (shaders/vertex_fetch.vert). The

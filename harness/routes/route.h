@@ -118,6 +118,10 @@ struct DataPath {
   // template hosting buffer_store_lds_dword): the template instruction's VDATA is not the
   // case's, and the LDS fill is recorded as assumed.
   bool dataFromLds = false;
+  // The shader also stores to the case's buffer behind a branch on a push constant the route
+  // keeps 0 (the raw route's SOFFSET form, harness/routes/raw.h): the proof cannot see that
+  // value, so such stores are recorded as assumed not to run instead of breaking it.
+  bool guardedCaseStores = false;
 };
 
 // The data path of the lane shaders (texel_*.comp, storage_access.comp, atomic_*.comp): set 0

@@ -246,6 +246,26 @@ TEST(DataPath, OtherMemoryWritesBreakTheProof) {
   EXPECT_TRUE(wb.proven) << wb.reason;
 }
 
+// The raw route's SOFFSET form guards a store to the case's buffer with a push constant it keeps
+// 0: with DataPath::guardedCaseStores such a store is an assumed link, not a break; a store to In
+// still breaks the proof.
+TEST(DataPath, AGuardedStoreToTheCasesBufferIsAnAssumedLink) {
+  DataPath path = lanePath();
+  path.guardedCaseStores = true;
+  const DataPathProof p =
+      prove(Gen::Gfx8,
+            texelLoad("", "\tbuffer_store_dword v2, v1, s[8:11], 0 idxen ; e0702000 80020201\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, path, kTexelCase);
+  ASSERT_TRUE(p.proven) << p.reason;
+  EXPECT_EQ(p.links.back(),
+            "'buffer_store_dword v2, v1, s[8:11], 0 idxen' (listing line 18) writes set 0 binding "
+            "0: assumed not to run (the route keeps the push constant it is behind 0)");
+  const DataPathProof in = prove(
+      Gen::Gfx8, texelLoad("\tbuffer_store_dword v2, v1, s[4:7], 0 offen ; e0701000 80010201\n"),
+      VK_SHADER_STAGE_COMPUTE_BIT, path, kTexelCase);
+  EXPECT_FALSE(in.proven);
+}
+
 // Two addresses are one only when the proof can show it: two Out stores through different
 // values it cannot follow (Mixed: each set on one path only), or through one SGPR SOFFSET that
 // changes between them, are not the route's one Out slot. Encodings: llvm-mc 14 -mcpu=tonga.
