@@ -117,6 +117,15 @@ std::string texelLoad(const std::string& beforeLoad = "", const std::string& bef
 
 constexpr const char* kTexelCase = "buffer_load_format_xy";
 
+// Proves a tonga lane-shader listing with the texel load as the case and expects the proof to
+// break with a reason that contains `want`.
+void expectBreak(const std::string& listing, const std::string& want,
+                 const DataPath& path = lanePath()) {
+  const DataPathProof p = prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, path, kTexelCase);
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find(want), std::string::npos) << p.reason;
+}
+
 TEST(DataPath, TexelLoadStraightToOutIsProven) {
   const DataPathProof p =
       prove(Gen::Gfx8, texelLoad(), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
@@ -206,10 +215,7 @@ TEST(DataPath, OutWritersOtherThanWholeDwordStoresBreakTheProof) {
   };
   for (const auto& e : edits) {
     SCOPED_TRACE(e.want);
-    const DataPathProof p = prove(Gen::Gfx8, texelLoad("", e.beforeStore, e.store),
-                                  VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
-    EXPECT_FALSE(p.proven);
-    EXPECT_NE(p.reason.find(e.want), std::string::npos) << p.reason;
+    expectBreak(texelLoad("", e.beforeStore, e.store), e.want);
   }
 }
 
@@ -232,10 +238,7 @@ TEST(DataPath, OtherMemoryWritesBreakTheProof) {
   };
   for (const auto& e : edits) {
     SCOPED_TRACE(e.want);
-    const DataPathProof p = prove(Gen::Gfx8, texelLoad(e.beforeLoad, e.beforeStore),
-                                  VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
-    EXPECT_FALSE(p.proven);
-    EXPECT_NE(p.reason.find(e.want), std::string::npos) << p.reason;
+    expectBreak(texelLoad(e.beforeLoad, e.beforeStore), e.want);
   }
   // After the Out store: the descriptor trace counts an SMEM instruction's SDATA as written,
   // so before it the trace of Out's descriptor would be lost.
@@ -283,40 +286,27 @@ TEST(DataPath, AddressesTheProofCannotShowEqualAreNotOneSlot) {
       "\tbuffer_store_dword v3, v0, s[0:3], s9 offen offset:4 ; e0701004 09000300\n";
   for (const std::string& store : {mixed, sgpr}) {
     SCOPED_TRACE(store);
-    const DataPathProof p = prove(Gen::Gfx8, texelLoad("", "", store), VK_SHADER_STAGE_COMPUTE_BIT,
-                                  lanePath(), kTexelCase);
-    EXPECT_FALSE(p.proven);
-    EXPECT_NE(p.reason.find("stores to Out at an address the proof cannot compare with the "
-                            "other Out stores'"),
-              std::string::npos)
-        << p.reason;
+    expectBreak(texelLoad("", "", store),
+                "stores to Out at an address the proof cannot compare with the other Out "
+                "stores'");
   }
 }
 
 // An incomparable address may be any other store's: a dwordx2 of the results and a dword of
 // something else, both through SGPR SOFFSET s9, may write the same Out dword.
 TEST(DataPath, AnIncomparableOutAddressMayOverwriteAResult) {
-  const DataPathProof p =
-      prove(Gen::Gfx8,
-            texelLoad("", "",
-                      "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], s9 offen ; e0741000 09000200\n"
-                      "\tbuffer_store_dword v4, v0, s[0:3], s9 offen ; e0701000 09000400\n"),
-            VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
-  EXPECT_FALSE(p.proven);
-  EXPECT_NE(p.reason.find("it may overwrite a result"), std::string::npos) << p.reason;
+  expectBreak(texelLoad("", "",
+                        "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], s9 offen ; e0741000 09000200\n"
+                        "\tbuffer_store_dword v4, v0, s[0:3], s9 offen ; e0701000 09000400\n"),
+              "it may overwrite a result");
 }
 
 // Words beyond one instruction on a line would run unseen: a listing line carries exactly one
 // instruction's words.
 TEST(DataPath, ALineWithMoreWordsThanItsInstructionBreaksTheProof) {
-  const DataPathProof p = prove(
-      Gen::Gfx8,
+  expectBreak(
       texelLoad("", "", std::string(kTexelLoadStore) + "\ts_nop 0 ; bf800000 e0701000 80000400\n"),
-      VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
-  EXPECT_FALSE(p.proven);
-  EXPECT_NE(p.reason.find("'s_nop 0' (listing line 19) carries 3 words, but its encoding is 1"),
-            std::string::npos)
-      << p.reason;
+      "'s_nop 0' (listing line 19) carries 3 words, but its encoding is 1");
 }
 
 // Modes that change what later vector instructions do break the proof: with
@@ -333,13 +323,9 @@ TEST(DataPath, VectorModesBreakTheProof) {
       "\ts_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1 ; ba000701 00000001\n";
   for (const std::string& edit : {idx, skip, setreg}) {
     SCOPED_TRACE(edit);
-    const DataPathProof p =
-        prove(Gen::Gfx8, texelLoad("", edit), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
-    EXPECT_FALSE(p.proven);
-    EXPECT_NE(p.reason.find("(listing line 18) sets a mode that changes what later vector "
-                            "instructions do"),
-              std::string::npos)
-        << p.reason;
+    expectBreak(texelLoad("", edit),
+                "(listing line 18) sets a mode that changes what later vector "
+                "instructions do");
   }
   // Other MODE bits (the float modes, bits 0-3) change no VGPR operand; without the mode the
   // same v_mov_b32 is a copy.
