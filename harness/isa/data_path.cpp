@@ -114,7 +114,6 @@ struct Analysis {
   }
 };
 
-// The address key of a buffer instruction: its VADDR tags and its SOFFSET operand.
 // The address of a buffer instruction, as far as two instructions' addresses can be shown
 // equal: the same VADDR values and the same constant SOFFSET. A VADDR value the proof cannot
 // follow (Mixed) or an SGPR SOFFSET (its value is not traced: the register may change between
@@ -158,10 +157,9 @@ std::optional<std::pair<AddrKey, uint32_t>> inPosition(const Analysis& a, const 
 // shaders use neither); a scalar store or atomic (SMEM opcodes 16..30 are the stores, 64 and up
 // the atomics, on GFX8-10: AMD's GCN3 and Vega ISA guides, "Scalar Memory Operations"; GFX10's
 // s_gl1_inv is 31).
-std::string otherMemoryWrite(gcn::Gen gen, std::span<const uint32_t> words) {
-  const std::optional<gcn::CodeInstruction> ci = gcn::tryScanInstruction(gen, words, 0);
-  if (!ci) return "";  // undecodable words already break the proof (indirectFlow)
-  switch (ci->cls) {
+// `cls` and `w0`: the instruction's encoding class and first word.
+std::string otherMemoryWrite(gcn::CodeClass cls, uint32_t w0) {
+  switch (cls) {
     case gcn::CodeClass::Mubuf:
     case gcn::CodeClass::Mtbuf:
       return "is a buffer instruction the decoder does not know";
@@ -170,7 +168,7 @@ std::string otherMemoryWrite(gcn::Gen gen, std::span<const uint32_t> words) {
     case gcn::CodeClass::Mimg:
       return "is an image instruction, which the proof does not model";
     case gcn::CodeClass::Smem: {
-      const unsigned op = (words[0] >> 18) & 0xff;
+      const unsigned op = (w0 >> 18) & 0xff;
       if ((op >= 16 && op <= 30) || op >= 64) return "is a scalar store or atomic";
       return "";
     }
@@ -205,23 +203,22 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   }
   Analysis a{gen, code, traced, {}, {}, {}};
   std::vector<std::vector<uint32_t>> words(n);
+  std::vector<std::optional<gcn::CodeInstruction>> scan(n);  // encoding class and length
   a.effects.resize(n);
   a.buffer.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     words[i] = code[i].words;
     a.effects[i] = vgprEffects(gen, words[i]);
-    if (words[i].size() == 2)
-      if (std::optional<gcn::CodeInstruction> ci = gcn::tryScanInstruction(gen, words[i], 0);
-          ci && gcn::isBufferClass(ci->cls))
-        if (std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[i][0], words[i][1]);
-            inst && inst->op != nullptr)
-          a.buffer[i] = inst;
+    if (!words[i].empty()) scan[i] = gcn::tryScanInstruction(gen, words[i], 0);
+    if (words[i].size() == 2 && scan[i] && gcn::isBufferClass(scan[i]->cls))
+      if (std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[i][0], words[i][1]);
+          inst && inst->op != nullptr)
+        a.buffer[i] = inst;
   }
   for (std::size_t i = 0; i < n; ++i)
-    if (const std::optional<gcn::CodeInstruction> scan = gcn::tryScanInstruction(gen, words[i], 0);
-        scan && scan->dwords != words[i].size()) {
+    if (scan[i] && scan[i]->dwords != words[i].size()) {
       proof.reason = a.where(i) + " carries " + std::to_string(words[i].size()) +
-                     " words, but its encoding is " + std::to_string(scan->dwords) +
+                     " words, but its encoding is " + std::to_string(scan[i]->dwords) +
                      ": the proof reads one instruction a line";
       return proof;
     }
@@ -304,7 +301,9 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   for (std::size_t i = 0; i < n; ++i) {
     if (i == c || !a.in[i]) continue;
     if (!a.buffer[i]) {
-      if (const std::string why = otherMemoryWrite(gen, words[i]); !why.empty()) {
+      // Undecodable words have broken the proof already (indirectFlow).
+      if (const std::string why = scan[i] ? otherMemoryWrite(scan[i]->cls, words[i][0]) : "";
+          !why.empty()) {
         proof.reason = a.where(i) + " " + why + ": it could write Out, In or the case's buffer";
         return proof;
       }
@@ -318,8 +317,6 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
                      ": it could write Out, In or the case's buffer";
       return proof;
     }
-    const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
-                             op.memBytes == 4u * op.components;
     if (!a.onSlot(i, *path.out)) {
       if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in))) {
         assumed.push_back(a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
@@ -332,6 +329,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
                      "buffer or In";
       return proof;
     }
+    const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
+                             op.memBytes == 4u * op.components;
     if (!wholeDwords) {
       proof.reason = a.where(i) +
                      " writes Out, and not as whole dwords: the proof models only "

@@ -17,6 +17,13 @@ namespace gcnprobe::isa {
 namespace {
 
 constexpr std::string_view kRoutes[] = {"texel", "storage", "atomic", "raw", "vertex", "binary"};
+// "texel, storage, atomic, raw, vertex or binary", for errors.
+std::string routeNames() {
+  std::string out;
+  for (std::size_t k = 0; k < std::size(kRoutes); ++k)
+    out += (k == 0 ? "" : k + 1 == std::size(kRoutes) ? " or " : ", ") + std::string(kRoutes[k]);
+  return out;
+}
 constexpr std::string_view kStageMark = "--- stage ";
 constexpr std::size_t kMaxExecutables = 8;
 
@@ -113,7 +120,7 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
       } else if (key == "route") {
         once(!s.route.empty());
         if (std::find(std::begin(kRoutes), std::end(kRoutes), value) == std::end(kRoutes))
-          fail(lineNo, "no route '" + value + "' (texel, storage, atomic, raw, vertex or binary)");
+          fail(lineNo, "no route '" + value + "' (" + routeNames() + ")");
         s.route = value;
       } else if (key == "case") {
         once(!s.caseText.empty());
@@ -154,7 +161,7 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
   } else {
     fail(0, "no 'chip =' or 'gen =' line: which chip's code the listing is");
   }
-  if (s.route.empty()) fail(0, "no 'route =' line (texel, storage, atomic, raw, vertex or binary)");
+  if (s.route.empty()) fail(0, "no 'route =' line (" + routeNames() + ")");
   if (s.caseText.empty()) fail(0, "no 'case =' line: which instruction of the listing to prove");
   // Lines before any stage line belong to the route's own shader stage.
   if (std::find(owner.begin(), owner.end(), -2) != owner.end()) {
