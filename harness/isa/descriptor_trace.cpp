@@ -10,6 +10,7 @@
 #include "reference/encoding.h"
 #include "reference/error.h"
 #include "reference/scalar_table.h"
+#include "reference/text.h"
 #include "reference/vgpr_table.h"
 
 namespace gcnprobe::isa {
@@ -44,13 +45,27 @@ Val sourceVal(const SgprState& s, unsigned src, const std::vector<uint32_t>& wor
   return Val{};
 }
 
+// The high half of RADV's 32-bit pointers (descriptor sets, the vertex buffer table): the
+// argument SGPR holds the low half and the shader sets the high one to the driver's
+// address32_hi, the high dword of the 32-bit part of the GPU's address space: 0xffff8000 from
+// GFX9 on, where amdgpu's 48-bit address space puts it above the hole at 2^47, and 0 before
+// (Mesa: src/amd/common/ac_gpu_info.c and the null winsys set it so; ACO's load of a 32-bit
+// pointer, load_desc_ptr / convert_pointer_to_64_bit, writes it with s_mov_b32 or s_movk_i32).
+// A pointer whose high half is anything else points elsewhere.
+uint32_t address32Hi(gcn::Gen gen) {
+  return gen >= gcn::Gen::Gfx9 ? 0xffff8000u : 0u;
+}
+
 // A scalar load of `count` dwords into sdst from the pointer in s[sbase:sbase+1] at
-// `byteOffset` (nullopt: offset not an immediate).
-void scalarLoad(SgprState& s, unsigned sdst, unsigned count, unsigned sbase,
+// `byteOffset` (nullopt: offset not an immediate). Traced only when the low half is an argument
+// and the high half the constant address32Hi.
+void scalarLoad(gcn::Gen gen, SgprState& s, unsigned sdst, unsigned count, unsigned sbase,
                 std::optional<uint32_t> byteOffset) {
   const Val base = s[sbase];
+  const Val high = sbase + 1 < kSgprs ? s[sbase + 1] : Val{};
+  const bool highKnown = high.k == Val::K::Const && high.constant == address32Hi(gen);
   for (unsigned k = 0; k < count && sdst + k < kSgprs; ++k) {
-    if (base.k == Val::K::Arg && byteOffset)
+    if (base.k == Val::K::Arg && highKnown && byteOffset)
       s[sdst + k] = Val{Val::K::DescWord, base.arg, *byteOffset + 4 * k, 0};
     else
       s[sdst + k] = Val{};
@@ -140,7 +155,7 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
       else if (off == 255 && w.size() > 1)
         byteOffset = w[1] * 4;
       if (op <= 4)
-        scalarLoad(s, sdst, 1u << op, sbase, byteOffset);
+        scalarLoad(gen, s, sdst, 1u << op, sbase, byteOffset);
       else if (op >= 8 && op <= 12)
         setUnknown(s, sdst, 1u << (op - 8));  // s_buffer_load
       else
@@ -165,7 +180,7 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
         if (imm && !soe && w.size() > 1) byteOffset = w[1] & 0xfffff;
       }
       if (op <= 4)
-        scalarLoad(s, sdata, 1u << op, sbase, byteOffset);
+        scalarLoad(gen, s, sdata, 1u << op, sbase, byteOffset);
       else if (op >= 8 && op <= 12)
         setUnknown(s, sdata, 1u << (op - 8));
       else
@@ -288,7 +303,9 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
     const std::string reg = "s[" + std::to_string(srsrc) + ":" + std::to_string(srsrc + 3) + "]";
     if (!same) {
       t.why = "descriptor not traced: " + reg +
-              " is not one 16-byte-aligned scalar load from an argument pointer";
+              " is not one 16-byte-aligned scalar load from an argument pointer (its low half an "
+              "argument SGPR, its high half the driver's constant " +
+              gcn::hexWord(address32Hi(gen)) + ")";
       continue;
     }
     const uint32_t index = first.offset / 16;

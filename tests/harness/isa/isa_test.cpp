@@ -59,11 +59,16 @@ const char* kTexelGfx8 = R"(BB0:
 
 // The texel pipelines' descriptor loads (tonga, texel_load_uniform_f4): s[4:7] <- set 0
 // byte 0x10 (binding 1, the lane input SSBO), s[8:11] <- byte 0 (binding 0, the case's texel
-// buffer), so kTexelGfx8's idxen accesses on s[8:11] are the case's.
-const char* kTexelLoads =
-    R"(	s_load_dwordx4 s[4:7], s[2:3], 0x10                         ; c00a0101 00000010
+// buffer), so kTexelGfx8's idxen accesses on s[8:11] are the case's. The pointer's high half s3
+// is 0 before GFX9 (s_mov_b32 s3, 0: be830080) and 0xffff8000 from GFX9 on (s_movk_i32 s3,
+// 0x8000: b0038000), as RADV's null-device listings set it.
+std::string texelLoads(Gen gen = Gen::Gfx8) {
+  return std::string(gen >= Gen::Gfx9 ? "\ts_movk_i32 s3, 0x8000 ; b0038000\n"
+                                      : "\ts_mov_b32 s3, 0 ; be830080\n") +
+         R"(	s_load_dwordx4 s[4:7], s[2:3], 0x10                         ; c00a0101 00000010
 	s_load_dwordx4 s[8:11], s[2:3], 0x0                         ; c00a0201 00000000
 )";
+}
 
 // `gcnprobe isa --family tahiti|tonga --filter storage.load_dword.offset0 --dump-asm` and
 // `--family vega10 --filter vertex.r8_unorm.tbuffer_load_format_x.packed --dump-asm`
@@ -317,7 +322,7 @@ TEST(IsaCheck, TextThatContradictsTheWordsIsReported) {
 TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
   const auto r = gcnprobe::isa::checkIsa(
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
-      isaOf(std::string(kTexelLoads) + kTexelGfx8));
+      isaOf(texelLoads() + kTexelGfx8));
   expectFoundWithoutPath(r);
   // Registers are the compiler's choice: the check ignores them.
   const auto t = gcnprobe::isa::checkIsa(
@@ -325,7 +330,7 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
       intended(Gen::Gfx9,
                "tbuffer_load_format_xyzw v[0:3], v9, s[12:15], 0 "
                "format:[BUF_DATA_FORMAT_2_10_10_10,BUF_NUM_FORMAT_SNORM] idxen"),
-      isaOf(std::string(kTexelLoads) + kTexelGfx8));
+      isaOf(texelLoads(Gen::Gfx9) + kTexelGfx8));
   expectFoundWithoutPath(t);
   // A real pipeline (the storage route's dword load on tonga) is verified, data path included.
   const auto v = gcnprobe::isa::checkIsa(
@@ -373,7 +378,7 @@ TEST(IsaCheck, DeliberatelyWrongIntendedInstructionIsRouteMiss) {
   const auto loose = gcnprobe::isa::checkIsa(
       Gen::Gfx8,
       intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen offset:4"),
-      isaOf(std::string(kTexelLoads) + kTexelGfx8, false));
+      isaOf(texelLoads() + kTexelGfx8, false));
   expectFoundWithoutPath(loose);
 }
 
@@ -488,7 +493,7 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   EXPECT_NE(reason.find("buffer_load_format_x v1, v0, s[4:7], 0 idxen"), std::string::npos);
   // The intended instruction, its index an In word (binding 1), its result stored to Out
   // (binding 2, loaded into s[12:15]): the data path holds, so the lanes are compared.
-  const std::string right = std::string(kTexelLoads) +
+  const std::string right = texelLoads() +
                             "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
                             "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
                             "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
@@ -503,7 +508,7 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   EXPECT_NE(reason.find("'v_add_u32_e32 v1, vcc, 1, v1'"), std::string::npos) << reason;
   // The same instruction on the lane-input SSBO's descriptor (s[4:7], binding 1) proves
   // nothing about the case's buffer.
-  const std::string io = std::string(kTexelLoads) +
+  const std::string io = texelLoads() +
                          "\tbuffer_load_format_x v1, v1, s[4:7], 0 idxen ; e0002000 80010101\n";
   EXPECT_EQ(runOne(io, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
 }
@@ -593,9 +598,19 @@ TEST(Coverage, RowsCountReachedPairsAndSayWhyNot) {
 
 // ---- descriptor tracing (harness/isa/descriptor_trace.h) -----------------------------------
 
+// The high half of RADV's 32-bit pointers as ACO sets it before the first descriptor load
+// (null-device listings): s_mov_b32 s3, 0 before GFX9 (SOP1 opcode 3 on gfx6/7, 0 on gfx8;
+// llvm-mc: be830380, be830080), s_movk_i32 s3, 0x8000 (sign-extended: 0xffff8000; b0038000)
+// from GFX9 on.
+std::vector<uint32_t> pointerHighHalf(Gen gen) {
+  if (gen >= Gen::Gfx9) return {0xb0038000u};
+  return {gen >= Gen::Gfx8 ? 0xbe830080u : 0xbe830380u};
+}
+
+// The trace of `assembly` after the prelude that sets the pointers' high half (s3).
 std::vector<std::string> tracedSlots(Gen gen, const std::string& assembly,
                                      VkShaderStageFlags stage = VK_SHADER_STAGE_COMPUTE_BIT) {
-  std::vector<std::vector<uint32_t>> words;
+  std::vector<std::vector<uint32_t>> words{pointerHighHalf(gen)};
   for (const auto& a : gcnprobe::isa::parseAcoAssembly(assembly))
     words.push_back(a.words);
   std::vector<std::string> out;
@@ -740,6 +755,32 @@ TEST(DescriptorTrace, Navi14VertexShaderHasTheLegacyLayout) {
 }
 
 // Copies, wide loads, overwrites and joins (words from llvm-mc 14 -mcpu=tonga/bonaire).
+// The pointer's high half must be the driver's 32-bit address space: 0 before GFX9,
+// 0xffff8000 from GFX9 on. The same load after another high half is not traced.
+TEST(DescriptorTrace, APointerWithAnotherHighHalfIsNotTraced) {
+  const std::string load = R"(
+	s_load_dwordx4 s[8:11], s[2:3], 0x10 ; c00a0201 00000010
+	buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101
+)";
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, load), std::vector<std::string>{"set 0 binding 1"});
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, load), std::vector<std::string>{"set 0 binding 1"});
+  // s_mov_b32 s3, 0x1234 (be8300ff 00001234); gfx9 with gfx8's s_mov_b32 s3, 0 (be830080).
+  EXPECT_EQ(tracedSlots(Gen::Gfx8, "\ts_mov_b32 s3, 0x1234 ; be8300ff 00001234\n" + load),
+            std::vector<std::string>{"untraced"});
+  EXPECT_EQ(tracedSlots(Gen::Gfx9, "\ts_mov_b32 s3, 0 ; be830080\n" + load),
+            std::vector<std::string>{"untraced"});
+  // No high half at all (s3 is an argument SGPR's entry value).
+  std::vector<std::vector<uint32_t>> words;
+  for (const auto& a : gcnprobe::isa::parseAcoAssembly(load))
+    words.push_back(a.words);
+  const auto traced = gcnprobe::isa::traceDescriptors(
+      Gen::Gfx8, words, gcnprobe::isa::radvUserSgprRoles(Gen::Gfx8, VK_SHADER_STAGE_COMPUTE_BIT));
+  EXPECT_FALSE(traced[1].slot);
+  EXPECT_NE(traced[1].why.find("its high half the driver's constant 0x00000000"),
+            std::string::npos)
+      << traced[1].why;
+}
+
 TEST(DescriptorTrace, WideLoadsCopiesOverwritesAndJoins) {
   // s_load_dwordx8 s[8:15] @0x10 holds bindings 1 (s[8:11]) and 2 (s[12:15]); s_mov_b64
   // copies s[12:15] to s[16:19].
