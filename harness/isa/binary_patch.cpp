@@ -210,6 +210,7 @@ routes::DataPath templateDataPath(std::string_view variant, const gcn::Instructi
   path.in = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 1};
   path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
   path.dataFromLds = variant == kLdsTemplate;
+  path.lanes = routes::DataPath::Lanes{};  // the templates keep the lane shaders' In and Out
   if (!isTexelTemplate(variant) && templ.op != nullptr) {
     path.address = routes::DataPath::Address::AlignedInputWords;
     path.alignBytes = std::max(1u, static_cast<unsigned>(templ.op->memBytes));

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "harness/isa/instruction_effects.h"
+#include "harness/isa/lane_terms.h"
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
 
@@ -78,6 +79,10 @@ struct Analysis {
   std::vector<VgprEffects> effects;
   std::vector<std::optional<State>> in;
   std::vector<std::optional<gcn::Instruction>> buffer;  // decoded buffer instructions
+  std::span<const std::vector<uint32_t>> words;
+  std::optional<routes::DataPath::Lanes> lanes;
+  // laneTerm's answers by tag: the term, or why there is none.
+  mutable std::map<Tag, std::pair<std::optional<LaneTerm>, std::string>> terms;
 
   // "'v_bfe_i32 v7, v7, 23, 2' (listing line 13)"; raw words get the tables' mnemonic.
   std::string where(std::size_t i) const {
@@ -185,6 +190,123 @@ std::optional<uint32_t> constantOperand(int code, std::span<const uint32_t> word
   return std::nullopt;
 }
 
+// The value `t` as a term of the lane id (lane_terms.h): the route's lane-id VGPR at entry, a
+// constant, or a modelled VALU instruction of terms. Nullopt with `why` otherwise.
+std::optional<LaneTerm> laneTerm(const Analysis& a, const Tag& t, std::string& why,
+                                 unsigned depth = 0) {
+  if (t.k == Tag::K::Entry) {
+    if (a.lanes && t.index == a.lanes->laneIdVgpr) return LaneTerm{1, 0};
+    why = a.describe(t) + ", which is not the lane id";
+    return std::nullopt;
+  }
+  if (t.k == Tag::K::Mixed || !a.in[t.insn]) {
+    why = a.describe(t);
+    return std::nullopt;
+  }
+  if (const auto it = a.terms.find(t); it != a.terms.end()) {
+    why = it->second.second;
+    return it->second.first;
+  }
+  std::optional<LaneTerm> r;
+  std::string because;
+  const VgprEffects& e = a.effects[t.insn];
+  const std::optional<LaneOp> op = e.decoded && !e.modifiers && e.writeWidthKnown &&
+                                           e.writeCount == 1 && !e.dualWrite && t.index == 0
+                                       ? laneOpOf(e.name)
+                                       : std::nullopt;
+  if (depth > 64) {
+    because = "a chain of more than 64 steps";
+  } else if (!op) {
+    because = !e.decoded || !e.writeWidthKnown ? a.describe(t)
+              : e.modifiers
+                  ? a.where(t.insn) +
+                        " has modifiers (ABS/NEG/OMOD/CLAMP, SDWA or DPP) the terms do not model"
+                  : a.where(t.insn) + " is no instruction the terms model";
+  } else {
+    std::array<std::optional<LaneTerm>, 3> operands;
+    for (unsigned k = 0; k < 3 && because.empty(); ++k) {
+      const int code = e.src[k];
+      if (code >= 256) {
+        std::string inner;
+        operands[k] = laneTerm(a, a.in[t.insn]->cur[static_cast<unsigned>(code - 256) % kVgprs],
+                               inner, depth + 1);
+        if (!operands[k]) because = inner;
+      } else if (const std::optional<uint32_t> c = constantOperand(code, a.words[t.insn])) {
+        operands[k] = LaneTerm{0, *c};
+      }
+    }
+    if (because.empty()) {
+      r = evaluateLaneOp(*op, operands, a.lanes ? a.lanes->count : 1, because);
+      if (!r) because = a.where(t.insn) + ": " + because;
+    }
+  }
+  a.terms[t] = {r, because};
+  why = because;
+  return r;
+}
+
+// The byte offset a MUBUF/MTBUF instruction accesses in its buffer, as a term of the lane id:
+// VADDR (OFFEN) + OFFSET + a constant SOFFSET. IDXEN (the V#'s stride), ADDR64, an SGPR
+// SOFFSET (its value is not traced) or a sum that leaves 32 bits is no term.
+std::optional<LaneTerm> bufferOffset(const Analysis& a, std::size_t i, std::string& why) {
+  const gcn::Instruction& b = *a.buffer[i];
+  if (b.idxen || b.addr64) {
+    why = std::string(b.idxen ? "IDXEN" : "ADDR64") +
+          " addressing, whose byte offset the proof does not evaluate";
+    return std::nullopt;
+  }
+  LaneTerm v;
+  if (b.offen) {
+    std::string inner;
+    const std::optional<LaneTerm> t = laneTerm(a, a.in[i]->cur[b.vaddr % kVgprs], inner);
+    if (!t) {
+      why = "VADDR " + vreg(b.vaddr, 1) + " is no term of the lane id: " + inner;
+      return std::nullopt;
+    }
+    v = *t;
+  }
+  int64_t soffset = 0;
+  if (b.soffset >= 128 && b.soffset <= 192)
+    soffset = b.soffset - 128;
+  else if (!(gcn::isRdna(a.gen) && b.soffset == gcn::nullSgprCode(a.gen))) {
+    why = "its SOFFSET is not a constant (SGPR values are not traced)";
+    return std::nullopt;
+  }
+  const std::optional<LaneTerm> sum =
+      inWordRange(LaneTerm{v.a, v.b + b.offset + soffset}, a.lanes ? a.lanes->count : 1);
+  if (!sum) why = "VADDR + OFFSET + SOFFSET leaves 32 bits for some lane";
+  return sum;
+}
+
+// The In byte offset of an In word (register j of a whole-dword load from In, unchanged), or
+// nullopt with `why`: a load of another width or format, or an address that is no term.
+std::optional<LaneTerm> inWordOffset(const Analysis& a, const Tag& t,
+                                     const std::optional<routes::BufferSlot>& in,
+                                     std::string& why) {
+  if (t.k != Tag::K::Def || !a.isLoadOn(t.insn, in)) {
+    why = a.describe(t) + ", not an In word";
+    return std::nullopt;
+  }
+  const gcn::OpcodeInfo& op = *a.buffer[t.insn]->op;
+  if (op.kind != gcn::OpKind::Load || op.d16 || op.ldsData || op.memBytes != 4u * op.components ||
+      t.index >= op.components) {
+    why = "a register of " + a.where(t.insn) +
+          ", which does not load In as whole dwords: the route reads In with "
+          "buffer_load_dword[x2-x4]";
+    return std::nullopt;
+  }
+  std::string inner;
+  const std::optional<LaneTerm> base = bufferOffset(a, t.insn, inner);
+  if (!base) {
+    why = "a word of In that " + a.where(t.insn) +
+          " loads from an address the proof cannot "
+          "evaluate (" +
+          inner + ")";
+    return std::nullopt;
+  }
+  return LaneTerm{base->a, base->b + 4 * static_cast<int64_t>(t.index)};
+}
+
 }  // namespace
 
 DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
@@ -201,8 +323,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     proof.reason = "the case instruction is not in the listing";
     return proof;
   }
-  Analysis a{gen, code, traced, {}, {}, {}};
   std::vector<std::vector<uint32_t>> words(n);
+  Analysis a{gen, code, traced, {}, {}, {}, words, path.lanes, {}};
   std::vector<std::optional<gcn::CodeInstruction>> scan(n);  // encoding class and length
   a.effects.resize(n);
   a.buffer.resize(n);
@@ -460,8 +582,54 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         proof.reason += "; " + breaks[j];
       return proof;
     }
+    // Every dword an Out store writes is result k of the storing lane, in that lane's slot: the
+    // store's address is a term of the lane id equal to the slot's, for every lane at once.
+    if (a.lanes) {
+      const LaneTerm slot0{a.lanes->laneBytes, 0};
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
+        const gcn::Instruction& st = *a.buffer[i];
+        if (st.op->kind != gcn::OpKind::Store && st.op->kind != gcn::OpKind::StoreFormat) continue;
+        std::string why;
+        const std::optional<LaneTerm> stored = bufferOffset(a, i, why);
+        if (!stored) {
+          proof.reason = a.where(i) +
+                         " stores to Out at an address the proof cannot tie to the lane's slot (" +
+                         why + "): it may overwrite any lane's result";
+          return proof;
+        }
+        const unsigned m = widestVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
+        for (unsigned j = 0; j < m; ++j) {
+          const LaneTerm byte{stored->a, stored->b + 4 * static_cast<int64_t>(j)};
+          std::optional<unsigned> component;
+          for (unsigned k = 0; k < results; ++k)
+            if (byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)}) component = k;
+          if (!component) {
+            proof.reason = a.where(i) + " writes Out byte " + laneTermText(byte) +
+                           ", which is no result slot of the storing lane (" + laneTermText(slot0) +
+                           " + 4k for component k < " + std::to_string(results) + ")";
+            return proof;
+          }
+          const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(*component)};
+          const Tag got = a.in[i]->cur[(st.vdata + j) % kVgprs];
+          if (!(got == want)) {
+            proof.reason = a.where(i) + " writes the lane's Out dword " +
+                           std::to_string(*component) + " with " + a.describe(got) +
+                           ", not result component " + std::to_string(*component);
+            return proof;
+          }
+        }
+      }
+    }
     proof.links.push_back("results " + vreg(ci.vdata, results) + " reach Out dwords 0-" +
-                          std::to_string(results - 1) + " through copies");
+                          std::to_string(results - 1) + " through copies" +
+                          (a.lanes ? ", each in the storing lane's slot (Out byte " +
+                                         laneTermText(LaneTerm{a.lanes->laneBytes, 0}) + " + 4k)"
+                                   : std::string()));
+    if (!a.lanes)
+      assumed.push_back(
+          "Out address assumed to be the lane's slot (the route's shader picks it "
+          "in a loop over In that the proof does not evaluate)");
   }
 
   // 2. Store and atomic data are In words, unchanged and in order.
@@ -475,6 +643,19 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     for (unsigned k = 0; k < data; ++k) {
       const Tag t = atCase.cur[(ci.vdata + k) % kVgprs];
       const std::string what = "VDATA register " + vreg(ci.vdata + k, 1);
+      if (a.lanes) {
+        // Data word k of the lane: In byte inData + laneBytes*l + 4k.
+        const LaneTerm want{a.lanes->laneBytes, a.lanes->inData + 4 * static_cast<int64_t>(k)};
+        std::string why;
+        const std::optional<LaneTerm> at = inWordOffset(a, t, path.in, why);
+        if (!at || !(*at == want)) {
+          proof.reason = what + " holds " + (at ? "In's word at byte " + laneTermText(*at) : why) +
+                         ", not the lane's data word " + std::to_string(k) + " (In byte " +
+                         laneTermText(want) + ")";
+          return proof;
+        }
+        continue;
+      }
       if (t.k != Tag::K::Def || !a.isLoadOn(t.insn, path.in)) {
         proof.reason = what + " holds " + a.describe(t) + ", not an In word unchanged";
         return proof;
@@ -491,7 +672,12 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         return proof;
       }
     }
-    proof.links.push_back("VDATA " + vreg(ci.vdata, data) + " = In words, unchanged");
+    proof.links.push_back("VDATA " + vreg(ci.vdata, data) +
+                          (a.lanes
+                               ? " = the lane's In data words (In byte " +
+                                     laneTermText(LaneTerm{a.lanes->laneBytes, a.lanes->inData}) +
+                                     " + 4k), unchanged"
+                               : " = In words, unchanged"));
   }
 
   // 3. VADDR is formed from In words (or the vertex index) as the route documents. The vertex
@@ -504,11 +690,25 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     const unsigned r = ci.vaddr + j;
     const Tag t = atCase.cur[r % kVgprs];
     const std::string what = "VADDR register " + vreg(r, 1);
+    // An In word; with a lane layout, the lane's own address word (In byte inAddressWord + 4l).
+    std::string notTheLanes;
+    const std::optional<LaneTerm> addressWord =
+        a.lanes ? std::optional<LaneTerm>(LaneTerm{4, a.lanes->inAddressWord}) : std::nullopt;
     const auto isInWord = [&](const Tag& x) {
-      return x.k == Tag::K::Def && a.isLoadOn(x.insn, path.in);
+      if (x.k != Tag::K::Def || !a.isLoadOn(x.insn, path.in)) return false;
+      if (!addressWord) return true;
+      std::string why;
+      const std::optional<LaneTerm> at = inWordOffset(a, x, path.in, why);
+      if (at && *at == *addressWord) return true;
+      notTheLanes = (at ? "In's word at byte " + laneTermText(*at) : why) +
+                    ", not the lane's address word (In byte " + laneTermText(*addressWord) + ")";
+      return false;
     };
+    const std::string inWordName =
+        addressWord ? "the lane's In word (byte " + laneTermText(*addressWord) + ")"
+                    : std::string("an In word");
     if (path.address != routes::DataPath::Address::VertexIndex && isInWord(t)) {
-      proof.links.push_back(what + " = an In word");
+      proof.links.push_back(what + " = " + inWordName);
       continue;
     }
     bool ok = false;
@@ -525,7 +725,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           ok = constantOperand(e.src[x], w) == mask && other >= 256 &&
                isInWord(s.cur[static_cast<unsigned>(other - 256) % kVgprs]);
         }
-        how = "an In word ANDed with " + std::to_string(static_cast<int32_t>(mask));
+        how = inWordName + " ANDed with " + std::to_string(static_cast<int32_t>(mask));
       }
       if (path.address == routes::DataPath::Address::VertexIndex &&
           (e.name == "v_add_u32" || e.name == "v_add_i32" || e.name == "v_add_co_u32" ||
@@ -542,7 +742,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       }
     }
     if (!ok) {
-      proof.reason = what + " holds " + a.describe(t) + ", not " +
+      proof.reason = what + " holds " + (notTheLanes.empty() ? a.describe(t) : notTheLanes) +
+                     ", not " +
                      (path.address == routes::DataPath::Address::VertexIndex
                           ? std::string("the vertex index (vertex id + base vertex)")
                           : std::string("an In word")) +

@@ -17,7 +17,11 @@
 //
 // Out positions: a store's VDATA dword j goes to (its address operands' tags, SOFFSET, OFFSET +
 // 4j); result register k must reach position p0 + 4k of one such address for every k, and In
-// words likewise come from consecutive positions of one In load address.
+// words likewise come from consecutive positions of one In load address. Where the route gives
+// its lane layout (routes::DataPath::lanes), every In load and Out store address is also
+// evaluated as an exact linear term of the lane id (lane_terms.h): each Out store dword must be
+// result k of the storing lane at its slot, VDATA word k the lane's In data word k and VADDR the
+// lane's In address word, each loaded as a whole dword; an address that is no term breaks it.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +48,8 @@ struct DataPathProof {
   // Not proven: the first break, quoting the instruction and its listing line.
   std::string reason;
   // What was proven (or assumed), one phrase per link: "results v[4:7] reach Out dwords 0-3
-  // through copies", "VADDR v0 = an In word", "SOFFSET assumed".
+  // through copies, each in the storing lane's slot (...)", "VADDR register v1 = the lane's In
+  // word (byte 4*lane)", "SOFFSET assumed".
   std::vector<std::string> links;
 };
 

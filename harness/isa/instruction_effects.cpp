@@ -93,7 +93,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
       break;
     }
     default: {  // VOP3 (and gfx9 VOP3P)
-      // OP [25:17] on gfx6/7, [25:16] from gfx8 on; CLAMP [11] / [15]; RDNA adds OPSEL [14:11].
+      // OP [25:17] on gfx6/7, [25:16] from gfx8 on; CLAMP [11] / [15]; gfx9+ OPSEL [14:11].
       const bool wide = gen >= gcn::Gen::Gfx8;
       vop3 = wide ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
       vdst = w0 & 0xff;
@@ -102,7 +102,8 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
         e.src = {static_cast<int>(w1 & 0x1ff), static_cast<int>((w1 >> 9) & 0x1ff),
                  static_cast<int>((w1 >> 18) & 0x1ff)};
         const bool clamp = wide ? (w0 >> 15) & 1 : (w0 >> 11) & 1;
-        const bool opsel = gcn::isRdna(gen) && ((w0 >> 11) & 0xf) != 0;
+        // OPSEL [14:11] (gfx9's VOP3 has it too, for its 16-bit operations).
+        const bool opsel = (gcn::isRdna(gen) || gen == gcn::Gen::Gfx9) && ((w0 >> 11) & 0xf) != 0;
         e.modifiers = (w1 >> 27) != 0 || ((w0 >> 8) & 7) != 0 || clamp || opsel;
         // gfx11 VOP3 DPP: the real SRC0 VGPR is in the DPP dword.
         if (gen == gcn::Gen::Gfx11 && (e.src[0] == 0xfa || e.src[0] == 0xe9 || e.src[0] == 0xea)) {

@@ -14,6 +14,7 @@ DataPath laneShaderDataPath(const DeviceCase& c) {
   DataPath p;
   p.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
   p.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 2};
+  p.lanes = DataPath::Lanes{};
   if (c.binding == Binding::StorageBuffer && c.inst.op != nullptr) {
     p.address = DataPath::Address::AlignedInputWords;
     const unsigned bytes = c.inst.op->memBytes;

@@ -122,6 +122,22 @@ struct DataPath {
   // keeps 0 (the raw route's SOFFSET form, harness/routes/raw.h): the proof cannot see that
   // value, so such stores are recorded as assumed not to run instead of breaking it.
   bool guardedCaseStores = false;
+  // Where each lane's words are, for routes whose shader is the lane shaders' (the std430
+  // structs of shaders/*.comp: In { uint idx_or_addr[64]; uint enabled[64]; uint data[256]; },
+  // Out { uint v[256]; }): lane l reads its address word at In byte inAddressWord + 4l, its data
+  // word k at inData + laneBytes*l + 4k, and writes result k to Out byte laneBytes*l + 4k. The
+  // lane is gl_LocalInvocationID.x of a 64x1x1 workgroup, which RADV passes in v0 at entry
+  // (radv_shader_args.c: the local invocation ids are a compute shader's only VGPR arguments,
+  // v0..v2 before GFX11 and packed 10 bits each in v0 from GFX11 on, where y = z = 0 leaves
+  // v0 = x). Empty: the route's addresses are not per lane (the vertex shader loops over In).
+  struct Lanes {
+    unsigned laneIdVgpr = 0;
+    unsigned count = 64;
+    uint32_t inAddressWord = 0;
+    uint32_t inData = 512;
+    uint32_t laneBytes = 16;
+  };
+  std::optional<Lanes> lanes;
 };
 
 // The data path of the lane shaders (texel_*.comp, storage_access.comp, atomic_*.comp): set 0

@@ -55,6 +55,7 @@ DataPath lanePath() {
   DataPath p;
   p.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
   p.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 2};
+  p.lanes = DataPath::Lanes{};
   return p;
 }
 
@@ -137,8 +138,11 @@ TEST(DataPath, TexelLoadStraightToOutIsProven) {
       prove(Gen::Gfx8, texelLoad(), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
   ASSERT_TRUE(p.proven) << p.reason;
   ASSERT_EQ(p.links.size(), 2u);
-  EXPECT_EQ(p.links[0], "results v[2:3] reach Out dwords 0-1 through copies");
-  EXPECT_EQ(p.links[1], "VADDR register v1 = an In word");
+  EXPECT_EQ(p.links[0],
+            "results v[2:3] reach Out dwords 0-1 through copies, each in the storing lane\'s slot "
+            "(Out byte "
+            "16*lane + 4k)");
+  EXPECT_EQ(p.links[1], "VADDR register v1 = the lane's In word (byte 4*lane)");
 }
 
 // Each rewrite inserted between the load and the Out store breaks the proof, and the reason
@@ -556,7 +560,8 @@ TEST(DataPath, StoreDataFromInIsProvenAndAChangeIsCaught) {
   const DataPathProof ok = prove(Gen::Gfx8, texelStore(), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(),
                                  "buffer_store_format_xy");
   ASSERT_TRUE(ok.proven) << ok.reason;
-  EXPECT_EQ(ok.links[0], "VDATA v[2:3] = In words, unchanged");
+  EXPECT_EQ(ok.links[0],
+            "VDATA v[2:3] = the lane's In data words (In byte 16*lane + 512 + 4k), unchanged");
   const DataPathProof changed =
       prove(Gen::Gfx8, texelStore("\tv_add_u32_e32 v3, vcc, 1, v3 ; 32060681\n"),
             VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), "buffer_store_format_xy");
@@ -569,7 +574,11 @@ TEST(DataPath, StoreDataFromInIsProvenAndAChangeIsCaught) {
       prove(Gen::Gfx9, texelStore("\tv_swap_b32 v2, v3 ; 7e04a303\n"), VK_SHADER_STAGE_COMPUTE_BIT,
             lanePath(), "buffer_store_format_xy");
   EXPECT_FALSE(swapped.proven);
-  EXPECT_NE(swapped.reason.find("words permuted"), std::string::npos) << swapped.reason;
+  // The swap puts data word 1 where word 0 belongs.
+  EXPECT_NE(swapped.reason.find("VDATA register v2 holds In's word at byte 16*lane + 516, not the "
+                                "lane's data word 0 (In byte 16*lane + 512)"),
+            std::string::npos)
+      << swapped.reason;
 }
 
 // RDNA: the storage route's storage.load_dword.offset0 on navi21 (gfx10.3) and navi31 (gfx11),
@@ -649,8 +658,11 @@ TEST(DataPath, RdnaStorageLoadIsProvenAndARewriteIsCaught) {
         prove(gen, std::string(head) + tail, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(), caseText);
     ASSERT_TRUE(p.proven) << p.reason;
     ASSERT_EQ(p.links.size(), 2u);
-    EXPECT_EQ(p.links[0], "results v1 reach Out dwords 0-0 through copies");
-    EXPECT_EQ(p.links[1], "VADDR register v1 = an In word ANDed with -4");
+    EXPECT_EQ(p.links[0],
+              "results v1 reach Out dwords 0-0 through copies, each in the storing lane\'s slot "
+              "(Out byte "
+              "16*lane + 4k)");
+    EXPECT_EQ(p.links[1], "VADDR register v1 = the lane's In word (byte 4*lane) ANDed with -4");
     // v_add_nc_u32 between the load and the store rewrites the result (the execz branch skips
     // one dword more; the proof follows the branch by dword count).
     std::string edited = std::string(head) + "\tv_add_nc_u32_e32 v1, 1, v1 ; 4a020281\n" + tail;
@@ -690,7 +702,164 @@ TEST(DataPath, Gfx11VopdCopyIsFollowed) {
   const DataPathProof p = prove(Gen::Gfx11, listing, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(),
                                 "buffer_load_b32 v1, v1, s[8:11]");
   ASSERT_TRUE(p.proven) << p.reason;
-  EXPECT_EQ(p.links[0], "results v1 reach Out dwords 0-0 through copies");
+  EXPECT_EQ(
+      p.links[0],
+      "results v1 reach Out dwords 0-0 through copies, each in the storing lane\'s slot (Out byte "
+      "16*lane + 4k)");
+}
+
+// ---- The lane's own slots and words (the lane layout of the lane shaders) ---------------
+
+// texelLoad() with the line `from` replaced by `to`; the execz branch over the block moves by
+// the dwords the replacement adds when `from` is inside the block.
+std::string texelLoadWith(const std::string& from, const std::string& to,
+                          const std::string& beforeStore = "") {
+  std::string s = texelLoad("", beforeStore);
+  const std::size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at == std::string::npos) return s;
+  s.replace(at, from.size(), to);
+  const unsigned block = 11 + dwordsOf(beforeStore + kTexelLoadStore);
+  const std::string branch = execzOver(block);
+  const std::size_t b = s.find(branch);
+  if (b < at) s.replace(b, branch.size(), execzOver(block + dwordsOf(to) - dwordsOf(from)));
+  return s;
+}
+
+const char* const kOutAddress = "\tv_lshlrev_b32_e32 v0, 4, v0       ; 24000084\n";
+const char* const kInAddressWordLoad =
+    "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n";
+
+// Out stores that do not put result k of a lane in that lane's slot (byte 16*lane + 4k) break
+// the proof, however the address is formed: a constant VADDR, an OFFSET, no OFFEN, another
+// stride, a DPP row shift of the address, an address that wraps for lane 0, an OR that moves
+// the results one dword on, an SGPR SOFFSET. Encodings: llvm-mc 14, -mcpu=tonga.
+TEST(DataPath, AnOutStoreOutsideTheLanesSlotIsCaught) {
+  const struct {
+    std::string listing;
+    const char* want;
+  } edits[] = {
+      {texelLoad("", "\tv_mov_b32_e32 v0, 0 ; 7e000280\n"),
+       "writes Out byte 0, which is no result slot of the storing lane (16*lane + 4k for "
+       "component k < 2)"},
+      {texelLoad("", "",
+                 "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], 0 offen offset:16 ; e0741010 "
+                 "80000200\n"),
+       "writes Out byte 16*lane + 16, which is no result slot"},
+      {texelLoad("", "", "\tbuffer_store_dwordx2 v[2:3], off, s[0:3], 0 ; e0740000 80000200\n"),
+       "writes Out byte 0, which is no result slot"},
+      {texelLoadWith(kOutAddress, "\tv_lshlrev_b32_e32 v0, 3, v0 ; 24000083\n"),
+       "writes Out byte 8*lane, which is no result slot"},
+      {texelLoad(
+           "", "\tv_mov_b32_dpp v0, v0 row_shr:1 row_mask:0xf bank_mask:0xf ; 7e0002fa ff011100\n"),
+       "stores to Out at an address the proof cannot tie to the lane's slot (VADDR v0 is no term "
+       "of the lane id: 'v_mov_b32_dpp v0, v0 row_shr:1 row_mask:0xf bank_mask:0xf' (listing "
+       "line 18) has modifiers"},
+      {texelLoad("", "\tv_add_u32_e32 v0, vcc, -4, v0 ; 320000c4\n",
+                 "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], 0 offen offset:4 ; e0741004 "
+                 "80000200\n"),
+       "'v_add_u32_e32 v0, vcc, -4, v0' (listing line 18): a step whose 32-bit result wraps for "
+       "some lanes and not others"},
+      {texelLoad("", "\tv_or_b32_e32 v0, 4, v0 ; 28000084\n"),
+       "writes the lane's Out dword 1 with the value written by 'buffer_load_format_xy"},
+      {texelLoad("", "",
+                 "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], s4 offen ; e0741000 04000200\n"),
+       "its SOFFSET is not a constant"},
+  };
+  for (const auto& e : edits) {
+    SCOPED_TRACE(e.want);
+    expectBreak(e.listing, e.want);
+  }
+}
+
+// Addresses computed another way but equal for every lane stay proven: the terms are compared,
+// not the instructions (a 24-bit multiply for the shift, two shifts, a mask that keeps every
+// bit, an OR into known-zero bits undone by the OFFSET... here: an add of 4 and OFFSET 4092
+// would not be equal and is refused).
+TEST(DataPath, AnOutAddressComputedOtherwiseButEqualStaysProven) {
+  const std::string equal[] = {
+      texelLoadWith(kOutAddress, "\tv_mul_u32_u24_e32 v0, 16, v0 ; 10000090\n"),
+      texelLoadWith(kOutAddress,
+                    "\tv_lshlrev_b32_e32 v0, 2, v0 ; 24000082\n"
+                    "\tv_lshlrev_b32_e32 v0, 2, v0 ; 24000082\n"),
+      texelLoad("", "\tv_and_b32_e32 v0, 0x3ff, v0 ; 260000ff 000003ff\n"),
+  };
+  for (const std::string& listing : equal) {
+    const DataPathProof p =
+        prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+    EXPECT_TRUE(p.proven) << p.reason << "\n" << listing;
+  }
+  expectBreak(texelLoad("", "\tv_add_u32_e32 v0, vcc, 4, v0 ; 32000084\n",
+                        "\tbuffer_store_dwordx2 v[2:3], v0, s[0:3], 0 offen offset:4092 ; "
+                        "e0741ffc 80000200\n"),
+              "writes Out byte 16*lane + 4096, which is no result slot");
+}
+
+// The VADDR must be the lane's own address word (In byte 4*lane), loaded as a whole dword: the
+// enable word, lane 0's word for every lane, a sub-dword or a format load of it are not.
+TEST(DataPath, AnAddressWordThatIsNotTheLanesIsCaught) {
+  const struct {
+    std::string listing;
+    const char* want;
+  } edits[] = {
+      {texelLoadWith(
+           kInAddressWordLoad,
+           "\tbuffer_load_dword v1, v1, s[4:7], 0 offen offset:256 ; e0501100 80010101\n"),
+       "VADDR register v1 holds In's word at byte 4*lane + 256, not the lane's address word (In "
+       "byte 4*lane)"},
+      {texelLoadWith(kInAddressWordLoad,
+                     std::string("\tv_mov_b32_e32 v1, 0 ; 7e020280\n") + kInAddressWordLoad),
+       "VADDR register v1 holds In's word at byte 0, not the lane's address word"},
+      {texelLoadWith(kInAddressWordLoad,
+                     "\tbuffer_load_ushort v1, v1, s[4:7], 0 offen ; e0481000 80010101\n"),
+       "which does not load In as whole dwords"},
+      {texelLoadWith(kInAddressWordLoad,
+                     "\tbuffer_load_format_x v1, v1, s[4:7], 0 offen ; e0001000 80010101\n"),
+       "which does not load In as whole dwords"},
+  };
+  for (const auto& e : edits) {
+    SCOPED_TRACE(e.want);
+    expectBreak(e.listing, e.want);
+  }
+}
+
+// A store case's VDATA must be the lane's data words (In byte 16*lane + 512 + 4k): the same
+// dwordx2 load through the lane's address word register (byte 4*lane... once v1 is reloaded,
+// an In word, no term) is refused, and through v1 = 4*lane it reads the wrong words.
+TEST(DataPath, StoreDataThatIsNotTheLanesDataWordsIsCaught) {
+  std::string listing = texelStore();
+  const std::string data =
+      "\tbuffer_load_dwordx2 v[2:3], v0, s[4:7], 0 offen offset:512 ; e0541200 80010200\n";
+  const std::size_t at = listing.find(data);
+  ASSERT_NE(at, std::string::npos);
+  listing.replace(at, data.size(),
+                  "\tbuffer_load_dwordx2 v[2:3], v1, s[4:7], 0 offen offset:512 ; e0541200 "
+                  "80010201\n");
+  DataPathProof p =
+      prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), "buffer_store_format_xy");
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("VDATA register v2 holds a word of In that 'buffer_load_dwordx2 v[2:3], "
+                          "v1, s[4:7], 0 offen offset:512' (listing line 14) loads from an address "
+                          "the proof cannot evaluate"),
+            std::string::npos)
+      << p.reason;
+  // Before the address word's load overwrites v1 (= 4*lane): In bytes 4*lane + 512.
+  listing = texelStore();
+  const std::string reload = "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n";
+  listing.replace(listing.find(data), data.size(),
+                  "\tbuffer_load_dwordx2 v[2:3], v1, s[4:7], 0 offen offset:512 ; e0541200 "
+                  "80010201\n");
+  const std::size_t r = listing.find(reload);
+  ASSERT_NE(r, std::string::npos);
+  listing.erase(r, reload.size());
+  const std::size_t d = listing.find("\tbuffer_load_dwordx2");
+  listing.insert(listing.find('\n', d) + 1, reload);
+  p = prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), "buffer_store_format_xy");
+  EXPECT_FALSE(p.proven);
+  EXPECT_NE(p.reason.find("VDATA register v2 holds In's word at byte 4*lane + 512, not the lane's "
+                          "data word 0 (In byte 16*lane + 512)"),
+            std::string::npos)
+      << p.reason;
 }
 
 // ---- Saved listings (saved_listing.h) ---------------------------------------------------
@@ -712,8 +881,10 @@ TEST(SavedListing, AnUneditedListingIsProvenThroughTheWholeCheck) {
   const std::vector<std::string> want = {
       "instruction: proven: buffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen ; e0042000 "
       "80020201 on set 0 binding 0",
-      "data path: results v[2:3] reach Out dwords 0-1 through copies",
-      "data path: VADDR register v1 = an In word"};
+      "data path: results v[2:3] reach Out dwords 0-1 through copies, each in the storing lane\'s "
+      "slot (Out byte "
+      "16*lane + 4k)",
+      "data path: VADDR register v1 = the lane's In word (byte 4*lane)"};
   for (const std::string& w : want)
     EXPECT_NE(std::find(p.links.begin(), p.links.end(), w), p.links.end()) << w;
 }

@@ -193,6 +193,7 @@ gcnprobe::routes::PipelineIsa isaOf(const std::string& assembly, bool offsetFixe
   p.dataPath.address =
       vertex ? DataPath::Address::VertexIndex : DataPath::Address::AlignedInputWords;
   p.dataPath.alignBytes = 4;
+  if (!vertex) p.dataPath.lanes = DataPath::Lanes{};
   return p;
 }
 
@@ -341,8 +342,12 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
   EXPECT_EQ(v.proven[0],
             "instruction: proven: buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101 "
             "on set 0 binding 0");
-  EXPECT_EQ(v.proven[2], "data path: results v1 reach Out dwords 0-0 through copies");
-  EXPECT_EQ(v.proven[3], "data path: VADDR register v1 = an In word ANDed with -4");
+  EXPECT_EQ(v.proven[2],
+            "data path: results v1 reach Out dwords 0-0 through copies, each in the storing "
+            "lane\'s slot (Out byte "
+            "16*lane + 4k)");
+  EXPECT_EQ(v.proven[3],
+            "data path: VADDR register v1 = the lane's In word (byte 4*lane) ANDed with -4");
   // Without the descriptor loads nothing ties s[8:11] to the case's buffer: no proof.
   const auto u = gcnprobe::isa::checkIsa(
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
@@ -491,10 +496,13 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   // The pipeline holds buffer_load_format_xyzw, the case intends buffer_load_format_x.
   EXPECT_EQ(runOne(kTexelGfx8, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
   EXPECT_NE(reason.find("buffer_load_format_x v1, v0, s[4:7], 0 idxen"), std::string::npos);
-  // The intended instruction, its index an In word (binding 1), its result stored to Out
-  // (binding 2, loaded into s[12:15]): the data path holds, so the lanes are compared.
+  // The intended instruction, its index the lane's In word (binding 1, byte 4*lane: v1 = v0 << 2),
+  // its result stored to the lane's Out slot (binding 2, loaded into s[12:15], byte 16*lane:
+  // v0 << 4): the data path holds, so the lanes are compared.
   const std::string right = texelLoads() +
                             "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
+                            "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
+                            "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
                             "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
                             "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
                             "\tbuffer_store_dword v1, v0, s[12:15], 0 offen ; e0701000 80030100\n";
@@ -508,8 +516,8 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   EXPECT_NE(reason.find("'v_add_u32_e32 v1, vcc, 1, v1'"), std::string::npos) << reason;
   // The same instruction on the lane-input SSBO's descriptor (s[4:7], binding 1) proves
   // nothing about the case's buffer.
-  const std::string io = texelLoads() +
-                         "\tbuffer_load_format_x v1, v1, s[4:7], 0 idxen ; e0002000 80010101\n";
+  const std::string io =
+      texelLoads() + "\tbuffer_load_format_x v1, v1, s[4:7], 0 idxen ; e0002000 80010101\n";
   EXPECT_EQ(runOne(io, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
 }
 
@@ -776,8 +784,7 @@ TEST(DescriptorTrace, APointerWithAnotherHighHalfIsNotTraced) {
   const auto traced = gcnprobe::isa::traceDescriptors(
       Gen::Gfx8, words, gcnprobe::isa::radvUserSgprRoles(Gen::Gfx8, VK_SHADER_STAGE_COMPUTE_BIT));
   EXPECT_FALSE(traced[1].slot);
-  EXPECT_NE(traced[1].why.find("its high half the driver's constant 0x00000000"),
-            std::string::npos)
+  EXPECT_NE(traced[1].why.find("its high half the driver's constant 0x00000000"), std::string::npos)
       << traced[1].why;
 }
 
