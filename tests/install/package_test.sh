@@ -49,6 +49,11 @@ for f in usr/bin/gcnprobe usr/libexec/gcnprobe/gcnprobe-clrxdisasm usr/share/man
 done
 diff <(cd "$src/probes" && ls -- *.probe) <(cd "$root/usr/share/gcnprobe/probes" && ls) ||
   fail "the packaged probes differ from the source tree's"
+# The sources' own terms: the MIT license of LICENSE, which Debian's copyright format calls
+# Expat, on the "Files: *" paragraph.
+awk '/^Files: \*$/{f=1} f&&/^License:/{print; exit}' "$root/usr/share/doc/gcnprobe/copyright" |
+  grep -qx 'License: Expat' || fail "the copyright file does not give the sources the MIT (Expat) terms"
+grep -q 'Permission is hereby granted, free of charge' "$src/LICENSE" || fail "LICENSE is not MIT's text"
 gzip -dc "$root/usr/share/doc/gcnprobe/changelog.Debian.gz" | head -n 1 |
   grep -q "^gcnprobe ($version-1) " || fail "changelog.Debian.gz's top entry is not $version-1"
 gzip -t "$root/usr/share/man/man1/gcnprobe.1.gz" || fail "the man page is not valid gzip"
