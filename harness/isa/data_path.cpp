@@ -13,6 +13,7 @@
 #include "harness/isa/lane_terms.h"
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
+#include "reference/scalar_table.h"
 
 namespace gcnprobe::isa {
 namespace {
@@ -307,6 +308,249 @@ std::optional<LaneTerm> inWordOffset(const Analysis& a, const Tag& t,
   return LaneTerm{base->a, base->b + 4 * static_cast<int64_t>(t.index)};
 }
 
+// ---- EXEC per lane, and every path --------------------------------------------------------
+
+// The lanes a 64-bit lane mask (EXEC, VCC, an SGPR pair) holds, as far as the proof follows
+// it: every lane the wave launched, exactly the launched lanes whose In enable word is not 0,
+// or a mask the proof cannot name.
+enum class Mask : uint8_t { Full, Enabled, Unknown };
+
+const char* maskText(Mask m) {
+  switch (m) {
+    case Mask::Full:
+      return "every launched lane";
+    case Mask::Enabled:
+      return "the enabled lanes";
+    case Mask::Unknown:
+      break;
+  }
+  return "a lane mask the proof cannot name";
+}
+
+Mask maskAnd(Mask x, Mask y) {
+  if (x == Mask::Full) return y;
+  if (y == Mask::Full) return x;
+  return x == Mask::Enabled && y == Mask::Enabled ? Mask::Enabled : Mask::Unknown;
+}
+Mask maskOr(Mask x, Mask y) {
+  if (x == Mask::Unknown || y == Mask::Unknown) return Mask::Unknown;
+  return x == Mask::Full || y == Mask::Full ? Mask::Full : Mask::Enabled;
+}
+
+constexpr unsigned kExec = 126, kVccLo = 106;
+
+struct ExecState {
+  std::array<Mask, 128> sgpr;  // per SGPR (both halves of a pair alike); EXEC at 126/127
+  uint8_t caseMin = 0;         // runs of the case instruction on every path so far (max 2)
+  uint8_t caseMax = 0;         // ... on some path
+  uint32_t stored = 0;         // result components stored to Out on every path
+  bool operator==(const ExecState&) const = default;
+};
+
+// The lanes whose compare `v_cmp[x]_{ne,lt,gt}_{i32,u32} ...` holds, ANDed with EXEC (a compare
+// writes 0 for inactive lanes): the enabled lanes when it tests the lane's enable word against
+// 0 (x != 0, 0 < x, x > 0), else unknown.
+Mask compareMask(const Analysis& a, std::size_t i, const std::optional<routes::BufferSlot>& in,
+                 Mask exec) {
+  const VgprEffects& e = a.effects[i];
+  if (e.modifiers) return Mask::Unknown;
+  std::string_view name = e.name;
+  if (name.rfind("v_cmpx_", 0) == 0)
+    name.remove_prefix(7);
+  else if (name.rfind("v_cmp_", 0) == 0)
+    name.remove_prefix(6);
+  else
+    return Mask::Unknown;
+  const auto isEnableWord = [&](int code) {
+    if (code < 256) return false;
+    std::string why;
+    const std::optional<LaneTerm> at =
+        inWordOffset(a, a.in[i]->cur[static_cast<unsigned>(code - 256) % kVgprs], in, why);
+    return at && *at == LaneTerm{4, a.lanes->inEnableWord};
+  };
+  const bool zero0 = e.src[0] == 128, zero1 = e.src[1] == 128;
+  bool test = false;
+  if (name == "ne_i32" || name == "ne_u32")
+    test = (zero0 && isEnableWord(e.src[1])) || (zero1 && isEnableWord(e.src[0]));
+  else if (name == "lt_u32")  // 0 < x
+    test = zero0 && isEnableWord(e.src[1]);
+  else if (name == "gt_u32")  // x > 0
+    test = zero1 && isEnableWord(e.src[0]);
+  return test ? maskAnd(exec, Mask::Enabled) : Mask::Unknown;
+}
+
+// What instruction i does to the lane masks: the SGPR copies and writes the descriptor trace
+// models (sgprWrites), then the lane-mask operations themselves (compares of the enable word,
+// v_cmpx_*, s_and_saveexec_b64, s_and_b64 / s_or_b64 into EXEC). Any other write of EXEC makes
+// it unknown.
+void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls,
+                  const std::optional<routes::BufferSlot>& in, ExecState& s) {
+  const std::array<Mask, 128> before = s.sgpr;
+  const SgprWrites w = sgprWrites(a.gen, a.words[i]);
+  for (unsigned r = 0; r < 128; ++r)
+    if (w[r] == -2)
+      s.sgpr[r] = Mask::Unknown;
+    else if (w[r] >= 0)
+      s.sgpr[r] = before[static_cast<unsigned>(w[r])];
+  const Mask exec = before[kExec] == before[kExec + 1] ? before[kExec] : Mask::Unknown;
+  const auto beforePair = [&](unsigned r) {
+    return r + 1 < 128 && before[r] == before[r + 1] ? before[r] : Mask::Unknown;
+  };
+  const VgprEffects& e = a.effects[i];
+  const auto setPair = [&](unsigned r, Mask m) {
+    if (r + 1 < 128) s.sgpr[r] = s.sgpr[r + 1] = m;
+  };
+  bool execHandled = false;
+  const uint32_t w0 = a.words[i][0];
+  if (cls && (*cls == gcn::CodeClass::Vopc || *cls == gcn::CodeClass::Vop3) &&
+      e.name.rfind("v_cmp", 0) == 0) {
+    const Mask m = compareMask(a, i, in, exec);
+    const bool cmpx = e.name.rfind("v_cmpx_", 0) == 0;
+    // VOPC writes VCC (GCN's v_cmpx too; RDNA's writes EXEC only); VOP3 its SDST [7:0].
+    const unsigned dst = *cls == gcn::CodeClass::Vopc ? kVccLo : (w0 & 0xff);
+    if (!(cmpx && gcn::isRdna(a.gen))) setPair(dst, m);
+    if (cmpx) {
+      setPair(kExec, m);
+      execHandled = true;
+    }
+  } else if (cls && *cls == gcn::CodeClass::Sop1) {
+    const gcn::ScalarOpInfo* op =
+        gcn::findScalarOp(a.gen, gcn::ScalarClass::Sop1, (w0 >> 8) & 0xff);
+    const unsigned sdst = (w0 >> 16) & 0x7f, src = w0 & 0xff;
+    if (op != nullptr && op->mnemonic == "s_and_saveexec_b64" && src < 128) {
+      setPair(sdst, exec);
+      setPair(kExec, maskAnd(exec, beforePair(src)));
+      execHandled = true;
+    }
+  } else if (cls && *cls == gcn::CodeClass::Sop2) {
+    const gcn::ScalarOpInfo* op =
+        gcn::findScalarOp(a.gen, gcn::ScalarClass::Sop2, (w0 >> 23) & 0x7f);
+    const unsigned sdst = (w0 >> 16) & 0x7f, src0 = w0 & 0xff, src1 = (w0 >> 8) & 0xff;
+    if (op != nullptr && sdst == kExec && src0 < 128 && src1 < 128 &&
+        (op->mnemonic == "s_and_b64" || op->mnemonic == "s_or_b64")) {
+      setPair(kExec, op->mnemonic == "s_and_b64" ? maskAnd(beforePair(src0), beforePair(src1))
+                                                 : maskOr(beforePair(src0), beforePair(src1)));
+      execHandled = true;
+    }
+  }
+  if (!execHandled) {
+    // s_mov_b64 exec, s[2n:2n+1] is a copy (above); anything else that writes EXEC is unknown.
+    const bool pairCopy = w[kExec] >= 0 && w[kExec] % 2 == 0 && w[kExec + 1] == w[kExec] + 1;
+    const bool touched = e.exec != VgprEffects::Exec::Keeps || w[kExec] != -1 || w[kExec + 1] != -1;
+    if (touched && !pairCopy) setPair(kExec, Mask::Unknown);
+  }
+}
+
+// The mask an SGPR pair holds: both halves must hold the same one.
+Mask pairMask(const ExecState& s, unsigned r) {
+  return r + 1 < 128 && s.sgpr[r] == s.sgpr[r + 1] ? s.sgpr[r] : Mask::Unknown;
+}
+
+// Whether the SOPP at i is s_cbranch_execz (1) or s_cbranch_execnz (2); 0 otherwise.
+int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls) {
+  if (!cls || *cls != gcn::CodeClass::Sopp) return 0;
+  const gcn::ScalarOpInfo* op =
+      gcn::findScalarOp(a.gen, gcn::ScalarClass::Sopp, (a.words[i][0] >> 16) & 0x7f);
+  if (op == nullptr) return 0;
+  return op->mnemonic == "s_cbranch_execz" ? 1 : op->mnemonic == "s_cbranch_execnz" ? 2 : 0;
+}
+
+// EXEC per lane and every path, on a route with a lane layout: the case instruction runs with
+// EXEC = exactly the enabled lanes, at most once on any path; so does every Out store; and every
+// path that reaches the end of the program with an enabled lane ran the case and stored every
+// one of the `results` components. A branch on EXEC being zero (s_cbranch_execz taken,
+// s_cbranch_execnz not taken) while EXEC holds the enabled lanes is a path with no enabled lane,
+// where every obligation holds; with every launched lane in EXEC it cannot be taken. Returns
+// the first break, or "" when all of it holds.
+std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::CodeClass>> cls,
+                         std::size_t c, unsigned results, const routes::DataPath& path) {
+  const std::size_t n = a.code.size();
+  const uint32_t all = results >= 32 ? ~0u : (1u << results) - 1u;
+  std::vector<uint32_t> components(n, 0);
+  std::vector<bool> outStore(n, false);
+  for (std::size_t i = 0; i < n && results > 0; ++i) {
+    if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
+    const gcn::Instruction& st = *a.buffer[i];
+    if (st.op->kind != gcn::OpKind::Store && st.op->kind != gcn::OpKind::StoreFormat) continue;
+    outStore[i] = true;
+    std::string why;
+    const std::optional<LaneTerm> at = bufferOffset(a, i, why);
+    for (unsigned j = 0; at && j < widestVdataRegs(a.gen, st); ++j)
+      for (unsigned k = 0; k < results; ++k)
+        if (LaneTerm{at->a, at->b + 4 * static_cast<int64_t>(j)} ==
+            LaneTerm{a.lanes->laneBytes, 4 * static_cast<int64_t>(k)})
+          components[i] |= 1u << k;
+  }
+  std::vector<std::optional<ExecState>> in(n);
+  if (n == 0) return "the listing is empty";
+  ExecState entry;
+  entry.sgpr.fill(Mask::Unknown);
+  entry.sgpr[kExec] = entry.sgpr[kExec + 1] = Mask::Full;
+  in[0] = entry;
+  forwardFlow<ExecState>(
+      a.gen, a.words, in,
+      [&](std::size_t i, const std::optional<gcn::CodeClass>& k, ExecState& s) {
+        if (i == c) {
+          s.caseMin = static_cast<uint8_t>(std::min(2, s.caseMin + 1));
+          s.caseMax = static_cast<uint8_t>(std::min(2, s.caseMax + 1));
+        }
+        if (outStore[i]) s.stored |= components[i];
+        execTransfer(a, i, k, path.in, s);
+      },
+      [](ExecState& into, const ExecState& from) {
+        ExecState m = into;
+        for (unsigned r = 0; r < 128; ++r)
+          if (m.sgpr[r] != from.sgpr[r]) m.sgpr[r] = Mask::Unknown;
+        m.caseMin = std::min(m.caseMin, from.caseMin);
+        m.caseMax = std::max(m.caseMax, from.caseMax);
+        m.stored &= from.stored;
+        const bool changed = !(m == into);
+        into = m;
+        return changed;
+      },
+      [](ExecState& s) { s.sgpr.fill(Mask::Unknown); },
+      [&](std::size_t i, bool taken, ExecState& s) {
+        const int b = execBranch(a, i, cls[i]);
+        if (b == 0 || (b == 1) != taken) return true;  // not the EXEC-is-zero edge
+        const Mask exec = pairMask(s, kExec);
+        if (exec == Mask::Full) return false;  // a launched lane is always active
+        if (exec == Mask::Enabled) {           // no lane is enabled on this path
+          s.caseMin = std::max<uint8_t>(s.caseMin, 1);
+          s.stored = all;
+        }
+        return true;
+      });
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!in[i]) continue;
+    const ExecState& s = *in[i];
+    const Mask exec = pairMask(s, kExec);
+    if (i == c || outStore[i]) {
+      if (exec != Mask::Enabled)
+        return a.where(i) + " runs with EXEC = " + maskText(exec) +
+               ", not exactly the lanes whose enable word (In byte " +
+               laneTermText(LaneTerm{4, a.lanes->inEnableWord}) + ") is not 0";
+      if (i == c && s.caseMax > 0)
+        return "the case instruction " + a.where(i) + " may run more than once on one path";
+    }
+    ExecState after = s;
+    if (i == c) after.caseMin = std::max<uint8_t>(after.caseMin, 1);
+    if (outStore[i]) after.stored |= components[i];
+    const ControlFlow f = cls[i] ? controlFlowOf(a.gen, *cls[i], a.words[i], 0) : ControlFlow{};
+    const bool ends = (!f.fallsThrough && !f.targetDword) || (f.fallsThrough && i + 1 == n);
+    if (!ends) continue;
+    if (after.caseMin == 0)
+      return "a path reaches " + a.where(i) +
+             " without running the case instruction while lanes may be enabled";
+    if ((after.stored & all) != all) {
+      for (unsigned k = 0; k < results; ++k)
+        if (!(after.stored & (1u << k)))
+          return "a path reaches " + a.where(i) + " without storing result component " +
+                 std::to_string(k) + " to Out while lanes may be enabled";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
@@ -337,6 +581,9 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           inst && inst->op != nullptr)
         a.buffer[i] = inst;
   }
+  std::vector<std::optional<gcn::CodeClass>> scanClasses(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (scan[i]) scanClasses[i] = scan[i]->cls;
   for (std::size_t i = 0; i < n; ++i)
     if (scan[i] && scan[i]->dwords != words[i].size()) {
       proof.reason = a.where(i) + " carries " + std::to_string(words[i].size()) +
@@ -462,10 +709,13 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   }
 
   // 1. Results reach Out through copies, in order.
+  const bool cmpswap =
+      ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
+  const unsigned resultCount = !returns  ? 0u
+                               : cmpswap ? (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u)
+                                         : regs;
   if (returns) {
-    const bool cmpswap =
-        ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
-    const unsigned results = cmpswap ? (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u) : regs;
+    const unsigned results = resultCount;
     // Every Out store slot: (address key, byte offset) -> the tags stored there.
     std::map<std::pair<AddrKey, uint32_t>, std::vector<std::pair<Tag, std::size_t>>> out;
     for (std::size_t i = 0; i < n; ++i) {
@@ -755,6 +1005,23 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   if (ci.soffset < 128)
     proof.links.push_back("SOFFSET s" + std::to_string(ci.soffset) + " assumed to hold the " +
                           "route's value (SGPR values are not traced)");
+  // 4. EXEC per lane and every path (lane-shader routes).
+  if (a.lanes) {
+    if (const std::string why = execAndPaths(a, scanClasses, c, resultCount, path); !why.empty()) {
+      proof.reason = why;
+      return proof;
+    }
+    proof.links.push_back(std::string("EXEC = exactly the enabled lanes (In byte ") +
+                          laneTermText(LaneTerm{4, a.lanes->inEnableWord}) +
+                          " not 0) at the case instruction" +
+                          (resultCount > 0 ? " and every Out store" : "") +
+                          "; every path with an enabled lane runs it once" +
+                          (resultCount > 0 ? " and stores every result component" : ""));
+  } else {
+    assumed.push_back(
+        "EXEC and paths assumed (the route's shader selects its lanes in a loop over In that "
+        "the proof does not evaluate)");
+  }
   proof.links.insert(proof.links.end(), assumed.begin(), assumed.end());
   proof.proven = true;
   return proof;

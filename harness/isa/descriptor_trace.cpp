@@ -243,6 +243,29 @@ std::string bufferSlotName(const routes::BufferSlot& s) {
   return "set " + std::to_string(s.set) + " binding " + std::to_string(s.index);
 }
 
+SgprWrites sgprWrites(gcn::Gen gen, std::span<const uint32_t> words) {
+  SgprState s;
+  for (unsigned r = 0; r < kSgprs; ++r)
+    s[r] = Val{Val::K::Arg, r, 0, 0};
+  const SgprState before = s;
+  const std::optional<gcn::CodeInstruction> ci =
+      words.empty() ? std::nullopt : gcn::tryScanInstruction(gen, words, 0);
+  if (!ci)
+    setUnknown(s, 0, kSgprs);
+  else
+    transfer(gen, ci->cls, std::vector<uint32_t>(words.begin(), words.end()), s);
+  SgprWrites w;
+  for (unsigned r = 0; r < kSgprs; ++r) {
+    if (s[r] == before[r])
+      w[r] = -1;
+    else if (s[r].k == Val::K::Arg)
+      w[r] = static_cast<int16_t>(s[r].arg);
+    else
+      w[r] = -2;
+  }
+  return w;
+}
+
 std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
                                                std::span<const std::vector<uint32_t>> instructions,
                                                const UserSgprRoles& roles,

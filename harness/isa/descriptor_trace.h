@@ -72,6 +72,14 @@ std::string bufferSlotName(const routes::BufferSlot& s);
 // holds, through s_mov copies only; -1 when it holds anything else.
 using SgprEntryCopies = std::array<int16_t, 128>;
 
+// What one instruction does to SGPRs 0..127 (VCC 106/107, EXEC 126/127) as the trace's transfer
+// models it: per SGPR -1 unchanged, j >= 0 now holds the value SGPR j held before (s_mov_b32 /
+// s_mov_b64 copies), -2 written with anything else. Implicit writes the trace does not follow
+// (EXEC by v_cmpx_* and s_*_saveexec_*, SCC) are not in it: VgprEffects::exec says those.
+// Words of no known encoding write every SGPR.
+using SgprWrites = std::array<int16_t, 128>;
+SgprWrites sgprWrites(gcn::Gen gen, std::span<const uint32_t> words);
+
 // One entry per instruction (`instructions[i]` = the dwords of instruction i, in program
 // order, as ACO prints them); entries for non-buffer instructions are untraced with why =
 // "not a buffer instruction". Never throws: words that are no encoding of the generation

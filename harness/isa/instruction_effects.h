@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "reference/code_scan.h"
@@ -105,10 +106,21 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words);
 // `merge(into, from)` joins `from` into an existing state and returns whether it changed. A
 // branch into the middle of an instruction or out of the code makes `unknownAll(state)` flow
 // into every reachable instruction.
-template <class State, class Transfer, class Merge, class UnknownAll>
+//
+// `edge(i, taken, state)`, when given, refines the state that leaves instruction i along one
+// edge (taken: the branch target; else the fall-through) and returns false when that edge
+// cannot be taken in that state (then nothing flows along it).
+struct EveryEdge {
+  template <class State>
+  bool operator()(std::size_t, bool, State&) const {
+    return true;
+  }
+};
+template <class State, class Transfer, class Merge, class UnknownAll, class Edge = EveryEdge>
 void forwardFlow(gcn::Gen gen, std::span<const std::vector<uint32_t>> instructions,
                  std::vector<std::optional<State>>& in, Transfer transfer, Merge merge,
-                 UnknownAll unknownAll) {
+                 UnknownAll unknownAll, Edge edge = {}) {
+  constexpr bool kEdges = !std::is_same_v<Edge, EveryEdge>;
   const std::size_t n = instructions.size();
   std::vector<std::optional<gcn::CodeClass>> cls(n);
   std::vector<long> start(n + 1, 0);
@@ -136,8 +148,18 @@ void forwardFlow(gcn::Gen gen, std::span<const std::vector<uint32_t>> instructio
       transfer(i, cls[i], s);
       ControlFlow f;
       if (cls[i]) f = controlFlowOf(gen, *cls[i], instructions[i], start[i + 1]);
-      if (f.fallsThrough && i + 1 < n) changed = mergeInto(in[i + 1], s) || changed;
+      if (f.fallsThrough && i + 1 < n) {
+        if constexpr (kEdges) {
+          State t = s;
+          if (edge(i, false, t)) changed = mergeInto(in[i + 1], t) || changed;
+        } else {
+          changed = mergeInto(in[i + 1], s) || changed;
+        }
+      }
       if (f.targetDword) {
+        if constexpr (kEdges) {
+          if (!edge(i, true, s)) continue;
+        }
         const auto it = byDword.find(*f.targetDword);
         if (it != byDword.end()) {
           changed = mergeInto(in[it->second], s) || changed;

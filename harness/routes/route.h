@@ -134,6 +134,7 @@ struct DataPath {
     unsigned laneIdVgpr = 0;
     unsigned count = 64;
     uint32_t inAddressWord = 0;
+    uint32_t inEnableWord = 256;  // enabled[l]: + 4l; the lane runs the case when it is not 0
     uint32_t inData = 512;
     uint32_t laneBytes = 16;
   };

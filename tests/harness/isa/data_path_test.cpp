@@ -137,12 +137,16 @@ TEST(DataPath, TexelLoadStraightToOutIsProven) {
   const DataPathProof p =
       prove(Gen::Gfx8, texelLoad(), VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
   ASSERT_TRUE(p.proven) << p.reason;
-  ASSERT_EQ(p.links.size(), 2u);
+  ASSERT_EQ(p.links.size(), 3u);
   EXPECT_EQ(p.links[0],
-            "results v[2:3] reach Out dwords 0-1 through copies, each in the storing lane\'s slot "
-            "(Out byte "
-            "16*lane + 4k)");
+            "results v[2:3] reach Out dwords 0-1 through copies, each in the storing lane's slot "
+            "(Out byte 16*lane + 4k)");
   EXPECT_EQ(p.links[1], "VADDR register v1 = the lane's In word (byte 4*lane)");
+  EXPECT_EQ(
+      p.links[2],
+      "EXEC = exactly the enabled lanes (In byte 4*lane + 256 not 0) at the case instruction and "
+      "every Out store; every path with an enabled lane runs it once and stores every result "
+      "component");
 }
 
 // Each rewrite inserted between the load and the Out store breaks the proof, and the reason
@@ -657,11 +661,10 @@ TEST(DataPath, RdnaStorageLoadIsProvenAndARewriteIsCaught) {
     const DataPathProof p =
         prove(gen, std::string(head) + tail, VK_SHADER_STAGE_COMPUTE_BIT, storagePath(), caseText);
     ASSERT_TRUE(p.proven) << p.reason;
-    ASSERT_EQ(p.links.size(), 2u);
+    ASSERT_EQ(p.links.size(), 3u);
     EXPECT_EQ(p.links[0],
-              "results v1 reach Out dwords 0-0 through copies, each in the storing lane\'s slot "
-              "(Out byte "
-              "16*lane + 4k)");
+              "results v1 reach Out dwords 0-0 through copies, each in the storing lane's slot "
+              "(Out byte 16*lane + 4k)");
     EXPECT_EQ(p.links[1], "VADDR register v1 = the lane's In word (byte 4*lane) ANDed with -4");
     // v_add_nc_u32 between the load and the store rewrites the result (the execz branch skips
     // one dword more; the proof follows the branch by dword count).
@@ -860,6 +863,70 @@ TEST(DataPath, StoreDataThatIsNotTheLanesDataWordsIsCaught) {
                           "data word 0 (In byte 16*lane + 512)"),
             std::string::npos)
       << p.reason;
+}
+
+// ---- EXEC per lane and every path -------------------------------------------------------
+
+const char* const kCompareEnable = "\tv_cmpx_ne_i32_e32 vcc, 0, v2      ; 7daa0480\n";
+const char* const kCaseLoad =
+    "\tbuffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen ; e0042000 80020201\n";
+
+// The case instruction and the Out stores must run on exactly the lanes whose enable word (In
+// byte 256 + 4*lane) is not 0: EXEC set to lane 0 or inverted before the narrowing, narrowed
+// by another value (the address word), or narrowed again before the store is refused. (A write
+// of EXEC after the narrowing also loses the values written under it: the tags break first.)
+// Encodings: llvm-mc 14, -mcpu=tonga.
+TEST(DataPath, ExecThatIsNotExactlyTheEnabledLanesIsCaught) {
+  const struct {
+    std::string listing;
+    const char* want;
+  } edits[] = {
+      {texelLoadWith(kCompareEnable,
+                     std::string("\ts_mov_b64 exec, 1 ; befe0181\n") + kCompareEnable),
+       "'buffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen' (listing line 15) runs with EXEC = "
+       "a lane mask the proof cannot name, not exactly the lanes whose enable word (In byte "
+       "4*lane + 256) is not 0"},
+      {texelLoadWith(kCompareEnable,
+                     std::string("\ts_xor_b64 exec, exec, s[0:1] ; 88fe007e\n") + kCompareEnable),
+       "runs with EXEC = a lane mask the proof cannot name"},
+      {texelLoadWith(kCompareEnable, "\tv_cmpx_ne_i32_e32 vcc, 0, v1 ; 7daa0280\n"),
+       "runs with EXEC = a lane mask the proof cannot name"},
+      {texelLoad("", "\tv_cmpx_ne_i32_e32 vcc, 0, v1 ; 7daa0280\n"),
+       "'buffer_store_dwordx2 v[2:3], v0, s[0:3], 0 offen' (listing line 19) runs with EXEC = "
+       "a lane mask the proof cannot name"},
+  };
+  for (const auto& e : edits) {
+    SCOPED_TRACE(e.want);
+    expectBreak(e.listing, e.want);
+  }
+}
+
+// Every path on which a lane may be enabled runs the case instruction once and stores every
+// result component: a uniform branch (s_cbranch_scc0, llvm-mc bf840002) over the only Out
+// store, and a branch back to the case load (bf84fffd: -3 dwords) that may run it twice, are
+// refused. The execz branch around the block is a path with no enabled lane: no obligation.
+TEST(DataPath, EveryPathMustRunTheCaseOnceAndStoreEveryComponent) {
+  expectBreak(texelLoad("", "\ts_cbranch_scc0 2 ; bf840002\n"),
+              "a path reaches 's_endpgm' (listing line 21) without storing result component 0 "
+              "to Out while lanes may be enabled");
+  expectBreak(texelLoadWith(kCaseLoad, std::string(kCaseLoad) + "\ts_cbranch_scc0 -3 ; bf84fffd\n"),
+              "may run more than once on one path");
+}
+
+// EXEC narrowed another way to the same lanes stays proven: v_cmp_ne_u32 into VCC and
+// s_and_saveexec_b64 (7d9a0480, be80206a), or v_cmpx_gt_u32_e64 x > 0 (d0dc0000 00010102).
+TEST(DataPath, ExecNarrowedAnotherWayToTheEnabledLanesStaysProven) {
+  const std::string listings[] = {
+      texelLoadWith(kCompareEnable,
+                    "\tv_cmp_ne_u32_e32 vcc, 0, v2 ; 7d9a0480\n"
+                    "\ts_and_saveexec_b64 s[0:1], vcc ; be80206a\n"),
+      texelLoadWith(kCompareEnable, "\tv_cmpx_gt_u32_e64 s[0:1], v2, 0 ; d0dc0000 00010102\n"),
+  };
+  for (const std::string& listing : listings) {
+    const DataPathProof p =
+        prove(Gen::Gfx8, listing, VK_SHADER_STAGE_COMPUTE_BIT, lanePath(), kTexelCase);
+    EXPECT_TRUE(p.proven) << p.reason << "\n" << listing;
+  }
 }
 
 // ---- Saved listings (saved_listing.h) ---------------------------------------------------

@@ -338,7 +338,7 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen"),
       isaOf(kTongaStorageLoadDword));
   EXPECT_EQ(v.outcome, Outcome::Verified) << v.reason;
-  ASSERT_EQ(v.proven.size(), 4u);
+  ASSERT_EQ(v.proven.size(), 5u);
   EXPECT_EQ(v.proven[0],
             "instruction: proven: buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101 "
             "on set 0 binding 0");
@@ -348,6 +348,10 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
             "16*lane + 4k)");
   EXPECT_EQ(v.proven[3],
             "data path: VADDR register v1 = the lane's In word (byte 4*lane) ANDed with -4");
+  EXPECT_EQ(v.proven[4],
+            "data path: EXEC = exactly the enabled lanes (In byte 4*lane + 256 not 0) at the case "
+            "instruction and every Out store; every path with an enabled lane runs it once and "
+            "stores every result component");
   // Without the descriptor loads nothing ties s[8:11] to the case's buffer: no proof.
   const auto u = gcnprobe::isa::checkIsa(
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
@@ -497,11 +501,15 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   EXPECT_EQ(runOne(kTexelGfx8, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
   EXPECT_NE(reason.find("buffer_load_format_x v1, v0, s[4:7], 0 idxen"), std::string::npos);
   // The intended instruction, its index the lane's In word (binding 1, byte 4*lane: v1 = v0 << 2),
-  // its result stored to the lane's Out slot (binding 2, loaded into s[12:15], byte 16*lane:
-  // v0 << 4): the data path holds, so the lanes are compared.
+  // on the lanes whose enable word (byte 256 + 4*lane) is not 0 (v_cmpx_ne_i32), its result
+  // stored to the lane's Out slot (binding 2, loaded into s[12:15], byte 16*lane: v0 << 4): the
+  // data path holds, so the lanes are compared.
   const std::string right = texelLoads() +
                             "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
                             "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
+                            "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
+                            "80010201\n"
+                            "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
                             "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
                             "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
                             "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
