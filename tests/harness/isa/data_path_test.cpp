@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -1003,6 +1006,41 @@ TEST(SavedListing, AV_SharpThroughAnotherPointerHighHalfIsNotTraced) {
       << p.reason;
   p = proveFile(texelHeader() + texelLoad("\ts_mov_b32 s3, 0 ; be830080\n" + reload));
   EXPECT_TRUE(p.proven) << p.reason;
+}
+
+// The folder of saved listings (tests/harness/isa/listings, made by its make-edits.py from two
+// unedited RADV listings with llvm-mc's words): one edit of each family of hole the proof once
+// had, each refused with its reason, and true edits (copies, an equal address computed another
+// way, EXEC narrowed another way) proven. Each file's `# expect:` line says which.
+TEST(SavedListing, EditedListingsOfThisFolder) {
+  const std::filesystem::path dir =
+      std::filesystem::path(GCNPROBE_SOURCE_DIR) / "tests/harness/isa/listings";
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".lst") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::size_t refused = 0, proven = 0;
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.filename().string());
+    std::ifstream in(f);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = text.find("# expect: ");
+    ASSERT_NE(at, std::string::npos);
+    const std::string expect = text.substr(at + 10, text.find('\n', at) - at - 10);
+    const gcnprobe::isa::SavedProof p = gcnprobe::isa::proveSavedListing(
+        gcnprobe::isa::parseSavedListing(text, f.filename().string()));
+    if (expect == "proven") {
+      EXPECT_TRUE(p.proven) << p.reason;
+      ++proven;
+    } else {
+      ASSERT_EQ(expect.rfind("refused: ", 0), 0u) << expect;
+      EXPECT_FALSE(p.proven);
+      EXPECT_NE(p.reason.find(expect.substr(9)), std::string::npos) << p.reason;
+      ++refused;
+    }
+  }
+  EXPECT_EQ(refused, 12u);  // one per family
+  EXPECT_EQ(proven, 5u);    // the two unedited listings and three true edits
 }
 
 // Malformed files: an error with the file's name and line, never a proof.
