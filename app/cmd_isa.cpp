@@ -153,6 +153,7 @@ int runWorker(const IsaOptions& o) {
       j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
       j["reason"] = check.reason;
       j["proof"] = check.proven;
+      if (check.components != 0) j["components_proven"] = isa::componentNames(check.components);
       for (const isa::EmittedInstruction& e : check.emitted)
         j["emitted"].push_back({{"text", e.describe(chip.gen)},
                                 {"driver", e.driverText},
@@ -297,7 +298,7 @@ int runIsa(const IsaOptions& o) {
                  lines.front().value("device", std::string("?")).c_str(),
                  lines.front().value("driver", std::string("?")).c_str());
     std::map<std::string, unsigned> counts;
-    unsigned unsupported = 0, disagreements = 0;
+    unsigned unsupported = 0, disagreements = 0, partial = 0;
     std::vector<isa::CaseIsaRecord> records;
     std::map<std::string, std::string> binary;  // opcode -> "" (built) or why not
     for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -338,6 +339,13 @@ int runIsa(const IsaOptions& o) {
       }
       if (outcome != isa::CaseOutcome::Verified)
         std::fprintf(text, "    reason: %s\n", j.value("reason", std::string()).c_str());
+      if (j.contains("components_proven")) {
+        ++partial;
+        std::fprintf(text,
+                     "    components proven: %s (the others are the driver's rewrite: a device "
+                     "run judges only these)\n",
+                     j["components_proven"].get<std::string>().c_str());
+      }
       if (const auto p = j.find("proof"); p != j.end() && p->is_array())
         for (const json& link : *p)
           if (link.is_string()) std::fprintf(text, "    %s\n", link.get<std::string>().c_str());
@@ -357,6 +365,8 @@ int runIsa(const IsaOptions& o) {
     for (const auto& [k, n] : counts)
       if (k != "verified" && k != "route-miss") line += ", " + std::to_string(n) + " " + k;
     line += " (" + std::to_string(unsupported) + " of them unsupported on the chip";
+    if (partial > 0)
+      line += ", " + std::to_string(partial) + " of the route-misses proven for some components";
     if (disagreements > 0)
       line += ", " + std::to_string(disagreements) + " driver-text disagreements";
     line += ")";

@@ -199,25 +199,37 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const route
   const std::string caseBuffer = bufferSlotName(isa.caseBuffer);
   std::vector<std::string> elsewhere, untraced;  // matches that prove nothing
   std::string pathBreak;                         // a match whose data path is not proven
+  CheckResult partial;                           // a match proven for some components only
+  std::string partialBreak;                      // why its other components are not
   for (std::size_t index = 0; index < r.emitted.size(); ++index) {
     const EmittedInstruction& e = r.emitted[index];
     if (candidate && !candidate(e)) continue;
     if (!e.decoded || !mismatchField(intended, e.inst, isa.offsetFixed).empty()) continue;
     if (e.descriptor == isa.caseBuffer) {
       const DataPathProof proof = proveEmittedDataPath(gen, isa.executables, e, isa.dataPath);
+      const auto links = [&](CheckResult& into) {
+        into.proven.push_back("instruction: proven: " + printOrReason(gen, e.inst) + " ; " +
+                              hexWords(e.words) + " on " + bufferSlotName(*e.descriptor));
+        into.proven.push_back("V#: " + (isa.vsharpSource.empty()
+                                            ? std::string("not stated by the route")
+                                            : isa.vsharpSource));
+        for (const std::string& link : proof.links)
+          into.proven.push_back("data path: " + link);
+      };
       if (!proof.proven) {
         if (pathBreak.empty()) pathBreak = proof.reason;
+        if (proof.components != 0 && partial.components == 0) {
+          partial.components = proof.components;
+          partial.verifiedIndex = index;
+          partialBreak = proof.reason;
+          links(partial);
+        }
         continue;
       }
       r.outcome = Outcome::Verified;
       r.verifiedIndex = index;
       r.reason = cacheBitsNote(intended, e.inst);
-      r.proven.push_back("instruction: proven: " + printOrReason(gen, e.inst) + " ; " +
-                         hexWords(e.words) + " on " + bufferSlotName(*e.descriptor));
-      r.proven.push_back("V#: " + (isa.vsharpSource.empty() ? std::string("not stated by the route")
-                                                            : isa.vsharpSource));
-      for (const std::string& link : proof.links)
-        r.proven.push_back("data path: " + link);
+      links(r);
       return r;
     }
     if (e.descriptor)
@@ -228,6 +240,14 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const route
   r.outcome = Outcome::RouteMiss;
   r.reason = "intended '" + printOrReason(gen, intended) + "'" +
              (isa.offsetFixed ? "" : " (OFFSET not compared)");
+  if (partial.components != 0) {
+    r.components = partial.components;
+    r.verifiedIndex = partial.verifiedIndex;
+    r.proven = std::move(partial.proven);
+    r.reason += " is in the pipeline on the case's buffer, and its data path is proven for " +
+                componentNames(r.components) + " only: " + partialBreak;
+    return r;
+  }
   if (!pathBreak.empty()) {
     r.reason +=
         " is in the pipeline on the case's buffer, but its data path is not proven: " + pathBreak;
@@ -249,6 +269,16 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const route
       r.reason += " [" + e.describe(gen) + "]";
   }
   return r;
+}
+
+std::string componentNames(uint32_t mask) {
+  static constexpr const char* kNames[] = {"X", "Y", "Z", "W"};
+  std::string s;
+  for (unsigned k = 0; k < 32; ++k)
+    if (mask & (1u << k))
+      s += (s.empty() ? "" : ", ") +
+           (k < 4 ? std::string(kNames[k]) : "component " + std::to_string(k));
+  return s;
 }
 
 }  // namespace gcnprobe::isa

@@ -96,7 +96,16 @@ struct CheckResult {
   // "V#: <the route's vsharpSource>", "data path: <link>" per data-path link.
   std::vector<std::string> proven;
   std::optional<std::size_t> verifiedIndex;  // Verified: the proven instruction, in `emitted`
+  // RouteMiss whose instruction and data path are proven for some result components only (the
+  // driver rewrites the others; DataPathProof::components): bit k per proven component, with
+  // `proven` holding the links as for Verified. The case's outcome is the weakest component's;
+  // a device run judges the proven components (harness/run/runner.cpp). 0 otherwise.
+  uint32_t components = 0;
 };
+
+// "X, Y, Z" for the components of `mask` (bit k = component k: X, Y, Z, W, then "component 4"
+// for a TFE status dword).
+std::string componentNames(uint32_t mask);
 
 // Throws gcn::Error as emittedBufferInstructions does. `candidate`, when given, limits the
 // emitted instructions that may realise the case (a saved listing's `case` line).

@@ -458,14 +458,14 @@ int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeCl
 // EXEC per lane and every path, on a route with a lane layout: the case instruction runs with
 // EXEC = exactly the enabled lanes, at most once on any path; so does every Out store; and every
 // path that reaches the end of the program with an enabled lane ran the case and stored every
-// one of the `results` components. A branch on EXEC being zero (s_cbranch_execz taken,
+// component of the `all` mask (of `results`). A branch on EXEC being zero (s_cbranch_execz taken,
 // s_cbranch_execnz not taken) while EXEC holds the enabled lanes is a path with no enabled lane,
 // where every obligation holds; with every launched lane in EXEC it cannot be taken. Returns
 // the first break, or "" when all of it holds.
 std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::CodeClass>> cls,
-                         std::size_t c, unsigned results, const routes::DataPath& path) {
+                         std::size_t c, unsigned results, uint32_t all,
+                         const routes::DataPath& path) {
   const std::size_t n = a.code.size();
-  const uint32_t all = results >= 32 ? ~0u : (1u << results) - 1u;
   std::vector<uint32_t> components(n, 0);
   std::vector<bool> outStore(n, false);
   for (std::size_t i = 0; i < n && results > 0; ++i) {
@@ -708,6 +708,11 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     }
   }
 
+  // A partial proof (DataPathProof::components): the result components that reach Out, when
+  // others do not; `partialReason` says why those do not.
+  uint32_t partial = 0;
+  std::string partialReason;
+
   // 1. Results reach Out through copies, in order.
   const bool cmpswap =
       ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
@@ -826,11 +831,27 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           }
       }
     }
+    // Components that reach no Out slot come first in `breaks`, one entry each. When they are
+    // the only breaks and some component does reach its slot, the proof is partial: those
+    // components are proven (if the rest holds), the others are the driver's rewrite.
+    unsigned absent = 0;
+    for (unsigned k = 0; k < results; ++k)
+      if (!at[k]) {
+        ++absent;
+      } else {
+        partial |= 1u << k;
+      }
     if (!breaks.empty()) {
-      proof.reason = breaks.front();
+      std::string reason = breaks.front();
       for (std::size_t j = 1; j < breaks.size(); ++j)
-        proof.reason += "; " + breaks[j];
-      return proof;
+        reason += "; " + breaks[j];
+      if (breaks.size() != absent || absent == results) {
+        proof.reason = reason;
+        return proof;
+      }
+      partialReason = reason;
+    } else {
+      partial = 0;
     }
     // Every dword an Out store writes is result k of the storing lane, in that lane's slot: the
     // store's address is a term of the lane id equal to the slot's, for every lane at once.
@@ -862,6 +883,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           }
           const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(*component)};
           const Tag got = a.in[i]->cur[(st.vdata + j) % kVgprs];
+          // A component the partial proof leaves out holds the driver's rewrite: not judged.
+          if (partial != 0 && !(partial & (1u << *component))) continue;
           if (!(got == want)) {
             proof.reason = a.where(i) + " writes the lane's Out dword " +
                            std::to_string(*component) + " with " + a.describe(got) +
@@ -871,8 +894,21 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         }
       }
     }
-    proof.links.push_back("results " + vreg(ci.vdata, results) + " reach Out dwords 0-" +
-                          std::to_string(results - 1) + " through copies" +
+    std::string which;  // "results v[4:7] reach Out dwords 0-3", or the partial's components
+    if (partial == 0) {
+      which = "results " + vreg(ci.vdata, results) + " reach Out dwords 0-" +
+              std::to_string(results - 1);
+    } else {
+      std::string registers, dwords;
+      for (unsigned k = 0; k < results; ++k)
+        if (partial & (1u << k)) {
+          registers += (registers.empty() ? "" : ", ") + vreg(ci.vdata + k, 1);
+          dwords += (dwords.empty() ? "" : ", ") + std::to_string(k);
+        }
+      which = "result components " + dwords + " of " + std::to_string(results) + " (" + registers +
+              ") reach Out dwords " + dwords;
+    }
+    proof.links.push_back(which + " through copies" +
                           (a.lanes ? ", each in the storing lane's slot (Out byte " +
                                          laneTermText(LaneTerm{a.lanes->laneBytes, 0}) + " + 4k)"
                                    : std::string()));
@@ -1007,7 +1043,11 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
                           "route's value (SGPR values are not traced)");
   // 4. EXEC per lane and every path (lane-shader routes).
   if (a.lanes) {
-    if (const std::string why = execAndPaths(a, scanClasses, c, resultCount, path); !why.empty()) {
+    const uint32_t required = partial != 0        ? partial
+                              : resultCount >= 32 ? ~0u
+                                                  : (1u << resultCount) - 1u;
+    if (const std::string why = execAndPaths(a, scanClasses, c, resultCount, required, path);
+        !why.empty()) {
       proof.reason = why;
       return proof;
     }
@@ -1023,6 +1063,11 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         "the proof does not evaluate)");
   }
   proof.links.insert(proof.links.end(), assumed.begin(), assumed.end());
+  if (partial != 0) {
+    proof.components = partial;
+    proof.reason = partialReason;
+    return proof;
+  }
   proof.proven = true;
   return proof;
 }

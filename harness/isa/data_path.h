@@ -51,6 +51,11 @@ struct DataPathProof {
   // through copies, each in the storing lane's slot (...)", "VADDR register v1 = the lane's In
   // word (byte 4*lane)", "SOFFSET assumed".
   std::vector<std::string> links;
+  // Not proven, but only because some result components are rewritten by the driver (the
+  // alpha of signed 2_10_10_10 vertex fetches on GFX6-8): bit k set for each component k that
+  // is proven, with everything else the proof requires; `links` then hold what is proven and
+  // `reason` why the other components are not. 0 otherwise.
+  uint32_t components = 0;
 };
 
 DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,

@@ -38,7 +38,24 @@ void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult
     if (check.outcome == isa::Outcome::RouteMiss) {
       r.verdict = Verdict::RouteMiss;
       r.reason = check.reason;
-      r.diffs.clear();
+      if (check.components == 0) {
+        r.diffs.clear();
+        return;
+      }
+      // Proven for some components only: the case stays a route-miss (its weakest component),
+      // and the lanes are judged on the proven components alone.
+      std::vector<ComponentDiff> kept;
+      std::size_t differ = 0;
+      for (const ComponentDiff& d : r.diffs)
+        if (!d.memoryField && d.component < 32 && ((check.components >> d.component) & 1)) {
+          kept.push_back(d);
+          if (!d.match) ++differ;
+        }
+      r.diffs = std::move(kept);
+      r.notes.push_back(
+          "isa: components " + isa::componentNames(check.components) + " proven; on them " +
+          (differ == 0 ? std::string("every lane agrees with the reference")
+                       : std::to_string(differ) + " component values differ from the reference"));
     } else {
       r.notes.push_back("isa: " + std::string(isa::outcomeName(check.outcome)) +
                         (check.reason.empty() ? "" : " (" + check.reason + ")"));

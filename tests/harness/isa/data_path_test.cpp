@@ -489,6 +489,8 @@ TEST(DataPath, VertexSnormWIsRewrittenByBfe) {
   const DataPathProof p = prove(Gen::Gfx8, kVertexSnormTonga, VK_SHADER_STAGE_VERTEX_BIT,
                                 vertexPath(), "tbuffer_load_format_xyzw");
   EXPECT_FALSE(p.proven);
+  // X, Y and Z reach Out unchanged: a partial proof, W the driver's rewrite.
+  EXPECT_EQ(p.components, 0x7u);
   EXPECT_NE(p.reason.find("'v_bfe_i32 v7, v7, 23, 2' (listing line 13) overwrites v7, which "
                           "holds result register v7 (component 3)"),
             std::string::npos)

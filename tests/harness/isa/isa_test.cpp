@@ -452,7 +452,8 @@ TEST(IsaCheck, NoIsaAndNoAssemblyAreNotVerified) {
 // verdict.
 class FakeRoute final : public gcnprobe::routes::Route {
  public:
-  explicit FakeRoute(std::string isa) : isa_(std::move(isa)) {}
+  explicit FakeRoute(std::string isa, unsigned components = 1)
+      : isa_(std::move(isa)), components_(components) {}
   std::string_view name() const override { return "fake"; }
   bool handles(const gcnprobe::routes::DeviceCase&) const override { return true; }
   std::string unsupportedReason(const gcnprobe::routes::DeviceCase&) const override { return ""; }
@@ -461,9 +462,10 @@ class FakeRoute final : public gcnprobe::routes::Route {
       std::span<const gcnprobe::routes::DeviceCase* const> cases) override {
     std::vector<gcnprobe::routes::DeviceResult> out(cases.size());
     for (auto& r : out) {
-      r.vdataCount = 1;
+      r.vdataCount = components_;
       for (auto& lane : r.vdata)
-        lane[0] = 0x7fc00001u;  // a NaN no load of an 8-bit UNORM texel returns
+        for (unsigned k = 0; k < components_; ++k)
+          lane[k] = 0x7fc00001u;  // a NaN no load of an 8-bit UNORM texel returns
     }
     for (std::size_t i = 0; i < cases.size(); ++i)
       out[i].memory = cases[i]->memory.bytes;
@@ -475,7 +477,23 @@ class FakeRoute final : public gcnprobe::routes::Route {
 
  private:
   std::string isa_;
+  unsigned components_;
 };
+
+gcnprobe::run::CaseResult runCase(const std::string& isa, const std::string& name,
+                                  unsigned components) {
+  const gcn::Chip& chip = gcn::representativeChip(Gen::Gfx8);
+  const auto cases = gcnprobe::run::buildCases("texel", name, chip);
+  EXPECT_EQ(cases.size(), 1u);
+  std::vector<std::unique_ptr<gcnprobe::routes::Route>> routes;
+  routes.push_back(std::make_unique<FakeRoute>(isa, components));
+  gcnprobe::run::RunOptions ro;
+  ro.profile = gcnprobe::run::resolveProfile("gfx8", std::nullopt);
+  ro.jobs = 1;
+  gcnprobe::run::CaseResult out;
+  gcnprobe::run::runCases(cases, routes, ro, [&](const gcnprobe::run::CaseResult& r) { out = r; });
+  return out;
+}
 
 gcnprobe::run::Verdict runOne(const std::string& isa, std::string* reason) {
   const gcn::Chip& chip = gcn::representativeChip(Gen::Gfx8);
@@ -527,6 +545,58 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   const std::string io =
       texelLoads() + "\tbuffer_load_format_x v1, v1, s[4:7], 0 idxen ; e0002000 80010101\n";
   EXPECT_EQ(runOne(io, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
+}
+
+// A pipeline whose instruction and data path are proven for X, Y and Z but whose W the driver
+// rewrites (v_add_u32 v7, vcc, 1, v7 between the load and the Out store; llvm-mc 320 0e 0e 81):
+// the case is a route-miss (its weakest component), its proof links are kept, and the lanes
+// are judged on X, Y and Z only (the fake device returns a NaN in every component, so each
+// enabled lane differs in X, Y and Z, and W is not compared).
+TEST(IsaCheck, APartlyProvenCaseIsARouteMissJudgedOnItsProvenComponents) {
+  const std::string listing = texelLoads() +
+                              "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
+                              "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
+                              "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
+                              "80010201\n"
+                              "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
+                              "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
+                              "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+                              "\tbuffer_load_format_xyzw v[4:7], v1, s[8:11], 0 idxen ; e00c2000 "
+                              "80020401\n"
+                              "\tv_add_u32_e32 v7, vcc, 1, v7 ; 320e0e81\n"
+                              "\tbuffer_store_dwordx4 v[4:7], v0, s[12:15], 0 offen ; e07c1000 "
+                              "80030400\n";
+  const auto check = gcnprobe::isa::checkIsa(
+      Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen"),
+      isaOf(listing));
+  EXPECT_EQ(check.outcome, Outcome::RouteMiss);
+  EXPECT_EQ(check.components, 0x7u);
+  EXPECT_NE(check.reason.find("its data path is proven for X, Y, Z only: 'v_add_u32_e32 v7, vcc, "
+                              "1, v7' (listing line 11) overwrites v7"),
+            std::string::npos)
+      << check.reason;
+  EXPECT_NE(std::find(check.proven.begin(), check.proven.end(),
+                      "data path: result components 0, 1, 2 of 4 (v4, v5, v6) reach Out dwords 0, "
+                      "1, 2 through copies, each in the storing lane's slot (Out byte 16*lane + "
+                      "4k)"),
+            check.proven.end());
+
+  const gcnprobe::run::CaseResult r =
+      runCase(listing, "texel.uniform.r8g8b8a8_unorm.load_format_xyzw", 4);
+  EXPECT_EQ(r.verdict, gcnprobe::run::Verdict::RouteMiss) << r.reason;
+  EXPECT_FALSE(r.proof.empty());
+  std::size_t differ = 0;
+  for (const auto& d : r.diffs) {
+    EXPECT_LT(d.component, 3u);
+    if (!d.match) ++differ;
+  }
+  // Every lane the case enables differs in X, Y and Z (the lanes it leaves out keep Out's fill).
+  EXPECT_GT(differ, 0u);
+  EXPECT_EQ(differ % 3, 0u);
+  EXPECT_NE(std::find(r.notes.begin(), r.notes.end(),
+                      "isa: components X, Y, Z proven; on them " + std::to_string(differ) +
+                          " component values differ from the reference"),
+            r.notes.end());
 }
 
 // The clrxdisasm stand-in: one "/*offset*/ text" line per instruction, offsets advancing by
