@@ -384,9 +384,9 @@ Mask compareMask(const Analysis& a, std::size_t i, const std::optional<routes::B
 // v_cmpx_*, s_and_saveexec_b64, s_and_b64 / s_or_b64 into EXEC). Any other write of EXEC makes
 // it unknown.
 void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls,
-                  const std::optional<routes::BufferSlot>& in, ExecState& s) {
+                  const std::optional<routes::BufferSlot>& in, const SgprWrites& w,
+                  ExecState& s) {
   const std::array<Mask, 128> before = s.sgpr;
-  const SgprWrites w = sgprWrites(a.gen, a.words[i]);
   for (unsigned r = 0; r < 128; ++r)
     if (w[r] == -2)
       s.sgpr[r] = Mask::Unknown;
@@ -483,6 +483,9 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
   }
   std::vector<std::optional<ExecState>> in(n);
   if (n == 0) return "the listing is empty";
+  std::vector<SgprWrites> writes(n);
+  for (std::size_t i = 0; i < n; ++i)
+    writes[i] = sgprWrites(a.gen, a.words[i]);
   ExecState entry;
   entry.sgpr.fill(Mask::Unknown);
   entry.sgpr[kExec] = entry.sgpr[kExec + 1] = Mask::Full;
@@ -495,7 +498,7 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
           s.caseMax = static_cast<uint8_t>(std::min(2, s.caseMax + 1));
         }
         if (outStore[i]) s.stored |= components[i];
-        execTransfer(a, i, k, path.in, s);
+        execTransfer(a, i, k, path.in, writes[i], s);
       },
       [](ExecState& into, const ExecState& from) {
         ExecState m = into;
