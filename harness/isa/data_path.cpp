@@ -384,8 +384,7 @@ Mask compareMask(const Analysis& a, std::size_t i, const std::optional<routes::B
 // v_cmpx_*, s_and_saveexec_b64, s_and_b64 / s_or_b64 into EXEC). Any other write of EXEC makes
 // it unknown.
 void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls,
-                  const std::optional<routes::BufferSlot>& in, const SgprWrites& w,
-                  ExecState& s) {
+                  const std::optional<routes::BufferSlot>& in, const SgprWrites& w, ExecState& s) {
   const std::array<Mask, 128> before = s.sgpr;
   for (unsigned r = 0; r < 128; ++r)
     if (w[r] == -2)
