@@ -481,10 +481,15 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
     const uint64_t x = get(v, f);
     if (f.kind == Kind::DstSel) {
       if (f.name != "dst_sel_x") continue;
-      std::string sel;
-      for (DstSel s : v.dstSel)
+      // Four selectors in one word (xyzw, zyx1), or comma-separated where that word would
+      // read as a number (0,x,1,1 not 0x11; 0,0,0,0 not 0000). parseVSharp takes both.
+      std::string sel, separated;
+      for (DstSel s : v.dstSel) {
         sel += dstSelName(s);
-      add("dst_sel", sel);
+        separated += (separated.empty() ? "" : ",") + std::string(dstSelName(s));
+      }
+      uint64_t number = 0;
+      add("dst_sel", parseUnsigned(sel, number) ? separated : sel);
       continue;
     }
     const bool always = (f.kind == Kind::Nfmt || f.kind == Kind::Dfmt || f.kind == Kind::Format) &&
@@ -538,15 +543,31 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
     const int valueColumn = t.column + static_cast<int>(eq) + 1;
     if (value.empty()) fail(valueColumn, "field '" + name + "' has no value");
     if (name == "dst_sel") {
-      if (value.size() != 4)
+      // Four one-character selectors (zyx1), or four comma-separated ones (0,x,1,1).
+      std::vector<std::pair<std::string_view, int>> sels;  // selector, its column
+      if (value.find(',') != std::string_view::npos) {
+        for (std::size_t at = 0;;) {
+          const std::size_t comma = value.find(',', at);
+          sels.push_back({value.substr(at, comma == std::string_view::npos ? comma : comma - at),
+                          valueColumn + static_cast<int>(at)});
+          if (comma == std::string_view::npos) break;
+          at = comma + 1;
+        }
+      } else if (value.size() == 4) {
+        for (std::size_t i = 0; i < 4; ++i)
+          sels.push_back({value.substr(i, 1), valueColumn + static_cast<int>(i)});
+      }
+      if (sels.size() != 4)
         fail(valueColumn, "dst_sel: '" + std::string(value) +
-                              "' must be four selectors from 0, 1, x, y, z, w (e.g. zyx1)");
+                              "' must be four selectors from 0, 1, x, y, z, w (e.g. zyx1 or "
+                              "0,x,1,1)");
       for (std::size_t i = 0; i < 4; ++i) {
         const std::string one = "dst_sel_" + std::string(1, "xyzw"[i]);
         markSeen(one, t.column);
+        if (sels[i].first.empty())
+          fail(sels[i].second, "dst_sel: selector " + std::to_string(i + 1) + " is empty");
         set(v, *findField(gen, one),
-            parseFieldValue(gen, *findField(gen, one), value.substr(i, 1),
-                            valueColumn + static_cast<int>(i)));
+            parseFieldValue(gen, *findField(gen, one), sels[i].first, sels[i].second));
       }
       continue;
     }
