@@ -11,6 +11,7 @@
 
 #include "harness/isa/instruction_effects.h"
 #include "harness/isa/lane_terms.h"
+#include "harness/isa/memory_hazards.h"
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
 #include "reference/scalar_table.h"
@@ -482,6 +483,18 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
   }
   std::vector<std::optional<ExecState>> in(n);
   if (n == 0) return "the listing is empty";
+  // A branch back (every cycle has one): the lane shaders have no loop, and a loop may never
+  // end, which "every path that reaches the end" would not see.
+  long start = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long next = start + static_cast<long>(a.words[i].size());
+    if (cls[i] && a.in[i]) {
+      const ControlFlow f = controlFlowOf(a.gen, *cls[i], a.words[i], next);
+      if (f.targetDword && *f.targetDword <= start)
+        return a.where(i) + " branches back: the proof does not show that a loop ends";
+    }
+    start = next;
+  }
   std::vector<SgprWrites> writes(n);
   for (std::size_t i = 0; i < n; ++i)
     writes[i] = sgprWrites(a.gen, a.words[i]);
@@ -604,6 +617,36 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       return proof;
     }
 
+  // Instructions that stop the wave or enter the trap handler, and GFX11's release of the VGPRs
+  // anywhere but right before the end: the proof does not follow them.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!a.in.empty() && i < a.in.size() && !a.in[i]) continue;
+    if (!scan[i] || scan[i]->cls != gcn::CodeClass::Sopp) continue;
+    const gcn::ScalarOpInfo* op =
+        gcn::findScalarOp(gen, gcn::ScalarClass::Sopp, (words[i][0] >> 16) & 0x7f);
+    if (op == nullptr) continue;
+    const std::string_view m = op->mnemonic;
+    if (m == "s_endpgm_saved" || m == "s_sethalt" || m == "s_trap" ||
+        m == "s_endpgm_ordered_ps_done") {
+      proof.reason =
+          a.where(i) + " stops the wave or enters the trap handler: the proof does not follow it";
+      return proof;
+    }
+    // s_sendmsg MSG_DEALLOC_VGPRS (GFX11, message 3): only s_endpgm may follow.
+    if (gen == gcn::Gen::Gfx11 && m == "s_sendmsg" && (words[i][0] & 0xff) == 3) {
+      const gcn::ScalarOpInfo* next =
+          i + 1 < n && scan[i + 1] && scan[i + 1]->cls == gcn::CodeClass::Sopp
+              ? gcn::findScalarOp(gen, gcn::ScalarClass::Sopp, (words[i + 1][0] >> 16) & 0x7f)
+              : nullptr;
+      if (next == nullptr || next->mnemonic != "s_endpgm") {
+        proof.reason = a.where(i) +
+                       " releases the VGPRs before the end of the program: what follows reads "
+                       "undefined registers";
+        return proof;
+      }
+    }
+  }
+
   // The flow: every VGPR starts as its own entry value.
   a.in.resize(n);
   {
@@ -639,9 +682,14 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         }
         if (dual) write(s, *e.dualWrite, *dual);
         if (e.exec == VgprEffects::Exec::Narrows) s.narrowed = true;
+        // A write of EXEC that is no narrowing may enable lanes again (the values since the
+        // last such write are joined) and, on the lane-shader routes, where EXEC per lane is
+        // proven, may as well enable fewer lanes than before: writes after it count as reaching
+        // only some lanes. (The vertex route's EXEC is an assumed link: its loop restores EXEC
+        // every iteration.)
         if (e.exec == VgprEffects::Exec::Changes) {
           s.cur = s.hist;
-          s.narrowed = false;
+          s.narrowed = a.lanes.has_value();
         }
       },
       mergeState,
@@ -1064,6 +1112,18 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         "EXEC and paths assumed (the route's shader selects its lanes in a loop over In that "
         "the proof does not evaluate)");
   }
+  // 5. Registers read or overwritten before a memory instruction's result returns: the flows
+  // above follow values the hardware does not deliver then (memory_hazards.h).
+  if (const std::optional<MemoryHazard> h = firstMemoryHazard(gen, words, a.effects)) {
+    proof.reason =
+        a.where(h->index) + " " + h->what + ", written by " + a.where(h->writer) + ", " + h->why;
+    proof.components = 0;
+    proof.links.clear();
+    return proof;
+  }
+  proof.links.push_back(
+      "every register is read after the memory instruction that writes it has returned "
+      "(s_waitcnt)");
   proof.links.insert(proof.links.end(), assumed.begin(), assumed.end());
   if (partial != 0) {
     proof.components = partial;

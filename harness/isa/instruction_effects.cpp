@@ -330,7 +330,8 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
   const unsigned regs = widestVdataRegs(gen, *inst);
   for (unsigned k = 0; k < gcn::vaddrRegs(*inst); ++k)
     e.reads.push_back(inst->vaddr + k);
-  const bool writes = gcn::returnsData(op.kind, inst->glc);
+  // With LDS set a load's data goes to LDS (at M0), not to VDATA.
+  const bool writes = gcn::returnsData(op.kind, inst->glc) && !inst->lds;
   const bool readsData = gcn::writesMemory(op.kind);
   if (readsData)
     for (unsigned k = 0; k < regs; ++k)

@@ -67,6 +67,7 @@ std::string texelLoads(Gen gen = Gen::Gfx8) {
                                       : "\ts_mov_b32 s3, 0 ; be830080\n") +
          R"(	s_load_dwordx4 s[4:7], s[2:3], 0x10                         ; c00a0101 00000010
 	s_load_dwordx4 s[8:11], s[2:3], 0x0                         ; c00a0201 00000000
+	s_waitcnt lgkmcnt(0)                                        ; bf8cc07f
 )";
 }
 
@@ -338,7 +339,7 @@ TEST(IsaCheck, IntendedInstructionPresentIsVerified) {
       Gen::Gfx8, intended(Gen::Gfx8, "buffer_load_dword v1, v0, s[4:7], 0 offen"),
       isaOf(kTongaStorageLoadDword));
   EXPECT_EQ(v.outcome, Outcome::Verified) << v.reason;
-  ASSERT_EQ(v.proven.size(), 5u);
+  ASSERT_EQ(v.proven.size(), 6u);
   EXPECT_EQ(v.proven[0],
             "instruction: proven: buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101 "
             "on set 0 binding 0");
@@ -527,10 +528,13 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
                             "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
                             "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
                             "80010201\n"
+                            "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
                             "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
                             "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
                             "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+                            "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
                             "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
+                            "\ts_waitcnt vmcnt(0) lgkmcnt(0) ; bf8c0070\n"
                             "\tbuffer_store_dword v1, v0, s[12:15], 0 offen ; e0701000 80030100\n";
   EXPECT_EQ(runOne(right, &reason), gcnprobe::run::Verdict::Fail) << reason;
   // The same with the result changed before the store (v_add_u32 v1, vcc, 1, v1): the driver's
@@ -558,11 +562,14 @@ TEST(IsaCheck, APartlyProvenCaseIsARouteMissJudgedOnItsProvenComponents) {
                               "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
                               "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
                               "80010201\n"
+                              "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
                               "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
                               "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
                               "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+                              "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
                               "\tbuffer_load_format_xyzw v[4:7], v1, s[8:11], 0 idxen ; e00c2000 "
                               "80020401\n"
+                              "\ts_waitcnt vmcnt(0) lgkmcnt(0) ; bf8c0070\n"
                               "\tv_add_u32_e32 v7, vcc, 1, v7 ; 320e0e81\n"
                               "\tbuffer_store_dwordx4 v[4:7], v0, s[12:15], 0 offen ; e07c1000 "
                               "80030400\n";
@@ -572,7 +579,7 @@ TEST(IsaCheck, APartlyProvenCaseIsARouteMissJudgedOnItsProvenComponents) {
   EXPECT_EQ(check.outcome, Outcome::RouteMiss);
   EXPECT_EQ(check.components, 0x7u);
   EXPECT_NE(check.reason.find("its data path is proven for X, Y, Z only: 'v_add_u32_e32 v7, vcc, "
-                              "1, v7' (listing line 11) overwrites v7"),
+                              "1, v7' (listing line 15) overwrites v7"),
             std::string::npos)
       << check.reason;
   EXPECT_NE(std::find(check.proven.begin(), check.proven.end(),

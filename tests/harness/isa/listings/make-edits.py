@@ -73,7 +73,11 @@ def make(name, base, gen, what, expect, edits):
     lines = [l for l in open(os.path.join(HERE, base)).read().splitlines() if not l.startswith("#")]
     body = next(i for i, l in enumerate(lines) if l.startswith("BB0:"))
     for kind, anchor, texts in edits:
-        idx = [i for i, l in enumerate(lines) if i >= body and anchor in l]
+        # An anchor is a line's text, or (text, k) for its k-th occurrence.
+        text, k = anchor if isinstance(anchor, tuple) else (anchor, None)
+        idx = [i for i, l in enumerate(lines) if i >= body and text in l]
+        if k is not None:
+            idx = idx[k:k + 1]
         if len(idx) != 1:
             raise SystemExit(f"{name}: anchor '{anchor}' matches {len(idx)} lines")
         # A label; an instruction with its words given ("text ; words": one llvm-mc lacks); or
@@ -163,6 +167,37 @@ make("family-12-pointer-high-half.lst", LOAD, G8,
      "The pointer's high half: s3 = 0x1234 before the case's V# load",
      "refused: its high half the driver's constant 0x00000000",
      [("before", "s_load_dwordx4 s[8:11], s[2:3], 0x0", ["s_mov_b32 s3, 0x1234"])])
+
+# Holes an adversarial review found in the first version of the lane terms and the EXEC flow.
+make("family-13-exec-narrower.lst", LOAD, G8,
+     "EXEC set to lane 0 around the address-word load, then restored to the enabled lanes: the "
+     "other lanes keep 4*lane in v1",
+     "refused: VADDR register v1 holds a value the proof cannot follow",
+     [("before", "buffer_load_dword v1, v1, s[4:7], 0 offen ",
+       ["v_cmp_ne_u32_e64 s[12:13], 0, v2", "s_mov_b64 exec, 1"]),
+      ("after", "buffer_load_dword v1, v1, s[4:7], 0 offen ", ["s_mov_b64 exec, s[12:13]"])])
+make("family-14-waitcnt.lst", LOAD, G8,
+     "No s_waitcnt vmcnt before the Out store: it reads v[2:3] before the case load returns",
+     "refused: reads v2, written by 'buffer_load_format_xy v[2:3], v1, s[8:11], 0 idxen'",
+     [("replace", ("s_waitcnt vmcnt(0) lgkmcnt(0)", 1), ["s_waitcnt lgkmcnt(0)"])])
+make("family-15-lds-bit.lst", LOAD, G8,
+     "The address-word load with LDS set: its data goes to LDS, v1 keeps 4*lane",
+     "refused: VADDR register v1 holds the value written by 'v_lshlrev_b32_e32 v1, 2, v0'",
+     [("replace", "buffer_load_dword v1, v1, s[4:7], 0 offen ",
+       ["buffer_load_dword v1, v1, s[4:7], 0 offen lds"])])
+make("family-16-wave-end.lst", LOAD, G8,
+     "s_endpgm_saved before the Out store: the wave ends there",
+     "refused: stops the wave or enters the trap handler",
+     [("before", STORE_OUT, ["s_endpgm_saved"])])
+make("family-17-endless-loop.lst", LOAD, G8,
+     "A loop that never ends before the Out store",
+     "refused: branches back: the proof does not show that a loop ends",
+     [("before", STORE_OUT, ["s_cmp_eq_u32 0, 0", "BB9:", "s_cbranch_scc1 BB9"])])
+make("family-18-dealloc-vgprs.lst", "base-navi31-storage-load.lst", "gfx11",
+     "GFX11: the VGPRs released before the Out store reads them",
+     "refused: releases the VGPRs before the end of the program",
+     [("before", "buffer_store_b32 v1, v0, s[0:3], 0 offen",
+       ["s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)"])])
 
 make("proven-mul24-address.lst", LOAD, G8,
      "A true edit: the Out address as a 24-bit multiply by 16 instead of a shift by 4",

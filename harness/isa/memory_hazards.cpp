@@ -1,0 +1,308 @@
+#include "harness/isa/memory_hazards.h"
+
+#include <algorithm>
+#include <array>
+
+#include "harness/isa/descriptor_trace.h"
+#include "reference/code_scan.h"
+#include "reference/encoding.h"
+#include "reference/opcodes.h"
+#include "reference/scalar_table.h"
+
+namespace gcnprobe::isa {
+// Named, not anonymous: the unity build puts this file beside the other proofs.
+namespace memory_hazards_detail {
+
+constexpr unsigned kHazardVgprs = 256, kHazardSgprs = 128, kHazardSgprOperands = 106;  // s0..s105
+
+struct Pending {
+  std::array<uint8_t, kHazardVgprs> vm{};  // 0: none; k: a vector memory load, k - 1 loads after it
+  std::array<bool, kHazardVgprs> lgkm{};   // an LDS or FLAT result
+  std::array<bool, kHazardVgprs> store{};  // data an issued store may still read (GFX6)
+  std::array<bool, kHazardSgprs> smem{};   // a scalar load's result
+  std::array<std::size_t, kHazardVgprs> vWriter{};
+  std::array<std::size_t, kHazardSgprs> sWriter{};
+  bool operator==(const Pending&) const = default;
+};
+
+struct Waits {
+  std::optional<unsigned> vm, lgkm, exp;
+};
+
+// The counts an s_waitcnt (SOPP) or an RDNA s_waitcnt_{vm,lgkm,exp}cnt (SOPK with the NULL
+// SGPR) waits for (AMD's ISA guides; llvm-mc: tonga bf8c0070 = vmcnt(0) lgkmcnt(0), gfx1100
+// bf8903f7 = vmcnt(0), bf89fc07 = lgkmcnt(0)).
+Waits waitsOf(gcn::Gen gen, gcn::CodeClass cls, uint32_t w0) {
+  Waits w;
+  if (cls == gcn::CodeClass::Sopp) {
+    const gcn::ScalarOpInfo* op = gcn::findScalarOp(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f);
+    if (op == nullptr || op->mnemonic != "s_waitcnt") return w;
+    const uint32_t s = w0 & 0xffff;
+    if (gen == gcn::Gen::Gfx11) {
+      w.exp = s & 7;
+      w.lgkm = (s >> 4) & 0x3f;
+      w.vm = (s >> 10) & 0x3f;
+      return w;
+    }
+    w.exp = (s >> 4) & 7;
+    w.vm = s & 0xf;
+    if (gen >= gcn::Gen::Gfx9) *w.vm |= ((s >> 14) & 3) << 4;
+    w.lgkm = gcn::isRdna(gen) ? (s >> 8) & 0x3f : (s >> 8) & 0xf;
+    return w;
+  }
+  if (cls == gcn::CodeClass::Sopk && gcn::isRdna(gen)) {
+    const gcn::ScalarOpInfo* op = gcn::findScalarOp(gen, gcn::ScalarClass::Sopk, (w0 >> 23) & 0x1f);
+    if (op == nullptr || ((w0 >> 16) & 0x7f) != gcn::nullSgprCode(gen)) return w;
+    const unsigned n = w0 & 0xffff;
+    if (op->mnemonic == "s_waitcnt_vmcnt") w.vm = n;
+    if (op->mnemonic == "s_waitcnt_lgkmcnt") w.lgkm = n;
+    if (op->mnemonic == "s_waitcnt_expcnt") w.exp = n;
+  }
+  return w;
+}
+
+// What one instruction reads and writes that the hazards concern.
+struct Access {
+  std::vector<unsigned> vRead, vWrite, sRead, sWrite;
+  enum class Result : uint8_t { None, Vmem, Lds, Flat, Smem } result = Result::None;
+  std::vector<unsigned> storeData;  // VGPRs a vector memory store reads after issue (GFX6)
+};
+
+bool wide(std::string_view mnemonic) {
+  return mnemonic.ends_with("_b64") || mnemonic.ends_with("_u64") || mnemonic.ends_with("_i64");
+}
+
+void addScalar(std::vector<unsigned>& to, unsigned first, unsigned count) {
+  for (unsigned r = first; r < first + count && r < kHazardSgprOperands; ++r)
+    to.push_back(r);
+}
+
+Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects& e,
+                const std::optional<gcn::CodeClass>& cls) {
+  Access a;
+  a.vRead = e.reads;
+  for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kHazardVgprs; ++r)
+    a.vWrite.push_back(r);
+  if (e.dualWrite) a.vWrite.push_back(*e.dualWrite % kHazardVgprs);
+  const SgprWrites sw = sgprWrites(gen, words);
+  for (unsigned r = 0; r < kHazardSgprs; ++r)
+    if (sw[r] != -1) a.sWrite.push_back(r);
+  if (!cls || words.empty()) return a;
+  const uint32_t w0 = words[0];
+  switch (*cls) {
+    case gcn::CodeClass::Mubuf:
+    case gcn::CodeClass::Mtbuf: {
+      if (words.size() < 2) break;
+      const std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[0], words[1]);
+      if (!inst || inst->op == nullptr) break;
+      addScalar(a.sRead, inst->srsrc, 4);
+      if (inst->soffset < kHazardSgprOperands) addScalar(a.sRead, inst->soffset, 1);
+      if (!a.vWrite.empty()) a.result = Access::Result::Vmem;
+      // Only GFX6 reads a store's (or atomic's) data from the VGPRs after issue, counted by
+      // EXP_CNT (LLVM GCNSubtarget::vmemWriteNeedsExpWaitcnt: generations before Sea Islands).
+      if (gcn::writesMemory(inst->op->kind) && gen == gcn::Gen::Gfx6)
+        for (unsigned k = 0; k < widestVdataRegs(gen, *inst); ++k)
+          a.storeData.push_back((inst->vdata + k) % kHazardVgprs);
+      break;
+    }
+    case gcn::CodeClass::Mimg:
+      if (words.size() > 1) addScalar(a.sRead, ((words[1] >> 16) & 0x1f) * 4, 8);
+      if (!a.vWrite.empty()) a.result = Access::Result::Vmem;
+      break;
+    case gcn::CodeClass::Flat:
+      if (!a.vWrite.empty()) a.result = Access::Result::Flat;
+      break;
+    case gcn::CodeClass::Ds: {
+      if (!a.vWrite.empty()) a.result = Access::Result::Lds;
+      // The VGPRs a DS instruction reads, by its operands (LLVM's DS definitions): ADDR [7:0],
+      // DATA0 [15:8] unless it only reads LDS, DATA1 [23:16] for the two-data forms. An unused
+      // field holds 0, which must not count as reading v0.
+      if (words.size() < 2) break;
+      const unsigned op =
+          gen >= gcn::Gen::Gfx8 && !gcn::isRdna(gen) ? (w0 >> 17) & 0xff : (w0 >> 18) & 0xff;
+      const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
+      if (info == nullptr) break;  // unknown: every field counts
+      const std::string_view m = info->mnemonic;
+      const uint32_t w1 = words[1];
+      a.vRead = {w1 & 0xff};
+      const bool onlyReads = m.starts_with("ds_read") || m.starts_with("ds_load");
+      const bool twoData = m.find("write2") != std::string_view::npos ||
+                           m.find("store2") != std::string_view::npos ||
+                           m.find("cmpst") != std::string_view::npos ||
+                           m.find("cmpswap") != std::string_view::npos ||
+                           m.find("mskor") != std::string_view::npos ||
+                           m.find("wrxchg2") != std::string_view::npos ||
+                           m.find("storexchg2") != std::string_view::npos;
+      if (!onlyReads) a.vRead.push_back((w1 >> 8) & 0xff);
+      if (twoData) a.vRead.push_back((w1 >> 16) & 0xff);
+      break;
+    }
+    case gcn::CodeClass::Smrd:
+      addScalar(a.sRead, ((w0 >> 9) & 0x3f) * 2, 2);
+      if ((w0 & 0x100) == 0 && (w0 & 0xff) < kHazardSgprOperands) addScalar(a.sRead, w0 & 0xff, 1);
+      a.result = Access::Result::Smem;
+      break;
+    case gcn::CodeClass::Smem: {
+      addScalar(a.sRead, (w0 & 0x3f) * 2, 2);
+      const unsigned op = (w0 >> 18) & 0xff;
+      if ((op >= 16 && op <= 30) || op >= 64) addScalar(a.sRead, (w0 >> 6) & 0x7f, 4);  // data
+      if (gcn::isRdna(gen) && words.size() > 1 && (words[1] >> 25) < kHazardSgprOperands)
+        addScalar(a.sRead, words[1] >> 25, 1);
+      a.result = Access::Result::Smem;
+      break;
+    }
+    case gcn::CodeClass::Sop1: {
+      const gcn::ScalarOpInfo* op =
+          gcn::findScalarOp(gen, gcn::ScalarClass::Sop1, (w0 >> 8) & 0xff);
+      addScalar(a.sRead, w0 & 0xff, op != nullptr && wide(op->mnemonic) ? 2 : 1);
+      break;
+    }
+    case gcn::CodeClass::Sop2:
+    case gcn::CodeClass::Sopc: {
+      const bool sop2 = *cls == gcn::CodeClass::Sop2;
+      const gcn::ScalarOpInfo* op =
+          gcn::findScalarOp(gen, sop2 ? gcn::ScalarClass::Sop2 : gcn::ScalarClass::Sopc,
+                            sop2 ? (w0 >> 23) & 0x7f : (w0 >> 16) & 0x7f);
+      const unsigned n = op != nullptr && wide(op->mnemonic) ? 2 : 1;
+      addScalar(a.sRead, w0 & 0xff, n);
+      addScalar(a.sRead, (w0 >> 8) & 0xff, n);
+      break;
+    }
+    case gcn::CodeClass::Vop1:
+    case gcn::CodeClass::Vop2:
+    case gcn::CodeClass::Vopc:
+    case gcn::CodeClass::Vop3:
+      // SGPR operands (the first register: the width of a 64-bit scalar operand is not known).
+      // A VOP3 encodes the sources an operation lacks as 0, so s0 as a second or third source
+      // is taken as absent.
+      for (std::size_t k = 0; k < e.src.size(); ++k) {
+        const int s = e.src[k];
+        if (*cls == gcn::CodeClass::Vop3 && k > 0 && s == 0) continue;
+        if (s >= 0 && s < static_cast<int>(kHazardSgprOperands))
+          a.sRead.push_back(static_cast<unsigned>(s));
+      }
+      break;
+    default:
+      break;
+  }
+  return a;
+}
+
+bool pendingV(const Pending& p, unsigned r) {
+  return p.vm[r] != 0 || p.lgkm[r];
+}
+
+}  // namespace memory_hazards_detail
+
+using namespace memory_hazards_detail;
+
+std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
+                                              std::span<const std::vector<uint32_t>> words,
+                                              std::span<const VgprEffects> effects) {
+  const std::size_t n = words.size();
+  if (n == 0) return std::nullopt;
+  std::vector<std::optional<gcn::CodeClass>> cls(n);
+  std::vector<Access> access(n);
+  std::vector<Waits> waits(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!words[i].empty())
+      if (const auto ci = gcn::tryScanInstruction(gen, words[i], 0)) cls[i] = ci->cls;
+    access[i] = accessOf(gen, words[i], effects[i], cls[i]);
+    if (cls[i]) waits[i] = waitsOf(gen, *cls[i], words[i][0]);
+  }
+  std::vector<std::optional<Pending>> in(n);
+  in[0] = Pending{};
+  forwardFlow<Pending>(
+      gen, words, in,
+      [&](std::size_t i, const std::optional<gcn::CodeClass>&, Pending& p) {
+        const Waits& w = waits[i];
+        if (w.vm)
+          for (unsigned r = 0; r < kHazardVgprs; ++r)
+            if (p.vm[r] != 0 && p.vm[r] - 1u >= *w.vm) p.vm[r] = 0;
+        if (w.lgkm && *w.lgkm == 0) {
+          p.lgkm.fill(false);
+          p.smem.fill(false);
+        }
+        if (w.exp && *w.exp == 0) p.store.fill(false);
+        const Access& a = access[i];
+        using R = Access::Result;
+        if (a.result == R::Vmem || a.result == R::Flat)
+          for (auto& k : p.vm)
+            if (k != 0 && k < 255) ++k;
+        for (const unsigned r : a.vWrite) {
+          p.vm[r] = a.result == R::Vmem || a.result == R::Flat ? 1 : 0;
+          p.lgkm[r] = a.result == R::Lds || a.result == R::Flat;
+          p.store[r] = false;
+          p.vWriter[r] = i;
+        }
+        for (const unsigned r : a.storeData) {
+          p.store[r] = true;
+          p.vWriter[r] = i;
+        }
+        for (const unsigned r : a.sWrite) {
+          p.smem[r] = a.result == R::Smem;
+          p.sWriter[r] = i;
+        }
+      },
+      [](Pending& into, const Pending& from) {
+        Pending m = into;
+        for (unsigned r = 0; r < kHazardVgprs; ++r) {
+          if (from.vm[r] > m.vm[r] || (from.lgkm[r] && !m.lgkm[r]) ||
+              (from.store[r] && !m.store[r]))
+            m.vWriter[r] = from.vWriter[r];
+          m.vm[r] = std::max(m.vm[r], from.vm[r]);
+          m.lgkm[r] = m.lgkm[r] || from.lgkm[r];
+          m.store[r] = m.store[r] || from.store[r];
+        }
+        for (unsigned r = 0; r < kHazardSgprs; ++r) {
+          if (from.smem[r] && !m.smem[r]) m.sWriter[r] = from.sWriter[r];
+          m.smem[r] = m.smem[r] || from.smem[r];
+        }
+        const bool changed = !(m == into);
+        into = m;
+        return changed;
+      },
+      [](Pending&) {});
+
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!in[i]) continue;
+    Pending p = *in[i];
+    // The waits of the instruction itself come first (an s_waitcnt reads nothing).
+    const Waits& w = waits[i];
+    if (w.vm)
+      for (unsigned r = 0; r < kHazardVgprs; ++r)
+        if (p.vm[r] != 0 && p.vm[r] - 1u >= *w.vm) p.vm[r] = 0;
+    if (w.lgkm && *w.lgkm == 0) {
+      p.lgkm.fill(false);
+      p.smem.fill(false);
+    }
+    if (w.exp && *w.exp == 0) p.store.fill(false);
+    const Access& a = access[i];
+    const auto v = [](unsigned r) { return "v" + std::to_string(r); };
+    const auto s = [](unsigned r) { return "s" + std::to_string(r); };
+    for (const unsigned r : a.vRead)
+      if (r < kHazardVgprs && pendingV(p, r))
+        return MemoryHazard{i, p.vWriter[r], "reads " + v(r),
+                            std::string("before its result returns (no s_waitcnt ") +
+                                (p.lgkm[r] ? "lgkmcnt" : "vmcnt") + " covers it)"};
+    for (const unsigned r : a.sRead)
+      if (p.smem[r])
+        return MemoryHazard{i, p.sWriter[r], "reads " + s(r),
+                            "before its result returns (no s_waitcnt lgkmcnt(0) covers it)"};
+    for (const unsigned r : a.vWrite) {
+      if (pendingV(p, r))
+        return MemoryHazard{i, p.vWriter[r], "overwrites " + v(r),
+                            "while its result is outstanding (it may land later)"};
+      if (p.store[r])
+        return MemoryHazard{i, p.vWriter[r], "overwrites " + v(r),
+                            "which the store may still read (no s_waitcnt expcnt(0) covers it)"};
+    }
+    for (const unsigned r : a.sWrite)
+      if (p.smem[r])
+        return MemoryHazard{i, p.sWriter[r], "overwrites " + s(r),
+                            "while its result is outstanding (scalar loads return in any order)"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace gcnprobe::isa
