@@ -18,6 +18,7 @@ void addConvertCommand(CLI::App& app, Context& ctx);  // format conversions
 void addVsharpCommand(CLI::App& app, Context& ctx);   // V# decode / encode
 void addAsmCommand(CLI::App& app, Context& ctx);      // asm and disasm
 void addRefCommand(CLI::App& app, Context& ctx);      // run one instruction on the reference
+void addPoliciesCommand(CLI::App& app, Context& ctx);  // the disputed points and defaults
 // harness/
 void addDeviceCommands(CLI::App& app, Context& ctx);   // devices, formats
 void addRunCommands(CLI::App& app, Context& ctx);      // list, run

@@ -48,6 +48,7 @@ void buildProgram(CLI::App& app, Context& ctx) {
   addVsharpCommand(app, ctx);
   addAsmCommand(app, ctx);
   addRefCommand(app, ctx);
+  addPoliciesCommand(app, ctx);
   addDeviceCommands(app, ctx);
   addRunCommands(app, ctx);
   addBaselineCommand(app, ctx);

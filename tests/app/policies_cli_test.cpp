@@ -1,0 +1,74 @@
+// `gcnprobe policies`: every disputed point once with its options and sources, and the defaults
+// a chip gets. The expected defaults come from the record of the drivers and documents the
+// points cite (docs/gcn-facts.md): Mesa undoes the unsigned 2-bit alpha of 2_10_10_10 vertex
+// fetches on GFX8 and older except Stoney (ac_shader_util.c, alpha_adjust), so tonga's alpha2 is
+// "unsigned" and Stoney's (gfx810) and Vega's "signed"; LLVM's AMDGPUUsage records the SOFFSET
+// clamping bug of GFX6/7 only (soffset "wraps" there, "oob" from GFX8).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "tests/support/cli.h"
+
+namespace policies_cli_test {
+
+using gcnprobe::test_support::CliRun;
+using gcnprobe::test_support::runGcnprobe;
+
+nlohmann::json policiesJson(const std::string& args) {
+  const CliRun r = runGcnprobe("policies --json " + args, gcnprobe::test_support::Stderr::Discard);
+  EXPECT_EQ(r.exit, 0) << r.out;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+std::string defaultOf(const nlohmann::json& j, const std::string& point, const std::string& col) {
+  for (const auto& p : j["policies"])
+    if (p["name"] == point) return p["defaults"].value(col, std::string("(none)"));
+  return "(no point)";
+}
+
+TEST(PoliciesCli, EveryPointOnceWithSourcedOptionsAndADefaultPerGeneration) {
+  const nlohmann::json j = policiesJson("");
+  ASSERT_TRUE(j.contains("policies")) << j.dump();
+  std::set<std::string> names;
+  for (const auto& p : j["policies"]) {
+    EXPECT_TRUE(names.insert(p["name"].get<std::string>()).second) << p["name"];
+    EXPECT_GE(p["options"].size(), 2u) << p["name"];
+    std::set<std::string> options;
+    for (const auto& o : p["options"]) {
+      options.insert(o["name"].get<std::string>());
+      EXPECT_FALSE(o["source"].get<std::string>().empty()) << p["name"] << " " << o["name"];
+    }
+    // Every generation has a default, and it is one of the point's options.
+    for (const char* gen : {"gfx6", "gfx7", "gfx8", "gfx9", "gfx10", "gfx10.3", "gfx11"})
+      EXPECT_TRUE(options.count(p["defaults"].value(gen, std::string()))) << p["name"] << " " << gen;
+  }
+  EXPECT_GE(names.size(), 20u);
+  for (const char* n : {"straddle", "soffset", "alpha2", "d16-keep"})
+    EXPECT_TRUE(names.count(n)) << n;
+}
+
+TEST(PoliciesCli, AChipGetsItsOwnQuirksAndAGenerationItsDefaults) {
+  EXPECT_EQ(defaultOf(policiesJson("--chip tonga"), "alpha2", "tonga"), "unsigned");
+  EXPECT_EQ(defaultOf(policiesJson("--chip stoney"), "alpha2", "stoney"), "signed");
+  EXPECT_EQ(defaultOf(policiesJson("--chip vega10"), "alpha2", "vega10"), "signed");
+  EXPECT_EQ(defaultOf(policiesJson("--gen gfx7"), "soffset", "gfx7"), "wraps");
+  EXPECT_EQ(defaultOf(policiesJson("--gen gfx8"), "soffset", "gfx8"), "oob");
+  // The text names each default's column.
+  const CliRun t = runGcnprobe("policies --chip tonga");
+  EXPECT_EQ(t.exit, 0);
+  EXPECT_NE(t.out.find("[default: tonga]"), std::string::npos) << t.out.substr(0, 400);
+}
+
+TEST(PoliciesCli, BadInputIsAnErrorNamingIt) {
+  CliRun r = runGcnprobe("policies --gen gfx42");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.out.find("gfx42"), std::string::npos) << r.out;
+  r = runGcnprobe("policies --gen gfx8 --chip tonga");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.out.find("not both"), std::string::npos) << r.out;
+}
+
+}  // namespace policies_cli_test
