@@ -14,10 +14,10 @@ struct Context {
 };
 
 // reference/ only
-void addConvertCommand(CLI::App& app, Context& ctx);  // format conversions
-void addVsharpCommand(CLI::App& app, Context& ctx);   // V# decode / encode
-void addAsmCommand(CLI::App& app, Context& ctx);      // asm and disasm
-void addRefCommand(CLI::App& app, Context& ctx);      // run one instruction on the reference
+void addConvertCommand(CLI::App& app, Context& ctx);   // format conversions
+void addVsharpCommand(CLI::App& app, Context& ctx);    // V# decode / encode
+void addAsmCommand(CLI::App& app, Context& ctx);       // asm and disasm
+void addRefCommand(CLI::App& app, Context& ctx);       // run one instruction on the reference
 void addPoliciesCommand(CLI::App& app, Context& ctx);  // the disputed points and defaults
 // harness/
 void addDeviceCommands(CLI::App& app, Context& ctx);   // devices, formats

@@ -1,8 +1,13 @@
 #include "probe/probe_eval.h"
 
 #include "reference/assembler.h"
+#include "reference/encoding.h"
+#include "reference/text.h"
 
 #include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
 
 namespace gcn::probe {
 namespace {
@@ -92,6 +97,39 @@ void checkListLength(std::size_t size, bool isList, unsigned lanes, const Place&
 
 }  // namespace
 
+namespace {
+
+// `inst = ` text, or the instruction's two dwords ("0xe00c2000 0x80010100", blanks or a comma
+// between them) as a driver listing or a binary gives them, decoded with the generation's
+// encoding (reference/encoding.h).
+Instruction instructionOf(const Chip& chip, std::string_view text) {
+  std::vector<std::string> tokens;
+  std::string token;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == ',') {
+      if (!token.empty()) tokens.push_back(token);
+      token.clear();
+    } else {
+      token += c;
+    }
+  }
+  if (!token.empty()) tokens.push_back(token);
+  const bool words =
+      !tokens.empty() && (tokens[0].rfind("0x", 0) == 0 || tokens[0].rfind("0X", 0) == 0);
+  if (!words) return parseInstruction(chip, text);
+  std::array<uint64_t, 2> w{};
+  if (tokens.size() != 2)
+    throw Error("inst: " + std::to_string(tokens.size()) +
+                (tokens.size() == 1 ? " word" : " words") +
+                ", but a MUBUF/MTBUF instruction is two dwords (0x... 0x...)");
+  for (std::size_t i = 0; i < 2; ++i)
+    if (!parseUnsigned(tokens[i], w[i]) || w[i] > 0xffffffffull)
+      throw Error("inst: '" + tokens[i] + "' is not a 32-bit word");
+  return decode(chip.gen, static_cast<uint32_t>(w[0]), static_cast<uint32_t>(w[1]));
+}
+
+}  // namespace
+
 ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   ProbeSetup s;
   if (options.gen) {
@@ -108,7 +146,7 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   const Gen gen = s.chip->gen;
 
   try {
-    s.inst = parseInstruction(*s.chip, probe.inst->value);
+    s.inst = instructionOf(*s.chip, probe.inst->value);
     validate(gen, s.inst);
   } catch (const Error& e) {
     rethrowAt(e, probe.inst->place);

@@ -43,7 +43,8 @@ TEST(PoliciesCli, EveryPointOnceWithSourcedOptionsAndADefaultPerGeneration) {
     }
     // Every generation has a default, and it is one of the point's options.
     for (const char* gen : {"gfx6", "gfx7", "gfx8", "gfx9", "gfx10", "gfx10.3", "gfx11"})
-      EXPECT_TRUE(options.count(p["defaults"].value(gen, std::string()))) << p["name"] << " " << gen;
+      EXPECT_TRUE(options.count(p["defaults"].value(gen, std::string())))
+          << p["name"] << " " << gen;
   }
   EXPECT_GE(names.size(), 20u);
   for (const char* n : {"straddle", "soffset", "alpha2", "d16-keep"})

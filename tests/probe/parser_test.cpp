@@ -148,6 +148,33 @@ std::string readFile(const std::filesystem::path& p) {
 
 // Random byte edits of valid probes: parsing, preparing and running end in success or a
 // gcn::Error that names the file; anything else (another exception, a crash) fails.
+// `inst =` takes the instruction's two dwords as a listing gives them: llvm-mc 14 encodes
+// "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen" for tonga as e00c2000 80010100, which
+// must prepare the same instruction as the text; one word or a word that decodes to nothing is
+// an error at the value.
+TEST(ProbeParser, InstructionWordsAreTheInstructionsText) {
+  const std::string head =
+      "gen = gfx8\nvsharp = base=0x1000 stride=16 num_records=16 "
+      "dfmt=32_32_32_32 nfmt=float\nlanes = 1\nv0 = lane\n";
+  const gcn::probe::EvalOptions eo;
+  const auto text = gcn::probe::prepare(
+      gcn::probe::parseProbe(head + "inst = buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen\n",
+                             "text.probe"),
+      eo);
+  const auto words = gcn::probe::prepare(
+      gcn::probe::parseProbe(head + "inst = 0xe00c2000 0x80010100\n", "words.probe"), eo);
+  EXPECT_TRUE(words.inst == text.inst);
+  for (const char* bad : {"inst = 0xe00c2000\n", "inst = 0xffffffff 0x80010100\n",
+                          "inst = 0xe00c2000 0x1ffffffff\n"}) {
+    try {
+      gcn::probe::prepare(gcn::probe::parseProbe(head + bad, "bad.probe"), eo);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const gcn::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.probe:5:8"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ProbeParser, MutationFuzzGivesOnlyErrorsOrSuccess) {
   std::mt19937 rng(12345);
   const std::string alphabet = "0123456789abcdefxv@=,#()*+-<>&|^~ \n\t.:[]_sl\x01\xff";
