@@ -19,6 +19,7 @@ void addVsharpCommand(CLI::App& app, Context& ctx);    // V# decode / encode
 void addAsmCommand(CLI::App& app, Context& ctx);       // asm and disasm
 void addRefCommand(CLI::App& app, Context& ctx);       // run one instruction on the reference
 void addPoliciesCommand(CLI::App& app, Context& ctx);  // the disputed points and defaults
+void addOracleCommand(CLI::App& app, Context& ctx);    // JSON lines in, JSON lines out
 // harness/
 void addDeviceCommands(CLI::App& app, Context& ctx);   // devices, formats
 void addRunCommands(CLI::App& app, Context& ctx);      // list, run

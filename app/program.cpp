@@ -49,6 +49,7 @@ void buildProgram(CLI::App& app, Context& ctx) {
   addAsmCommand(app, ctx);
   addRefCommand(app, ctx);
   addPoliciesCommand(app, ctx);
+  addOracleCommand(app, ctx);
   addDeviceCommands(app, ctx);
   addRunCommands(app, ctx);
   addBaselineCommand(app, ctx);

@@ -501,6 +501,7 @@ class WaveRun {
     if (!claimed) {
       addLaneNote(lr, why);
       addLaneNote(lr, "store not performed");
+      lr.memoryUnclaimed = true;
       return;
     }
     scatter(p, bytes, lane, lr);
@@ -636,6 +637,7 @@ class WaveRun {
     if (!o.claimed) {
       addLaneNote(lr, o.reason);
       addLaneNote(lr, "memory value after the atomic not claimed");
+      lr.memoryUnclaimed = true;
       addNote(out_.notes, o.reason);
     }
     lr.vdata[0] = static_cast<uint32_t>(mem);
@@ -657,6 +659,7 @@ class WaveRun {
       lr.vdata[w] = std::nullopt;
     addLaneNote(lr, kUnalignedAtomicComponent);
     addLaneNote(lr, "memory value after the atomic not claimed");
+    lr.memoryUnclaimed = true;
     addNote(out_.notes, kUnalignedAtomicComponent);
   }
 

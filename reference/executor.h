@@ -137,6 +137,10 @@ struct LaneResult {
   std::array<std::optional<uint32_t>, 5> vdata{};  // values written to v[vdata + i];
                                                    // nullopt = the reference claims no value
   std::string note;                                // why a value is undefined, if one is
+  // The bytes this lane's write accesses touch are not claimed: an atomic whose memory value
+  // the model does not give, or a store the model does not perform because no source defines
+  // what it writes. `note` says why.
+  bool memoryUnclaimed = false;
 };
 
 struct ExecResult {

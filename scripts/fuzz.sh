@@ -20,7 +20,7 @@ seconds="${1:-20}"
 case "$seconds" in
   '' | *[!0-9]*) echo "fuzz.sh: SECONDS_PER_TARGET must be a whole number, not '$seconds'" >&2; exit 2 ;;
 esac
-targets=(fuzz_asm fuzz_disasm fuzz_vsharp_text fuzz_vsharp_words fuzz_convert fuzz_probe)
+targets=(fuzz_asm fuzz_disasm fuzz_vsharp_text fuzz_vsharp_words fuzz_convert fuzz_probe fuzz_oracle)
 
 # The two packages the fuzz build needs beyond the project's (both in scripts/packages.txt),
 # so that the script also works alone on a fresh machine.
