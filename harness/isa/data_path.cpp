@@ -340,8 +340,17 @@ Mask maskOr(Mask x, Mask y) {
 
 constexpr unsigned kExec = 126, kVccLo = 106;
 
+// What one SGPR holds: the low or the high half of a lane mask. A 64-bit mask is read from a
+// pair only where the even register holds the low half and the odd one the high half of the
+// same mask, so half copies, swapped or duplicated halves name no mask.
+struct Half {
+  Mask m = Mask::Unknown;
+  bool hi = false;
+  bool operator==(const Half&) const = default;
+};
+
 struct ExecState {
-  std::array<Mask, 128> sgpr;  // per SGPR (both halves of a pair alike); EXEC at 126/127
+  std::array<Half, 128> sgpr;  // per SGPR; EXEC at 126/127
   uint8_t caseMin = 0;         // runs of the case instruction on every path so far (max 2)
   uint8_t caseMax = 0;         // ... on some path
   uint32_t stored = 0;         // result components stored to Out on every path
@@ -386,19 +395,24 @@ Mask compareMask(const Analysis& a, std::size_t i, const std::optional<routes::B
 // it unknown.
 void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls,
                   const std::optional<routes::BufferSlot>& in, const SgprWrites& w, ExecState& s) {
-  const std::array<Mask, 128> before = s.sgpr;
+  const std::array<Half, 128> before = s.sgpr;
   for (unsigned r = 0; r < 128; ++r)
     if (w[r] == -2)
-      s.sgpr[r] = Mask::Unknown;
+      s.sgpr[r] = Half{};
     else if (w[r] >= 0)
       s.sgpr[r] = before[static_cast<unsigned>(w[r])];
-  const Mask exec = before[kExec] == before[kExec + 1] ? before[kExec] : Mask::Unknown;
   const auto beforePair = [&](unsigned r) {
-    return r + 1 < 128 && before[r] == before[r + 1] ? before[r] : Mask::Unknown;
+    return r + 1 < 128 && !before[r].hi && before[r + 1].hi && before[r].m == before[r + 1].m
+               ? before[r].m
+               : Mask::Unknown;
   };
+  const Mask exec = beforePair(kExec);
   const VgprEffects& e = a.effects[i];
   const auto setPair = [&](unsigned r, Mask m) {
-    if (r + 1 < 128) s.sgpr[r] = s.sgpr[r + 1] = m;
+    if (r + 1 < 128) {
+      s.sgpr[r] = Half{m, false};
+      s.sgpr[r + 1] = Half{m, true};
+    }
   };
   bool execHandled = false;
   const uint32_t w0 = a.words[i][0];
@@ -443,7 +457,29 @@ void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::Cod
 
 // The mask an SGPR pair holds: both halves must hold the same one.
 Mask pairMask(const ExecState& s, unsigned r) {
-  return r + 1 < 128 && s.sgpr[r] == s.sgpr[r + 1] ? s.sgpr[r] : Mask::Unknown;
+  return r + 1 < 128 && !s.sgpr[r].hi && s.sgpr[r + 1].hi && s.sgpr[r].m == s.sgpr[r + 1].m
+             ? s.sgpr[r].m
+             : Mask::Unknown;
+}
+
+int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls);
+
+// Whether a conditional branch before instruction i can jump past it (the raw route's guarded
+// store sits behind `if (pc.never != 0)`, a scalar branch): the store is then on a path some
+// branch skips, and that it does not run is the route's assumption. A store on every path is not
+// guarded at all.
+bool skippedByABranch(const Analysis& a, std::span<const std::optional<gcn::CodeClass>> cls,
+                      std::size_t i) {
+  std::vector<long> start(a.words.size() + 1, 0);
+  for (std::size_t k = 0; k < a.words.size(); ++k)
+    start[k + 1] = start[k] + static_cast<long>(a.words[k].size());
+  for (std::size_t j = 0; j < i; ++j) {
+    // A branch on EXEC being zero skips the block only when no lane is enabled: no guard.
+    if (!cls[j] || !a.in[j] || execBranch(a, j, cls[j]) != 0) continue;
+    const ControlFlow f = controlFlowOf(a.gen, *cls[j], a.words[j], start[j + 1]);
+    if (f.fallsThrough && f.targetDword && *f.targetDword > start[i]) return true;
+  }
+  return false;
 }
 
 // Whether the SOPP at i is s_cbranch_execz (1) or s_cbranch_execnz (2); 0 otherwise.
@@ -499,8 +535,9 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
   for (std::size_t i = 0; i < n; ++i)
     writes[i] = sgprWrites(a.gen, a.words[i]);
   ExecState entry;
-  entry.sgpr.fill(Mask::Unknown);
-  entry.sgpr[kExec] = entry.sgpr[kExec + 1] = Mask::Full;
+  entry.sgpr.fill(Half{});
+  entry.sgpr[kExec] = Half{Mask::Full, false};
+  entry.sgpr[kExec + 1] = Half{Mask::Full, true};
   in[0] = entry;
   forwardFlow<ExecState>(
       a.gen, a.words, in,
@@ -515,7 +552,7 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
       [](ExecState& into, const ExecState& from) {
         ExecState m = into;
         for (unsigned r = 0; r < 128; ++r)
-          if (m.sgpr[r] != from.sgpr[r]) m.sgpr[r] = Mask::Unknown;
+          if (!(m.sgpr[r] == from.sgpr[r])) m.sgpr[r] = Half{};
         m.caseMin = std::min(m.caseMin, from.caseMin);
         m.caseMax = std::max(m.caseMax, from.caseMax);
         m.stored &= from.stored;
@@ -523,7 +560,7 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
         into = m;
         return changed;
       },
-      [](ExecState& s) { s.sgpr.fill(Mask::Unknown); },
+      [](ExecState& s) { s.sgpr.fill(Half{}); },
       [&](std::size_t i, bool taken, ExecState& s) {
         const int b = execBranch(a, i, cls[i]);
         if (b == 0 || (b == 1) != taken) return true;  // not the EXEC-is-zero edge
@@ -737,7 +774,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       return proof;
     }
     if (!a.onSlot(i, *path.out)) {
-      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in))) {
+      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in)) &&
+          skippedByABranch(a, scanClasses, i)) {
         assumed.push_back(a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
                           ": assumed not to run (the route keeps the push constant it is "
                           "behind 0)");
@@ -1110,7 +1148,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   } else {
     assumed.push_back(
         "EXEC and paths assumed (the route's shader selects its lanes in a loop over In that "
-        "the proof does not evaluate)");
+        "the proof does not evaluate, so it does not check that each copy and store runs on "
+        "every lane that needs it)");
   }
   // 5. Registers read or overwritten before a memory instruction's result returns: the flows
   // above follow values the hardware does not deliver then (memory_hazards.h).

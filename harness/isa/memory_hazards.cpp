@@ -66,6 +66,9 @@ struct Access {
   std::vector<unsigned> vRead, vWrite, sRead, sWrite;
   enum class Result : uint8_t { None, Vmem, Lds, Flat, Smem } result = Result::None;
   std::vector<unsigned> storeData;  // VGPRs a vector memory store reads after issue (GFX6)
+  // The data VGPRs of a store of more than 64 bits, which the next instruction must not write
+  // (GFX7 on: LLVM GCNHazardRecognizer, has12DWordStoreHazard, one wait state).
+  std::vector<unsigned> wideStoreData;
 };
 
 bool wide(std::string_view mnemonic) {
@@ -103,6 +106,10 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
       if (gcn::writesMemory(inst->op->kind) && gen == gcn::Gen::Gfx6)
         for (unsigned k = 0; k < widestVdataRegs(gen, *inst); ++k)
           a.storeData.push_back((inst->vdata + k) % kHazardVgprs);
+      if (gcn::writesMemory(inst->op->kind) && gen != gcn::Gen::Gfx6 &&
+          widestVdataRegs(gen, *inst) > 2)
+        for (unsigned k = 0; k < widestVdataRegs(gen, *inst); ++k)
+          a.wideStoreData.push_back((inst->vdata + k) % kHazardVgprs);
       break;
     }
     case gcn::CodeClass::Mimg:
@@ -266,6 +273,13 @@ std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
 
   for (std::size_t i = 0; i < n; ++i) {
     if (!in[i]) continue;
+    if (i > 0 && in[i - 1] && !access[i - 1].wideStoreData.empty())
+      for (const unsigned r : access[i].vWrite)
+        if (std::find(access[i - 1].wideStoreData.begin(), access[i - 1].wideStoreData.end(), r) !=
+            access[i - 1].wideStoreData.end())
+          return MemoryHazard{i, i - 1, "overwrites v" + std::to_string(r),
+                              "right after the store of more than 64 bits that reads it (one "
+                              "wait state is needed from GFX7 on)"};
     Pending p = *in[i];
     // The waits of the instruction itself come first (an s_waitcnt reads nothing).
     const Waits& w = waits[i];

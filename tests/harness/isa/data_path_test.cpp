@@ -275,14 +275,27 @@ TEST(DataPath, OtherMemoryWritesBreakTheProof) {
 TEST(DataPath, AGuardedStoreToTheCasesBufferIsAnAssumedLink) {
   DataPath path = lanePath();
   path.guardedCaseStores = true;
+  // Behind a scalar branch over it (s_cbranch_scc0 over 2 dwords: llvm-mc bf840002), as the
+  // SOFFSET form's `if (pc.never != 0)` compiles: assumed not to run.
   const DataPathProof p =
       prove(Gen::Gfx8,
-            texelLoad("", "\tbuffer_store_dword v2, v1, s[8:11], 0 idxen ; e0702000 80020201\n"),
+            texelLoad("",
+                      "\ts_cbranch_scc0 2 ; bf840002\n"
+                      "\tbuffer_store_dword v2, v1, s[8:11], 0 idxen ; e0702000 80020201\n"),
             VK_SHADER_STAGE_COMPUTE_BIT, path, kTexelCase);
   ASSERT_TRUE(p.proven) << p.reason;
   EXPECT_EQ(p.links.back(),
-            "'buffer_store_dword v2, v1, s[8:11], 0 idxen' (listing line 18) writes set 0 binding "
+            "'buffer_store_dword v2, v1, s[8:11], 0 idxen' (listing line 19) writes set 0 binding "
             "0: assumed not to run (the route keeps the push constant it is behind 0)");
+  // The same store on every path (only the execz branch, taken when no lane is enabled, jumps
+  // past it) is no guarded store.
+  const DataPathProof unguarded =
+      prove(Gen::Gfx8,
+            texelLoad("", "\tbuffer_store_dword v2, v1, s[8:11], 0 idxen ; e0702000 80020201\n"),
+            VK_SHADER_STAGE_COMPUTE_BIT, path, kTexelCase);
+  EXPECT_FALSE(unguarded.proven);
+  EXPECT_NE(unguarded.reason.find("writes set 0 binding 0, which is not Out"), std::string::npos)
+      << unguarded.reason;
   const DataPathProof in = prove(
       Gen::Gfx8, texelLoad("\tbuffer_store_dword v2, v1, s[4:7], 0 offen ; e0701000 80010201\n"),
       VK_SHADER_STAGE_COMPUTE_BIT, path, kTexelCase);
@@ -1045,8 +1058,8 @@ TEST(SavedListing, EditedListingsOfThisFolder) {
       ++refused;
     }
   }
-  EXPECT_EQ(refused, 18u);  // one per family
-  EXPECT_EQ(proven, 5u);    // the two unedited listings and three true edits
+  EXPECT_EQ(refused, 20u);  // one per family
+  EXPECT_EQ(proven, 6u);    // the three unedited listings and three true edits
 }
 
 // Malformed files: an error with the file's name and line, never a proof.

@@ -199,6 +199,19 @@ make("family-18-dealloc-vgprs.lst", "base-navi31-storage-load.lst", "gfx11",
      [("before", "buffer_store_b32 v1, v0, s[0:3], 0 offen",
        ["s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)"])])
 
+# A second review.
+make("family-19-exec-half-copy.lst", LOAD, G8,
+     "EXEC from a mask whose low half was copied into its high half: lanes 32-63 run when lanes "
+     "0-31 are enabled",
+     "refused: runs with EXEC = a lane mask the proof cannot name",
+     [("replace", "v_cmpx_ne_i32_e32 vcc, 0, v2",
+       ["v_cmp_ne_u32_e64 s[12:13], 0, v2", "s_mov_b32 s13, s12",
+        "s_and_saveexec_b64 s[0:1], s[12:13]"])])
+make("family-20-wide-store-hazard.lst", "base-tonga-texel-load-xyzw.lst", G8,
+     "A VALU write of a dwordx4 store's data right after it (GFX7 on: one wait state needed)",
+     "refused: right after the store of more than 64 bits that reads it",
+     [("after", "buffer_store_dwordx4 v[4:7], v0, s[0:3], 0 offen", ["v_mov_b32_e32 v7, 0"])])
+
 make("proven-mul24-address.lst", LOAD, G8,
      "A true edit: the Out address as a 24-bit multiply by 16 instead of a shift by 4",
      "proven",
