@@ -24,6 +24,7 @@
 #include "app/child_process.h"
 #include "app/clrx_dir.h"
 #include "app/commands.h"
+#include "harness/cases/select.h"
 #include "harness/cases/suite.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
@@ -51,7 +52,8 @@ using nlohmann::json;
 
 struct IsaOptions {
   std::vector<std::string> families;
-  std::string filter;
+  std::vector<std::string> filters;  // globs: a case matching any of them (none: every case)
+  std::vector<std::string> excludes;
   std::string suite;
   bool coverage = false;
   bool verbose = false;
@@ -96,7 +98,18 @@ int runWorker(const IsaOptions& o) {
   // write to stdout.
   FILE* out = fdopen(dup(o.outFd), "w");
   if (out == nullptr) throw gcn::Error("--out-fd " + std::to_string(o.outFd) + " is not open");
-  const std::vector<run::Case> cases = run::buildCases(o.suite, o.filter, chip);
+  run::Selection selection;
+  selection.include = o.filters;
+  selection.exclude = o.excludes;
+  const std::vector<run::Case> cases = run::selectCases(o.suite, chip, selection);
+  if (cases.empty() && !o.filters.empty()) {
+    std::string what;
+    for (const std::string& f : o.filters)
+      what += (what.empty() ? "'" : ", '") + f + "'";
+    throw gcn::Error(gcn::Place{"--filter", 0, 0},
+                     "no case matches " + what +
+                         (o.suite.empty() ? std::string() : " in suite '" + o.suite + "'"));
+  }
   const json header{{"device", info.name},
                     {"driver", info.driverName + " " + info.driverInfo},
                     {"chip", std::string(chip.name)},
@@ -194,7 +207,10 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
   ChildSpec spec;
   // The JSON lines come on fd 3; the child's stdout (driver chatter) goes to our stderr.
   spec.args = {"_isa-worker", "--family", family, "--out-fd", "3"};
-  if (!o.filter.empty()) spec.args.insert(spec.args.end(), {"--filter", o.filter});
+  for (const std::string& f : o.filters)
+    spec.args.insert(spec.args.end(), {"--filter", f});
+  for (const std::string& x : o.excludes)
+    spec.args.insert(spec.args.end(), {"--exclude", x});
   if (!o.suite.empty()) spec.args.insert(spec.args.end(), {"--suite", o.suite});
   if (o.dumpAsm) spec.args.push_back("--dump-asm");
   if (o.coverage) spec.args.push_back("--binary");
@@ -260,8 +276,8 @@ int runProve(const std::string& file) {
 
 int runIsa(const IsaOptions& o) {
   if (!o.prove.empty()) {
-    if (!o.families.empty() || !o.filter.empty() || !o.suite.empty() || o.coverage || o.dumpAsm ||
-        !o.json.empty())
+    if (!o.families.empty() || !o.filters.empty() || !o.excludes.empty() || !o.suite.empty() ||
+        o.coverage || o.dumpAsm || !o.json.empty())
       throw gcn::Error(gcn::Place{"--prove", 0, 0},
                        "takes no other option: the file names the chip, the route and the case");
     return runProve(o.prove);
@@ -409,7 +425,9 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--family", opts->families,
                   "chip(s): tahiti|hawaii|bonaire|tonga|polaris10|vega10|... or gfx6..gfx9 "
                   "(default: tahiti, bonaire, tonga, vega10)");
-  cmd->add_option("--filter", opts->filter, "only cases whose name matches this glob");
+  cmd->add_option("--filter", opts->filters,
+                  "only cases whose name matches this glob (* and ?); repeat for several");
+  cmd->add_option("--exclude", opts->excludes, "leave out cases matching this glob; repeatable");
   cmd->add_option("--suite", opts->suite, "only this suite");
   cmd->add_flag("--coverage", opts->coverage,
                 "print the (opcode, DFMT, NFMT) coverage table per chip instead of every case");
@@ -431,7 +449,8 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   CLI::App* w = app.add_subcommand("_isa-worker", "");
   w->group("");  // hidden: the child process of `isa` (see the file comment)
   w->add_option("--family", worker->families);
-  w->add_option("--filter", worker->filter);
+  w->add_option("--filter", worker->filters);
+  w->add_option("--exclude", worker->excludes);
   w->add_option("--suite", worker->suite);
   w->add_option("--out-fd", worker->outFd);
   w->add_flag("--dump-asm", worker->dumpAsm);

@@ -258,6 +258,25 @@ TEST(IsaCli, ADumpedCaseIsASavedListingThatProveAccepts) {
   std::filesystem::remove_all(dir);
 }
 
+// --filter repeats (a case matching any glob), --exclude takes cases out, and a filter that
+// matches nothing is an error (exit 2), not an empty success.
+TEST(IsaCli, FiltersRepeatExcludesTakeOutAndNoMatchIsAnError) {
+  const std::regex count(R"(tonga: (\d+) cases)");
+  std::smatch m;
+  CliRun r = runIsa(
+      "--family tonga --filter 'texel.uniform.r8_unorm.*' --filter "
+      "'storage.load_dword.offset0'");
+  ASSERT_TRUE(std::regex_search(r.out, m, count)) << r.out;
+  EXPECT_EQ(m[1], "3");  // load_format_x, load_format_xyzw and the storage load
+  EXPECT_NE(r.out.find("storage.load_dword.offset0  verified"), std::string::npos) << r.out;
+  r = runIsa("--family tonga --filter 'texel.uniform.r8_unorm.*' --exclude '*xyzw'");
+  ASSERT_TRUE(std::regex_search(r.out, m, count)) << r.out;
+  EXPECT_EQ(m[1], "1");
+  r = gcnprobe::test_support::runGcnprobe("isa --family tonga --filter 'nosuchcase'");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.out.find("--filter: no case matches 'nosuchcase'"), std::string::npos) << r.out;
+}
+
 TEST(IsaCli, UnknownFamilyIsAnErrorNamingIt) {
   const CliRun r = runIsa("--family gfx42");
   EXPECT_EQ(r.exit, 2);  // bad input (docs/isa.md), not a crash
