@@ -195,6 +195,19 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
   return a;
 }
 
+// What an s_waitcnt completes: vmcnt(N) the loads with at least N loads issued after them,
+// lgkmcnt only at 0 (scalar loads return in any order), expcnt(0) the GFX6 store data.
+void applyWaits(const Waits& w, Pending& p) {
+  if (w.vm)
+    for (unsigned r = 0; r < kHazardVgprs; ++r)
+      if (p.vm[r] != 0 && p.vm[r] - 1u >= *w.vm) p.vm[r] = 0;
+  if (w.lgkm && *w.lgkm == 0) {
+    p.lgkm.fill(false);
+    p.smem.fill(false);
+  }
+  if (w.exp && *w.exp == 0) p.store.fill(false);
+}
+
 bool pendingV(const Pending& p, unsigned r) {
   return p.vm[r] != 0 || p.lgkm[r];
 }
@@ -222,15 +235,7 @@ std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
   forwardFlow<Pending>(
       gen, words, in,
       [&](std::size_t i, const std::optional<gcn::CodeClass>&, Pending& p) {
-        const Waits& w = waits[i];
-        if (w.vm)
-          for (unsigned r = 0; r < kHazardVgprs; ++r)
-            if (p.vm[r] != 0 && p.vm[r] - 1u >= *w.vm) p.vm[r] = 0;
-        if (w.lgkm && *w.lgkm == 0) {
-          p.lgkm.fill(false);
-          p.smem.fill(false);
-        }
-        if (w.exp && *w.exp == 0) p.store.fill(false);
+        applyWaits(waits[i], p);
         const Access& a = access[i];
         using R = Access::Result;
         if (a.result == R::Vmem || a.result == R::Flat)
@@ -282,15 +287,7 @@ std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
                               "wait state is needed from GFX7 on)"};
     Pending p = *in[i];
     // The waits of the instruction itself come first (an s_waitcnt reads nothing).
-    const Waits& w = waits[i];
-    if (w.vm)
-      for (unsigned r = 0; r < kHazardVgprs; ++r)
-        if (p.vm[r] != 0 && p.vm[r] - 1u >= *w.vm) p.vm[r] = 0;
-    if (w.lgkm && *w.lgkm == 0) {
-      p.lgkm.fill(false);
-      p.smem.fill(false);
-    }
-    if (w.exp && *w.exp == 0) p.store.fill(false);
+    applyWaits(waits[i], p);
     const Access& a = access[i];
     const auto v = [](unsigned r) { return "v" + std::to_string(r); };
     const auto s = [](unsigned r) { return "s" + std::to_string(r); };

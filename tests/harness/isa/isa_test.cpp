@@ -514,6 +514,23 @@ gcnprobe::run::Verdict runOne(const std::string& isa, std::string* reason) {
   return v;
 }
 
+// The lane shader's part before its case instruction, as RADV compiles it on tonga: the
+// descriptors (Out in s[12:15]); v1 = 4*lane, the lane's In address word; EXEC narrowed to the
+// lanes whose enable word (byte 256 + 4*lane) is not 0 (v_cmpx_ne_i32); v0 = 16*lane, the lane's
+// Out slot; v1 = the address word, waited for.
+std::string laneShader() {
+  return texelLoads() +
+         "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
+         "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
+         "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
+         "80010201\n"
+         "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
+         "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
+         "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
+         "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
+         "\ts_waitcnt vmcnt(0) ; bf8c3f70\n";
+}
+
 TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   std::string reason;
   // The pipeline holds buffer_load_format_xyzw, the case intends buffer_load_format_x.
@@ -523,16 +540,7 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   // on the lanes whose enable word (byte 256 + 4*lane) is not 0 (v_cmpx_ne_i32), its result
   // stored to the lane's Out slot (binding 2, loaded into s[12:15], byte 16*lane: v0 << 4): the
   // data path holds, so the lanes are compared.
-  const std::string right = texelLoads() +
-                            "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
-                            "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
-                            "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
-                            "80010201\n"
-                            "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
-                            "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
-                            "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
-                            "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
-                            "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
+  const std::string right = laneShader() +
                             "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
                             "\ts_waitcnt vmcnt(0) lgkmcnt(0) ; bf8c0070\n"
                             "\tbuffer_store_dword v1, v0, s[12:15], 0 offen ; e0701000 80030100\n";
@@ -557,16 +565,7 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
 // are judged on X, Y and Z only (the fake device returns a NaN in every component, so each
 // enabled lane differs in X, Y and Z, and W is not compared).
 TEST(IsaCheck, APartlyProvenCaseIsARouteMissJudgedOnItsProvenComponents) {
-  const std::string listing = texelLoads() +
-                              "\ts_load_dwordx4 s[12:15], s[2:3], 0x20 ; c00a0301 00000020\n"
-                              "\tv_lshlrev_b32_e32 v1, 2, v0 ; 24020082\n"
-                              "\tbuffer_load_dword v2, v1, s[4:7], 0 offen offset:256 ; e0501100 "
-                              "80010201\n"
-                              "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
-                              "\tv_cmpx_ne_i32_e32 vcc, 0, v2 ; 7daa0480\n"
-                              "\tv_lshlrev_b32_e32 v0, 4, v0 ; 24000084\n"
-                              "\tbuffer_load_dword v1, v1, s[4:7], 0 offen ; e0501000 80010101\n"
-                              "\ts_waitcnt vmcnt(0) ; bf8c3f70\n"
+  const std::string listing = laneShader() +
                               "\tbuffer_load_format_xyzw v[4:7], v1, s[8:11], 0 idxen ; e00c2000 "
                               "80020401\n"
                               "\ts_waitcnt vmcnt(0) lgkmcnt(0) ; bf8c0070\n"
