@@ -55,4 +55,28 @@ endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "mesa-vulkan-drivers")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "vulkan-validationlayers")
 
+# Two packages: the program (the install rules without a component, CMake's "Unspecified") as
+# gcnprobe, and the reference model as a library (component dev, reference/CMakeLists.txt) as
+# gcnprobe-dev: headers, static and shared library, CMake package, pkg-config file
+# (docs/library.md). File names stay DEB-DEFAULT: gcnprobe_<v>-1_<arch>.deb and
+# gcnprobe-dev_<v>-1_<arch>.deb.
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL Unspecified dev)
+set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME gcnprobe)
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME gcnprobe-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+# The library needs only the C++ runtime (dpkg-shlibdeps finds it); not Vulkan, not a driver.
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "")
+set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "pkgconf")
+# CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY first (the synopsis line) and each component's
+# description after it as the extended description.
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+    "This package holds its reference model as a library: the CPU model of the GCN
+MUBUF/MTBUF semantics (GFX6-GFX9, RDNA as far as documented) that gcnprobe diffs
+devices against, with headers, a static and a shared library, a CMake package
+(find_package(gcnprobe CONFIG)) and a pkg-config file (gcnprobe-reference), for
+emulators, recompilers and simulators that use it as their oracle.")
+set(CPACK_DEBIAN_UNSPECIFIED_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
+
 include(CPack)

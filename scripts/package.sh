@@ -4,8 +4,9 @@
 # for dpkg-shlibdeps among them) and CPack's DEB generator. What the package holds and
 # depends on: docs/install.md.
 # Usage: scripts/package.sh [--build-dir DIR]   (default build-release)
-#   writes DIR/gcnprobe_<version>-1_<arch>.deb; install it with
-#   sudo apt-get install ./DIR/gcnprobe_<version>-1_<arch>.deb
+#   writes DIR/gcnprobe_<version>-1_<arch>.deb (the program) and
+#   DIR/gcnprobe-dev_<version>-1_<arch>.deb (the reference model as a library: docs/library.md);
+#   install them with sudo apt-get install ./DIR/gcnprobe_<version>-1_<arch>.deb
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GCNPROBE_ROOT"
@@ -22,7 +23,7 @@ done
 bash scripts/setup.sh --release --build-dir "$build_dir"
 (cd "$build_dir" && cpack -G DEB >/dev/null)
 shopt -s nullglob
-debs=("$build_dir"/gcnprobe_*.deb)
+debs=("$build_dir"/gcnprobe_*.deb "$build_dir"/gcnprobe-dev_*.deb)
 [ ${#debs[@]} -gt 0 ] || { echo "package.sh: cpack wrote no package" >&2; exit 3; }
 for deb in "${debs[@]}"; do
   echo "package: $deb"

@@ -95,4 +95,37 @@ cp "$probes/ssbo-raw-straddle.probe" "$probes/zz-unpacked-copy.probe"
 if "$built" list --suite disputed | grep -q 'zz-unpacked-copy'; then
   fail "the build tree's program reads the unpacked probes"
 fi
+# The library package: the reference model's headers, static and shared library, CMake package
+# and pkg-config file (docs/library.md), depending on the C++ runtime only. The example
+# consumer builds against the unpacked tree both ways and answers as the packaged program does.
+devs=("$work"/pkg/gcnprobe-dev_*.deb)
+[ ${#devs[@]} -eq 1 ] || fail "expected one gcnprobe-dev_*.deb, found: ${devs[*]:-none}"
+dev=${devs[0]}
+[ "$(dpkg-deb -f "$dev" Package)" = gcnprobe-dev ] || fail "dev Package: $(dpkg-deb -f "$dev" Package)"
+[ "$(dpkg-deb -f "$dev" Version)" = "$version-1" ] || fail "dev Version: $(dpkg-deb -f "$dev" Version)"
+devdepends=$(dpkg-deb -f "$dev" Depends)
+grep -q libvulkan <<<"$devdepends" && fail "gcnprobe-dev depends on Vulkan: $devdepends"
+devroot="$work/devroot"
+dpkg-deb -x "$dev" "$devroot"
+for f in usr/include/gcnprobe/reference/executor.h usr/share/doc/gcnprobe-dev/copyright; do
+  [ -f "$devroot/$f" ] || fail "gcnprobe-dev has no /$f"
+done
+for pattern in 'libgcnprobe-reference.a' 'libgcnprobe-reference.so.*.*.*' 'gcnprobeConfig.cmake'                'gcnprobe-reference.pc'; do
+  [ -n "$(find "$devroot" -name "$pattern")" ] || fail "gcnprobe-dev has no $pattern"
+done
+if [ -n "$(find "$root" -name 'libgcnprobe-reference*' -o -name '*.h' | head -n 1)" ]; then
+  fail "the program's package carries library files"
+fi
+cmake -S "$src/examples/reference-oracle" -B "$work/oracle-cmake" -DCMAKE_PREFIX_PATH="$devroot/usr"   >/dev/null || fail "the example does not configure against gcnprobe-dev"
+cmake --build "$work/oracle-cmake" >/dev/null || fail "the example does not build against gcnprobe-dev"
+pc_dir=$(dirname "$(find "$devroot" -name gcnprobe-reference.pc)")
+so_dir=$(dirname "$(find "$devroot" -name 'libgcnprobe-reference.so.*.*.*')")
+c++ -std=c++20 -o "$work/oracle-pc" "$src/examples/reference-oracle/main.cpp"   $(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs gcnprobe-reference) -Wl,-rpath,"$so_dir" ||
+  fail "the example does not build through pkg-config against gcnprobe-dev"
+want=$("$exe" convert --gen gfx8 --dfmt 8_8_8_8 --nfmt snorm --load 0x807f0181 | awk '{print $1, $2}')
+for o in "$work/oracle-cmake/gcnprobe-reference-oracle" "$work/oracle-pc"; do
+  got=$("$o" gfx8 8_8_8_8 snorm 0x807f0181)
+  [ "$got" = "$want" ] || fail "$o against gcnprobe-dev: '$got', the packaged program: '$want'"
+done
+echo "gcnprobe-dev: $(basename "$dev"), $(stat -c %s "$dev") bytes; Depends: $devdepends"
 echo "package test: ok"
