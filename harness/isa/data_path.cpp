@@ -1116,12 +1116,16 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       }
     }
     if (!ok) {
-      proof.reason = what + " holds " + (notTheLanes.empty() ? a.describe(t) : notTheLanes) +
-                     ", not " +
-                     (path.address == routes::DataPath::Address::VertexIndex
-                          ? std::string("the vertex index (vertex id + base vertex)")
-                          : std::string("an In word")) +
-                     ": the driver changes the address";
+      // notTheLanes already says which In word it holds and which it should.
+      proof.reason =
+          what + " holds " +
+          (!notTheLanes.empty() ? notTheLanes
+                                : a.describe(t) + ", not " +
+                                      (path.address == routes::DataPath::Address::VertexIndex
+                                           ? std::string("the vertex index (vertex id "
+                                                         "+ base vertex)")
+                                           : std::string("an In word"))) +
+          ": the driver changes the address";
       return proof;
     }
     proof.links.push_back(what + " = " + how);
