@@ -42,6 +42,7 @@
 #include "reference/opcodes.h"
 #include "reference/resource.h"
 #include "results/baseline.h"
+#include "results/isa_compare.h"
 
 namespace gcnprobe::app {
 namespace {
@@ -63,7 +64,8 @@ struct IsaOptions {
   std::string json;      // write every chip's records as one JSON document here ('-': stdout)
   std::string baseline;  // expected route-misses and errors (results/baseline.h)
   std::string prove;     // prove this saved listing instead (harness/isa/saved_listing.h)
-  int outFd = 1;         // _isa-worker: where the JSON lines go
+  std::vector<std::string> compare;  // two isa --json documents to compare (results/isa_compare.h)
+  int outFd = 1;                     // _isa-worker: where the JSON lines go
 };
 
 json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
@@ -276,7 +278,24 @@ int runProve(const std::string& file) {
   return 0;
 }
 
+// `isa --compare A B`: exit 1 when a case verified in A is not in B, 2 on a file that is no
+// isa JSON.
+int runCompare(const IsaOptions& o) {
+  std::vector<json> docs;
+  for (const std::string& path : o.compare) {
+    std::ifstream in(path);
+    if (!in) throw gcn::Error(path + ": cannot be read");
+    json j = json::parse(in, nullptr, false);
+    if (j.is_discarded()) throw gcn::Error(path + ": not JSON");
+    docs.push_back(std::move(j));
+  }
+  const run::IsaComparison c = run::compareIsa(docs[0], docs[1], o.compare[0], o.compare[1]);
+  std::printf("%s", run::isaComparisonText(c).c_str());
+  return c.newlyBroken > 0 ? 1 : 0;
+}
+
 int runIsa(const IsaOptions& o) {
+  if (!o.compare.empty()) return runCompare(o);
   if (!o.prove.empty()) {
     if (!o.families.empty() || !o.filters.empty() || !o.excludes.empty() || !o.suite.empty() ||
         o.coverage || o.dumpAsm || !o.json.empty())
@@ -454,6 +473,11 @@ void addIsaCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--filter", opts->filters,
                   "only cases whose name matches this glob (* and ?); repeat for several");
   cmd->add_option("--exclude", opts->excludes, "leave out cases matching this glob; repeatable");
+  cmd->add_option("--compare", opts->compare,
+                  "compare two isa --json files (before after): per case the verdict and the "
+                  "case's own instruction that changed; exit 1 when a case verified before is "
+                  "not after")
+      ->expected(2);
   cmd->add_option("--baseline", opts->baseline,
                   "expected route-misses and errors (the file format of run's baselines: "
                   "NAME-or-GLOB,route-miss per line): exit 0 when every other case is verified");

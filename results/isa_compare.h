@@ -1,0 +1,37 @@
+// What changed between two `gcnprobe isa --json` documents (two drivers, two Mesa builds, two
+// chips' runs): per case present in both, the outcome and the case's own instruction (the one
+// the proof names, or the emitted instructions on the case's buffer), never the route's own
+// scaffolding unless the verdict changed; cases only one side has. `gcnprobe isa --compare A B`
+// prints it; exit 1 when a case verified in A is not in B.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gcnprobe::run {
+
+struct IsaCaseChange {
+  std::string chip, name;
+  std::string before, after;                        // outcomes ("verified", "route-miss", ...)
+  std::string instructionBefore, instructionAfter;  // the case's own instruction(s)
+  std::string reason;                               // B's reason when B is not verified
+  bool newlyBroken() const { return before == "verified" && after != "verified"; }
+};
+
+struct IsaComparison {
+  std::vector<IsaCaseChange> changes;              // verdict or case instruction changed
+  std::vector<std::string> onlyBefore, onlyAfter;  // "chip: case"
+  std::vector<std::string> chipsOnlyOnOneSide;
+  unsigned compared = 0, sameVerdictNewInstruction = 0, newlyBroken = 0, fixed = 0;
+};
+
+// Throws gcn::Error naming the file when a document is no isa JSON (no "chips" array).
+IsaComparison compareIsa(const nlohmann::json& before, const nlohmann::json& after,
+                         const std::string& beforeName, const std::string& afterName);
+
+// The report: one block per changed case, then a summary line per document pair.
+std::string isaComparisonText(const IsaComparison& c);
+
+}  // namespace gcnprobe::run
