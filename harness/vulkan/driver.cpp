@@ -48,6 +48,15 @@ fs::path manifestLibrary(const fs::path& manifest) {
   }
 }
 
+// A manifest's library as the loader resolves it: an absolute path, or one relative to the
+// manifest when it has a folder in it (Vulkan loader docs, "ICD Manifest File Format").
+fs::path resolvedLibrary(const fs::path& manifest) {
+  fs::path library = manifestLibrary(manifest);
+  if (library.is_relative() && library.has_parent_path())
+    library = manifest.parent_path() / library;
+  return library;
+}
+
 // A driver library's bytes, read once; nullopt when it cannot be read.
 std::optional<std::string> libraryBytes(const fs::path& library) {
   std::ifstream in(library, std::ios::binary);
@@ -61,9 +70,7 @@ std::optional<std::string> libraryBytes(const fs::path& library) {
 // on a family it does not know, so an unknown one is refused here.
 std::string radvFamilyFor(const gcn::Chip& chip, const fs::path& manifest) {
   if (chip.radvFamilyMesa22 == chip.radvFamily) return std::string(chip.radvFamily);
-  fs::path library = manifestLibrary(manifest);
-  if (library.is_relative() && library.has_parent_path())
-    library = manifest.parent_path() / library;
+  const fs::path library = resolvedLibrary(manifest);
   const std::optional<std::string> bytes = libraryBytes(library);
   if (!bytes) return std::string(chip.radvFamily);  // unreadable: RADV decides
   for (const std::string_view candidate : {chip.radvFamily, chip.radvFamilyMesa22}) {
@@ -80,8 +87,16 @@ std::string radvFamilyFor(const gcn::Chip& chip, const fs::path& manifest) {
           ")");
 }
 
+// RADV's manifest: the library it names is RADV's (libvulkan_radeon.so), whatever the file is
+// called (meson's radeon_devenv_icd.x86_64.json, an installed radeon_icd.x86_64.json); a manifest
+// that cannot be read is judged by its name.
 bool isRadvManifest(const fs::path& p) {
-  return p.filename().string().rfind("radeon_icd", 0) == 0 && p.extension() == ".json";
+  if (p.extension() != ".json") return false;
+  try {
+    return resolvedLibrary(p).filename().string().find("vulkan_radeon") != std::string::npos;
+  } catch (const gcn::Error&) {
+    return p.filename().string().rfind("radeon_icd", 0) == 0;
+  }
 }
 
 // The loader's system manifest directories (Vulkan loader docs, "Linux ICD discovery"),
@@ -201,21 +216,43 @@ Driver parseDriver(const std::string& spec) {
     d.label = "system";
     return d;
   }
-  const gcn::Place where{"driver folder " + spec, 0, 0};
+  const gcn::Place where{"driver " + spec, 0, 0};
   std::error_code ec;
-  if (!fs::is_directory(spec, ec))
-    throw gcn::Error(where, "is not a folder (make one with scripts/mesa25.sh, or say 'system')");
-  d.folder = fs::absolute(spec, ec).lexically_normal();
-  for (const auto& e : fs::directory_iterator(d.folder / "icd.d", ec))
-    if (e.path().extension() == ".json") d.icds.push_back(e.path());
+  // A manifest itself, or a folder: scripts/mesa25.sh's (icd.d/), an install prefix
+  // (share/vulkan/icd.d/), or a folder holding manifests directly, as a meson build leaves
+  // src/amd/vulkan/radeon_devenv_icd.<arch>.json.
+  if (fs::is_regular_file(spec, ec) && fs::path(spec).extension() == ".json") {
+    const fs::path m = fs::absolute(spec, ec).lexically_normal();
+    d.folder = m.parent_path();
+    d.icds = {m};
+  } else if (fs::is_directory(spec, ec)) {
+    d.folder = fs::absolute(spec, ec).lexically_normal();
+    for (const fs::path& sub : {fs::path("icd.d"), fs::path("share/vulkan/icd.d"), fs::path()}) {
+      for (const auto& e : fs::directory_iterator(d.folder / sub, ec)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() == ".json" &&
+            (!sub.empty() || name.find("icd") != std::string::npos))
+          d.icds.push_back(e.path());
+      }
+      if (!d.icds.empty()) break;
+    }
+  } else {
+    throw gcn::Error(where,
+                     "is neither a folder nor an ICD manifest (.json): make a folder with "
+                     "scripts/mesa25.sh, give a Mesa build or install folder, or say 'system'");
+  }
   std::sort(d.icds.begin(), d.icds.end());
-  if (d.icds.empty()) throw gcn::Error(where, "has no icd.d/*.json manifests");
+  if (d.icds.empty())
+    throw gcn::Error(where,
+                     "has no ICD manifests (icd.d/*.json, share/vulkan/icd.d/*.json or "
+                     "*icd*.json)");
   for (const fs::path& m : d.icds) {
-    const fs::path lib = manifestLibrary(m);
-    if (!lib.is_absolute() || !fs::exists(lib, ec))
+    const fs::path lib = resolvedLibrary(m);
+    if (!lib.has_parent_path() || !fs::exists(lib, ec))
       throw gcn::Error(gcn::Place{m.string(), 0, 0},
                        "library_path '" + lib.string() +
-                           "' is not an existing absolute path (re-run scripts/mesa25.sh)");
+                           "' names no existing library file (a bare name would be the system's: "
+                           "give a path)");
   }
   const std::string libDir = firstLine(d.folder / "LIBDIR");
   if (!libDir.empty()) d.libDir = libDir;
@@ -244,7 +281,25 @@ fs::path radvManifest() {
   if (!d.system()) {
     for (const fs::path& m : d.icds)
       if (isRadvManifest(m)) return m;
-    throw gcn::Error("driver folder " + d.folder.string() + " has no RADV manifest (radeon_icd)");
+    throw gcn::Error("driver " + d.spec + " has no RADV manifest (none names libvulkan_radeon.so)");
+  }
+  // The system driver under the loader's own choice: VK_DRIVER_FILES or VK_ICD_FILENAMES naming
+  // a RADV manifest picks that RADV (a Mesa build of one's own); naming none is refused rather
+  // than silently replaced.
+  for (const char* v : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"}) {
+    const char* list = std::getenv(v);
+    if (list == nullptr || *list == '\0') continue;
+    std::string_view rest(list);
+    while (!rest.empty()) {
+      const std::size_t colon = rest.find(':');
+      const fs::path m(std::string(rest.substr(0, colon)));
+      if (isRadvManifest(m)) return m;
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+    throw gcn::Error(gcn::Place{v, 0, 0},
+                     "names no RADV manifest ('" + std::string(list) +
+                         "'), and RADV's null device needs one: name RADV's manifest there, "
+                         "give --driver, or unset it");
   }
   for (const fs::path& m : systemManifests())
     if (isRadvManifest(m)) return m;

@@ -33,13 +33,14 @@ fs::path tempDir(const std::string& name) {
 TEST(DriverCli, BadDriverFoldersAreErrorsNamingTheFolderAndTheReason) {
   auto r = runGcnprobe("--driver /nonexistent/mesa devices");
   EXPECT_EQ(r.exit, 2) << r.out;
-  EXPECT_NE(r.out.find("driver folder /nonexistent/mesa: is not a folder"), std::string::npos)
+  EXPECT_NE(r.out.find("driver /nonexistent/mesa: is neither a folder nor an ICD manifest"),
+            std::string::npos)
       << r.out;
 
   const fs::path empty = tempDir("gcnprobe_driver_empty");
   r = runGcnprobe("--driver " + empty.string() + " run --filter 'storage.*'");
   EXPECT_EQ(r.exit, 2) << r.out;
-  EXPECT_NE(r.out.find("has no icd.d/*.json manifests"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("has no ICD manifests"), std::string::npos) << r.out;
 
   // A manifest whose library is not an existing absolute path: named with the reason.
   const fs::path broken = tempDir("gcnprobe_driver_broken");
@@ -49,7 +50,7 @@ TEST(DriverCli, BadDriverFoldersAreErrorsNamingTheFolderAndTheReason) {
   r = runGcnprobe("--driver " + broken.string() + " devices");
   EXPECT_EQ(r.exit, 2) << r.out;
   EXPECT_NE(r.out.find("lvp_icd.json"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("not an existing absolute path"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("names no existing library file"), std::string::npos) << r.out;
 
   // Not JSON at all.
   std::ofstream(broken / "icd.d/lvp_icd.json") << "{ nope";
@@ -60,7 +61,7 @@ TEST(DriverCli, BadDriverFoldersAreErrorsNamingTheFolderAndTheReason) {
   // isa validates the choice before starting any child.
   r = runGcnprobe("--driver /nonexistent/mesa isa --family tonga");
   EXPECT_EQ(r.exit, 2) << r.out;
-  EXPECT_NE(r.out.find("is not a folder"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("is neither a folder nor an ICD manifest"), std::string::npos) << r.out;
 
   r = runGcnprobe("--radv-null gfx42 devices");
   EXPECT_EQ(r.exit, 2) << r.out;
@@ -234,6 +235,52 @@ TEST(DriverCli, NoVulkanDeviceExitsThree) {
       std::string(GCNPROBE_BINARY) + " run --suite storage 2>&1");
   EXPECT_EQ(r.exit, 3) << r.out;
   EXPECT_NE(r.out.find("no Vulkan device"), std::string::npos) << r.out;
+}
+
+}  // namespace driver_cli_test
+
+namespace driver_cli_test {
+
+// A Mesa build of one's own, as a driver developer has it (docs/drivers.md "Test your own Mesa
+// build"): meson leaves src/amd/vulkan/radeon_devenv_icd.<arch>.json naming the built
+// libvulkan_radeon.so. Laid out here with the unpacked Mesa 25 library (scripts/mesa25.sh) and
+// its libdrm on LD_LIBRARY_PATH, as a user of a build against a newer libdrm would run it. The
+// folder, the manifest itself and VK_ICD_FILENAMES naming it all reach that RADV, which RADV is
+// decided by the library the manifest names, not its file name; VK_ICD_FILENAMES naming no
+// RADV is refused under the null device instead of being replaced.
+TEST(DriverCli, AMesaBuildFolderItsManifestOrVkIcdFilenamesReachThatRadv) {
+  const fs::path mesa25 = fs::path(GCNPROBE_SOURCE_DIR) / "build/drivers/mesa25";
+  std::ifstream libdirFile(mesa25 / "LIBDIR");
+  std::string libdir;
+  if (!std::getline(libdirFile, libdir) || !fs::exists(libdir + "/libvulkan_radeon.so"))
+    GTEST_SKIP() << "no unpacked Mesa 25 (scripts/mesa25.sh) under " << mesa25;
+  const fs::path build = tempDir("gcnprobe_mesa_build");
+  const fs::path vulkan = build / "src/amd/vulkan";
+  fs::create_directories(vulkan);
+  const fs::path manifest = vulkan / "radeon_devenv_icd.x86_64.json";
+  std::ofstream(manifest) << R"({"file_format_version": "1.0.0", "ICD": {"library_path": ")"
+                          << libdir << R"(/libvulkan_radeon.so", "api_version": "1.4.305"}})";
+  const std::string env = "XDG_RUNTIME_DIR=/tmp GCNPROBE_DRIVER= LD_LIBRARY_PATH=" + libdir + " ";
+  const auto isaHeader = [&](const std::string& prefix, const std::string& driver) {
+    return gcnprobe::test_support::runCommand(
+        env + prefix + std::string(GCNPROBE_BINARY) + driver +
+        " isa --family tonga --filter 'texel.uniform.r8_unorm.load_format_x' 2>&1");
+  };
+  for (const std::string& driver :
+       {" --driver " + vulkan.string(), " --driver " + manifest.string()}) {
+    const auto r = isaHeader("", driver);
+    EXPECT_EQ(r.exit, 0) << driver << "\n" << r.out;
+    EXPECT_NE(r.out.find("driver radv Mesa 25."), std::string::npos) << driver << "\n" << r.out;
+  }
+  auto r = isaHeader("VK_ICD_FILENAMES=" + manifest.string() + " ", "");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("driver radv Mesa 25."), std::string::npos) << r.out;
+  const fs::path lvp = build / "lvp_icd.json";
+  std::ofstream(lvp) << R"({"file_format_version": "1.0.0", "ICD": {"library_path": ")" << libdir
+                     << R"(/libvulkan_lvp.so", "api_version": "1.4.305"}})";
+  r = isaHeader("VK_ICD_FILENAMES=" + lvp.string() + " ", "");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("VK_ICD_FILENAMES: names no RADV manifest"), std::string::npos) << r.out;
 }
 
 }  // namespace driver_cli_test
