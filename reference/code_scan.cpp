@@ -17,10 +17,6 @@ constexpr uint32_t kDpp = 250;      // VOP1/2/C SRC0 on gfx8+: a DPP dword follo
 constexpr uint32_t kDpp8 = 233;     // SRC0 on gfx10+: a DPP8 dword follows
 constexpr uint32_t kDpp8Fi = 234;   // the same with FI (fetch inactive lanes) set
 
-bool gfx8Plus(Gen gen) {
-  return gen == Gen::Gfx8 || gen == Gen::Gfx9;
-}
-
 struct Classified {
   CodeClass cls;
   unsigned dwords;
@@ -35,7 +31,7 @@ bool vop2HasConstant(Gen gen, uint32_t opcode) {
   if (isRdna(gen))
     return opcode == 44 || opcode == 45 || opcode == 55 || opcode == 56 ||
            (gen == Gen::Gfx10 && (opcode == 32 || opcode == 33));
-  if (gfx8Plus(gen)) return opcode == 23 || opcode == 24 || opcode == 36 || opcode == 37;
+  if (isGfx8Or9(gen)) return opcode == 23 || opcode == 24 || opcode == 36 || opcode == 37;
   return opcode == 32 || opcode == 33;
 }
 
@@ -149,7 +145,7 @@ bool classify(Gen gen, uint32_t w, Classified& out) {
     default:
       break;
   }
-  if (gfx8Plus(gen)) {
+  if (isGfx8Or9(gen)) {
     if (top6 == 0x30)
       out = {CodeClass::Smem, 2};
     else if (top6 == 0x31)
@@ -256,7 +252,7 @@ std::optional<CodeInstruction> tryScanInstruction(Gen gen, std::span<const uint3
     case CodeClass::Vop2:
     case CodeClass::Vopc: {  // SRC0 [8:0]
       const uint32_t src0 = w & 0x1ff;
-      if (src0 == kLiteral || (gfx8Plus(gen) && (src0 == kSdwa || src0 == kDpp))) extra = 1;
+      if (src0 == kLiteral || (isGfx8Or9(gen) && (src0 == kSdwa || src0 == kDpp))) extra = 1;
       // gfx10: SDWA, DPP16, DPP8; gfx11: DPP16, DPP8 (no SDWA).
       if (isRdna(gen) && ((src0 == kSdwa && gen != Gen::Gfx11) || src0 == kDpp || src0 == kDpp8 ||
                           src0 == kDpp8Fi))

@@ -69,6 +69,11 @@ constexpr GenMask operator|(const GenMask& a, const GenMask& b) {
 constexpr bool isGcn(Gen gen) {
   return gen <= Gen::Gfx9;
 }
+// GFX8 and GFX9 (GCN3 and GCN5): the encodings whose field layouts (VOP3's opcode at [25:16],
+// DS's at [24:17], SDWA/DPP as SRC0, SMEM for SMRD) GFX6/7 lack and RDNA changed again.
+constexpr bool isGfx8Or9(Gen gen) {
+  return gen == Gen::Gfx8 || gen == Gen::Gfx9;
+}
 constexpr bool isRdna(Gen gen) {
   return gen >= Gen::Gfx10;
 }

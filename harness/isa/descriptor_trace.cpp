@@ -72,10 +72,6 @@ void scalarLoad(gcn::Gen gen, SgprState& s, unsigned sdst, unsigned count, unsig
   }
 }
 
-bool isGfx8Plus(gcn::Gen gen) {
-  return gen == gcn::Gen::Gfx8 || gen == gcn::Gen::Gfx9;
-}
-
 // The VOP3 opcode: [25:17] on gfx6/7, [25:16] from gfx8 on.
 unsigned vop3Opcode(gcn::Gen gen, uint32_t w0) {
   return gen >= gcn::Gen::Gfx8 ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
@@ -91,7 +87,7 @@ bool vop3WritesSgprVdst(gcn::Gen gen, unsigned op) {
     const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
     return info == nullptr || info->mnemonic == "v_readlane_b32";
   }
-  return op == (isGfx8Plus(gen) ? 0x289u : 257u);
+  return op == (gcn::isGfx8Or9(gen) ? 0x289u : 257u);
 }
 
 // SGPRs a SOP1 / SOP2 / SOPK opcode's SDST writes (reference/scalar_table.h); an opcode the

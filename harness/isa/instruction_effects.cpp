@@ -13,10 +13,6 @@ namespace {
 
 constexpr unsigned kExecLo = 126;
 
-bool gfx8Plus(gcn::Gen gen) {
-  return gen == gcn::Gen::Gfx8 || gen == gcn::Gen::Gfx9;
-}
-
 // The scalar table's name for a SOP* opcode ("" when the table does not know it).
 std::string_view scalarName(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
   const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
@@ -53,7 +49,7 @@ void setWrite(VgprEffects& e, unsigned first, const gcn::VgprOpInfo* info, unsig
 // SRC0 codes that put the real source VGPR in the next dword's low byte: SDWA (0xf9) and DPP
 // (0xfa) on gfx8-10.3, DPP (0xfa) and DPP8 (0xe9, 0xea with FI) on gfx10+ (gfx11 has no SDWA).
 bool isSdwaOrDpp(gcn::Gen gen, int src0) {
-  if (gfx8Plus(gen)) return src0 == 0xf9 || src0 == 0xfa;
+  if (gcn::isGfx8Or9(gen)) return src0 == 0xf9 || src0 == 0xfa;
   if (!gcn::isRdna(gen)) return false;
   return src0 == 0xfa || src0 == 0xe9 || src0 == 0xea || (src0 == 0xf9 && gen != gcn::Gen::Gfx11);
 }
@@ -355,7 +351,7 @@ bool vop3bCarryOut(gcn::Gen gen, unsigned op) {
       if (info->mnemonic == b) return true;
     return false;
   }
-  if (gfx8Plus(gen))
+  if (gcn::isGfx8Or9(gen))
     return (op >= 0x119 && op <= 0x11e) || op == 0x1e0 || op == 0x1e1 || op == 0x1e8 || op == 0x1e9;
   return (op >= 293 && op <= 298) || op == 365 || op == 366 || op == 374 || op == 375;
 }
@@ -445,7 +441,7 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
     case gcn::CodeClass::Ds: {
       if (words.size() < 2) break;
       // OP [24:17] on gfx8/9, [25:18] on gfx6/7 and RDNA.
-      const unsigned op = gfx8Plus(gen) ? (words[0] >> 17) & 0xff : (words[0] >> 18) & 0xff;
+      const unsigned op = gcn::isGfx8Or9(gen) ? (words[0] >> 17) & 0xff : (words[0] >> 18) & 0xff;
       const uint32_t w1 = words[1];
       e.reads = {w1 & 0xff, (w1 >> 8) & 0xff, (w1 >> 16) & 0xff};
       const gcn::VgprOpInfo* ds = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);

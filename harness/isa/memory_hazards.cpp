@@ -125,8 +125,7 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
       // DATA0 [15:8] unless it only reads LDS, DATA1 [23:16] for the two-data forms. An unused
       // field holds 0, which must not count as reading v0.
       if (words.size() < 2) break;
-      const unsigned op =
-          gen >= gcn::Gen::Gfx8 && !gcn::isRdna(gen) ? (w0 >> 17) & 0xff : (w0 >> 18) & 0xff;
+      const unsigned op = gcn::isGfx8Or9(gen) ? (w0 >> 17) & 0xff : (w0 >> 18) & 0xff;
       const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
       if (info == nullptr) break;  // unknown: every field counts
       const std::string_view m = info->mnemonic;
