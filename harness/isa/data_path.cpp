@@ -82,6 +82,11 @@ struct Analysis {
   std::vector<std::optional<State>> in;
   std::vector<std::optional<gcn::Instruction>> buffer;  // decoded buffer instructions
   std::span<const std::vector<uint32_t>> words;
+  // Per instruction, computed once: its encoding class (empty: no known encoding), the dword it
+  // starts at (start[n] = the end), and what it does to SGPRs (descriptor_trace.h).
+  std::vector<std::optional<gcn::CodeClass>> cls;
+  std::vector<long> start;
+  std::vector<SgprWrites> sgprWrites;
   std::optional<routes::DataPath::Lanes> lanes;
   // laneTerm's answers by tag: the term, or why there is none.
   mutable std::map<Tag, std::pair<std::optional<LaneTerm>, std::string>> terms;
@@ -462,26 +467,6 @@ Mask pairMask(const ExecState& s, unsigned r) {
              : Mask::Unknown;
 }
 
-int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls);
-
-// Whether a conditional branch before instruction i can jump past it (the raw route's guarded
-// store sits behind `if (pc.never != 0)`, a scalar branch): the store is then on a path some
-// branch skips, and that it does not run is the route's assumption. A store on every path is not
-// guarded at all.
-bool skippedByABranch(const Analysis& a, std::span<const std::optional<gcn::CodeClass>> cls,
-                      std::size_t i) {
-  std::vector<long> start(a.words.size() + 1, 0);
-  for (std::size_t k = 0; k < a.words.size(); ++k)
-    start[k + 1] = start[k] + static_cast<long>(a.words[k].size());
-  for (std::size_t j = 0; j < i; ++j) {
-    // A branch on EXEC being zero skips the block only when no lane is enabled: no guard.
-    if (!cls[j] || !a.in[j] || execBranch(a, j, cls[j]) != 0) continue;
-    const ControlFlow f = controlFlowOf(a.gen, *cls[j], a.words[j], start[j + 1]);
-    if (f.fallsThrough && f.targetDword && *f.targetDword > start[i]) return true;
-  }
-  return false;
-}
-
 // Whether the SOPP at i is s_cbranch_execz (1) or s_cbranch_execnz (2); 0 otherwise.
 int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls) {
   if (!cls || *cls != gcn::CodeClass::Sopp) return 0;
@@ -491,6 +476,20 @@ int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeCl
   return op->mnemonic == "s_cbranch_execz" ? 1 : op->mnemonic == "s_cbranch_execnz" ? 2 : 0;
 }
 
+// Whether a conditional branch before instruction i can jump past it (the raw route's guarded
+// store sits behind `if (pc.never != 0)`, a scalar branch): the store is then on a path some
+// branch skips, and that it does not run is the route's assumption. A store on every path is not
+// guarded at all.
+bool skippedByABranch(const Analysis& a, std::size_t i) {
+  for (std::size_t j = 0; j < i; ++j) {
+    // A branch on EXEC being zero skips the block only when no lane is enabled: no guard.
+    if (!a.cls[j] || !a.in[j] || execBranch(a, j, a.cls[j]) != 0) continue;
+    const ControlFlow f = controlFlowOf(a.gen, *a.cls[j], a.words[j], a.start[j + 1]);
+    if (f.fallsThrough && f.targetDword && *f.targetDword > a.start[i]) return true;
+  }
+  return false;
+}
+
 // EXEC per lane and every path, on a route with a lane layout: the case instruction runs with
 // EXEC = exactly the enabled lanes, at most once on any path; so does every Out store; and every
 // path that reaches the end of the program with an enabled lane ran the case and stored every
@@ -498,9 +497,9 @@ int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeCl
 // s_cbranch_execnz not taken) while EXEC holds the enabled lanes is a path with no enabled lane,
 // where every obligation holds; with every launched lane in EXEC it cannot be taken. Returns
 // the first break, or "" when all of it holds.
-std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::CodeClass>> cls,
-                         std::size_t c, unsigned results, uint32_t all,
+std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uint32_t all,
                          const routes::DataPath& path) {
+  const auto& cls = a.cls;
   const std::size_t n = a.code.size();
   std::vector<uint32_t> components(n, 0);
   std::vector<bool> outStore(n, false);
@@ -521,19 +520,12 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
   if (n == 0) return "the listing is empty";
   // A branch back (every cycle has one): the lane shaders have no loop, and a loop may never
   // end, which "every path that reaches the end" would not see.
-  long start = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const long next = start + static_cast<long>(a.words[i].size());
-    if (cls[i] && a.in[i]) {
-      const ControlFlow f = controlFlowOf(a.gen, *cls[i], a.words[i], next);
-      if (f.targetDword && *f.targetDword <= start)
-        return a.where(i) + " branches back: the proof does not show that a loop ends";
-    }
-    start = next;
+    if (!cls[i] || !a.in[i]) continue;
+    const ControlFlow f = controlFlowOf(a.gen, *cls[i], a.words[i], a.start[i + 1]);
+    if (f.targetDword && *f.targetDword <= a.start[i])
+      return a.where(i) + " branches back: the proof does not show that a loop ends";
   }
-  std::vector<SgprWrites> writes(n);
-  for (std::size_t i = 0; i < n; ++i)
-    writes[i] = sgprWrites(a.gen, a.words[i]);
   ExecState entry;
   entry.sgpr.fill(Half{});
   entry.sgpr[kExec] = Half{Mask::Full, false};
@@ -547,7 +539,7 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
           s.caseMax = static_cast<uint8_t>(std::min(2, s.caseMax + 1));
         }
         if (outStore[i]) s.stored |= components[i];
-        execTransfer(a, i, k, path.in, writes[i], s);
+        execTransfer(a, i, k, path.in, a.sgprWrites[i], s);
       },
       [](ExecState& into, const ExecState& from) {
         ExecState m = into;
@@ -587,7 +579,8 @@ std::string execAndPaths(const Analysis& a, std::span<const std::optional<gcn::C
     ExecState after = s;
     if (i == c) after.caseMin = std::max<uint8_t>(after.caseMin, 1);
     if (outStore[i]) after.stored |= components[i];
-    const ControlFlow f = cls[i] ? controlFlowOf(a.gen, *cls[i], a.words[i], 0) : ControlFlow{};
+    const ControlFlow f =
+        cls[i] ? controlFlowOf(a.gen, *cls[i], a.words[i], a.start[i + 1]) : ControlFlow{};
     const bool ends = (!f.fallsThrough && !f.targetDword) || (f.fallsThrough && i + 1 == n);
     if (!ends) continue;
     if (after.caseMin == 0)
@@ -620,7 +613,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     return proof;
   }
   std::vector<std::vector<uint32_t>> words(n);
-  Analysis a{gen, code, traced, {}, {}, {}, words, path.lanes, {}};
+  Analysis a{gen, code, traced, {}, {}, {}, words, {}, {}, {}, path.lanes, {}};
   std::vector<std::optional<gcn::CodeInstruction>> scan(n);  // encoding class and length
   a.effects.resize(n);
   a.buffer.resize(n);
@@ -633,9 +626,14 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           inst && inst->op != nullptr)
         a.buffer[i] = inst;
   }
-  std::vector<std::optional<gcn::CodeClass>> scanClasses(n);
-  for (std::size_t i = 0; i < n; ++i)
-    if (scan[i]) scanClasses[i] = scan[i]->cls;
+  a.cls.resize(n);
+  a.start.assign(n + 1, 0);
+  a.sgprWrites.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (scan[i]) a.cls[i] = scan[i]->cls;
+    a.start[i + 1] = a.start[i] + static_cast<long>(words[i].size());
+    a.sgprWrites[i] = sgprWrites(gen, words[i]);
+  }
   for (std::size_t i = 0; i < n; ++i)
     if (scan[i] && scan[i]->dwords != words[i].size()) {
       proof.reason = a.where(i) + " carries " + std::to_string(words[i].size()) +
@@ -774,8 +772,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
       return proof;
     }
     if (!a.onSlot(i, *path.out)) {
-      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in)) &&
-          skippedByABranch(a, scanClasses, i)) {
+      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in)) && skippedByABranch(a, i)) {
         assumed.push_back(a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
                           ": assumed not to run (the route keeps the push constant it is "
                           "behind 0)");
@@ -1138,8 +1135,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     const uint32_t required = partial != 0        ? partial
                               : resultCount >= 32 ? ~0u
                                                   : (1u << resultCount) - 1u;
-    if (const std::string why = execAndPaths(a, scanClasses, c, resultCount, required, path);
-        !why.empty()) {
+    if (const std::string why = execAndPaths(a, c, resultCount, required, path); !why.empty()) {
       proof.reason = why;
       return proof;
     }
@@ -1157,7 +1153,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   }
   // 5. Registers read or overwritten before a memory instruction's result returns: the flows
   // above follow values the hardware does not deliver then (memory_hazards.h).
-  if (const std::optional<MemoryHazard> h = firstMemoryHazard(gen, words, a.effects)) {
+  if (const std::optional<MemoryHazard> h =
+          firstMemoryHazard(gen, words, a.effects, a.cls, a.sgprWrites)) {
     proof.reason =
         a.where(h->index) + " " + h->what + ", written by " + a.where(h->writer) + ", " + h->why;
     proof.components = 0;

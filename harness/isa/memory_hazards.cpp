@@ -20,8 +20,8 @@ struct Pending {
   std::array<bool, kHazardVgprs> lgkm{};   // an LDS or FLAT result
   std::array<bool, kHazardVgprs> store{};  // data an issued store may still read (GFX6)
   std::array<bool, kHazardSgprs> smem{};   // a scalar load's result
-  std::array<std::size_t, kHazardVgprs> vWriter{};
-  std::array<std::size_t, kHazardSgprs> sWriter{};
+  std::array<uint32_t, kHazardVgprs> vWriter{};  // the instruction index of the outstanding write
+  std::array<uint32_t, kHazardSgprs> sWriter{};
   bool operator==(const Pending&) const = default;
 };
 
@@ -81,13 +81,12 @@ void addScalar(std::vector<unsigned>& to, unsigned first, unsigned count) {
 }
 
 Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects& e,
-                const std::optional<gcn::CodeClass>& cls) {
+                const std::optional<gcn::CodeClass>& cls, const SgprWrites& sw) {
   Access a;
   a.vRead = e.reads;
   for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kHazardVgprs; ++r)
     a.vWrite.push_back(r);
   if (e.dualWrite) a.vWrite.push_back(*e.dualWrite % kHazardVgprs);
-  const SgprWrites sw = sgprWrites(gen, words);
   for (unsigned r = 0; r < kHazardSgprs; ++r)
     if (sw[r] != -1) a.sWrite.push_back(r);
   if (!cls || words.empty()) return a;
@@ -217,16 +216,15 @@ using namespace memory_hazards_detail;
 
 std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
                                               std::span<const std::vector<uint32_t>> words,
-                                              std::span<const VgprEffects> effects) {
+                                              std::span<const VgprEffects> effects,
+                                              std::span<const std::optional<gcn::CodeClass>> cls,
+                                              std::span<const SgprWrites> sgprs) {
   const std::size_t n = words.size();
   if (n == 0) return std::nullopt;
-  std::vector<std::optional<gcn::CodeClass>> cls(n);
   std::vector<Access> access(n);
   std::vector<Waits> waits(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!words[i].empty())
-      if (const auto ci = gcn::tryScanInstruction(gen, words[i], 0)) cls[i] = ci->cls;
-    access[i] = accessOf(gen, words[i], effects[i], cls[i]);
+    access[i] = accessOf(gen, words[i], effects[i], cls[i], sgprs[i]);
     if (cls[i]) waits[i] = waitsOf(gen, *cls[i], words[i][0]);
   }
   std::vector<std::optional<Pending>> in(n);
@@ -244,15 +242,15 @@ std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
           p.vm[r] = a.result == R::Vmem || a.result == R::Flat ? 1 : 0;
           p.lgkm[r] = a.result == R::Lds || a.result == R::Flat;
           p.store[r] = false;
-          p.vWriter[r] = i;
+          p.vWriter[r] = static_cast<uint32_t>(i);
         }
         for (const unsigned r : a.storeData) {
           p.store[r] = true;
-          p.vWriter[r] = i;
+          p.vWriter[r] = static_cast<uint32_t>(i);
         }
         for (const unsigned r : a.sWrite) {
           p.smem[r] = a.result == R::Smem;
-          p.sWriter[r] = i;
+          p.sWriter[r] = static_cast<uint32_t>(i);
         }
       },
       [](Pending& into, const Pending& from) {

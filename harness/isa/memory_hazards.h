@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/isa/descriptor_trace.h"
 #include "harness/isa/instruction_effects.h"
 #include "reference/gen.h"
 
@@ -36,9 +37,13 @@ struct MemoryHazard {
   std::string why;         // "before its result returns (no s_waitcnt vmcnt covers it)"
 };
 
-// The first hazard in program order, or nullopt. `effects[i]` are vgprEffects of words[i].
+// The first hazard in program order, or nullopt. Per instruction i: `effects[i]` its
+// vgprEffects, `cls[i]` its encoding class (empty: none known), `sgprs[i]` its sgprWrites
+// (descriptor_trace.h), as the data-path proof has them already.
 std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
                                               std::span<const std::vector<uint32_t>> words,
-                                              std::span<const VgprEffects> effects);
+                                              std::span<const VgprEffects> effects,
+                                              std::span<const std::optional<gcn::CodeClass>> cls,
+                                              std::span<const SgprWrites> sgprs);
 
 }  // namespace gcnprobe::isa
