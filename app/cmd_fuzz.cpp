@@ -19,6 +19,7 @@
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/explore/fuzz.h"
 #include "harness/isa/binary_route.h"
 #include "harness/routes/raw.h"
@@ -53,7 +54,7 @@ struct Outcome {
 class Fuzzer {
  public:
   explicit Fuzzer(vk::Context& ctx)
-      : ctx_(ctx), routes_(isa::makeRunRoutes(ctx)), faults_(run::faultsFromEnvironment()) {}
+      : ctx_(ctx), routes_(control::makeRunRoutes(ctx)), faults_(run::faultsFromEnvironment()) {}
 
   Outcome run(const std::string& text, const std::string& file) {
     Outcome o;

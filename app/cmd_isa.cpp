@@ -26,6 +26,7 @@
 #include "app/commands.h"
 #include "harness/cases/select.h"
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
@@ -97,7 +98,7 @@ int runWorker(const IsaOptions& o) {
     throw gcn::Error("device '" + info.name + "' is not RADV's null device for " +
                      (forced != nullptr ? forced : "(RADV_FORCE_FAMILY unset)"));
   const gcn::Chip chip = *found;
-  auto routeList = isa::makeRunRoutes(*ctx);  // the same list `gcnprobe run` uses
+  auto routeList = control::makeRunRoutes(*ctx);  // the same list `gcnprobe run` uses
   // JSON goes to its own descriptor: the driver and ACO's `system("clrxdisasm --version")`
   // write to stdout.
   FILE* out = fdopen(dup(o.outFd), "w");

@@ -16,6 +16,7 @@
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/formats.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
@@ -62,7 +63,7 @@ class DeviceSession {
         // the ISA check needs the `clrxdisasm` stand-in it puts on PATH (app/clrx_dir.h).
         clrx_ = prepareBinaryRoute();
         ctx_ = vk::Context::open(selector_, false, /*descriptorBuffer=*/true);
-        routes_ = isa::makeRunRoutes(*ctx_);
+        routes_ = control::makeRunRoutes(*ctx_);
       } catch (const std::exception& e) {
         error_ = e.what();
         ctx_.reset();

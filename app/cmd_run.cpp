@@ -24,6 +24,7 @@
 #include "app/version.h"
 #include "harness/cases/select.h"
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/isa/binary_route.h"
 #include "harness/judge/profile.h"
 #include "harness/routes/all_routes.h"
@@ -301,7 +302,7 @@ int runRun(const RunOptions& o) {
         std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
   std::vector<run::CaseOutcome> outcomes;  // for --junit / --csv
 
-  std::vector<std::unique_ptr<routes::Route>> routeList = isa::makeRunRoutes(*ctx);
+  std::vector<std::unique_ptr<routes::Route>> routeList = control::makeRunRoutes(*ctx);
 
   // The whole texel suite ran: say which supported texel formats no case proved.
   const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
@@ -346,7 +347,7 @@ int runRun(const RunOptions& o) {
       throw gcn::InfraError(std::string("re-creating the device: ") + e.what());
     }
     ctx->keepPipelineCache(pipelineCacheFile);
-    routeList = isa::makeRunRoutes(*ctx);
+    routeList = control::makeRunRoutes(*ctx);
     return routeList;
   };
   ro.recoverDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {

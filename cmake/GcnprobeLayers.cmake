@@ -13,8 +13,9 @@ set(GCNPROBE_LAYERS
     "vulkan|harness/vulkan/,harness/formats.,harness/gcn_detect.|reference"
     "routes|harness/routes/,harness/vsharp_selfcheck.|vulkan,shaders"
     "isa|harness/isa/|routes"
+    "control|harness/control/|isa"
     "judge|harness/judge/|routes,results"
-    "cases|harness/cases/|judge,isa,probe"
+    "cases|harness/cases/|judge,isa,control,probe"
     "run|harness/run/|cases"
     "explore|harness/explore/|cases"
     "app|app/|run,explore")
@@ -39,6 +40,7 @@ set(GCNPROBE_LAYER_TARGET_results gcnresults)
 set(GCNPROBE_LAYER_TARGET_vulkan gcnvk)
 set(GCNPROBE_LAYER_TARGET_routes gcnroutes)
 set(GCNPROBE_LAYER_TARGET_isa gcnisa)
+set(GCNPROBE_LAYER_TARGET_control gcncontrol)
 set(GCNPROBE_LAYER_TARGET_judge gcnjudge)
 set(GCNPROBE_LAYER_TARGET_cases gcncases)
 set(GCNPROBE_LAYER_TARGET_run gcnrun)

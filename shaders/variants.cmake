@@ -158,6 +158,9 @@ gcnprobe_shader(NAME vertex_fetch_u SOURCE vertex_fetch.vert DEFINES VEC4=uvec4 
 gcnprobe_shader(NAME binary_template_load SOURCE binary_template.comp DEFINES STORE=0)
 gcnprobe_shader(NAME binary_template_store SOURCE binary_template.comp DEFINES STORE=1)
 gcnprobe_shader(NAME binary_template_lds SOURCE binary_template_lds.comp)
+# The own-program route's template (harness/control/): only its layout, argument registers,
+# register allocation and code room are used; gcnprobe's program replaces its code.
+gcnprobe_shader(NAME control_template SOURCE control_template.comp)
 # Sweeps (harness/explore/sweep.h): texelFetch of every element of a uniform texel buffer, per
 # sampled type.
 gcnprobe_shader(NAME sweep_texel_f SOURCE sweep_texel.comp DEFINES TEX=samplerBuffer IS_FLOAT=1 IS_INT=0)

@@ -16,6 +16,7 @@
 #include <filesystem>
 
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/formats.h"
 #include "harness/isa/binary_route.h"
 #include "harness/judge/diff.h"
@@ -193,6 +194,22 @@ Realisation realiseBinary(const gcn::Chip& chip, const gcn::Instruction& inst,
   return {std::move(d), ""};
 }
 
+// gcnprobe's own program (harness/control/control_route.h) for a form no template hosts: every
+// instruction of the shader gcnprobe's, with RADV's SSBO V# or, through a descriptor buffer,
+// any V# the raw route confines; only a GCN device runs it.
+Realisation realiseProgram(const gcn::Chip& chip, const gcn::Instruction& inst,
+                           const gcn::WaveState& state, const gcn::MemoryImage& memory) {
+  routes::DeviceCase d;
+  d.inst = inst;
+  d.state = state;
+  d.memory = memory;
+  d.ownProgram = true;
+  d.binding = routes::Binding::StorageBuffer;
+  d.rawVsharp = !isa::isDriverSsboVsharp(chip, d);
+  if (std::string why = control::programFormProblem(chip, d); !why.empty()) return no(why);
+  return {std::move(d), ""};
+}
+
 // The route a driver-built V# of this instruction's kind goes through.
 std::string_view driverRouteName(const gcn::OpcodeInfo& op) {
   switch (op.kind) {
@@ -255,11 +272,19 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   // Order: instruction modifiers no shader produces (the binary route), then the driver-built
   // V#s of each route, then the raw V# route.
   const auto binary = [&](const std::string& noVulkan) {
-    if (!tried.allowed("binary"))
-      return no(noVulkan + "; binary route: not the probe's " + pick.routeLine);
-    Realisation r = tried.note("binary", realiseBinary(chip, inst, state, memory, lds));
-    if (!r.device) r.reason = noVulkan + "; binary route: " + r.reason;
-    return r;
+    Realisation r = no(noVulkan + "; binary route: not the probe's " + pick.routeLine);
+    if (tried.allowed("binary")) {
+      r = tried.note("binary", realiseBinary(chip, inst, state, memory, lds));
+      if (r.device) return r;
+      r.reason = noVulkan + "; binary route: " + r.reason;
+    }
+    // A form no template hosts (an SGPR SOFFSET, a VADDR no template computes): gcnprobe's own
+    // program.
+    if (!tried.allowed("program"))
+      return no(r.reason + "; own program: not the probe's " + pick.routeLine);
+    Realisation p = tried.note("program", realiseProgram(chip, inst, state, memory));
+    if (!p.device) p.reason = r.reason + "; own program: " + p.reason;
+    return p;
   };
   if (op.encoding == gcn::Encoding::Mtbuf)
     return binary(
@@ -335,6 +360,13 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   }
   if (driverAllowed) tried.note(driverRoute, driver);
   if (driver.device) return driver;
+  // An SGPR or M0 SOFFSET: the raw route's lane shader takes it from a push constant the proof
+  // cannot see, gcnprobe's own program sets and proves it; the own program goes first.
+  if (inst.soffset < 128)
+    if (Realisation own = binary(driver.reason + "; raw V# route: an SGPR SOFFSET is proven only "
+                                                 "in gcnprobe's own program");
+        own.device)
+      return own;
   Realisation raw = no("raw V# route: not the probe's " + pick.routeLine);
   if (tried.allowed("raw")) {
     raw = tried.note("raw", realiseRaw(inst, state, memory, v));
@@ -350,9 +382,11 @@ Pick pickOf(const gcn::probe::ProbeSetup& setup) {
   Pick p;
   if (setup.route) {
     const std::string& r = setup.route->value;
-    if (r != "texel" && r != "storage" && r != "atomic" && r != "raw" && r != "binary")
-      throw gcn::Error(setup.route->place,
-                       "unknown route '" + r + "' (known: texel, storage, atomic, raw, binary)");
+    if (r != "texel" && r != "storage" && r != "atomic" && r != "raw" && r != "binary" &&
+        r != "program")
+      throw gcn::Error(setup.route->place, "unknown route '" + r +
+                                               "' (known: texel, storage, atomic, raw, binary, "
+                                               "program)");
     p.route = r;
     p.routeLine = "route = " + r + " (" + setup.route->place.file + ":" +
                   std::to_string(setup.route->place.line) + ")";

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "harness/isa/aco_asm.h"
+#include "harness/isa/cached_pipeline.h"
 #include "harness/isa/check.h"
 #include "harness/isa/instruction_effects.h"
 #include "harness/routes/route.h"
@@ -31,89 +32,6 @@ uint32_t u32At(std::span<const uint8_t> d, std::size_t at) {
   std::memcpy(&v, d.data() + at, 4);
   return v;
 }
-
-// A compute pipeline created through a given VkPipelineCache, with creation feedback.
-class CachedPipeline : public vk::PipelineObjects {
- public:
-  CachedPipeline(vk::Context& ctx, std::span<const uint32_t> spirv, bool texel,
-                 VkPipelineCache cache, bool captureIsa, bool descriptorBuffer)
-      : PipelineObjects(ctx, spirv, routes::detail::laneShaderBindings(texel),
-                        VK_SHADER_STAGE_COMPUTE_BIT, 0, descriptorBuffer) {
-    // The templates' OFFSET specialisation constant (shaders/storage_access.comp,
-    // atomic_ssbo.comp) stays 0.
-    // The proof of a patched pipeline is the driver's creation feedback: core in Vulkan 1.3.
-    if (ctx.apiVersion() < VK_API_VERSION_1_3)
-      throw gcn::Error(
-          "the binary route proves a patched pipeline through pipeline creation "
-          "feedback (Vulkan 1.3), and this device and loader give Vulkan " +
-          std::to_string(VK_API_VERSION_MAJOR(ctx.apiVersion())) + "." +
-          std::to_string(VK_API_VERSION_MINOR(ctx.apiVersion())));
-    const uint32_t spec[] = {0};
-    const VkSpecializationMapEntry entry{0, 0, 4};
-    VkSpecializationInfo si{1, &entry, sizeof spec, spec};
-    VkPipelineCreationFeedback stageFeedback{};
-    auto fb = vk::make<VkPipelineCreationFeedbackCreateInfo>(
-        VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
-    fb.pPipelineCreationFeedback = &feedback_;
-    fb.pipelineStageCreationFeedbackCount = 1;
-    fb.pPipelineStageCreationFeedbacks = &stageFeedback;
-    auto ci = vk::make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    ci.pNext = &fb;
-    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = module_;
-    ci.stage.pName = "main";
-    ci.stage.pSpecializationInfo = &si;
-    ci.layout = layout_;
-    ci.flags = createFlags(ctx, captureIsa);
-    const VkResult r = vkCreateComputePipelines(device_, cache, 1, &ci, nullptr, &pipeline_);
-    if (r != VK_SUCCESS)
-      throw gcn::Error("vkCreateComputePipelines failed (" + std::to_string(r) + ")");
-  }
-  // Whether the driver took the whole pipeline from the application's cache.
-  bool cacheHit() const {
-    return (feedback_.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) != 0 &&
-           (feedback_.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT) !=
-               0;
-  }
-  bool feedbackValid() const {
-    return (feedback_.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) != 0;
-  }
-
- private:
-  VkPipelineCreationFeedback feedback_{};
-};
-
-// A VkPipelineCache, optionally seeded, destroyed with the object.
-class Cache {
- public:
-  Cache(VkDevice device, std::span<const uint8_t> seed) : device_(device) {
-    auto ci = vk::make<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
-    ci.initialDataSize = seed.size();
-    ci.pInitialData = seed.empty() ? nullptr : seed.data();
-    const VkResult r = vkCreatePipelineCache(device_, &ci, nullptr, &cache_);
-    if (r != VK_SUCCESS)
-      throw gcn::Error("vkCreatePipelineCache failed (" + std::to_string(r) + ")");
-  }
-  ~Cache() { vkDestroyPipelineCache(device_, cache_, nullptr); }
-  Cache(const Cache&) = delete;
-  Cache& operator=(const Cache&) = delete;
-  VkPipelineCache get() const { return cache_; }
-  std::vector<uint8_t> data() const {
-    std::size_t size = 0;
-    if (vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS)
-      throw gcn::Error("vkGetPipelineCacheData (size) failed");
-    std::vector<uint8_t> out(size);
-    if (vkGetPipelineCacheData(device_, cache_, &size, out.data()) != VK_SUCCESS)
-      throw gcn::Error("vkGetPipelineCacheData failed");
-    out.resize(size);
-    return out;
-  }
-
- private:
-  VkDevice device_;
-  VkPipelineCache cache_ = VK_NULL_HANDLE;
-};
 
 }  // namespace
 
@@ -292,6 +210,8 @@ struct BinaryBuilder::Template {
   std::string setupText;
   std::size_t setupOffset = 0;
   std::string pathProof;  // the template's data path, as proven (docs/isa.md "The data path")
+  std::vector<vk::ExecutableIsa> exes;  // the template's listing, which patched ones rewrite
+  std::vector<uint32_t> spirv;          // its SPIR-V, hashing as no other build's
 };
 
 namespace {
@@ -366,6 +286,39 @@ std::pair<std::array<uint32_t, 2>, std::string> locateM0Setup(
   throw gcn::Error(driver + ": no executable of the LDS template holds its buffer instruction");
 }
 
+// The listing with the instruction whose words are `from` rewritten as `text` ; `to` (the line
+// shape of aco_asm.h), in every executable that holds it; the others unchanged.
+std::vector<vk::ExecutableIsa> rewriteListing(std::vector<vk::ExecutableIsa> exes,
+                                              std::span<const uint32_t> from,
+                                              const std::string& text,
+                                              std::span<const uint32_t> to) {
+  for (vk::ExecutableIsa& exe : exes) {
+    const std::vector<AsmInstruction> code =
+        parseAcoAssembly(exe.assembly, exe.source.empty() ? exe.name : exe.source);
+    for (const AsmInstruction& a : code) {
+      if (!std::equal(a.words.begin(), a.words.end(), from.begin(), from.end())) continue;
+      std::string line = "\t" + text;
+      if (line.size() < 61) line.resize(61, ' ');
+      line += " ; " + hexWords(to);
+      std::string out;
+      int n = 0;
+      std::size_t start = 0;
+      while (start <= exe.assembly.size()) {
+        const std::size_t end = exe.assembly.find('\n', start);
+        const std::string_view l(exe.assembly.data() + start,
+                                 (end == std::string::npos ? exe.assembly.size() : end) - start);
+        out += ++n == a.line ? std::string_view(line) : l;
+        if (end == std::string::npos) break;
+        out += '\n';
+        start = end + 1;
+      }
+      exe.assembly = std::move(out);
+      break;
+    }
+  }
+  return exes;
+}
+
 }  // namespace
 
 BinaryBuilder::BinaryBuilder(vk::Context& ctx)
@@ -394,13 +347,28 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
                                                     bool descriptorBuffer) {
   for (auto& t : templates_)
     if (t->variant == variant && t->descriptorBuffer == descriptorBuffer) return *t;
+  // Both layouts of a template are compiled before either is patched: Mesa 25's RADV served a
+  // template compiled after a patched pipeline of the same shader that pipeline's code
+  // (measured on vega10: the descriptor-buffer load template after the SSBO one was patched).
+  if (ctx_.features().descriptorBuffer) {
+    bool sibling = false;
+    for (auto& t : templates_)
+      sibling = sibling || (t->variant == variant && t->descriptorBuffer != descriptorBuffer);
+    if (!sibling) (void)addTemplate(variant, !descriptorBuffer);
+  }
+  return addTemplate(variant, descriptorBuffer);
+}
+
+BinaryBuilder::Template& BinaryBuilder::addTemplate(const std::string& variant,
+                                                    bool descriptorBuffer) {
   auto t = std::make_unique<Template>();
   t->variant = variant;
   t->descriptorBuffer = descriptorBuffer;
   const vk::DeviceInfo& info = ctx_.info();
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
-    const std::span<const uint32_t> spirv = routes::shaderVariant(variant);
+    t->spirv = uniqueTemplateSpirv(routes::shaderVariant(variant));
+    const std::span<const uint32_t> spirv = t->spirv;
     const gcn::Gen gen = chip_->gen;
     // 1. The template's instruction on set 0 binding 0, from its captured ISA.
     {
@@ -410,6 +378,7 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
       CachedPipeline captured(ctx_, spirv, isTexelTemplate(variant), VK_NULL_HANDLE, true,
                               descriptorBuffer);
       const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx_, captured.pipeline());
+      t->exes = exes;
       if (std::none_of(exes.begin(), exes.end(),
                        [](const vk::ExecutableIsa& e) { return !e.assembly.empty(); }))
         throw gcn::Error(driver +
@@ -442,7 +411,7 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
       }
     }
     // 2. The same pipeline compiled into an empty cache: the words must be there once.
-    Cache cache(ctx_.device(), {});
+    SeededPipelineCache cache(ctx_.device(), {});
     {
       CachedPipeline compiled(ctx_, spirv, isTexelTemplate(variant), cache.get(), false,
                               descriptorBuffer);
@@ -523,10 +492,9 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   const std::string driver = ctx_.info().driverName + " " + ctx_.info().driverInfo;
   try {
     (void)parseCacheHeader(data, driver);
-    Cache cache(ctx_.device(), data);
-    const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
-                                                           isTexelTemplate(t.variant), cache.get(),
-                                                           false, descriptorBuffer);
+    SeededPipelineCache cache(ctx_.device(), data);
+    const auto pipeline = std::make_shared<CachedPipeline>(
+        ctx_, t.spirv, isTexelTemplate(t.variant), cache.get(), false, descriptorBuffer);
     const CachedPipeline& patched = *pipeline;
     if (!patched.feedbackValid())
       return refuse(driver +
@@ -600,6 +568,15 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     }
     b.built = true;
     b.pipeline = pipeline;
+    // The listing of what the cache read-back holds: the template's, with the instruction (and
+    // the M0 setup) as patched; the ISA check proves it as any driver listing.
+    b.executables = rewriteListing(t.exes, t.words, printOrReason(chip.gen, intended), w);
+    if (t.setsM0) {
+      char v[16];
+      std::snprintf(v, sizeof v, "0x%x", m0);
+      b.executables = rewriteListing(std::move(b.executables), t.setupWords,
+                                     std::string("s_mov_b32 m0, ") + v, setup);
+    }
   } catch (const std::exception& e) {
     return refuse(e.what());
   }

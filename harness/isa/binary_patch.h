@@ -125,6 +125,9 @@ struct BinaryBuild {
   // The proven pipeline, when built: the template's lane-shader layout (binding 0 the case's
   // buffer, 1 In, 2 Out; routes::detail::runLaneShader runs it) with the patched code.
   std::shared_ptr<const vk::PipelineObjects> pipeline;
+  // The listing of the patched pipeline, when built: the template's captured listing with the
+  // patched lines rewritten (their words as read back, their text printed by gcnprobe).
+  std::vector<vk::ExecutableIsa> executables;
 };
 
 // Builds patched pipelines on one device. Template ISA and cache data are kept per template.
@@ -162,6 +165,7 @@ class BinaryBuilder {
  private:
   struct Template;
   Template& templateFor(const std::string& variant, bool descriptorBuffer);
+  Template& addTemplate(const std::string& variant, bool descriptorBuffer);
   vk::Context& ctx_;
   std::optional<gcn::Chip> chip_;  // the device's GCN chip, or its RDNA chip (null device)
   std::vector<std::unique_ptr<Template>> templates_;

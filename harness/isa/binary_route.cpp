@@ -7,7 +7,6 @@
 #include <string>
 
 #include "harness/isa/binary_patch.h"
-#include "harness/routes/all_routes.h"
 #include "harness/routes/raw.h"
 #include "harness/routes/storage.h"
 #include "reference/encoding.h"
@@ -148,7 +147,9 @@ class BinaryRoute : public routes::Route {
   explicit BinaryRoute(vk::Context& ctx) : ctx_(ctx), builder_(ctx) {}
 
   std::string_view name() const override { return "binary"; }
-  bool handles(const routes::DeviceCase& c) const override { return c.binaryPatch; }
+  bool handles(const routes::DeviceCase& c) const override {
+    return c.binaryPatch && !c.ownProgram;
+  }
 
   std::string unsupportedReason(const routes::DeviceCase& c) const override {
     if (std::string d = builder_.deviceProblem(); !d.empty()) return "binary route: " + d;
@@ -235,6 +236,30 @@ class BinaryRoute : public routes::Route {
     return routes::detail::runLaneShader(ctx_, *b.pipeline, cases, VK_FORMAT_UNDEFINED, words);
   }
 
+  // The patched pipeline's listing, proven as any route's: the template's data path around the
+  // case's instruction, read back as patched.
+  routes::PipelineIsa pipelineIsa(const routes::DeviceCase& c) override {
+    if (std::string d = builder_.deviceProblem(); !d.empty())
+      throw gcn::Error("binary route: " + d);
+    const BinaryBuild& b = buildFor(c);
+    if (!b.built) throw gcn::Error(b.reason);
+    routes::PipelineIsa shape = routes::routePipelineShape(c.rawVsharp ? "raw" : "storage", c);
+    shape.dataPath =
+        templateDataPath(templateVariant(*builder_.chip(), *c.inst.op, c.inst.idxen), b.templ);
+    shape.offsetFixed = true;
+    shape.executables = b.executables;
+    return shape;
+  }
+
+  // A raw V# needs VK_EXT_descriptor_buffer to reach the pipeline at all (RADV has it from
+  // Mesa 23): without it, nothing can be built, so `isa` reports the case unsupported.
+  std::string unbuildableReason(const routes::DeviceCase& c) const override {
+    if (c.rawVsharp && !ctx_.features().descriptorBuffer)
+      return "binary route: raw V#: " + ctx_.info().name + " (" + ctx_.info().driverName + " " +
+             ctx_.info().driverInfo + ") has no VK_EXT_descriptor_buffer, which carries it";
+    return "";
+  }
+
   // The proven pipelines stay: at most one per opcode, built (and proven) when each case's
   // support was queried before any batch ran; dropping them would only build them again.
   void releasePipelines() override {}
@@ -278,12 +303,6 @@ class BinaryRoute : public routes::Route {
 
 std::unique_ptr<routes::Route> makeBinaryRoute(vk::Context& ctx) {
   return std::make_unique<BinaryRoute>(ctx);
-}
-
-std::vector<std::unique_ptr<routes::Route>> makeRunRoutes(vk::Context& ctx) {
-  std::vector<std::unique_ptr<routes::Route>> out = routes::makeAllRoutes(ctx);
-  out.push_back(makeBinaryRoute(ctx));
-  return out;
 }
 
 }  // namespace gcnprobe::isa

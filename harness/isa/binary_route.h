@@ -62,7 +62,4 @@ routes::Binding binaryTemplateBinding(const gcn::Chip& chip, const gcn::OpcodeIn
 // 4 ending at most kMaxOverrun bytes past the memory): such a case needs no raw V#.
 bool isDriverSsboVsharp(const gcn::Chip& chip, const routes::DeviceCase& c);
 
-// The routes `gcnprobe run` and `probe` use: routes::makeAllRoutes and the binary route.
-std::vector<std::unique_ptr<routes::Route>> makeRunRoutes(vk::Context& ctx);
-
 }  // namespace gcnprobe::isa

@@ -9,6 +9,7 @@
 #include "reference/code_scan.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::isa {
 namespace {
@@ -119,6 +120,7 @@ std::vector<EmittedInstruction> emittedBufferInstructions(
       e.textDisagreement = disagreement(gen, e);
       e.descriptor = traced[i].slot;
       e.descriptorWhy = traced[i].why;
+      e.soffsetConstant = traced[i].soffsetConstant;
       e.listingIndex = i;
       out.push_back(std::move(e));
     }
@@ -216,6 +218,16 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const route
         for (const std::string& link : proof.links)
           into.proven.push_back("data path: " + link);
       };
+      // An SGPR SOFFSET the route sets: it must hold the case's value, as the trace proves.
+      if (proof.proven && isa.soffsetValue && e.inst.soffset < 128 &&
+          e.soffsetConstant != isa.soffsetValue) {
+        if (pathBreak.empty())
+          pathBreak = "its SOFFSET register holds " +
+                      (e.soffsetConstant ? gcn::hexWord(*e.soffsetConstant)
+                                         : std::string("no constant the trace follows")) +
+                      ", not the case's SOFFSET value " + gcn::hexWord(*isa.soffsetValue);
+        continue;
+      }
       if (!proof.proven) {
         if (pathBreak.empty()) pathBreak = proof.reason;
         if (proof.components != 0 && partial.components == 0) {

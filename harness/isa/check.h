@@ -38,6 +38,8 @@ struct EmittedInstruction {
   std::optional<routes::BufferSlot> descriptor;
   std::string descriptorWhy;     // why not traced
   std::size_t listingIndex = 0;  // its index in the executable's instruction list
+  // The constant its SGPR or M0 SOFFSET holds on every path (descriptor_trace.h), if any.
+  std::optional<uint32_t> soffsetConstant;
 
   // "set 0 binding 1", "vertex buffer 0" or "descriptor not traced".
   std::string descriptorName() const;

@@ -15,6 +15,7 @@
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
 #include "reference/scalar_table.h"
+#include "reference/text.h"
 
 namespace gcnprobe::isa {
 namespace {
@@ -940,6 +941,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     }
     // Every dword an Out store writes is result k of the storing lane, in that lane's slot: the
     // store's address is a term of the lane id equal to the slot's, for every lane at once.
+    bool unreadSlots = false;
     if (a.lanes) {
       const LaneTerm slot0{a.lanes->laneBytes, 0};
       for (std::size_t i = 0; i < n; ++i) {
@@ -960,6 +962,16 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           std::optional<unsigned> component;
           for (unsigned k = 0; k < results; ++k)
             if (byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)}) component = k;
+          // A dword of the lane's own slot past its results (a binary template storing all its
+          // VDATA registers after a narrower patched load): the runner reads only the results,
+          // so it is never compared, and it overwrites no result of any lane.
+          bool unread = false;
+          for (unsigned k = results; k < a.lanes->laneBytes / 4 && !component; ++k)
+            unread = unread || byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)};
+          if (unread) {
+            unreadSlots = true;
+            continue;
+          }
           if (!component) {
             proof.reason = a.where(i) + " writes Out byte " + laneTermText(byte) +
                            ", which is no result slot of the storing lane (" + laneTermText(slot0) +
@@ -997,6 +1009,10 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
                           (a.lanes ? ", each in the storing lane's slot (Out byte " +
                                          laneTermText(LaneTerm{a.lanes->laneBytes, 0}) + " + 4k)"
                                    : std::string()));
+    if (unreadSlots)
+      proof.links.push_back("Out dwords " + std::to_string(results) + "-" +
+                            std::to_string(a.lanes->laneBytes / 4 - 1) +
+                            " of a lane's slot are stored but not read (no result of any lane)");
     if (!a.lanes)
       assumed.push_back(
           "Out address assumed to be the lane's slot (the route's shader picks it "
@@ -1127,9 +1143,17 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     }
     proof.links.push_back(what + " = " + how);
   }
-  if (ci.soffset < 128)
-    proof.links.push_back("SOFFSET s" + std::to_string(ci.soffset) + " assumed to hold the " +
-                          "route's value (SGPR values are not traced)");
+  if (ci.soffset < 128) {
+    const std::string reg =
+        ci.soffset == gcn::m0SgprCode(gen) ? std::string("m0") : "s" + std::to_string(ci.soffset);
+    if (const std::optional<uint32_t> v =
+            req.caseIndex < traced.size() ? traced[req.caseIndex].soffsetConstant : std::nullopt)
+      proof.links.push_back("SOFFSET " + reg + " = " + gcn::hexWord(*v) +
+                            ", a constant on every path to the instruction");
+    else
+      proof.links.push_back("SOFFSET " + reg + " assumed to hold the route's value (not one " +
+                            "constant the trace follows)");
+  }
   // 4. EXEC per lane and every path (lane-shader routes).
   if (a.lanes) {
     const uint32_t required = partial != 0        ? partial

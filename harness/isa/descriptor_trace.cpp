@@ -14,6 +14,10 @@
 #include "reference/vgpr_table.h"
 
 namespace gcnprobe::isa {
+
+uint32_t radvAddress32Hi(gcn::Gen gen) {
+  return gen >= gcn::Gen::Gfx9 ? 0xffff8000u : 0u;
+}
 namespace {
 
 // SGPR numbers 0..127 (s0-s101, flat_scratch/xnack, vcc 106/107, ttmp, m0 124, exec 126/127).
@@ -53,7 +57,7 @@ Val sourceVal(const SgprState& s, unsigned src, const std::vector<uint32_t>& wor
 // pointer, load_desc_ptr / convert_pointer_to_64_bit, writes it with s_mov_b32 or s_movk_i32).
 // A pointer whose high half is anything else points elsewhere.
 uint32_t address32Hi(gcn::Gen gen) {
-  return gen >= gcn::Gen::Gfx9 ? 0xffff8000u : 0u;
+  return radvAddress32Hi(gen);
 }
 
 // A scalar load of `count` dwords into sdst from the pointer in s[sbase:sbase+1] at
@@ -310,10 +314,15 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
       t.why = "unreachable code";
       continue;
     }
-    const unsigned srsrc = gcn::srsrcFirstSgpr(
-        gen, *cls[i] == gcn::CodeClass::Mubuf ? gcn::Encoding::Mubuf : gcn::Encoding::Mtbuf,
-        {instructions[i][0], instructions[i][1]});
+    const gcn::Encoding enc =
+        *cls[i] == gcn::CodeClass::Mubuf ? gcn::Encoding::Mubuf : gcn::Encoding::Mtbuf;
+    const std::array<uint32_t, 2> pair{instructions[i][0], instructions[i][1]};
+    const unsigned srsrc = gcn::srsrcFirstSgpr(gen, enc, pair);
     const SgprState& s = *in[i];
+    if (const std::optional<uint32_t> so =
+            gcn::instFieldValue(gen, enc, gcn::InstField::Soffset, pair);
+        so && *so < kSgprs && s[*so].k == Val::K::Const)
+      t.soffsetConstant = s[*so].constant;
     const Val& first = s[srsrc];
     bool same = first.k == Val::K::DescWord && first.offset % 16 == 0;
     for (unsigned k = 1; same && k < 4; ++k)

@@ -63,7 +63,15 @@ UserSgprRoles radvUserSgprRoles(gcn::Gen gen, VkShaderStageFlags stages,
 struct TracedDescriptor {
   std::optional<routes::BufferSlot> slot;
   std::string why;
+  // The value of the instruction's SOFFSET when it names an SGPR or M0 that holds one constant
+  // on every path to it (written by s_mov_b32 / s_movk_i32 of a constant, copied by s_mov);
+  // nullopt otherwise (an inline constant SOFFSET needs no trace).
+  std::optional<uint32_t> soffsetConstant;
 };
+
+// The high half RADV gives its 32-bit pointers (descriptor sets, the vertex buffer table):
+// 0xffff8000 from GFX9 on, 0 before (see descriptor_trace.cpp).
+uint32_t radvAddress32Hi(gcn::Gen gen);
 
 // "set 0 binding 1", "vertex buffer 0".
 std::string bufferSlotName(const routes::BufferSlot& s);

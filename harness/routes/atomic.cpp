@@ -42,7 +42,7 @@ class AtomicRoute final : public Route {
   std::string_view name() const override { return "atomic"; }
 
   bool handles(const DeviceCase& c) const override {
-    return !c.rawVsharp && !c.binaryPatch && isAtomic(c);
+    return !c.rawVsharp && !c.binaryPatch && !c.ownProgram && isAtomic(c);
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {

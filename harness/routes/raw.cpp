@@ -116,7 +116,18 @@ class RawRoute final : public Route {
 
   std::string_view name() const override { return "raw"; }
 
-  bool handles(const DeviceCase& c) const override { return c.rawVsharp && !c.binaryPatch; }
+  bool handles(const DeviceCase& c) const override {
+    return c.rawVsharp && !c.binaryPatch && !c.ownProgram;
+  }
+
+  // Without VK_EXT_descriptor_buffer (RADV before Mesa 23) no raw V# pipeline can be built:
+  // `isa` reports the case unsupported.
+  std::string unbuildableReason(const DeviceCase& /*c*/) const override {
+    if (!ctx_.features().descriptorBuffer)
+      return "raw V# route: " + ctx_.info().name + " (" + ctx_.info().driverName + " " +
+             ctx_.info().driverInfo + ") has no VK_EXT_descriptor_buffer, which carries the V#";
+    return "";
+  }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
     if (const std::string& d = deviceProblem(); !d.empty()) return "raw V# route: " + d;

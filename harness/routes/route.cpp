@@ -29,7 +29,7 @@ PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c, std:
   // and every route puts the case's OFFSET into the instruction, so the check compares it.
   const BufferSlot binding0{BufferSlot::Kind::DescriptorSet, 0, 0};
   if (route == "texel" || route == "storage" || route == "atomic")
-    return {{}, true, binding0, laneShaderDataPath(c), kDriverVSharpSource};
+    return {{}, true, binding0, laneShaderDataPath(c), kDriverVSharpSource, std::nullopt};
   if (route == "raw") {  // the V# is read from the descriptor buffer at binding 0's offset
     DataPath path = laneShaderDataPath(c);
     path.guardedCaseStores = rawSoffsetForm(c.inst);
@@ -37,7 +37,8 @@ PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c, std:
             true,
             binding0,
             path,
-            "proven: written by gcnprobe into the descriptor buffer (raw V# route)"};
+            "proven: written by gcnprobe into the descriptor buffer (raw V# route)",
+            std::nullopt};
   }
   if (route == "vertex") {
     // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...));
@@ -57,7 +58,8 @@ PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c, std:
             BufferSlot{BufferSlot::Kind::VertexBuffer, 0, 0},
             path,
             "assumed: the driver's vertex buffer descriptor, built at draw time from the format "
-            "table's fields; nothing checks it"};
+            "table's fields; nothing checks it",
+            std::nullopt};
   }
   throw gcn::Error("no route '" + std::string(route) +
                    "' (texel, storage, atomic, raw and vertex describe their pipelines)");

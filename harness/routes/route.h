@@ -68,6 +68,10 @@ struct DeviceCase {
   // only the binary route claims such a case. `binding` is the template's buffer: StorageBuffer
   // for the OFFEN (SSBO) templates, StorageTexel for the IDXEN (texel) ones.
   bool binaryPatch = false;
+  // The instruction runs in gcnprobe's own program (harness/control/): every instruction of
+  // the shader is gcnprobe's, SOFFSET and EXEC set as the case says; only the own-program route
+  // claims such a case. `binding` is StorageBuffer (the program's template is an SSBO shader).
+  bool ownProgram = false;
   // The LDS image before the instruction (byte 0 = LDS address 0), for the forms that read or
   // write LDS (BUFFER_STORE_LDS_DWORD, the LDS bit); M0 is state.m0. Empty otherwise. Only the
   // binary route's LDS template realises it (at most isa::kLdsTemplateBytes).
@@ -164,6 +168,10 @@ struct PipelineIsa {
   // Where the case's V# comes from and what checks it, for the record of what a verified case
   // proves ("written by gcnprobe", "the driver's, checked by formats --self-check", "assumed").
   std::string vsharpSource;
+  // The value the route puts in an SGPR or M0 SOFFSET (the own-program route): the check
+  // requires the instruction's SOFFSET register to hold it on every path. Empty: the route
+  // leaves SOFFSET to the driver (an inline constant, compared as a field).
+  std::optional<uint32_t> soffsetValue;
 };
 
 // The PipelineIsa of a case on the route named `route` ("texel", "storage", "atomic", "raw",

@@ -38,7 +38,7 @@ class StorageRoute final : public Route {
   std::string_view name() const override { return "storage"; }
 
   bool handles(const DeviceCase& c) const override {
-    return !c.rawVsharp && !c.binaryPatch && c.binding == Binding::StorageBuffer &&
+    return !c.rawVsharp && !c.binaryPatch && !c.ownProgram && c.binding == Binding::StorageBuffer &&
            isTyped(c.inst.op);
   }
 

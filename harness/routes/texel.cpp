@@ -46,7 +46,8 @@ class TexelRoute final : public Route {
 
   // Format loads and stores only: atomics on storage texel buffers belong to the atomic route.
   bool handles(const DeviceCase& c) const override {
-    return !c.rawVsharp && !c.binaryPatch && isTexelBinding(c.binding) && c.inst.op != nullptr &&
+    return !c.rawVsharp && !c.binaryPatch && !c.ownProgram && isTexelBinding(c.binding) &&
+           c.inst.op != nullptr &&
            (c.inst.op->kind == gcn::OpKind::LoadFormat ||
             c.inst.op->kind == gcn::OpKind::StoreFormat);
   }

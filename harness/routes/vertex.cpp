@@ -53,7 +53,7 @@ class VertexRoute final : public Route {
   std::string_view name() const override { return "vertex"; }
 
   bool handles(const DeviceCase& c) const override {
-    return !c.rawVsharp && !c.binaryPatch && c.binding == Binding::VertexAttribute;
+    return !c.rawVsharp && !c.binaryPatch && !c.ownProgram && c.binding == Binding::VertexAttribute;
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {

@@ -367,6 +367,22 @@ std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline) {
       if (repName == "Assembly") isa.assembly = text;
       if (repName == "ACO IR") isa.acoIr = text;
     }
+    // The driver's statistics (RADV: "SGPRs", "VGPRs", "Code size", ...), integers only.
+    uint32_t ns = 0;
+    check(vkGetPipelineExecutableStatisticsKHR(dev, &ei, &ns, nullptr),
+          "vkGetPipelineExecutableStatisticsKHR");
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        ns, make<VkPipelineExecutableStatisticKHR>(
+                VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+    check(vkGetPipelineExecutableStatisticsKHR(dev, &ei, &ns, stats.data()),
+          "vkGetPipelineExecutableStatisticsKHR");
+    for (uint32_t k = 0; k < ns && k < stats.size(); ++k) {
+      const VkPipelineExecutableStatisticKHR& st = stats[k];
+      if (st.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR)
+        isa.statistics.emplace_back(st.name, st.value.u64);
+      else if (st.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR && st.value.i64 >= 0)
+        isa.statistics.emplace_back(st.name, static_cast<uint64_t>(st.value.i64));
+    }
     out.push_back(std::move(isa));
   }
   return out;

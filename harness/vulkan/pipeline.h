@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/vulkan/context.h"
@@ -177,6 +178,8 @@ struct ExecutableIsa {
   std::string acoIr;
   VkShaderStageFlags stages = 0;
   std::string source;  // for errors: driver, version and executable ("radv Mesa 25.0.7 compute")
+  // The driver's integer statistics by name, as it reported them (RADV: "SGPRs", "VGPRs").
+  std::vector<std::pair<std::string, uint64_t>> statistics;
 };
 std::vector<ExecutableIsa> captureIsa(Context& ctx, VkPipeline pipeline);
 // "compute", "vertex", "vertex+geometry", ... (lower case, '+'-joined; "none" for 0).

@@ -136,7 +136,9 @@ TEST(SurveyCli, DryRunOnTheNullDeviceBuildsAndProves) {
     EXPECT_FALSE(readJson(dir / (std::string(id) + ".json")).empty()) << id;
   }
   EXPECT_EQ(steps.at("isa-default")["status"], "failures");
-  EXPECT_EQ(steps.at("isa-disputed")["status"], "failures");
+  // Every disputed probe on tonga has a proven route (the own program takes the SGPR-SOFFSET and
+  // unaligned ones); raw V# cases without VK_EXT_descriptor_buffer (Mesa 22.3) are unsupported.
+  EXPECT_EQ(steps.at("isa-disputed")["status"], "ok") << steps.at("isa-disputed").dump();
   EXPECT_NE(steps.at("isa-default")["summary"].get<std::string>().find("tonga: 885 cases, "),
             std::string::npos);
   const nlohmann::json isa = readJson(dir / "isa-default.json");

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/isa/binary_route.h"
 #include "harness/routes/all_routes.h"
 #include "harness/run/runner.h"
@@ -406,7 +407,7 @@ TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {
   const run::ProbeCase rz = realiseLoaded(l);
   ASSERT_TRUE(rz.c.has_value()) << rz.reason;
   const routes::DeviceCase& dc = rz.c->device;
-  const auto routeList = isa::makeRunRoutes(*ctx);
+  const auto routeList = control::makeRunRoutes(*ctx);
   const routes::RouteChoice choice = routes::chooseRoute(routeList, dc);
   ASSERT_NE(choice.route, nullptr) << choice.reason;
   ASSERT_EQ(choice.route->unsupportedReason(dc), "");
@@ -434,7 +435,7 @@ TEST(ProbeDevice, DisputedSuiteRuns) {
   run::RunOptions ro;
   ro.profile = run::resolveProfile("portable", std::nullopt);
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
-  const auto routeList = isa::makeRunRoutes(*ctx);
+  const auto routeList = control::makeRunRoutes(*ctx);
   const std::vector<run::Case> cases = run::disputedSuite(ro.profile.chip);
   ASSERT_FALSE(cases.empty());
   std::size_t judged = 0;

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "harness/cases/suite.h"
+#include "harness/control/control_route.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/judge/expect.h"
 #include "harness/routes/all_routes.h"
@@ -40,7 +41,7 @@ const run::Case& caseNamed(const std::vector<run::Case>& cases, const std::strin
 TEST(BinaryRouteRun, OnLavapipeEveryBinaryCaseIsUnsupportedWithTheReason) {
   auto ctx = vk::Context::open("");
   if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
-  auto routes = isa::makeRunRoutes(*ctx);
+  auto routes = control::makeRunRoutes(*ctx);
   run::RunOptions o;
   o.profile = run::resolveProfile("portable", std::nullopt);
   const std::vector<run::Case> cases = run::buildCases("binary", "", o.profile.chip);
@@ -61,7 +62,7 @@ TEST(BinaryRouteRun, OnlyTheBinaryRouteClaimsABinaryCase) {
   const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
   const std::vector<run::Case> binary = run::buildCases("binary", "", chip);
   const auto all = routes::makeAllRoutes(*ctx);
-  const auto withBinary = isa::makeRunRoutes(*ctx);
+  const auto withBinary = control::makeRunRoutes(*ctx);
   for (const run::Case& c : binary) {
     EXPECT_EQ(routes::chooseRoute(all, c.device).route, nullptr) << c.name;
     const routes::RouteChoice choice = routes::chooseRoute(withBinary, c.device);

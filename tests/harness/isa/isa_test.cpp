@@ -182,7 +182,7 @@ gcnprobe::routes::PipelineIsa isaOf(const std::string& assembly, bool offsetFixe
                                     VkShaderStageFlags stage = VK_SHADER_STAGE_COMPUTE_BIT) {
   gcnprobe::routes::PipelineIsa p;
   // The name is deliberately neither driver's spelling: executables are matched by stage.
-  p.executables.push_back({"any name", "", assembly, "", stage, "test listing"});
+  p.executables.push_back({"any name", "", assembly, "", stage, "test listing", {}});
   p.offsetFixed = offsetFixed;
   // The routes' data paths (docs/isa.md "The data path"): the lane shaders' In at binding 1
   // and Out at binding 2; the vertex shader's In at binding 0, Out at 1, the vertex index.

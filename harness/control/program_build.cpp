@@ -1,0 +1,258 @@
+#include "harness/control/program_build.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "harness/isa/aco_asm.h"
+#include "harness/isa/binary_patch.h"
+#include "harness/isa/cached_pipeline.h"
+#include "harness/isa/descriptor_trace.h"
+#include "reference/error.h"
+#include "reference/scalar_table.h"
+#include "reference/text.h"
+
+namespace gcnprobe::control {
+namespace {
+
+std::optional<uint64_t> statistic(const vk::ExecutableIsa& exe, std::string_view name) {
+  for (const auto& [n, v] : exe.statistics)
+    if (n == name) return v;
+  return std::nullopt;
+}
+
+std::vector<uint8_t> bytesOf(std::span<const uint32_t> words) {
+  std::vector<uint8_t> out(words.size() * 4);
+  std::memcpy(out.data(), words.data(), out.size());
+  return out;
+}
+
+}  // namespace
+
+routes::DataPath programDataPath() {
+  routes::DataPath path;
+  path.in = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 1};
+  path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
+  path.address = routes::DataPath::Address::InputWords;
+  path.lanes = routes::DataPath::Lanes{};
+  return path;
+}
+
+vk::ExecutableIsa programExecutable(const LaneProgram& program, const std::string& source) {
+  vk::ExecutableIsa exe;
+  exe.name = std::string(kProgramExecutable);
+  exe.description = "gcnprobe's own lane program (docs/program.md)";
+  exe.assembly = program.assembly();
+  exe.stages = VK_SHADER_STAGE_COMPUTE_BIT;
+  exe.source = source;
+  return exe;
+}
+
+struct ProgramBuilder::Template {
+  bool descriptorBuffer = false;
+  std::vector<uint32_t> spirv;  // the template's SPIR-V, hashing as no other build's
+  std::string error;            // why it cannot host programs
+  std::vector<uint8_t> cacheData;
+  std::vector<uint32_t> code;  // the template's whole code, from its listing
+  std::size_t codeOffset = 0;  // where it sits in cacheData
+  uint64_t sgprs = 0, vgprs = 0;
+  std::string layout;  // what the template's listing confirmed, for the proof text
+};
+
+ProgramBuilder::ProgramBuilder(vk::Context& ctx) : ctx_(ctx), chip_(ctx.info().modelledChip()) {}
+ProgramBuilder::~ProgramBuilder() = default;
+
+std::string ProgramBuilder::deviceProblem() const {
+  const vk::DeviceInfo& info = ctx_.info();
+  if (!chip_ || gcn::isRdna(chip_->gen))
+    return info.name + " is not a GCN device: gcnprobe's own program is GCN (GFX6-GFX9) code";
+  if (!ctx_.features().pipelineExecutableInfo)
+    return info.name +
+           " captures no ISA (VK_KHR_pipeline_executable_properties): the template's code and "
+           "register allocation cannot be read";
+  return "";
+}
+
+ProgramBuilder::Template& ProgramBuilder::templateFor(bool descriptorBuffer) {
+  for (auto& t : templates_)
+    if (t->descriptorBuffer == descriptorBuffer) return *t;
+  // Both layouts are compiled before either is patched: Mesa 25's RADV served a template
+  // compiled after a patched pipeline of the same shader that pipeline's code (measured on
+  // bonaire: the descriptor-buffer template after the SSBO one had been patched).
+  if (templates_.empty() && ctx_.features().descriptorBuffer) (void)addTemplate(!descriptorBuffer);
+  return addTemplate(descriptorBuffer);
+}
+
+ProgramBuilder::Template& ProgramBuilder::addTemplate(bool descriptorBuffer) {
+  auto t = std::make_unique<Template>();
+  t->descriptorBuffer = descriptorBuffer;
+  const vk::DeviceInfo& info = ctx_.info();
+  const std::string driver = info.driverName + " " + info.driverInfo;
+  try {
+    const gcn::Gen gen = chip_->gen;
+    t->spirv = isa::uniqueTemplateSpirv(routes::shaderVariant(kProgramTemplateVariant));
+    const std::span<const uint32_t> spirv = t->spirv;
+    if (descriptorBuffer && !ctx_.features().descriptorBuffer)
+      throw gcn::Error(info.name + " (" + driver +
+                       ") has no VK_EXT_descriptor_buffer: a raw V# cannot reach the program");
+    {
+      isa::CachedPipeline captured(ctx_, spirv, false, VK_NULL_HANDLE, true, descriptorBuffer);
+      const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx_, captured.pipeline());
+      if (exes.size() != 1 || exes.front().assembly.empty())
+        throw gcn::Error(driver + " gave " + std::to_string(exes.size()) +
+                         " executables for the program template, not one with Assembly text "
+                         "(RADV on gfx6/7 needs clrxdisasm on PATH; gcnprobe provides one)");
+      const vk::ExecutableIsa& exe = exes.front();
+      const std::string source = exe.source.empty() ? exe.name : exe.source;
+      const std::vector<isa::AsmInstruction> listing = isa::parseAcoAssembly(exe.assembly, source);
+      std::vector<std::vector<uint32_t>> words;
+      for (const isa::AsmInstruction& a : listing) {
+        t->code.insert(t->code.end(), a.words.begin(), a.words.end());
+        words.push_back(a.words);
+      }
+      const std::optional<uint64_t> sgprs = statistic(exe, "SGPRs"),
+                                    vgprs = statistic(exe, "VGPRs");
+      if (!sgprs || !vgprs)
+        throw gcn::Error(source +
+                         ": no \"SGPRs\" and \"VGPRs\" statistics: the registers the driver "
+                         "allocates for the program template cannot be read");
+      t->sgprs = *sgprs;
+      t->vgprs = *vgprs;
+      // The argument layout the program relies on: the template's own loads of In and Out are
+      // traced to set 0 bindings 1 and 2 through the pointer in s2, whose high half is the
+      // driver's constant (the trace refuses any other).
+      const isa::UserSgprRoles roles =
+          isa::radvUserSgprRoles(gen, VK_SHADER_STAGE_COMPUTE_BIT, false);
+      if (roles.set0Pointer != 2)
+        throw gcn::Error("the program expects set 0's pointer in s2; RADV's layout for " +
+                         std::string(gcn::genName(gen)) + " puts it in s" +
+                         std::to_string(roles.set0Pointer));
+      const std::vector<isa::TracedDescriptor> traced = isa::traceDescriptors(gen, words, roles);
+      bool inSeen = false, outSeen = false;
+      for (const isa::TracedDescriptor& d : traced)
+        if (d.slot && d.slot->kind == routes::BufferSlot::Kind::DescriptorSet && d.slot->set == 0) {
+          inSeen = inSeen || d.slot->index == 1;
+          outSeen = outSeen || d.slot->index == 2;
+        }
+      if (!inSeen || !outSeen)
+        throw gcn::Error(source +
+                         ": the program template's own In and Out accesses are not traced to set 0 "
+                         "bindings 1 and 2 through s2: the argument layout the program relies on "
+                         "is not the driver's");
+      t->layout = "the template's listing (" + std::to_string(listing.size()) +
+                  " instructions) reads In and Out through set 0's pointer in s2 (high half " +
+                  gcn::hexWord(isa::radvAddress32Hi(gen)) + "); the driver allocates " +
+                  std::to_string(t->sgprs) + " SGPRs and " + std::to_string(t->vgprs) + " VGPRs";
+    }
+    isa::SeededPipelineCache cache(ctx_.device(), {});
+    { isa::CachedPipeline compiled(ctx_, spirv, false, cache.get(), false, descriptorBuffer); }
+    t->cacheData = cache.data();
+    (void)isa::parseCacheHeader(t->cacheData, driver);
+    const std::vector<std::size_t> at = isa::findWords(t->cacheData, t->code);
+    if (at.size() != 1) {
+      // How much of the code's start the data holds, for the message.
+      std::size_t prefix = 0;
+      while (prefix < t->code.size() &&
+             !isa::findWords(t->cacheData, std::span(t->code).first(prefix + 1)).empty())
+        ++prefix;
+      throw gcn::Error(driver + ": the program template's code (" +
+                       std::to_string(t->code.size() * 4) + " bytes) occurs " +
+                       std::to_string(at.size()) + " times in the " +
+                       std::to_string(t->cacheData.size()) +
+                       " bytes of pipeline cache data, not exactly once (its first " +
+                       std::to_string(prefix) + " dwords occur)");
+    }
+    t->codeOffset = at.front();
+  } catch (const std::exception& e) {
+    t->error = e.what();
+  }
+  templates_.push_back(std::move(t));
+  return *templates_.back();
+}
+
+ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffsetValue,
+                                   bool descriptorBuffer) {
+  ProgramBuild b;
+  auto refuse = [&](std::string why) {
+    b.reason = "own program: " + std::move(why);
+    return b;
+  };
+  if (std::string d = deviceProblem(); !d.empty()) return refuse(d);
+  const gcn::Chip& chip = *chip_;
+  if (std::string p = programProblem(chip, inst); !p.empty()) return refuse(p);
+  const Template& t = templateFor(descriptorBuffer);
+  if (!t.error.empty()) return refuse(t.error);
+  const std::string driver = ctx_.info().driverName + " " + ctx_.info().driverInfo;
+  try {
+    ProgramSpec spec;
+    spec.chip = chip;
+    spec.setPointer = 2;
+    spec.pointerHigh = isa::radvAddress32Hi(chip.gen);
+    spec.inst = inst;
+    spec.soffsetValue = soffsetValue;
+    b.program = writeLaneProgram(spec);
+    if (b.program.sgprs > t.sgprs || b.program.vgprs > t.vgprs)
+      return refuse("the program names " + std::to_string(b.program.sgprs) + " SGPRs and " +
+                    std::to_string(b.program.vgprs) + " VGPRs; " + driver + " allocates " +
+                    std::to_string(t.sgprs) + " and " + std::to_string(t.vgprs) +
+                    " for the template");
+    std::vector<uint32_t> words = b.program.words();
+    if (words.size() > t.code.size())
+      return refuse("the program is " + std::to_string(words.size() * 4) +
+                    " bytes; the template's code, its room, " + std::to_string(t.code.size() * 4));
+    const uint32_t endpgm =
+        0xbf800000u |
+        (static_cast<uint32_t>(
+             gcn::findScalarOpByName(chip.gen, gcn::ScalarClass::Sopp, "s_endpgm")->opcode)
+         << 16);
+    words.resize(t.code.size(), endpgm);
+    std::vector<uint8_t> data = t.cacheData;
+    const std::vector<uint8_t> bytes = bytesOf(words);
+    std::memcpy(data.data() + t.codeOffset, bytes.data(), bytes.size());
+    isa::SeededPipelineCache cache(ctx_.device(), data);
+    auto pipeline = std::make_shared<isa::CachedPipeline>(ctx_, t.spirv, false, cache.get(), false,
+                                                          descriptorBuffer);
+    if (!pipeline->feedbackValid())
+      return refuse(driver +
+                    " gives no pipeline creation feedback: whether the patched cache was used "
+                    "cannot be proven");
+    if (!pipeline->cacheHit())
+      return refuse(driver +
+                    " did not take the pipeline from the patched cache (it compiled the shader "
+                    "again): the cache data was rejected");
+    const std::vector<uint8_t> back = cache.data();
+    const std::vector<std::size_t> mine = isa::findWords(back, words);
+    const std::vector<std::size_t> old =
+        words == t.code ? std::vector<std::size_t>{} : isa::findWords(back, t.code);
+    if (mine.size() != 1 || !old.empty())
+      return refuse("the cache read back from " + driver + " holds the program " +
+                    std::to_string(mine.size()) + " time(s) and the template's code " +
+                    std::to_string(old.size()) + " time(s), not once and never");
+    b.executables.push_back(programExecutable(
+        b.program,
+        driver + " (pipeline cache read-back, byte " + std::to_string(mine.front()) + ")"));
+    routes::PipelineIsa shape;
+    shape.executables = b.executables;
+    shape.caseBuffer = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 0};
+    shape.dataPath = programDataPath();
+    if (inst.soffset < 128) shape.soffsetValue = soffsetValue;
+    gcn::Instruction intended = inst;
+    b.check = isa::checkIsa(chip.gen, intended, shape);
+    if (b.check.outcome != isa::Outcome::Verified)
+      return refuse("the program read back is not proven: " + b.check.reason);
+    b.proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +
+              "pipeline from the patched cache (application cache hit); read back: gcnprobe's "
+              "program (" +
+              std::to_string(b.program.lines.size()) + " instructions, " +
+              std::to_string(b.program.words().size() * 4) + " bytes, padded with s_endpgm to " +
+              std::to_string(words.size() * 4) + ") at byte " + std::to_string(mine.front()) +
+              " of " + std::to_string(back.size()) + " in place of the template's code; " +
+              t.layout;
+    b.built = true;
+    b.pipeline = std::move(pipeline);
+  } catch (const std::exception& e) {
+    return refuse(e.what());
+  }
+  return b;
+}
+
+}  // namespace gcnprobe::control
