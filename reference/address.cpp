@@ -155,9 +155,20 @@ AccessPlan planAccess(Gen gen, const VSharp& v, const AddressOperands& in, uint3
   return plan;
 }
 
-void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_t bytes,
+void planAccessInto(Gen gen, const VSharp& vIn, const AddressOperands& in, uint32_t bytes,
                     uint32_t alignBytes, CheckUnit unit, const Policies& p, AccessPlan& plan,
                     bool withRule) {
+  // swizzle-tid: AMD's rocjitsu swizzles a GFX9/CDNA access only when ADD_TID_ENABLE is set too;
+  // under `tid-only` such a V# addresses linearly. Read only where it can matter.
+  VSharp linear;
+  const VSharp* vp = &vIn;
+  if (vIn.swizzleEnable && !vIn.addTidEnable && !isRdna(gen) && !in.addr64 &&
+      p.swizzleTid() == policy::SwizzleTid::TidOnly) {
+    linear = vIn;
+    linear.swizzleEnable = false;
+    vp = &linear;
+  }
+  const VSharp& v = *vp;
   if (bytes == 0 || bytes > 16)
     throw Error("buffer access of " + std::to_string(bytes) + " bytes: expected 1..16");
   if (!isPowerOfTwo(alignBytes) || alignBytes > 16)
@@ -270,7 +281,11 @@ void planAccessInto(Gen gen, const VSharp& v, const AddressOperands& in, uint32_
   // out of range (soffset policy).
   // AMD RDNA3 ISA: "The sgpr_offset is not a part of the offset term ... it's in the base": on
   // RDNA the check sees the buffer offset alone.
-  const uint32_t soffsetInCheck = soffsetInBase && !rdna ? in.soffset : 0u;
+  // Under soffset=excluded (LLVM's buffer intrinsics contract) SOFFSET takes no part at all; the
+  // point is read only where it can matter (a non-zero SOFFSET in a byte check).
+  const bool soffsetExcluded = in.soffset != 0 && soffsetInBase && !rdna && check == Check::Byte &&
+                               p.soffsetOverflow() == policy::SoffsetOverflow::Excluded;
+  const uint32_t soffsetInCheck = soffsetInBase && !rdna && !soffsetExcluded ? in.soffset : 0u;
   const bool soffsetOver = soffsetInCheck > v.numRecords;
   const bool allOut = soffsetOver && p.soffsetOverflow() == policy::SoffsetOverflow::AllOutOfRange;
   const uint64_t limit = static_cast<uint32_t>(v.numRecords - soffsetInCheck);

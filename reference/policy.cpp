@@ -19,31 +19,40 @@ constexpr PolicyPoint kPoints[] = {
      "raw buffer access straddling NUM_RECORDS: is only its start checked?",
      {{{"start", "CLRX GcnMemHandling: BUFOFFSET >= NUMRECORDS - SGPR_OFFSET, start offset only"},
        {"whole",
-        "AMD gfx950 emulator and AMD RDNA3 ISA: the whole access must end inside; "
+        "AMD's rocjitsu CDNA emulator (ROCm/rocm-systems emulation/rocjitsu addr_calc_buffer.h, "
+        "said to follow gfx950 hardware) and AMD RDNA3 ISA: the whole access must end inside; "
         "DWORDX2..4 per dword, format ops and atomics all-or-nothing"}}},
      {0, 0, 0, 1, 0, 0, 1},
      true},
     {PolicyId::SoffsetOverflow,
      "soffset",
-     "raw range check when SOFFSET > NUM_RECORDS: does NUM_RECORDS - SOFFSET wrap?",
+     "raw range check and SOFFSET: does NUM_RECORDS - SOFFSET wrap when SOFFSET > NUM_RECORDS, "
+     "or does SOFFSET take no part in the check?",
      {{{"wraps",
         "LLVM AMDGPU docs: GFX6/7 clamping bug when SOFFSET exceeds the buffer size "
         "(unsigned subtraction wraps, everything passes)"},
-       {"oob", "CLRX GcnMemHandling read as signed: every access is out of range"}}},
+       {"oob", "CLRX GcnMemHandling read as signed: every access is out of range"},
+       {"excluded",
+        "LLVM IntrinsicsAMDGPU.td (raw and struct buffer intrinsics): soffset is \"excluded from "
+        "bounds checking and swizzling\"; Triton PR #10690 (MI300X): the check applies to voffset "
+        "before soffset is added. The check compares the offset without SOFFSET with "
+        "NUM_RECORDS"}}},
      {0, 0, 1, 1, 1, 1, 1},
      true},
     {PolicyId::StrideWithoutIdxen,
      "stride-noidx",
      "STRIDE != 0 without IDXEN: index check or byte check?",
      {{{"index", "CLRX GcnMemHandling: STRIDE != 0 selects the index rule"},
-       {"byte", "GFX9 emulator: IDXEN selects the rule, not STRIDE"}}},
+       {"byte",
+        "AMD's rocjitsu CDNA emulator (ROCm/rocm-systems PR #10928): IDXEN selects the rule, not "
+        "STRIDE; Mesa ac_shader_abi.h: GFX9 ignores the stride without IDXEN"}}},
      {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::IdxenOffsetVsStride,
      "offset-vs-stride",
      "IDXEN with OFFSET >= STRIDE: out of range?",
      {{{"oob", "CLRX GcnMemHandling: OFFSET >= STRIDE is out of range"},
-       {"unchecked", "GFX9 emulator: no offset test"}}},
+       {"unchecked", "AMD's rocjitsu CDNA emulator (addr_calc_buffer.h): no offset test"}}},
      {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::TidWithoutIdxen,
@@ -57,7 +66,9 @@ constexpr PolicyPoint kPoints[] = {
      "index-product",
      "AINDEX * STRIDE: truncated to 32 bits or a 64-bit product?",
      {{{"trunc32", "CLRX GcnMemHandling: (UINT32)(AINDEX*STRIDE)"},
-       {"wide64", "GFX9 emulator: 64-bit product"}}},
+       {"wide64",
+        "AMD's rocjitsu CDNA emulator (buffer_total_offset) and gem5's Vega model (calcAddr): "
+        "64-bit product"}}},
      {0, 0, 0, 1, 1, 1, 1},
      true},
     {PolicyId::SwizzleSoffset,
@@ -80,7 +91,9 @@ constexpr PolicyPoint kPoints[] = {
      "tid-idx",
      "ADD_TID_ENABLE with IDXEN (no swizzle): is the lane id added to the index?",
      {{{"added", "CLRX GcnMemHandling: AINDEX = VGPR_INDEX + LANEID"},
-       {"notadded", "AMD gfx950 emulator: lane not added"}}},
+       {"notadded",
+        "AMD's rocjitsu CDNA emulator (addr_calc_buffer.h: \"gfx950 drops it for a linear buffer "
+        "with IDXEN\"): lane not added"}}},
      {0, 0, 0, 0, 0, 0, 0},
      true},
     {PolicyId::OobDstSelOne,
@@ -258,6 +271,17 @@ constexpr PolicyPoint kPoints[] = {
         "unknown (Vega20, gfx906:sramecc+), so the register is not claimed"}}},
      {0, 0, 0, 0, 0, 0, 0},
      false},
+    {PolicyId::SwizzleTid,
+     "swizzle-tid",
+     "SWIZZLE_ENABLE without ADD_TID_ENABLE: swizzled or linear?",
+     {{{"any",
+        "CLRX GcnMemHandling and gem5's Vega model (calcAddr): SWIZZLE_ENABLE alone swizzles"},
+       {"tid-only",
+        "AMD's rocjitsu CDNA emulator (addr_calc_buffer.h gfx9_buffer_lane_offset: "
+        "\"SWIZZLE_ENABLE "
+        "selects the swizzled scratch layout only together with ADD_TID_ENABLE\")"}}},
+     {0, 0, 0, 0, 0, 0, 0},
+     true},
 };
 static_assert(std::size(kPoints) == kPolicyCount, "one row per PolicyId");
 

@@ -18,7 +18,8 @@ namespace gcn {
 
 enum class PolicyId : uint8_t {
   RawStraddle,          // raw buffer access that straddles NUM_RECORDS
-  SoffsetOverflow,      // SOFFSET > NUM_RECORDS in the raw range check
+  SoffsetOverflow,      // SOFFSET in the raw range check: wraps or all out above NUM_RECORDS, or
+                        // excluded
   StrideWithoutIdxen,   // STRIDE != 0 but IDXEN = 0: which check applies
   IdxenOffsetVsStride,  // IDXEN with OFFSET >= STRIDE
   TidWithoutIdxen,      // ADD_TID_ENABLE without IDXEN: range check?
@@ -41,13 +42,14 @@ enum class PolicyId : uint8_t {
   Alpha2,           // the 2-bit W of 2_10_10_10 SNORM/SSCALED/SINT loads: signed or not
   PackedOrder,      // 11_11_10 and 10_10_10_2: X at the lowest bits or at the highest
   D16Keep,          // the VGPR half a packed D16 load does not write: kept or not claimed
+  SwizzleTid,       // SWIZZLE_ENABLE without ADD_TID_ENABLE: swizzled or linear
   Count
 };
 inline constexpr std::size_t kPolicyCount = static_cast<std::size_t>(PolicyId::Count);
 
 namespace policy {
 enum class RawStraddle : uint8_t { StartOnly, WholeAccess };
-enum class SoffsetOverflow : uint8_t { Wraps, AllOutOfRange };
+enum class SoffsetOverflow : uint8_t { Wraps, AllOutOfRange, Excluded };
 enum class StrideWithoutIdxen : uint8_t { IndexCheck, ByteCheck };
 enum class IdxenOffsetVsStride : uint8_t { OutOfRange, NotChecked };
 enum class TidWithoutIdxen : uint8_t { IndexCheck, NotChecked };
@@ -70,6 +72,7 @@ enum class ZeroVsharp : uint8_t { Checked, NotChecked };
 enum class Alpha2 : uint8_t { Signed, Unsigned };
 enum class PackedOrder : uint8_t { Clrx, Reversed };
 enum class D16Keep : uint8_t { Kept, Unclaimed };
+enum class SwizzleTid : uint8_t { Any, TidOnly };
 }  // namespace policy
 
 struct PolicyOption {
@@ -176,6 +179,7 @@ class Policies {
   policy::ZeroVsharp zeroVsharp() const { return as<policy::ZeroVsharp>(PolicyId::ZeroVsharp); }
   policy::Alpha2 alpha2() const { return as<policy::Alpha2>(PolicyId::Alpha2); }
   policy::D16Keep d16Keep() const { return as<policy::D16Keep>(PolicyId::D16Keep); }
+  policy::SwizzleTid swizzleTid() const { return as<policy::SwizzleTid>(PolicyId::SwizzleTid); }
   policy::PackedOrder packedOrder() const { return as<policy::PackedOrder>(PolicyId::PackedOrder); }
 
  private:

@@ -55,9 +55,14 @@ std::vector<Point> pointsFor(Gen gen, const VSharp& v, const Instruction& inst, 
   // straddle: the byte verdicts, and under PerDword the offset each dword is index-checked at.
   // Neither option admits a superset (a truncated swizzled dword can sit below the start).
   every(PolicyId::RawStraddle);
-  // soffset, read only once SOFFSET exceeds NUM_RECORDS: `oob` rejects every byte-checked piece
-  // that `wraps` may admit, addresses unchanged.
-  if (soffset > v.numRecords) widest(PolicyId::SoffsetOverflow, policy::SoffsetOverflow::Wraps);
+  // soffset, addresses unchanged under every option. Once SOFFSET exceeds NUM_RECORDS, `wraps`
+  // admits every piece the others may (its limit, NUM_RECORDS - SOFFSET mod 2^32, is at least
+  // NUM_RECORDS); below, `wraps` and `oob` check against NUM_RECORDS - SOFFSET and `excluded`
+  // against NUM_RECORDS, the wider.
+  if (soffset > v.numRecords)
+    widest(PolicyId::SoffsetOverflow, policy::SoffsetOverflow::Wraps);
+  else if (soffset != 0)
+    widest(PolicyId::SoffsetOverflow, policy::SoffsetOverflow::Excluded);
   // stride-noidx picks the byte or the index check: neither admits a superset.
   if (structured && !inst.idxen && !v.addTidEnable) every(PolicyId::StrideWithoutIdxen);
   // offset-vs-stride adds `AOFFSET < STRIDE` to the index check.
@@ -67,6 +72,8 @@ std::vector<Point> pointsFor(Gen gen, const VSharp& v, const Instruction& inst, 
     widest(PolicyId::TidWithoutIdxen, policy::TidWithoutIdxen::NotChecked);
   // index-product: every buffer offset goes through the 32/64-bit fit.
   every(PolicyId::IndexProduct);
+  if (v.swizzleEnable && !v.addTidEnable && !isRdna(gen) && !inst.addr64)
+    every(PolicyId::SwizzleTid);
   if (v.swizzleEnable) every(PolicyId::SwizzleSoffset);
   // Later dwords of a lane exist only when the access is split (swizzle and more than a dword).
   if (v.swizzleEnable && a.bytes > 4) every(PolicyId::SwizzleMultiDword);

@@ -132,12 +132,17 @@ std::set<uint64_t> oracleBytes(const Case& c, std::size_t* combinationsRun = nul
   return bytes;
 }
 
-// How many runs oracleBytes makes: 2^a * (1 + v).
+// How many runs oracleBytes makes: the product of the addressing points' option counts, times
+// (1 + v) for the v value-only points.
 std::size_t oracleRuns() {
-  std::size_t a = 0, v = 0;
-  for (const PolicyPoint& point : allPolicyPoints())
-    ++(point.addressing ? a : v);
-  return (std::size_t{1} << a) * (1 + v);
+  std::size_t combinations = 1, v = 0;
+  for (const PolicyPoint& point : allPolicyPoints()) {
+    if (point.addressing)
+      combinations *= point.options().size();
+    else
+      ++v;
+  }
+  return combinations * (1 + v);
 }
 
 // Merged ranges of a byte set, by a plain scan (independent of reach.cpp's merge).
