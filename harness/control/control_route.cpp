@@ -133,7 +133,6 @@ std::string programFormProblem(const gcn::Chip& chip, const routes::DeviceCase& 
   if (std::string p = programProblem(chip, in); !p.empty()) return p;
   if (c.binding != routes::Binding::StorageBuffer)
     return "the program's buffer is an SSBO (binding storage-buffer)";
-  if (in.op->kind == gcn::OpKind::Cache) return "";
   if (c.rawVsharp) {
     try {
       (void)routes::placeRawCase(chip, c, routes::kRawGuard);

@@ -208,6 +208,8 @@ std::string programProblem(const gcn::Chip& chip, const gcn::Instruction& inst) 
     return "IDXEN with OFFEN takes two VADDR registers; the program has one In word per lane";
   if (inst.lds || inst.op->ldsData)
     return "the program has no LDS image (a load with the LDS bit, buffer_store_lds_dword)";
+  if (inst.op->kind == gcn::OpKind::Cache)
+    return "a cache operation has no data for the program to return (the binary route runs it)";
   if (inst.op->kind != gcn::OpKind::Cache && gcn::vdataRegs(*inst.op, chip, inst.tfe) > kVdataRegs)
     return "VDATA of " + std::to_string(gcn::vdataRegs(*inst.op, chip, inst.tfe)) +
            " registers; the program returns " + std::to_string(kVdataRegs) + " per lane";

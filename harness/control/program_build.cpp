@@ -49,7 +49,7 @@ vk::ExecutableIsa programExecutable(const LaneProgram& program, const std::strin
 
 struct ProgramBuilder::Template {
   bool descriptorBuffer = false;
-  std::vector<uint32_t> spirv;  // the template's SPIR-V, hashing as no other build's
+  std::vector<uint32_t> spirv;  // the template's SPIR-V
   std::string error;            // why it cannot host programs
   std::vector<uint8_t> cacheData;
   std::vector<uint32_t> code;  // the template's whole code, from its listing
@@ -69,16 +69,12 @@ std::string ProgramBuilder::deviceProblem() const {
     return info.name +
            " captures no ISA (VK_KHR_pipeline_executable_properties): the template's code and "
            "register allocation cannot be read";
-  return "";
+  return isa::diskCacheProblem(info);
 }
 
 ProgramBuilder::Template& ProgramBuilder::templateFor(bool descriptorBuffer) {
   for (auto& t : templates_)
     if (t->descriptorBuffer == descriptorBuffer) return *t;
-  // Both layouts are compiled before either is patched: Mesa 25's RADV served a template
-  // compiled after a patched pipeline of the same shader that pipeline's code (measured on
-  // bonaire: the descriptor-buffer template after the SSBO one had been patched).
-  if (templates_.empty() && ctx_.features().descriptorBuffer) (void)addTemplate(!descriptorBuffer);
   return addTemplate(descriptorBuffer);
 }
 
@@ -89,7 +85,8 @@ ProgramBuilder::Template& ProgramBuilder::addTemplate(bool descriptorBuffer) {
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
     const gcn::Gen gen = chip_->gen;
-    t->spirv = isa::uniqueTemplateSpirv(routes::shaderVariant(kProgramTemplateVariant));
+    const std::span<const uint32_t> variant = routes::shaderVariant(kProgramTemplateVariant);
+    t->spirv.assign(variant.begin(), variant.end());
     const std::span<const uint32_t> spirv = t->spirv;
     if (descriptorBuffer && !ctx_.features().descriptorBuffer)
       throw gcn::Error(info.name + " (" + driver +

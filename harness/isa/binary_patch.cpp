@@ -211,7 +211,7 @@ struct BinaryBuilder::Template {
   std::size_t setupOffset = 0;
   std::string pathProof;  // the template's data path, as proven (docs/isa.md "The data path")
   std::vector<vk::ExecutableIsa> exes;  // the template's listing, which patched ones rewrite
-  std::vector<uint32_t> spirv;          // its SPIR-V, hashing as no other build's
+  std::vector<uint32_t> spirv;          // its SPIR-V
 };
 
 namespace {
@@ -340,22 +340,13 @@ std::string BinaryBuilder::deviceProblem() const {
     return info.name +
            " captures no ISA (VK_KHR_pipeline_executable_properties): the template "
            "instruction cannot be found";
-  return "";
+  return diskCacheProblem(info);
 }
 
 BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
                                                     bool descriptorBuffer) {
   for (auto& t : templates_)
     if (t->variant == variant && t->descriptorBuffer == descriptorBuffer) return *t;
-  // Both layouts of a template are compiled before either is patched: Mesa 25's RADV served a
-  // template compiled after a patched pipeline of the same shader that pipeline's code
-  // (measured on vega10: the descriptor-buffer load template after the SSBO one was patched).
-  if (ctx_.features().descriptorBuffer) {
-    bool sibling = false;
-    for (auto& t : templates_)
-      sibling = sibling || (t->variant == variant && t->descriptorBuffer != descriptorBuffer);
-    if (!sibling) (void)addTemplate(variant, !descriptorBuffer);
-  }
   return addTemplate(variant, descriptorBuffer);
 }
 
@@ -367,7 +358,7 @@ BinaryBuilder::Template& BinaryBuilder::addTemplate(const std::string& variant,
   const vk::DeviceInfo& info = ctx_.info();
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
-    t->spirv = uniqueTemplateSpirv(routes::shaderVariant(variant));
+    t->spirv.assign(routes::shaderVariant(variant).begin(), routes::shaderVariant(variant).end());
     const std::span<const uint32_t> spirv = t->spirv;
     const gcn::Gen gen = chip_->gen;
     // 1. The template's instruction on set 0 binding 0, from its captured ISA.

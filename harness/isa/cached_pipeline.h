@@ -3,8 +3,8 @@
 // (binary_patch.h) and the own-program route (harness/control/) build patched pipelines with.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,16 +16,20 @@
 
 namespace gcnprobe::isa {
 
-// The template's SPIR-V with a header generator word (word 2, which no driver reads for code)
-// unique in the process. Mesa 25's RADV served a later compile of a template the code of an
-// earlier pipeline patched from it (measured on vega10 and bonaire: the descriptor-buffer
-// variant compiled after the SSBO one had been patched), so each template build hashes as a
-// shader of its own.
-inline std::vector<uint32_t> uniqueTemplateSpirv(std::span<const uint32_t> spirv) {
-  static std::atomic<uint32_t> next{0};
-  std::vector<uint32_t> out(spirv.begin(), spirv.end());
-  if (out.size() > 2) out[2] = 0x67630000u | (next++ & 0xffffu);  // "gc" and a serial
-  return out;
+// Why a patched pipeline cannot be trusted on this driver ("" when it can): Mesa's on-disk
+// shader cache must be off (MESA_SHADER_CACHE_DISABLE). RADV writes every entry of imported
+// cache data to it, keyed by the hash of the original binary, and serves the entry to any later
+// compile of the same shader, in this process and later ones (Mesa 25.0.7
+// src/vulkan/runtime/vk_pipeline_cache.c vk_pipeline_cache_load, radv_pipeline_cache.c
+// radv_shader_deserialize): a template would come back patched.
+inline std::string diskCacheProblem(const vk::DeviceInfo& info) {
+  const char* off = std::getenv("MESA_SHADER_CACHE_DISABLE");
+  const std::string v = off != nullptr ? off : "";
+  if (v == "true" || v == "1" || v == "yes") return "";
+  return info.name + " (" + info.driverName + " " + info.driverInfo +
+         "): Mesa's on-disk shader cache is on (MESA_SHADER_CACHE_DISABLE is not true); a patched "
+         "pipeline cache would be written to it and served to later compiles of the template "
+         "(gcnprobe's commands turn it off)";
 }
 
 // A compute pipeline created through a given VkPipelineCache, with creation feedback.

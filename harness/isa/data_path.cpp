@@ -743,7 +743,14 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   const State& atCase = *a.in[c];
   const gcn::OpKind kind = ci.op->kind;
   const bool returns = gcn::returnsData(kind, ci.glc);
-  const bool takesData = gcn::writesMemory(kind);
+  // A D16 load that writes half of a register keeps (or may clear) the other half, which the
+  // verdict compares: its VDATA must be the lane's In data too, as a store's. Packed D16 (gfx810,
+  // gfx9) keeps a half with D16_HI or an odd number of halves; gfx8.0 unpacked D16 writes the
+  // low half of every register, and the generation alone does not tell gfx8.0 from gfx810.
+  const bool keepsHalves = ci.op->d16 &&
+                           (kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat) &&
+                           (gen == gcn::Gen::Gfx8 || ci.op->d16Hi || ci.op->components % 2 != 0);
+  const bool takesData = gcn::writesMemory(kind) || keepsHalves;
   const unsigned regs = widestVdataRegs(gen, ci);
 
   // 0. Memory writes: the case instruction's own, and whole-dword stores
@@ -1019,7 +1026,8 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           "in a loop over In that the proof does not evaluate)");
   }
 
-  // 2. Store and atomic data are In words, unchanged and in order.
+  // 2. Store and atomic data, and the registers a D16 load writes half of, are In words,
+  // unchanged and in order.
   if (takesData && path.dataFromLds) {
     proof.links.push_back(
         "data from LDS, which the template fills from In (assumed: LDS "

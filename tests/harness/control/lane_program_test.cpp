@@ -170,6 +170,34 @@ TEST(LaneProgram, AProgramWithOneLinkBrokenIsNotVerified) {
             gcnprobe::isa::Outcome::Verified);
 }
 
+// A D16 load keeps the half of each register it does not write: VDATA before it must be the
+// lane's In data, as a store's (found by an adversarial review: it was not required).
+TEST(LaneProgram, AD16LoadWhoseRegistersAreNotTheInDataIsNotVerified) {
+  // GFX8 has D16 format loads only (unpacked on gfx8.0: the low half of each register).
+  for (const auto& [gen, text] :
+       {std::pair{gcn::Gen::Gfx8, std::string("buffer_load_format_d16_x v1, v0, s[4:7], 0 offen")},
+        std::pair{gcn::Gen::Gfx9,
+                  std::string("buffer_load_short_d16_hi v1, v0, s[4:7], 0 offen")}}) {
+    const LaneProgram good = gcnprobe::control::writeLaneProgram(
+        specFor(gen, text, gen == gcn::Gen::Gfx9 ? 0xffff8000u : 0u));  // RADV's address32_hi
+    const auto ok = check(gen, good, text, std::nullopt);
+    ASSERT_EQ(ok.outcome, gcnprobe::isa::Outcome::Verified)
+        << gcn::genName(gen) << ": " << ok.reason;
+    LaneProgram p = good;
+    bool dropped = false;
+    for (auto& l : p.lines)
+      if (l.text.rfind("buffer_load_dwordx4", 0) == 0) {  // VDATA = the lane's In data
+        l.text = "s_nop 0";
+        l.words = {0xbf800000u};
+        dropped = true;
+      }
+    ASSERT_TRUE(dropped);
+    const auto r = check(gen, p, text, std::nullopt);
+    EXPECT_NE(r.outcome, gcnprobe::isa::Outcome::Verified) << gcn::genName(gen);
+    EXPECT_NE(r.reason.find("VDATA register"), std::string::npos) << r.reason;
+  }
+}
+
 TEST(LaneProgram, FormsTheProgramCannotHostAreRefusedWithTheReason) {
   const gcn::Chip& tahiti = gcn::representativeChip(gcn::Gen::Gfx6);
   const auto why = [&](const char* text) {
@@ -181,6 +209,7 @@ TEST(LaneProgram, FormsTheProgramCannotHostAreRefusedWithTheReason) {
             std::string::npos);
   EXPECT_NE(why("buffer_load_dword v1, v0, s[4:7], 0 offen lds").find("LDS"), std::string::npos);
   EXPECT_EQ(why("buffer_load_dword v1, v0, s[4:7], s8 offen"), "");
+  EXPECT_NE(why("buffer_wbinvl1").find("cache operation"), std::string::npos);
   EXPECT_THROW((void)gcnprobe::control::writeLaneProgram(
                    specFor(gcn::Gen::Gfx6, "buffer_load_dword v1, v[0:1], s[4:7], 0 addr64")),
                gcn::Error);
