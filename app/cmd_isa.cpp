@@ -26,6 +26,7 @@
 #include "app/commands.h"
 #include "harness/cases/select.h"
 #include "harness/cases/suite.h"
+#include "harness/cases/twin.h"
 #include "harness/control/control_route.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
@@ -84,6 +85,49 @@ json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
     j["nfmt"] = static_cast<int>(f.nfmt);
   }
   return j;
+}
+
+// The twins of a route-miss case in gcnprobe's own program (harness/cases/twin.h), each checked
+// as any case: one object with the outcome ("verified" only when every twin is; "none" with why
+// there is none) and one entry per twin.
+json twinJson(const gcn::Chip& chip, const run::Case& c,
+              std::span<const std::unique_ptr<routes::Route>> routeList) {
+  std::string why;
+  const std::vector<run::Case> twins = run::programTwins(chip, c, why);
+  if (twins.empty()) return {{"outcome", "none"}, {"reason", why}};
+  json all{{"route", "program"}, {"cases", json::array()}};
+  std::string outcome = "verified", reason;
+  for (const run::Case& twin : twins) {
+    json t{{"case", twin.name}};
+    const routes::RouteChoice choice = routes::chooseRoute(routeList, twin.device);
+    try {
+      if (choice.route == nullptr) throw gcn::Error(choice.reason);
+      if (const std::string u = choice.route->unbuildableReason(twin.device); !u.empty()) {
+        t["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Unsupported));
+        t["reason"] = u;
+      } else {
+        const isa::CheckResult check =
+            run::checkCaseIsa(chip.gen, twin, choice.route->pipelineIsa(twin.device));
+        t["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
+        t["reason"] = check.reason;
+        t["proof"] = check.proven;
+      }
+    } catch (const std::exception& e) {
+      t["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
+      t["reason"] = e.what();
+    }
+    if (t["outcome"] != "verified" && outcome == "verified") {
+      outcome = t["outcome"].get<std::string>();
+      reason = twin.name + ": " + t.value("reason", std::string());
+    }
+    all["cases"].push_back(std::move(t));
+  }
+  all["case"] = twins.size() == 1
+                    ? twins.front().name
+                    : c.name + "@program (" + std::to_string(twins.size()) + " loads)";
+  all["outcome"] = outcome;
+  all["reason"] = reason;
+  return all;
 }
 
 int runWorker(const IsaOptions& o) {
@@ -176,6 +220,17 @@ int runWorker(const IsaOptions& o) {
         j["emitted"].push_back({{"text", e.describe(chip.gen)},
                                 {"driver", e.driverText},
                                 {"disagreement", e.textDisagreement}});
+      // The driver's path is not proven: the case's twin in gcnprobe's own program
+      // (harness/cases/twin.h) gives it a proven one; the driver's verdict stays the case's.
+      if (check.outcome == isa::Outcome::RouteMiss) {
+        j["twin"] = twinJson(chip, c, routeList);
+        // The driver cannot run the case on this chip (a format RADV lacks): its twin runs the
+        // reference model's V#, written by gcnprobe, not one the driver built.
+        if (!j["unsupported"].get<std::string>().empty())
+          j["twin"]["note"] =
+              "the case's route cannot run it on this chip; the twin's V# is the reference "
+              "model's, written by gcnprobe";
+      }
     } catch (const std::exception& e) {
       j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
       j["reason"] = e.what();
@@ -224,9 +279,10 @@ std::vector<json> runChild(const std::string& family, const IsaOptions& o, const
     spec.env.emplace_back(k, v);
   const char* path = std::getenv("PATH");
   spec.env.emplace_back("PATH", clrx.prependTo(path));
-  // The binary route compiles its templates: Mesa's on-disk cache must not supply them
-  // (docs/binary.md).
-  if (o.coverage) spec.env.emplace_back("MESA_SHADER_CACHE_DISABLE", "true");
+  // The binary and own-program routes import patched pipeline caches: with Mesa's on-disk cache
+  // on, RADV writes the patched code there under the template's key and serves it to later
+  // compiles of the template, in this run and later ones (docs/binary.md).
+  spec.env.emplace_back("MESA_SHADER_CACHE_DISABLE", "true");
   if (std::getenv("XDG_RUNTIME_DIR") == nullptr)
     spec.env.emplace_back("XDG_RUNTIME_DIR", clrx.path().string());
   // In this process's group: a terminal's Ctrl-C stops the workers with `isa`.
@@ -341,6 +397,7 @@ int runIsa(const IsaOptions& o) {
                  lines.front().value("driver", std::string("?")).c_str());
     std::map<std::string, unsigned> counts;
     unsigned unsupported = 0, disagreements = 0, partial = 0, expected = 0, unexpected = 0;
+    unsigned twinsProven = 0;  // route-misses whose own-program twin is verified
     std::vector<isa::CaseIsaRecord> records;
     std::map<std::string, std::string> binary;  // opcode -> "" (built) or why not
     for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -381,6 +438,9 @@ int runIsa(const IsaOptions& o) {
         rec.nfmt = static_cast<gcn::Nfmt>(j["nfmt"].get<int>());
       }
       records.push_back(rec);
+      if (const auto t = j.find("twin");
+          t != j.end() && t->value("outcome", std::string()) == "verified")
+        ++twinsProven;
       if (o.coverage && !o.verbose) continue;
       std::fprintf(text, "%s  %s  %s\n", rec.caseName.c_str(), outcomeText.c_str(),
                    j.value("intended", std::string()).c_str());
@@ -405,6 +465,12 @@ int runIsa(const IsaOptions& o) {
         for (const json& link : *p)
           if (link.is_string()) std::fprintf(text, "    %s\n", link.get<std::string>().c_str());
       if (!unsup.empty()) std::fprintf(text, "    unsupported on this chip: %s\n", unsup.c_str());
+      if (const auto t = j.find("twin"); t != j.end())
+        std::fprintf(text, "    twin %s: %s%s\n", t->value("case", std::string("-")).c_str(),
+                     t->value("outcome", std::string()).c_str(),
+                     t->value("outcome", std::string()) == "verified"
+                         ? ""
+                         : (" (" + t->value("reason", std::string()) + ")").c_str());
       if (j.contains("saved_listing_header"))
         std::fprintf(text, "%s", j["saved_listing_header"].get<std::string>().c_str());
       if (j.contains("assembly"))
@@ -422,6 +488,9 @@ int runIsa(const IsaOptions& o) {
     line += " (" + std::to_string(unsupported) + " of them unsupported on the chip";
     if (partial > 0)
       line += ", " + std::to_string(partial) + " of the route-misses proven for some components";
+    if (counts["route-miss"] > 0)
+      line += ", " + std::to_string(twinsProven) + " of the route-misses proven by their twin in " +
+              "gcnprobe's own program";
     if (!baseline.empty())
       line += ", " + std::to_string(expected) + " expected by the baseline, " +
               std::to_string(unexpected) + " not";
@@ -440,6 +509,7 @@ int runIsa(const IsaOptions& o) {
     }
     chipJson["summary"] = line;
     chipJson["counts"] = counts;
+    chipJson["twins_proven"] = twinsProven;
     document["chips"].push_back(std::move(chipJson));
     if (o.coverage)
       coverageText +=

@@ -24,6 +24,7 @@
 #include "app/version.h"
 #include "harness/cases/select.h"
 #include "harness/cases/suite.h"
+#include "harness/cases/twin.h"
 #include "harness/control/control_route.h"
 #include "harness/isa/binary_route.h"
 #include "harness/judge/profile.h"
@@ -87,6 +88,8 @@ struct RunOptions {
   unsigned jobs = 0;
   bool verbose = false;
   bool validate = false;
+  // On a GCN device, every case's twins in gcnprobe's own program run too (harness/cases/twin.h).
+  bool twins = false;
   std::string isolate = "auto";  // auto | on | off (app/isolation.h)
   double batchTimeout = 60;
   std::string batchLog;  // set for a child process: it names each batch here before dispatch
@@ -148,9 +151,37 @@ void reportSkips(const RunOptions& o, const run::GlobList& skips, const std::str
   std::fprintf(stderr, "gcnprobe: %zu case(s) skipped by %s\n", skipped.size(), o.skips.c_str());
 }
 
+// `--twins`: on a GCN device, each case's twins in gcnprobe's own program join the run after it
+// (harness/cases/twin.h), so a case whose driver path is a route-miss has a proven one; a case
+// the program cannot host is said once on standard error. Elsewhere nothing is added.
+void addTwins(const vk::DeviceInfo& info, std::vector<run::Case>& cases) {
+  if (!info.chip) {
+    std::fprintf(stderr,
+                 "gcnprobe: note: --twins: %s is not a GCN device; gcnprobe's own program runs "
+                 "on GCN GPUs only, so no twins were added\n",
+                 info.name.c_str());
+    return;
+  }
+  std::vector<run::Case> out;
+  std::size_t none = 0;
+  for (run::Case& c : cases) {
+    std::string why;
+    std::vector<run::Case> twins = run::programTwins(*info.chip, c, why);
+    if (twins.empty()) ++none;
+    out.push_back(std::move(c));
+    for (run::Case& t : twins)
+      out.push_back(std::move(t));
+  }
+  if (none > 0)
+    std::fprintf(stderr,
+                 "gcnprobe: note: --twins: %zu cases have no twin (gcnprobe isa says why)\n", none);
+  cases = std::move(out);
+}
+
 std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
                                    const run::GlobList& skips,
-                                   std::vector<std::string>* skipped = nullptr) {
+                                   std::vector<std::string>* skipped = nullptr,
+                                   const vk::DeviceInfo* twinsOn = nullptr) {
   run::Selection s;
   s.include = o.filters;
   s.exclude = o.excludes;
@@ -162,7 +193,15 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
     s.skip.push_back(e.pattern);
   s.shard = shardOf(o);
   std::vector<std::string> skippedHere;
-  std::vector<run::Case> cases = run::selectCases(o.suite, chip, s, &skippedHere);
+  std::vector<run::Case> cases;
+  if (twinsOn != nullptr) {
+    // The twins join before the selection, so --filter, --case-list and shards see them too.
+    cases = run::buildCases(o.suite, "", chip);
+    addTwins(*twinsOn, cases);
+    cases = run::selectCases(std::move(cases), s, &skippedHere);
+  } else {
+    cases = run::selectCases(o.suite, chip, s, &skippedHere);
+  }
   if (skipped != nullptr) *skipped = skippedHere;
   if (cases.empty() && !s.shard && !skippedHere.empty())
     throw gcn::Error(gcn::Place{o.skips, 0, 0}, "the skips list takes out every selected case (" +
@@ -221,7 +260,8 @@ int runRun(const RunOptions& o) {
   // The suites with binary-route cases (the binary suite; probes in the disputed suite) need
   // the binary route's environment (app/clrx_dir.h) before the device exists.
   std::unique_ptr<ClrxDir> clrx;
-  if (o.suite == run::kBinarySuite || o.suite == run::kDisputedSuite) clrx = prepareBinaryRoute();
+  if (o.suite == run::kBinarySuite || o.suite == run::kDisputedSuite || o.twins)
+    clrx = prepareBinaryRoute();
   auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
   // Pipelines persist between runs (docs/run.md, "Pipeline cache").
@@ -249,7 +289,8 @@ int runRun(const RunOptions& o) {
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   ro.jobs = o.jobs;
   std::vector<std::string> skipped;
-  const std::vector<run::Case> cases = selectCases(o, ro.profile.chip, skips, &skipped);
+  const std::vector<run::Case> cases =
+      selectCases(o, ro.profile.chip, skips, &skipped, o.twins ? &info : nullptr);
   reportSkips(o, skips, ro.profile.name, skipped);
   // A misspelt baseline or flakes entry would silently expect nothing: name each one that
   // matches no case of any suite (a warning: an old entry may outlive its case).
@@ -441,6 +482,7 @@ int runRun(const RunOptions& o) {
     if (!o.device.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--device", o.device});
     if (o.jobs != 0) iso.childArgs.insert(iso.childArgs.end(), {"--jobs", std::to_string(o.jobs)});
     if (o.validate) iso.childArgs.push_back("--validate");
+    if (o.twins) iso.childArgs.push_back("--twins");
     std::fprintf(text, "isolation: batches run in child processes (batch timeout %g s)\n",
                  o.batchTimeout);
     summary =
@@ -601,6 +643,10 @@ void addRunCommands(CLI::App& app, Context& ctx) {
   rn->add_option("--details", opts->details,
                  "print the component lines (8 at most) of the first N failing cases, one line "
                  "per case after that (default 20; --verbose prints everything)");
+  rn->add_flag("--twins", opts->twins,
+               "on a GCN device, also run each case's twins in gcnprobe's own program "
+               "(docs/program.md): the same instruction, V#, lanes and memory with every "
+               "instruction of the shader gcnprobe's");
   rn->add_flag("--baseline-must-match", opts->baselineMustMatch,
                "exit 2 when the baseline was recorded on another device, driver or profile "
                "(otherwise a warning)");

@@ -4,12 +4,14 @@
 
 namespace gcnprobe::run {
 
-std::vector<Case> selectCases(std::vector<Case> all, const Selection& s) {
+std::vector<Case> selectCases(std::vector<Case> all, const Selection& s,
+                              std::vector<std::string>* skipped) {
   Selector selector(s);
   std::vector<Case> out;
   for (Case& c : all)
     if (selector.take(c.name)) out.push_back(std::move(c));
   selector.finish();
+  if (skipped != nullptr) *skipped = selector.skipped();
   return out;
 }
 

@@ -12,7 +12,8 @@
 namespace gcnprobe::run {
 
 // The selected cases, order kept; errors as Selector.
-std::vector<Case> selectCases(std::vector<Case> all, const Selection& s);
+std::vector<Case> selectCases(std::vector<Case> all, const Selection& s,
+                              std::vector<std::string>* skipped = nullptr);
 // The selected cases of `suite` ("" = the default suites, suite.h), only they built: a run
 // of a few cases does not build the others. Throws gcn::Error as Selector and buildCases.
 // `skipped`, when given, receives the names Selection::skip took out.

@@ -108,7 +108,7 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want = 
 // `gcnprobe probe` both take their cases from here.
 // A route considered for a probe: taken, or why not.
 struct RouteAttempt {
-  std::string route;  // "texel", "storage", "atomic", "raw", "binary"
+  std::string route;  // "texel", "storage", "atomic", "raw", "binary", "program"
   bool taken = false;
   std::string why;
 };
