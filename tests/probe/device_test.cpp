@@ -84,15 +84,18 @@ const std::map<std::string, std::string>& decisions() {
       // SNORM_OGL is no VkFormat's number format.
       {"snorm-ogl-gfx6", "raw"},
       // NUM_FORMAT UINT (RADV: FLOAT) or STRIDE 16 (RADV: 0), OFFEN loads.
-      {"raw-straddle", "raw"},
+      // ACO splits a lane shader's 8-byte load: the probe names gcnprobe's own program.
+      {"raw-straddle", "program"},
       {"stride-without-idxen", "raw"},
       // Byte offsets 1..3: GLSL indexes whole dwords, and the binary templates take VADDR in
       // multiples of their 16-byte access. No route has it.
-      {"unaligned-dword", "GLSL indexes whole elements"},
-      {"soffset-overflow", "SOFFSET"},
+      // A VADDR no lane shader computes (byte 1): gcnprobe's own program.
+      {"unaligned-dword", "program"},
+      // An SGPR SOFFSET is set and proven only in gcnprobe's own program.
+      {"soffset-overflow", "program"},
       // SWIZZLE_ENABLE, and a typed IDXEN load no shader has.
       {"swizzle-multidword", "binary"},
-      {"swizzle-soffset", "SOFFSET"},
+      {"swizzle-soffset", "program"},
       // TFE: no Vulkan construct; NUM_FORMAT UINT: not RADV's SSBO V#. The binary route with
       // the V# through a descriptor buffer.
       {"tfe-load", "binary"},
@@ -106,8 +109,8 @@ const std::map<std::string, std::string>& decisions() {
       {"tid-without-idxen-offen", "raw"},
       // The two SOFFSET questions in the SOFFSET form: a dword load with an SGPR SOFFSET and
       // no VADDR (ADD_TID supplies the swizzle's index).
-      {"soffset-overflow-sgpr", "raw"},
-      {"swizzle-soffset-sgpr", "raw"},
+      {"soffset-overflow-sgpr", "program"},
+      {"swizzle-soffset-sgpr", "program"},
       // The conversion points: a V# no driver builds (DATA_FORMAT 32 UNORM, 16 FLOAT with
       // DST_SEL xyzw, 10_11_11 FLOAT with xyzw) in the texel shaders' form.
       {"norm32-unorm", "raw"},
@@ -117,7 +120,7 @@ const std::map<std::string, std::string>& decisions() {
       {"texel-unorm8-to-float", ""},
       {"texel-oob-dstsel-one", ""},
       {"texel-uint-store-overflow", ""},
-      {"ssbo-raw-straddle", ""},
+      {"ssbo-raw-straddle", "program"},
       {"texel-bgra-store", ""},
       {"texel-norm-store", ""},
       {"texel-half-store-round", ""},
@@ -139,7 +142,21 @@ const std::map<std::string, std::string>& decisions() {
       {"add-tid-stride-gfx8", "binary"},
       // OFFSET 2 on an atomic: no shader indexes half a dword, and the binary templates take
       // VADDR in multiples of their access.
-      {"atomic-unaligned-components", "OFFSET 2 is not a multiple"},
+      // VGPR offset 2 + OFFSET 2: no template hosts it, gcnprobe's own program does.
+      {"atomic-unaligned-components", "program"},
+      // The record of the GFX9 line's consumers (docs/hardware-record.md R39 on).
+      {"cache-swizzle-stride-noidx", "raw"},
+      {"d16-oob-keep-gfx9", "binary"},
+      {"invalid-dfmt-untyped-gfx9", "raw"},
+      {"offset-carry-gfx9-store", "raw"},
+      {"offset-carry-gfx9", "raw"},
+      {"oob-atomic-offset-trick", "raw"},
+      {"soffset-carry", "program"},
+      {"soffset-excluded-sgpr-gfx9", "program"},
+      {"swizzle-tid-multidword-gfx9", "binary"},
+      {"swizzle-without-tid-gfx9", "binary"},
+      {"tid-with-idxen-gfx9", "binary"},
+      {"unaligned-straddle-gfx9", "program"},
       // RDNA: RADV's GFX10+ view and SSBO V#s, derived in each probe's comment (FORMAT,
       // OOB_SELECT, RESOURCE_LEVEL on gfx10/10.3).
       {"rdna1-ssbo-raw-straddle", ""},
@@ -169,11 +186,14 @@ TEST(ProbeRealise, EveryShippedProbeHasTheDerivedDecision) {
     ++seen;
     const Loaded l = load(name);
     const run::ProbeCase r = realiseLoaded(l);
-    if (it->second.empty() || it->second == "raw" || it->second == "binary") {
+    if (it->second.empty() || it->second == "raw" || it->second == "binary" ||
+        it->second == "program") {
       ASSERT_TRUE(r.c.has_value()) << r.reason;
       EXPECT_TRUE(r.reason.empty());
-      EXPECT_EQ(r.c->device.rawVsharp && !r.c->device.binaryPatch, it->second == "raw");
+      EXPECT_EQ(r.c->device.rawVsharp && !r.c->device.binaryPatch && !r.c->device.ownProgram,
+                it->second == "raw");
       EXPECT_EQ(r.c->device.binaryPatch, it->second == "binary");
+      EXPECT_EQ(r.c->device.ownProgram, it->second == "program");
     } else {
       EXPECT_FALSE(r.c.has_value());
       EXPECT_NE(r.reason.find(it->second), std::string::npos) << r.reason;
@@ -260,9 +280,14 @@ TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
   EXPECT_EQ(r.c->device.inst, l.setup.inst);
   l.setup.state.vgprMut(l.setup.inst.vaddr)[1] = 20;  // the atomic template's access is 8 bytes
   const run::ProbeCase off = realiseLoaded(l);
-  EXPECT_FALSE(off.c.has_value());
-  EXPECT_NE(off.reason.find("D16 forms"), std::string::npos) << off.reason;
-  EXPECT_NE(off.reason.find("binary route: lane 1's VADDR 20"), std::string::npos) << off.reason;
+  ASSERT_TRUE(off.c.has_value()) << off.reason;
+  EXPECT_TRUE(off.c->device.ownProgram);  // gcnprobe's own program takes any VADDR
+  EXPECT_NE(off.attempts.back().route, "binary");
+  bool binaryWhy = false;
+  for (const auto& a : off.attempts)
+    binaryWhy = binaryWhy || (a.route == "binary" && !a.taken &&
+                              a.why.find("lane 1's VADDR 20") != std::string::npos);
+  EXPECT_TRUE(binaryWhy);
 
   // A V# no driver builds (NUM_FORMAT UINT): the template reads it from a descriptor buffer.
   const run::ProbeCase tfe = realiseLoaded(load("tfe-load"));
@@ -356,27 +381,40 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
     names.insert(c.name);
     EXPECT_EQ(c.suite, "disputed");
   }
-  std::set<std::string> driver, raw, binary;
+  std::set<std::string> driver, raw, binary, program;
   for (const run::Case& c : cases)
-    (c.device.binaryPatch ? binary : c.device.rawVsharp ? raw : driver).insert(c.name);
+    (c.device.binaryPatch  ? binary
+     : c.device.ownProgram ? program
+     : c.device.rawVsharp  ? raw
+                           : driver)
+        .insert(c.name);
   // The probes marked "binary" above; tfe-load, num-records-units-gfx8, tid-with-idxen and
   // add-tid-stride-gfx8 are gfx8 probes whose V#s mean the same on gfx9.
   EXPECT_EQ(binary,
-            (std::set<std::string>{"disputed.add-tid-stride-gfx8", "disputed.d16-hi-keeps-low",
-                                   "disputed.idxen-offset-vs-stride", "disputed.lds-store-m0-high",
-                                   "disputed.num-records-units-gfx8", "disputed.swizzle-multidword",
-                                   "disputed.tfe-load", "disputed.tid-with-idxen",
-                                   "disputed.tid-without-idxen"}));
+            (std::set<std::string>{
+                "disputed.add-tid-stride-gfx8", "disputed.d16-hi-keeps-low",
+                "disputed.d16-oob-keep-gfx9", "disputed.swizzle-tid-multidword-gfx9",
+                "disputed.swizzle-without-tid-gfx9", "disputed.tid-with-idxen-gfx9",
+                "disputed.idxen-offset-vs-stride", "disputed.lds-store-m0-high",
+                "disputed.num-records-units-gfx8", "disputed.swizzle-multidword",
+                "disputed.tfe-load", "disputed.tid-with-idxen", "disputed.tid-without-idxen"}));
   const std::set<std::string> want = {
-      "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
-      "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",
-      "disputed.texel-bgra-store",           "disputed.texel-unorm8-to-float",
-      "disputed.texel-norm-store",           "disputed.texel-half-store-round"};
+      "disputed.format-xyzw-on-1-component", "disputed.texel-oob-dstsel-one",
+      "disputed.texel-uint-store-overflow",  "disputed.texel-bgra-store",
+      "disputed.texel-unorm8-to-float",      "disputed.texel-norm-store",
+      "disputed.texel-half-store-round"};
   EXPECT_EQ(driver, want);
   // Raw V# cases: the probes marked "raw" above that are not tied to another generation.
   for (const char* name : {"disputed.oob-dstsel-one", "disputed.unorm8-to-float",
-                           "disputed.stride-without-idxen", "disputed.raw-straddle"})
+                           "disputed.stride-without-idxen", "disputed.offset-carry-gfx9"})
     EXPECT_EQ(raw.count(name), 1u) << name;
+  // gcnprobe's own program: the SGPR-SOFFSET probes, VADDRs no lane shader computes, and the
+  // probes that name it.
+  for (const char* name :
+       {"disputed.raw-straddle", "disputed.ssbo-raw-straddle", "disputed.soffset-overflow-sgpr",
+        "disputed.unaligned-dword", "disputed.soffset-excluded-sgpr-gfx9",
+        "disputed.unaligned-straddle-gfx9"})
+    EXPECT_EQ(program.count(name), 1u) << name;
   EXPECT_EQ(run::buildCases("disputed", "", gcn::representativeChip(gcn::Gen::Gfx9)).size(),
             cases.size());
   // On gfx8 the 2-element R32G32B32A32_UINT view of format-x-on-4-components is realisable.
@@ -444,10 +482,15 @@ TEST(ProbeDevice, DisputedSuiteRuns) {
     byName[c.name] = &c;
   run::runCases(cases, routeList, ro, [&](const run::CaseResult& r) {
     const routes::DeviceCase& d = byName.at(r.name)->device;
-    if (d.rawVsharp && !d.binaryPatch && !ctx->info().chip) {
+    if (d.rawVsharp && !d.binaryPatch && !d.ownProgram && !ctx->info().chip) {
       // A device whose descriptors are not V#s (lavapipe): the raw V# route refuses.
       EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
       EXPECT_NE(r.reason.find("raw V# route: "), std::string::npos) << r.name << ": " << r.reason;
+    } else if (d.ownProgram && !ctx->info().chip) {
+      // No GCN device to run gcnprobe's own program: the own-program route refuses.
+      EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+      EXPECT_NE(r.reason.find("own program: "), std::string::npos) << r.name << ": " << r.reason;
+      EXPECT_NE(r.reason.find("not a GCN device"), std::string::npos) << r.name << ": " << r.reason;
     } else if (d.binaryPatch && !ctx->info().chip) {
       // No GCN machine code to patch: the binary route refuses.
       EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
@@ -493,10 +536,13 @@ TEST(ProbeDeviceCli, PrintsTheDeviceResultAndWhatItMatched) {
 TEST(ProbeDeviceCli, SaysWhyAProbeIsNotRun) {
   const CliRun r = runCli("probe " + probePath("swizzle-soffset"));
   ASSERT_EQ(r.exit, 0) << r.out;
-  EXPECT_NE(r.out.find("device: not run: no route can realise this probe: SOFFSET is not the "
-                       "inline constant 0"),
-            std::string::npos)
-      << r.out;
+  // An SGPR SOFFSET is gcnprobe's own program's; lavapipe is no GCN device.
+  auto dev = openDevice();
+  if (dev && !dev->info().chip) {
+    EXPECT_NE(r.out.find("device: not run: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("own program: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("is not a GCN device"), std::string::npos) << r.out;
+  }
   // A raw V# case on a device whose descriptors are not V#s: the self-check's reason.
   auto ctx = openDevice();
   if (!ctx || ctx->info().chip) return;
@@ -552,13 +598,14 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
             std::string::npos)
       << attempt(other, "raw").why;
 
-  // An SSBO probe passes the storage route over for its V# before the raw route takes it.
+  // A probe that names the own program passes every other route over, each saying why.
   const run::ProbeCase straddle = realiseLoaded(load("raw-straddle"));
   ASSERT_TRUE(straddle.c.has_value()) << straddle.reason;
   EXPECT_FALSE(attempt(straddle, "storage").taken);
-  EXPECT_NE(attempt(straddle, "storage").why.find("is not RADV's storage-buffer V#"),
-            std::string::npos);
-  EXPECT_TRUE(attempt(straddle, "raw").taken);
+  EXPECT_NE(attempt(straddle, "storage").why.find("route = program"), std::string::npos)
+      << attempt(straddle, "storage").why;
+  EXPECT_FALSE(attempt(straddle, "raw").taken);
+  EXPECT_TRUE(attempt(straddle, "program").taken);
 
   // A driver-built route ruled out by the V# alone (ADD_TID_ENABLE) is listed with the reason.
   const run::ProbeCase tid = realiseLoaded(load("add-tid-stride-gfx8"));
