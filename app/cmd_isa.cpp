@@ -87,6 +87,25 @@ json pairJson(const routes::DeviceCase& d, gcn::Gen gen) {
   return j;
 }
 
+// A listing with each line prefixed by its 1-based number, "   12| ", the numbering of the ISA
+// check's reasons ("listing line 12").
+std::string numberedListing(const std::string& text) {
+  std::string out;
+  int n = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    char gutter[16];
+    std::snprintf(gutter, sizeof gutter, "%5d| ", ++n);
+    out += gutter + line + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 // The twins of a route-miss case in gcnprobe's own program (harness/cases/twin.h), each checked
 // as any case: one object with the outcome ("verified" only when every twin is; "none" with why
 // there is none) and one entry per twin.
@@ -474,11 +493,14 @@ int runIsa(const IsaOptions& o) {
       if (j.contains("saved_listing_header"))
         std::fprintf(text, "%s", j["saved_listing_header"].get<std::string>().c_str());
       if (j.contains("assembly"))
-        for (const json& a : j["assembly"])
-          std::fprintf(text, "    --- stage %s (the driver calls it '%s') ---\n%s",
+        for (const json& a : j["assembly"]) {
+          std::fprintf(text, "    --- stage %s (the driver calls it '%s') ---\n",
                        a.value("stage", std::string()).c_str(),
-                       a.value("name", std::string()).c_str(),
-                       a.value("text", std::string()).c_str());
+                       a.value("name", std::string()).c_str());
+          // Each line numbered as the reasons cite it ("listing line N"); `isa --prove` reads
+          // the numbers back (harness/isa/saved_listing.h).
+          std::fprintf(text, "%s", numberedListing(a.value("text", std::string())).c_str());
+        }
     }
     std::string line = std::string(real.name) + ": " + std::to_string(records.size()) + " cases, " +
                        std::to_string(counts["verified"]) + " verified, " +

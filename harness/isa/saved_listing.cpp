@@ -75,6 +75,23 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
     lines.push_back(rest.substr(0, nl));
     rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
   }
+  // `isa --dump-asm` numbers listing lines ("   12| text"): the number is the line the reasons
+  // cite, so it stays the line's number here; the rest of the line is the listing.
+  std::vector<int> gutter(lines.size(), 0);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view l = lines[i];
+    std::size_t p = l.find_first_not_of(' ');
+    const std::size_t digits =
+        p == std::string_view::npos ? p : l.find_first_not_of("0123456789", p);
+    if (p == std::string_view::npos || digits == p || digits == std::string_view::npos ||
+        l[digits] != '|')
+      continue;
+    int n = 0;
+    for (std::size_t k = p; k < digits && n < 10000000; ++k)
+      n = n * 10 + (l[k] - '0');
+    gutter[i] = n;
+    lines[i] = l.substr(digits + 1 + (digits + 1 < l.size() && l[digits + 1] == ' ' ? 1 : 0));
+  }
   std::optional<std::string> chipValue, genValue;
   int chipLine = 0, genLine = 0;
   // Which executable each listing line belongs to (-1: a header line, -2: no stage line yet).
@@ -179,14 +196,32 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
     std::replace(owner.begin(), owner.end(), -2, 0);
   }
   // Each executable's text is the whole file with every other line left empty, so that the
-  // listing parser's line numbers are the file's.
+  // listing parser's line numbers are the file's; or, where its lines carry `isa --dump-asm`'s
+  // numbers, each line at its number (which must increase).
   std::size_t instructions = 0;
   for (std::size_t k = 0; k < s.executables.size(); ++k) {
     vk::ExecutableIsa& exe = s.executables[k];
     exe.source = s.source;
+    bool numbered = false;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      numbered = numbered || (owner[i] == static_cast<int>(k) && gutter[i] > 0);
+    int at = 0;  // lines written so far (numbered form)
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (owner[i] == static_cast<int>(k)) exe.assembly += lines[i];
-      exe.assembly += '\n';
+      if (!numbered) {
+        if (owner[i] == static_cast<int>(k)) exe.assembly += lines[i];
+        exe.assembly += '\n';
+        continue;
+      }
+      if (owner[i] != static_cast<int>(k)) continue;
+      if (gutter[i] <= at)
+        fail(static_cast<int>(i) + 1, gutter[i] == 0
+                                          ? "a listing line without a number among numbered ones"
+                                          : "listing line number " + std::to_string(gutter[i]) +
+                                                " does not follow line " + std::to_string(at));
+      for (; at + 1 < gutter[i]; ++at)
+        exe.assembly += '\n';
+      exe.assembly += std::string(lines[i]) + '\n';
+      at = gutter[i];
     }
     instructions += parseAcoAssembly(exe.assembly, s.source).size();  // throws with the line
   }

@@ -17,6 +17,8 @@
 // `--- stage <names> ... ---` starts the listing of another executable (a vertex pipeline has
 // two), and without one the listing is the route's shader stage. `isa --dump-asm` writes these
 // header lines before each case's listings, so one case's dump is a valid file as it stands.
+// It numbers each listing line ("   12| <instruction text> ; <hex words>") as its reasons cite
+// it; a numbered line keeps that number here (numbers increase within an executable).
 #pragma once
 
 #include <string>

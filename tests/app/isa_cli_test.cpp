@@ -258,6 +258,39 @@ TEST(IsaCli, ADumpedCaseIsASavedListingThatProveAccepts) {
   std::filesystem::remove_all(dir);
 }
 
+// A reason cites "listing line N"; --dump-asm numbers the listing so that line N is the one
+// cited, and `isa --prove` of the dump cites the same number.
+TEST(IsaCli, DumpedListingLinesAreNumberedAsTheReasonsCiteThem) {
+  if (!haveRadv()) GTEST_SKIP() << "RADV's ICD (mesa-vulkan-drivers) is not installed";
+  // RADV re-signs the 2-bit alpha of a signed 2_10_10_10 vertex fetch on GFX6-8
+  // (docs/hardware-record.md R1): a route-miss whose reason quotes the rewrite's listing line,
+  // on Mesa 22.3 and 25 alike.
+  const CliRun d = runIsa(
+      "--family tonga --filter vertex.a2b10g10r10_snorm_pack32.tbuffer_load_format_xyzw.packed "
+      "--dump-asm");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(d.out, m, std::regex(R"('([^']+)' \(listing line (\d+)\))")))
+      << d.out;
+  const std::string cited = m[1], line = m[2];
+  char gutter[16];
+  std::snprintf(gutter, sizeof gutter, "%5d| ", std::stoi(line));
+  const std::size_t at = d.out.find(std::string("\n") + gutter);
+  ASSERT_NE(at, std::string::npos) << "no line " << line << " in\n" << d.out;
+  const std::string numbered = d.out.substr(at + 1, d.out.find('\n', at + 1) - at - 1);
+  EXPECT_NE(numbered.find(cited), std::string::npos) << numbered << " / " << cited;
+
+  const std::size_t from = d.out.find("chip = ");
+  const std::size_t to = d.out.find("\ntonga: 1 cases");
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  const std::string file = ::testing::TempDir() + "numbered_" + std::to_string(getpid()) + ".lst";
+  std::ofstream(file) << d.out.substr(from, to + 1 - from);
+  const CliRun p = gcnprobe::test_support::runGcnprobe("isa --prove " + file);
+  EXPECT_EQ(p.exit, 1) << p.out;
+  EXPECT_NE(p.out.find("(listing line " + line + ")"), std::string::npos) << p.out;
+  std::filesystem::remove(file);
+}
+
 // --filter repeats (a case matching any glob), --exclude takes cases out, and a filter that
 // matches nothing is an error (exit 2), not an empty success.
 TEST(IsaCli, FiltersRepeatExcludesTakeOutAndNoMatchIsAnError) {
