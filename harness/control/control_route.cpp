@@ -72,11 +72,7 @@ class ProgramRoute : public routes::Route {
     const routes::DeviceCase& first = *cases.front();
     if (std::string why = unsupportedReason(first); !why.empty()) throw gcn::Error(why);
     const ProgramBuild& b = buildFor(first);
-    const unsigned words = programResults(*builder_.chip(), first.inst);
-    if (first.rawVsharp)
-      return routes::detail::runRawLaneShader(ctx_, *b.pipeline, cases,
-                                              [words](const routes::DeviceCase&) { return words; });
-    return routes::detail::runLaneShader(ctx_, *b.pipeline, cases, VK_FORMAT_UNDEFINED, words);
+    return routes::detail::runPatchedLaneShader(ctx_, *builder_.chip(), *b.pipeline, cases);
   }
 
   routes::PipelineIsa pipelineIsa(const routes::DeviceCase& c) override {
@@ -93,10 +89,7 @@ class ProgramRoute : public routes::Route {
   // A raw V# needs VK_EXT_descriptor_buffer to reach the pipeline at all (RADV has it from
   // Mesa 23): without it, nothing can be built, so `isa` reports the case unsupported.
   std::string unbuildableReason(const routes::DeviceCase& c) const override {
-    if (c.rawVsharp && !ctx_.features().descriptorBuffer)
-      return "own program: raw V#: " + ctx_.info().name + " (" + ctx_.info().driverName + " " +
-             ctx_.info().driverInfo + ") has no VK_EXT_descriptor_buffer, which carries it";
-    return "";
+    return c.rawVsharp ? routes::detail::descriptorBufferProblem(ctx_, "own program") : "";
   }
 
   // The proven pipelines stay: one per instruction and SOFFSET value.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "harness/routes/raw.h"
 #include "reference/assembler.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
@@ -185,20 +186,6 @@ std::string LaneProgram::assembly() const {
   return out;
 }
 
-unsigned programResults(const gcn::Chip& chip, const gcn::Instruction& inst) {
-  if (inst.op == nullptr) return 0;
-  const gcn::OpcodeInfo& op = *inst.op;
-  switch (op.kind) {
-    case gcn::OpKind::Load:
-    case gcn::OpKind::LoadFormat:
-      return gcn::vdataRegs(op, chip, inst.tfe);
-    case gcn::OpKind::Atomic:
-      return inst.glc ? (op.wide ? 2u : 1u) : 0u;
-    default:
-      return 0;
-  }
-}
-
 std::string programProblem(const gcn::Chip& chip, const gcn::Instruction& inst) {
   if (inst.op == nullptr) return "no instruction";
   if (gcn::isRdna(chip.gen)) return "the own program is GCN code (GFX6-GFX9)";
@@ -269,7 +256,7 @@ LaneProgram writeLaneProgram(const ProgramSpec& spec) {
   w.buffer(c);
   // The registers the instruction writes go to Out, and no other: the data-path proof allows
   // no Out slot a result does not fill. GFX6 gets no DWORDX3 (LLVM's hasDwordx3LoadStores).
-  const unsigned results = programResults(spec.chip, in);
+  const unsigned results = routes::detail::returnedRegs(spec.chip, in);
   if (results > 0) w.waitAll();
   for (unsigned k = 0; k < results;) {
     const unsigned n = results - k == 3 && gen == gcn::Gen::Gfx6 ? 2 : results - k;

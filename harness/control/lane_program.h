@@ -21,7 +21,8 @@
 //   s_waitcnt        0
 //   s_nop            4                        wait states after SALU writes read by VMEM
 //   <the case's instruction on v[4:7], v3, s[4:7], s2>
-//   s_waitcnt        0                        (when it returns registers)
+//   s_waitcnt        0                        (when it returns registers: routes/raw.h
+//                                             returnedRegs)
 //   buffer_store_dword.. v[4:..], v2, s[12:15], 0 offen         Out[4 lane..] = the registers
 //   s_endpgm                                                   the instruction returns
 //
@@ -72,10 +73,6 @@ struct LaneProgram {
   // instruction, its text padded, then ';' and its words in hex.
   std::string assembly() const;
 };
-
-// The registers the instruction returns, which the program stores to Out: a load's VDATA
-// (D16 packing and TFE included), an atomic's pre-op value with GLC (two for _X2); 0 otherwise.
-unsigned programResults(const gcn::Chip& chip, const gcn::Instruction& inst);
 
 // Why the program cannot run the instruction on the chip ("" when it can): a VADDR of
 // two registers (ADDR64, or IDXEN with OFFEN), more than four VDATA registers (TFE included),

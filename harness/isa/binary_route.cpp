@@ -221,19 +221,9 @@ class BinaryRoute : public routes::Route {
     const routes::DeviceCase& first = *cases.front();
     if (std::string why = unsupportedReason(first); !why.empty()) throw gcn::Error(why);
     const BinaryBuild& b = buildFor(first);
-    const gcn::OpcodeInfo& op = *first.inst.op;
-    // The registers the instruction writes: a load's (D16 packing and TFE included), an
-    // atomic's pre-op value with GLC (the lane shaders' count); none for stores and cache
-    // operations.
-    const bool load = op.kind == gcn::OpKind::LoadFormat || op.kind == gcn::OpKind::Load;
-    const unsigned words = load ? gcn::vdataRegs(op, *builder_.chip(), first.inst.tfe)
-                                : (op.kind == gcn::OpKind::Atomic && first.inst.glc
-                                       ? routes::detail::laneShaderWords(first)
-                                       : 0);
-    if (first.rawVsharp)
-      return routes::detail::runRawLaneShader(ctx_, *b.pipeline, cases,
-                                              [words](const routes::DeviceCase&) { return words; });
-    return routes::detail::runLaneShader(ctx_, *b.pipeline, cases, VK_FORMAT_UNDEFINED, words);
+    // The registers the instruction writes (a load's, an atomic's pre-op value with GLC) come
+    // back from Out; the template's other VDATA registers are not compared.
+    return routes::detail::runPatchedLaneShader(ctx_, *builder_.chip(), *b.pipeline, cases);
   }
 
   // The patched pipeline's listing, proven as any route's: the template's data path around the
@@ -254,10 +244,7 @@ class BinaryRoute : public routes::Route {
   // A raw V# needs VK_EXT_descriptor_buffer to reach the pipeline at all (RADV has it from
   // Mesa 23): without it, nothing can be built, so `isa` reports the case unsupported.
   std::string unbuildableReason(const routes::DeviceCase& c) const override {
-    if (c.rawVsharp && !ctx_.features().descriptorBuffer)
-      return "binary route: raw V#: " + ctx_.info().name + " (" + ctx_.info().driverName + " " +
-             ctx_.info().driverInfo + ") has no VK_EXT_descriptor_buffer, which carries it";
-    return "";
+    return c.rawVsharp ? routes::detail::descriptorBufferProblem(ctx_, "binary route") : "";
   }
 
   // The proven pipelines stay: at most one per opcode, built (and proven) when each case's

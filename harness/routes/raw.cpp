@@ -123,10 +123,7 @@ class RawRoute final : public Route {
   // Without VK_EXT_descriptor_buffer (RADV before Mesa 23) no raw V# pipeline can be built:
   // `isa` reports the case unsupported.
   std::string unbuildableReason(const DeviceCase& /*c*/) const override {
-    if (!ctx_.features().descriptorBuffer)
-      return "raw V# route: " + ctx_.info().name + " (" + ctx_.info().driverName + " " +
-             ctx_.info().driverInfo + ") has no VK_EXT_descriptor_buffer, which carries the V#";
-    return "";
+    return detail::descriptorBufferProblem(ctx_, "raw V# route");
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
@@ -292,6 +289,36 @@ std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_
 }
 
 namespace detail {
+
+unsigned returnedRegs(const gcn::Chip& chip, const gcn::Instruction& inst) {
+  if (inst.op == nullptr) return 0;
+  const gcn::OpcodeInfo& op = *inst.op;
+  switch (op.kind) {
+    case gcn::OpKind::Load:
+    case gcn::OpKind::LoadFormat:
+      return gcn::vdataRegs(op, chip, inst.tfe);
+    case gcn::OpKind::Atomic:
+      return inst.glc ? (op.wide ? 2u : 1u) : 0u;
+    default:
+      return 0;
+  }
+}
+
+std::vector<DeviceResult> runPatchedLaneShader(vk::Context& ctx, const gcn::Chip& chip,
+                                               const vk::PipelineObjects& pipeline,
+                                               std::span<const DeviceCase* const> cases) {
+  if (cases.empty()) return {};
+  const unsigned words = returnedRegs(chip, cases.front()->inst);
+  if (cases.front()->rawVsharp)
+    return runRawLaneShader(ctx, pipeline, cases, [words](const DeviceCase&) { return words; });
+  return runLaneShader(ctx, pipeline, cases, VK_FORMAT_UNDEFINED, words);
+}
+
+std::string descriptorBufferProblem(vk::Context& ctx, std::string_view route) {
+  if (ctx.features().descriptorBuffer) return "";
+  return std::string(route) + ": raw V#: " + ctx.info().name + " (" + ctx.info().driverName + " " +
+         ctx.info().driverInfo + ") has no VK_EXT_descriptor_buffer, which carries it";
+}
 
 std::string rawDeviceProblem(vk::Context& ctx) {
   // The self-check also reads RDNA descriptors; the raw route places GCN V#s only (the words

@@ -85,6 +85,11 @@ using CaseDescriptorWriter =
 // a GCN device: the descriptor is the V#).
 CaseDescriptorWriter rebasedVSharpWriter(const gcn::Chip& chip);
 
+// Why no pipeline that reads a raw V# can be built at all ("" when it can): without
+// VK_EXT_descriptor_buffer (RADV before Mesa 23) the V# has no way in. `route` names the route
+// in the message; `isa` reports such a case unsupported (Route::unbuildableReason).
+std::string descriptorBufferProblem(vk::Context& ctx, std::string_view route);
+
 // Why the device's descriptors cannot carry raw V#s ("" when they can): the V# self-check of
 // the driver's texel-buffer descriptors, and bufferDeviceAddress.
 std::string rawDeviceProblem(vk::Context& ctx);
@@ -99,6 +104,16 @@ std::vector<DeviceResult> runRawLaneShader(
     vk::Context& ctx, const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
     const std::function<unsigned(const DeviceCase&)>& vdataWords,
     const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants = {});
+// The registers an instruction returns, which a patched lane-layout pipeline stores to Out: a
+// load's VDATA (D16 packing and TFE included), an atomic's pre-op value with GLC (two dwords for
+// _X2); 0 for stores and cache operations.
+unsigned returnedRegs(const gcn::Chip& chip, const gcn::Instruction& inst);
+// The dispatch of a patched lane-layout pipeline (the binary route's templates, gcnprobe's own
+// program): runRawLaneShader for raw V# cases, runLaneShader otherwise, returnedRegs words per
+// lane read back.
+std::vector<DeviceResult> runPatchedLaneShader(vk::Context& ctx, const gcn::Chip& chip,
+                                               const vk::PipelineObjects& pipeline,
+                                               std::span<const DeviceCase* const> cases);
 // The same with the placement chip and binding 0's writer given (the above: the device's chip
 // and rebasedVSharpWriter).
 std::vector<DeviceResult> runRawLaneShader(

@@ -8,22 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "harness/vulkan/driver.h"
-#include "reference/error.h"
 #include "tests/support/cli.h"
+#include "tests/support/radv.h"
 
 namespace twin_cli_test {
 
 using gcnprobe::test_support::runGcnprobe;
-
-bool haveRadv() {
-  try {
-    gcnprobe::vk::radvManifest();
-    return true;
-  } catch (const gcn::Error&) {
-    return false;
-  }
-}
 
 nlohmann::json isaJson(const std::string& filter) {
   const std::string path = ::testing::TempDir() + "/twin-isa.json";
@@ -38,7 +28,7 @@ nlohmann::json isaJson(const std::string& filter) {
 // route's buffer_load_ubyte case is a route-miss on every GCN chip, and its twin holds the
 // instruction alone between In and Out.
 TEST(TwinCli, IsaProvesTheTwinOfARouteMissCase) {
-  if (!haveRadv()) GTEST_SKIP() << "no RADV";
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
   const nlohmann::json doc = isaJson("storage.load_ubyte.offset0");
   ASSERT_TRUE(doc.contains("chips")) << doc.dump();
   const nlohmann::json& c = doc["chips"][0]["cases"][0];
@@ -63,7 +53,7 @@ TEST(TwinCli, IsaProvesTheTwinOfARouteMissCase) {
 // instruction with its own OFFSET. Their V# is the texel view's, not an SSBO's, so they reach
 // the program through a descriptor buffer: unsupported where RADV has none (Mesa 22.3).
 TEST(TwinCli, AComposedViewHasOneTwinPerLoad) {
-  if (!haveRadv()) GTEST_SKIP() << "no RADV";
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
   const nlohmann::json doc = isaJson("texel.uniform.r8g8b8_unorm.view_xyz");
   ASSERT_TRUE(doc.contains("chips")) << doc.dump();
   const nlohmann::json& c = doc["chips"][0]["cases"][0];

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,6 +59,26 @@ inline std::vector<std::string> runLlvmMc(const std::string& cpu, const std::str
   std::filesystem::remove(in);
   std::filesystem::remove(out);
   return result;
+}
+
+// The little-endian dwords llvm-mc -show-encoding gives each line it assembles, in order (a
+// line it rejects gives none, so callers compare the count).
+inline std::vector<std::vector<uint32_t>> assembleEach(const std::string& cpu,
+                                                       const std::vector<std::string>& lines) {
+  std::vector<std::vector<uint32_t>> out;
+  const std::regex enc(R"(encoding: \[([^\]]*)\])");
+  for (const std::string& l : runLlvmMc(cpu, "-show-encoding", lines)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, enc)) continue;
+    const std::string bytes = m[1];
+    std::vector<uint32_t> b, w;
+    for (std::size_t p = 0; (p = bytes.find("0x", p)) != std::string::npos; p += 2)
+      b.push_back(static_cast<uint32_t>(std::stoul(bytes.substr(p + 2, 2), nullptr, 16)));
+    for (std::size_t k = 0; k + 3 < b.size(); k += 4)
+      w.push_back(b[k] | b[k + 1] << 8 | b[k + 2] << 16 | b[k + 3] << 24);
+    out.push_back(w);
+  }
+  return out;
 }
 
 // "0x0a,0x00,0xc9,0xd1" for llvm-mc -disassemble, from little-endian dwords.

@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -43,21 +42,7 @@ ProgramSpec specFor(gcn::Gen gen, const std::string& text, uint32_t high = 0) {
 
 // The words llvm-mc -show-encoding gives each line, in order.
 std::vector<std::vector<uint32_t>> mcWords(gcn::Gen gen, const std::vector<std::string>& lines) {
-  std::vector<std::vector<uint32_t>> out;
-  const std::regex enc(R"(encoding: \[(.*)\])");
-  for (const std::string& l : gcntest::runLlvmMc(gcntest::mcCpu(gen), "-show-encoding", lines)) {
-    std::smatch m;
-    if (!std::regex_search(l, m, enc)) continue;
-    const std::string bytes = m[1];
-    std::vector<uint32_t> b;
-    for (std::size_t pos = 0; (pos = bytes.find("0x", pos)) != std::string::npos; pos += 2)
-      b.push_back(static_cast<uint32_t>(std::stoul(bytes.substr(pos + 2, 2), nullptr, 16)));
-    std::vector<uint32_t> words;
-    for (std::size_t i = 0; i + 3 < b.size(); i += 4)
-      words.push_back(b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24);
-    out.push_back(words);
-  }
-  return out;
+  return gcntest::assembleEach(gcntest::mcCpu(gen), lines);
 }
 
 TEST(LaneProgram, EveryLineIsWhatLlvmMcAssemblesFromItsText) {

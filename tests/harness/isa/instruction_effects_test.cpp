@@ -99,21 +99,7 @@ struct Expect {
 
 // Words assembled by llvm-mc at test time for every generation (the text must assemble there).
 std::vector<std::vector<uint32_t>> assemble(Gen gen, const std::vector<std::string>& lines) {
-  std::vector<std::vector<uint32_t>> out;
-  const std::regex enc(R"(encoding: \[([^\]]*)\])");
-  for (const std::string& l : gcntest::runLlvmMc(cpuOf(gen), "-show-encoding", lines)) {
-    std::smatch m;
-    if (!std::regex_search(l, m, enc)) continue;
-    std::vector<uint32_t> w;
-    std::string bytes = m[1];
-    std::vector<uint32_t> b;
-    for (std::size_t p = 0; (p = bytes.find("0x", p)) != std::string::npos; p += 2)
-      b.push_back(static_cast<uint32_t>(std::stoul(bytes.substr(p + 2, 2), nullptr, 16)));
-    for (std::size_t k = 0; k + 3 < b.size(); k += 4)
-      w.push_back(b[k] | b[k + 1] << 8 | b[k + 2] << 16 | b[k + 3] << 24);
-    out.push_back(w);
-  }
-  return out;
+  return gcntest::assembleEach(cpuOf(gen), lines);
 }
 
 TEST(InstructionEffects, ExecAndControlFlowOnEveryGeneration) {
