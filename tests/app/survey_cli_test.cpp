@@ -136,9 +136,18 @@ TEST(SurveyCli, DryRunOnTheNullDeviceBuildsAndProves) {
     EXPECT_FALSE(readJson(dir / (std::string(id) + ".json")).empty()) << id;
   }
   EXPECT_EQ(steps.at("isa-default")["status"], "failures");
-  // Every disputed probe on tonga has a proven route (the own program takes the SGPR-SOFFSET and
-  // unaligned ones); raw V# cases without VK_EXT_descriptor_buffer (Mesa 22.3) are unsupported.
-  EXPECT_EQ(steps.at("isa-disputed")["status"], "ok") << steps.at("isa-disputed").dump();
+  // One disputed probe is a route-miss on tonga: ssbo-raw-straddle keeps the storage route
+  // (lavapipe runs it) and ACO splits its 8-byte load; its twin in gcnprobe's own program is
+  // verified (on Mesa 22.3, which has no VK_EXT_descriptor_buffer, so is every other case that
+  // is not unsupported).
+  EXPECT_EQ(steps.at("isa-disputed")["status"], "failures") << steps.at("isa-disputed").dump();
+  EXPECT_NE(steps.at("isa-disputed")["summary"].get<std::string>().find("1 route-miss"),
+            std::string::npos)
+      << steps.at("isa-disputed").dump();
+  EXPECT_NE(steps.at("isa-disputed")["summary"].get<std::string>().find(
+                "1 of the route-misses proven by their twin"),
+            std::string::npos)
+      << steps.at("isa-disputed").dump();
   EXPECT_NE(steps.at("isa-default")["summary"].get<std::string>().find("tonga: 885 cases, "),
             std::string::npos);
   const nlohmann::json isa = readJson(dir / "isa-default.json");

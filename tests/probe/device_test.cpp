@@ -120,7 +120,7 @@ const std::map<std::string, std::string>& decisions() {
       {"texel-unorm8-to-float", ""},
       {"texel-oob-dstsel-one", ""},
       {"texel-uint-store-overflow", ""},
-      {"ssbo-raw-straddle", "program"},
+      {"ssbo-raw-straddle", ""},
       {"texel-bgra-store", ""},
       {"texel-norm-store", ""},
       {"texel-half-store-round", ""},
@@ -399,10 +399,10 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
                 "disputed.num-records-units-gfx8", "disputed.swizzle-multidword",
                 "disputed.tfe-load", "disputed.tid-with-idxen", "disputed.tid-without-idxen"}));
   const std::set<std::string> want = {
-      "disputed.format-xyzw-on-1-component", "disputed.texel-oob-dstsel-one",
-      "disputed.texel-uint-store-overflow",  "disputed.texel-bgra-store",
-      "disputed.texel-unorm8-to-float",      "disputed.texel-norm-store",
-      "disputed.texel-half-store-round"};
+      "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
+      "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",
+      "disputed.texel-bgra-store",           "disputed.texel-unorm8-to-float",
+      "disputed.texel-norm-store",           "disputed.texel-half-store-round"};
   EXPECT_EQ(driver, want);
   // Raw V# cases: the probes marked "raw" above that are not tied to another generation.
   for (const char* name : {"disputed.oob-dstsel-one", "disputed.unorm8-to-float",
@@ -411,9 +411,8 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
   // gcnprobe's own program: the SGPR-SOFFSET probes, VADDRs no lane shader computes, and the
   // probes that name it.
   for (const char* name :
-       {"disputed.raw-straddle", "disputed.ssbo-raw-straddle", "disputed.soffset-overflow-sgpr",
-        "disputed.unaligned-dword", "disputed.soffset-excluded-sgpr-gfx9",
-        "disputed.unaligned-straddle-gfx9"})
+       {"disputed.raw-straddle", "disputed.soffset-overflow-sgpr", "disputed.unaligned-dword",
+        "disputed.soffset-excluded-sgpr-gfx9", "disputed.unaligned-straddle-gfx9"})
     EXPECT_EQ(program.count(name), 1u) << name;
   EXPECT_EQ(run::buildCases("disputed", "", gcn::representativeChip(gcn::Gen::Gfx9)).size(),
             cases.size());
