@@ -20,6 +20,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   heavy=(
     'Adversarial/ReachOracle'
     'Reach\.RandomCasesEqualExecutor'
+    'Reach\.NoAccessCases'
+    'Reach\.RejectsWhatExecuteRejectsAndPlansTheReservedFormatWide'
     'FormatLoadTable\.EqualsLoadElementOnEveryFieldValue'
     'FormatLoadTable\.SameConversionExactlyWhereEveryCodeAgrees'
     'FormatLoadBatch\.EqualsExecuteLaneByLane'

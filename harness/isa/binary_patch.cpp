@@ -129,6 +129,8 @@ routes::DataPath templateDataPath(std::string_view variant, const gcn::Instructi
   path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
   path.dataFromLds = variant == kLdsTemplate;
   path.lanes = routes::DataPath::Lanes{};  // the templates keep the lane shaders' In and Out
+  // The route reads back only the patched instruction's registers (routes/raw.h returnedRegs).
+  path.unreadSlotsPastResults = true;
   if (!isTexelTemplate(variant) && templ.op != nullptr) {
     path.address = routes::DataPath::Address::AlignedInputWords;
     path.alignBytes = std::max(1u, static_cast<unsigned>(templ.op->memBytes));

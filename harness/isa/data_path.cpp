@@ -969,11 +969,12 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           std::optional<unsigned> component;
           for (unsigned k = 0; k < results; ++k)
             if (byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)}) component = k;
-          // A dword of the lane's own slot past its results (a binary template storing all its
-          // VDATA registers after a narrower patched load): the runner reads only the results,
-          // so it is never compared, and it overwrites no result of any lane.
+          // A dword of the lane's own slot past its results, where the route reads back only the
+          // results (DataPath::unreadSlotsPastResults): never compared, and no result of any
+          // lane.
           bool unread = false;
-          for (unsigned k = results; k < a.lanes->laneBytes / 4 && !component; ++k)
+          for (unsigned k = results;
+               path.unreadSlotsPastResults && k < a.lanes->laneBytes / 4 && !component; ++k)
             unread = unread || byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)};
           if (unread) {
             unreadSlots = true;

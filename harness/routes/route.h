@@ -126,6 +126,11 @@ struct DataPath {
   // keeps 0 (the raw route's SOFFSET form, harness/routes/raw.h): the proof cannot see that
   // value, so such stores are recorded as assumed not to run instead of breaking it.
   bool guardedCaseStores = false;
+  // The route reads back only the registers the instruction returns, per lane (the binary
+  // route's templates, which store all their VDATA registers after a narrower patched load):
+  // a store of a dword of the lane's own slot past those is never compared, so the proof lets
+  // it be anything.
+  bool unreadSlotsPastResults = false;
   // Where each lane's words are, for routes whose shader is the lane shaders' (the std430
   // structs of shaders/*.comp: In { uint idx_or_addr[64]; uint enabled[64]; uint data[256]; },
   // Out { uint v[256]; }): lane l reads its address word at In byte inAddressWord + 4l, its data
