@@ -229,7 +229,8 @@ int runWorker(const IsaOptions& o) {
             caseText = e.driverText;
             break;
           }
-        j["saved_listing_header"] = isa::savedListingHeader(chip, route->name(), caseText);
+        j["saved_listing_header"] =
+            isa::savedListingHeader(chip, route->name(), caseText, pisa.soffsetValue);
       }
       j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
       j["reason"] = check.reason;

@@ -76,9 +76,7 @@ class ProgramRoute : public routes::Route {
   }
 
   routes::PipelineIsa pipelineIsa(const routes::DeviceCase& c) override {
-    routes::PipelineIsa shape = routes::routePipelineShape(c.rawVsharp ? "raw" : "storage", c);
-    shape.dataPath = programDataPath();
-    shape.offsetFixed = true;
+    routes::PipelineIsa shape = routes::routePipelineShape("program", c);
     if (c.inst.soffset < 128) shape.soffsetValue = soffsetValueOf(*builder_.chip(), c);
     const ProgramBuild& b = buildFor(c);
     if (!b.built) throw gcn::Error(b.reason);

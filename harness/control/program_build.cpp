@@ -29,12 +29,7 @@ std::vector<uint8_t> bytesOf(std::span<const uint32_t> words) {
 }  // namespace
 
 routes::DataPath programDataPath() {
-  routes::DataPath path;
-  path.in = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 1};
-  path.out = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 2};
-  path.address = routes::DataPath::Address::InputWords;
-  path.lanes = routes::DataPath::Lanes{};
-  return path;
+  return routes::routePipelineShape("program", routes::DeviceCase{}).dataPath;
 }
 
 vk::ExecutableIsa programExecutable(const LaneProgram& program, const std::string& source) {

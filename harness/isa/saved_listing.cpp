@@ -16,7 +16,8 @@
 namespace gcnprobe::isa {
 namespace {
 
-constexpr std::string_view kRoutes[] = {"texel", "storage", "atomic", "raw", "vertex", "binary"};
+constexpr std::string_view kRoutes[] = {"texel",  "storage", "atomic", "raw",
+                                        "vertex", "binary",  "program"};
 // "texel, storage, atomic, raw, vertex or binary", for errors.
 std::string routeNames() {
   std::string out;
@@ -139,12 +140,22 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
         if (std::find(std::begin(kRoutes), std::end(kRoutes), value) == std::end(kRoutes))
           fail(lineNo, "no route '" + value + "' (" + routeNames() + ")");
         s.route = value;
+      } else if (key == "soffset") {
+        once(s.soffset.has_value());
+        try {
+          std::size_t used = 0;
+          const unsigned long v = std::stoul(value, &used, 0);
+          if (used != value.size() || v > 0xffffffffu) throw std::invalid_argument(value);
+          s.soffset = static_cast<uint32_t>(v);
+        } catch (const std::exception&) {
+          fail(lineNo, "soffset = " + value + ": not a 32-bit number");
+        }
       } else if (key == "case") {
         once(!s.caseText.empty());
         s.caseText = squeezeBlanks(value);
         s.caseLine = lineNo;
       } else {
-        fail(lineNo, "unknown key '" + std::string(key) + "' (chip, gen, route and case)");
+        fail(lineNo, "unknown key '" + std::string(key) + "' (chip, gen, route, case and soffset)");
       }
       continue;
     }
@@ -295,6 +306,9 @@ SavedProof proveSavedListing(const SavedListing& s) {
     shape.executables = std::move(pisa.executables);
     pisa = std::move(shape);
   }
+  // The value an SGPR or M0 SOFFSET must hold (the own program's listings carry it), compared
+  // with the constant the trace finds.
+  if (s.soffset && intended.soffset < 128) pisa.soffsetValue = s.soffset;
   // Only the selected instructions may be the case's (another with the same fields, such as an
   // In load of the same opcode, is not what `case` names).
   const CheckResult check = checkIsa(gen, intended, pisa, selects);
@@ -313,9 +327,12 @@ SavedProof proveSavedListing(const SavedListing& s) {
 }
 
 std::string savedListingHeader(const gcn::Chip& chip, std::string_view route,
-                               std::string_view caseText) {
-  return "chip = " + std::string(chip.name) + "\ngen = " + std::string(gcn::genName(chip.gen)) +
-         "\nroute = " + std::string(route) + "\ncase = " + squeezeBlanks(caseText) + "\n";
+                               std::string_view caseText, std::optional<uint32_t> soffset) {
+  std::string out =
+      "chip = " + std::string(chip.name) + "\ngen = " + std::string(gcn::genName(chip.gen)) +
+      "\nroute = " + std::string(route) + "\ncase = " + squeezeBlanks(caseText) + "\n";
+  if (soffset) out += "soffset = " + gcn::hexWord(*soffset) + "\n";
+  return out;
 }
 
 }  // namespace gcnprobe::isa

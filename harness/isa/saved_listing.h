@@ -5,7 +5,8 @@
 //
 //   # a comment
 //   chip = tonga                  (or gen = gfx8: that generation's representative chip)
-//   route = texel                 texel | storage | atomic | raw | vertex | binary
+//   route = texel                 texel | storage | atomic | raw | vertex | binary | program
+//   soffset = 0x100               (optional) the value of an SGPR or M0 SOFFSET
 //   case = buffer_load_format_xyzw v[0:3], v0, s[4:7], 0 idxen
 //   --- stage compute (the driver calls it 'Compute Shader') ---
 //   BB0:
@@ -21,6 +22,8 @@
 // it; a numbered line keeps that number here (numbers increase within an executable).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +39,9 @@ struct SavedListing {
   std::string route;
   std::string caseText;  // whitespace runs collapsed to one blank
   int caseLine = 0;
+  // `soffset = VALUE`: the value an SGPR or M0 SOFFSET holds in the case (the own program sets
+  // it); the check requires the listing's SOFFSET register to hold it.
+  std::optional<uint32_t> soffset;
   std::vector<vk::ExecutableIsa> executables;  // assembly keeps the file's line numbers
 };
 
@@ -60,6 +66,7 @@ SavedProof proveSavedListing(const SavedListing& s);
 
 // The header lines for one case ("chip = ...", "gen = ...", "route = ...", "case = ...").
 std::string savedListingHeader(const gcn::Chip& chip, std::string_view route,
-                               std::string_view caseText);
+                               std::string_view caseText,
+                               std::optional<uint32_t> soffset = std::nullopt);
 
 }  // namespace gcnprobe::isa

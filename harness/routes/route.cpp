@@ -40,6 +40,22 @@ PipelineIsa routePipelineShape(std::string_view route, const DeviceCase& c, std:
             "proven: written by gcnprobe into the descriptor buffer (raw V# route)",
             std::nullopt};
   }
+  if (route == "program") {
+    // gcnprobe's own program (harness/control/lane_program.h): the lane-shader layout, VADDR the
+    // lane's In word unchanged, VDATA its In data words, the returned registers to Out.
+    DataPath path;
+    path.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};
+    path.out = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 2};
+    path.address = DataPath::Address::InputWords;
+    path.lanes = DataPath::Lanes{};
+    return {{},
+            true,
+            binding0,
+            path,
+            c.rawVsharp ? "proven: written by gcnprobe into the descriptor buffer (own program)"
+                        : kDriverVSharpSource,
+            std::nullopt};
+  }
   if (route == "vertex") {
     // The case's buffer is vertex buffer binding 0 (vkCmdBindVertexBuffers(cmd, 0, 1, ...));
     // In (idx, enabled) is set 0 binding 0, Out binding 1 (shaders/vertex_fetch.vert). The

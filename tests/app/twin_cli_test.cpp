@@ -74,6 +74,33 @@ TEST(TwinCli, AComposedViewHasOneTwinPerLoad) {
   }
 }
 
+// A dumped own-program case is a saved listing `isa --prove` proves, SOFFSET value included: the
+// header's `soffset =` must be what the program's SGPR holds.
+TEST(TwinCli, ADumpedOwnProgramCaseIsProvenWithItsSoffset) {
+  if (const auto why = gcnprobe::test_support::radvMissing()) GTEST_SKIP() << *why;
+  const auto d = runGcnprobe(
+      "isa --family tonga --suite disputed --filter '*soffset-overflow' "
+      "--dump-asm",
+      gcnprobe::test_support::Stderr::Discard);
+  const std::size_t from = d.out.find("chip = ");
+  const std::size_t to = d.out.find("\ntonga: 1 cases");
+  if (from == std::string::npos || d.out.find("route = program") == std::string::npos)
+    GTEST_SKIP() << "no own-program listing (its raw V# needs VK_EXT_descriptor_buffer)";
+  ASSERT_NE(to, std::string::npos) << d.out;
+  std::string saved = d.out.substr(from, to + 1 - from);
+  ASSERT_NE(saved.find("soffset = 0x00000100\n"), std::string::npos) << saved;
+  const std::string file = ::testing::TempDir() + "/own-program.lst";
+  std::ofstream(file) << saved;
+  auto p = runGcnprobe("isa --prove " + file);
+  EXPECT_EQ(p.exit, 0) << p.out;
+  EXPECT_NE(p.out.find("SOFFSET s2 = 0x00000100"), std::string::npos) << p.out;
+  saved.replace(saved.find("soffset = 0x00000100"), 20, "soffset = 0x104");
+  std::ofstream(file) << saved;
+  p = runGcnprobe("isa --prove " + file);
+  EXPECT_EQ(p.exit, 1) << p.out;
+  EXPECT_NE(p.out.find("not the case's SOFFSET value 0x00000104"), std::string::npos) << p.out;
+}
+
 // On a device that is no GCN GPU (lavapipe) `--twins` adds nothing and says so.
 TEST(TwinCli, RunAddsTwinsOnlyOnAGcnDevice) {
   const auto r = runGcnprobe("run --twins --filter storage.load_ubyte.offset0 --json -",
