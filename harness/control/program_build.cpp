@@ -44,8 +44,7 @@ vk::ExecutableIsa programExecutable(const LaneProgram& program, const std::strin
 
 struct ProgramBuilder::Template {
   bool descriptorBuffer = false;
-  std::vector<uint32_t> spirv;  // the template's SPIR-V
-  std::string error;            // why it cannot host programs
+  std::string error;  // why it cannot host programs
   std::vector<uint8_t> cacheData;
   std::vector<uint32_t> code;  // the template's whole code, from its listing
   std::size_t codeOffset = 0;  // where it sits in cacheData
@@ -70,19 +69,13 @@ std::string ProgramBuilder::deviceProblem() const {
 ProgramBuilder::Template& ProgramBuilder::templateFor(bool descriptorBuffer) {
   for (auto& t : templates_)
     if (t->descriptorBuffer == descriptorBuffer) return *t;
-  return addTemplate(descriptorBuffer);
-}
-
-ProgramBuilder::Template& ProgramBuilder::addTemplate(bool descriptorBuffer) {
   auto t = std::make_unique<Template>();
   t->descriptorBuffer = descriptorBuffer;
   const vk::DeviceInfo& info = ctx_.info();
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
     const gcn::Gen gen = chip_->gen;
-    const std::span<const uint32_t> variant = routes::shaderVariant(kProgramTemplateVariant);
-    t->spirv.assign(variant.begin(), variant.end());
-    const std::span<const uint32_t> spirv = t->spirv;
+    const std::span<const uint32_t> spirv = routes::shaderVariant(kProgramTemplateVariant);
     if (descriptorBuffer && !ctx_.features().descriptorBuffer)
       throw gcn::Error(info.name + " (" + driver +
                        ") has no VK_EXT_descriptor_buffer: a raw V# cannot reach the program");
@@ -140,19 +133,11 @@ ProgramBuilder::Template& ProgramBuilder::addTemplate(bool descriptorBuffer) {
     t->cacheData = cache.data();
     (void)isa::parseCacheHeader(t->cacheData, driver);
     const std::vector<std::size_t> at = isa::findWords(t->cacheData, t->code);
-    if (at.size() != 1) {
-      // How much of the code's start the data holds, for the message.
-      std::size_t prefix = 0;
-      while (prefix < t->code.size() &&
-             !isa::findWords(t->cacheData, std::span(t->code).first(prefix + 1)).empty())
-        ++prefix;
-      throw gcn::Error(driver + ": the program template's code (" +
-                       std::to_string(t->code.size() * 4) + " bytes) occurs " +
-                       std::to_string(at.size()) + " times in the " +
-                       std::to_string(t->cacheData.size()) +
-                       " bytes of pipeline cache data, not exactly once (its first " +
-                       std::to_string(prefix) + " dwords occur)");
-    }
+    if (at.size() != 1)
+      throw gcn::Error(
+          driver + ": the program template's code (" + std::to_string(t->code.size() * 4) +
+          " bytes) occurs " + std::to_string(at.size()) + " times in the " +
+          std::to_string(t->cacheData.size()) + " bytes of pipeline cache data, not exactly once");
     t->codeOffset = at.front();
   } catch (const std::exception& e) {
     t->error = e.what();
@@ -201,8 +186,9 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
     const std::vector<uint8_t> bytes = bytesOf(words);
     std::memcpy(data.data() + t.codeOffset, bytes.data(), bytes.size());
     isa::SeededPipelineCache cache(ctx_.device(), data);
-    auto pipeline = std::make_shared<isa::CachedPipeline>(ctx_, t.spirv, false, cache.get(), false,
-                                                          descriptorBuffer);
+    auto pipeline =
+        std::make_shared<isa::CachedPipeline>(ctx_, routes::shaderVariant(kProgramTemplateVariant),
+                                              false, cache.get(), false, descriptorBuffer);
     if (!pipeline->feedbackValid())
       return refuse(driver +
                     " gives no pipeline creation feedback: whether the patched cache was used "
@@ -222,13 +208,13 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
     b.executables.push_back(programExecutable(
         b.program,
         driver + " (pipeline cache read-back, byte " + std::to_string(mine.front()) + ")"));
-    routes::PipelineIsa shape;
+    // The same shape the route's pipelineIsa gives (routes::routePipelineShape "program").
+    routes::DeviceCase c;
+    c.inst = inst;
+    routes::PipelineIsa shape = routes::routePipelineShape("program", c);
     shape.executables = b.executables;
-    shape.caseBuffer = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 0};
-    shape.dataPath = programDataPath();
     if (inst.soffset < 128) shape.soffsetValue = soffsetValue;
-    gcn::Instruction intended = inst;
-    b.check = isa::checkIsa(chip.gen, intended, shape);
+    b.check = isa::checkIsa(chip.gen, inst, shape);
     if (b.check.outcome != isa::Outcome::Verified)
       return refuse("the program read back is not proven: " + b.check.reason);
     b.proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +

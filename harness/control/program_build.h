@@ -75,7 +75,6 @@ class ProgramBuilder {
  private:
   struct Template;
   Template& templateFor(bool descriptorBuffer);
-  Template& addTemplate(bool descriptorBuffer);
   vk::Context& ctx_;
   std::optional<gcn::Chip> chip_;
   std::vector<std::unique_ptr<Template>> templates_;

@@ -213,7 +213,6 @@ struct BinaryBuilder::Template {
   std::size_t setupOffset = 0;
   std::string pathProof;  // the template's data path, as proven (docs/isa.md "The data path")
   std::vector<vk::ExecutableIsa> exes;  // the template's listing, which patched ones rewrite
-  std::vector<uint32_t> spirv;          // its SPIR-V
 };
 
 namespace {
@@ -349,19 +348,13 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
                                                     bool descriptorBuffer) {
   for (auto& t : templates_)
     if (t->variant == variant && t->descriptorBuffer == descriptorBuffer) return *t;
-  return addTemplate(variant, descriptorBuffer);
-}
-
-BinaryBuilder::Template& BinaryBuilder::addTemplate(const std::string& variant,
-                                                    bool descriptorBuffer) {
   auto t = std::make_unique<Template>();
   t->variant = variant;
   t->descriptorBuffer = descriptorBuffer;
   const vk::DeviceInfo& info = ctx_.info();
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
-    t->spirv.assign(routes::shaderVariant(variant).begin(), routes::shaderVariant(variant).end());
-    const std::span<const uint32_t> spirv = t->spirv;
+    const std::span<const uint32_t> spirv = routes::shaderVariant(variant);
     const gcn::Gen gen = chip_->gen;
     // 1. The template's instruction on set 0 binding 0, from its captured ISA.
     {
@@ -486,8 +479,9 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
   try {
     (void)parseCacheHeader(data, driver);
     SeededPipelineCache cache(ctx_.device(), data);
-    const auto pipeline = std::make_shared<CachedPipeline>(
-        ctx_, t.spirv, isTexelTemplate(t.variant), cache.get(), false, descriptorBuffer);
+    const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
+                                                           isTexelTemplate(t.variant), cache.get(),
+                                                           false, descriptorBuffer);
     const CachedPipeline& patched = *pipeline;
     if (!patched.feedbackValid())
       return refuse(driver +

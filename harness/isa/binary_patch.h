@@ -165,7 +165,6 @@ class BinaryBuilder {
  private:
   struct Template;
   Template& templateFor(const std::string& variant, bool descriptorBuffer);
-  Template& addTemplate(const std::string& variant, bool descriptorBuffer);
   vk::Context& ctx_;
   std::optional<gcn::Chip> chip_;  // the device's GCN chip, or its RDNA chip (null device)
   std::vector<std::unique_ptr<Template>> templates_;
