@@ -40,9 +40,8 @@ class ProgramRoute : public routes::Route {
     if (c.rawVsharp) {
       if (!rawProblem_) rawProblem_ = routes::detail::rawDeviceProblem(ctx_);
       if (!rawProblem_->empty()) return "own program: raw V#: " + *rawProblem_;
-      if (!ctx_.features().descriptorBuffer)
-        return "own program: raw V#: " + ctx_.info().name +
-               " has no VK_EXT_descriptor_buffer, which carries a raw V# to the program";
+      if (std::string d = routes::detail::descriptorBufferProblem(ctx_, "own program"); !d.empty())
+        return d;
     }
     const ProgramBuild& b = buildFor(c);
     if (!b.built) return b.reason;
@@ -124,28 +123,7 @@ std::string programFormProblem(const gcn::Chip& chip, const routes::DeviceCase& 
   if (std::string p = programProblem(chip, in); !p.empty()) return p;
   if (c.binding != routes::Binding::StorageBuffer)
     return "the program's buffer is an SSBO (binding storage-buffer)";
-  if (c.rawVsharp) {
-    try {
-      (void)routes::placeRawCase(chip, c, routes::kRawGuard);
-    } catch (const gcn::Error& e) {
-      return e.what();
-    }
-    return "";
-  }
-  const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
-  if (const std::optional<gcn::ByteRange> span = reach.span()) {
-    const uint64_t low = c.memory.base;
-    const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
-    if (span->begin < low || span->end > high)
-      return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
-             ".." + std::to_string(span->end - low) +
-             " from the buffer's start, outside the buffer and its " +
-             std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
-  }
-  if (!isa::isDriverSsboVsharp(chip, c))
-    return "the V# is not the one RADV writes for the case's buffer bound as an SSBO; any other "
-           "V# goes through a descriptor buffer (a raw V# case)";
-  return "";
+  return isa::laneLayoutConfinementProblem(chip, c);
 }
 
 std::unique_ptr<routes::Route> makeProgramRoute(vk::Context& ctx) {

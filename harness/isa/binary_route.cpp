@@ -61,6 +61,39 @@ routes::Binding binaryTemplateBinding(const gcn::Chip& chip, const gcn::OpcodeIn
   return templateBinding(templateVariant(chip, op, idxen));
 }
 
+std::string laneLayoutConfinementProblem(const gcn::Chip& chip, const routes::DeviceCase& c) {
+  const gcn::Instruction& in = c.inst;
+  if (c.rawVsharp) {
+    // Confinement as on the raw route: a harness buffer covers every byte any lane may touch
+    // (reference/reach.h) and guard bytes around it; a reach over the bound is refused.
+    try {
+      (void)routes::placeRawCase(chip, c, routes::kRawGuard);
+    } catch (const gcn::Error& e) {
+      return e.what();
+    }
+  } else {
+    // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
+    // the addressing points, inside the buffer and the guard band behind it that the lane
+    // shader's runner owns and checks.
+    const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
+    if (const std::optional<gcn::ByteRange> span = reach.span()) {
+      const uint64_t low = c.memory.base;
+      const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
+      if (span->begin < low || span->end > high)
+        return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
+               ".." + std::to_string(span->end - low) +
+               " from the buffer's start, outside the buffer and its " +
+               std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
+    }
+    if (!isDriverSsboVsharp(chip, c))
+      return "the V# is not the one RADV writes for the case's buffer bound as an SSBO (base the "
+             "memory's, NUM_RECORDS a multiple of 4 ending at most " +
+             std::to_string(routes::detail::kMaxOverrun) +
+             " bytes past it); any other V# goes through a descriptor buffer (a raw V# case)";
+  }
+  return "";
+}
+
 std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c) {
   const gcn::Instruction& in = c.inst;
   if (in.op == nullptr) return "no instruction";
@@ -100,34 +133,7 @@ std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c
   // The LDS store's LDS address may add OFFSET (the GCN3 manual's LDS_ADDR formula; CLRX's
   // does not), so the LDS image check above would not bound it.
   if (op.ldsData && in.offset != 0) return "the LDS template hosts the LDS store with OFFSET 0";
-  if (c.rawVsharp) {
-    // Confinement as on the raw route: a harness buffer covers every byte any lane may touch
-    // (reference/reach.h) and guard bytes around it; a reach over the bound is refused.
-    try {
-      (void)routes::placeRawCase(chip, c, routes::kRawGuard);
-    } catch (const gcn::Error& e) {
-      return e.what();
-    }
-  } else {
-    // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
-    // the addressing points, inside the buffer and the guard band behind it that the lane
-    // shader's runner owns and checks.
-    const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
-    if (const std::optional<gcn::ByteRange> span = reach.span()) {
-      const uint64_t low = c.memory.base;
-      const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
-      if (span->begin < low || span->end > high)
-        return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
-               ".." + std::to_string(span->end - low) +
-               " from the buffer's start, outside the buffer and its " +
-               std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
-    }
-    if (!isDriverSsboVsharp(chip, c))
-      return "the V# is not the one RADV writes for the case's buffer bound as an SSBO (base the "
-             "memory's, NUM_RECORDS a multiple of 4 ending at most " +
-             std::to_string(routes::detail::kMaxOverrun) +
-             " bytes past it); any other V# goes through a descriptor buffer (a raw V# case)";
-  }
+  if (std::string p = laneLayoutConfinementProblem(chip, c); !p.empty()) return p;
   // The template turns In.addr into VADDR by addressing its own access: only multiples of
   // its size arrive unchanged.
   const unsigned size = variant == kAtomicTemplateVariant ? 8u : 16u;  // its access

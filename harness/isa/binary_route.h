@@ -52,6 +52,13 @@ std::unique_ptr<routes::Route> makeBinaryRoute(vk::Context& ctx);
 // instruction no Vulkan construct emits goes to this route.
 std::string binaryFormProblem(const gcn::Chip& chip, const routes::DeviceCase& c);
 
+// Confinement of a case run through a patched lane-layout pipeline (the binary route's
+// templates, gcnprobe's own program; docs/confinement.md), "" when it holds: a raw V# case is
+// placed as on the raw route (a harness buffer around every byte any lane may touch, refused
+// over the bound); any other must carry RADV's SSBO V# for its buffer and reach nothing outside
+// the buffer and the guard band behind it, under every option of the addressing points.
+std::string laneLayoutConfinementProblem(const gcn::Chip& chip, const routes::DeviceCase& c);
+
 // How the template that hosts `op` on `chip` (templateVariant) binds its buffer: StorageTexel
 // for the IDXEN texel templates, StorageBuffer (an SSBO) for the others. A case for the binary
 // route binds its buffer so (binaryFormProblem refuses any other binding).
