@@ -187,6 +187,11 @@ int runWorker(const IsaOptions& o) {
   for (const run::Case& c : cases) {
     json j = pairJson(c.device, chip.gen);
     j["case"] = c.name;
+    // Where the case sits in a report's matrix (results/isa_report.h): as `run --json` names them.
+    j["suite"] = c.suite;
+    const BufferFormat* bf = findBufferFormat(c.device.format);
+    j["format"] = bf != nullptr ? std::string(bf->name) : "";
+    j["binding"] = std::string(routes::bindingName(c.device.binding));
     j["intended"] = run::caseInstructionText(chip.gen, c);
     j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
     j["unsupported"] = "";

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 #include "reference/error.h"
 #include "results/ci_reports.h"
 #include "results/compare.h"
+#include "results/isa_compare.h"
+#include "results/isa_report.h"
 #include "results/merge.h"
 #include "results/results_file.h"
 
@@ -72,24 +75,53 @@ struct CompareOptions {
   bool allowIncomplete = false;
 };
 
+// The whole document when it is `isa --json`'s, else nothing (a run report, read as one).
+std::optional<nlohmann::json> isaDocument(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !run::isIsaDocument(j)) return std::nullopt;
+  return j;
+}
+
+void writeJson(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path == "-" ? "/dev/stdout" : path);
+  if (!out) throw gcn::cannotWrite(path, "JSON output");
+  out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out.close();
+  if (!out)
+    throw gcn::InfraError((path == "-" ? std::string("stdout") : path) +
+                          ": cannot write the comparison");
+}
+
+// Two documents of `isa --json` (two drivers, two Mesa builds): per case what changed in its
+// outcome and its own instruction (results/isa_compare.h); exit 1 on a newly broken case.
+int compareIsaDocuments(const CompareOptions& o, const nlohmann::json& before,
+                        const nlohmann::json& after) {
+  const run::IsaComparison c = run::compareIsa(before, after, o.oldPath, o.newPath);
+  std::fputs(run::isaComparisonText(c).c_str(), o.json == "-" ? stderr : stdout);
+  if (!o.json.empty()) writeJson(o.json, run::isaComparisonJson(c));
+  return c.newlyBroken > 0 ? 1 : 0;
+}
+
 int runCompare(const CompareOptions& o) {
   gcn::requireWritable(o.json, "JSON output");
+  {
+    const std::optional<nlohmann::json> before = isaDocument(o.oldPath);
+    const std::optional<nlohmann::json> after = isaDocument(o.newPath);
+    if (before && after) return compareIsaDocuments(o, *before, *after);
+    if (before || after)
+      throw gcn::Error((before ? o.oldPath : o.newPath) +
+                       " is the JSON of `gcnprobe isa --json` but " +
+                       (before ? o.newPath : o.oldPath) +
+                       " is not: compare two run reports or two isa documents");
+  }
   const run::ResultsFile oldRun = run::readResults(o.oldPath, o.allowIncomplete);
   const run::ResultsFile newRun = run::readResults(o.newPath, o.allowIncomplete);
   const run::Comparison c = run::compareResults(oldRun, newRun);
   FILE* text = o.json == "-" ? stderr : stdout;
   std::fputs(run::comparisonText(c, oldRun, newRun).c_str(), text);
-  if (!o.json.empty()) {
-    std::ofstream out(o.json == "-" ? "/dev/stdout" : o.json);
-    if (!out) throw gcn::cannotWrite(o.json, "JSON output");
-    out << run::comparisonJson(c, oldRun, newRun)
-               .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
-        << "\n";
-    out.close();
-    if (!out)
-      throw gcn::InfraError((o.json == "-" ? std::string("stdout") : o.json) +
-                            ": cannot write the comparison");
-  }
+  if (!o.json.empty()) writeJson(o.json, run::comparisonJson(c, oldRun, newRun));
   return c.regressions.empty() ? 0 : 1;
 }
 
@@ -118,7 +150,9 @@ void addResultsCommands(CLI::App& app, Context& ctx) {
   CLI::App* compare = app.add_subcommand(
       "compare",
       "What changed between two JSON reports: regressions, fixes, new and removed cases, and "
-      "whether the driver's instructions changed (exit 1 on a regression)");
+      "whether the driver's instructions changed (exit 1 on a regression); of two isa --json "
+      "documents, per case the outcome and the case's own instruction (exit 1 on a case "
+      "verified before and not after)");
   compare->add_option("old", c->oldPath, "the earlier report")
       ->required()
       ->check(CLI::ExistingFile);

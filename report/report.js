@@ -1,6 +1,8 @@
 // The script of `gcnprobe report` (docs/report.md): renders the data the program embedded in
 // <script id="gcnprobe-data"> (results/html_report.cpp writes it):
-//   { generator, verdicts: [verdict names; a case's v[k] indexes it],
+//   { generator, kind: "run" (run --json reports) or "isa" (isa --json documents, one report per
+//     chip; records as results/isa_report.cpp writes them),
+//     verdicts: [verdict names, or ISA outcomes; a case's v[k] indexes it],
 //     runs: [{label, source, header: {driver, driver_version, device_name, chip, profile, ...},
 //             summary (null: the report ends early), finished, cases}],
 //     suites: [{name, rows: [format or "(binding)"], cols: [case name without suite and format]}],
@@ -357,10 +359,32 @@
     return Array.isArray(x) && x.length ? x.join('\n') : null;
   }
 
+  // A case of an ISA document (isa --json, D.kind "isa"): the driver's outcome and reason, the
+  // case's own instruction as emitted, the twin in gcnprobe's own program, what is proven.
+  function isaDetail(rec) {
+    let h = '<dl>';
+    const row = (t, x) => { h += '<dt>' + esc(t) + '</dt><dd>' + x + '</dd>'; };
+    row('intended', '<code>' + esc(rec.instruction || '-') + '</code>');
+    row('emitted', '<code>' + esc(rec.case_instruction || '-') + '</code>');
+    row('driver route', esc(rec.outcome || '-'));
+    if (rec.reason) row('reason', esc(rec.reason));
+    if (rec.twin) row('twin', esc(rec.twin.case + ': ' + rec.twin.outcome + (rec.twin.reason ? ' (' + rec.twin.reason + ')' : '')));
+    h += '</dl>';
+    const proof = Array.isArray(rec.proof) ? rec.proof : [];
+    if (proof.length) h += '<h3>what is proven</h3><pre class="isa">' + esc(proof.join('\n')) + '</pre>';
+    if (rec.twin && Array.isArray(rec.twin.proof) && rec.twin.proof.length) {
+      h += '<h3>twin in gcnprobe\'s own program</h3><pre class="isa">' + esc(rec.twin.proof.join('\n')) + '</pre>';
+    }
+    const isa = isaLines(rec);
+    if (isa) h += '<h3>emitted buffer instructions</h3><pre class="isa">' + esc(isa) + '</pre>';
+    return h;
+  }
+
   function runDetail(c, k) {
     const rec = c.rec[k];
     let h = '<section class="run" data-k="' + k + '"><h3>' + esc(runName(k)) + ' ' + badge(c.v[k]) + '</h3>';
     if (!rec) return h + '<p class="muted">This report has no record of the case.</p></section>';
+    if (D.kind === 'isa') return h + isaDetail(rec) + '</section>';
     h += '<dl>';
     const row = (t, x) => { h += '<dt>' + esc(t) + '</dt><dd>' + x + '</dd>'; };
     row('instruction', '<code>' + esc(rec.instruction || '-') + '</code>');
@@ -419,7 +443,7 @@
         h += '<h3>V# (profile ' + esc(x.profile) + (atlas ? '; ' + ks.map(letter).join(', ') : '') +
           ')</h3><pre class="vsharp">' + esc(x.text) + '\ndwords ' + esc(x.words) + '</pre>';
       }
-    } else {
+    } else if (D.kind !== 'isa') {
       h += '<p class="muted">No V#: the records carry none (a case without one, or a report from an older gcnprobe).</p>';
     }
     for (let k = 0; k < R; ++k) h += runDetail(c, k);

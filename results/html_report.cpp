@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -139,33 +140,10 @@ MatrixCell matrixCell(const std::string& name, const std::string& suite, const s
   return cell;
 }
 
-nlohmann::json reportData(const std::vector<ResultsFile>& runs,
-                          const std::vector<std::string>& labels, const std::string& generator,
-                          std::span<const std::string> listOrder) {
-  nlohmann::json data;
-  data["generator"] = generator;
-  nlohmann::json verdicts = nlohmann::json::array();
-  for (std::size_t v = 0; v < kVerdictCount; ++v)
-    verdicts.push_back(std::string(verdictName(static_cast<Verdict>(v))));
-  data["verdicts"] = verdicts;
-  data["lane_fields"] = kLaneFields;
-  // The kinds of difference, weightiest first: the atlas groups its differing cases so.
-  data["diff_kinds"] = {kDiffVerdict, kDiffInstruction, kDiffValue, kDiffMissing};
+namespace {
 
-  // The reports: header, summary, label.
-  nlohmann::json runList = nlohmann::json::array();
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    const ResultsFile& r = runs[k];
-    nlohmann::json run;
-    run["label"] = k < labels.size() && !labels[k].empty() ? labels[k] : defaultLabel(r);
-    run["source"] = r.source;
-    run["header"] = r.header;
-    run["summary"] = r.summary ? nlohmann::json(*r.summary) : nlohmann::json(nullptr);
-    run["finished"] = r.finished();
-    run["cases"] = r.cases.size();
-    runList.push_back(run);
-  }
-  // Labels made from headers can repeat (two runs of one driver): number them.
+// Labels made from headers can repeat (two runs of one driver): number them.
+void numberRepeatedLabels(nlohmann::json& runList) {
   std::map<std::string, int> seen;
   for (const nlohmann::json& run : runList)
     ++seen[run["label"].get<std::string>()];
@@ -173,8 +151,22 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     const std::string l = runList[k]["label"].get<std::string>();
     if (seen[l] > 1) runList[k]["label"] = l + " #" + std::to_string(k + 1);
   }
-  data["runs"] = runList;
+}
 
+}  // namespace
+
+nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
+                              std::span<const std::string> listOrder) {
+  nlohmann::json data;
+  data["generator"] = generator;
+  data["kind"] = in.kind;
+  data["verdicts"] = in.verdicts;
+  data["lane_fields"] = kLaneFields;
+  // The kinds of difference, weightiest first: the atlas groups its differing cases so.
+  data["diff_kinds"] = {kDiffVerdict, kDiffInstruction, kDiffValue, kDiffMissing};
+  numberRepeatedLabels(in.runs);
+  const std::size_t runCount = in.runs.size();
+  data["runs"] = std::move(in.runs);
   // The cases in list order (`listOrder`), then those it does not name in the order the reports
   // hold them (the first report's, then each later report's new cases): a report lists its
   // cases as they finish, which is not an order for people.
@@ -183,9 +175,9 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     listPosition.emplace(listOrder[i], i);
   std::vector<std::pair<std::size_t, std::string>> ordered;  // (list position, name)
   std::unordered_map<std::string, std::size_t> seenName;
-  for (const ResultsFile& r : runs)
-    for (const nlohmann::json& rec : r.records) {
-      const std::string name = rec.value("name", "");
+  for (const std::vector<const nlohmann::json*>& recs : in.records)
+    for (const nlohmann::json* rec : recs) {
+      const std::string name = rec->value("name", "");
       if (!seenName.emplace(name, ordered.size()).second) continue;
       const auto it = listPosition.find(name);
       ordered.emplace_back(it != listPosition.end() ? it->second : listOrder.size(), name);
@@ -199,38 +191,13 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     names.push_back(name);
   }
   std::vector<std::vector<const nlohmann::json*>> records(
-      names.size(), std::vector<const nlohmann::json*>(runs.size(), nullptr));  // [case][run]
-  for (std::size_t k = 0; k < runs.size(); ++k)
-    for (const nlohmann::json& rec : runs[k].records)
-      records[index.at(rec.value("name", ""))][k] = &rec;
+      names.size(), std::vector<const nlohmann::json*>(runCount, nullptr));  // [case][run]
+  for (std::size_t k = 0; k < runCount; ++k)
+    for (const nlohmann::json* rec : in.records[k])
+      records[index.at(rec->value("name", ""))][k] = rec;
 
-  // The differences: verdicts and ISA digests as `gcnprobe compare` sees them (the first
-  // report against each other: equal verdicts are equal to each other), lane values here.
   std::vector<std::set<std::string>> kinds(names.size());
-  for (std::size_t k = 1; k < runs.size(); ++k) {
-    const Comparison c = compareResults(runs[0], runs[k]);
-    auto mark = [&](const std::vector<CaseChange>& list, const char* kind) {
-      for (const CaseChange& ch : list) {
-        const auto it = index.find(ch.name);
-        if (it == index.end()) continue;
-        kinds[it->second].insert(kind);
-        if (ch.isa == IsaChange::Different) kinds[it->second].insert(kDiffInstruction);
-      }
-    };
-    mark(c.regressions, kDiffVerdict);
-    mark(c.fixes, kDiffVerdict);
-    mark(c.changed, kDiffVerdict);
-    mark(c.isaChanged, kDiffInstruction);
-    mark(c.added, kDiffMissing);
-    mark(c.removed, kDiffMissing);
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      const nlohmann::json* a = records[i][0];
-      const nlohmann::json* b = records[i][k];
-      if (a == nullptr || b == nullptr || a->value("verdict", "") != b->value("verdict", ""))
-        continue;
-      if (laneValues(*a) != laneValues(*b)) kinds[i].insert(kDiffValue);
-    }
-  }
+  if (runCount > 1 && in.markDifferences) in.markDifferences(names, index, kinds);
 
   // Suites and rows in order of first appearance in list order (the suites' own order: the
   // format table's for formats); columns then sorted into instruction order (columnOrder).
@@ -268,15 +235,17 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     c["b"] = binding;
     nlohmann::json v = nlohmann::json::array();
     nlohmann::json recs = nlohmann::json::array();
-    for (std::size_t k = 0; k < runs.size(); ++k) {
+    for (std::size_t k = 0; k < runCount; ++k) {
       const nlohmann::json* rec = records[i][k];
       if (rec == nullptr) {
         v.push_back(-1);
         recs.push_back(nullptr);
         continue;
       }
-      const std::optional<Verdict> verdict = verdictFromName(rec->value("verdict", ""));
-      v.push_back(verdict ? static_cast<int>(*verdict) : -1);
+      const auto verdict =
+          std::find(in.verdicts.begin(), in.verdicts.end(), rec->value("verdict", ""));
+      v.push_back(verdict != in.verdicts.end() ? static_cast<int>(verdict - in.verdicts.begin())
+                                               : -1);
       nlohmann::json r = *rec;
       for (const char* member :
            {"name", "suite", "profile", "device", "format", "binding", "vsharp"})
@@ -304,14 +273,14 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
     // The V# each report's record says the case bound (the page shows one entry when all agree).
     nlohmann::json vs = nlohmann::json::array();
     bool anyVs = false;
-    for (std::size_t k = 0; k < runs.size(); ++k) {
+    for (std::size_t k = 0; k < runCount; ++k) {
       const nlohmann::json* rec = records[i][k];
       const auto it = rec != nullptr ? rec->find("vsharp") : nlohmann::json::const_iterator();
       if (rec == nullptr || it == rec->end() || !it->is_object()) {
         vs.push_back(nullptr);
         continue;
       }
-      vs.push_back({{"profile", headerString(runs[k].header, "profile")},
+      vs.push_back({{"profile", headerString(data["runs"][k]["header"], "profile")},
                     {"text", it->value("text", "")},
                     {"words", it->value("words", "")}});
       anyVs = true;
@@ -347,6 +316,61 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
   data["suites"] = suites;
   data["cases"] = std::move(cases);
   return data;
+}
+
+nlohmann::json reportData(const std::vector<ResultsFile>& runs,
+                          const std::vector<std::string>& labels, const std::string& generator,
+                          std::span<const std::string> listOrder) {
+  ReportPageInput in;
+  for (std::size_t v = 0; v < kVerdictCount; ++v)
+    in.verdicts.push_back(std::string(verdictName(static_cast<Verdict>(v))));
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const ResultsFile& r = runs[k];
+    nlohmann::json run;
+    run["label"] = k < labels.size() && !labels[k].empty() ? labels[k] : defaultLabel(r);
+    run["source"] = r.source;
+    run["header"] = r.header;
+    run["summary"] = r.summary ? nlohmann::json(*r.summary) : nlohmann::json(nullptr);
+    run["finished"] = r.finished();
+    run["cases"] = r.cases.size();
+    in.runs.push_back(run);
+    in.records.emplace_back();
+    for (const nlohmann::json& rec : r.records)
+      in.records.back().push_back(&rec);
+  }
+  // The differences: verdicts and ISA digests as `gcnprobe compare` sees them (the first
+  // report against each other: equal verdicts are equal to each other), lane values here.
+  in.markDifferences = [&runs](const std::vector<std::string>& names,
+                               const std::unordered_map<std::string, std::size_t>& index,
+                               std::vector<std::set<std::string>>& kinds) {
+    std::unordered_map<std::string, const nlohmann::json*> first;
+    for (const nlohmann::json& rec : runs[0].records)
+      first.emplace(rec.value("name", ""), &rec);
+    for (std::size_t k = 1; k < runs.size(); ++k) {
+      const Comparison c = compareResults(runs[0], runs[k]);
+      auto mark = [&](const std::vector<CaseChange>& list, const char* kind) {
+        for (const CaseChange& ch : list) {
+          const auto it = index.find(ch.name);
+          if (it == index.end()) continue;
+          kinds[it->second].insert(kind);
+          if (ch.isa == IsaChange::Different) kinds[it->second].insert(kDiffInstruction);
+        }
+      };
+      mark(c.regressions, kDiffVerdict);
+      mark(c.fixes, kDiffVerdict);
+      mark(c.changed, kDiffVerdict);
+      mark(c.isaChanged, kDiffInstruction);
+      mark(c.added, kDiffMissing);
+      mark(c.removed, kDiffMissing);
+      for (const nlohmann::json& b : runs[k].records) {
+        const auto a = first.find(b.value("name", ""));
+        if (a == first.end() || a->second->value("verdict", "") != b.value("verdict", "")) continue;
+        if (laneValues(*a->second) != laneValues(b)) kinds[index.at(a->first)].insert(kDiffValue);
+      }
+    }
+    (void)names;
+  };
+  return reportPageData(std::move(in), generator, listOrder);
 }
 
 std::string reportHtml(const nlohmann::json& data) {

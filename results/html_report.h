@@ -5,8 +5,11 @@
 // cases that differ marked and listed with the kind of difference). Usage: docs/report.md.
 #pragma once
 
+#include <functional>
+#include <set>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +49,27 @@ MatrixCell matrixCell(const std::string& name, const std::string& suite, const s
 nlohmann::json reportData(const std::vector<ResultsFile>& runs,
                           const std::vector<std::string>& labels, const std::string& generator,
                           std::span<const std::string> listOrder = {});
+
+// What the page needs of a set of reports, whatever wrote them (`run --json` records, or the
+// cases of `isa --json` as results/isa_report.h makes them): reportData and isaReportData fill
+// it, reportPageData orders the cases and lays out the matrices the same way for both.
+struct ReportPageInput {
+  nlohmann::json runs = nlohmann::json::array();  // per report: {label, source, header, summary,
+                                                  // finished, cases}
+  // Per report, its records: objects with "name", "suite", "format", "binding" and "verdict"
+  // (one of `verdicts`), the rest shown on the page as it is.
+  std::vector<std::vector<const nlohmann::json*>> records;
+  std::vector<std::string> verdicts;  // the names a case's v[k] indexes, in legend order
+  std::string kind = "run";           // "run" or "isa": how the page shows a record
+  // Marks each case's kinds of difference (several reports), given the case names in page order
+  // and their index.
+  std::function<void(const std::vector<std::string>&,
+                     const std::unordered_map<std::string, std::size_t>&,
+                     std::vector<std::set<std::string>>&)>
+      markDifferences;
+};
+nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
+                              std::span<const std::string> listOrder);
 
 // The whole page: report/report.html with the CSS, the script and `data` put in. The data is
 // JSON in a <script type="application/json"> element with every '<' written \u003c, so no

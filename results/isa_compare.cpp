@@ -17,7 +17,9 @@ const json& chipsOf(const json& doc, const std::string& name) {
   return doc["chips"];
 }
 
-std::string text(const json& j, const char* key) {
+}  // namespace
+
+std::string isaString(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
@@ -35,7 +37,7 @@ std::string caseInstruction(const json& c) {
   std::string out;
   if (const auto e = c.find("emitted"); e != c.end() && e->is_array())
     for (const json& x : *e) {
-      const std::string t = text(x, "text");
+      const std::string t = isaString(x, "text");
       if (t.ends_with("; set 0 binding 0") || t.ends_with("; vertex buffer 0"))
         out += (out.empty() ? "" : " | ") + t;
     }
@@ -60,17 +62,15 @@ std::string withoutRegisters(const std::string& instructions) {
   return out;
 }
 
-}  // namespace
-
 IsaComparison compareIsa(const json& before, const json& after, const std::string& beforeName,
                          const std::string& afterName) {
   IsaComparison out;
   std::map<std::string, const json*> afterChips;
   for (const json& ch : chipsOf(after, afterName))
-    afterChips[text(ch, "chip")] = &ch;
+    afterChips[isaString(ch, "chip")] = &ch;
   std::set<std::string> seen;
   for (const json& a : chipsOf(before, beforeName)) {
-    const std::string chip = text(a, "chip");
+    const std::string chip = isaString(a, "chip");
     seen.insert(chip);
     const auto found = afterChips.find(chip);
     if (found == afterChips.end()) {
@@ -79,10 +79,10 @@ IsaComparison compareIsa(const json& before, const json& after, const std::strin
     }
     std::map<std::string, const json*> bCases;
     for (const json& c : (*found->second)["cases"])
-      bCases[text(c, "case")] = &c;
+      bCases[isaString(c, "case")] = &c;
     std::set<std::string> names;
     for (const json& c : a["cases"]) {
-      const std::string name = text(c, "case");
+      const std::string name = isaString(c, "case");
       names.insert(name);
       const auto b = bCases.find(name);
       if (b == bCases.end()) {
@@ -92,11 +92,11 @@ IsaComparison compareIsa(const json& before, const json& after, const std::strin
       ++out.compared;
       IsaCaseChange ch{chip,
                        name,
-                       text(c, "outcome"),
-                       text(*b->second, "outcome"),
+                       isaString(c, "outcome"),
+                       isaString(*b->second, "outcome"),
                        caseInstruction(c),
                        caseInstruction(*b->second),
-                       text(*b->second, "reason")};
+                       isaString(*b->second, "reason")};
       if (ch.before == ch.after &&
           withoutRegisters(ch.instructionBefore) == withoutRegisters(ch.instructionAfter))
         continue;
@@ -111,6 +111,27 @@ IsaComparison compareIsa(const json& before, const json& after, const std::strin
   for (const auto& [chip, c] : afterChips)
     if (!seen.count(chip)) out.chipsOnlyOnOneSide.push_back(chip + " (only in " + afterName + ")");
   return out;
+}
+
+json isaComparisonJson(const IsaComparison& c) {
+  json changes = json::array();
+  for (const IsaCaseChange& ch : c.changes)
+    changes.push_back({{"chip", ch.chip},
+                       {"case", ch.name},
+                       {"before", ch.before},
+                       {"after", ch.after},
+                       {"instruction_before", ch.instructionBefore},
+                       {"instruction_after", ch.instructionAfter},
+                       {"reason", ch.reason},
+                       {"newly_broken", ch.newlyBroken()}});
+  return {{"compared", c.compared},
+          {"newly_broken", c.newlyBroken},
+          {"fixed", c.fixed},
+          {"same_verdict_new_instruction", c.sameVerdictNewInstruction},
+          {"changes", std::move(changes)},
+          {"only_before", c.onlyBefore},
+          {"only_after", c.onlyAfter},
+          {"chips_only_on_one_side", c.chipsOnlyOnOneSide}};
 }
 
 std::string isaComparisonText(const IsaComparison& c) {

@@ -27,9 +27,24 @@ struct IsaComparison {
   unsigned compared = 0, sameVerdictNewInstruction = 0, newlyBroken = 0, fixed = 0;
 };
 
+// A string member of an isa --json object, "" when it is absent or not a string.
+std::string isaString(const nlohmann::json& j, const char* key);
+// The case's own instruction in one isa --json case record: the one its proof names
+// ("instruction: proven: <text> ; <words> on <slot>"), else the emitted instructions on the
+// case's buffer joined with " | " (the route's own In and Out instructions left out).
+std::string caseInstruction(const nlohmann::json& caseRecord);
+// The same instructions without registers (the driver's allocation), words or slot: what a
+// driver developer compares across drivers.
+std::string withoutRegisters(const std::string& instructions);
+
 // Throws gcn::Error naming the file when a document is no isa JSON (no "chips" array).
 IsaComparison compareIsa(const nlohmann::json& before, const nlohmann::json& after,
                          const std::string& beforeName, const std::string& afterName);
+
+// The comparison as JSON: {compared, newly_broken, fixed, same_verdict_new_instruction,
+// changes: [{chip, case, before, after, instruction_before, instruction_after, reason,
+// newly_broken}], only_before, only_after, chips_only_on_one_side}.
+nlohmann::json isaComparisonJson(const IsaComparison& c);
 
 // The report: one block per changed case, then a summary line per document pair.
 std::string isaComparisonText(const IsaComparison& c);

@@ -303,6 +303,61 @@ TEST_F(ReportBrowser, AtlasMarksExactlyTheCasesWhoseVerdictsDiffer) {
               static_cast<std::size_t>(fs::file_size(path)), body.at("data-load-ms").c_str());
 }
 
+// An ISA page (isa --json, the system driver's RADV null devices): one column per chip, each
+// cell coloured by the case's ISA outcome (a route-miss whose twin in gcnprobe's own program is
+// verified: twin-verified), the counts per column those of the documents, and a case's detail
+// showing the driver route's outcome and the case's own instruction.
+TEST_F(ReportBrowser, IsaPageCellsAreTheDocumentsOutcomes) {
+  const std::string filter = " --filter 'texel.storage.r8*' --filter 'storage.load_dword*'";
+  for (const char* chip : {"tonga", "vega10"}) {
+    const auto r = runGcnprobe("isa --family " + std::string(chip) + filter + " --json " + kOut +
+                               "/isa-" + chip + ".json");
+    ASSERT_LE(r.exit, 1) << r.out;  // 1: route-misses
+  }
+  std::map<std::pair<std::string, std::string>, int> expected;  // (column, outcome)
+  std::string someRouteMiss;
+  std::size_t column = 0;
+  for (const char* chip : {"tonga", "vega10"}) {
+    const nlohmann::json doc = readJson(kOut + "/isa-" + chip + ".json");
+    for (const nlohmann::json& ch : doc["chips"]) {
+      for (const nlohmann::json& c : ch["cases"]) {
+        std::string outcome = c["outcome"].get<std::string>();
+        if (outcome == "route-miss" && c.contains("twin") && c["twin"]["outcome"] == "verified")
+          outcome = "twin-verified";
+        if (outcome == "route-miss" && someRouteMiss.empty())
+          someRouteMiss = c["case"].get<std::string>();
+        ++expected[{std::to_string(column), outcome}];
+      }
+      ++column;
+    }
+  }
+  ASSERT_EQ(column, 2u);
+  const std::string path = report({"isa-tonga.json", "isa-vega10.json"}, "isa.html");
+  const std::string dom = rendered(chromium(path, "", "--dump-dom"));
+  ASSERT_EQ(bodyOf(dom).count("data-state") ? bodyOf(dom).at("data-state") : "", "ready");
+  std::map<std::pair<std::string, std::string>, int> cells;
+  for (const Attrs& td : tags(dom, "td")) {
+    if (!hasClass(td, "c") || !td.count("data-v")) continue;
+    ++cells[{td.at("data-k"), td.at("data-v")}];
+    EXPECT_TRUE(hasClass(td, "v-" + td.at("data-v")));
+  }
+  cells.erase({"0", "absent"});
+  cells.erase({"1", "absent"});
+  EXPECT_EQ(cells, expected);
+  EXPECT_GT((expected[{"0", "verified"}]), 0);
+
+  ASSERT_FALSE(someRouteMiss.empty()) << "no route-miss among the filtered cases";
+  const std::string detail =
+      rendered(chromium(path, "case=" + urlEncode(someRouteMiss), "--dump-dom"));
+  const std::size_t aside = detail.find("<aside");
+  ASSERT_NE(aside, std::string::npos);
+  const std::string text = detail.substr(aside);
+  EXPECT_NE(text.find("driver route"), std::string::npos);
+  EXPECT_NE(text.find("emitted buffer instructions"), std::string::npos);
+  EXPECT_NE(text.find("route-miss"), std::string::npos);
+  EXPECT_EQ(text.find("No V#"), std::string::npos);  // isa documents carry no V# record
+}
+
 TEST_F(ReportBrowser, CaseHashOpensAFailingCaseWithItsLanes) {
   const nlohmann::json doc = readJson(kOut + "/gfx9.json");
   const nlohmann::json* failing = nullptr;
