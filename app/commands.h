@@ -30,6 +30,7 @@ void addFuzzCommand(CLI::App& app, Context& ctx);      // fuzz (random cases, mi
 void addProbeCommand(CLI::App& app, Context& ctx);     // probe files
 void addResultsCommands(CLI::App& app, Context& ctx);  // merge, compare (JSON reports)
 void addReportCommand(CLI::App& app, Context& ctx);    // report (HTML over JSON reports)
+void addExportCommand(CLI::App& app, Context& ctx);    // export (Amber scripts, folders)
 void addBaselineCommand(CLI::App& app, Context& ctx);
 void addSurveyCommand(CLI::App& app, Context& ctx);  // survey (every hardware step, one bundle)
 

@@ -60,6 +60,7 @@ void buildProgram(CLI::App& app, Context& ctx) {
   addProbeCommand(app, ctx);
   addResultsCommands(app, ctx);
   addReportCommand(app, ctx);
+  addExportCommand(app, ctx);
   addSurveyCommand(app, ctx);
   addCompletionValuesCommand(app, ctx);
 }

@@ -18,7 +18,8 @@ set(GCNPROBE_LAYERS
     "cases|harness/cases/|judge,isa,control,probe"
     "run|harness/run/|cases"
     "explore|harness/explore/|cases"
-    "app|app/|run,explore")
+    "repro|harness/repro/|cases"
+    "app|app/|run,explore,repro")
 
 # Headers from outside the project that belong to a layer: <layer>|<include prefixes>. Only
 # that layer and the layers that may use it include them (cmake/CheckLayers.cmake), so the
@@ -45,6 +46,7 @@ set(GCNPROBE_LAYER_TARGET_judge gcnjudge)
 set(GCNPROBE_LAYER_TARGET_cases gcncases)
 set(GCNPROBE_LAYER_TARGET_run gcnrun)
 set(GCNPROBE_LAYER_TARGET_explore gcnexplore)
+set(GCNPROBE_LAYER_TARGET_repro gcnrepro)
 set(GCNPROBE_LAYER_TARGET_app gcnapp)
 
 # gcnprobe_layer_row(<row> <name> <prefixes> <uses>): the fields of one row of GCNPROBE_LAYERS

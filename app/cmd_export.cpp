@@ -1,0 +1,133 @@
+// `gcnprobe export`: the selected cases as reproductions that need no gcnprobe (Amber scripts,
+// or with --dir a folder per case with the GLSL, the SPIR-V, the buffers and a README); no device
+// is opened. Usage: docs/export.md.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "app/version.h"
+#include "harness/cases/select.h"
+#include "harness/judge/profile.h"
+#include "harness/repro/amber.h"
+#include "harness/repro/reproduction.h"
+#include "reference/error.h"
+#include "results/selection.h"
+
+namespace gcnprobe::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ExportOptions {
+  std::string suite;
+  std::vector<std::string> filters, excludes;
+  std::string profile;
+  std::string output;
+  bool dir = false;
+};
+
+void writeFile(const fs::path& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw gcn::cannotWrite(path.string(), "export");
+  out << contents;
+  out.close();
+  if (!out) throw gcn::InfraError(path.string() + ": cannot write the reproduction");
+}
+
+int runExport(const ExportOptions& o) {
+  const run::Profile profile = run::resolveProfile(o.profile, std::nullopt);
+  run::Selection s;
+  s.include = o.filters;
+  s.exclude = o.excludes;
+  const std::vector<run::Case> cases = run::selectCases(o.suite, profile.chip, s);
+  if (cases.empty())
+    throw gcn::Error(gcn::Place{"--filter", 0, 0},
+                     "no case matches the selection" +
+                         (o.suite.empty() ? std::string() : " in suite '" + o.suite + "'"));
+  std::error_code ec;
+  fs::create_directories(o.output, ec);
+  if (ec) throw gcn::InfraError(o.output + ": cannot create the folder: " + ec.message());
+  const std::string generator =
+      std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")";
+  // Per route: how many were written, and why the others were not (reason -> count).
+  std::map<std::string, unsigned> written, partial;
+  std::map<std::string, std::map<std::string, unsigned>> notWritten;
+  std::size_t invalid = 0;
+  for (const run::Case& c : cases) {
+    if (!c.broken.empty()) {
+      ++notWritten["(broken)"][c.broken];
+      continue;
+    }
+    const repro::Reproduction r = repro::reproduce(c, profile);
+    if (!r.notExpressed.empty()) {
+      ++notWritten[r.route][r.notExpressed];
+      continue;
+    }
+    // A shader the validator refuses would make the reproduction a report about the export.
+    if (const std::string bad = repro::spirvValidationProblem(r.spirv); !bad.empty()) {
+      std::fprintf(stderr, "gcnprobe: error: %s: variant %s is not valid SPIR-V: %s\n",
+                   c.name.c_str(), r.variant.c_str(), bad.c_str());
+      ++invalid;
+      continue;
+    }
+    if (o.dir) {
+      const fs::path folder = fs::path(o.output) / c.name;
+      fs::create_directories(folder, ec);
+      if (ec)
+        throw gcn::InfraError(folder.string() + ": cannot create the folder: " + ec.message());
+      for (const auto& [file, contents] : repro::reproductionFiles(r, generator))
+        writeFile(folder / file, contents);
+    } else {
+      writeFile(fs::path(o.output) / (c.name + ".amber"), repro::amberScript(r, generator));
+    }
+    ++written[r.route];
+    if (!r.unchecked.empty()) ++partial[r.route];
+  }
+  std::size_t total = 0, skipped = 0;
+  for (const auto& [route, n] : written) {
+    total += n;
+    std::printf(
+        "export: %s route: %u %s, %u of them leaving something gcnprobe checks "
+        "unchecked (more than one acceptable outcome)\n",
+        route.c_str(), n, o.dir ? "folders" : "scripts", partial[route]);
+  }
+  for (const auto& [route, reasons] : notWritten)
+    for (const auto& [why, n] : reasons) {
+      skipped += n;
+      std::printf("export: %s route: %u not exported: %s\n", route.c_str(), n, why.c_str());
+    }
+  std::printf(
+      "export: %zu of %zu cases written to %s (profile %s)%s\n", total, cases.size(),
+      o.output.c_str(), profile.name.c_str(),
+      invalid > 0 ? (", " + std::to_string(invalid) + " refused: invalid SPIR-V").c_str() : "");
+  return invalid > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void addExportCommand(CLI::App& app, Context& ctx) {
+  auto o = std::make_shared<ExportOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "export",
+      "Write the selected cases as reproductions that need no gcnprobe: one Amber script per "
+      "case (the shader as SPIR-V assembly, the buffers with their guard bands, the dispatch, "
+      "EXPECT lines from the reference), or with --dir a folder per case with the GLSL, the "
+      "SPIR-V, the buffers and a README");
+  cmd->add_option("--suite", o->suite, "the suite (default: the default suites)");
+  cmd->add_option("--filter", o->filters, "export only cases matching this glob (repeatable)");
+  cmd->add_option("--exclude", o->excludes, "leave out cases matching this glob (repeatable)");
+  cmd->add_option("--profile", o->profile,
+                  "the expected values' profile: portable (default) or gfx6..gfx9");
+  cmd->add_option("-o,--output", o->output, "the folder to write into (created)")->required();
+  cmd->add_flag("--dir", o->dir,
+                "a folder per case (case.amber, shader.comp, shader.spv, shader.spvasm, the "
+                "buffers as .bin, expected.json, README.md) instead of one script per case");
+  cmd->callback([o, &ctx] { ctx.exitCode = runExport(*o); });
+}
+
+}  // namespace gcnprobe::app

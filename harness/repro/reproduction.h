@@ -1,0 +1,70 @@
+// A case as a reproduction that needs no gcnprobe: the route's shader, the buffers exactly as
+// the route binds them (the data with its guard bands, the lane inputs, the Out marker), the
+// dispatch, and what the reference expects, as an Amber script (amber.h) or a folder of files
+// (`gcnprobe export --dir`). Usage: docs/export.md.
+//
+// What a reproduction checks is what gcnprobe checks where Amber can say it: a lane's returned
+// words when one exact outcome is acceptable, the buffer when one image is, and the guard bands.
+// A lane or buffer that accepts several outcomes (a disputed policy, the Vulkan out-of-bounds
+// rules, an order of atomics) or a tolerance is listed as unchecked, with the reason, and the
+// reproduction says so: its pass then proves less than gcnprobe's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/judge/case.h"
+#include "harness/judge/profile.h"
+
+namespace gcnprobe::repro {
+
+// One buffer of the reproduction, as bound.
+struct ReproBuffer {
+  std::string name;  // "data", "lane_in", "lane_out"
+  unsigned binding = 0;
+  std::vector<uint8_t> bytes;  // the whole buffer before the dispatch
+  // The descriptor's window: [offset, offset + range) of `bytes` (the whole buffer when range
+  // is 0).
+  uint64_t offset = 0, range = 0;
+  // What the reference expects of each byte after the dispatch (nullopt: not checked).
+  std::vector<std::optional<uint8_t>> expected;
+  unsigned elementBytes = 1;  // how the script lists it: 1 (uint8) or 4 (uint32)
+};
+
+struct Reproduction {
+  std::string name;   // the case's name
+  std::string route;  // the route that runs it in gcnprobe
+  // Why the case has no reproduction ("" when it has one): a route or a form Amber cannot
+  // express.
+  std::string notExpressed;
+  std::string instruction;  // the intended instruction, LLVM syntax
+  std::string vsharp;       // the V# the driver builds for the binding (formatVSharp)
+  std::string profile;      // the profile the expected values are for
+  std::string variant;      // the shader variant (shaders/variants.cmake)
+  std::string glsl;         // the shader's GLSL, definitions inlined
+  std::vector<uint32_t> spirv;
+  std::string spirvAsm;                     // SPIR-V assembly (SPIRV-Tools)
+  std::optional<uint32_t> specOffset;       // specialization constant 0 (OFFSET), if any
+  std::vector<ReproBuffer> buffers;         // in binding order
+  std::vector<std::string> deviceFeatures;  // Amber DEVICE_FEATURE names
+  std::vector<std::string> laneNotes;       // per active lane: what it does, what is expected
+  std::vector<std::string> unchecked;       // what gcnprobe checks and the script cannot
+  unsigned checkedLanes = 0, activeLanes = 0;
+};
+
+// The reproduction of `c` under `profile` (expected values as `gcnprobe run` builds them with
+// that profile, without VK_EXT_robustness2, which Amber does not enable). Never throws for a
+// case it cannot express: notExpressed says why. Throws gcn::Error for a broken case.
+Reproduction reproduce(const run::Case& c, const run::Profile& profile);
+
+// SPIR-V assembly of a module (SPIRV-Tools' disassembler, friendly names, no header comment);
+// throws gcn::Error when the module does not disassemble.
+std::string spirvAssembly(std::span<const uint32_t> spirv);
+// "" when the module passes SPIRV-Tools' validator for Vulkan 1.1 (what `spirv-val
+// --target-env vulkan1.1` says), else its message.
+std::string spirvValidationProblem(std::span<const uint32_t> spirv);
+
+}  // namespace gcnprobe::repro
