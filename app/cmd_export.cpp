@@ -6,6 +6,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,11 +47,24 @@ int runExport(const ExportOptions& o) {
   s.include = o.filters;
   s.exclude = o.excludes;
   const std::vector<run::Case> cases = run::selectCases(o.suite, profile.chip, s);
-  if (cases.empty())
-    throw gcn::Error(gcn::Place{"--filter", 0, 0},
-                     "no case matches the selection" +
-                         (o.suite.empty() ? std::string() : " in suite '" + o.suite + "'"));
+  if (cases.empty()) {
+    std::string what;
+    for (const std::string& f : o.filters)
+      what += (what.empty() ? "'" : ", '") + f + "'";
+    std::string excluded;
+    for (const std::string& x : o.excludes)
+      excluded += (excluded.empty() ? " once --exclude '" : "', '") + x;
+    if (!excluded.empty()) excluded += "' takes its cases out";
+    throw gcn::Error(gcn::Place{what.empty() && !excluded.empty() ? "--exclude" : "--filter", 0, 0},
+                     "no case matches " + (what.empty() ? std::string("the selection") : what) +
+                         (o.suite.empty() ? "" : " in suite '" + o.suite + "'") + excluded);
+  }
   std::error_code ec;
+  // Files an earlier export left stay; say so, so that a folder of mixed profiles is no surprise.
+  if (fs::is_directory(o.output, ec) && !fs::is_empty(o.output, ec))
+    std::fprintf(stderr,
+                 "gcnprobe: note: %s is not empty: what it holds stays beside the new files\n",
+                 o.output.c_str());
   fs::create_directories(o.output, ec);
   if (ec) throw gcn::InfraError(o.output + ": cannot create the folder: " + ec.message());
   const std::string generator =
@@ -88,23 +103,43 @@ int runExport(const ExportOptions& o) {
     ++written[r.route];
     if (!r.unchecked.empty()) ++partial[r.route];
   }
-  std::size_t total = 0, skipped = 0;
+  std::size_t total = 0;
   for (const auto& [route, n] : written) {
     total += n;
     std::printf(
-        "export: %s route: %u %s, %u of them leaving something gcnprobe checks "
-        "unchecked (more than one acceptable outcome)\n",
+        "export: %s route: %u %s, %u of them checking less than gcnprobe does (their "
+        "'not checked' lines say what)\n",
         route.c_str(), n, o.dir ? "folders" : "scripts", partial[route]);
   }
-  for (const auto& [route, reasons] : notWritten)
+  // Reasons naming a format are grouped: "<format> has 3 components: ..." with the formats.
+  static const std::regex kFormat(R"(VK_FORMAT_[A-Z0-9_]+)");
+  for (const auto& [route, reasons] : notWritten) {
+    std::map<std::string, std::pair<unsigned, std::set<std::string>>> grouped;
     for (const auto& [why, n] : reasons) {
-      skipped += n;
-      std::printf("export: %s route: %u not exported: %s\n", route.c_str(), n, why.c_str());
+      std::smatch m;
+      const bool named = std::regex_search(why, m, kFormat);
+      auto& g = grouped[named ? std::regex_replace(why, kFormat, "<format>") : why];
+      g.first += n;
+      if (named) g.second.insert(m.str().substr(10));
     }
+    for (const auto& [why, g] : grouped) {
+      std::string formats;
+      for (const std::string& f : g.second)
+        formats += (formats.empty() ? " (" : ", ") + f;
+      std::printf("export: %s route: %u not exported: %s%s\n", route.c_str(), g.first, why.c_str(),
+                  formats.empty() ? "" : (formats + ")").c_str());
+    }
+  }
   std::printf(
       "export: %zu of %zu cases written to %s (profile %s)%s\n", total, cases.size(),
       o.output.c_str(), profile.name.c_str(),
       invalid > 0 ? (", " + std::to_string(invalid) + " refused: invalid SPIR-V").c_str() : "");
+  if (total == 0) {
+    std::fprintf(stderr,
+                 "gcnprobe: error: no selected case can be exported (the lines above say "
+                 "why)\n");
+    return 1;
+  }
   return invalid > 0 ? 1 : 0;
 }
 

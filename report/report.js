@@ -33,7 +33,7 @@
   const vname = (x) => (x < 0 ? 'absent' : V[x]);
   const letter = (k) => String.fromCharCode(65 + (k % 26)) + (k >= 26 ? String(Math.floor(k / 26)) : '');
   const runName = (k) => (atlas ? letter(k) + ': ' : '') + D.runs[k].label;
-  const badge = (x) => '<span class="badge v-' + vname(x) + '">' + esc(vname(x)) + '</span>';
+  const badge = (x) => '<span class="badge v-' + esc(vname(x)) + '">' + esc(vname(x)) + '</span>';
 
   let layout = 'result';
   let match = D.cases.map(() => true);
@@ -65,13 +65,13 @@
     $('runs').innerHTML = h + '</tr></table>';
 
     let l = '';
-    for (const v of V) l += '<span class="chip"><span class="sw v-' + v + '"></span>' + esc(v) + '</span>';
+    for (const v of V) l += '<span class="chip"><span class="sw v-' + esc(v) + '"></span>' + esc(v) + '</span>';
     if (atlas) l += '<span class="chip"><span class="sw v-absent"></span>absent</span>' +
       '<span class="chip"><span class="sw" style="outline:2px solid var(--diff);outline-offset:-1px"></span>differs between reports</span>';
     $('legend').innerHTML = l;
 
     const sel = $('filter-verdict');
-    for (const v of V) sel.insertAdjacentHTML('beforeend', '<option value="' + v + '">' + esc(v) + '</option>');
+    for (const v of V) sel.insertAdjacentHTML('beforeend', '<option value="' + esc(v) + '">' + esc(v) + '</option>');
     if (atlas) { $('only-diff-label').hidden = false; $('layout-label').hidden = false; }
   }
 
@@ -88,13 +88,13 @@
   function renderCounts() {
     const n = countsOf(D.cases.keys());
     let h = '<table class="counts" id="verdict-counts"><tr><th>report</th>';
-    for (const v of V) h += '<th><span class="sw v-' + v + '"></span> ' + esc(v) + '</th>';
+    for (const v of V) h += '<th><span class="sw v-' + esc(v) + '"></span> ' + esc(v) + '</th>';
     if (atlas) h += '<th>absent</th>';
     h += '</tr>';
     for (let k = 0; k < R; ++k) {
       h += '<tr><td>' + esc(runName(k)) + '</td>';
       for (let x = 0; x < V.length + (atlas ? 1 : 0); ++x) {
-        h += '<td data-k="' + k + '" data-verdict="' + vname(x < V.length ? x : -1) + '"' +
+        h += '<td data-k="' + k + '" data-verdict="' + esc(vname(x < V.length ? x : -1)) + '"' +
           (n[k][x] ? '' : ' class="zero"') + '>' + n[k][x] + '</td>';
       }
       h += '</tr>';
@@ -118,8 +118,8 @@
     if (i < 0) return '<td class="e"></td>';
     const c = D.cases[i];
     const v = vname(c.v[k]);
-    return '<td class="c v-' + v + (c.d ? ' dif' : '') + (i === selected ? ' sel' : '') +
-      '" data-i="' + i + '" data-k="' + k + '" data-v="' + v + '"></td>';
+    return '<td class="c v-' + esc(v) + (c.d ? ' dif' : '') + (i === selected ? ' sel' : '') +
+      '" data-i="' + i + '" data-k="' + k + '" data-v="' + esc(v) + '"></td>';
   }
 
   function suiteHtml(si) {

@@ -12,12 +12,87 @@ namespace {
 using nlohmann::json;
 
 const json& chipsOf(const json& doc, const std::string& name) {
-  if (!doc.is_object() || !doc.contains("chips") || !doc["chips"].is_array())
-    throw gcn::Error(name + ": no \"chips\" array: not the JSON of `gcnprobe isa --json`");
+  checkIsaDocument(doc, name);
   return doc["chips"];
 }
 
+// An outcome is a name ("verified", "route-miss", ...): lower-case letters and hyphens.
+bool isOutcomeName(const std::string& s) {
+  if (s.empty() || s.size() > 40) return false;
+  for (char ch : s)
+    if (!((ch >= 'a' && ch <= 'z') || ch == '-')) return false;
+  return true;
+}
+
+bool allStrings(const json& a) {
+  for (const json& x : a)
+    if (!x.is_string()) return false;
+  return true;
+}
+
 }  // namespace
+
+void checkIsaDocument(const json& doc, const std::string& name) {
+  if (!doc.is_object() || !doc.contains("chips") || !doc.at("chips").is_array())
+    throw gcn::Error(name + ": no \"chips\" array: not the JSON of `gcnprobe isa --json`");
+  const json& chips = doc.at("chips");
+  if (chips.empty()) throw gcn::Error(name + ": \"chips\" is empty: the isa run checked no chip");
+  std::set<std::string> chipNames;
+  for (std::size_t i = 0; i < chips.size(); ++i) {
+    const json& chip = chips[i];
+    std::string where = name + ": chip " + std::to_string(i);
+    if (!chip.is_object()) throw gcn::Error(where + " is not an object");
+    if (!chip.contains("chip") || !chip.at("chip").is_string() ||
+        chip.at("chip").get<std::string>().empty())
+      throw gcn::Error(where + " has no \"chip\" name");
+    const std::string chipName = chip.at("chip").get<std::string>();
+    where += " (" + chipName + ")";
+    if (!chipNames.insert(chipName).second) throw gcn::Error(where + " appears twice");
+    if (!chip.contains("cases") || !chip.at("cases").is_array())
+      throw gcn::Error(where + " has no \"cases\" array");
+    std::set<std::string> caseNames;
+    const json& cases = chip.at("cases");
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      const json& c = cases[k];
+      const std::string at = where + ", case " + std::to_string(k);
+      if (!c.is_object()) throw gcn::Error(at + " is not an object");
+      if (!c.contains("case") || !c.at("case").is_string() ||
+          c.at("case").get<std::string>().empty())
+        throw gcn::Error(at + " has no \"case\" name");
+      const std::string caseName = c.at("case").get<std::string>();
+      if (!caseNames.insert(caseName).second)
+        throw gcn::Error(where + " holds case " + caseName + " twice");
+      if (!c.contains("outcome") || !c.at("outcome").is_string() ||
+          !isOutcomeName(c.at("outcome").get<std::string>()))
+        throw gcn::Error(at + " (" + caseName +
+                         "): \"outcome\" is not an outcome name (verified, route-miss, ...)");
+      for (const char* member : {"proof"})
+        if (c.contains(member) && (!c.at(member).is_array() || !allStrings(c.at(member))))
+          throw gcn::Error(at + " (" + caseName + "): \"" + member + "\" is not a list of strings");
+      if (c.contains("emitted")) {
+        if (!c.at("emitted").is_array())
+          throw gcn::Error(at + " (" + caseName + "): \"emitted\" is not a list");
+        for (const json& e : c.at("emitted"))
+          if (!e.is_object())
+            throw gcn::Error(at + " (" + caseName + "): an \"emitted\" entry is not an object");
+      }
+      if (c.contains("twin")) {
+        const json& t = c.at("twin");
+        if (!t.is_object() || (t.contains("outcome") && !t.at("outcome").is_string()))
+          throw gcn::Error(at + " (" + caseName + "): \"twin\" is not an object with an outcome");
+        if (t.contains("cases")) {
+          if (!t.at("cases").is_array())
+            throw gcn::Error(at + " (" + caseName + "): \"twin\" cases is not a list");
+          for (const json& one : t.at("cases"))
+            if (!one.is_object() || (one.contains("proof") &&
+                                     (!one.at("proof").is_array() || !allStrings(one.at("proof")))))
+              throw gcn::Error(at + " (" + caseName +
+                               "): a twin is not an object with a proof list");
+        }
+      }
+    }
+  }
+}
 
 std::string isaString(const json& j, const char* key) {
   const auto it = j.find(key);
@@ -65,6 +140,8 @@ std::string withoutRegisters(const std::string& instructions) {
 IsaComparison compareIsa(const json& before, const json& after, const std::string& beforeName,
                          const std::string& afterName) {
   IsaComparison out;
+  checkIsaDocument(before, beforeName);
+  checkIsaDocument(after, afterName);
   std::map<std::string, const json*> afterChips;
   for (const json& ch : chipsOf(after, afterName))
     afterChips[isaString(ch, "chip")] = &ch;
@@ -75,18 +152,22 @@ IsaComparison compareIsa(const json& before, const json& after, const std::strin
     const auto found = afterChips.find(chip);
     if (found == afterChips.end()) {
       out.chipsOnlyOnOneSide.push_back(chip + " (only in " + beforeName + ")");
+      for (const json& c : a.at("cases"))
+        if (isaString(c, "outcome") == "verified") ++out.newlyBroken;
       continue;
     }
     std::map<std::string, const json*> bCases;
-    for (const json& c : (*found->second)["cases"])
+    for (const json& c : found->second->at("cases"))
       bCases[isaString(c, "case")] = &c;
     std::set<std::string> names;
-    for (const json& c : a["cases"]) {
+    for (const json& c : a.at("cases")) {
       const std::string name = isaString(c, "case");
       names.insert(name);
       const auto b = bCases.find(name);
       if (b == bCases.end()) {
+        // A verified case that is gone is broken too: a gutted run must not pass a gate.
         out.onlyBefore.push_back(chip + ": " + name);
+        if (isaString(c, "outcome") == "verified") ++out.newlyBroken;
         continue;
       }
       ++out.compared;

@@ -24,8 +24,16 @@ struct IsaComparison {
   std::vector<IsaCaseChange> changes;              // verdict or case instruction changed
   std::vector<std::string> onlyBefore, onlyAfter;  // "chip: case"
   std::vector<std::string> chipsOnlyOnOneSide;
+  // newlyBroken: cases verified before and not after, including verified cases (and chips)
+  // that the later document lacks.
   unsigned compared = 0, sameVerdictNewInstruction = 0, newlyBroken = 0, fixed = 0;
 };
+
+// Throws gcn::Error naming `name`, the chip and the case when `doc` is not a well-formed
+// document of `gcnprobe isa --json`: a non-empty "chips" array of objects, each with a "chip"
+// name (once) and a "cases" array of objects, each with a "case" name (once per chip), an
+// "outcome" name, and "proof", "emitted" and "twin" of their types where present.
+void checkIsaDocument(const nlohmann::json& doc, const std::string& name);
 
 // A string member of an isa --json object, "" when it is absent or not a string.
 std::string isaString(const nlohmann::json& j, const char* key);

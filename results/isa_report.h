@@ -20,12 +20,13 @@ struct IsaDocument {
   nlohmann::json doc;  // {"chips": [...]}
 };
 
-// Whether a parsed JSON document is `isa --json`'s (a "chips" array, no "cases").
+// Whether a parsed JSON document claims to be `isa --json`'s (it has "chips", which a run report
+// never has); checkIsaDocument (results/isa_compare.h) then says whether it is well-formed.
 bool isIsaDocument(const nlohmann::json& doc);
 
 // The page's data (results/html_report.h reportPageData). `labels`: one per document (empty:
 // the chip entry's driver); each column is "<label> / <chip>". Throws gcn::Error naming the
-// document when it is no isa JSON or a chip holds a case twice.
+// document, chip and case when a document is not well-formed (checkIsaDocument).
 nlohmann::json isaReportData(const std::vector<IsaDocument>& docs,
                              const std::vector<std::string>& labels, const std::string& generator,
                              std::span<const std::string> listOrder = {});

@@ -15,7 +15,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   # (tests/reference/convert_table_test.cpp: millions of elements, code by code), the batch
   # load's lane-by-lane comparison with the executor over every format pair
   # (tests/reference/load_batch_test.cpp; its smaller tests still run here), and the two ISA
-  # checks of every case on one chip per generation (tests/app/isa_cli_test.cpp).
+  # checks of every case on one chip per generation (tests/app/isa_cli_test.cpp), and the
+  # exported shaders compiled again with glslangValidator (tests/harness/repro).
   ctest_args+=(-LE browser)
   heavy=(
     'Adversarial/ReachOracle'
@@ -27,6 +28,7 @@ if [ "${1:-}" = "--sanitize" ]; then
     'FormatLoadBatch\.EqualsExecuteLaneByLane'
     'IsaCli\.EveryCaseVerifiedOrExplainedOnOneChipPerGeneration'
     'IsaCli\.ReadmeNumbersAreWhatIsaFinds'
+    'Reproduction\.ShaderIsTheEmbeddedOneAndValid'
   )
   ctest_args+=(-E "^($(IFS='|'; echo "${heavy[*]}"))")
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"

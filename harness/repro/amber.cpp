@@ -18,29 +18,26 @@ std::string hexByte(uint8_t b) {
   return s;
 }
 
-// Element `i` of a buffer listed in `elementBytes` units, little-endian, as a decimal number
-// (Amber reads numbers in decimal; the comments say the same values in hex).
-uint32_t element(const std::vector<uint8_t>& bytes, std::size_t i, unsigned elementBytes) {
-  uint32_t v = 0;
-  for (unsigned b = 0; b < elementBytes; ++b)
-    v |= static_cast<uint32_t>(bytes[i * elementBytes + b]) << (8 * b);
-  return v;
+// Listed value `i` of a buffer (componentBytes little-endian, signed where the format's
+// components are), as a decimal number: Amber reads numbers in decimal and stores a format
+// buffer's components as the integers given.
+std::string listedValue(const std::vector<uint8_t>& bytes, std::size_t i, const ReproBuffer& b) {
+  uint64_t v = 0;
+  for (unsigned k = 0; k < b.componentBytes; ++k)
+    v |= static_cast<uint64_t>(bytes[i * b.componentBytes + k]) << (8 * k);
+  const unsigned bits = 8 * b.componentBytes;
+  if (!b.componentsSigned || bits == 0) return std::to_string(v);
+  if (bits == 64) return std::to_string(static_cast<int64_t>(v));
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  return std::to_string(static_cast<int64_t>(v ^ sign) - static_cast<int64_t>(sign));
 }
 
-// Whether every byte of element `i` is checked, and its expected value.
-std::optional<uint32_t> expectedElement(const ReproBuffer& buf, std::size_t i) {
-  if ((i + 1) * buf.elementBytes > buf.expected.size()) return std::nullopt;  // nothing checked
-  uint32_t v = 0;
-  for (unsigned b = 0; b < buf.elementBytes; ++b) {
-    const std::optional<uint8_t>& e = buf.expected[i * buf.elementBytes + b];
-    if (!e) return std::nullopt;
-    v |= static_cast<uint32_t>(*e) << (8 * b);
-  }
-  return v;
-}
-
-const char* dataType(unsigned elementBytes) {
-  return elementBytes == 4 ? "uint32" : "uint8";
+// Whether every byte of element `e` (elementBytes bytes) is checked.
+bool elementChecked(const ReproBuffer& b, std::size_t e) {
+  if ((e + 1) * b.elementBytes > b.expected.size()) return false;  // nothing checked
+  for (unsigned k = 0; k < b.elementBytes; ++k)
+    if (!b.expected[e * b.elementBytes + k]) return false;
+  return true;
 }
 
 void commentBlock(std::string& s, const std::string& text) {
@@ -53,18 +50,19 @@ void commentBlock(std::string& s, const std::string& text) {
   }
 }
 
-// What the script checks and what it does not, for its header and the README.
+// What the script checks, for its header and the README.
 std::string checkedSummary(const Reproduction& r) {
   std::string s = "checked: the returned words of " + std::to_string(r.checkedLanes) + " of " +
                   std::to_string(r.activeLanes) + " active lanes";
-  bool bufferChecked = false;
-  for (const ReproBuffer& b : r.buffers)
-    if (b.name == "data")
-      for (std::size_t k = b.offset;
-           k < b.offset + std::max<uint64_t>(b.range, 1) && k < b.expected.size(); ++k)
-        bufferChecked = bufferChecked || b.expected[k].has_value();
-  s += bufferChecked ? ", the data buffer's bytes" : "";
-  s += ", the data buffer's guard bands (never written)";
+  for (const ReproBuffer& b : r.buffers) {
+    if (b.name != "data") continue;
+    const uint64_t end = b.range != 0 ? b.offset + b.range : b.bytes.size() - b.offset;
+    bool payload = false;
+    for (uint64_t k = b.offset; k < end && k < b.expected.size(); ++k)
+      payload = payload || b.expected[k].has_value();
+    if (payload) s += ", the data buffer's bytes";
+    if (b.offset > 0) s += ", the data buffer's guard bands (never written)";
+  }
   return s;
 }
 
@@ -79,22 +77,24 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
   commentBlock(s, "V# the driver builds for binding 0 on GCN: " + r.vsharp);
   commentBlock(s, "expected values: gcnprobe's reference, profile " + r.profile);
   commentBlock(s, checkedSummary(r));
+  for (const std::string& q : r.requirements)
+    commentBlock(s, "requires: " + q);
   for (const std::string& u : r.unchecked)
-    commentBlock(s, "not checked (gcnprobe accepts more than one outcome): " + u);
+    commentBlock(s, "not checked: " + u);
   for (const std::string& n : r.laneNotes)
     commentBlock(s, n);
   s += "\n";
   for (const std::string& f : r.deviceFeatures)
     s += "DEVICE_FEATURE " + f + "\n";
-  s += "\nSHADER compute gcnprobe_case SPIRV-ASM\n" + r.spirvAsm;
+  s += "\nSHADER compute gcnprobe_case SPIRV-ASM TARGET_ENV vulkan1.1\n" + r.spirvAsm;
   if (!r.spirvAsm.empty() && r.spirvAsm.back() != '\n') s += "\n";
   s += "END\n\n";
 
   for (const ReproBuffer& b : r.buffers) {
-    s += "BUFFER " + b.name + " DATA_TYPE " + dataType(b.elementBytes) + " DATA\n";
-    const std::size_t n = b.bytes.size() / b.elementBytes;
+    s += "BUFFER " + b.name + " DATA_TYPE " + b.dataType + " DATA\n";
+    const std::size_t n = b.bytes.size() / b.componentBytes;
     for (std::size_t i = 0; i < n; ++i) {
-      s += std::to_string(element(b.bytes, i, b.elementBytes));
+      s += listedValue(b.bytes, i, b);
       s += (i + 1) % kValuesPerLine == 0 || i + 1 == n ? "\n" : " ";
     }
     s += "END\n\n";
@@ -104,7 +104,7 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
   if (r.specOffset) s += " SPECIALIZE 0 AS uint32 " + std::to_string(*r.specOffset);
   s += "\n";
   for (const ReproBuffer& b : r.buffers) {
-    s += "  BIND BUFFER " + b.name + " AS storage DESCRIPTOR_SET 0 BINDING " +
+    s += "  BIND BUFFER " + b.name + " AS " + b.bindAs + " DESCRIPTOR_SET 0 BINDING " +
          std::to_string(b.binding);
     if (b.range != 0)
       s += " DESCRIPTOR_OFFSET " + std::to_string(b.offset) + " DESCRIPTOR_RANGE " +
@@ -113,23 +113,27 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
   }
   s += "END\n\nRUN gcnprobe_pipeline 1 1 1\n\n";
 
-  // The checks: runs of consecutive checked elements, kValuesPerLine values per EXPECT.
+  // The checks: runs of whole checked elements (IDX is a byte offset, a multiple of the
+  // element's size), about kValuesPerLine values per EXPECT.
   for (const ReproBuffer& b : r.buffers) {
-    const std::size_t n = b.bytes.size() / b.elementBytes;
-    std::size_t i = 0;
-    while (i < n) {
-      if (!expectedElement(b, i)) {
-        ++i;
+    const std::size_t elements = b.bytes.size() / b.elementBytes;
+    const std::size_t perElement = b.elementBytes / b.componentBytes;
+    std::vector<uint8_t> want(b.bytes.size());
+    for (std::size_t k = 0; k < want.size() && k < b.expected.size(); ++k)
+      want[k] = b.expected[k].value_or(0);
+    std::size_t e = 0;
+    while (e < elements) {
+      if (!elementChecked(b, e)) {
+        ++e;
         continue;
       }
-      s += "EXPECT " + b.name + " IDX " + std::to_string(i) + " EQ";
-      std::size_t count = 0;
-      while (i < n && count < kValuesPerLine) {
-        const std::optional<uint32_t> v = expectedElement(b, i);
-        if (!v) break;
-        s += " " + std::to_string(*v);
-        ++i;
-        ++count;
+      s += "EXPECT " + b.name + " IDX " + std::to_string(e * b.elementBytes) + " EQ";
+      std::size_t listed = 0;
+      while (e < elements && elementChecked(b, e) && listed < kValuesPerLine) {
+        for (std::size_t c = 0; c < perElement; ++c)
+          s += " " + listedValue(want, e * perElement + c, b);
+        listed += perElement;
+        ++e;
       }
       s += "\n";
     }
@@ -177,8 +181,10 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
   readme += "- **V#** the driver builds for binding 0 on GCN: `" + r.vsharp + "`\n";
   readme += "- **Route**: " + r.route + ", shader variant `" + r.variant + "`\n";
   readme += "- **Expected values**: gcnprobe's reference model, profile `" + r.profile + "`; " +
-            checkedSummary(r) + ".\n\n";
-  readme += "## Run it\n\n```sh\namber case.amber     # https://github.com/google/amber\n```\n\n";
+            checkedSummary(r) + ".\n";
+  for (const std::string& q : r.requirements)
+    readme += "- **Requires** " + q + ".\n";
+  readme += "\n## Run it\n\n```sh\namber case.amber     # https://github.com/google/amber\n```\n\n";
   readme +=
       "`shader.comp` is the GLSL (its definitions inlined); `glslangValidator -V --target-env "
       "vulkan1.1 shader.comp -o shader.spv` gives `shader.spv` again, and `shader.spvasm` is its "
@@ -188,23 +194,24 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
     readme +=
         ", specialization constant 0 (the instruction's OFFSET) = " + std::to_string(*r.specOffset);
   readme +=
-      ". Descriptor set 0, every binding a storage buffer:\n\n| binding | file | bytes | "
-      "descriptor offset | descriptor range |\n|---|---|---|---|---|\n";
+      ". Descriptor set 0:\n\n| binding | type | file | bytes | descriptor offset | descriptor "
+      "range |\n|---|---|---|---|---|---|\n";
   for (const ReproBuffer& b : r.buffers)
-    readme += "| " + std::to_string(b.binding) + " | `" + b.name + ".bin` | " +
-              std::to_string(b.bytes.size()) + " | " + std::to_string(b.offset) + " | " +
-              (b.range != 0 ? std::to_string(b.range) : std::string("whole")) + " |\n";
+    readme += "| " + std::to_string(b.binding) + " | " + b.bindAs +
+              (b.bindAs == "storage" ? "" : " (" + b.dataType + ")") + " | `" + b.name +
+              ".bin` | " + std::to_string(b.bytes.size()) + " | " + std::to_string(b.offset) +
+              " | " + (b.range != 0 ? std::to_string(b.range) : std::string("whole")) + " |\n";
   readme +=
-      "\n`data.bin` holds the case's memory between guard bands of 0xa5 bytes, which the "
-      "shader must never write. `lane_in.bin`: per lane its byte offset (`addr[64]`), whether "
+      "\n`data.bin` holds the case's memory (for an SSBO between guard bands of 0xa5 bytes, which "
+      "the shader must never write). `lane_in.bin`: per lane its byte offset (`addr[64]`), whether "
       "it is enabled (`enabled[64]`) and its store data (`data[256]`, four words per lane). "
       "`lane_out.bin` starts as 0xdeadbeef words; a lane writes what it loaded at words "
       "4*lane... `expected.json` lists, per buffer, the bytes the reference expects after the "
       "dispatch (runs of checked bytes in hex).\n";
   if (!r.unchecked.empty()) {
     readme +=
-        "\n## Not checked\n\ngcnprobe accepts more than one outcome here, so the script "
-        "checks nothing of it:\n\n";
+        "\n## Not checked\n\nWhat gcnprobe checks and this reproduction cannot (several "
+        "acceptable outcomes, a tolerance, bytes Amber does not lay out):\n\n";
     for (const std::string& u : r.unchecked)
       readme += "- " + u + "\n";
   }

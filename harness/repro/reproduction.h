@@ -25,13 +25,21 @@ namespace gcnprobe::repro {
 struct ReproBuffer {
   std::string name;  // "data", "lane_in", "lane_out"
   unsigned binding = 0;
-  std::vector<uint8_t> bytes;  // the whole buffer before the dispatch
+  std::string bindAs = "storage";  // Amber's buffer type: storage, uniform_texel_buffer, ...
+  std::vector<uint8_t> bytes;      // the whole buffer before the dispatch
   // The descriptor's window: [offset, offset + range) of `bytes` (the whole buffer when range
   // is 0).
   uint64_t offset = 0, range = 0;
   // What the reference expects of each byte after the dispatch (nullopt: not checked).
   std::vector<std::optional<uint8_t>> expected;
-  unsigned elementBytes = 1;  // how the script lists it: 1 (uint8) or 4 (uint32)
+  // How the script lists it: Amber's DATA_TYPE ("uint8", "uint32", or a format name such as
+  // "R8G8B8A8_UNORM", whose components Amber stores as the integers given), the bytes of one
+  // listed value, whether values are signed, and the bytes of one element (a texel), the unit
+  // an EXPECT must start at and cover.
+  std::string dataType = "uint8";
+  unsigned componentBytes = 1;
+  bool componentsSigned = false;
+  unsigned elementBytes = 1;
 };
 
 struct Reproduction {
@@ -50,8 +58,11 @@ struct Reproduction {
   std::optional<uint32_t> specOffset;       // specialization constant 0 (OFFSET), if any
   std::vector<ReproBuffer> buffers;         // in binding order
   std::vector<std::string> deviceFeatures;  // Amber DEVICE_FEATURE names
-  std::vector<std::string> laneNotes;       // per active lane: what it does, what is expected
-  std::vector<std::string> unchecked;       // what gcnprobe checks and the script cannot
+  // What the device must support that Amber cannot require (format features): without it the
+  // script's run is not valid Vulkan, where gcnprobe reports the case unsupported.
+  std::vector<std::string> requirements;
+  std::vector<std::string> laneNotes;  // per active lane: what it does, what is expected
+  std::vector<std::string> unchecked;  // what gcnprobe checks and the script cannot
   unsigned checkedLanes = 0, activeLanes = 0;
 };
 
@@ -60,7 +71,7 @@ struct Reproduction {
 // case it cannot express: notExpressed says why. Throws gcn::Error for a broken case.
 Reproduction reproduce(const run::Case& c, const run::Profile& profile);
 
-// SPIR-V assembly of a module (SPIRV-Tools' disassembler, friendly names, no header comment);
+// SPIR-V assembly of a module as `spirv-dis --no-header` prints it (friendly names, indented);
 // throws gcn::Error when the module does not disassemble.
 std::string spirvAssembly(std::span<const uint32_t> spirv);
 // "" when the module passes SPIRV-Tools' validator for Vulkan 1.1 (what `spirv-val

@@ -335,4 +335,69 @@ TEST(ReportCli, CompareReadsIsaDocuments) {
   EXPECT_NE(mixedReport.out.find(run), std::string::npos) << mixedReport.out;
 }
 
+// A document that is not well-formed isa JSON is bad input for report and compare alike (exit
+// 2, naming the file and the place), never a crash or a silently empty page: an outcome that is
+// no outcome name (it would colour cells and could carry markup), a chip without cases, a case
+// that is not an object, a case twice, no chip at all.
+TEST(ReportCli, MalformedIsaDocumentsAreBadInput) {
+  const std::string good =
+      writeIsa("good.json", "radv Mesa 25.0.7",
+               {{"tonga", {{"storage.same", "verified", kLoad, kLoad, nullptr}}}});
+  const auto withDoc = [](const std::string& name, const std::string& text) {
+    const std::string path = tmp(name);
+    std::ofstream(path) << text;
+    return path;
+  };
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"chip-number.json", R"({"chips": [5]})"},
+      {"no-cases.json", R"({"chips": [{"chip": "tonga"}]})"},
+      {"case-number.json", R"({"chips": [{"chip": "tonga", "cases": [7]}]})"},
+      {"no-name.json", R"({"chips": [{"chip": "tonga", "cases": [{"outcome": "verified"}]}]})"},
+      {"markup.json",
+       R"({"chips": [{"chip": "tonga", "cases": [{"case": "storage.x", "outcome": "ev\"><img src=x onerror=alert(1)>"}]}]})"},
+      {"dup.json",
+       R"({"chips": [{"chip": "tonga", "cases": [{"case": "a.b", "outcome": "verified"}, {"case": "a.b", "outcome": "verified"}]}]})"},
+      {"empty.json", R"({"chips": []})"},
+      {"proof.json",
+       R"({"chips": [{"chip": "tonga", "cases": [{"case": "a.b", "outcome": "verified", "proof": [1]}]}]})"},
+  };
+  for (const auto& [name, text] : bad) {
+    const std::string path = withDoc(name, text);
+    const auto report = runGcnprobe("report " + path + " -o " + tmp("bad-isa.html"));
+    EXPECT_EQ(report.exit, 2) << name << "\n" << report.out;
+    EXPECT_NE(report.out.find(path), std::string::npos) << name << "\n" << report.out;
+    const auto compare = runGcnprobe("compare " + good + " " + path);
+    EXPECT_EQ(compare.exit, 2) << name << "\n" << compare.out;
+    EXPECT_NE(compare.out.find(path), std::string::npos) << name << "\n" << compare.out;
+    EXPECT_EQ(compare.out.find("internal error"), std::string::npos) << name << "\n" << compare.out;
+  }
+}
+
+// A verified case, or a whole chip, that the later document lacks is newly broken: a gutted isa
+// run does not pass a gate.
+TEST(ReportCli, CompareCountsVanishedVerifiedCasesAsBroken) {
+  const std::string before =
+      writeIsa("gone-a.json", "radv Mesa 22.3.6",
+               {{"tonga",
+                 {{"storage.same", "verified", kLoad, kLoad, nullptr},
+                  {"storage.gone", "verified", kLoad, kLoad, nullptr}}},
+                {"vega10", {{"storage.same", "verified", kLoad, kLoad, nullptr}}}});
+  const std::string caseGone =
+      writeIsa("gone-b.json", "radv Mesa 25.0.7",
+               {{"tonga", {{"storage.same", "verified", kLoad, kLoad, nullptr}}},
+                {"vega10", {{"storage.same", "verified", kLoad, kLoad, nullptr}}}});
+  const auto r1 = runGcnprobe("compare " + before + " " + caseGone);
+  EXPECT_EQ(r1.exit, 1) << r1.out;
+  EXPECT_NE(r1.out.find("only before: tonga: storage.gone"), std::string::npos) << r1.out;
+  const std::string chipGone = writeIsa("gone-c.json", "radv Mesa 25.0.7",
+                                        {{"tonga",
+                                          {{"storage.same", "verified", kLoad, kLoad, nullptr},
+                                           {"storage.gone", "verified", kLoad, kLoad, nullptr}}}});
+  const auto r2 = runGcnprobe("compare " + before + " " + chipGone);
+  EXPECT_EQ(r2.exit, 1) << r2.out;
+  EXPECT_NE(r2.out.find("vega10 (only in"), std::string::npos) << r2.out;
+  // The other way round nothing verified is lost.
+  EXPECT_EQ(runGcnprobe("compare " + chipGone + " " + before).exit, 0);
+}
+
 }  // namespace report_cli_test
