@@ -10,6 +10,7 @@
 
 #include "app/commands.h"
 #include "harness/cases/suite.h"
+#include "reference/error.h"
 #include "reference/gen.h"
 
 namespace gcnprobe::app {
@@ -120,6 +121,19 @@ void addCompletionValuesCommand(CLI::App& app, Context& ctx) {
     std::printf("--radv-null%s\n", families.c_str());
     ctx.exitCode = 0;
   });
+}
+
+gcn::Error noCaseMatches(const std::vector<std::string>& filters,
+                         const std::vector<std::string>& excludes, const std::string& suite) {
+  std::string what, excluded;
+  for (const std::string& f : filters)
+    what += (what.empty() ? "'" : ", '") + f + "'";
+  for (const std::string& x : excludes)
+    excluded += (excluded.empty() ? " once --exclude '" : "', '") + x;
+  if (!excluded.empty()) excluded += "' takes its cases out";
+  return gcn::Error(gcn::Place{what.empty() && !excluded.empty() ? "--exclude" : "--filter", 0, 0},
+                    "no case matches " + (what.empty() ? std::string("the selection") : what) +
+                        (suite.empty() ? "" : " in suite '" + suite + "'") + excluded);
 }
 
 }  // namespace gcnprobe::app

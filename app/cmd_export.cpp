@@ -47,18 +47,7 @@ int runExport(const ExportOptions& o) {
   s.include = o.filters;
   s.exclude = o.excludes;
   const std::vector<run::Case> cases = run::selectCases(o.suite, profile.chip, s);
-  if (cases.empty()) {
-    std::string what;
-    for (const std::string& f : o.filters)
-      what += (what.empty() ? "'" : ", '") + f + "'";
-    std::string excluded;
-    for (const std::string& x : o.excludes)
-      excluded += (excluded.empty() ? " once --exclude '" : "', '") + x;
-    if (!excluded.empty()) excluded += "' takes its cases out";
-    throw gcn::Error(gcn::Place{what.empty() && !excluded.empty() ? "--exclude" : "--filter", 0, 0},
-                     "no case matches " + (what.empty() ? std::string("the selection") : what) +
-                         (o.suite.empty() ? "" : " in suite '" + o.suite + "'") + excluded);
-  }
+  if (cases.empty()) throw noCaseMatches(o.filters, o.excludes, o.suite);
   std::error_code ec;
   // Files an earlier export left stay; say so, so that a folder of mixed profiles is no surprise.
   if (fs::is_directory(o.output, ec) && !fs::is_empty(o.output, ec))

@@ -207,14 +207,7 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
     throw gcn::Error(gcn::Place{o.skips, 0, 0}, "the skips list takes out every selected case (" +
                                                     std::to_string(skippedHere.size()) +
                                                     "): nothing would run");
-  if (cases.empty() && !s.shard) {
-    std::string what;
-    for (const std::string& f : o.filters)
-      what += (what.empty() ? "'" : ", '") + f + "'";
-    throw gcn::Error(gcn::Place{"--filter", 0, 0},
-                     "no case matches " + (what.empty() ? std::string("the selection") : what) +
-                         (o.suite.empty() ? "" : " in suite '" + o.suite + "'"));
-  }
+  if (cases.empty() && !s.shard) throw noCaseMatches(o.filters, o.excludes, o.suite);
   return cases;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "reference/error.h"
+
 namespace gcnprobe::app {
 
 struct Context {
@@ -40,6 +42,10 @@ void addCompletionValuesCommand(CLI::App& app, Context& ctx);
 // For CLI11's "arguments were not expected" words: "'--fitler': did you mean '--filter'?" per
 // word close to an option of the subcommand parsed (or to a subcommand, before one).
 std::vector<std::string> didYouMean(const CLI::App& top, const std::vector<std::string>& extras);
+// The error of a selection that matches no case: the --filter globs (or --exclude, when it took
+// every case out) and the suite, for `run`, `list` and `export` alike.
+gcn::Error noCaseMatches(const std::vector<std::string>& filters,
+                         const std::vector<std::string>& excludes, const std::string& suite);
 
 // Flushes and closes standard output: `code` when everything written arrived, else 3 with a
 // message naming stdout. main() returns through it, so lost output is never a success.

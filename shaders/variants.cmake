@@ -166,3 +166,5 @@ gcnprobe_shader(NAME control_template SOURCE control_template.comp)
 gcnprobe_shader(NAME sweep_texel_f SOURCE sweep_texel.comp DEFINES TEX=samplerBuffer IS_FLOAT=1 IS_INT=0)
 gcnprobe_shader(NAME sweep_texel_i SOURCE sweep_texel.comp DEFINES TEX=isamplerBuffer IS_FLOAT=0 IS_INT=1)
 gcnprobe_shader(NAME sweep_texel_u SOURCE sweep_texel.comp DEFINES TEX=usamplerBuffer IS_FLOAT=0 IS_INT=0)
+# `gcnprobe export` of vertex cases: the fragment stage of the Amber graphics pipeline.
+gcnprobe_shader(NAME repro_fragment SOURCE repro_fragment.frag)

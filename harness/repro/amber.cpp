@@ -86,23 +86,48 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
   s += "\n";
   for (const std::string& f : r.deviceFeatures)
     s += "DEVICE_FEATURE " + f + "\n";
-  s += "\nSHADER compute gcnprobe_case SPIRV-ASM TARGET_ENV vulkan1.1\n" + r.spirvAsm;
-  if (!r.spirvAsm.empty() && r.spirvAsm.back() != '\n') s += "\n";
-  s += "END\n\n";
+  const auto shader = [&s](const char* stage, const char* name, const std::string& text) {
+    s += std::string("\nSHADER ") + stage + " " + name + " SPIRV-ASM TARGET_ENV vulkan1.1\n" + text;
+    if (!text.empty() && text.back() != '\n') s += "\n";
+    s += "END\n";
+  };
+  const auto bufferData = [&s](const std::string& name, const std::string& type,
+                               const std::vector<std::string>& values) {
+    s += "BUFFER " + name + " DATA_TYPE " + type + " DATA\n";
+    for (std::size_t i = 0; i < values.size(); ++i)
+      s += values[i] + ((i + 1) % kValuesPerLine == 0 || i + 1 == values.size() ? "\n" : " ");
+    s += "END\n\n";
+  };
+  const Reproduction::VertexInput* vi = r.vertexInput ? &*r.vertexInput : nullptr;
+  shader(vi ? "vertex" : "compute", "gcnprobe_case", r.spirvAsm);
+  if (vi) shader("fragment", "gcnprobe_fragment", r.fragmentAsm);
+  s += "\n";
 
   for (const ReproBuffer& b : r.buffers) {
-    s += "BUFFER " + b.name + " DATA_TYPE " + b.dataType + " DATA\n";
-    const std::size_t n = b.bytes.size() / b.componentBytes;
-    for (std::size_t i = 0; i < n; ++i) {
-      s += listedValue(b.bytes, i, b);
-      s += (i + 1) % kValuesPerLine == 0 || i + 1 == n ? "\n" : " ";
-    }
-    s += "END\n\n";
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < b.bytes.size() / b.componentBytes; ++i)
+      values.push_back(listedValue(b.bytes, i, b));
+    bufferData(b.name, b.dataType, values);
+  }
+  if (vi) {
+    // The vertex buffer's raw bytes; VERTEX_DATA reads them in the attribute's format.
+    std::vector<std::string> bytes, indices;
+    for (uint8_t byte : vi->vertices)
+      bytes.push_back(std::to_string(byte));
+    for (uint32_t i : vi->indices)
+      indices.push_back(std::to_string(i));
+    bufferData("vertices", "uint8", bytes);
+    bufferData("indices", "uint32", indices);
   }
 
-  s += "PIPELINE compute gcnprobe_pipeline\n  ATTACH gcnprobe_case";
+  s += std::string("PIPELINE ") + (vi ? "graphics" : "compute") +
+       " gcnprobe_pipeline\n  ATTACH gcnprobe_case";
   if (r.specOffset) s += " SPECIALIZE 0 AS uint32 " + std::to_string(*r.specOffset);
   s += "\n";
+  if (vi)
+    s += "  ATTACH gcnprobe_fragment\n  VERTEX_DATA vertices LOCATION 0 RATE vertex FORMAT " +
+         vi->format + " OFFSET " + std::to_string(vi->offset) + " STRIDE " +
+         std::to_string(vi->stride) + "\n  INDEX_DATA indices\n";
   for (const ReproBuffer& b : r.buffers) {
     s += "  BIND BUFFER " + b.name + " AS " + b.bindAs + " DESCRIPTOR_SET 0 BINDING " +
          std::to_string(b.binding);
@@ -111,7 +136,12 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
            std::to_string(b.range);
     s += "\n";
   }
-  s += "END\n\nRUN gcnprobe_pipeline 1 1 1\n\n";
+  s += "END\n\n";
+  if (vi)
+    s += "RUN gcnprobe_pipeline DRAW_ARRAY AS POINT_LIST INDEXED START_IDX 0 COUNT " +
+         std::to_string(vi->indices.size()) + "\n\n";
+  else
+    s += "RUN gcnprobe_pipeline 1 1 1\n\n";
 
   // The checks: runs of whole checked elements (IDX is a byte offset, a multiple of the
   // element's size), about kValuesPerLine values per EXPECT.
@@ -145,11 +175,20 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
                                                                    const std::string& generator) {
   std::vector<std::pair<std::string, std::string>> files;
   files.emplace_back("case.amber", amberScript(r, generator));
-  files.emplace_back("shader.comp", r.glsl);
+  files.emplace_back(r.vertexInput ? "shader.vert" : "shader.comp", r.glsl);
   files.emplace_back("shader.spv", std::string(reinterpret_cast<const char*>(r.spirv.data()),
                                                r.spirv.size() * sizeof(uint32_t)));
   files.emplace_back("shader.spvasm", r.spirvAsm);
   nlohmann::json expected = nlohmann::json::object();
+  if (r.vertexInput) {
+    files.emplace_back("fragment.spvasm", r.fragmentAsm);
+    files.emplace_back("vertices.bin",
+                       std::string(reinterpret_cast<const char*>(r.vertexInput->vertices.data()),
+                                   r.vertexInput->vertices.size()));
+    files.emplace_back("indices.bin",
+                       std::string(reinterpret_cast<const char*>(r.vertexInput->indices.data()),
+                                   r.vertexInput->indices.size() * sizeof(uint32_t)));
+  }
   for (const ReproBuffer& b : r.buffers) {
     files.emplace_back(b.name + ".bin",
                        std::string(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
@@ -185,29 +224,54 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
   for (const std::string& q : r.requirements)
     readme += "- **Requires** " + q + ".\n";
   readme += "\n## Run it\n\n```sh\namber case.amber     # https://github.com/google/amber\n```\n\n";
-  readme +=
-      "`shader.comp` is the GLSL (its definitions inlined); `glslangValidator -V --target-env "
-      "vulkan1.1 shader.comp -o shader.spv` gives `shader.spv` again, and `shader.spvasm` is its "
-      "SPIR-V assembly, the shader of `case.amber`.\n\n";
-  readme += "## The dispatch\n\nOne workgroup of 64 invocations (`vkCmdDispatch(1, 1, 1)`)";
-  if (r.specOffset)
+  const Reproduction::VertexInput* vi = r.vertexInput ? &*r.vertexInput : nullptr;
+  const std::string glsl = vi ? "shader.vert" : "shader.comp";
+  readme += "`" + glsl +
+            "` is the GLSL (its definitions inlined); `glslangValidator -V --target-env "
+            "vulkan1.1 " +
+            glsl +
+            " -o shader.spv` gives `shader.spv` again, and `shader.spvasm` is its SPIR-V "
+            "assembly, the shader of `case.amber`.\n\n";
+  if (vi) {
     readme +=
-        ", specialization constant 0 (the instruction's OFFSET) = " + std::to_string(*r.specOffset);
+        "## The draw\n\nA graphics pipeline: the vertex stage `shader.spvasm`, a fragment "
+        "stage that writes nothing (`fragment.spvasm`), vertex input location 0 from "
+        "`vertices.bin` (bound whole) in " +
+        vi->format + " at offset " + std::to_string(vi->offset) + " with stride " +
+        std::to_string(vi->stride) + ", and an indexed point list of the " +
+        std::to_string(vi->indices.size()) +
+        " active lanes' vertex indices (`indices.bin`, uint32). Descriptor set 0:\n\n";
+  } else {
+    readme += "## The dispatch\n\nOne workgroup of 64 invocations (`vkCmdDispatch(1, 1, 1)`)";
+    if (r.specOffset)
+      readme += ", specialization constant 0 (the instruction's OFFSET) = " +
+                std::to_string(*r.specOffset);
+    readme += ". Descriptor set 0:\n\n";
+  }
   readme +=
-      ". Descriptor set 0:\n\n| binding | type | file | bytes | descriptor offset | descriptor "
-      "range |\n|---|---|---|---|---|---|\n";
+      "| binding | type | file | bytes | descriptor offset | descriptor range |\n"
+      "|---|---|---|---|---|---|\n";
   for (const ReproBuffer& b : r.buffers)
     readme += "| " + std::to_string(b.binding) + " | " + b.bindAs +
               (b.bindAs == "storage" ? "" : " (" + b.dataType + ")") + " | `" + b.name +
               ".bin` | " + std::to_string(b.bytes.size()) + " | " + std::to_string(b.offset) +
               " | " + (b.range != 0 ? std::to_string(b.range) : std::string("whole")) + " |\n";
+  if (vi)
+    readme +=
+        "\n`lane_in.bin`: per lane its vertex index (`idx[64]`) and whether it is enabled "
+        "(`enabled[64]`). `lane_out.bin` starts as 0xdeadbeef words; the vertex of an "
+        "index writes the attribute's four components at words 4*lane... of every enabled "
+        "lane with that index. ";
+  else
+    readme +=
+        "\n`data.bin` holds the case's memory (for an SSBO between guard bands of 0xa5 "
+        "bytes, which the shader must never write). `lane_in.bin`: per lane its byte "
+        "offset or index (`addr[64]`), whether it is enabled (`enabled[64]`) and its store "
+        "data (`data[256]`, four words per lane). `lane_out.bin` starts as 0xdeadbeef words; "
+        "a lane writes what it loaded at words 4*lane... ";
   readme +=
-      "\n`data.bin` holds the case's memory (for an SSBO between guard bands of 0xa5 bytes, which "
-      "the shader must never write). `lane_in.bin`: per lane its byte offset (`addr[64]`), whether "
-      "it is enabled (`enabled[64]`) and its store data (`data[256]`, four words per lane). "
-      "`lane_out.bin` starts as 0xdeadbeef words; a lane writes what it loaded at words "
-      "4*lane... `expected.json` lists, per buffer, the bytes the reference expects after the "
-      "dispatch (runs of checked bytes in hex).\n";
+      "`expected.json` lists, per buffer, the bytes the reference expects after the run "
+      "(runs of checked bytes in hex).\n";
   if (!r.unchecked.empty()) {
     readme +=
         "\n## Not checked\n\nWhat gcnprobe checks and this reproduction cannot (several "

@@ -3,6 +3,7 @@
 #include <spirv-tools/libspirv.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 
@@ -12,6 +13,7 @@
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
 #include "harness/routes/texel.h"
+#include "harness/routes/vertex.h"
 #include "harness/vulkan/buffer.h"
 #include "reference/error.h"
 #include "reference/format.h"
@@ -46,11 +48,9 @@ std::string variantOf(const run::Case& c, std::string& why) {
     return "";
   }
   if (d.inst.op->kind == gcn::OpKind::Atomic) {
-    if (d.binding != routes::Binding::StorageBuffer) {
-      why = "texel-buffer atomics are not exported yet (imageAtomic on a storage texel view)";
-      return "";
-    }
-    return routes::atomicVariant(d);
+    const std::string v = routes::atomicVariant(d);
+    if (v.empty()) why = "no atomic-route shader variant for this case";
+    return v;
   }
   if (d.binding == routes::Binding::StorageBuffer) {
     const std::string v = routes::storageVariant(d);
@@ -64,10 +64,31 @@ std::string variantOf(const run::Case& c, std::string& why) {
     if (routes::hasShaderVariant(formatted)) return formatted;
     return routes::texelVariant(d, true);
   }
-  why =
-      "vertex fetch is not exported yet (a graphics pipeline whose vertex input has the case's "
-      "format, offset and stride)";
+  if (d.binding == routes::Binding::VertexAttribute) {
+    const std::string v = routes::vertexVariant(d);
+    if (v.empty()) why = "no vertex-route shader variant for this case";
+    return v;
+  }
+  why = "no route of gcnprobe's that Amber can express runs this binding";
   return "";
+}
+
+// Amber's name of a format (the VkFormat name without its prefix), or why Amber cannot name it:
+// only Vulkan 1.0 core names are known to its parser, and E5B9G9R9_UFLOAT_PACK32 crashes it
+// (measured, Amber fc02f9ba).
+std::string amberFormatName(const BufferFormat& f, std::string& why) {
+  std::string name(f.name);
+  if (name.rfind("VK_FORMAT_", 0) == 0) name = name.substr(10);
+  if (static_cast<int64_t>(f.vk) >= 1000000000) {
+    why = std::string(f.name) +
+          " is not a Vulkan 1.0 core format: Amber's parser knows no extension format names";
+    return "";
+  }
+  if (name == "E5B9G9R9_UFLOAT_PACK32") {
+    why = name + ": Amber's format parser crashes on it";
+    return "";
+  }
+  return name;
 }
 
 // How a texel view's elements are listed in the script: the buffer is declared with the view's
@@ -79,13 +100,9 @@ std::string variantOf(const run::Case& c, std::string& why) {
 // view then reads other bytes), E5B9G9R9_UFLOAT_PACK32 crashes its parser, and only Vulkan 1.0
 // core format names are known to it.
 std::string texelLayout(const BufferFormat& f, ReproBuffer& b) {
-  std::string name(f.name);
-  if (name.rfind("VK_FORMAT_", 0) == 0) name = name.substr(10);
-  if (static_cast<int64_t>(f.vk) >= 1000000000)
-    return std::string(f.name) +
-           " is not a Vulkan 1.0 core format: Amber's parser knows no "
-           "extension format names";
-  if (name == "E5B9G9R9_UFLOAT_PACK32") return name + ": Amber's format parser crashes on it";
+  std::string why;
+  const std::string name = amberFormatName(f, why);
+  if (name.empty()) return why;
   if (name.rfind("R64", 0) == 0)
     return std::string(f.name) +
            ": a 64-bit texel view's shader needs Int64ImageEXT, whose feature "
@@ -195,69 +212,43 @@ std::string spirvValidationProblem(std::span<const uint32_t> spirv) {
   return message.empty() ? "invalid SPIR-V" : message;
 }
 
-Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
-  if (!c.broken.empty()) throw gcn::Error(c.name + ": " + c.broken);
-  Reproduction r;
-  r.name = c.name;
-  r.profile = profile.name;
-  const routes::DeviceCase& d = c.device;
-  r.route = d.ownProgram                                                     ? "program"
-            : d.binaryPatch                                                  ? "binary"
-            : d.rawVsharp                                                    ? "raw"
-            : d.inst.op != nullptr && d.inst.op->kind == gcn::OpKind::Atomic ? "atomic"
-            : d.binding == routes::Binding::StorageBuffer                    ? "storage"
-            : d.binding == routes::Binding::VertexAttribute                  ? "vertex"
-                                                                             : "texel";
-  r.instruction = run::caseInstructionText(profile.chip.gen, c);
-  r.variant = variantOf(c, r.notExpressed);
-  if (r.variant.empty()) return r;
-  const gcn::OpcodeInfo& op = *d.inst.op;
-  const routes::RawBufferFields v = routes::rawBufferFields(d);
-  r.vsharp = gcn::formatVSharp(
-      profile.chip.gen,
-      gcn::decodeVSharp(profile.chip.gen, gcn::vsharpWords(d.state, d.inst.srsrc)));
+namespace {
 
-  // The shader, as gcnprobe compiles it.
-  r.glsl = shaders::glslOf(r.variant);
-  const std::span<const uint32_t> spv = shaders::get(r.variant);
-  r.spirv.assign(spv.begin(), spv.end());
-  r.spirvAsm = spirvAssembly(r.spirv);
+// What the device must offer for the case's shader, as gcnprobe's device has it
+// (harness/vulkan/context.cpp): Amber's DEVICE_FEATURE names.
+std::vector<std::string> deviceFeaturesOf(const routes::DeviceCase& d, const std::string& variant) {
+  const gcn::OpcodeInfo& op = *d.inst.op;
+  std::vector<std::string> f{"robustBufferAccess"};
   const bool texel =
       d.binding == routes::Binding::UniformTexel || d.binding == routes::Binding::StorageTexel;
-  // The storage and atomic shaders take OFFSET as specialization constant 0; the texel ones
-  // have none (their accesses are IDXEN with OFFSET 0).
-  if (!texel) r.specOffset = d.inst.offset;
-
-  // What the device must offer, as gcnprobe's device has it (harness/vulkan/context.cpp).
-  r.deviceFeatures.push_back("robustBufferAccess");
   const bool typed = d.binding == routes::Binding::StorageBuffer && op.kind != gcn::OpKind::Atomic;
   if (typed && op.memBytes == 1) {
-    r.deviceFeatures.push_back("Storage8BitFeatures.storageBuffer8BitAccess");
-    r.deviceFeatures.push_back("Float16Int8Features.shaderInt8");
+    f.push_back("Storage8BitFeatures.storageBuffer8BitAccess");
+    f.push_back("Float16Int8Features.shaderInt8");
   }
   if (typed && op.memBytes == 2) {
-    r.deviceFeatures.push_back("Storage16BitFeatures.storageBuffer16BitAccess");
-    r.deviceFeatures.push_back("shaderInt16");
+    f.push_back("Storage16BitFeatures.storageBuffer16BitAccess");
+    f.push_back("shaderInt16");
   }
   if (texel && op.kind == gcn::OpKind::StoreFormat)
-    r.deviceFeatures.push_back("shaderStorageImageWriteWithoutFormat");
+    f.push_back("shaderStorageImageWriteWithoutFormat");
   if (texel && op.kind == gcn::OpKind::LoadFormat && d.binding == routes::Binding::StorageTexel &&
-      r.variant.find("formatted") == std::string::npos)
-    r.deviceFeatures.push_back("shaderStorageImageReadWithoutFormat");
-  if (op.wide) {
-    r.notExpressed =
-        "64-bit atomics need shaderBufferInt64Atomics (VkPhysicalDeviceShaderAtomicInt64Features), "
-        "which Amber cannot require";
-    return r;
-  }
+      variant.find("formatted") == std::string::npos)
+    f.push_back("shaderStorageImageReadWithoutFormat");
+  if (d.binding == routes::Binding::VertexAttribute) f.push_back("vertexPipelineStoresAndAtomics");
+  return f;
+}
 
-  // The expected outcome, as `gcnprobe run` builds it under the profile.
-  const run::Expected e = run::buildExpected(c, profile, run::DeviceRules{});
-  const run::Tolerance& tol = run::tolerance(profile.portable ? c.tolerance : c.gcnTolerance);
-
-  // data: front guard, the memory image, back guard, the descriptor's range NUM_RECORDS (as
-  // runLaneShader binds an SSBO). A texel view in Amber is its whole buffer: the memory image
-  // alone, in the view's format, so the view has the element count gcnprobe's has.
+// The data buffer of a lane-shader case (binding 0): for an SSBO the memory image between guard
+// bands, the descriptor's range NUM_RECORDS (as runLaneShader binds it); for a texel view the
+// image alone in the view's format (Amber's view is its whole buffer), so the view has the
+// element count gcnprobe's has. The expected bytes where one image is acceptable and exact.
+// false with r.notExpressed set when Amber cannot list the view's format.
+bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
+                   const run::Tolerance& tol) {
+  const gcn::OpcodeInfo& op = *d.inst.op;
+  const bool texel =
+      d.binding == routes::Binding::UniformTexel || d.binding == routes::Binding::StorageTexel;
   ReproBuffer data;
   data.name = "data";
   data.binding = 0;
@@ -266,29 +257,30 @@ Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
     const BufferFormat* f = findBufferFormat(d.format);
     if (f == nullptr) {
       r.notExpressed = "the view's format is not in the format table";
-      return r;
+      return false;
     }
     if (std::string why = texelLayout(*f, data); !why.empty()) {
       r.notExpressed = why;
-      return r;
+      return false;
     }
     const bool uniform = d.binding == routes::Binding::UniformTexel;
     data.bindAs = uniform ? "uniform_texel_buffer" : "storage_texel_buffer";
-    r.requirements.push_back(
-        std::string(f->name) +
-        (uniform ? " with VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT"
-                 : " with VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT") +
-        " in bufferFeatures (Amber does not check format features; gcnprobe reports the case "
-        "unsupported without it)");
+    r.requirements.push_back(std::string(f->name) +
+                             (uniform ? " with VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT"
+                              : op.kind == gcn::OpKind::Atomic
+                                  ? " with VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT"
+                                  : " with VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT") +
+                             " in bufferFeatures (Amber does not check format features; gcnprobe "
+                             "reports the case unsupported without it)");
     r.unchecked.push_back(
-        "guard bands: an Amber texel view covers its whole buffer, so the data "
-        "has none (a write outside the view is not seen)");
+        "guard bands: an Amber texel view covers its whole buffer, so the data has none (a "
+        "write outside the view is not seen)");
   }
   data.bytes.assign(guard, vk::GuardedRegions::kGuardPattern);
   data.bytes.insert(data.bytes.end(), d.memory.bytes.begin(), d.memory.bytes.end());
   data.bytes.insert(data.bytes.end(), guard, vk::GuardedRegions::kGuardPattern);
   data.offset = guard;
-  data.range = texel ? 0 : v.numRecords;
+  data.range = texel ? 0 : routes::rawBufferFields(d).numRecords;
   data.expected.assign(data.bytes.size(), std::nullopt);
   for (uint64_t k = 0; k < guard; ++k) {
     data.expected[k] = vk::GuardedRegions::kGuardPattern;
@@ -306,28 +298,25 @@ Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
     for (std::size_t k = 0; k < image.size(); ++k)
       data.expected[guard + k] = image[k];
   } else {
-    r.unchecked.push_back("the buffer's bytes: " + std::to_string(e.memory.images.size() + 1) +
-                          " whole-buffer outcomes, " + std::to_string(e.memory.ranges.size()) +
-                          " ranges and " + std::to_string(e.memory.anyFields.size()) +
-                          " open fields are acceptable" +
-                          (texel ? "" : " (only the guard bands are checked)"));
+    const auto count = [](std::size_t n, const char* what) {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    r.unchecked.push_back(
+        "the buffer's bytes: " + count(e.memory.images.size() + 1, "whole-buffer outcome") + ", " +
+        count(e.memory.ranges.size(), "range") + " and " +
+        count(e.memory.anyFields.size(), "open field") + " are acceptable" +
+        (texel ? "" : " (only the guard bands are checked)"));
   }
+  r.buffers.push_back(std::move(data));
+  return true;
+}
 
-  // lane_in and lane_out, as fillLaneShaderIo writes them.
-  ReproBuffer in, out;
-  in.name = "lane_in";
-  in.binding = 1;
-  in.bytes.resize(routes::detail::kLaneInBytes);
-  out.name = "lane_out";
-  out.binding = 2;
-  out.bytes.resize(routes::detail::kLaneOutBytes);
-  for (ReproBuffer* b : {&in, &out}) {
-    b->dataType = "uint32";
-    b->componentBytes = b->elementBytes = 4;
-  }
-  routes::detail::fillLaneShaderIo(d, in.bytes, out.bytes);
+// Out's expected words: lane l's register k goes to word 4*l + slot[k]. The notes and the
+// unchecked list per active lane.
+void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
+                 const run::Tolerance& tol, unsigned words, const std::array<unsigned, 4>& slot,
+                 ReproBuffer& out) {
   out.expected.assign(out.bytes.size(), std::nullopt);
-  const unsigned words = routes::detail::laneShaderWords(d);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     if (((d.state.exec >> l) & 1u) == 0) continue;
     ++r.activeLanes;
@@ -341,15 +330,143 @@ Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
       if (words > 0) ++r.checkedLanes;
       for (unsigned k = 0; k < le.words.size(); ++k) {
         for (unsigned b = 0; b < 4; ++b)
-          out.expected[(l * 4 + k) * 4 + b] = static_cast<uint8_t>(le.words[k] >> (8 * b));
+          out.expected[(l * 4 + slot[k]) * 4 + b] = static_cast<uint8_t>(le.words[k] >> (8 * b));
         note += (k == 0 ? ", returns " : " ") + hex32(le.words[k]);
       }
     }
     r.laneNotes.push_back(note);
   }
-  r.buffers.push_back(std::move(data));
+}
+
+ReproBuffer wordBuffer(const std::string& name, unsigned binding, std::size_t bytes) {
+  ReproBuffer b;
+  b.name = name;
+  b.binding = binding;
+  b.bytes.resize(bytes);
+  b.dataType = "uint32";
+  b.componentBytes = b.elementBytes = 4;
+  return b;
+}
+
+// A lane-shader case (storage, atomic, texel): data, lane_in and lane_out as runLaneShader
+// binds them, one dispatch.
+void addLaneShaderBuffers(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
+                          const run::Tolerance& tol) {
+  if (!addDataBuffer(r, d, e, tol)) return;
+  ReproBuffer in = wordBuffer("lane_in", 1, routes::detail::kLaneInBytes);
+  ReproBuffer out = wordBuffer("lane_out", 2, routes::detail::kLaneOutBytes);
+  routes::detail::fillLaneShaderIo(d, in.bytes, out.bytes);
+  expectLanes(r, d, e, tol, routes::detail::laneShaderWords(d), {0, 1, 2, 3}, out);
   r.buffers.push_back(std::move(in));
   r.buffers.push_back(std::move(out));
+}
+
+// A vertex case, as the vertex route draws it: the memory image as the vertex buffer (bound
+// whole), the attribute in the case's format at the instruction's OFFSET and the V#'s STRIDE,
+// an indexed point list of the active lanes' indices, lane_in {idx[64], enabled[64]} at
+// binding 0, lane_out at binding 1, where the shader writes the attribute's four components: the
+// register k of the instruction is the component j whose DST_SEL (the format's swizzle) is k.
+void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
+                    const run::Tolerance& tol) {
+  const BufferFormat* f = findBufferFormat(d.format);
+  if (f == nullptr) {
+    r.notExpressed = "the attribute's format is not in the format table";
+    return;
+  }
+  Reproduction::VertexInput v;
+  v.format = amberFormatName(*f, r.notExpressed);
+  if (v.format.empty()) return;
+  v.vertices = d.memory.bytes;
+  v.offset = d.inst.offset;
+  v.stride = routes::rawBufferFields(d).stride;
+  ReproBuffer in = wordBuffer("lane_in", 0, (64 + 64) * 4);
+  ReproBuffer out = wordBuffer("lane_out", 1, 256 * 4);
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const bool active = ((d.state.exec >> l) & 1u) != 0;
+    const uint32_t index = d.state.vgpr(d.inst.vaddr)[l];
+    const uint32_t enabled = active ? 1 : 0;
+    std::memcpy(in.bytes.data() + 4 * l, &index, 4);
+    std::memcpy(in.bytes.data() + 4 * (64 + l), &enabled, 4);
+    if (active) v.indices.push_back(index);
+  }
+  for (std::size_t k = 0; k < out.bytes.size(); k += 4) {
+    const uint32_t marker = 0xdeadbeefu;
+    std::memcpy(out.bytes.data() + k, &marker, 4);
+  }
+  if (v.indices.empty()) {
+    r.notExpressed = "no active lane: nothing is drawn";
+    return;
+  }
+  std::array<unsigned, 4> slot{4, 4, 4, 4};
+  for (unsigned j = 0; j < 4; ++j)
+    for (unsigned k = 0; k < 4; ++k)
+      if (f->dstSel[j] == static_cast<gcn::DstSel>(static_cast<uint8_t>(gcn::DstSel::X) + k))
+        slot[k] = j;
+  const unsigned words = d.inst.op->components;
+  for (unsigned k = 0; k < words; ++k)
+    if (slot[k] == 4) {
+      r.notExpressed = std::string(f->name) + ": register " + std::to_string(k) +
+                       " is no component of the attribute";
+      return;
+    }
+  r.requirements.push_back(
+      std::string(f->name) +
+      " with VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT in bufferFeatures (Amber does "
+      "not check format features; gcnprobe reports the case unsupported "
+      "without it)");
+  expectLanes(r, d, e, tol, words, slot, out);
+  r.vertexInput = std::move(v);
+  const std::span<const uint32_t> frag = shaders::get("repro_fragment");
+  r.fragmentAsm = spirvAssembly(frag);
+  r.buffers.push_back(std::move(in));
+  r.buffers.push_back(std::move(out));
+}
+
+}  // namespace
+
+Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
+  if (!c.broken.empty()) throw gcn::Error(c.name + ": " + c.broken);
+  Reproduction r;
+  r.name = c.name;
+  r.profile = profile.name;
+  const routes::DeviceCase& d = c.device;
+  r.route = d.ownProgram                                                     ? "program"
+            : d.binaryPatch                                                  ? "binary"
+            : d.rawVsharp                                                    ? "raw"
+            : d.inst.op != nullptr && d.inst.op->kind == gcn::OpKind::Atomic ? "atomic"
+            : d.binding == routes::Binding::StorageBuffer                    ? "storage"
+            : d.binding == routes::Binding::VertexAttribute                  ? "vertex"
+                                                                             : "texel";
+  r.instruction = run::caseInstructionText(profile.chip.gen, c);
+  r.variant = variantOf(c, r.notExpressed);
+  if (r.variant.empty()) return r;
+  r.vsharp = gcn::formatVSharp(
+      profile.chip.gen,
+      gcn::decodeVSharp(profile.chip.gen, gcn::vsharpWords(d.state, d.inst.srsrc)));
+  if (d.inst.op->wide) {
+    r.notExpressed =
+        "64-bit atomics need shaderBufferInt64Atomics (VkPhysicalDeviceShaderAtomicInt64Features), "
+        "which Amber cannot require";
+    return r;
+  }
+
+  // The shader, as gcnprobe compiles it; the SSBO shaders (storage, atomic) take OFFSET as
+  // specialization constant 0 (texel accesses are IDXEN with OFFSET 0, a vertex attribute's
+  // offset is the vertex input's).
+  r.glsl = shaders::glslOf(r.variant);
+  const std::span<const uint32_t> spv = shaders::get(r.variant);
+  r.spirv.assign(spv.begin(), spv.end());
+  r.spirvAsm = spirvAssembly(r.spirv);
+  if (d.binding == routes::Binding::StorageBuffer) r.specOffset = d.inst.offset;
+  r.deviceFeatures = deviceFeaturesOf(d, r.variant);
+
+  // The expected outcome, as `gcnprobe run` builds it under the profile.
+  const run::Expected e = run::buildExpected(c, profile, run::DeviceRules{});
+  const run::Tolerance& tol = run::tolerance(profile.portable ? c.tolerance : c.gcnTolerance);
+  if (r.route == "vertex")
+    addVertexInput(r, d, e, tol);
+  else
+    addLaneShaderBuffers(r, d, e, tol);
   return r;
 }
 

@@ -54,9 +54,20 @@ struct Reproduction {
   std::string variant;      // the shader variant (shaders/variants.cmake)
   std::string glsl;         // the shader's GLSL, definitions inlined
   std::vector<uint32_t> spirv;
-  std::string spirvAsm;                     // SPIR-V assembly (SPIRV-Tools)
-  std::optional<uint32_t> specOffset;       // specialization constant 0 (OFFSET), if any
-  std::vector<ReproBuffer> buffers;         // in binding order
+  std::string spirvAsm;                // SPIR-V assembly (SPIRV-Tools)
+  std::optional<uint32_t> specOffset;  // specialization constant 0 (OFFSET), if any
+  std::vector<ReproBuffer> buffers;    // in binding order
+  // A vertex case: a graphics pipeline whose vertex input is `vertices` (raw bytes) in the
+  // case's format at the attribute offset and stride, an indexed point list of `indices` (the
+  // active lanes' vertex indices), and a fragment stage that writes nothing.
+  struct VertexInput {
+    std::vector<uint8_t> vertices;
+    std::string format;  // Amber's name: "R8G8B8A8_UNORM"
+    uint32_t offset = 0, stride = 0;
+    std::vector<uint32_t> indices;
+  };
+  std::optional<VertexInput> vertexInput;
+  std::string fragmentAsm;                  // the fragment stage, with vertexInput
   std::vector<std::string> deviceFeatures;  // Amber DEVICE_FEATURE names
   // What the device must support that Amber cannot require (format features): without it the
   // script's run is not valid Vulkan, where gcnprobe reports the case unsupported.
