@@ -14,6 +14,7 @@
 #include "reference/encoding.h"
 #include "reference/error.h"
 #include "reference/opcodes.h"
+#include "reference/text.h"
 
 namespace gcnprobe::app {
 namespace {
@@ -30,12 +31,6 @@ struct DisasmOptions {
   std::vector<std::string> words;
   bool json = false;
 };
-
-std::string hexWord(uint32_t w) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", w);
-  return buf;
-}
 
 uint32_t parseWord(const std::string& text) {
   std::string_view s = text;
@@ -138,10 +133,11 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
     const auto words = gcn::encode(gen, inst);
     const std::string canonical = gcn::printInstruction(gen, inst);
     if (asmOpts->json) {
-      nlohmann::json j{{"words", {hexWord(words[0]), hexWord(words[1])}}, {"text", canonical}};
+      nlohmann::json j{{"words", {gcn::hexWord(words[0]), gcn::hexWord(words[1])}},
+                       {"text", canonical}};
       std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
-      std::printf("%s %s\n", hexWord(words[0]).c_str(), hexWord(words[1]).c_str());
+      std::printf("%s %s\n", gcn::hexWord(words[0]).c_str(), gcn::hexWord(words[1]).c_str());
     }
   });
 
@@ -165,7 +161,7 @@ void addAsmCommand(CLI::App& app, Context& ctx) {
     const uint32_t w1 = parseWord(disOpts->words[1]);
     const std::string text = gcn::printInstruction(gen, gcn::decode(gen, w0, w1));
     if (disOpts->json) {
-      nlohmann::json j{{"words", {hexWord(w0), hexWord(w1)}}, {"text", text}};
+      nlohmann::json j{{"words", {gcn::hexWord(w0), gcn::hexWord(w1)}}, {"text", text}};
       std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
       std::printf("%s\n", text.c_str());

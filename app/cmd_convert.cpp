@@ -13,6 +13,7 @@
 #include "reference/convert.h"
 #include "reference/error.h"
 #include "reference/float_bits.h"
+#include "reference/text.h"
 
 namespace gcnprobe::app {
 namespace {
@@ -105,12 +106,6 @@ uint32_t parseRegister(std::string_view text, gcn::RegType type, bool d16) {
   return static_cast<uint32_t>(v) & (d16 ? 0xffffu : 0xffffffffu);
 }
 
-std::string hex(uint32_t v, unsigned digits) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%0*x", static_cast<int>(digits), v);
-  return buf;
-}
-
 // Register bits -> JSON value: a number when finite, else the text ("inf", "nan(0x...)").
 nlohmann::json jsonValue(gcn::RegType type, uint32_t reg32, const std::string& text) {
   if (type != gcn::RegType::Float) return nlohmann::json::parse(text);
@@ -144,7 +139,7 @@ void runLoad(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     if (o.d16) {
       const auto h = gcn::loadComponentD16(gen, d, n, c, code, pol);
       if (h) {
-        regText = hex(*h, 4);
+        regText = gcn::hexNumber(*h, 4);
         reg32 = type == gcn::RegType::Float ? gcn::fbits::halfToFloat(*h)
                 : type == gcn::RegType::Sint
                     ? static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(*h)))
@@ -152,7 +147,7 @@ void runLoad(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
       }
     } else {
       reg32 = gcn::loadComponent(gen, d, n, c, code, pol);
-      if (reg32) regText = hex(*reg32, 8);
+      if (reg32) regText = gcn::hexNumber(*reg32, 8);
     }
     const char name[2] = {kComponentNames[c], 0};
     if (!reg32) {
@@ -220,8 +215,8 @@ void runStore(const ConvertOptions& o, gcn::Gen gen, gcn::Dfmt d, gcn::Nfmt n,
     uint32_t v = 0;
     for (unsigned b = 0; b < 4; ++b)
       v |= static_cast<uint32_t>(bytes[w * 4 + b]) << (8 * b);
-    mem.push_back(hex(v, digits));
-    line += (w ? " " : "") + hex(v, digits);
+    mem.push_back(gcn::hexNumber(v, digits));
+    line += (w ? " " : "") + gcn::hexNumber(v, digits);
   }
   if (o.json)
     std::printf("%s\n", nlohmann::json{{"memory", mem}}

@@ -16,16 +16,11 @@
 #include "reference/format.h"
 #include "reference/gen.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 #include "shaders/embedded.h"
 
 namespace gcnprobe::app {
 namespace {
-
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%04x", v);
-  return buf;
-}
 
 std::string chipText(const vk::DeviceInfo& d) {
   if (!d.chip) {
@@ -72,8 +67,9 @@ void runDevices(bool json) {
   }
   for (const auto& d : devices) {
     std::printf("%c %u: %s\n", d.index == pick.index ? '*' : ' ', d.index, d.name.c_str());
-    std::printf("     vendor %s  device %s  type %s  driver %s %s\n", hex(d.vendorId).c_str(),
-                hex(d.deviceId).c_str(), vk::deviceTypeName(d.type).c_str(),
+    std::printf("     vendor %s  device %s  type %s  driver %s %s\n",
+                gcn::hexNumber(d.vendorId, 4).c_str(), gcn::hexNumber(d.deviceId, 4).c_str(),
+                vk::deviceTypeName(d.type).c_str(),
                 d.driverName.empty() ? "-" : d.driverName.c_str(), d.driverInfo.c_str());
     std::printf("     GCN %s  executable-properties %s  robustness2 %s\n", chipText(d).c_str(),
                 d.hasExecutableProperties ? "yes" : "no", d.hasRobustness2 ? "yes" : "no");
@@ -172,9 +168,8 @@ int runSelfCheck(const std::string& selector, bool json) {
   unsigned differ = 0;
   nlohmann::json out = nlohmann::json::array();
   const auto words = [](const std::array<uint32_t, 4>& w) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "0x%08x 0x%08x 0x%08x 0x%08x", w[0], w[1], w[2], w[3]);
-    return std::string(buf);
+    return gcn::hexWord(w[0]) + " " + gcn::hexWord(w[1]) + " " + gcn::hexWord(w[2]) + " " +
+           gcn::hexWord(w[3]);
   };
   for (const VSharpCheck& c : checks) {
     differ += c.differences.empty() ? 0 : 1;

@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "reference/error.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcnprobe::app {
 namespace {
@@ -21,12 +22,6 @@ struct VsharpOptions {
   bool json = false;
 };
 
-std::string hex32(uint32_t w) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", w);
-  return buf;
-}
-
 std::string bitsText(const gcn::VSharpField& f) {
   const unsigned lo = f.bit, hi = f.bit + f.width - 1;
   const std::string word = "w" + std::to_string(lo / 32) + "[" +
@@ -37,11 +32,7 @@ std::string bitsText(const gcn::VSharpField& f) {
 }
 
 std::string valueText(gcn::Gen gen, const gcn::VSharpField& f, uint64_t x) {
-  char buf[32];
-  if (f.kind == gcn::VSharpFieldKind::Address) {
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(x));
-    return buf;
-  }
+  if (f.kind == gcn::VSharpFieldKind::Address) return gcn::hexNumber(x);
   std::string out = std::to_string(x);
   switch (f.kind) {
     case gcn::VSharpFieldKind::DstSel:
@@ -110,8 +101,8 @@ void runDecode(gcn::Gen gen, const VsharpOptions& o) {
   for (std::size_t i = 0; i < 4; ++i)
     if (mask[i] != 0)
       std::printf("%-15s %-15s %-22s %s\n", ("reserved_w" + std::to_string(i)).c_str(), "-",
-                  ("w" + std::to_string(i) + " mask " + hex32(mask[i])).c_str(),
-                  hex32(v.reserved[i]).c_str());
+                  ("w" + std::to_string(i) + " mask " + gcn::hexWord(mask[i])).c_str(),
+                  gcn::hexWord(v.reserved[i]).c_str());
 }
 
 void runEncode(gcn::Gen gen, const VsharpOptions& o) {
@@ -121,12 +112,12 @@ void runEncode(gcn::Gen gen, const VsharpOptions& o) {
     nlohmann::ordered_json j;
     j["gen"] = std::string(gcn::genName(gen));
     j["text"] = gcn::formatVSharp(gen, v);
-    j["words"] = {hex32(w[0]), hex32(w[1]), hex32(w[2]), hex32(w[3])};
+    j["words"] = {gcn::hexWord(w[0]), gcn::hexWord(w[1]), gcn::hexWord(w[2]), gcn::hexWord(w[3])};
     std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
   }
-  std::printf("%s %s %s %s\n", hex32(w[0]).c_str(), hex32(w[1]).c_str(), hex32(w[2]).c_str(),
-              hex32(w[3]).c_str());
+  std::printf("%s %s %s %s\n", gcn::hexWord(w[0]).c_str(), gcn::hexWord(w[1]).c_str(),
+              gcn::hexWord(w[2]).c_str(), gcn::hexWord(w[3]).c_str());
 }
 
 }  // namespace

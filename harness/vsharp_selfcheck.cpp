@@ -10,6 +10,7 @@
 #include "harness/vulkan/buffer.h"
 #include "reference/error.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcnprobe {
 namespace {
@@ -22,12 +23,6 @@ uint64_t bitsOf(const std::array<uint32_t, 4>& w, unsigned bit, unsigned width) 
     v |= static_cast<uint64_t>((w[b / 32] >> (b % 32)) & 1u) << i;
   }
   return v;
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 // A descriptor nothing reads could hold any address, but Vulkan requires a real one (the
@@ -65,14 +60,15 @@ std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32
       covered[(f.bit + i) / 32] |= 1u << ((f.bit + i) % 32);
     const uint64_t d = bitsOf(driver, f.bit, f.width), p = bitsOf(predicted, f.bit, f.width);
     if (d != p)
-      out.push_back(std::string(f.name) + " (" + std::string(f.reg) + "): driver " + hex(d) +
-                    ", table " + hex(p));
+      out.push_back(std::string(f.name) + " (" + std::string(f.reg) + "): driver " +
+                    gcn::hexNumber(d) + ", table " + gcn::hexNumber(p));
   }
   for (unsigned w = 0; w < 4; ++w) {
     const uint32_t diff = (driver[w] ^ predicted[w]) & ~covered[w];
     if (diff != 0)
-      out.push_back("reserved bits of word " + std::to_string(w) + " (mask " + hex(diff) +
-                    "): driver " + hex(driver[w] & diff) + ", table " + hex(predicted[w] & diff));
+      out.push_back("reserved bits of word " + std::to_string(w) + " (mask " +
+                    gcn::hexNumber(diff) + "): driver " + gcn::hexNumber(driver[w] & diff) +
+                    ", table " + gcn::hexNumber(predicted[w] & diff));
   }
   return out;
 }

@@ -50,16 +50,6 @@ uint64_t number(const json& v, const std::string& field, uint64_t max = 0xffffff
   return x;
 }
 
-std::string hexBytes(const uint8_t* p, std::size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (std::size_t i = 0; i < n; ++i) {
-    s += kDigits[p[i] >> 4];
-    s += kDigits[p[i] & 15];
-  }
-  return s;
-}
-
 std::vector<uint8_t> bytesOfHex(const std::string& text, const std::string& field) {
   if (text.size() % 2 != 0) bad(field, "an odd number of hex digits");
   std::vector<uint8_t> out;
@@ -255,7 +245,8 @@ json memoryWritesOf(const ExecResult& r) {
              {"claimed", !lr.memoryUnclaimed}};
       if (a.mapped && a.address >= after.base &&
           a.address + a.size <= after.base + after.bytes.size() && !lr.memoryUnclaimed)
-        j["bytes"] = hexBytes(after.bytes.data() + (a.address - after.base), a.size);
+        j["bytes"] = gcn::hexDigits(
+            std::span<const uint8_t>(after.bytes.data() + (a.address - after.base), a.size));
       else if (!a.mapped)
         j["claimed"] = false;
       out.push_back(std::move(j));

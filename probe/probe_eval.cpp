@@ -276,12 +276,6 @@ bool samePrediction(const ExecResult& a, const ExecResult& b, unsigned lanes) {
 
 namespace {
 
-std::string hex32(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 // An observed value: defined, undefined (the reference claims none), or not observed (a
 // device's register the route does not read back).
 // (Plain flags rather than std::optional: GCC 12 warns maybe-uninitialized on the latter.)
@@ -290,7 +284,7 @@ struct Observed {
   uint64_t value = 0;
   bool observed = true;
   std::string text() const {
-    return !observed ? std::string("not read back") : defined ? hex32(value) : "undef";
+    return !observed ? std::string("not read back") : defined ? gcn::hexNumber(value) : "undef";
   }
 };
 
@@ -327,7 +321,7 @@ bool holds(const ExpectValues& values, uint64_t index, const Observed& observed,
       break;
   }
   const uint64_t want = item.value->eval(index) & mask;
-  expected = hex32(want);
+  expected = gcn::hexNumber(want);
   if (values.tolerance)
     expected += " within " + std::to_string(values.tolerance->amount) +
                 (values.tolerance->ulp ? " ulp" : "");
@@ -384,8 +378,9 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& set
                                     : Observed{false, 0, !device};
       std::string expected;
       if (!holds(e.values, i, observed, mask, expected))
-        out.push_back({e.values.place, std::string(e.lds ? "lds" : "mem") + " @" + hex32(off) +
-                                           ": expected " + expected + whose + observed.text()});
+        out.push_back({e.values.place, std::string(e.lds ? "lds" : "mem") + " @" +
+                                           gcn::hexNumber(off) + ": expected " + expected + whose +
+                                           observed.text()});
     }
   }
   return out;

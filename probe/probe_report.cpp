@@ -5,30 +5,21 @@
 
 #include "reference/assembler.h"
 #include "reference/convert.h"
+#include "reference/text.h"
 
 namespace gcn::probe {
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-std::string byteHex(uint8_t b) {
-  char buf[4];
-  std::snprintf(buf, sizeof buf, "%02x", b);
-  return buf;
-}
-
 std::string regText(RegType t, const std::optional<uint32_t>& v) {
   if (!v) return "undef";
-  std::string s = hex(*v);
+  std::string s = gcn::hexNumber(*v);
   if (t == RegType::Float) s += " (" + registerValueText(t, *v) + ")";
   return s;
 }
 
 std::string accessText(const LaneAccess& a) {
-  std::string s = hex(a.address) + "+" + std::to_string(a.size) + (a.inRange ? " in" : " oob");
+  std::string s =
+      gcn::hexNumber(a.address) + "+" + std::to_string(a.size) + (a.inRange ? " in" : " oob");
   if (a.write) s += " write";
   if (a.inRange && !a.mapped) s += " unmapped";
   return s;
@@ -60,7 +51,7 @@ std::vector<Change> changes(const std::vector<uint8_t>& before, const std::vecto
 std::string bytesText(const std::vector<uint8_t>& b) {
   std::string s;
   for (uint8_t x : b)
-    s.append(s.empty() ? "" : " ").append(byteHex(x));
+    s.append(s.empty() ? "" : " ").append(gcn::hexDigits(std::span<const uint8_t>(&x, 1)));
   return s;
 }
 std::string changesText(const char* what, const std::vector<uint8_t>& before,
@@ -69,7 +60,7 @@ std::string changesText(const char* what, const std::vector<uint8_t>& before,
   const auto cs = changes(before, after);
   if (cs.empty()) return indent + what + ": unchanged\n";
   for (const Change& c : cs)
-    out += indent + what + " +" + hex(c.offset) + ": " + bytesText(c.before) + " -> " +
+    out += indent + what + " +" + gcn::hexNumber(c.offset) + ": " + bytesText(c.before) + " -> " +
            bytesText(c.after) + "\n";
   if (before.size() != after.size())
     out += indent + what + ": size changed from " + std::to_string(before.size()) + " to " +
@@ -93,7 +84,7 @@ std::string header(const Probe& probe, const ProbeSetup& setup) {
   out += "inst: " + printInstruction(setup.chip->gen, setup.inst) + "\n";
   out += "V#: " + formatVSharp(setup.chip->gen, setup.vsharp) + "\n";
   out += "memory: " + std::to_string(setup.memory.bytes.size()) + " bytes at " +
-         hex(setup.memory.base) + "; exec " + hex(setup.state.exec) + "; " +
+         gcn::hexNumber(setup.memory.base) + "; exec " + gcn::hexNumber(setup.state.exec) + "; " +
          std::to_string(setup.lanes) + " lanes\n";
   return out;
 }

@@ -75,16 +75,34 @@ std::size_t firstInvalidUtf8(std::string_view s) {
 }
 
 std::string hexWord(uint32_t w) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", w);
-  return buf;
+  return hexNumber(w, 8);
 }
 
-std::string hexNumber(uint64_t x) {
+std::string hexNumber(uint64_t x, unsigned minDigits) {
   char buf[24];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, 16);
   (void)ec;  // 16 hex digits always fit
-  return "0x" + std::string(buf, end);
+  const std::string digits(buf, end);
+  return "0x" + std::string(minDigits > digits.size() ? minDigits - digits.size() : 0, '0') +
+         digits;
+}
+
+std::string hexDigits(std::span<const uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) {
+    s += kDigits[b >> 4];
+    s += kDigits[b & 15];
+  }
+  return s;
+}
+
+std::string hexElement(std::span<const uint8_t> bytes) {
+  std::string s = "0x";
+  for (std::size_t i = bytes.size(); i-- > 0;)
+    s += hexDigits(bytes.subspan(i, 1));
+  return s;
 }
 
 }  // namespace gcn

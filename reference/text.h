@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -18,9 +19,16 @@ std::string_view trimSpace(std::string_view s);
 // The byte offset where `s` stops being well-formed UTF-8 (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF), or npos when all of it is. JSON output must be UTF-8.
 std::size_t firstInvalidUtf8(std::string_view s);
+// The one home of hex text in the project:
 // `w` as 0x and eight lower-case hex digits ("0x0000001f"): instruction and V# words.
 std::string hexWord(uint32_t w);
-// `x` as 0x and as few lower-case hex digits as it needs ("0x1f", "0x0").
-std::string hexNumber(uint64_t x);
+// `x` as 0x and as few lower-case hex digits as it needs, at least `minDigits` ("0x1f", "0x0";
+// hexNumber(0x1f, 4) is "0x001f").
+std::string hexNumber(uint64_t x, unsigned minDigits = 0);
+// Each byte as two lower-case hex digits, in order, no prefix ("0a1b"): memory as stored.
+std::string hexDigits(std::span<const uint8_t> bytes);
+// A little-endian element as one number: 0x and its bytes from the last to the first
+// ({0x34, 0x12} is "0x1234").
+std::string hexElement(std::span<const uint8_t> bytes);
 
 }  // namespace gcn

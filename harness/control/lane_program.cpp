@@ -8,6 +8,7 @@
 #include "reference/encoding.h"
 #include "reference/error.h"
 #include "reference/scalar_table.h"
+#include "reference/text.h"
 #include "reference/vgpr_table.h"
 
 namespace gcnprobe::control {
@@ -15,12 +16,6 @@ namespace {
 
 constexpr unsigned kExecCode = 126;  // exec_lo; exec is the pair 126/127
 constexpr unsigned kInlineZero = 128;
-
-std::string hex(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%x", v);
-  return b;
-}
 
 std::string sgprName(unsigned code, unsigned count = 1) {
   if (code == kExecCode && count == 2) return "exec";
@@ -61,7 +56,7 @@ class Writer {
     const auto [src, literal] = scalarSource(value);
     ProgramLine l;
     l.text = "s_mov_b32 " + (sdst == gcn::m0SgprCode(gen_) ? std::string("m0") : sgprName(sdst)) +
-             ", " + (literal ? hex(value) : std::to_string(static_cast<int32_t>(value)));
+             ", " + (literal ? gcn::hexNumber(value) : std::to_string(static_cast<int32_t>(value)));
     l.words.push_back(0xbe800000u | (sdst << 16) |
                       (scalarOpcode(gen_, gcn::ScalarClass::Sop1, "s_mov_b32") << 8) | src);
     if (literal) l.words.push_back(*literal);
@@ -72,7 +67,7 @@ class Writer {
   void sLoadX4(unsigned sdst, unsigned sbase, uint32_t byteOffset) {
     ProgramLine l;
     l.text = "s_load_dwordx4 " + sgprName(sdst, 4) + ", " + sgprName(sbase, 2) + ", " +
-             hex(gen_ <= gcn::Gen::Gfx7 ? byteOffset / 4 : byteOffset);
+             gcn::hexNumber(gen_ <= gcn::Gen::Gfx7 ? byteOffset / 4 : byteOffset);
     if (gen_ <= gcn::Gen::Gfx7) {
       // SMRD: [31:27] 11000, OP [26:22] (2: s_load_dwordx4), SDST [21:15], SBASE [14:9] (the
       // pair's first SGPR / 2), IMM [8], OFFSET [7:0] in dwords.

@@ -17,6 +17,7 @@
 #include "reference/opcodes.h"
 #include "reference/reach.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -113,12 +114,6 @@ uint32_t intData(Below& below) {
       1023u,       1024u,       32767u,      32768u,      65535u,      65536u,     0x7fffffffu,
       0x80000000u, 0xffffffffu, 0xffffff80u, 0xffffff7fu, 0xffff8000u, 0xfffffe00u};
   return kEdges[below(std::size(kEdges))];
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 std::vector<const BufferFormat*> texelFormats() {
@@ -526,8 +521,8 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
   t += "inst = " + c.inst + "\n";
   t += "vsharp words = ";
   for (std::size_t i = 0; i < c.vsharpWords.size(); ++i)
-    t += (i ? ", " : "") + hex(c.vsharpWords[i]);
-  t += "\nmemory base = " + hex(kBase) + "\n";
+    t += (i ? ", " : "") + gcn::hexNumber(c.vsharpWords[i]);
+  t += "\nmemory base = " + gcn::hexNumber(kBase) + "\n";
   t += "memory size = " + std::to_string(c.memoryBytes) + "\n";
   t += "lanes = " + std::to_string(c.v0.size()) + "\n";
   t += "v0 = ";
@@ -541,13 +536,13 @@ std::string fuzzProbeText(gcn::Gen gen, const FuzzCase& c, const std::string& fi
     t += std::to_string(k + 1);
     t += " = ";
     for (std::size_t i = 0; i < c.data[k].size(); ++i)
-      t += (i ? ", " : "") + hex(c.data[k][i]);
+      t += (i ? ", " : "") + gcn::hexNumber(c.data[k][i]);
     t += "\n";
   }
   if (!c.memory.empty()) {
     t += "mem @0 u32 = ";
     for (std::size_t i = 0; i < c.memory.size(); ++i)
-      t += (i ? ", " : "") + hex(c.memory[i]);
+      t += (i ? ", " : "") + gcn::hexNumber(c.memory[i]);
     t += "\n";
   }
   return t;

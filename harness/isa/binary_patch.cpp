@@ -17,6 +17,7 @@
 #include "reference/code_scan.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::isa {
 namespace {
@@ -249,8 +250,7 @@ std::pair<std::array<uint32_t, 2>, std::string> locateM0Setup(
         marks.push_back(i);
     }
     if (slots.empty()) continue;
-    char mark[16];
-    std::snprintf(mark, sizeof mark, "0x%08x", kLdsTemplateMark);
+    const std::string mark = gcn::hexWord(kLdsTemplateMark);
     const std::string where = driver + ", " + source;
     if (marks.size() != 1 || slots.size() != 1)
       throw gcn::Error(where + ": the LDS template has " + std::to_string(marks.size()) +
@@ -547,9 +547,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
               std::to_string(before) + " bytes before and " + std::to_string(after) +
               " after it unchanged; the template's data path: " + t.pathProof;
     if (t.setsM0) {
-      char v[16];
-      std::snprintf(v, sizeof v, "0x%08x", m0);
-      b.proof += std::string(" but the M0 setup: 's_mov_b32 m0, ") + v + "' (" + hexWords(setup) +
+      b.proof += " but the M0 setup: 's_mov_b32 m0, " + gcn::hexWord(m0) + "' (" + hexWords(setup) +
                  ") " + std::to_string(setupBefore) +
                  " bytes before it, in place of the template's '" + t.setupText + "'";
     }
@@ -559,10 +557,8 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     // the M0 setup) as patched; the ISA check proves it as any driver listing.
     b.executables = rewriteListing(t.exes, t.words, printOrReason(chip.gen, intended), w);
     if (t.setsM0) {
-      char v[16];
-      std::snprintf(v, sizeof v, "0x%x", m0);
       b.executables = rewriteListing(std::move(b.executables), t.setupWords,
-                                     std::string("s_mov_b32 m0, ") + v, setup);
+                                     "s_mov_b32 m0, " + gcn::hexNumber(m0), setup);
     }
   } catch (const std::exception& e) {
     return refuse(e.what());

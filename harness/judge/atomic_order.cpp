@@ -7,6 +7,7 @@
 
 #include "reference/atomic.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -120,10 +121,8 @@ AtomicOrderAcceptance acceptAtomicOrders(const routes::DeviceCase& c,
     std::string text;
     for (unsigned l : *order)
       text.append(text.empty() ? "" : ",").append(std::to_string(l));
-    char where[32];
-    std::snprintf(where, sizeof where, "+0x%llx", static_cast<unsigned long long>(off));
     acc.notes.push_back(std::to_string(ops.size()) + " lanes " + std::string(op->mnemonic) +
-                        " at " + where + ": explained by serial order " + text);
+                        " at +" + gcn::hexNumber(off) + ": explained by serial order " + text);
   }
   return acc;
 }

@@ -9,6 +9,7 @@
 #include "harness/judge/atomic_order.h"
 #include "harness/judge/diff_report.h"
 #include "reference/convert.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -72,7 +73,7 @@ void laneDiffs(std::vector<ComponentDiff>& out, const routes::DeviceCase& c, con
     d.component = k;
     const auto sel = static_cast<uint8_t>(fv.dstSel[k & 3]);
     if (!bytes.empty() && k < 4 && sel >= 4 && sel - 4u < di.components)
-      d.memoryBits = hexWord(gcn::extractComponent(fv.dfmt, sel - 4u, bytes));
+      d.memoryBits = gcn::hexWord(gcn::extractComponent(fv.dfmt, sel - 4u, bytes));
     describeRegister(d, fv.reg, shown[k], actual[k], pl.note);
     d.match = !shown[k] || componentMatches(fv, k, *shown[k], actual[k], tol);
     if (!d.match) d.classification = classifyComponent(fv, k, *shown[k], actual[k], shown);
@@ -150,9 +151,9 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
         d.byteOffset = static_cast<int64_t>(off);
         d.memoryField = true;
         if (di.components == 0 || len < di.bytes) {  // no fields: the element's bytes
-          d.memoryBits = ib.empty() ? "" : hexBytes(ib);
-          d.expectedBits = hexBytes(eb);
-          d.actualBits = hexBytes(ab);
+          d.memoryBits = ib.empty() ? "" : gcn::hexElement(ib);
+          d.expectedBits = gcn::hexElement(eb);
+          d.actualBits = gcn::hexElement(ab);
           d.classification = "other";
           r.diffs.push_back(d);
           continue;

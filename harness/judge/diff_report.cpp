@@ -5,6 +5,7 @@
 
 #include "reference/convert.h"
 #include "reference/policy.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace {
@@ -13,22 +14,6 @@ constexpr const char* kComponentNames = "xyzw?";
 
 }  // namespace
 
-std::string hexWord(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-
-std::string hexBytes(std::span<const uint8_t> bytes) {
-  std::string out = "0x";
-  char buf[4];
-  for (size_t i = bytes.size(); i-- > 0;) {  // little-endian element, printed as a number
-    std::snprintf(buf, sizeof buf, "%02x", bytes[i]);
-    out += buf;
-  }
-  return out;
-}
-
 std::string fieldValueText(const FormatView& fv, unsigned comp, uint32_t code) {
   const auto reg = gcn::loadComponent(fv.gen, fv.dfmt, fv.nfmt, comp, code, fv.policies);
   return reg ? gcn::registerValueText(fv.reg, *reg) : "?";
@@ -36,23 +21,23 @@ std::string fieldValueText(const FormatView& fv, unsigned comp, uint32_t code) {
 
 void describeRegister(ComponentDiff& d, gcn::RegType t, std::optional<uint32_t> expected,
                       uint32_t actual, const std::string& why) {
-  d.actualBits = hexWord(actual);
+  d.actualBits = gcn::hexWord(actual);
   d.actualValue = gcn::registerValueText(t, actual);
   if (!expected) {
     d.expectedBits = "undefined";
     d.expectedValue = why.empty() ? "the reference claims no value" : why;
     return;
   }
-  d.expectedBits = hexWord(*expected);
+  d.expectedBits = gcn::hexWord(*expected);
   d.expectedValue = gcn::registerValueText(t, *expected);
 }
 
 void describeField(ComponentDiff& d, const FormatView& fv, unsigned comp, uint32_t expected,
                    uint32_t actual, std::optional<uint32_t> initial) {
-  d.memoryBits = initial ? hexWord(*initial) : "";
-  d.expectedBits = hexWord(expected);
+  d.memoryBits = initial ? gcn::hexWord(*initial) : "";
+  d.expectedBits = gcn::hexWord(expected);
   d.expectedValue = fieldValueText(fv, comp, expected);
-  d.actualBits = hexWord(actual);
+  d.actualBits = gcn::hexWord(actual);
   d.actualValue = fieldValueText(fv, comp, actual);
 }
 

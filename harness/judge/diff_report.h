@@ -15,10 +15,6 @@
 
 namespace gcnprobe::run {
 
-// "0x0000abcd".
-std::string hexWord(uint32_t v);
-// A little-endian element printed as one number: {0x34, 0x12} -> "0x1234".
-std::string hexBytes(std::span<const uint8_t> bytes);
 // The value text of a stored field's code, as the format view loads it ("?" when it cannot).
 std::string fieldValueText(const FormatView& fv, unsigned comp, uint32_t code);
 

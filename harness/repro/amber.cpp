@@ -6,17 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::repro {
 namespace {
 
 constexpr std::size_t kValuesPerLine = 16;
-
-std::string hexByte(uint8_t b) {
-  char s[8];
-  std::snprintf(s, sizeof s, "%02x", b);
-  return s;
-}
 
 // Listed value `i` of a buffer (componentBytes little-endian, signed where the format's
 // components are), as a decimal number: Amber reads numbers in decimal and stores a format
@@ -203,7 +198,7 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
       const std::size_t start = k;
       std::string hex;
       while (k < b.expected.size() && b.expected[k])
-        hex += hexByte(*b.expected[k++]);
+        hex += gcn::hexDigits(std::span<const uint8_t>(&*b.expected[k++], 1));
       runs.push_back({{"offset", start}, {"bytes", hex}});
     }
     expected[b.name] = {{"binding", b.binding},

@@ -18,18 +18,13 @@
 #include "reference/error.h"
 #include "reference/format.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 #include "shaders/embedded.h"
 
 namespace gcnprobe::repro {
 namespace {
 
 constexpr uint64_t kGuardBytes = 256 + routes::detail::kMaxOverrun;  // as runLaneShader binds it
-
-std::string hex32(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
 
 // The shader variant that runs the case in gcnprobe, and whether its OFFSET is specialization
 // constant 0; "" with `why` when the case's route has no reproduction (yet).
@@ -321,7 +316,7 @@ void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expect
     if (((d.state.exec >> l) & 1u) == 0) continue;
     ++r.activeLanes;
     const uint32_t addr = d.state.vgpr(d.inst.vaddr)[l];
-    std::string note = "lane " + std::to_string(l) + ": VADDR " + hex32(addr);
+    std::string note = "lane " + std::to_string(l) + ": VADDR " + gcn::hexWord(addr);
     const LaneExpectation le = laneExpectation(e, l, words, tol);
     if (!le.unchecked.empty()) {
       r.unchecked.push_back("lane " + std::to_string(l) + ": " + le.unchecked);
@@ -331,7 +326,7 @@ void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expect
       for (unsigned k = 0; k < le.words.size(); ++k) {
         for (unsigned b = 0; b < 4; ++b)
           out.expected[(l * 4 + slot[k]) * 4 + b] = static_cast<uint8_t>(le.words[k] >> (8 * b));
-        note += (k == 0 ? ", returns " : " ") + hex32(le.words[k]);
+        note += (k == 0 ? ", returns " : " ") + gcn::hexWord(le.words[k]);
       }
     }
     r.laneNotes.push_back(note);

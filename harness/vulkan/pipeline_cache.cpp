@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::vk {
 namespace {
@@ -183,11 +184,7 @@ std::filesystem::path PipelineCacheFile::defaultFile(const Context& ctx) {
   char name[96];
   std::snprintf(name, sizeof name, "pipelines-%04x-%04x-", props.vendorID, props.deviceID);
   std::string file = name;
-  for (uint8_t b : props.pipelineCacheUUID) {
-    char h[3];
-    std::snprintf(h, sizeof h, "%02x", b);
-    file += h;
-  }
+  file += gcn::hexDigits(props.pipelineCacheUUID);
   return dir / "gcnprobe" / (file + ".bin");
 }
 

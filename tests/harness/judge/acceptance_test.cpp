@@ -13,6 +13,7 @@
 #include "harness/judge/acceptance.h"
 #include "harness/judge/classify.h"
 #include "harness/judge/diff_report.h"
+#include "reference/text.h"
 
 namespace gcnprobe::run {
 namespace acceptance_test {
@@ -198,9 +199,9 @@ TEST(Classify, SrgbDecodeSkipped) {
 }
 
 TEST(Report, Text) {
-  EXPECT_EQ(hexWord(0xabcdu), "0x0000abcd");
+  EXPECT_EQ(gcn::hexWord(0xabcdu), "0x0000abcd");
   const uint8_t le[2] = {0x34, 0x12};
-  EXPECT_EQ(hexBytes(le), "0x1234");
+  EXPECT_EQ(gcn::hexElement(le), "0x1234");
   EXPECT_EQ(guardProblem(std::vector<int64_t>{-1, 64}),
             "2 guard byte(s) changed, first at payload offset -1");
   EXPECT_EQ(memorySizeProblem(12, 16), "memory size 12 != expected 16");
