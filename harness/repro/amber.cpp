@@ -1,5 +1,6 @@
 #include "harness/repro/amber.h"
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -16,10 +17,22 @@ constexpr std::size_t kValuesPerLine = 16;
 // Listed value `i` of a buffer (componentBytes little-endian, signed where the format's
 // components are), as a decimal number: Amber reads numbers in decimal and stores a format
 // buffer's components as the integers given.
+// A float as Amber must read it back to the same bits: nine significant digits (enough for
+// every finite float) and a decimal point or exponent, since Amber compares a value written as
+// an integer as an integer. Only finite values reach here (reproduction.cpp).
+std::string floatText(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::string t = buf;
+  if (t.find_first_of(".e") == std::string::npos) t += ".0";
+  return t;
+}
+
 std::string listedValue(const std::vector<uint8_t>& bytes, std::size_t i, const ReproBuffer& b) {
   uint64_t v = 0;
   for (unsigned k = 0; k < b.componentBytes; ++k)
     v |= static_cast<uint64_t>(bytes[i * b.componentBytes + k]) << (8 * k);
+  if (b.floats) return floatText(std::bit_cast<float>(static_cast<uint32_t>(v)));
   const unsigned bits = 8 * b.componentBytes;
   if (!b.componentsSigned || bits == 0) return std::to_string(v);
   if (bits == 64) return std::to_string(static_cast<int64_t>(v));
@@ -152,9 +165,15 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
         ++e;
         continue;
       }
-      s += "EXPECT " + b.name + " IDX " + std::to_string(e * b.elementBytes) + " EQ";
+      // One bound per line: Amber's TOLERANCE applies to every value of the EXPECT.
+      const double bound = e < b.tolerance.size() ? b.tolerance[e] : 0.0;
+      const auto sameBound = [&](std::size_t x) {
+        return (x < b.tolerance.size() ? b.tolerance[x] : 0.0) == bound;
+      };
+      s += "EXPECT " + b.name + " IDX " + std::to_string(e * b.elementBytes) +
+           (bound > 0 ? " TOLERANCE " + floatText(bound) : std::string()) + " EQ";
       std::size_t listed = 0;
-      while (e < elements && elementChecked(b, e) && listed < kValuesPerLine) {
+      while (e < elements && elementChecked(b, e) && sameBound(e) && listed < kValuesPerLine) {
         for (std::size_t c = 0; c < perElement; ++c)
           s += " " + listedValue(want, e * perElement + c, b);
         listed += perElement;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -135,10 +137,11 @@ std::string texelLayout(const BufferFormat& f, ReproBuffer& b) {
 // Lane l's words of Out, as the reference expects them: one exact outcome, or why not.
 struct LaneExpectation {
   std::vector<uint32_t> words;
-  std::string unchecked;  // "" when `words` is what the lane must return
+  std::array<double, 4> tolerance{};  // per register: an absolute bound on its float value
+  std::string unchecked;              // "" when `words` is what the lane must return
 };
 LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned words,
-                                const run::Tolerance& tol) {
+                                const run::Tolerance& tol, const run::FormatView& fv) {
   const run::LaneSet& set = e.lanes[lane];
   LaneExpectation out;
   if (set.count == 0 || words == 0) return out;
@@ -171,10 +174,22 @@ LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned 
     }
     out.words.push_back(*a.vdata[k]);
   }
-  if (tol.id != run::ToleranceId::Exact) {
+  if (tol.id == run::ToleranceId::Exact) return out;
+  // A tolerance Amber can say: an absolute bound on the sRGB-decoded components of a float
+  // register and exactness elsewhere (srgb-gcn: acceptance.h componentMatches). Its EXPECT then
+  // reads lane_out as floats (Amber's FuzzyEqual: |actual - expected| <= the bound).
+  const bool expressible = tol.normLoadUlps == 0 && !tol.anyNanPayload && !tol.denormFlush &&
+                           fv.reg == gcn::RegType::Float;
+  bool finite = true;
+  for (uint32_t w : out.words)
+    finite = finite && std::isfinite(std::bit_cast<float>(w));
+  if (!expressible || !finite) {
     out.words.clear();
     out.unchecked = "the case's tolerance " + std::string(tol.name) + " (Amber compares exactly)";
+    return out;
   }
+  for (unsigned k = 0; k < words && k < 4; ++k)
+    out.tolerance[k] = fv.srgb[k] ? tol.srgbAbs : 0.0;
   return out;
 }
 
@@ -309,15 +324,16 @@ bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const run::Expe
 // Out's expected words: lane l's register k goes to word 4*l + slot[k]. The notes and the
 // unchecked list per active lane.
 void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                 const run::Tolerance& tol, unsigned words, const std::array<unsigned, 4>& slot,
-                 ReproBuffer& out) {
+                 const run::Tolerance& tol, const run::FormatView& fv, unsigned words,
+                 const std::array<unsigned, 4>& slot, ReproBuffer& out) {
   out.expected.assign(out.bytes.size(), std::nullopt);
+  out.tolerance.assign(out.bytes.size() / 4, 0.0);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     if (((d.state.exec >> l) & 1u) == 0) continue;
     ++r.activeLanes;
     const uint32_t addr = d.state.vgpr(d.inst.vaddr)[l];
     std::string note = "lane " + std::to_string(l) + ": VADDR " + gcn::hexWord(addr);
-    const LaneExpectation le = laneExpectation(e, l, words, tol);
+    const LaneExpectation le = laneExpectation(e, l, words, tol, fv);
     if (!le.unchecked.empty()) {
       r.unchecked.push_back("lane " + std::to_string(l) + ": " + le.unchecked);
       note += ", not checked: " + le.unchecked;
@@ -327,10 +343,16 @@ void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expect
         for (unsigned b = 0; b < 4; ++b)
           out.expected[(l * 4 + slot[k]) * 4 + b] = static_cast<uint8_t>(le.words[k] >> (8 * b));
         note += (k == 0 ? ", returns " : " ") + gcn::hexWord(le.words[k]);
+        if (k < 4 && le.tolerance[k] > 0) {
+          out.tolerance[l * 4 + slot[k]] = le.tolerance[k];
+          out.floats = true;
+          note += " (within " + std::to_string(le.tolerance[k]) + ")";
+        }
       }
     }
     r.laneNotes.push_back(note);
   }
+  if (out.floats) out.dataType = "float";
 }
 
 ReproBuffer wordBuffer(const std::string& name, unsigned binding, std::size_t bytes) {
@@ -346,12 +368,12 @@ ReproBuffer wordBuffer(const std::string& name, unsigned binding, std::size_t by
 // A lane-shader case (storage, atomic, texel): data, lane_in and lane_out as runLaneShader
 // binds them, one dispatch.
 void addLaneShaderBuffers(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                          const run::Tolerance& tol) {
+                          const run::Tolerance& tol, const run::FormatView& fv) {
   if (!addDataBuffer(r, d, e, tol)) return;
   ReproBuffer in = wordBuffer("lane_in", 1, routes::detail::kLaneInBytes);
   ReproBuffer out = wordBuffer("lane_out", 2, routes::detail::kLaneOutBytes);
   routes::detail::fillLaneShaderIo(d, in.bytes, out.bytes);
-  expectLanes(r, d, e, tol, routes::detail::laneShaderWords(d), {0, 1, 2, 3}, out);
+  expectLanes(r, d, e, tol, fv, routes::detail::laneShaderWords(d), {0, 1, 2, 3}, out);
   r.buffers.push_back(std::move(in));
   r.buffers.push_back(std::move(out));
 }
@@ -362,7 +384,7 @@ void addLaneShaderBuffers(Reproduction& r, const routes::DeviceCase& d, const ru
 // binding 0, lane_out at binding 1, where the shader writes the attribute's four components: the
 // register k of the instruction is the component j whose DST_SEL (the format's swizzle) is k.
 void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                    const run::Tolerance& tol) {
+                    const run::Tolerance& tol, const run::FormatView& fv) {
   const BufferFormat* f = findBufferFormat(d.format);
   if (f == nullptr) {
     r.notExpressed = "the attribute's format is not in the format table";
@@ -409,7 +431,7 @@ void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Exp
       " with VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT in bufferFeatures (Amber does "
       "not check format features; gcnprobe reports the case unsupported "
       "without it)");
-  expectLanes(r, d, e, tol, words, slot, out);
+  expectLanes(r, d, e, tol, fv, words, slot, out);
   r.vertexInput = std::move(v);
   const std::span<const uint32_t> frag = shaders::get("repro_fragment");
   r.fragmentAsm = spirvAssembly(frag);
@@ -458,10 +480,11 @@ Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
   // The expected outcome, as `gcnprobe run` builds it under the profile.
   const run::Expected e = run::buildExpected(c, profile, run::DeviceRules{});
   const run::Tolerance& tol = run::tolerance(profile.portable ? c.tolerance : c.gcnTolerance);
+  const run::FormatView fv = run::caseFormatView(profile.chip, c);
   if (r.route == "vertex")
-    addVertexInput(r, d, e, tol);
+    addVertexInput(r, d, e, tol, fv);
   else
-    addLaneShaderBuffers(r, d, e, tol);
+    addLaneShaderBuffers(r, d, e, tol, fv);
   return r;
 }
 

@@ -40,6 +40,10 @@ struct ReproBuffer {
   unsigned componentBytes = 1;
   bool componentsSigned = false;
   unsigned elementBytes = 1;
+  // Listed as 32-bit floats (dataType "float"), each element checked within tolerance[element]
+  // of its expected value (0: exactly); set where a lane's tolerance is an absolute bound.
+  bool floats = false;
+  std::vector<double> tolerance;
 };
 
 struct Reproduction {

@@ -297,4 +297,28 @@ TEST(Reproduction, VertexInputIsTheImageInTheAttributesFormat) {
       r.deviceFeatures.end());
 }
 
+// An sRGB view under a GCN profile: R, G and B are held to the Vulkan CTS bound 2^-7 for 8-bit
+// sRGB reads, alpha exactly; the script reads lane_out as floats and says the bound in a
+// TOLERANCE per EXPECT, so a lane outside it fails under Amber as it does in gcnprobe.
+TEST(Reproduction, SrgbLanesAreCheckedWithinTheirBound) {
+  const run::Profile p = run::resolveProfile("gfx9", std::nullopt);
+  const std::vector<run::Case> texel = suite("texel", p);
+  const repro::Reproduction r =
+      repro::reproduce(named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw"), p);
+  ASSERT_EQ(r.notExpressed, "");
+  EXPECT_EQ(r.checkedLanes, r.activeLanes);
+  const repro::ReproBuffer& out = r.buffers.at(2);
+  ASSERT_TRUE(out.floats);
+  EXPECT_EQ(out.dataType, "float");
+  EXPECT_EQ(out.tolerance.at(0), 1.0 / 128);
+  EXPECT_EQ(out.tolerance.at(2), 1.0 / 128);
+  EXPECT_EQ(out.tolerance.at(3), 0.0);
+  const std::string script = repro::amberScript(r, "test");
+  EXPECT_NE(script.find("EXPECT lane_out IDX 0 TOLERANCE 0.0078125 EQ "), std::string::npos);
+  EXPECT_NE(script.find("EXPECT lane_out IDX 12 EQ "), std::string::npos);
+  // Floats are written so that Amber does not read them as integers.
+  EXPECT_NE(script.find("BUFFER lane_out DATA_TYPE float DATA\n-6.2598534e+18 "),
+            std::string::npos);  // 0xdeadbeef, the marker no lane overwrote yet
+}
+
 }  // namespace reproduction_test
