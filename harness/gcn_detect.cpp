@@ -5,6 +5,7 @@
 #include <string>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe {
 namespace {
@@ -54,10 +55,7 @@ static std::string radvFamilyTag(std::string_view deviceName) {
          (std::isalnum(static_cast<unsigned char>(deviceName[end])) || deviceName[end] == '_')) {
     ++end;
   }
-  std::string family(deviceName.substr(begin, end - begin));
-  std::transform(family.begin(), family.end(), family.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return family;
+  return gcn::asciiLower(deviceName.substr(begin, end - begin));
 }
 
 std::optional<gcn::Chip> chipFromDeviceName(std::string_view deviceName) {

@@ -187,8 +187,7 @@ uint8_t parseSoffset(Gen gen, Token t) {
   }
   if (name == kInvTwoPi) return legal(248);
   if (auto v = parseInteger(name)) {
-    if (*v >= 0 && *v <= 64) return static_cast<uint8_t>(128 + *v);
-    if (*v >= -16 && *v <= -1) return static_cast<uint8_t>(192 - *v);
+    if (const auto code = integerInlineCode(*v)) return *code;
     failAt(t.column, "SOFFSET " + std::string(t.text) +
                          " is not an inline constant (0..64, -1..-16); literals are not encodable");
   }
@@ -298,8 +297,7 @@ std::string soffsetText(Gen gen, uint8_t code) {
     default:
       break;
   }
-  if (code >= 128 && code <= 192) return std::to_string(code - 128);
-  if (code >= 193 && code <= 208) return std::to_string(192 - static_cast<int>(code));
+  if (const auto v = integerInlineValue(code)) return std::to_string(*v);
   return std::string(kFloatConstants[code - 240]);
 }
 

@@ -60,8 +60,7 @@ uint32_t soffsetValue(const Instruction& inst, const WaveState& s) {
   if (e == 124) return s.m0;
   if (e == 126) return static_cast<uint32_t>(s.exec);
   if (e == 127) return static_cast<uint32_t>(s.exec >> 32);
-  if (e >= 128 && e <= 192) return e - 128;
-  if (e >= 193 && e <= 208) return static_cast<uint32_t>(-static_cast<int32_t>(e - 192));
+  if (const auto v = integerInlineValue(e)) return static_cast<uint32_t>(*v);
   // Float inline constants 240..247 = 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 as IEEE
   // single bits; 248 = 1/(2*pi) (gfx8+).
   constexpr uint32_t kFloatConst[] = {0x3f000000u, 0xbf000000u, 0x3f800000u,

@@ -463,6 +463,18 @@ void validate(Gen gen, const Instruction& inst) {
   if (std::optional<std::string> why = validationError(gen, inst)) throw Error(*why);
 }
 
+std::optional<int32_t> integerInlineValue(unsigned code) {
+  if (code >= 128 && code <= 192) return static_cast<int32_t>(code) - 128;
+  if (code >= 193 && code <= 208) return 192 - static_cast<int32_t>(code);
+  return std::nullopt;
+}
+
+std::optional<uint8_t> integerInlineCode(int64_t value) {
+  if (value >= 0 && value <= 64) return static_cast<uint8_t>(128 + value);
+  if (value >= -16 && value <= -1) return static_cast<uint8_t>(192 - value);
+  return std::nullopt;
+}
+
 bool soffsetLegal(Gen gen, uint8_t code) {
   if (code < sgprCount(gen)) return true;       // s0..s103 / s0..s101 / s0..s105
   if (isRdna(gen) && code == 125) return true;  // null on gfx10, m0 on gfx11

@@ -157,6 +157,13 @@ unsigned sgprCount(Gen gen);
 // inline constant (128..208) or a float inline constant (240..247; 248 = 1/(2pi) from gfx8).
 bool soffsetLegal(Gen gen, uint8_t code);
 
+// The integer inline constants of the 8-bit scalar operand encoding, the one home of their
+// codes (AMD GCN3 ISA "Scalar ALU operands"; LLVM SIDefines.h INLINE_INTEGER_C_*): 128..192 are
+// 0..64, 193..208 are -1..-16. The value a code names, nullopt for any other code.
+std::optional<int32_t> integerInlineValue(unsigned code);
+// The code of an integer inline constant, nullopt for a value outside 0..64 and -1..-16.
+std::optional<uint8_t> integerInlineCode(int64_t value);
+
 // Why the instruction does not exist on the generation or a modifier is illegal there (addr64
 // on gfx8+, lds on MTBUF or with tfe, idxen/offen with addr64, ...); nullopt when it is valid.
 std::optional<std::string> validationError(Gen gen, const Instruction& inst);

@@ -11,17 +11,12 @@
 
 #include "reference/error.h"
 #include "reference/opcodes.h"
+#include "reference/text.h"
 #include "report/page.h"
 #include "results/compare.h"
 
 namespace gcnprobe::run {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& ch : s)
-    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 std::vector<std::string> splitDots(const std::string& s) {
   std::vector<std::string> out;
@@ -125,7 +120,7 @@ MatrixCell matrixCell(const std::string& name, const std::string& suite, const s
   std::vector<std::string> parts = splitDots(name);
   if (!parts.empty() && parts.front() == suite) parts.erase(parts.begin());
   MatrixCell cell;
-  std::string fmt = lower(format);
+  std::string fmt = gcn::asciiLower(format);
   if (fmt.rfind("vk_format_", 0) == 0) fmt = fmt.substr(10);
   if (!fmt.empty()) {
     cell.row = fmt;

@@ -7,6 +7,7 @@
 #include "reference/assembler.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
+#include "reference/opcodes.h"
 #include "reference/scalar_table.h"
 #include "reference/text.h"
 #include "reference/vgpr_table.h"
@@ -42,9 +43,8 @@ unsigned valuOpcode(gcn::Gen gen, std::string_view name) {
 // An SSRC0 operand for a 32-bit value: an integer inline constant (0..64, -1..-16) or the
 // literal code 255 with the value in the next dword.
 std::pair<unsigned, std::optional<uint32_t>> scalarSource(uint32_t v) {
-  const auto s = static_cast<int32_t>(v);
-  if (s >= 0 && s <= 64) return {128u + v, std::nullopt};
-  if (s >= -16 && s <= -1) return {static_cast<unsigned>(192 - s), std::nullopt};
+  if (const auto code = gcn::integerInlineCode(static_cast<int32_t>(v)))
+    return {*code, std::nullopt};
   return {255u, v};
 }
 
@@ -197,7 +197,7 @@ std::string programProblem(const gcn::Chip& chip, const gcn::Instruction& inst) 
            " registers; the program returns " + std::to_string(kVdataRegs) + " per lane";
   const unsigned s = inst.soffset;
   const bool sgpr = s < gcn::sgprCount(chip.gen);
-  if (!sgpr && s != gcn::m0SgprCode(chip.gen) && !(s >= 128 && s <= 208))
+  if (!sgpr && s != gcn::m0SgprCode(chip.gen) && !gcn::integerInlineValue(s))
     return "SOFFSET code " + std::to_string(s) +
            " is neither an SGPR, M0 nor an integer inline constant";
   return "";

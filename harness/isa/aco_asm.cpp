@@ -101,12 +101,10 @@ std::vector<AsmInstruction> parseAcoAssembly(std::string_view text, std::string_
 
 std::string mnemonicOf(std::string_view text) {
   text = gcn::trimSpace(text);
-  std::string m;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) break;
-    m += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return m;
+  std::size_t end = 0;
+  while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])))
+    ++end;
+  return gcn::asciiLower(text.substr(0, end));
 }
 
 }  // namespace gcnprobe::isa

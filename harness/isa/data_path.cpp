@@ -151,7 +151,7 @@ AddrKey keyOf(gcn::Gen gen, const gcn::Instruction& inst, const State& s, std::s
   }
   k.soffset = inst.soffset;
   // Inline integer constants are 128..208; RDNA's NULL (gcn::nullSgprCode) reads 0.
-  const bool constant = (inst.soffset >= 128 && inst.soffset <= 208) ||
+  const bool constant = gcn::integerInlineValue(inst.soffset).has_value() ||
                         (gcn::isRdna(gen) && inst.soffset == gcn::nullSgprCode(gen));
   if (!constant) k.alone = index;
   return k;
@@ -192,8 +192,9 @@ std::string otherMemoryWrite(gcn::CodeClass cls, uint32_t w0) {
 
 // The constant a VOP operand code names: inline integers 128..208, or a literal (255).
 std::optional<uint32_t> constantOperand(int code, std::span<const uint32_t> words) {
-  if (code >= 128 && code <= 192) return static_cast<uint32_t>(code - 128);
-  if (code >= 193 && code <= 208) return static_cast<uint32_t>(192 - code);
+  if (code >= 0)
+    if (const auto v = gcn::integerInlineValue(static_cast<unsigned>(code)))
+      return static_cast<uint32_t>(*v);
   if (code == 255 && words.size() > 1) return words.back();
   return std::nullopt;
 }

@@ -9,6 +9,7 @@
 #include "reference/code_scan.h"
 #include "reference/encoding.h"
 #include "reference/error.h"
+#include "reference/opcodes.h"
 #include "reference/scalar_table.h"
 #include "reference/text.h"
 #include "reference/vgpr_table.h"
@@ -42,9 +43,8 @@ void setUnknown(SgprState& s, unsigned first, unsigned count) {
 // A scalar source operand (SSRC0): SGPR, inline integer constant or literal.
 Val sourceVal(const SgprState& s, unsigned src, const std::vector<uint32_t>& words) {
   if (src < 104) return s[src];
-  if (src >= 128 && src <= 192) return Val{Val::K::Const, 0, 0, src - 128};  // 0..64
-  if (src >= 193 && src <= 208)                                              // -1..-16
-    return Val{Val::K::Const, 0, 0, static_cast<uint32_t>(192 - static_cast<int>(src))};
+  if (const auto v = gcn::integerInlineValue(src))
+    return Val{Val::K::Const, 0, 0, static_cast<uint32_t>(*v)};
   if (src == 255 && words.size() > 1) return Val{Val::K::Const, 0, 0, words[1]};
   return Val{};
 }

@@ -172,10 +172,7 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
   };
   if (genValue) {
     const gcn::Chip& g = chipOf(*genValue, genLine);
-    std::string lower = *genValue;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (lower != gcn::genName(g.gen))
+    if (gcn::asciiLower(*genValue) != gcn::genName(g.gen))
       fail(genLine, "gen = " + *genValue + ": a generation is written gfx6, gfx7, gfx8, gfx9, " +
                         "gfx10, gfx10.3 or gfx11 (a chip goes in 'chip =')");
   }

@@ -8,6 +8,7 @@
 #include "harness/routes/storage.h"
 #include "harness/vulkan/pipeline.h"
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::routes {
 namespace {
@@ -26,10 +27,7 @@ bool isTexelBinding(Binding b) {
 // "r8g8b8a8_unorm" for VK_FORMAT_R8G8B8A8_UNORM: the variant names of shaders/variants.cmake.
 std::string lowerFormatName(std::string_view name) {
   if (name.rfind("VK_FORMAT_", 0) == 0) name.remove_prefix(10);
-  std::string out;
-  for (char ch : name)
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
+  return gcn::asciiLower(name);
 }
 
 // R64_UINT / R64_SINT: one 64-bit component, which only a 64-bit image type reads.
