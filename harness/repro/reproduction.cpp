@@ -28,8 +28,8 @@ namespace {
 
 constexpr uint64_t kGuardBytes = 256 + routes::detail::kMaxOverrun;  // as runLaneShader binds it
 
-// The shader variant that runs the case in gcnprobe, and whether its OFFSET is specialization
-// constant 0; "" with `why` when the case's route has no reproduction (yet).
+// The shader variant that runs the case in gcnprobe; "" with `why` when no SPIR-V expresses the
+// case's route (GCN machine code, a raw V# through a descriptor buffer).
 std::string variantOf(const run::Case& c, std::string& why) {
   const routes::DeviceCase& d = c.device;
   if (d.rawVsharp || d.binaryPatch || d.ownProgram) {
