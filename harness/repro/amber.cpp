@@ -249,7 +249,7 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
   if (vi) {
     readme +=
         "## The draw\n\nA graphics pipeline: the vertex stage `shader.spvasm`, a fragment "
-        "stage that writes nothing (`fragment.spvasm`), vertex input location 0 from "
+        "stage that writes a constant colour (`fragment.spvasm`), vertex input location 0 from "
         "`vertices.bin` (bound whole) in " +
         vi->format + " at offset " + std::to_string(vi->offset) + " with stride " +
         std::to_string(vi->stride) + ", and an indexed point list of the " +

@@ -346,7 +346,9 @@ void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expect
         if (k < 4 && le.tolerance[k] > 0) {
           out.tolerance[l * 4 + slot[k]] = le.tolerance[k];
           out.floats = true;
-          note += " (within " + std::to_string(le.tolerance[k]) + ")";
+          char bound[32];
+          std::snprintf(bound, sizeof bound, "%.9g", le.tolerance[k]);
+          note += std::string(" (within ") + bound + ")";
         }
       }
     }

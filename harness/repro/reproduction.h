@@ -63,7 +63,7 @@ struct Reproduction {
   std::vector<ReproBuffer> buffers;    // in binding order
   // A vertex case: a graphics pipeline whose vertex input is `vertices` (raw bytes) in the
   // case's format at the attribute offset and stride, an indexed point list of `indices` (the
-  // active lanes' vertex indices), and a fragment stage that writes nothing.
+  // active lanes' vertex indices), and a fragment stage that writes a constant colour.
   struct VertexInput {
     std::vector<uint8_t> vertices;
     std::string format;  // Amber's name: "R8G8B8A8_UNORM"
