@@ -138,7 +138,9 @@ std::string texelLayout(const BufferFormat& f, ReproBuffer& b) {
 struct LaneExpectation {
   std::vector<uint32_t> words;
   std::array<double, 4> tolerance{};  // per register: an absolute bound on its float value
-  std::string unchecked;              // "" when `words` is what the lane must return
+  std::array<bool, 4> skip{};         // per register: left unchecked (`partial` says why)
+  std::string partial;
+  std::string unchecked;  // why nothing of the lane is checked; "" when some of it is
 };
 LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned words,
                                 const run::Tolerance& tol, const run::FormatView& fv) {
@@ -166,30 +168,42 @@ LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned 
                         : "a serial order of the atomics (" + e.rules[a.rule] + ")";
     return out;
   }
+  // Component by component: a value any outcome may take, or one under a tolerance Amber cannot
+  // state, is left out (`skip`, with the reason); the others are checked.
   for (unsigned k = 0; k < words; ++k) {
+    out.words.push_back(a.vdata[k].value_or(0));
     if (!a.vdata[k]) {
-      out.words.clear();
-      out.unchecked = "component " + std::to_string(k) + " may be any value";
-      return out;
+      out.skip[k] = true;
+      out.partial += (out.partial.empty() ? "" : "; ") + std::string("component ") +
+                     std::to_string(k) + " may be any value";
     }
-    out.words.push_back(*a.vdata[k]);
   }
-  if (tol.id == run::ToleranceId::Exact) return out;
-  // A tolerance Amber can say: an absolute bound on the sRGB-decoded components of a float
-  // register and exactness elsewhere (srgb-gcn: acceptance.h componentMatches). Its EXPECT then
-  // reads lane_out as floats (Amber's FuzzyEqual: |actual - expected| <= the bound).
-  const bool expressible = tol.normLoadUlps == 0 && !tol.anyNanPayload && !tol.denormFlush &&
-                           fv.reg == gcn::RegType::Float;
-  bool finite = true;
-  for (uint32_t w : out.words)
-    finite = finite && std::isfinite(std::bit_cast<float>(w));
-  if (!expressible || !finite) {
-    out.words.clear();
-    out.unchecked = "the case's tolerance " + std::string(tol.name) + " (Amber compares exactly)";
-    return out;
+  // Tolerances apply to float registers only (acceptance.h registerMatches). An sRGB-decoded
+  // component is checked within its absolute bound (Amber's FuzzyEqual: |actual - expected| <=
+  // the bound; gcnprobe also accepts it within the bound, componentMatches), lane_out then read
+  // as floats; a component under float ulps or NaN/denormal allowances is left out.
+  if (tol.id != run::ToleranceId::Exact && fv.reg == gcn::RegType::Float) {
+    const bool ulps = tol.normLoadUlps > 0 || tol.anyNanPayload || tol.denormFlush;
+    for (unsigned k = 0; k < words && k < 4; ++k) {
+      if (out.skip[k]) continue;
+      const bool finite = std::isfinite(std::bit_cast<float>(out.words[k]));
+      if (fv.srgb[k] && tol.srgbAbs > 0 && finite) {
+        out.tolerance[k] = tol.srgbAbs;
+      } else if (ulps) {
+        out.skip[k] = true;
+        out.partial += (out.partial.empty() ? "" : "; ") + std::string("component ") +
+                       std::to_string(k) + " under the case's tolerance " + std::string(tol.name) +
+                       " (float ulps, which Amber's bounds cannot state)";
+      }
+    }
   }
+  bool any = false;
   for (unsigned k = 0; k < words && k < 4; ++k)
-    out.tolerance[k] = fv.srgb[k] ? tol.srgbAbs : 0.0;
+    any = any || !out.skip[k];
+  if (!any) {
+    out.unchecked = out.partial;
+    out.words.clear();
+  }
   return out;
 }
 
@@ -338,11 +352,20 @@ void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expect
       r.unchecked.push_back("lane " + std::to_string(l) + ": " + le.unchecked);
       note += ", not checked: " + le.unchecked;
     } else {
-      if (words > 0) ++r.checkedLanes;
+      if (words > 0 && le.partial.empty()) ++r.checkedLanes;
+      if (!le.partial.empty()) {
+        r.unchecked.push_back("lane " + std::to_string(l) + ": " + le.partial);
+        note += ", partly checked (" + le.partial + ")";
+      }
       for (unsigned k = 0; k < le.words.size(); ++k) {
+        note += (k == 0 ? ", returns " : " ");
+        if (k < 4 && le.skip[k]) {
+          note += "(any)";
+          continue;
+        }
         for (unsigned b = 0; b < 4; ++b)
           out.expected[(l * 4 + slot[k]) * 4 + b] = static_cast<uint8_t>(le.words[k] >> (8 * b));
-        note += (k == 0 ? ", returns " : " ") + gcn::hexWord(le.words[k]);
+        note += gcn::hexWord(le.words[k]);
         if (k < 4 && le.tolerance[k] > 0) {
           out.tolerance[l * 4 + slot[k]] = le.tolerance[k];
           out.floats = true;
@@ -354,7 +377,20 @@ void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expect
     }
     r.laneNotes.push_back(note);
   }
-  if (out.floats) out.dataType = "float";
+  if (!out.floats) return;
+  out.dataType = "float";
+  // Read as floats, a checked word must be a finite float (Amber reads no NaN or infinity).
+  for (std::size_t w = 0; w < out.bytes.size() / 4; ++w) {
+    if (!out.expected[w * 4]) continue;
+    uint32_t bits = 0;
+    for (unsigned b = 0; b < 4; ++b)
+      bits |= static_cast<uint32_t>(*out.expected[w * 4 + b]) << (8 * b);
+    if (std::isfinite(std::bit_cast<float>(bits))) continue;
+    for (unsigned b = 0; b < 4; ++b)
+      out.expected[w * 4 + b].reset();
+    r.unchecked.push_back("lane_out word " + std::to_string(w) + ": " + gcn::hexWord(bits) +
+                          " is no finite float, which a float buffer cannot list");
+  }
 }
 
 ReproBuffer wordBuffer(const std::string& name, unsigned binding, std::size_t bytes) {

@@ -321,4 +321,29 @@ TEST(Reproduction, SrgbLanesAreCheckedWithinTheirBound) {
             std::string::npos);  // 0xdeadbeef, the marker no lane overwrote yet
 }
 
+// Component by component: under the portable profile an sRGB view's R, G and B are checked
+// within the CTS bound while alpha, compared in float ulps (norm-1ulp), is left out and said so.
+TEST(Reproduction, ComponentsUnderUlpsAreLeftOutTheOthersChecked) {
+  const run::Profile p = run::resolveProfile("portable", std::nullopt);
+  const std::vector<run::Case> texel = suite("texel", p);
+  const run::Case& c = named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  const repro::Reproduction r = repro::reproduce(c, p);
+  ASSERT_EQ(r.notExpressed, "");
+  const repro::ReproBuffer& out = r.buffers.at(2);
+  unsigned partial = 0;
+  for (unsigned l = 0; l < 64; ++l) {
+    const bool rgb = out.expected[16 * l].has_value() && out.expected[16 * l + 8].has_value();
+    const bool alpha = out.expected[16 * l + 12].has_value();
+    EXPECT_FALSE(alpha) << "lane " << l;
+    if (!rgb) continue;
+    ++partial;
+    EXPECT_EQ(out.tolerance.at(4 * l), 1.0 / 128) << "lane " << l;
+  }
+  EXPECT_GT(partial, 8u);
+  bool said = false;
+  for (const std::string& u : r.unchecked)
+    said = said || u.find("component 3 under the case's tolerance srgb") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 }  // namespace reproduction_test
