@@ -192,7 +192,7 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
       records[index.at(rec->value("name", ""))][k] = rec;
 
   std::vector<std::set<std::string>> kinds(names.size());
-  if (runCount > 1 && in.markDifferences) in.markDifferences(names, index, kinds);
+  if (runCount > 1 && in.markDifferences) in.markDifferences(index, kinds);
 
   // Suites and rows in order of first appearance in list order (the suites' own order: the
   // format table's for formats); columns then sorted into instruction order (columnOrder).
@@ -335,8 +335,7 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
   }
   // The differences: verdicts and ISA digests as `gcnprobe compare` sees them (the first
   // report against each other: equal verdicts are equal to each other), lane values here.
-  in.markDifferences = [&runs](const std::vector<std::string>& names,
-                               const std::unordered_map<std::string, std::size_t>& index,
+  in.markDifferences = [&runs](const std::unordered_map<std::string, std::size_t>& index,
                                std::vector<std::set<std::string>>& kinds) {
     std::unordered_map<std::string, const nlohmann::json*> first;
     for (const nlohmann::json& rec : runs[0].records)
@@ -363,7 +362,6 @@ nlohmann::json reportData(const std::vector<ResultsFile>& runs,
         if (laneValues(*a->second) != laneValues(b)) kinds[index.at(a->first)].insert(kDiffValue);
       }
     }
-    (void)names;
   };
   return reportPageData(std::move(in), generator, listOrder);
 }

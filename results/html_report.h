@@ -61,10 +61,9 @@ struct ReportPageInput {
   std::vector<std::vector<const nlohmann::json*>> records;
   std::vector<std::string> verdicts;  // the names a case's v[k] indexes, in legend order
   std::string kind = "run";           // "run" or "isa": how the page shows a record
-  // Marks each case's kinds of difference (several reports), given the case names in page order
-  // and their index.
-  std::function<void(const std::vector<std::string>&,
-                     const std::unordered_map<std::string, std::size_t>&,
+  // Marks each case's kinds of difference (several reports), given each case name's index in
+  // page order.
+  std::function<void(const std::unordered_map<std::string, std::size_t>&,
                      std::vector<std::set<std::string>>&)>
       markDifferences;
 };

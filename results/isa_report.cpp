@@ -133,7 +133,6 @@ json isaReportData(const std::vector<IsaDocument>& docs, const std::vector<std::
   // instruction without registers (instruction), the case on one side only (missing).
   const bool oneDocument = docs.size() == 1;
   in.markDifferences = [&records, &columnChip, oneDocument](
-                           const std::vector<std::string>&,
                            const std::unordered_map<std::string, std::size_t>& index,
                            std::vector<std::set<std::string>>& kinds) {
     for (std::size_t k = 1; k < records.size(); ++k) {

@@ -26,7 +26,7 @@
 namespace gcnprobe::repro {
 namespace {
 
-constexpr uint64_t kGuardBytes = 256 + routes::detail::kMaxOverrun;  // as runLaneShader binds it
+constexpr uint64_t kGuardBytes = routes::detail::kLaneGuardBytes;  // as runLaneShader binds it
 
 // The shader variant that runs the case in gcnprobe; "" with `why` when no SPIR-V expresses the
 // case's route (GCN machine code, a raw V# through a descriptor buffer).
@@ -434,8 +434,8 @@ void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Exp
   v.vertices = d.memory.bytes;
   v.offset = d.inst.offset;
   v.stride = routes::rawBufferFields(d).stride;
-  ReproBuffer in = wordBuffer("lane_in", 0, (64 + 64) * 4);
-  ReproBuffer out = wordBuffer("lane_out", 1, 256 * 4);
+  ReproBuffer in = wordBuffer("lane_in", 0, routes::kVertexInWords * 4);
+  ReproBuffer out = wordBuffer("lane_out", 1, routes::kVertexOutWords * 4);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
     const bool active = ((d.state.exec >> l) & 1u) != 0;
     const uint32_t index = d.state.vgpr(d.inst.vaddr)[l];
@@ -445,8 +445,7 @@ void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Exp
     if (active) v.indices.push_back(index);
   }
   for (std::size_t k = 0; k < out.bytes.size(); k += 4) {
-    const uint32_t marker = 0xdeadbeefu;
-    std::memcpy(out.bytes.data() + k, &marker, 4);
+    std::memcpy(out.bytes.data() + k, &routes::kUnwrittenVertexWord, 4);
   }
   if (v.indices.empty()) {
     r.notExpressed = "no active lane: nothing is drawn";

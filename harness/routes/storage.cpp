@@ -243,7 +243,7 @@ void runLaneChunk(vk::Context& ctx, const vk::PipelineObjects& pipeline,
   sizes.reserve(n);
   for (const DeviceCase* c : cases)
     sizes.push_back(c->memory.bytes.size());
-  vk::GuardedRegions data(ctx, sizes, usage, 256 + kMaxOverrun);
+  vk::GuardedRegions data(ctx, sizes, usage, kLaneGuardBytes);
   const VkDeviceSize align =
       std::max<VkDeviceSize>(ctx.limits().minStorageBufferOffsetAlignment, 16);
   const VkDeviceSize inStride = (kLaneInBytes + align - 1) / align * align;

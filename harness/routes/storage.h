@@ -86,6 +86,9 @@ std::string ssboIndexingProblem(const DeviceCase& c);
 // Guard band behind the payload: large enough for a V# whose NUM_RECORDS overruns the
 // memory by up to this much (the overrun lands in the guard band and is reported).
 inline constexpr uint32_t kMaxOverrun = 1024;
+// The guard band on each side of a case's data buffer: 256 bytes plus the NUM_RECORDS overrun
+// a storage V# may have past the memory image.
+inline constexpr std::size_t kLaneGuardBytes = 256 + kMaxOverrun;
 }  // namespace detail
 
 }  // namespace gcnprobe::routes

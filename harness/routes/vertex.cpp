@@ -24,9 +24,8 @@ const std::array<const gcn::OpcodeInfo*, 4> kTypedLoads =
     gcn::requireOpcodes<4>({"tbuffer_load_format_x", "tbuffer_load_format_xy",
                             "tbuffer_load_format_xyz", "tbuffer_load_format_xyzw"});
 
-constexpr size_t kInWords = 64 + 64;  // idx[64], enabled[64] (shaders/vertex_fetch.vert)
-constexpr size_t kOutWords = 256;
-constexpr uint32_t kUnwrittenVertexWord = 0xdeadbeefu;  // Out words no vertex wrote
+constexpr size_t kInWords = kVertexInWords;
+constexpr size_t kOutWords = kVertexOutWords;
 
 const vk::Binding kBindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                  {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};

@@ -8,6 +8,8 @@
 // attribute to a storage buffer, so the device needs vertexPipelineStoresAndAtomics.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "harness/formats.h"
@@ -24,6 +26,12 @@ std::unique_ptr<Route> makeVertexRoute(vk::Context& ctx);
 // The shader variant (shaders/variants.cmake) of a vertex case: "vertex_fetch_f|i|u" by
 // the attribute's numeric type; "" when the case is not a vertex case.
 std::string vertexVariant(const DeviceCase& c);
+
+// The vertex shader's I/O (shaders/vertex_fetch.vert): In {idx[64], enabled[64]} at binding 0,
+// Out {v[256]} at binding 1, filled with kUnwrittenVertexWord before the draw.
+inline constexpr std::size_t kVertexInWords = 64 + 64;
+inline constexpr std::size_t kVertexOutWords = 256;
+inline constexpr uint32_t kUnwrittenVertexWord = 0xdeadbeefu;
 
 // The instruction ACO emits for a vec4 attribute of `f` (all components used), per
 // aco_instruction_selection.cpp visit_load_input: 32-bit channels with FLOAT/UINT/SINT ->
