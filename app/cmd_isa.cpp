@@ -109,6 +109,32 @@ std::string numberedListing(const std::string& text) {
 // The twins of a route-miss case in gcnprobe's own program (harness/cases/twin.h), each checked
 // as any case: one object with the outcome ("verified" only when every twin is; "none" with why
 // there is none) and one entry per twin.
+// One case's ISA check on its route, as {route, outcome, reason, proof}: for a twin, and for
+// the realisation a case with a preferred route did not take.
+json checkedJson(const gcn::Chip& chip, const run::Case& c,
+                 std::span<const std::unique_ptr<routes::Route>> routeList) {
+  json t = json::object();
+  const routes::RouteChoice choice = routes::chooseRoute(routeList, c.device);
+  try {
+    if (choice.route == nullptr) throw gcn::Error(choice.reason);
+    t["route"] = std::string(choice.route->name());
+    if (const std::string u = choice.route->unbuildableReason(c.device); !u.empty()) {
+      t["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Unsupported));
+      t["reason"] = u;
+    } else {
+      const isa::CheckResult check =
+          run::checkCaseIsa(chip.gen, c, choice.route->pipelineIsa(c.device));
+      t["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
+      t["reason"] = check.reason;
+      t["proof"] = check.proven;
+    }
+  } catch (const std::exception& e) {
+    t["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
+    t["reason"] = e.what();
+  }
+  return t;
+}
+
 json twinJson(const gcn::Chip& chip, const run::Case& c,
               std::span<const std::unique_ptr<routes::Route>> routeList) {
   std::string why;
@@ -117,24 +143,9 @@ json twinJson(const gcn::Chip& chip, const run::Case& c,
   json all{{"route", "program"}, {"cases", json::array()}};
   std::string outcome = "verified", reason;
   for (const run::Case& twin : twins) {
-    json t{{"case", twin.name}};
-    const routes::RouteChoice choice = routes::chooseRoute(routeList, twin.device);
-    try {
-      if (choice.route == nullptr) throw gcn::Error(choice.reason);
-      if (const std::string u = choice.route->unbuildableReason(twin.device); !u.empty()) {
-        t["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Unsupported));
-        t["reason"] = u;
-      } else {
-        const isa::CheckResult check =
-            run::checkCaseIsa(chip.gen, twin, choice.route->pipelineIsa(twin.device));
-        t["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
-        t["reason"] = check.reason;
-        t["proof"] = check.proven;
-      }
-    } catch (const std::exception& e) {
-      t["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
-      t["reason"] = e.what();
-    }
+    json t = checkedJson(chip, twin, routeList);
+    t.erase("route");
+    t["case"] = twin.name;
     if (t["outcome"] != "verified" && outcome == "verified") {
       outcome = t["outcome"].get<std::string>();
       reason = twin.name + ": " + t.value("reason", std::string());
@@ -184,9 +195,20 @@ int runWorker(const IsaOptions& o) {
                     {"cases", cases.size()}};
   std::fprintf(out, "%s\n", header.dump().c_str());
   std::fflush(out);
-  for (const run::Case& c : cases) {
+  for (const run::Case& asked : cases) {
+    // A case with a preferred route takes it where this device builds it; the realisation it
+    // did not take is checked too and reported beside it (`elsewhere`).
+    std::string routeNote;
+    const run::Case c = run::withRunnableRoute(asked, routeList, run::RouteNeed::Build, &routeNote);
     json j = pairJson(c.device, chip.gen);
     j["case"] = c.name;
+    if (!routeNote.empty()) j["route_note"] = routeNote;
+    if (!asked.preferred.empty() && routes::chooseRoute(routeList, c.device).route !=
+                                        routes::chooseRoute(routeList, asked.device).route) {
+      run::Case other = asked;
+      other.preferred.clear();
+      j["elsewhere"] = checkedJson(chip, other, routeList);
+    }
     // Where the case sits in a report's matrix (results/isa_report.h): as `run --json` names them.
     j["suite"] = c.suite;
     const BufferFormat* bf = findBufferFormat(c.device.format);
@@ -496,6 +518,15 @@ int runIsa(const IsaOptions& o) {
                      t->value("outcome", std::string()) == "verified"
                          ? ""
                          : (" (" + t->value("reason", std::string()) + ")").c_str());
+      if (const auto n = j.find("route_note"); n != j.end() && n->is_string())
+        std::fprintf(text, "    %s\n", n->get<std::string>().c_str());
+      if (const auto e = j.find("elsewhere"); e != j.end() && e->is_object())
+        std::fprintf(text, "    route %s (where the preferred route cannot run): %s%s\n",
+                     e->value("route", std::string("?")).c_str(),
+                     e->value("outcome", std::string()).c_str(),
+                     e->value("outcome", std::string()) == "verified"
+                         ? ""
+                         : (" (" + e->value("reason", std::string()) + ")").c_str());
       if (j.contains("saved_listing_header"))
         std::fprintf(text, "%s", j["saved_listing_header"].get<std::string>().c_str());
       if (j.contains("assembly"))

@@ -149,9 +149,6 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
     out.text += passedOver;
     return out;
   }
-  const run::Case& c = *pc.c;
-  const routes::DeviceCase& dc = c.device;
-
   // A device outcome with the routes passed over after it.
   const auto passed = [&](DeviceOutcome o) {
     o.text += passedOver;
@@ -160,6 +157,14 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   vk::Context* ctx = session.context();
   if (ctx == nullptr)
     return passed(notRun("no Vulkan device: " + session.error(), {{"routes", attempts}}));
+  // A probe naming several routes takes the first this device can run (or build, on a
+  // compile-only device).
+  std::string routeNote;
+  const run::Case c = run::withRunnableRoute(
+      *pc.c, session.routeList(), ctx->canExecute() ? run::RouteNeed::Run : run::RouteNeed::Build,
+      &routeNote);
+  if (!routeNote.empty()) passedOver += "\n  " + routeNote;
+  const routes::DeviceCase& dc = c.device;
   const vk::DeviceInfo& info = ctx->info();
   const std::string deviceName = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
   nlohmann::json j = {

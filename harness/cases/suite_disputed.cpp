@@ -377,20 +377,40 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
   return binary(driver.reason + "; " + raw.reason);
 }
 
-// The probe's `route` and `format` lines, checked against the routes and the format table.
-Pick pickOf(const gcn::probe::ProbeSetup& setup) {
-  Pick p;
-  if (setup.route) {
-    const std::string& r = setup.route->value;
+// The route names of a probe's `route` line: one name, or several separated by commas (in
+// order of preference), each a known route, none twice.
+std::vector<std::string> routeNames(const gcn::probe::Placed<std::string>& line) {
+  std::vector<std::string> names;
+  std::string_view rest = line.value;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    std::string_view name = rest.substr(0, comma);
+    while (!name.empty() && name.front() == ' ')
+      name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ')
+      name.remove_suffix(1);
+    const std::string r(name);
     if (r != "texel" && r != "storage" && r != "atomic" && r != "raw" && r != "binary" &&
         r != "program")
-      throw gcn::Error(setup.route->place, "unknown route '" + r +
-                                               "' (known: texel, storage, atomic, raw, binary, "
-                                               "program)");
-    p.route = r;
-    p.routeLine = "route = " + r + " (" + setup.route->place.file + ":" +
-                  std::to_string(setup.route->place.line) + ")";
+      throw gcn::Error(line.place, "unknown route '" + r +
+                                       "' (known: texel, storage, atomic, raw, binary, "
+                                       "program; several in order of preference: "
+                                       "'program, storage')");
+    if (std::find(names.begin(), names.end(), r) != names.end())
+      throw gcn::Error(line.place, "route '" + r + "' is named twice");
+    names.push_back(r);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
   }
+  return names;
+}
+
+// The probe's `route` and `format` lines, checked against the routes and the format table: one
+// Pick per route the line names (one Pick without a route when there is no `route` line).
+std::vector<Pick> picksOf(const gcn::probe::ProbeSetup& setup) {
+  std::vector<std::string> names;
+  if (setup.route) names = routeNames(*setup.route);
+  std::optional<VkFormat> format;
   if (setup.format) {
     const BufferFormat* f = nullptr;
     try {
@@ -402,20 +422,35 @@ Pick pickOf(const gcn::probe::ProbeSetup& setup) {
       throw gcn::Error(setup.format->place, std::string(f->name) +
                                                 " is not a texel-buffer format of the table, so no "
                                                 "texel view can be made of it");
-    p.format = f->vk;
+    format = f->vk;
     // A view of this format is what the probe asks for: no other route stands in for it.
-    if (p.route && *p.route != "texel" && *p.route != "atomic")
-      throw gcn::Error(setup.format->place,
-                       "'format' picks a texel view's VkFormat, but the probe's route is " +
-                           *p.route + " (line " + std::to_string(setup.route->place.line) + ")");
-    if (!p.route) {
+    for (const std::string& r : names)
+      if (r != "texel" && r != "atomic")
+        throw gcn::Error(setup.format->place,
+                         "'format' picks a texel view's VkFormat, but the probe's route is " + r +
+                             " (line " + std::to_string(setup.route->place.line) + ")");
+  }
+  std::vector<Pick> picks;
+  for (const std::string& r : names) {
+    Pick p;
+    p.route = r;
+    p.format = format;
+    p.routeLine = "route = " + setup.route->value + " (" + setup.route->place.file + ":" +
+                  std::to_string(setup.route->place.line) + ")";
+    picks.push_back(std::move(p));
+  }
+  if (picks.empty()) {
+    Pick p;
+    p.format = format;
+    if (setup.format) {
       p.routeLine = "format = " + setup.format->value + " (" + setup.format->place.file + ":" +
                     std::to_string(setup.format->place.line) + "), a texel view";
       p.viewOnly = true;
       p.route = "texel";
     }
+    picks.push_back(std::move(p));
   }
-  return p;
+  return picks;
 }
 
 }  // namespace
@@ -425,19 +460,43 @@ std::string probeCaseName(const std::string& file) {
 }
 
 ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup) {
-  const Pick pick = pickOf(setup);
-  Attempts tried(pick);
-  Realisation rz =
-      realise(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds, pick, tried);
-  if (!rz.device) return {std::nullopt, std::move(rz.reason), tried.take()};
+  // Each route the probe names, realised on its own; the last one realised is the case's
+  // device case, the ones before it its preferred realisations (Case::preferred).
+  std::vector<routes::DeviceCase> realised;
+  std::vector<RouteAttempt> attempts;
+  std::string reasons;
+  const std::vector<Pick> picks = picksOf(setup);
+  for (const Pick& pick : picks) {
+    Attempts tried(pick);
+    Realisation rz =
+        realise(*setup.chip, setup.inst, setup.state, setup.memory, setup.lds, pick, tried);
+    for (RouteAttempt& a : tried.take()) {
+      // A route the line names is tried under its own pick; skip the others' "not the probe's
+      // route" entries for it.
+      const bool named = std::any_of(picks.begin(), picks.end(),
+                                     [&](const Pick& p) { return p.route && *p.route == a.route; });
+      if (picks.size() > 1 && named && a.route != *pick.route) continue;
+      if (std::none_of(attempts.begin(), attempts.end(),
+                       [&](const RouteAttempt& b) { return b.route == a.route; }))
+        attempts.push_back(std::move(a));
+    }
+    if (rz.device)
+      realised.push_back(std::move(*rz.device));
+    else
+      reasons += (reasons.empty() ? "" : "; ") +
+                 (picks.size() > 1 ? "route " + *pick.route + ": " : std::string()) + rz.reason;
+  }
+  if (realised.empty()) return {std::nullopt, std::move(reasons), std::move(attempts)};
   Case c;
   c.name = probeCaseName(file);
   c.suite = kDisputedSuite;
   // The probe asks which rule holds: bits, not tolerances (under every profile).
   c.tolerance = ToleranceId::Exact;
   c.gcnTolerance = ToleranceId::Exact;
-  c.device = std::move(*rz.device);
-  return {std::move(c), "", tried.take()};
+  c.device = std::move(realised.back());
+  realised.pop_back();
+  c.preferred = std::move(realised);
+  return {std::move(c), "", std::move(attempts)};
 }
 
 PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,

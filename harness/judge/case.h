@@ -40,6 +40,11 @@ struct Case {
   ToleranceId tolerance = ToleranceId::Exact;     // under the portable profile (tolerance.h)
   ToleranceId gcnTolerance = ToleranceId::Exact;  // under a GCN profile
   routes::DeviceCase device;
+  // Realisations to run in place of `device` where their route can, first first (a probe's
+  // `route = program, storage`: gcnprobe's own program on a GCN device, the storage route
+  // elsewhere). `device` is the one every other device runs, and what `list` and `export`
+  // show; run::withRunnableRoute picks per device.
+  std::vector<routes::DeviceCase> preferred;
   std::optional<ViewCompose> view;  // set for composed / sRGB view reads
   // Set when the case could not be built (a malformed probe file in the disputed suite): the
   // runner reports it as an `error` record with this message and runs the others.

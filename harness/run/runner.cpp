@@ -83,11 +83,62 @@ isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::Pipelin
   return result;
 }
 
+Case withRunnableRoute(const Case& c, std::span<const std::unique_ptr<routes::Route>> routes,
+                       RouteNeed need, std::string* note) {
+  if (note != nullptr) note->clear();
+  if (c.preferred.empty()) return c;
+  std::string passed;  // why each preferred realisation before the taken one was passed over
+  const auto named = [&](const routes::DeviceCase& d) {
+    const routes::RouteChoice choice = routes::chooseRoute(routes, d);
+    return choice.route != nullptr ? std::string(choice.route->name()) : std::string("?");
+  };
+  for (const routes::DeviceCase& p : c.preferred) {
+    const routes::RouteChoice choice = routes::chooseRoute(routes, p);
+    std::string why = choice.reason;
+    if (choice.route != nullptr) {
+      try {
+        why = need == RouteNeed::Run ? choice.route->unsupportedReason(p)
+                                     : choice.route->unbuildableReason(p);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+    }
+    if (why.empty()) {
+      Case taken = c;
+      taken.device = p;
+      taken.preferred.clear();
+      if (note != nullptr)
+        *note = "route " + named(p) + ", the case's preferred route" +
+                (passed.empty() ? std::string() : " after " + passed) + "; elsewhere route " +
+                named(c.device);
+      return taken;
+    }
+    passed += (passed.empty() ? "" : "; ") + ("route " + named(p) + " passed over: " + why);
+  }
+  if (note != nullptr) *note = "route " + named(c.device) + " (" + passed + ")";
+  Case rest = c;
+  rest.preferred.clear();
+  return rest;
+}
+
 Summary runCases(std::span<const Case> cases,
                  std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
                  const ResultSink& sink) {
+  // Preferred realisations (Case::preferred) resolved once, against this device's routes; a
+  // recovered or fresh device has the same routes.
+  std::vector<Case> resolved;
+  std::vector<std::string> routeNotes;
+  if (std::any_of(cases.begin(), cases.end(), [](const Case& c) { return !c.preferred.empty(); })) {
+    resolved.reserve(cases.size());
+    routeNotes.resize(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      resolved.push_back(withRunnableRoute(cases[i], routes, RouteNeed::Run, &routeNotes[i]));
+    cases = resolved;
+  }
   Summary summary;
   std::vector<CaseResult> results(cases.size());
+  for (std::size_t i = 0; i < routeNotes.size(); ++i)
+    if (!routeNotes[i].empty()) results[i].notes.push_back(routeNotes[i]);
   const auto emit = [&](std::size_t i) {
     summary.add(results[i].verdict);
     if (sink) sink(results[i]);

@@ -65,6 +65,18 @@ struct RunOptions {
 // it); Verified only when all are.
 isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::PipelineIsa& isa);
 
+// What a device must do with a case's route: build its pipeline (`isa` on a compile-only
+// device) or run it.
+enum class RouteNeed { Build, Run };
+// The case as `routes` take it: with the first of its preferred realisations (Case::preferred)
+// whose route claims it and can build or run it (`need`) in place of its device case, else as
+// it is. `note` (when given) says which realisation was taken and why the ones before it were
+// passed over; "" for a case without preferred realisations.
+Case withRunnableRoute(const Case& c, std::span<const std::unique_ptr<routes::Route>> routes,
+                       RouteNeed need, std::string* note = nullptr);
+
+// Each case's preferred realisations are resolved first (withRunnableRoute, RouteNeed::Run);
+// the note goes to its record.
 Summary runCases(std::span<const Case> cases,
                  std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
                  const ResultSink& sink);

@@ -628,3 +628,142 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
 }
 
 }  // namespace device_test
+
+namespace preferred_test {
+
+using namespace gcnprobe;
+
+// A route that claims the own program's cases or the others, and runs or builds as told.
+class StubRoute : public routes::Route {
+ public:
+  StubRoute(std::string_view name, bool program, std::string unsupported, std::string unbuildable)
+      : name_(name),
+        program_(program),
+        unsupported_(std::move(unsupported)),
+        unbuildable_(std::move(unbuildable)) {}
+  std::string_view name() const override { return name_; }
+  bool handles(const routes::DeviceCase& c) const override { return c.ownProgram == program_; }
+  std::string unsupportedReason(const routes::DeviceCase&) const override { return unsupported_; }
+  std::string unbuildableReason(const routes::DeviceCase&) const override { return unbuildable_; }
+  std::string batchKey(const routes::DeviceCase&) const override { return ""; }
+  std::vector<routes::DeviceResult> run(std::span<const routes::DeviceCase* const>) override {
+    return {};
+  }
+
+ private:
+  std::string_view name_;
+  bool program_;
+  std::string unsupported_, unbuildable_;
+};
+
+std::vector<std::unique_ptr<routes::Route>> stubRoutes(std::string programUnsupported,
+                                                       std::string programUnbuildable) {
+  std::vector<std::unique_ptr<routes::Route>> list;
+  list.push_back(std::make_unique<StubRoute>("storage", false, "", ""));
+  list.push_back(std::make_unique<StubRoute>("program", true, std::move(programUnsupported),
+                                             std::move(programUnbuildable)));
+  return list;
+}
+
+// `route = program, storage`: each named route is realised; the last is the case's device case
+// (what `list`, `export` and every other device take), the first the preferred one, taken
+// wherever its route can run (or build, for `isa`); the note says which ran and why.
+TEST(PreferredRoute, TheFirstNamedRouteRunsWhereItCanTheLastEverywhereElse) {
+  const device_test::Loaded l = device_test::load("ssbo-raw-straddle");
+  const run::ProbeCase pc = device_test::realiseLoaded(l);
+  ASSERT_TRUE(pc.c.has_value()) << pc.reason;
+  const run::Case& c = *pc.c;
+  EXPECT_FALSE(c.device.ownProgram);
+  EXPECT_EQ(c.device.binding, routes::Binding::StorageBuffer);
+  ASSERT_EQ(c.preferred.size(), 1u);
+  EXPECT_TRUE(c.preferred[0].ownProgram);
+  // The same question either way: instruction, V# words, lanes and memory.
+  EXPECT_EQ(c.preferred[0].inst.op, c.device.inst.op);
+  EXPECT_EQ(gcn::vsharpWords(c.preferred[0].state, c.preferred[0].inst.srsrc),
+            gcn::vsharpWords(c.device.state, c.device.inst.srsrc));
+  EXPECT_EQ(c.preferred[0].memory.bytes, c.device.memory.bytes);
+  unsigned taken = 0;
+  for (const run::RouteAttempt& a : pc.attempts)
+    taken += a.taken ? 1u : 0u;
+  EXPECT_EQ(taken, 2u) << "program and storage both realised it";
+
+  std::string note;
+  // A device that runs the own program.
+  const auto runs = stubRoutes("", "");
+  run::Case got = run::withRunnableRoute(c, runs, run::RouteNeed::Run, &note);
+  EXPECT_TRUE(got.device.ownProgram);
+  EXPECT_TRUE(got.preferred.empty());
+  EXPECT_EQ(note, "route program, the case's preferred route; elsewhere route storage");
+  // One that builds it but cannot execute (a null device): `isa` takes it, `run` does not.
+  const auto buildsOnly = stubRoutes("cannot execute", "");
+  got = run::withRunnableRoute(c, buildsOnly, run::RouteNeed::Build, &note);
+  EXPECT_TRUE(got.device.ownProgram);
+  got = run::withRunnableRoute(c, buildsOnly, run::RouteNeed::Run, &note);
+  EXPECT_FALSE(got.device.ownProgram);
+  EXPECT_EQ(note, "route storage (route program passed over: cannot execute)");
+  // One that cannot even build it (RADV before VK_EXT_descriptor_buffer).
+  const auto neither = stubRoutes("no descriptor buffer", "no descriptor buffer");
+  got = run::withRunnableRoute(c, neither, run::RouteNeed::Build, &note);
+  EXPECT_FALSE(got.device.ownProgram);
+  EXPECT_NE(note.find("passed over: no descriptor buffer"), std::string::npos) << note;
+  // A case without preferred realisations is left as it is, without a note.
+  run::Case plain = c;
+  plain.preferred.clear();
+  got = run::withRunnableRoute(plain, runs, run::RouteNeed::Run, &note);
+  EXPECT_FALSE(got.device.ownProgram);
+  EXPECT_EQ(note, "");
+}
+
+// Route lists are checked at their line: an unknown name, a name twice.
+TEST(PreferredRoute, ARouteListNamesKnownRoutesOnce) {
+  std::ifstream in(device_test::probePath("ssbo-raw-straddle"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string body = text.str();
+  const std::size_t at = body.find("route = program, storage\n");
+  ASSERT_NE(at, std::string::npos);
+  const unsigned line = 1 + static_cast<unsigned>(std::count(
+                                body.begin(), body.begin() + static_cast<long>(at), '\n'));
+  for (const auto& [list, reason] : std::vector<std::pair<std::string, std::string>>{
+           {"route = program, storag\n", "unknown route 'storag'"},
+           {"route = program,\n", "unknown route ''"},
+           {"route = storage , storage\n", "route 'storage' is named twice"}}) {
+    std::string edited = body;
+    edited.replace(at, std::string("route = program, storage\n").size(), list);
+    try {
+      const gcn::probe::Probe probe = gcn::probe::parseProbe(edited, "t.probe");
+      (void)run::probeCase(probe.file, gcn::probe::prepare(probe, {}));
+      ADD_FAILURE() << list << " accepted";
+    } catch (const gcn::Error& e) {
+      EXPECT_EQ(e.place().file, "t.probe") << e.what();
+      EXPECT_EQ(e.place().line, static_cast<int>(line)) << e.what();
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  }
+}
+
+// On lavapipe the storage route runs it, as before the list, and the record says why.
+TEST(PreferredRoute, LavapipeRunsTheStorageRouteAndSaysWhy) {
+  auto ctx = device_test::openDevice();
+  if (!ctx) GTEST_SKIP() << "no Vulkan device";
+  if (ctx->info().chip) GTEST_SKIP() << "a GCN device runs the own program";
+  run::RunOptions ro;
+  ro.profile = run::resolveProfile("portable", std::nullopt);
+  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
+  const std::vector<run::Case> cases = run::disputedSuite(
+      ro.profile.chip,
+      [](const std::string& name) { return name == "disputed.ssbo-raw-straddle"; });
+  ASSERT_EQ(cases.size(), 1u);
+  ASSERT_EQ(cases[0].preferred.size(), 1u);
+  const auto routeList = control::makeRunRoutes(*ctx);
+  std::vector<run::CaseResult> got;
+  run::runCases(cases, routeList, ro, [&](const run::CaseResult& r) { got.push_back(r); });
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].verdict, run::Verdict::Pass) << got[0].reason;
+  ASSERT_FALSE(got[0].notes.empty());
+  EXPECT_EQ(got[0].notes[0].rfind("route storage (route program passed over: ", 0), 0u)
+      << got[0].notes[0];
+  EXPECT_NE(got[0].notes[0].find("is not a GCN device"), std::string::npos) << got[0].notes[0];
+}
+
+}  // namespace preferred_test
