@@ -46,10 +46,13 @@ void applyWrite(const DataWrite& w, std::vector<uint8_t>& image, const char* wha
   const uint64_t count = w.count.value_or(1);
   const uint64_t bytes = count * w.elementBytes;
   if (w.offset > image.size() || bytes > image.size() - w.offset)
-    throw Error(w.values.place, std::string(what) + " write of " + std::to_string(bytes) +
-                                    " bytes at offset " + std::to_string(w.offset) +
-                                    " runs past the image (" + std::to_string(image.size()) +
-                                    " bytes; set '" + what + " size')");
+    throw Error(
+        w.values.place,
+        std::string(what) + " write of " + std::to_string(bytes) + " bytes at offset " +
+            std::to_string(w.offset) + " runs past the image (" + std::to_string(image.size()) +
+            " bytes; " +
+            (std::string_view(what) == "far" ? std::string("widen its 'far @OFF = SIZE' line)")
+                                             : "set '" + std::string(what) + " size')"));
   for (uint64_t i = 0; i < count; ++i) {
     const Expr& e = w.values.isList ? w.values.list[i] : w.values.list[0];
     storeLe(image, w.offset + i * w.elementBytes, w.elementBytes, e.eval(i));
@@ -201,6 +204,13 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
 
   s.memory.base = probe.memoryBase ? probe.memoryBase->value : s.vsharp.base;
   s.memory.bytes.assign(probe.memorySize ? probe.memorySize->value : 256, 0);
+  for (const Placed<Probe::FarRegion>& f : probe.farRegions) {
+    if (f.value.offset > ~0ull - s.memory.base)
+      throw Error(f.place, "the far region's address (image base + " + hexNumber(f.value.offset) +
+                               ") runs past 2^64");
+    s.memory.far.push_back({s.memory.base + f.value.offset, std::vector<uint8_t>(f.value.size, 0)});
+    if (const std::string p = s.memory.layoutProblem(); !p.empty()) throw Error(f.place, p);
+  }
   s.lds.assign(probe.ldsSize ? probe.ldsSize->value : kMaxLdsBytes, 0);
   {
     EvalBudget budget;
@@ -220,8 +230,26 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
       budget.charge(e.values.list, e.values.isList, e.count.value_or(1), e.values.place,
                     expectNodes);
   }
-  for (const DataWrite& w : probe.writes)
-    applyWrite(w, w.lds ? s.lds : s.memory.bytes, w.lds ? "lds" : "memory");
+  for (const DataWrite& w : probe.writes) {
+    if (w.lds || w.fill || s.memory.far.empty()) {
+      applyWrite(w, w.lds ? s.lds : s.memory.bytes, w.lds ? "lds" : "memory");
+      continue;
+    }
+    // A write that starts past the image goes to the far region holding its first byte.
+    MemoryRegion* far = nullptr;
+    if (w.offset >= s.memory.bytes.size())
+      for (MemoryRegion& r : s.memory.far)
+        if (r.base - s.memory.base <= w.offset &&
+            w.offset - (r.base - s.memory.base) < r.bytes.size())
+          far = &r;
+    if (far == nullptr) {
+      applyWrite(w, s.memory.bytes, "memory");
+      continue;
+    }
+    DataWrite shifted = w;
+    shifted.offset = w.offset - (far->base - s.memory.base);
+    applyWrite(shifted, far->bytes, "far");
+  }
   for (const ExpectData& e : probe.expectData) {
     const uint64_t size = e.lds ? s.lds.size() : s.memory.bytes.size();
     const uint64_t bytes = e.count.value_or(1) * e.elementBytes;

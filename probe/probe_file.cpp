@@ -314,6 +314,18 @@ class LineParser {
         fail(valueColumn_, "memory size " + std::to_string(n) + " is over the limit of " +
                                std::to_string(kMaxMemoryBytes) + " bytes");
       setOnce(probe_.memorySize, n, key);
+    } else if (k.size() == 2 && k0 == "far") {
+      if (k[1].size() < 2 || k[1][0] != '@')
+        fail(keyColumn_, "'far' needs an offset from the image's base (far @0x100000000 = 256)");
+      if (probe_.farRegions.size() == kMaxFarRegions)
+        fail(keyColumn_, "more than " + std::to_string(kMaxFarRegions) + " far regions");
+      Probe::FarRegion r;
+      r.offset = Expr::parse(k[1].substr(1), IndexVar::None, keyPlace()).eval(0);
+      r.size = number(value, key);
+      if (r.size == 0 || r.size > kMaxMemoryBytes)
+        fail(valueColumn_, "far region size " + std::to_string(r.size) + " is not 1.." +
+                               std::to_string(kMaxMemoryBytes) + " bytes");
+      probe_.farRegions.push_back({r, keyPlace()});
     } else if (k.size() == 2 && k0 == "lds" && k[1] == "size") {
       const uint64_t n = number(value, key);
       if (n > kMaxLdsBytes)

@@ -100,8 +100,15 @@ struct Probe {
 
   std::optional<Placed<uint64_t>> memoryBase;  // default: the V#'s BASE
   std::optional<Placed<uint64_t>> memorySize;  // default 256
-  std::optional<Placed<uint64_t>> ldsSize;     // default 65536
-  std::vector<DataWrite> writes;               // in file order
+  // `far @OFF = SIZE`: a further memory region of SIZE bytes at OFF past the image's base (a
+  // 64-bit AINDEX * STRIDE lands 4 GiB away); `mem @OFF` writes inside it go there.
+  struct FarRegion {
+    uint64_t offset = 0;
+    uint64_t size = 0;
+  };
+  std::vector<Placed<FarRegion>> farRegions;
+  std::optional<Placed<uint64_t>> ldsSize;  // default 65536
+  std::vector<DataWrite> writes;            // in file order
 
   std::vector<Placed<std::string>> policies;  // "name=option", pinned for every evaluation
 
@@ -128,6 +135,7 @@ struct Probe {
 
 // Limits that keep a probe (and a mutated one) small.
 inline constexpr uint64_t kMaxMemoryBytes = 16ull << 20;
+inline constexpr std::size_t kMaxFarRegions = 4;  // each at most kMaxMemoryBytes
 inline constexpr uint64_t kMaxLdsBytes = 64ull << 10;
 inline constexpr std::size_t kMaxProbeBytes = 16u << 20;  // the whole file
 inline constexpr std::size_t kMaxLineBytes = 64u << 10;   // one line

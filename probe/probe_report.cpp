@@ -84,8 +84,21 @@ std::string header(const Probe& probe, const ProbeSetup& setup) {
   out += "inst: " + printInstruction(setup.chip->gen, setup.inst) + "\n";
   out += "V#: " + formatVSharp(setup.chip->gen, setup.vsharp) + "\n";
   out += "memory: " + std::to_string(setup.memory.bytes.size()) + " bytes at " +
-         gcn::hexNumber(setup.memory.base) + "; exec " + gcn::hexNumber(setup.state.exec) + "; " +
-         std::to_string(setup.lanes) + " lanes\n";
+         gcn::hexNumber(setup.memory.base);
+  for (const MemoryRegion& r : setup.memory.far)
+    out += ", far " + std::to_string(r.bytes.size()) + " bytes at " + gcn::hexNumber(r.base);
+  out += "; exec " + gcn::hexNumber(setup.state.exec) + "; " + std::to_string(setup.lanes) +
+         " lanes\n";
+  return out;
+}
+
+// The changes of each far region, as changesText per region ("far 0x100001000 ...").
+std::string farChangesText(const std::string& tag, const MemoryImage& before,
+                           const MemoryImage& after) {
+  std::string out;
+  for (std::size_t k = 0; k < before.far.size() && k < after.far.size(); ++k)
+    out += changesText((tag + " " + gcn::hexNumber(before.far[k].base)).c_str(),
+                       before.far[k].bytes, after.far[k].bytes, "");
   return out;
 }
 
@@ -102,6 +115,13 @@ nlohmann::json headerJson(const Probe& probe, const ProbeSetup& setup) {
           {"vsharp", formatVSharp(setup.chip->gen, setup.vsharp)},
           {"memory_base", setup.memory.base},
           {"memory_size", setup.memory.bytes.size()},
+          {"far_regions",
+           [&] {
+             nlohmann::json far = nlohmann::json::array();
+             for (const MemoryRegion& r : setup.memory.far)
+               far.push_back({{"base", r.base}, {"size", r.bytes.size()}});
+             return far;
+           }()},
           {"exec", setup.state.exec},
           {"lanes", setup.lanes},
           {"pinned_policies", pinned}};
@@ -134,6 +154,15 @@ nlohmann::json lanesJson(const ProbeSetup& setup, const ExecResult& r) {
 nlohmann::json predictionJson(const ProbeSetup& setup, const ExecResult& r) {
   return {{"lanes", lanesJson(setup, r)},
           {"memory_changes", changesJson(setup.memory.bytes, r.memory().bytes)},
+          {"far_changes",
+           [&] {
+             nlohmann::json far = nlohmann::json::array();
+             for (std::size_t k = 0; k < setup.memory.far.size() && k < r.memory().far.size(); ++k)
+               far.push_back(
+                   {{"base", setup.memory.far[k].base},
+                    {"changes", changesJson(setup.memory.far[k].bytes, r.memory().far[k].bytes)}});
+             return far;
+           }()},
           {"lds_changes", changesJson(setup.lds, r.lds)},
           {"notes", r.notes}};
 }
@@ -186,6 +215,7 @@ std::string refText(const Probe& probe, const ProbeSetup& setup, const ExecResul
     out += "\n";
   }
   out += changesText("mem", setup.memory.bytes, result.memory().bytes, "");
+  out += farChangesText("far", setup.memory, result.memory());
   if (result.lds != setup.lds) out += changesText("lds", setup.lds, result.lds, "");
   for (const std::string& n : result.notes)
     out += "note: " + n + "\n";
@@ -259,6 +289,7 @@ std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Explo
     const ExecResult& r = ex.predictions[i].result;
     const std::string tag = std::string(1, static_cast<char>('A' + i % 26));
     out += changesText(("mem " + tag).c_str(), setup.memory.bytes, r.memory().bytes, "");
+    out += farChangesText("far " + tag, setup.memory, r.memory());
     if (r.lds != setup.lds) out += changesText(("lds " + tag).c_str(), setup.lds, r.lds, "");
   }
   if (!ex.predictions.empty())

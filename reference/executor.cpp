@@ -16,6 +16,7 @@
 #include "reference/convert.h"
 #include "reference/error.h"
 #include "reference/format.h"
+#include "reference/text.h"
 
 namespace gcn {
 namespace {
@@ -203,17 +204,16 @@ class WaveRun {
   }
 
   bool mapped(uint64_t address, uint64_t size) const {
-    const MemoryImage& m = *mem_;
-    return address >= m.base && address - m.base <= m.bytes.size() &&
-           size <= m.bytes.size() - (address - m.base);
+    return mem_->find(address, size) != nullptr;
   }
-  const uint8_t* memAt(uint64_t address) const {
-    return mem_->bytes.data() + (address - mem_->base);
-  }
+  // Only called for mapped accesses.
+  const uint8_t* memAt(uint64_t address, uint64_t size) const { return mem_->find(address, size); }
   // Only instructions that write memory work on a copy (execute()).
-  uint8_t* writableAt(uint64_t address) {
+  uint8_t* writableAt(uint64_t address, uint64_t size) {
     if (wmem_ == nullptr) throw Error("executor: a write to memory the instruction does not write");
-    return wmem_->bytes.data() + (address - wmem_->base);
+    uint8_t* at = wmem_->find(address, size);
+    if (at == nullptr) throw Error("executor: a write outside the memory image");
+    return at;
   }
 
   // AMD RDNA3 ISA alignment: formats and typed ops align to min(size, 4) (the policy decides
@@ -259,7 +259,8 @@ class WaveRun {
         continue;
       }
       if (mapped(piece.address, piece.size)) {
-        std::memcpy(g.bytes.data() + piece.dataOffset, memAt(piece.address), piece.size);
+        std::memcpy(g.bytes.data() + piece.dataOffset, memAt(piece.address, piece.size),
+                    piece.size);
       } else {
         std::fill_n(g.unknown.begin() + piece.dataOffset, piece.size, true);
         g.anyUnknown = true;
@@ -277,7 +278,8 @@ class WaveRun {
         addLaneNote(lr, kUnmapped);
         continue;
       }
-      std::memcpy(writableAt(piece.address), data.data() + piece.dataOffset, piece.size);
+      std::memcpy(writableAt(piece.address, piece.size), data.data() + piece.dataOffset,
+                  piece.size);
       writes_.push_back({piece.address, piece.size, lane});
     }
   }
@@ -629,9 +631,9 @@ class WaveRun {
               "64-bit atomic at an address that is not 8-byte aligned: AMD RDNA3 ISA "
               "(RDNA) says MEMVIOL; performed here at the dword-aligned address");
     uint64_t mem = 0;
-    std::memcpy(&mem, memAt(address), bytes);
+    std::memcpy(&mem, memAt(address, bytes), bytes);
     AtomicOutcome o = applyAtomic(op_.atomic, wide, mem, src, cmp);
-    std::memcpy(writableAt(address), &o.newValue, bytes);
+    std::memcpy(writableAt(address, bytes), &o.newValue, bytes);
     writes_.push_back({address, static_cast<uint8_t>(bytes), lane});
     if (!o.claimed) {
       addLaneNote(lr, o.reason);
@@ -817,6 +819,43 @@ AddressOperands AddressInputs::forLane(unsigned lane) const {
   return a;
 }
 
+namespace {
+template <class Image, class Byte>
+Byte* findIn(Image& m, uint64_t address, uint64_t size) {
+  const auto in = [&](uint64_t base, std::size_t n) {
+    return address >= base && address - base <= n && size <= n - (address - base);
+  };
+  if (in(m.base, m.bytes.size())) return m.bytes.data() + (address - m.base);
+  for (auto& r : m.far)
+    if (in(r.base, r.bytes.size())) return r.bytes.data() + (address - r.base);
+  return nullptr;
+}
+}  // namespace
+
+const uint8_t* MemoryImage::find(uint64_t address, uint64_t size) const {
+  return findIn<const MemoryImage, const uint8_t>(*this, address, size);
+}
+uint8_t* MemoryImage::find(uint64_t address, uint64_t size) {
+  return findIn<MemoryImage, uint8_t>(*this, address, size);
+}
+
+std::string MemoryImage::layoutProblem() const {
+  std::vector<std::pair<uint64_t, uint64_t>> spans{{base, bytes.size()}};
+  for (const MemoryRegion& r : far) {
+    if (r.bytes.empty()) return "a far region at " + hexNumber(r.base) + " has no bytes";
+    if (r.bytes.size() - 1 > ~0ull - r.base)
+      return "the far region at " + hexNumber(r.base) + " runs past 2^64";
+    spans.emplace_back(r.base, r.bytes.size());
+  }
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first - spans[i - 1].first < spans[i - 1].second)
+      return "the memory regions at " + hexNumber(spans[i - 1].first) + " (" +
+             std::to_string(spans[i - 1].second) + " bytes) and " + hexNumber(spans[i].first) +
+             " overlap";
+  return "";
+}
+
 const MemoryImage& ExecResult::memory() const {
   static const MemoryImage kNone;
   if (written) return *written;
@@ -828,6 +867,8 @@ ExecResult execute(const Chip& chip, const Instruction& inst, const WaveState& s
                    const Policies& policies, const ExecOptions& options) {
   if (inst.op == nullptr) throw Error("execute: instruction has no opcode");
   validate(chip.gen, inst);
+  if (!memory.far.empty())
+    if (const std::string p = memory.layoutProblem(); !p.empty()) throw Error("execute: " + p);
   ExecResult out;
   if (writesMemory(inst.op->kind))
     out.written = memory;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/address.h"
@@ -81,10 +82,33 @@ struct ConversionFormat {
 ConversionFormat conversionFormat(Gen gen, const OpcodeInfo& op, const Instruction& inst,
                                   const VSharp& v);
 
-// Memory as the buffer instruction sees it: bytes at [base, base + bytes.size()).
+// A further region of memory far from the image (a 64-bit reading of AINDEX * STRIDE lands 4 GiB
+// past the V# base): bytes at [base, base + bytes.size()).
+struct MemoryRegion {
+  uint64_t base = 0;
+  std::vector<uint8_t> bytes;
+  bool operator==(const MemoryRegion&) const = default;
+};
+
+// Memory as the buffer instruction sees it: bytes at [base, base + bytes.size()), and the far
+// regions, each disjoint from the image and the others (a probe's `far` lines). An access is
+// mapped when one of them holds all of its bytes.
 struct MemoryImage {
   uint64_t base = 0;
   std::vector<uint8_t> bytes;
+  std::vector<MemoryRegion> far;
+
+  MemoryImage() = default;
+  MemoryImage(uint64_t b, std::vector<uint8_t> image, std::vector<MemoryRegion> farRegions = {})
+      : base(b), bytes(std::move(image)), far(std::move(farRegions)) {}
+
+  // The first of the bytes [address, address + size) when the image or one far region holds
+  // them all; nullptr otherwise.
+  const uint8_t* find(uint64_t address, uint64_t size) const;
+  uint8_t* find(uint64_t address, uint64_t size);
+  // "" when the far regions are disjoint from the image and from each other and none is empty
+  // or wraps past 2^64; else why not.
+  std::string layoutProblem() const;
 };
 
 struct LaneAccess {

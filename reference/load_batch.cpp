@@ -99,8 +99,6 @@ void FormatLoadBatch::run(const MemoryImage& memory, std::span<const uint32_t> v
   a.addr64 = inst_.addr64;
   a.instOffset = inst_.offset;
   a.soffset = soffset_;
-  const uint64_t base = memory.base;
-  const uint64_t size = memory.bytes.size();
   for (std::size_t i = 0; i < out.size(); ++i) {
     BatchLane& l = out[i];
     l = BatchLane{};
@@ -113,8 +111,7 @@ void FormatLoadBatch::run(const MemoryImage& memory, std::span<const uint32_t> v
     bool mapped = true;
     for (const AccessPiece& p : plan.pieces) {
       allIn = allIn && p.inRange;
-      mapped = mapped && p.address >= base && p.address - base <= size &&
-               p.size <= size - (p.address - base);
+      mapped = mapped && memory.find(p.address, p.size) != nullptr;
     }
     l.inRange = allIn;
     if (!unclaimed_.empty()) continue;  // nothing claimed
@@ -129,8 +126,7 @@ void FormatLoadBatch::run(const MemoryImage& memory, std::span<const uint32_t> v
     if (!mapped) continue;  // in range but outside the image: no value claimed
     const std::size_t at = lanesStaged.size() * elemBytes_;
     for (const AccessPiece& p : plan.pieces)
-      std::memcpy(staged.data() + at + p.dataOffset, memory.bytes.data() + (p.address - base),
-                  p.size);
+      std::memcpy(staged.data() + at + p.dataOffset, memory.find(p.address, p.size), p.size);
     lanesStaged.push_back(static_cast<uint32_t>(i));
   }
   if (lanesStaged.empty()) return;

@@ -65,6 +65,16 @@ TEST(ProbeParser, MalformedInputNamesFileLineAndReason) {
       {kValid + "v1 = (1 + 2\n", 6, "expected ')'"},
       {kValid + "v1 = 1 / (lane - 2)\n", 6, "division by zero"},
       {kValid + "memory size = 0x10000000\n", 6, "over the limit"},
+      {kValid + "far 0x100000000 = 256\n", 6, "'far' needs an offset"},
+      {kValid + "far @0x100000000 = 0\n", 6, "far region size 0 is not 1.."},
+      {kValid + "far @0x100000000 = 0x2000000\n", 6, "is not 1..16777216 bytes"},
+      {kValid + "far @0x80 = 256\n", 6, "overlap"},
+      {kValid + "far @0x10000 = 16\nfar @0x10008 = 16\n", 7, "overlap"},
+      {kValid + "far @0x100000000 = 16\nmem @0x10000000c u32 x2 = 1\n", 7,
+       "widen its 'far @OFF = SIZE' line"},
+      {kValid + "far @0x1000 = 1\nfar @0x2000 = 1\nfar @0x3000 = 1\nfar @0x4000 = 1\n"
+                "far @0x5000 = 1\n",
+       10, "more than 4 far regions"},
       {"gen = gfx42\ninst = buffer_load_dword v1, off, s[4:7], 0\nvsharp = dfmt=32\n", 1, ""},
       {"gen = gfx8\ninst = buffer_load_dwrd v1, off, s[4:7], 0\nvsharp = dfmt=32\n", 2, ""},
       {"gen = gfx8\ninst = buffer_load_dword v1, off, s[4:7], 0 addr64\nvsharp = dfmt=32\n", 2, ""},
@@ -152,6 +162,29 @@ std::string readFile(const std::filesystem::path& p) {
 // "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen" for tonga as e00c2000 80010100, which
 // must prepare the same instruction as the text; one word or a word that decodes to nothing is
 // an error at the value.
+// `far @OFF = SIZE` adds a region at the image's base + OFF; `mem @OFF` writes land in the region
+// that holds their first byte, the others in the image.
+TEST(ProbeParser, FarLinesAddRegionsThatMemWritesReach) {
+  const Probe p = parseProbe(kValid +
+                                 "mem @0 u32 = 0x11111111\n"
+                                 "far @0x100000000 = 16\n"
+                                 "far @0x200000000 = 4\n"
+                                 "mem @0x100000004 u32 x2 = 0xf0000000 + i\n"
+                                 "mem @0x200000000 u8 x4 = 0xa0 + i\n",
+                             "t.probe");
+  const ProbeSetup s = prepare(p, {});
+  ASSERT_EQ(s.memory.far.size(), 2u);
+  EXPECT_EQ(s.memory.base, 0x1000u);
+  EXPECT_EQ(s.memory.far[0].base, 0x100001000u);
+  EXPECT_EQ(s.memory.far[0].bytes,
+            (std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0xf0, 1, 0, 0, 0xf0, 0, 0, 0, 0}));
+  EXPECT_EQ(s.memory.far[1].base, 0x200001000u);
+  EXPECT_EQ(s.memory.far[1].bytes, (std::vector<uint8_t>{0xa0, 0xa1, 0xa2, 0xa3}));
+  EXPECT_EQ(s.memory.bytes.size(), 256u);
+  EXPECT_EQ(s.memory.bytes[0], 0x11);
+  EXPECT_EQ(s.memory.bytes[3], 0x11);
+}
+
 TEST(ProbeParser, InstructionWordsAreTheInstructionsText) {
   const std::string head =
       "gen = gfx8\nvsharp = base=0x1000 stride=16 num_records=16 "
