@@ -320,6 +320,10 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
     driver =
         no("SOFFSET is not the inline constant 0: the driver-built routes' accesses have SOFFSET "
            "0");
+  else if (!memory.far.empty())
+    driver =
+        no("the memory has far regions (`far` lines), which only the raw V# placement (raw, binary "
+           "and own-program routes) puts on a device");
   else if (v.swizzleEnable)
     driver = no("V# has SWIZZLE_ENABLE, which no driver-built descriptor has");
   else if (v.addTidEnable)
@@ -511,10 +515,12 @@ PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
       predicted.base == c.device.memory.base && predicted.bytes.size() >= actual.memory.size();
   gcn::ExecResult shown = prediction;
   shown.written = gcn::MemoryImage{
-      predicted.base, std::vector<uint8_t>(predicted.bytes.begin(),
-                                           predicted.bytes.begin() +
-                                               static_cast<std::ptrdiff_t>(std::min(
-                                                   predicted.bytes.size(), actual.memory.size())))};
+      predicted.base,
+      std::vector<uint8_t>(
+          predicted.bytes.begin(),
+          predicted.bytes.begin() +
+              static_cast<std::ptrdiff_t>(std::min(predicted.bytes.size(), actual.memory.size()))),
+      predicted.far};
   shown.unchanged = nullptr;
   Expected e;
   e.alternatives.push_back({"prediction", std::move(shown)});

@@ -72,6 +72,9 @@ std::string laneLayoutConfinementProblem(const gcn::Chip& chip, const routes::De
       return e.what();
     }
   } else {
+    if (!c.memory.far.empty())
+      return "far memory regions are put on a device only with a raw V# (through a descriptor "
+             "buffer), not with the driver's SSBO descriptor";
     // Confinement (docs/confinement.md): every byte any lane may touch, under every option of
     // the addressing points, inside the buffer and the guard band behind it that the lane
     // shader's runner owns and checks.

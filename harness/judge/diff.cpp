@@ -29,6 +29,41 @@ std::span<const uint8_t> elementBytes(const routes::DeviceCase& c, const FormatV
   return {c.memory.bytes.data() + off, di.bytes};
 }
 
+// "" when some outcome leaves far region `got.base` with exactly `got`'s bytes; else the
+// problem, with the first differing byte (against the first outcome) as a memory diff whose
+// offset is from the region's start.
+std::string farRegionProblem(const Expected& expected, const gcn::MemoryRegion& got,
+                             std::vector<ComponentDiff>& diffs) {
+  const gcn::MemoryRegion* first = nullptr;
+  for (const Alternative& alt : expected.alternatives)
+    for (const gcn::MemoryRegion& want : alt.result.memory().far) {
+      if (want.base != got.base) continue;
+      if (want.bytes == got.bytes) return "";
+      if (first == nullptr) first = &want;
+    }
+  if (first == nullptr)
+    return "far region at " + gcn::hexNumber(got.base) + " read back, but no outcome has it";
+  if (first->bytes.size() != got.bytes.size())
+    return "far region at " + gcn::hexNumber(got.base) + ": " + std::to_string(got.bytes.size()) +
+           " bytes read back, " + std::to_string(first->bytes.size()) + " expected";
+  std::size_t at = 0;
+  while (first->bytes[at] == got.bytes[at])
+    ++at;
+  std::size_t bad = 0;
+  for (std::size_t b = 0; b < got.bytes.size(); ++b)
+    bad += first->bytes[b] != got.bytes[b] ? 1u : 0u;
+  ComponentDiff d;
+  d.memoryField = true;
+  d.byteOffset = static_cast<int64_t>(at);
+  d.expectedBits = gcn::hexElement(std::span<const uint8_t>(&first->bytes[at], 1));
+  d.actualBits = gcn::hexElement(std::span<const uint8_t>(&got.bytes[at], 1));
+  d.classification = "other";
+  diffs.push_back(d);
+  return "far region at " + gcn::hexNumber(got.base) + ": " + std::to_string(bad) +
+         " bytes differ from every outcome, the first at +" + std::to_string(at) + " (expected " +
+         d.expectedBits + ", actual " + d.actualBits + ")";
+}
+
 // sRGB components: the largest distance from the exact EOTF over the lanes whose set is led
 // by the reference (a note, not a verdict).
 std::optional<std::string> srgbDistanceNote(const FormatView& fv, const Expected& e,
@@ -181,6 +216,12 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
       if (badElements > 0) problems.push_back(memoryProblem(badElements, firstBad));
     }
   }
+
+  // Far regions the route put on the device (the raw V# placement): each byte for byte, as one
+  // of the outcomes left it.
+  for (const gcn::MemoryRegion& got : actual.far)
+    if (std::string p = farRegionProblem(expected, got, r.diffs); !p.empty())
+      problems.push_back(std::move(p));
 
   r.pass = problems.empty();
   r.summary = joinProblems(problems);

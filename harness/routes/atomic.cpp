@@ -46,6 +46,7 @@ class AtomicRoute final : public Route {
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
+    if (std::string far = farMemoryProblem(c, name()); !far.empty()) return far;
     if (!isAtomic(c)) return "the atomic route realises only BUFFER_ATOMIC_*";
     const gcn::Instruction& in = c.inst;
     const gcn::OpcodeInfo& op = *in.op;

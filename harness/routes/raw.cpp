@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "harness/routes/atomic.h"
 #include "harness/routes/storage.h"
@@ -15,6 +16,7 @@
 #include "reference/error.h"
 #include "reference/reach.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcnprobe::routes {
 namespace {
@@ -260,23 +262,81 @@ std::string rawVariant(const DeviceCase& c) {
   return "";
 }
 
+namespace {
+
+// One buffer of a placement: the bytes it must hold (an image or far region, and the reach
+// bytes near it), before guard bands.
+struct Cluster {
+  uint64_t low = 0, high = 0;  // [low, high) case addresses
+  uint64_t imageBytes = 0;     // the region's own bytes (the bound is the reach limit plus these)
+  bool reached = false;        // a reach range lies in it
+};
+
+// Grows `k` to hold [b, e).
+void widen(Cluster& k, uint64_t b, uint64_t e) {
+  k.low = std::min(k.low, b);
+  k.high = std::max(k.high, e);
+}
+
+// The cluster a reach range [b, e) belongs to: the far region within kMaxReachSpanBytes of it,
+// else the image (index 0).
+std::size_t clusterOf(const std::vector<Cluster>& k, uint64_t b, uint64_t e) {
+  for (std::size_t i = 1; i < k.size(); ++i) {
+    const uint64_t lo = k[i].low > gcn::kMaxReachSpanBytes ? k[i].low - gcn::kMaxReachSpanBytes : 0;
+    const uint64_t hi = k[i].high + gcn::kMaxReachSpanBytes;
+    if (e > lo && b < hi) return i;
+  }
+  return 0;
+}
+
+// [origin, origin + bytes) for a cluster: guard bytes on both sides, origin aligned down.
+std::pair<uint64_t, uint64_t> guarded(const Cluster& k, uint64_t guard) {
+  const uint64_t origin = (k.low > guard ? k.low - guard : 0) / kOriginAlign * kOriginAlign;
+  return {origin, k.high + guard - origin};
+}
+
+}  // namespace
+
 RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t guard) {
   const gcn::Reach reach = gcn::computeReach(chip, c.inst, c.state);
-  if (const std::string problem = gcn::reachBoundProblem(reach); !problem.empty())
-    throw gcn::Error(problem);
-  uint64_t low = c.memory.base;
-  uint64_t high = c.memory.base + c.memory.bytes.size();
-  if (const std::optional<gcn::ByteRange> span = reach.span()) {
-    low = std::min(low, span->begin);
-    high = std::max(high, span->end);
+  if (c.memory.far.empty())
+    if (const std::string problem = gcn::reachBoundProblem(reach); !problem.empty())
+      throw gcn::Error(problem);
+  std::vector<Cluster> k;
+  k.push_back({c.memory.base, c.memory.base + c.memory.bytes.size(), c.memory.bytes.size(), true});
+  for (const gcn::MemoryRegion& r : c.memory.far)
+    k.push_back({r.base, r.base + r.bytes.size(), r.bytes.size(), false});
+  for (const gcn::ByteRange& r : reach.ranges) {
+    Cluster& to = k[clusterOf(k, r.begin, r.end)];
+    widen(to, r.begin, r.end);
+    to.reached = true;
   }
-  if (high - low > gcn::kMaxReachSpanBytes + c.memory.bytes.size())
-    throw gcn::Error("the reach and the memory image together span " + std::to_string(high - low) +
-                     " bytes, over the limit of " +
-                     std::to_string(gcn::kMaxReachSpanBytes + c.memory.bytes.size()));
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    const uint64_t limit = gcn::kMaxReachSpanBytes + k[i].imageBytes;
+    if (k[i].high - k[i].low > limit)
+      throw gcn::Error((i == 0 ? std::string("the reach and the memory image together span ")
+                               : "the reach and the far region at " +
+                                     gcn::hexNumber(c.memory.far[i - 1].base) + " together span ") +
+                       std::to_string(k[i].high - k[i].low) + " bytes, over the limit of " +
+                       std::to_string(limit));
+  }
   RawPlacement p;
-  p.origin = (low > guard ? low - guard : 0) / kOriginAlign * kOriginAlign;
-  p.bytes = high + guard - p.origin;
+  std::tie(p.origin, p.bytes) = guarded(k[0], guard);
+  // Far regions no lane reaches stay off the device (nothing can change them).
+  std::vector<std::pair<uint64_t, uint64_t>> taken{{p.origin, p.bytes}};
+  for (std::size_t i = 1; i < k.size(); ++i) {
+    if (!k[i].reached) continue;
+    RawPlacement::Far f;
+    f.region = i - 1;
+    std::tie(f.origin, f.bytes) = guarded(k[i], guard);
+    for (const auto& [o, n] : taken)
+      if (f.origin < o + n && o < f.origin + f.bytes)
+        throw gcn::Error("the far region at " + gcn::hexNumber(c.memory.far[f.region].base) +
+                         " and its reach come within " + std::to_string(guard) +
+                         " guard bytes of another buffer of the case: make them one region");
+    taken.emplace_back(f.origin, f.bytes);
+    p.far.push_back(f);
+  }
   return p;
 }
 
@@ -386,6 +446,7 @@ std::vector<DeviceResult> runRawLaneShader(
   struct PerCase {
     RawPlacement place;
     std::unique_ptr<vk::HostBuffer> data, in, out;
+    std::vector<std::unique_ptr<vk::HostBuffer>> far;  // one per place.far
     std::vector<uint32_t> push;
   };
   std::vector<PerCase> per(cases.size());
@@ -401,6 +462,26 @@ std::vector<DeviceResult> runRawLaneShader(
     if (at % kOriginAlign != 0)
       throw gcn::Error("raw V# route: the driver placed a buffer at " + std::to_string(at) +
                        ", not a multiple of " + std::to_string(kOriginAlign));
+    // Far regions: a buffer each, at the same distance from the first as in the case.
+    try {
+      for (const RawPlacement::Far& f : p.place.far) {
+        const uint64_t want = at + (f.origin - p.place.origin);
+        if (want < at || want >> 48 != 0)
+          throw gcn::Error("its device address " + gcn::hexNumber(want) +
+                           " does not fit in 48 bits");
+        p.far.push_back(std::make_unique<vk::HostBuffer>(ctx, f.bytes, kUsage, want));
+        const gcn::MemoryRegion& r = c.memory.far[f.region];
+        std::fill(p.far.back()->bytes().begin(), p.far.back()->bytes().end(), kGuardPattern);
+        std::memcpy(p.far.back()->bytes().data() + (r.base - f.origin), r.bytes.data(),
+                    r.bytes.size());
+      }
+    } catch (const gcn::Error& e) {
+      results[i].unsupported = "raw V# route: the far region at " +
+                               gcn::hexNumber(c.memory.far[p.place.far[p.far.size()].region].base) +
+                               " cannot be placed: " + e.what();
+      p.far.clear();
+      continue;
+    }
     writeCase(descriptors, static_cast<uint32_t>(i), c, p.place, at);
 
     // The lane shaders' In (binding 1) and Out (binding 2), as the other routes fill them.
@@ -418,6 +499,7 @@ std::vector<DeviceResult> runRawLaneShader(
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
     descriptors.bind(cmd);
     for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (!results[i].unsupported.empty()) continue;  // a far region it could not place
       descriptors.select(cmd, static_cast<uint32_t>(i));
       if (!per[i].push.empty())
         vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
@@ -431,6 +513,7 @@ std::vector<DeviceResult> runRawLaneShader(
     const DeviceCase& c = *cases[i];
     const PerCase& p = per[i];
     DeviceResult& r = results[i];
+    if (!r.unsupported.empty()) continue;
     readLaneShaderOut(p.out->bytes(), vdataWords(c), r);
     // The memory image back, and every other byte of the buffer that left the pattern:
     // offsets relative to the image's first byte, as GuardedBuffer reports them.
@@ -442,6 +525,23 @@ std::vector<DeviceResult> runRawLaneShader(
       if (b >= first && b < first + c.memory.bytes.size()) continue;
       if (all[b] != kGuardPattern)
         r.changedGuardBytes.push_back(static_cast<int64_t>(b) - static_cast<int64_t>(first));
+    }
+    // Each far region back, and its buffer's guard bytes (offsets still from the image's first
+    // byte).
+    for (std::size_t k = 0; k < p.far.size(); ++k) {
+      const RawPlacement::Far& f = p.place.far[k];
+      const gcn::MemoryRegion& region = c.memory.far[f.region];
+      const std::span<const uint8_t> bytes = p.far[k]->bytes();
+      const uint64_t at = region.base - f.origin;
+      r.far.push_back({region.base,
+                       std::vector<uint8_t>(
+                           bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                           bytes.begin() + static_cast<std::ptrdiff_t>(at + region.bytes.size()))});
+      for (uint64_t b = 0; b < bytes.size(); ++b) {
+        if (b >= at && b < at + region.bytes.size()) continue;
+        if (bytes[b] != kGuardPattern)
+          r.changedGuardBytes.push_back(static_cast<int64_t>(f.origin + b - c.memory.base));
+      }
     }
   }
   return results;

@@ -51,11 +51,21 @@ inline constexpr uint64_t kRawGuard = 256;
 
 // Where the raw route puts a case: a harness buffer of `bytes` bytes whose first byte stands
 // for case address `origin`; every reach byte and the memory image lie at least `guard`
-// bytes inside it. Throws gcn::Error with the numbers when the reach is over the bound
-// (gcn::reachBoundProblem).
+// bytes inside it. A case whose memory has far regions (gcn::MemoryImage::far) that its reach
+// touches gets one more buffer per such region (`far`), each at the device address that keeps
+// its distance from the first: reach bytes belong to the image or to the far region within
+// gcn::kMaxReachSpanBytes of them, and each buffer is bounded as the first. Throws gcn::Error
+// with the numbers when the reach is over the bound (gcn::reachBoundProblem) or far buffers
+// would overlap.
 struct RawPlacement {
   uint64_t origin = 0;
   uint64_t bytes = 0;
+  struct Far {
+    std::size_t region = 0;  // index into the case's memory.far
+    uint64_t origin = 0;     // case address of this buffer's first byte
+    uint64_t bytes = 0;
+  };
+  std::vector<Far> far;
 };
 RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t guard);
 

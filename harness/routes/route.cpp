@@ -10,6 +10,13 @@
 
 namespace gcnprobe::routes {
 
+std::string farMemoryProblem(const DeviceCase& c, std::string_view route) {
+  if (c.memory.far.empty()) return "";
+  return std::string(route) + " route: the memory has " + std::to_string(c.memory.far.size()) +
+         " far region(s); only the raw V# placement (raw, binary and own-program routes) puts "
+         "them on a device";
+}
+
 DataPath laneShaderDataPath(const DeviceCase& c) {
   DataPath p;
   p.in = BufferSlot{BufferSlot::Kind::DescriptorSet, 0, 1};

@@ -78,6 +78,10 @@ struct DeviceCase {
   std::vector<uint8_t> lds;
 };
 
+// "" when the case's memory is one image; else why a route that binds one buffer (the texel,
+// storage, atomic and vertex routes) cannot put its far regions on the device.
+std::string farMemoryProblem(const DeviceCase& c, std::string_view route);
+
 // What the device did for one case.
 struct DeviceResult {
   std::string unsupported;  // non-empty: the route could not realise the case (the reason)
@@ -87,6 +91,9 @@ struct DeviceResult {
   uint8_t vdataCount = 0;
   std::vector<uint8_t> memory;             // the buffer's bytes after the dispatch
   std::vector<int64_t> changedGuardBytes;  // guard bytes around the buffer that changed
+  // The far regions (gcn::MemoryImage::far) the route put on the device, after the dispatch
+  // (base = the region's case address); the raw V# placement only.
+  std::vector<gcn::MemoryRegion> far;
 };
 
 // A buffer's descriptor as a shader sees it: binding `index` of descriptor set `set`, or

@@ -43,6 +43,7 @@ class StorageRoute final : public Route {
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
+    if (std::string far = farMemoryProblem(c, name()); !far.empty()) return far;
     const gcn::Instruction& in = c.inst;
     if (!isTyped(in.op)) return "the storage route realises only BUFFER_LOAD/STORE_<type>";
     const gcn::OpcodeInfo& op = *in.op;

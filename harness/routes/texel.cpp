@@ -51,6 +51,7 @@ class TexelRoute final : public Route {
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
+    if (std::string far = farMemoryProblem(c, name()); !far.empty()) return far;
     const gcn::Instruction& in = c.inst;
     if (in.op == nullptr) return "no instruction";
     const bool load = in.op->kind == gcn::OpKind::LoadFormat;

@@ -56,6 +56,7 @@ class VertexRoute final : public Route {
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
+    if (std::string far = farMemoryProblem(c, name()); !far.empty()) return far;
     const gcn::Instruction& in = c.inst;
     if (in.op == nullptr) return "no instruction";
     const BufferFormat* f = findBufferFormat(c.format);

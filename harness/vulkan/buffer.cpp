@@ -5,16 +5,34 @@
 #include <utility>
 
 #include "reference/error.h"
+#include "reference/text.h"
 
 namespace gcnprobe::vk {
 
 HostBuffer::HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage)
+    : HostBuffer(ctx, bytes, usage, VkDeviceAddress{0}) {}
+
+HostBuffer::HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage,
+                       VkDeviceAddress at)
     : usage_(usage), device_(ctx.device()), size_(bytes) {
   if (bytes == 0) throw gcn::Error("a buffer needs at least one byte");
+  const bool placed = at != 0;
+  if (placed && ((usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) == 0 ||
+                 !ctx.features().bufferDeviceAddressCaptureReplay))
+    throw gcn::Error(ctx.info().name +
+                     " lacks bufferDeviceAddressCaptureReplay: no buffer can be put at a chosen "
+                     "device address");
   auto bi = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bi.size = bytes;
   bi.usage = usage;
   bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  auto bufferAt = make<VkBufferOpaqueCaptureAddressCreateInfo>(
+      VK_STRUCTURE_TYPE_BUFFER_OPAQUE_CAPTURE_ADDRESS_CREATE_INFO);
+  bufferAt.opaqueCaptureAddress = at;
+  if (placed) {
+    bi.flags = VK_BUFFER_CREATE_DEVICE_ADDRESS_CAPTURE_REPLAY_BIT;
+    bi.pNext = &bufferAt;
+  }
   check(vkCreateBuffer(device_, &bi, nullptr, &buffer_), "vkCreateBuffer");
   try {
     VkMemoryRequirements req{};
@@ -23,12 +41,24 @@ HostBuffer::HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usag
     ai.allocationSize = req.size;
     auto flags = make<VkMemoryAllocateFlagsInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
     flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    auto memoryAt = make<VkMemoryOpaqueCaptureAddressAllocateInfo>(
+        VK_STRUCTURE_TYPE_MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO);
+    memoryAt.opaqueCaptureAddress = at;
+    if (placed) {
+      flags.flags |= VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_CAPTURE_REPLAY_BIT;
+      flags.pNext = &memoryAt;
+    }
     if ((usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0) ai.pNext = &flags;
     ai.memoryTypeIndex =
         ctx.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    check(vkAllocateMemory(device_, &ai, nullptr, &memory_), "vkAllocateMemory");
+    const std::string allocating =
+        placed ? "vkAllocateMemory at device address " + gcn::hexNumber(at) : "vkAllocateMemory";
+    check(vkAllocateMemory(device_, &ai, nullptr, &memory_), allocating.c_str());
     check(vkBindBufferMemory(device_, buffer_, memory_, 0), "vkBindBufferMemory");
+    if (placed && deviceAddress() != at)
+      throw gcn::Error("the driver put a buffer asked for at device address " + gcn::hexNumber(at) +
+                       " at " + gcn::hexNumber(deviceAddress()));
     void* p = nullptr;
     check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
     mapped_ = static_cast<uint8_t*>(p);

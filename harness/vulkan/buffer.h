@@ -17,6 +17,13 @@ class HostBuffer {
  public:
   HostBuffer() = default;
   HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage);
+  // The same at device address `at` (with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT): its memory
+  // is allocated with VkMemoryOpaqueCaptureAddressAllocateInfo{at}, which RADV takes as the
+  // address to map it at (src/amd/vulkan/radv_device_memory.c). A replay address no capture
+  // returned is outside what Vulkan defines, as the raw V#s written next to it are; so the
+  // address the buffer got is read back and compared. gcn::Error when the device lacks
+  // bufferDeviceAddressCaptureReplay, the driver refuses the address, or places it elsewhere.
+  HostBuffer(Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage, VkDeviceAddress at);
   ~HostBuffer();
   HostBuffer(HostBuffer&& o) noexcept;
   HostBuffer& operator=(HostBuffer&& o) noexcept;

@@ -383,6 +383,8 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
     // The raw V# route puts a buffer's device address in the V# it writes into a descriptor
     // buffer: only with descriptor buffers asked for.
     k12.bufferDeviceAddress = wantDb ? f12.bufferDeviceAddress : VK_FALSE;
+    k12.bufferDeviceAddressCaptureReplay =
+        k12.bufferDeviceAddress ? f12.bufferDeviceAddressCaptureReplay : VK_FALSE;
     k12.pNext = f12.pNext;
     f12 = k12;
     on.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
@@ -390,6 +392,7 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
     on.shaderInt8 = f12.shaderInt8;
     on.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
     on.bufferDeviceAddress = f12.bufferDeviceAddress;
+    on.bufferDeviceAddressCaptureReplay = f12.bufferDeviceAddressCaptureReplay;
   }
   std::vector<const char*> exts;
   if (ctx->info_.hasRobustness2) {

@@ -74,6 +74,9 @@ struct Features {
   bool descriptorBuffer = false;
   // Vulkan 1.2 bufferDeviceAddress, enabled with descriptorBuffer: the raw V# route's BASE.
   bool bufferDeviceAddress = false;
+  // Vulkan 1.2 bufferDeviceAddressCaptureReplay, enabled with bufferDeviceAddress: the raw V#
+  // route's far regions (a buffer at a chosen device address, vk::HostBuffer).
+  bool bufferDeviceAddressCaptureReplay = false;
   // VK_EXT_shader_image_atomic_int64: the only way SPIR-V gets a 64-bit image type
   // (Int64ImageEXT), so R64_UINT/SINT texel views need it.
   bool shaderImageInt64Atomics = false;

@@ -70,8 +70,10 @@ const std::map<std::string, std::string>& decisions() {
       // binary route's IDXEN (texel) template hosts it, the V# from a descriptor buffer.
       {"idxen-offset-vs-stride", "binary"},
       {"num-records-units-gfx8", "binary"},
-      // ... unless the reach is over the raw placement's bound: index 2^30 * STRIDE 4.
-      {"index-product", "over the limit"},
+      // IDXEN dword load, NUM_FORMAT UINT with STRIDE 16: the binary route's IDXEN template with
+      // a raw V#; its 64-bit reading reaches the far region 4 GiB past the base, which the raw
+      // placement puts in a second buffer (its reach touches it on gfx9).
+      {"index-product", "binary"},
       // buffer_store_format_x: a driver-built view's imageStore writes four components; the
       // one-component store shader has the form.
       {"invalid-dfmt-store-gfx8", "raw"},
@@ -390,14 +392,14 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
         .insert(c.name);
   // The probes marked "binary" above; tfe-load, num-records-units-gfx8, tid-with-idxen and
   // add-tid-stride-gfx8 are gfx8 probes whose V#s mean the same on gfx9.
-  EXPECT_EQ(binary,
-            (std::set<std::string>{
-                "disputed.add-tid-stride-gfx8", "disputed.d16-hi-keeps-low",
-                "disputed.d16-oob-keep-gfx9", "disputed.swizzle-tid-multidword-gfx9",
-                "disputed.swizzle-without-tid-gfx9", "disputed.tid-with-idxen-gfx9",
-                "disputed.idxen-offset-vs-stride", "disputed.lds-store-m0-high",
-                "disputed.num-records-units-gfx8", "disputed.swizzle-multidword",
-                "disputed.tfe-load", "disputed.tid-with-idxen", "disputed.tid-without-idxen"}));
+  EXPECT_EQ(binary, (std::set<std::string>{
+                        "disputed.add-tid-stride-gfx8", "disputed.d16-hi-keeps-low",
+                        "disputed.d16-oob-keep-gfx9", "disputed.index-product",
+                        "disputed.swizzle-tid-multidword-gfx9", "disputed.swizzle-without-tid-gfx9",
+                        "disputed.tid-with-idxen-gfx9", "disputed.idxen-offset-vs-stride",
+                        "disputed.lds-store-m0-high", "disputed.num-records-units-gfx8",
+                        "disputed.swizzle-multidword", "disputed.tfe-load",
+                        "disputed.tid-with-idxen", "disputed.tid-without-idxen"}));
   const std::set<std::string> want = {
       "disputed.format-xyzw-on-1-component", "disputed.ssbo-raw-straddle",
       "disputed.texel-oob-dstsel-one",       "disputed.texel-uint-store-overflow",

@@ -191,5 +191,33 @@ TEST(Suite, UnknownSuiteIsAnError) {
   EXPECT_THROW(buildCases("nosuch", "", chip()), gcn::Error);
 }
 
+// Far regions the route read back (the raw V# placement) are compared byte for byte with the
+// outcomes' far regions: unchanged passes; one changed byte fails naming the region, the
+// count and the byte; a region no outcome has fails too.
+TEST(Diff, FarRegionsAreComparedByteForByte) {
+  const std::vector<Case> cases = disputedSuite(
+      chip(), [](const std::string& name) { return name == "disputed.index-product"; });
+  ASSERT_EQ(cases.size(), 1u);
+  const Case& c = cases[0];
+  ASSERT_EQ(c.device.memory.far.size(), 1u);
+  const Expected e = buildExpected(c, gfx9(), {});
+  const FormatView fv = formatViewOf(chip(), c.device);
+  routes::DeviceResult actual = perfect(c, e);
+  actual.far = c.device.memory.far;  // a load leaves it as it was
+  EXPECT_TRUE(diffCase(c.device, fv, e, actual, findTolerance("exact")).pass);
+  actual.far[0].bytes[5] ^= 0x40;
+  const auto d = diffCase(c.device, fv, e, actual, findTolerance("exact"));
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.summary.find("far region at 0x100001000: 1 bytes differ from every outcome, the "
+                           "first at +5"),
+            std::string::npos)
+      << d.summary;
+  actual.far[0].bytes[5] ^= 0x40;
+  actual.far[0].base += 0x1000;
+  EXPECT_NE(
+      diffCase(c.device, fv, e, actual, findTolerance("exact")).summary.find("no outcome has it"),
+      std::string::npos);
+}
+
 }  // namespace diff_test
 }  // namespace gcnprobe::run

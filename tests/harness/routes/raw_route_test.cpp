@@ -15,6 +15,7 @@
 
 #include "harness/cases/suite.h"
 #include "harness/routes/raw.h"
+#include "harness/vulkan/buffer.h"
 #include "harness/vulkan/context.h"
 #include "harness/vulkan/driver.h"
 #include "probe/probe_eval.h"
@@ -189,6 +190,111 @@ TEST(RawRoute, AReachOverTheBoundIsRefusedWithTheNumbers) {
     const std::string what = e.what();
     EXPECT_NE(what.find(std::to_string(gcn::kMaxReachSpanBytes)), std::string::npos) << what;
   }
+}
+
+// index-product on gfx9: index 0x10000000 * STRIDE 16 = 2^32 reaches the image under a 32-bit
+// product and 4 GiB past it under a 64-bit one; the far region there gets its own buffer at
+// that distance, each buffer holding its accesses with the guard bytes on both sides. On gfx8
+// (the 32-bit product only) the far region is out of reach and stays off the device.
+const char* kIndexProduct =
+    "gen = gfx9\n"
+    "inst = buffer_load_dword v1, v0, s[4:7], 0 idxen\n"
+    "vsharp = base=0x1000 stride=16 num_records=0xffffffff dfmt=32 nfmt=uint\n"
+    "lanes = 2\n"
+    "v0 = 0x10000000 + lane\n"
+    "mem @0 u32 x8 = i\n"
+    "far @0x100000000 = 256\n"
+    "mem @0x100000000 u32 x8 = 0xf0000000 + i\n";
+
+TEST(RawRoute, AFarRegionTheReachTouchesGetsItsOwnBufferAtItsDistance) {
+  const run::ProbeCase pc = caseOf(kIndexProduct);
+  ASSERT_TRUE(pc.c.has_value()) << pc.reason;
+  const DeviceCase& c = pc.c->device;
+  const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx9);
+  const routes::RawPlacement p = routes::placeRawCase(chip, c, 256);
+  ASSERT_EQ(p.far.size(), 1u);
+  EXPECT_EQ(p.far[0].region, 0u);
+  // Both buffers are small: the 4 GiB between them is not memory.
+  EXPECT_LT(p.bytes, 4096u);
+  EXPECT_LT(p.far[0].bytes, 4096u);
+  EXPECT_EQ(p.far[0].origin % 256, 0u);
+  const auto inside = [&](uint64_t a, unsigned size) {
+    const bool first = a >= p.origin + 256 && a + size + 256 <= p.origin + p.bytes;
+    const bool far =
+        a >= p.far[0].origin + 256 && a + size + 256 <= p.far[0].origin + p.far[0].bytes;
+    return first || far;
+  };
+  for (const char* product : {"index-product=trunc32", "index-product=wide64"}) {
+    gcn::Policies pol = gcn::Policies::defaults(gcn::Gen::Gfx9);
+    pol.set(product);
+    const gcn::ExecResult e = gcn::execute(chip, c.inst, c.state, c.memory, {}, pol);
+    for (unsigned l = 0; l < 2; ++l)
+      for (const gcn::LaneAccess& a : e.lanes[l].accesses) {
+        EXPECT_TRUE(a.inRange);
+        EXPECT_TRUE(a.mapped) << product << " lane " << l;
+        EXPECT_TRUE(inside(a.address, a.size)) << product << " lane " << l << " at " << a.address;
+      }
+    // The two readings differ: lane 0 gets word 0 of the image or of the far region.
+    EXPECT_EQ(e.lanes[0].vdata[0],
+              std::string(product) == "index-product=trunc32" ? 0u : 0xf0000000u);
+  }
+  EXPECT_GE(c.memory.far[0].base, p.far[0].origin + 256);
+  EXPECT_LE(c.memory.far[0].base + 256 + 256, p.far[0].origin + p.far[0].bytes);
+
+  gcn::probe::EvalOptions gfx8;
+  gfx8.gen = "gfx8";
+  const gcn::probe::Probe probe = gcn::probe::parseProbe(kIndexProduct, "t.probe");
+  const run::ProbeCase on8 = run::probeCase("t.probe", gcn::probe::prepare(probe, gfx8));
+  ASSERT_TRUE(on8.c.has_value()) << on8.reason;
+  EXPECT_TRUE(routes::placeRawCase(gcn::representativeChip(gcn::Gen::Gfx8), on8.c->device, 256)
+                  .far.empty());
+}
+
+// A far region close enough that its buffer would overlap the image's is refused (make one
+// image), and a reach near no region is over the bound as before.
+TEST(RawRoute, FarBuffersNeverOverlapAndAReachNearNoRegionIsRefused) {
+  std::string close = kIndexProduct;
+  close.replace(close.find("far @0x100000000"), 16, "far @0x200");
+  close.replace(close.find("mem @0x100000000"), 16, "mem @0x200");
+  close.replace(close.find("v0 = 0x10000000 + lane"), 22, "v0 = 0x20 + lane");
+  // The routes that place far regions refuse it at realisation, with the placement's reason.
+  const run::ProbeCase pc = caseOf(close);
+  EXPECT_FALSE(pc.c.has_value());
+  EXPECT_NE(pc.reason.find("make them one region"), std::string::npos) << pc.reason;
+  std::string nowhere = kIndexProduct;
+  nowhere.replace(nowhere.find("far @0x100000000"), 16, "far @0x300000000");
+  nowhere.replace(nowhere.find("mem @0x100000000"), 16, "mem @0x300000000");
+  const run::ProbeCase far = caseOf(nowhere);
+  EXPECT_FALSE(far.c.has_value());
+  EXPECT_NE(far.reason.find("the reach and the memory image together span"), std::string::npos)
+      << far.reason;
+}
+
+// A buffer at a chosen device address needs bufferDeviceAddressCaptureReplay (lavapipe has
+// none): the refusal names the device and the feature, and nothing is left allocated.
+TEST(RawRoute, ABufferAtAChosenAddressNeedsCaptureReplay) {
+  std::unique_ptr<vk::Context> ctx;
+  try {
+    ctx = vk::Context::open("", false, /*descriptorBuffer=*/true);
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "no Vulkan device: " << e.what();
+  }
+  if (!ctx->features().bufferDeviceAddress) GTEST_SKIP() << "no bufferDeviceAddress";
+  if (ctx->features().bufferDeviceAddressCaptureReplay)
+    GTEST_SKIP() << ctx->info().name << " has bufferDeviceAddressCaptureReplay";
+  constexpr VkBufferUsageFlags kUsage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  try {
+    vk::HostBuffer b(*ctx, 256, kUsage, VkDeviceAddress{0x100000000});
+    FAIL() << "placed at a chosen address without capture replay";
+  } catch (const gcn::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(ctx->info().name), std::string::npos) << what;
+    EXPECT_NE(what.find("bufferDeviceAddressCaptureReplay"), std::string::npos) << what;
+  }
+  // The plain constructor still works on the same device.
+  vk::HostBuffer plain(*ctx, 256, kUsage);
+  EXPECT_NE(plain.deviceAddress(), 0u);
 }
 
 // Only BASE moves: every other bit of the 128, reserved ones included, is the case's.
