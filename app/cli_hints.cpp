@@ -111,7 +111,7 @@ void addCompletionValuesCommand(CLI::App& app, Context& ctx) {
           families += " " + family;
       }
     std::string suites;
-    for (const std::string& s : run::suiteNames())
+    for (const std::string& s : cases::suiteNames())
       suites += " " + s;
     // One line per option: the option, then its values.
     std::printf("--suite%s\n", suites.c_str());

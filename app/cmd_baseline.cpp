@@ -25,13 +25,13 @@ struct BaselineOptions {
 
 void runBaseline(const BaselineOptions& o) {
   gcn::requireWritable(o.output, "baseline");
-  const run::ResultsFile results = run::readResults(o.from);
+  const results::ResultsFile results = results::readResults(o.from);
   if (!results.complete())
     throw gcn::Error(gcn::Place{o.from, 0, 0}, "the results document has no summary");
   std::string profile;  // the run's, for the order `gcnprobe list` gives its cases
   if (const auto it = results.header.find("profile"); it != results.header.end() && it->is_string())
     profile = it->get<std::string>();
-  const std::string text = run::baselineFromResults(results, run::caseListOrder(profile));
+  const std::string text = results::baselineFromResults(results, cases::caseListOrder(profile));
   if (o.output.empty() || o.output == "-") {
     std::fputs(text.c_str(), stdout);
     return;

@@ -103,7 +103,7 @@ void runFormats(const std::string& selector, bool json) {
     std::printf("%-36s %-12s %-8s %-4s %-6s %-3s %-3s %-3s %-3s %s\n", "vk_format", "dfmt", "nfmt",
                 "sel", "stride", "U", "S", "V", "A", "texel model");
   }
-  for (const BufferFormat& f : allBufferFormats()) {
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     VkFormatFeatureFlags b = ctx->formatProperties(f.vk).bufferFeatures;
     bool u = b & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
     bool s = b & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
@@ -163,7 +163,7 @@ void runFormats(const std::string& selector, bool json) {
 // `formats --self-check`: the table's V#s against the driver's own descriptor words.
 int runSelfCheck(const std::string& selector, bool json) {
   auto ctx = vk::Context::open(selector, false, true);
-  const std::vector<VSharpCheck> checks = checkDriverVSharps(*ctx);
+  const std::vector<routes::VSharpCheck> checks = routes::checkDriverVSharps(*ctx);
   const vk::DeviceInfo& info = ctx->info();
   unsigned differ = 0;
   nlohmann::json out = nlohmann::json::array();
@@ -171,7 +171,7 @@ int runSelfCheck(const std::string& selector, bool json) {
     return gcn::hexWord(w[0]) + " " + gcn::hexWord(w[1]) + " " + gcn::hexWord(w[2]) + " " +
            gcn::hexWord(w[3]);
   };
-  for (const VSharpCheck& c : checks) {
+  for (const routes::VSharpCheck& c : checks) {
     differ += c.differences.empty() ? 0 : 1;
     if (json) {
       out.push_back({{"vk_format", c.format},
@@ -190,13 +190,13 @@ int runSelfCheck(const std::string& selector, bool json) {
   if (json) {
     std::printf("%s\n", nlohmann::json{{"device", info.name},
                                        {"driver", info.driverName + " " + info.driverInfo},
-                                       {"chip", std::string(selfCheckChip(info).name)},
+                                       {"chip", std::string(routes::selfCheckChip(info).name)},
                                        {"checks", out}}
                             .dump(2)
                             .c_str());
   } else {
     std::printf("V# self-check on %s (%s %s): %zu descriptors, %zu agree, %u differ\n",
-                std::string(selfCheckChip(info).name).c_str(), info.driverName.c_str(),
+                std::string(routes::selfCheckChip(info).name).c_str(), info.driverName.c_str(),
                 info.driverInfo.c_str(), checks.size(), checks.size() - differ, differ);
   }
   return differ == 0 ? 0 : 1;

@@ -42,11 +42,11 @@ void writeFile(const fs::path& path, const std::string& contents) {
 }
 
 int runExport(const ExportOptions& o) {
-  const run::Profile profile = run::resolveProfile(o.profile, std::nullopt);
-  run::Selection s;
+  const judge::Profile profile = judge::resolveProfile(o.profile, std::nullopt);
+  results::Selection s;
   s.include = o.filters;
   s.exclude = o.excludes;
-  const std::vector<run::Case> cases = run::selectCases(o.suite, profile.chip, s);
+  const std::vector<judge::Case> cases = cases::selectCases(o.suite, profile.chip, s);
   if (cases.empty()) throw noCaseMatches(o.filters, o.excludes, o.suite);
   std::error_code ec;
   // Files an earlier export left stay; say so, so that a folder of mixed profiles is no surprise.
@@ -62,7 +62,7 @@ int runExport(const ExportOptions& o) {
   std::map<std::string, unsigned> written, partial;
   std::map<std::string, std::map<std::string, unsigned>> notWritten;
   std::size_t invalid = 0;
-  for (const run::Case& c : cases) {
+  for (const judge::Case& c : cases) {
     if (!c.broken.empty()) {
       ++notWritten["(broken)"][c.broken];
       continue;

@@ -61,18 +61,19 @@ class Fuzzer {
     try {
       const gcn::probe::Probe probe = gcn::probe::parseProbe(text, file);
       const gcn::probe::ProbeSetup setup = gcn::probe::prepare(probe, {});
-      const run::ProbeCase pc = run::probeCase(file, setup);
+      const cases::ProbeCase pc = cases::probeCase(file, setup);
       if (!pc.c) return {"unrealisable", pc.reason};
-      const run::Case& c = *pc.c;
+      const judge::Case& c = *pc.c;
       const gcn::probe::Exploration ex = gcn::probe::explore(probe, setup);
       run::ProbeRun pr =
           run::runProbeCase(c, *setup.chip, routes_, ctx_.features().robustBufferAccess2);
       if (!pr.device)
-        return {pr.verdict.verdict == run::Verdict::Unsupported ? "unsupported" : "error",
+        return {pr.verdict.verdict == results::Verdict::Unsupported ? "unsupported" : "error",
                 pr.verdict.reason};
       // The driver ran another instruction than the case's (the ISA check): its result says
       // nothing about this case.
-      if (pr.verdict.verdict == run::Verdict::RouteMiss) return {"route-miss", pr.verdict.reason};
+      if (pr.verdict.verdict == results::Verdict::RouteMiss)
+        return {"route-miss", pr.verdict.reason};
       // Test hook (docs/run.md "Test hooks"): `fail` flips the lowest bit of every lane's
       // first register, and of the buffer's first byte after a store, so that tests see the
       // minimiser and the reproducer at work.
@@ -84,7 +85,7 @@ class Fuzzer {
             !pr.device->memory.empty())
           pr.device->memory[0] ^= 1u;
       }
-      const std::vector<run::PredictionMatch> m =
+      const std::vector<cases::PredictionMatch> m =
           run::matchPredictions(*setup.chip, c, ex, *pr.device);
       for (std::size_t p = 0; p < m.size(); ++p) {
         if (!m[p].all) continue;
@@ -97,7 +98,7 @@ class Fuzzer {
       o.status = "mismatch";
       for (unsigned l = 0; l < setup.lanes && o.firstBadLane < 0; ++l) {
         bool any = false;
-        for (const run::PredictionMatch& pm : m)
+        for (const cases::PredictionMatch& pm : m)
           any = any || pm.lanes[l];
         if (!any) o.firstBadLane = static_cast<int>(l);
       }
@@ -116,7 +117,7 @@ class Fuzzer {
   std::vector<run::InjectedFault> faults_;
 };
 
-std::string name(const run::FuzzCase& c) {
+std::string name(const explore::FuzzCase& c) {
   return "fuzz-" + std::to_string(c.seed) + "-" + std::to_string(c.number);
 }
 
@@ -132,7 +133,7 @@ int runFuzz(const FuzzOptions& o) {
   const std::string rawWhy = !ctx->info().chip ? "not a GCN device"
                              : !ctx->features().descriptorBuffer
                                  ? "no VK_EXT_descriptor_buffer"
-                                 : routes::detail::rawDeviceProblem(*ctx);
+                                 : routes::lane::rawDeviceProblem(*ctx);
   const bool raw = rawWhy.empty();
   // Binary-route cases (with raw V#s) need the binary route's environment before the device
   // exists (app/clrx_dir.h): it is set and the device opened again.
@@ -163,8 +164,8 @@ int runFuzz(const FuzzOptions& o) {
                    : ("off: " + rawWhy).c_str());
   uint64_t n = 0;
   for (; n < o.count && (o.time <= 0 || elapsed() < o.time); ++n) {
-    const run::FuzzCase fc = run::makeFuzzCase(gen, o.seed, n, raw);
-    const Outcome out = fuzzer.run(run::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
+    const explore::FuzzCase fc = explore::makeFuzzCase(gen, o.seed, n, raw);
+    const Outcome out = fuzzer.run(explore::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
     ++counts[out.status];
     ++byKind[fc.kind][out.status];
     if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "route-miss" ||
@@ -176,10 +177,10 @@ int runFuzz(const FuzzOptions& o) {
     // matches no prediction as a whole, so there each lane is tried alone, in order, until one
     // still mismatches. Else every lane stays. With ADD_TID a lane's address depends on its
     // lane id, so there the lanes up to it stay (it keeps its id).
-    run::FuzzCase small = fc;
+    explore::FuzzCase small = fc;
     Outcome smallOut = out;
     std::vector<unsigned> tries;
-    const gcn::OpKind kind = run::fuzzOpcode(fc).kind;
+    const gcn::OpKind kind = explore::fuzzOpcode(fc).kind;
     const bool writes = gcn::writesMemory(kind);
     if (fc.v0.size() > 1 && out.firstBadLane >= 0)
       tries.push_back(static_cast<unsigned>(out.firstBadLane));
@@ -196,8 +197,8 @@ int runFuzz(const FuzzOptions& o) {
         for (unsigned l = 0; l <= lane; ++l)
           keep.push_back(l);
       }
-      const run::FuzzCase one = run::keepLanes(fc, keep);
-      const Outcome oneOut = fuzzer.run(run::fuzzProbeText(gen, one, ""), name(one) + ".probe");
+      const explore::FuzzCase one = explore::keepLanes(fc, keep);
+      const Outcome oneOut = fuzzer.run(explore::fuzzProbeText(gen, one, ""), name(one) + ".probe");
       if (oneOut.status == "mismatch") {
         small = one;
         smallOut = oneOut;
@@ -206,16 +207,17 @@ int runFuzz(const FuzzOptions& o) {
     }
     // Then zero the memory words and data values the difference does not need, so that the
     // probe file shows what matters (each try is a run on the device).
-    const run::Simplified simple = run::zeroUnneeded(small, [&](const run::FuzzCase& c) {
-      const Outcome o2 = fuzzer.run(run::fuzzProbeText(gen, c, ""), name(c) + ".probe");
-      if (o2.status != "mismatch") return false;
-      smallOut = o2;  // the outcome of the case zeroUnneeded keeps
-      return true;
-    });
+    const explore::Simplified simple =
+        explore::zeroUnneeded(small, [&](const explore::FuzzCase& c) {
+          const Outcome o2 = fuzzer.run(explore::fuzzProbeText(gen, c, ""), name(c) + ".probe");
+          if (o2.status != "mismatch") return false;
+          smallOut = o2;  // the outcome of the case zeroUnneeded keeps
+          return true;
+        });
     small = simple.c;
     fs::create_directories(o.out);
     const fs::path file = fs::path(o.out) / (name(small) + ".probe");
-    const std::string probeText = run::fuzzProbeText(gen, small, smallOut.detail);
+    const std::string probeText = explore::fuzzProbeText(gen, small, smallOut.detail);
     {
       std::ofstream f(file);
       f << probeText;

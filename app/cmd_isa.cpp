@@ -28,6 +28,7 @@
 #include "harness/cases/suite.h"
 #include "harness/cases/twin.h"
 #include "harness/control/control_route.h"
+#include "harness/formats.h"
 #include "harness/isa/binary_patch.h"
 #include "harness/isa/binary_route.h"
 #include "harness/isa/check.h"
@@ -111,7 +112,7 @@ std::string numberedListing(const std::string& text) {
 // there is none) and one entry per twin.
 // One case's ISA check on its route, as {route, outcome, reason, proof}: for a twin, and for
 // the realisation a case with a preferred route did not take.
-json checkedJson(const gcn::Chip& chip, const run::Case& c,
+json checkedJson(const gcn::Chip& chip, const judge::Case& c,
                  std::span<const std::unique_ptr<routes::Route>> routeList) {
   json t = json::object();
   const routes::RouteChoice choice = routes::chooseRoute(routeList, c.device);
@@ -135,14 +136,14 @@ json checkedJson(const gcn::Chip& chip, const run::Case& c,
   return t;
 }
 
-json twinJson(const gcn::Chip& chip, const run::Case& c,
+json twinJson(const gcn::Chip& chip, const judge::Case& c,
               std::span<const std::unique_ptr<routes::Route>> routeList) {
   std::string why;
-  const std::vector<run::Case> twins = run::programTwins(chip, c, why);
+  const std::vector<judge::Case> twins = cases::programTwins(chip, c, why);
   if (twins.empty()) return {{"outcome", "none"}, {"reason", why}};
   json all{{"route", "program"}, {"cases", json::array()}};
   std::string outcome = "verified", reason;
-  for (const run::Case& twin : twins) {
+  for (const judge::Case& twin : twins) {
     json t = checkedJson(chip, twin, routeList);
     t.erase("route");
     t["case"] = twin.name;
@@ -177,10 +178,10 @@ int runWorker(const IsaOptions& o) {
   // write to stdout.
   FILE* out = fdopen(dup(o.outFd), "w");
   if (out == nullptr) throw gcn::Error("--out-fd " + std::to_string(o.outFd) + " is not open");
-  run::Selection selection;
+  results::Selection selection;
   selection.include = o.filters;
   selection.exclude = o.excludes;
-  const std::vector<run::Case> cases = run::selectCases(o.suite, chip, selection);
+  const std::vector<judge::Case> cases = cases::selectCases(o.suite, chip, selection);
   if (cases.empty() && !o.filters.empty()) {
     std::string what;
     for (const std::string& f : o.filters)
@@ -195,26 +196,27 @@ int runWorker(const IsaOptions& o) {
                     {"cases", cases.size()}};
   std::fprintf(out, "%s\n", header.dump().c_str());
   std::fflush(out);
-  for (const run::Case& asked : cases) {
+  for (const judge::Case& asked : cases) {
     // A case with a preferred route takes it where this device builds it; the realisation it
     // did not take is checked too and reported beside it (`elsewhere`).
     std::string routeNote;
-    const run::Case c = run::withRunnableRoute(asked, routeList, run::RouteNeed::Build, &routeNote);
+    const judge::Case c =
+        run::withRunnableRoute(asked, routeList, run::RouteNeed::Build, &routeNote);
     json j = pairJson(c.device, chip.gen);
     j["case"] = c.name;
     if (!routeNote.empty()) j["route_note"] = routeNote;
     if (!asked.preferred.empty() && routes::chooseRoute(routeList, c.device).route !=
                                         routes::chooseRoute(routeList, asked.device).route) {
-      run::Case other = asked;
+      judge::Case other = asked;
       other.preferred.clear();
       j["elsewhere"] = checkedJson(chip, other, routeList);
     }
     // Where the case sits in a report's matrix (results/isa_report.h): as `run --json` names them.
     j["suite"] = c.suite;
-    const BufferFormat* bf = findBufferFormat(c.device.format);
+    const vk::BufferFormat* bf = vk::findBufferFormat(c.device.format);
     j["format"] = bf != nullptr ? std::string(bf->name) : "";
     j["binding"] = std::string(routes::bindingName(c.device.binding));
-    j["intended"] = run::caseInstructionText(chip.gen, c);
+    j["intended"] = cases::caseInstructionText(chip.gen, c);
     j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
     j["unsupported"] = "";
     j["emitted"] = json::array();
@@ -393,8 +395,9 @@ int runCompare(const IsaOptions& o) {
     if (j.is_discarded()) throw gcn::Error(path + ": not JSON");
     docs.push_back(std::move(j));
   }
-  const run::IsaComparison c = run::compareIsa(docs[0], docs[1], o.compare[0], o.compare[1]);
-  std::printf("%s", run::isaComparisonText(c).c_str());
+  const results::IsaComparison c =
+      results::compareIsa(docs[0], docs[1], o.compare[0], o.compare[1]);
+  std::printf("%s", results::isaComparisonText(c).c_str());
   return c.newlyBroken > 0 ? 1 : 0;
 }
 
@@ -424,8 +427,8 @@ int runIsa(const IsaOptions& o) {
   const ClrxDir clrx;
   bool failed = false;
   // Read before any null device starts: a bad baseline is bad input.
-  const run::Baseline baseline =
-      o.baseline.empty() ? run::Baseline{} : run::readBaseline(o.baseline);
+  const results::Baseline baseline =
+      o.baseline.empty() ? results::Baseline{} : results::readBaseline(o.baseline);
   std::vector<std::string> seenNames;
   std::string coverageText;
   for (const gcn::Chip* chip : chips) {
@@ -465,9 +468,10 @@ int runIsa(const IsaOptions& o) {
           outcome == isa::CaseOutcome::NoAssembly || outcome == isa::CaseOutcome::NoIsa) {
         const std::string name = j.value("case", std::string());
         seenNames.push_back(name);
-        const run::BaselineEntry* e = baseline.find(name);
-        const run::Verdict v =
-            outcome == isa::CaseOutcome::RouteMiss ? run::Verdict::RouteMiss : run::Verdict::Error;
+        const results::BaselineEntry* e = baseline.find(name);
+        const results::Verdict v = outcome == isa::CaseOutcome::RouteMiss
+                                       ? results::Verdict::RouteMiss
+                                       : results::Verdict::Error;
         if (e != nullptr && e->covers(v))
           ++expected;
         else

@@ -1,12 +1,13 @@
 // `gcnprobe probe FILE... [--gen G] [--device SEL] [--json]`: each probe file evaluated on the
 // reference once per policy variant that matters (reference/policy.h), distinct predictions
 // printed side by side per lane, then what the device did: the probe becomes the case the
-// disputed suite has for it (run::probeCase, harness/cases/suite_disputed.cpp), runs through
+// disputed suite has for it (cases::probeCase, harness/cases/suite_disputed.cpp), runs through
 // the runner as `gcnprobe run` runs it (the route whose Vulkan construct realises exactly its
 // instruction and V#), and each lane and the memory are matched bit for bit against every
-// prediction by the differ (run::matchPrediction). Exit 1 when any probe's own `expect` lines
+// prediction by the differ (cases::matchPrediction). Exit 1 when any probe's own `expect` lines
 // do not hold against the default prediction, or when a device ran a probe and matched none
 // of its predictions (the model, or what anyone wrote down, is not what the device does).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "harness/vulkan/context.h"
 #include "probe/probe_eval.h"
 #include "probe/probe_report.h"
+#include "reference/text.h"
 
 namespace gcnprobe::app {
 
@@ -93,7 +95,7 @@ DeviceOutcome notRun(const std::string& reason, nlohmann::json extra = nlohmann:
 // A device without memory (RADV's compile-only null device) builds pipelines but runs
 // nothing: the case's pipeline is built and the ISA check proves (or refutes) that it holds
 // the probe's instruction on the probe's buffer; execution needs hardware.
-DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::DeviceInfo& info,
+DeviceOutcome compileOnly(const judge::Case& c, routes::Route& route, const vk::DeviceInfo& info,
                           const std::string& deviceName, nlohmann::json j) {
   if (const std::string why = route.unsupportedReason(c.device); !why.empty())
     return notRun(deviceName + ": " + why, j);
@@ -129,17 +131,17 @@ DeviceOutcome compileOnly(const run::Case& c, routes::Route& route, const vk::De
   return out;
 }
 
-// The probe as its disputed-suite case (run::probeCase), through the runner as `gcnprobe
+// The probe as its disputed-suite case (cases::probeCase), through the runner as `gcnprobe
 // run` runs it (route choice, unsupported, dispatch, diff under the probe generation's
-// profile), then the device's result matched against every prediction (run::matchPrediction).
+// profile), then the device's result matched against every prediction (cases::matchPrediction).
 DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::ProbeSetup& setup,
                           const gcn::probe::Exploration& ex, DeviceSession& session) {
   const std::string& file = probe.file;
-  const run::ProbeCase pc = run::probeCase(file, setup);
+  const cases::ProbeCase pc = cases::probeCase(file, setup);
   // Every route considered, and why each one not taken was passed over.
   nlohmann::json attempts = nlohmann::json::array();
   std::string passedOver;
-  for (const run::RouteAttempt& a : pc.attempts) {
+  for (const cases::RouteAttempt& a : pc.attempts) {
     attempts.push_back({{"route", a.route}, {"taken", a.taken}, {"why", a.why}});
     if (!a.taken) passedOver += "\n  route " + a.route + " not taken: " + a.why;
   }
@@ -160,10 +162,20 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   // A probe naming several routes takes the first this device can run (or build, on a
   // compile-only device).
   std::string routeNote;
-  const run::Case c = run::withRunnableRoute(
+  const judge::Case c = run::withRunnableRoute(
       *pc.c, session.routeList(), ctx->canExecute() ? run::RouteNeed::Run : run::RouteNeed::Build,
       &routeNote);
-  if (!routeNote.empty()) passedOver += "\n  " + routeNote;
+  if (!routeNote.empty()) {
+    passedOver += "\n  " + routeNote;
+    // The realised routes this device did not take are passed over, with the note.
+    const routes::RouteChoice taken = routes::chooseRoute(session.routeList(), c.device);
+    for (nlohmann::json& a : attempts)
+      if (a["taken"].get<bool>() && taken.route != nullptr &&
+          a["route"].get<std::string>() != taken.route->name()) {
+        a["taken"] = false;
+        a["why"] = "passed over on this device: " + routeNote;
+      }
+  }
   const routes::DeviceCase& dc = c.device;
   const vk::DeviceInfo& info = ctx->info();
   const std::string deviceName = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
@@ -190,17 +202,17 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   // The probe generation's own profile: the reference under its default policies, exact.
   const run::ProbeRun done =
       run::runProbeCase(c, *setup.chip, session.routeList(), ctx->features().robustBufferAccess2);
-  const run::CaseResult& verdict = done.verdict;
+  const results::CaseResult& verdict = done.verdict;
   if (!done.device)
-    return passed(notRun(verdict.verdict == run::Verdict::Unsupported
+    return passed(notRun(verdict.verdict == results::Verdict::Unsupported
                              ? deviceName + ": " + verdict.reason
                              : verdict.reason,
                          j));
   const routes::DeviceResult& r = *done.device;
-  j["verdict"] = std::string(run::verdictName(verdict.verdict));
+  j["verdict"] = std::string(results::verdictName(verdict.verdict));
   j["verdict_reason"] = verdict.reason;
 
-  const std::vector<run::PredictionMatch> m = run::matchPredictions(*setup.chip, c, ex, r);
+  const std::vector<cases::PredictionMatch> m = run::matchPredictions(*setup.chip, c, ex, r);
 
   const std::string caveat = info.chip
                                  ? "an AMD GCN device (" + std::string(info.chip->name) + ", " +
@@ -209,7 +221,7 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
                                  : "NOT an AMD GCN device: a match says what Vulkan on the " +
                                        info.driverName + " driver does, not what GCN silicon does";
   std::string text = deviceName + ", " + caveat + "\n";
-  const BufferFormat* bf = findBufferFormat(dc.format);
+  const vk::BufferFormat* bf = vk::findBufferFormat(dc.format);
   const std::string format = bf != nullptr ? std::string(bf->name) : "";
   text += "  route: " + std::string(choice.route->name()) + " (" + j["binding"].get<std::string>() +
           (format.empty() ? "" : ", " + format) + ")" + passedOver + "\n";
@@ -274,6 +286,31 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   j["memory_changes"] = changes;
   j["changed_guard_bytes"] = r.changedGuardBytes;
   j["memory_matches"] = memj;
+  // Far regions the route put on the device (docs/routes.md "Far regions"): what changed there.
+  nlohmann::json farj = nlohmann::json::array();
+  for (const gcn::MemoryRegion& got : r.far) {
+    const auto before =
+        std::find_if(dc.memory.far.begin(), dc.memory.far.end(),
+                     [&](const gcn::MemoryRegion& x) { return x.base == got.base; });
+    if (before == dc.memory.far.end() || before->bytes.size() != got.bytes.size()) continue;
+    nlohmann::json fc = nlohmann::json::array();
+    std::string fb;
+    for (std::size_t i = 0; i < got.bytes.size(); ++i) {
+      if (got.bytes[i] == before->bytes[i]) continue;
+      if (fc.size() < 16) {
+        char b[48];
+        std::snprintf(b, sizeof b, " +%zu: 0x%02x -> 0x%02x", i, before->bytes[i], got.bytes[i]);
+        fb += b;
+      }
+      fc.push_back({{"offset", i}, {"before", before->bytes[i]}, {"after", got.bytes[i]}});
+    }
+    text += "  far " + gcn::hexNumber(got.base) + " device: " + std::to_string(fc.size()) + " of " +
+            std::to_string(got.bytes.size()) + " bytes changed" + fb +
+            (fc.size() > 16 ? " ..." : "") + "\n";
+    farj.push_back({{"base", got.base}, {"changes", fc}});
+  }
+  j["far_changes"] = farj;
+  if (!routeNote.empty()) j["route_note"] = routeNote;
 
   nlohmann::json all = nlohmann::json::array();
   std::string overall;
@@ -292,7 +329,7 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   j["matched_none"] = overall.empty();
 
   // The probe's `expect device` lines against what the device returned.
-  shown.written = gcn::MemoryImage{dc.memory.base, r.memory};
+  shown.written = gcn::MemoryImage{dc.memory.base, r.memory, r.far};
   const std::vector<gcn::probe::ExpectFailure> failures =
       gcn::probe::checkExpect(probe, setup, shown, gcn::probe::ExpectSide::Device);
   if (probe.hasDeviceExpect()) {

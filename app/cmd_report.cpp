@@ -26,14 +26,14 @@ struct ReportOptions {
 
 // The documents of `isa --json` among the inputs: all of them, or none (the inputs are then run
 // reports). Mixing the two is an error naming the first of each kind.
-std::vector<run::IsaDocument> isaDocuments(const std::vector<std::string>& inputs) {
-  std::vector<run::IsaDocument> docs;
+std::vector<results::IsaDocument> isaDocuments(const std::vector<std::string>& inputs) {
+  std::vector<results::IsaDocument> docs;
   std::string firstRun;
   for (const std::string& path : inputs) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw gcn::Error(path + ": cannot be read");
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_discarded() && run::isIsaDocument(j))
+    if (!j.is_discarded() && results::isIsaDocument(j))
       docs.push_back({path, std::move(j)});
     else if (firstRun.empty())
       firstRun = path;
@@ -49,32 +49,32 @@ int runReport(const ReportOptions& o) {
   gcn::requireWritable(o.output, "report");
   const std::string generator =
       std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")";
-  const std::vector<run::IsaDocument> isaDocs = isaDocuments(o.inputs);
+  const std::vector<results::IsaDocument> isaDocs = isaDocuments(o.inputs);
   std::size_t reports = o.inputs.size();
   nlohmann::json data;
   if (!isaDocs.empty()) {
     // One column group per chip of each document: the default suite's order of cases.
-    data = run::isaReportData(isaDocs, o.labels, generator, run::caseListOrder(""));
+    data = results::isaReportData(isaDocs, o.labels, generator, cases::caseListOrder(""));
     reports = data["runs"].size();
   } else {
     if (!o.labels.empty() && o.labels.size() != o.inputs.size())
       throw gcn::Error("--label is given " + std::to_string(o.labels.size()) + " times for " +
                        std::to_string(o.inputs.size()) +
                        " reports: give it once per report or not");
-    std::vector<run::ResultsFile> runs;
+    std::vector<results::ResultsFile> runs;
     // A truncated report (a run that died) still shows every case it holds; the page says it
     // did not finish.
     for (const std::string& path : o.inputs)
-      runs.push_back(run::readResults(path, true));
+      runs.push_back(results::readResults(path, true));
     // The order `gcnprobe list` gives the first report's profile: cases, suites and rows follow
     // it.
     std::string profile;
     if (const auto it = runs.front().header.find("profile");
         it != runs.front().header.end() && it->is_string())
       profile = it->get<std::string>();
-    data = run::reportData(runs, o.labels, generator, run::caseListOrder(profile));
+    data = results::reportData(runs, o.labels, generator, cases::caseListOrder(profile));
   }
-  const std::string html = run::reportHtml(data);
+  const std::string html = results::reportHtml(data);
   std::ofstream out(o.output, std::ios::binary);
   if (!out) throw gcn::cannotWrite(o.output, "report");
   out << html;

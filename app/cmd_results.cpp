@@ -31,37 +31,37 @@ int runMerge(const MergeOptions& o) {
   gcn::requireWritable(o.output, "merged report");
   for (const std::string* path : {&o.junit, &o.csv, &o.failuresCsv})
     if (!path->empty()) gcn::requireWritable(*path, "CI report");
-  std::vector<run::ResultsFile> inputs;
+  std::vector<results::ResultsFile> inputs;
   // Read truncated documents too: mergeResults says which input did not finish and how to
   // merge it anyway.
   for (const std::string& path : o.inputs)
-    inputs.push_back(run::readResults(path, true));
+    inputs.push_back(results::readResults(path, true));
   // The order `gcnprobe list` prints: a shard lists its cases as they finish.
   const auto profile = inputs.front().header.find("profile");
-  const run::MergedReport merged = run::mergeResults(
+  const results::MergedReport merged = results::mergeResults(
       inputs, o.allowIncomplete,
-      run::caseListOrder(profile != inputs.front().header.end() && profile->is_string()
-                             ? profile->get<std::string>()
-                             : std::string("portable")));
-  run::writeMerged(merged, o.output);
+      cases::caseListOrder(profile != inputs.front().header.end() && profile->is_string()
+                               ? profile->get<std::string>()
+                               : std::string("portable")));
+  results::writeMerged(merged, o.output);
   // The CI reports of the whole run, as `run --junit/--csv` writes them for one shard.
   if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty()) {
-    std::vector<run::CaseOutcome> outcomes;
+    std::vector<results::CaseOutcome> outcomes;
     for (std::size_t i = 0; i < merged.records.size(); ++i)
-      outcomes.push_back(run::outcomeOf(run::caseFromRecord(
+      outcomes.push_back(results::outcomeOf(results::caseFromRecord(
           merged.records[i], std::string("merged case ").append(std::to_string(i + 1)))));
     const auto text = [&](const char* key) {
       const auto it = merged.header.find(key);
       return it != merged.header.end() && it->is_string() ? it->get<std::string>() : "";
     };
     if (!o.junit.empty())
-      run::writeJunit(o.junit, outcomes,
-                      {{"device", text("device_name")},
-                       {"driver", text("driver") + " " + text("driver_version")},
-                       {"profile", text("profile")},
-                       {"gcnprobe_version", text("gcnprobe_version")}});
-    if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
-    if (!o.failuresCsv.empty()) run::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
+      results::writeJunit(o.junit, outcomes,
+                          {{"device", text("device_name")},
+                           {"driver", text("driver") + " " + text("driver_version")},
+                           {"profile", text("profile")},
+                           {"gcnprobe_version", text("gcnprobe_version")}});
+    if (!o.csv.empty()) results::writeCsv(o.csv, outcomes);
+    if (!o.failuresCsv.empty()) results::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
   }
   // With the report on standard output, the line goes to standard error.
   std::fprintf(o.output == "-" ? stderr : stdout, "merged %zu reports, %zu cases: %s\n",
@@ -80,7 +80,7 @@ std::optional<nlohmann::json> isaDocument(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !run::isIsaDocument(j)) return std::nullopt;
+  if (j.is_discarded() || !results::isIsaDocument(j)) return std::nullopt;
   return j;
 }
 
@@ -98,9 +98,9 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
 // outcome and its own instruction (results/isa_compare.h); exit 1 on a newly broken case.
 int compareIsaDocuments(const CompareOptions& o, const nlohmann::json& before,
                         const nlohmann::json& after) {
-  const run::IsaComparison c = run::compareIsa(before, after, o.oldPath, o.newPath);
-  std::fputs(run::isaComparisonText(c).c_str(), o.json == "-" ? stderr : stdout);
-  if (!o.json.empty()) writeJson(o.json, run::isaComparisonJson(c));
+  const results::IsaComparison c = results::compareIsa(before, after, o.oldPath, o.newPath);
+  std::fputs(results::isaComparisonText(c).c_str(), o.json == "-" ? stderr : stdout);
+  if (!o.json.empty()) writeJson(o.json, results::isaComparisonJson(c));
   return c.newlyBroken > 0 ? 1 : 0;
 }
 
@@ -116,12 +116,12 @@ int runCompare(const CompareOptions& o) {
                        (before ? o.newPath : o.oldPath) +
                        " is not: compare two run reports or two isa documents");
   }
-  const run::ResultsFile oldRun = run::readResults(o.oldPath, o.allowIncomplete);
-  const run::ResultsFile newRun = run::readResults(o.newPath, o.allowIncomplete);
-  const run::Comparison c = run::compareResults(oldRun, newRun);
+  const results::ResultsFile oldRun = results::readResults(o.oldPath, o.allowIncomplete);
+  const results::ResultsFile newRun = results::readResults(o.newPath, o.allowIncomplete);
+  const results::Comparison c = results::compareResults(oldRun, newRun);
   FILE* text = o.json == "-" ? stderr : stdout;
-  std::fputs(run::comparisonText(c, oldRun, newRun).c_str(), text);
-  if (!o.json.empty()) writeJson(o.json, run::comparisonJson(c, oldRun, newRun));
+  std::fputs(results::comparisonText(c, oldRun, newRun).c_str(), text);
+  if (!o.json.empty()) writeJson(o.json, results::comparisonJson(c, oldRun, newRun));
   return c.regressions.empty() ? 0 : 1;
 }
 

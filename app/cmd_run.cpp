@@ -108,8 +108,8 @@ struct RunOptions {
 // --baseline, --flakes and --retry, read before any device is opened: a bad file is bad input.
 run::ExpectationOptions expectationOptions(const RunOptions& o) {
   run::ExpectationOptions e;
-  if (!o.baseline.empty()) e.baseline = run::readBaseline(o.baseline);
-  if (!o.flakes.empty()) e.flakes = run::readGlobList(o.flakes, "flakes list");
+  if (!o.baseline.empty()) e.baseline = results::readBaseline(o.baseline);
+  if (!o.flakes.empty()) e.flakes = results::readGlobList(o.flakes, "flakes list");
   e.retries = o.retry;
   return e;
 }
@@ -124,29 +124,29 @@ bool isolated(const RunOptions& o, const vk::DeviceInfo& info) {
 }
 
 // --shard, else GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, else none.
-std::optional<run::Shard> shardOf(const RunOptions& o) {
-  return o.shard.empty() ? run::shardFromEnvironment() : run::parseShard(o.shard);
+std::optional<results::Shard> shardOf(const RunOptions& o) {
+  return o.shard.empty() ? results::shardFromEnvironment() : results::parseShard(o.shard);
 }
 
-std::string shardText(const std::optional<run::Shard>& s) {
+std::string shardText(const std::optional<results::Shard>& s) {
   return s ? std::to_string(s->index) + "/" + std::to_string(s->count) : "";
 }
 
 // --skips, read before any device is opened (a bad file is bad input); empty without it.
-run::GlobList readSkips(const RunOptions& o) {
-  return o.skips.empty() ? run::GlobList{} : run::readGlobList(o.skips, "skips list");
+results::GlobList readSkips(const RunOptions& o) {
+  return o.skips.empty() ? results::GlobList{} : results::readGlobList(o.skips, "skips list");
 }
 
 // The cases --skips took out, and its entries that match no case of this build: said on
 // standard error (a misspelt entry would skip nothing).
-void reportSkips(const RunOptions& o, const run::GlobList& skips, const std::string& profile,
+void reportSkips(const RunOptions& o, const results::GlobList& skips, const std::string& profile,
                  const std::vector<std::string>& skipped) {
   if (o.skips.empty()) return;
   // The default and disputed suites' cases, and whatever the list took out of the suite run
   // (the binary suite's cases are in neither otherwise).
-  std::vector<std::string> names = run::caseListOrder(profile);
+  std::vector<std::string> names = cases::caseListOrder(profile);
   names.insert(names.end(), skipped.begin(), skipped.end());
-  for (const std::string& w : run::unmatchedEntries(run::Baseline{}, skips, names))
+  for (const std::string& w : results::unmatchedEntries(results::Baseline{}, skips, names))
     std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
   std::fprintf(stderr, "gcnprobe: %zu case(s) skipped by %s\n", skipped.size(), o.skips.c_str());
 }
@@ -154,7 +154,7 @@ void reportSkips(const RunOptions& o, const run::GlobList& skips, const std::str
 // `--twins`: on a GCN device, each case's twins in gcnprobe's own program join the run after it
 // (harness/cases/twin.h), so a case whose driver path is a route-miss has a proven one; a case
 // the program cannot host is said once on standard error. Elsewhere nothing is added.
-void addTwins(const vk::DeviceInfo& info, std::vector<run::Case>& cases) {
+void addTwins(const vk::DeviceInfo& info, std::vector<judge::Case>& cases) {
   if (!info.chip) {
     std::fprintf(stderr,
                  "gcnprobe: note: --twins: %s is not a GCN device; gcnprobe's own program runs "
@@ -162,14 +162,14 @@ void addTwins(const vk::DeviceInfo& info, std::vector<run::Case>& cases) {
                  info.name.c_str());
     return;
   }
-  std::vector<run::Case> out;
+  std::vector<judge::Case> out;
   std::size_t none = 0;
-  for (run::Case& c : cases) {
+  for (judge::Case& c : cases) {
     std::string why;
-    std::vector<run::Case> twins = run::programTwins(*info.chip, c, why);
+    std::vector<judge::Case> twins = cases::programTwins(*info.chip, c, why);
     if (twins.empty()) ++none;
     out.push_back(std::move(c));
-    for (run::Case& t : twins)
+    for (judge::Case& t : twins)
       out.push_back(std::move(t));
   }
   if (none > 0)
@@ -178,29 +178,29 @@ void addTwins(const vk::DeviceInfo& info, std::vector<run::Case>& cases) {
   cases = std::move(out);
 }
 
-std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
-                                   const run::GlobList& skips,
-                                   std::vector<std::string>* skipped = nullptr,
-                                   const vk::DeviceInfo* twinsOn = nullptr) {
-  run::Selection s;
+std::vector<judge::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
+                                     const results::GlobList& skips,
+                                     std::vector<std::string>* skipped = nullptr,
+                                     const vk::DeviceInfo* twinsOn = nullptr) {
+  results::Selection s;
   s.include = o.filters;
   s.exclude = o.excludes;
   if (!o.caseList.empty()) {
-    s.names = run::readCaseList(o.caseList);
+    s.names = results::readCaseList(o.caseList);
     s.namesSource = o.caseList;
   }
-  for (const run::GlobEntry& e : skips.entries)
+  for (const results::GlobEntry& e : skips.entries)
     s.skip.push_back(e.pattern);
   s.shard = shardOf(o);
   std::vector<std::string> skippedHere;
-  std::vector<run::Case> cases;
+  std::vector<judge::Case> cases;
   if (twinsOn != nullptr) {
     // The twins join before the selection, so --filter, --case-list and shards see them too.
-    cases = run::buildCases(o.suite, "", chip);
+    cases = cases::buildCases(o.suite, "", chip);
     addTwins(*twinsOn, cases);
-    cases = run::selectCases(std::move(cases), s, &skippedHere);
+    cases = cases::selectCases(std::move(cases), s, &skippedHere);
   } else {
-    cases = run::selectCases(o.suite, chip, s, &skippedHere);
+    cases = cases::selectCases(o.suite, chip, s, &skippedHere);
   }
   if (skipped != nullptr) *skipped = skippedHere;
   if (cases.empty() && !s.shard && !skippedHere.empty())
@@ -214,18 +214,18 @@ std::vector<run::Case> selectCases(const RunOptions& o, const gcn::Chip& chip,
 void runList(const RunOptions& o) {
   // No device is opened: the V# (and so the assembler text) follows the profile's chip;
   // without --profile, the portable profile's generation.
-  const run::Profile profile = run::resolveProfile(o.profile, std::nullopt);
-  const run::GlobList skips = readSkips(o);
+  const judge::Profile profile = judge::resolveProfile(o.profile, std::nullopt);
+  const results::GlobList skips = readSkips(o);
   std::vector<std::string> skipped;
-  const std::vector<run::Case> cases = selectCases(o, profile.chip, skips, &skipped);
+  const std::vector<judge::Case> cases = selectCases(o, profile.chip, skips, &skipped);
   reportSkips(o, skips, profile.name, skipped);
   if (o.listJson) {
     // One object per case: name, suite, and the instruction (or why the case is broken).
     nlohmann::json all = nlohmann::json::array();
-    for (const run::Case& c : cases) {
+    for (const judge::Case& c : cases) {
       nlohmann::json j = {{"name", c.name}, {"suite", c.suite}};
       if (c.broken.empty())
-        j["instruction"] = run::caseInstructionText(profile.chip.gen, c);
+        j["instruction"] = cases::caseInstructionText(profile.chip.gen, c);
       else
         j["error"] = c.broken;
       all.push_back(std::move(j));
@@ -233,9 +233,9 @@ void runList(const RunOptions& o) {
     std::printf("%s\n", all.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
   }
-  for (const run::Case& c : cases)
+  for (const judge::Case& c : cases)
     std::printf("%s  %s\n", c.name.c_str(),
-                c.broken.empty() ? run::caseInstructionText(profile.chip.gen, c).c_str()
+                c.broken.empty() ? cases::caseInstructionText(profile.chip.gen, c).c_str()
                                  : ("error: " + c.broken).c_str());
 }
 
@@ -249,11 +249,11 @@ int runRun(const RunOptions& o) {
   gcn::requireWritable(o.junit, "JUnit report");
   gcn::requireWritable(o.csv, "CSV results");
   run::ExpectationOptions expectations = expectationOptions(o);
-  const run::GlobList skips = readSkips(o);
+  const results::GlobList skips = readSkips(o);
   // The suites with binary-route cases (the binary suite; probes in the disputed suite) need
   // the binary route's environment (app/clrx_dir.h) before the device exists.
   std::unique_ptr<ClrxDir> clrx;
-  if (o.suite == run::kBinarySuite || o.suite == run::kDisputedSuite || o.twins)
+  if (o.suite == cases::kBinarySuite || o.suite == cases::kDisputedSuite || o.twins)
     clrx = prepareBinaryRoute();
   auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
@@ -269,7 +269,7 @@ int runRun(const RunOptions& o) {
                                         &ignored);
   }
   run::RunOptions ro;
-  ro.profile = run::resolveProfile(o.profile, info.chip);
+  ro.profile = judge::resolveProfile(o.profile, info.chip);
   // A runner that lost its GPU falls back to the CPU implementation: said on standard error
   // whenever the best-device choice (no --device) lands on something other than a GPU, so a CI
   // log shows it even when the text report goes elsewhere (docs/ci.md: pin --device).
@@ -282,20 +282,21 @@ int runRun(const RunOptions& o) {
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   ro.jobs = o.jobs;
   std::vector<std::string> skipped;
-  const std::vector<run::Case> cases =
+  const std::vector<judge::Case> cases =
       selectCases(o, ro.profile.chip, skips, &skipped, o.twins ? &info : nullptr);
   reportSkips(o, skips, ro.profile.name, skipped);
   // A misspelt baseline or flakes entry would silently expect nothing: name each one that
   // matches no case of any suite (a warning: an old entry may outlive its case).
   if (!expectations.baseline.empty() || !expectations.flakes.entries.empty())
-    for (const std::string& w : run::unmatchedEntries(expectations.baseline, expectations.flakes,
-                                                      run::caseListOrder(ro.profile.name)))
+    for (const std::string& w : results::unmatchedEntries(
+             expectations.baseline, expectations.flakes, cases::caseListOrder(ro.profile.name)))
       std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
 
   // A baseline recorded on another device, driver or profile expects another run's failures:
   // its matches and unexpected passes mean nothing here. Said before any case runs.
-  if (const auto mismatch = run::baselineMismatch(expectations.baseline, ro.profile.name, info.name,
-                                                  info.driverName + " " + info.driverInfo)) {
+  if (const auto mismatch =
+          results::baselineMismatch(expectations.baseline, ro.profile.name, info.name,
+                                    info.driverName + " " + info.driverInfo)) {
     if (o.baselineMustMatch) throw gcn::Error(*mismatch + " (--baseline-must-match)");
     std::fprintf(stderr, "gcnprobe: warning: %s\n", mismatch->c_str());
   }
@@ -330,18 +331,18 @@ int runRun(const RunOptions& o) {
       {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)},
       {"start_time", started},
       {"shard", shardText(shardOf(o))}};
-  std::unique_ptr<run::JsonReport> jsonReport;
+  std::unique_ptr<results::JsonReport> jsonReport;
   if (!o.json.empty())
     jsonReport =
-        std::make_unique<run::JsonReport>(o.json, ro.profile.name, device, expectation, header);
-  std::vector<run::CaseOutcome> outcomes;  // for --junit / --csv
+        std::make_unique<results::JsonReport>(o.json, ro.profile.name, device, expectation, header);
+  std::vector<results::CaseOutcome> outcomes;  // for --junit / --csv
 
   std::vector<std::unique_ptr<routes::Route>> routeList = control::makeRunRoutes(*ctx);
 
   // The whole texel suite ran: say which supported texel formats no case proved.
   const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
                                !shardOf(o) && (o.suite.empty() || o.suite == "texel");
-  std::vector<run::CaseResult> texelOutcomes;  // without lane details
+  std::vector<results::CaseResult> texelOutcomes;  // without lane details
   // --validate: validation messages that arrived since the previous case are attached to the
   // case reported next (the batch that made them); any message fails the run.
   std::size_t messagesSeen = 0;
@@ -394,9 +395,9 @@ int runRun(const RunOptions& o) {
   // route are gone before the next route runs.
   ro.freshDevice = reopenDevice;
   unsigned failuresShown = 0;  // failing cases printed so far (their component lines, --details)
-  const auto sink = [&](const run::CaseResult& reported) {
+  const auto sink = [&](const results::CaseResult& reported) {
     newMessages();
-    run::CaseResult withMessages;
+    results::CaseResult withMessages;
     if (!pending.empty()) {
       withMessages = reported;
       for (const std::string& m : pending)
@@ -405,29 +406,29 @@ int runRun(const RunOptions& o) {
     }
     for (const std::string& n : reported.notes)
       childMessages += n.rfind("vulkan validation: ", 0) == 0;
-    const run::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
+    const results::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
     if (jsonReport) jsonReport->add(r);
     if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty())
-      outcomes.push_back(run::outcomeOf(r));
+      outcomes.push_back(results::outcomeOf(r));
     if (wholeTexelSuite && r.suite == "texel") {
       texelOutcomes.push_back(r);
       texelOutcomes.back().diffs.clear();
     }
     // Regressions (fail, route-miss, error, crash, timeout) and news (unexpected-pass).
-    const bool show =
-        run::isRegression(r.verdict) || r.verdict == run::Verdict::UnexpectedPass || o.verbose;
+    const bool show = results::isRegression(r.verdict) ||
+                      r.verdict == results::Verdict::UnexpectedPass || o.verbose;
     if (show) {
       progress.clear();
       // A long failure list stays readable: component lines for the first --details failing
       // cases (8 each), one line per case after that; --verbose prints everything.
       constexpr std::size_t kLinesPerCase = 8;
       const bool detailed = o.verbose || failuresShown < o.details;
-      if (r.verdict == run::Verdict::Fail) ++failuresShown;
+      if (r.verdict == results::Verdict::Fail) ++failuresShown;
       std::fprintf(text, "%s\n",
-                   run::caseText(r, o.verbose,
-                                 o.verbose  ? SIZE_MAX
-                                 : detailed ? kLinesPerCase
-                                            : 0)
+                   results::caseText(r, o.verbose,
+                                     o.verbose  ? SIZE_MAX
+                                     : detailed ? kLinesPerCase
+                                                : 0)
                        .c_str());
       std::fflush(text);
     }
@@ -463,7 +464,7 @@ int runRun(const RunOptions& o) {
   // Baseline, known flakes and retries decide a case's verdict before any report sees it:
   // `expected` holds back the cases it may retry and reruns them with the same runner.
   run::ExpectedRun expected(std::move(expectations), sink);
-  run::Summary summary;
+  results::Summary summary;
   if (isolated(o, info)) {
     IsolationOptions iso;
     iso.batchTimeout = o.batchTimeout;
@@ -487,13 +488,13 @@ int runRun(const RunOptions& o) {
   progress.clear();
   const auto writeCiReports = [&]() {
     if (!o.junit.empty())
-      run::writeJunit(o.junit, outcomes,
-                      {{"device", device},
-                       {"driver", info.driverName + " " + info.driverInfo},
-                       {"profile", ro.profile.name},
-                       {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
-    if (!o.csv.empty()) run::writeCsv(o.csv, outcomes);
-    if (!o.failuresCsv.empty()) run::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
+      results::writeJunit(o.junit, outcomes,
+                          {{"device", device},
+                           {"driver", info.driverName + " " + info.driverInfo},
+                           {"profile", ro.profile.name},
+                           {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
+    if (!o.csv.empty()) results::writeCsv(o.csv, outcomes);
+    if (!o.failuresCsv.empty()) results::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
   };
   if (summary.notRun > 0 || expected.retriesInterrupted()) {
     const std::string stopped =
@@ -505,12 +506,12 @@ int runRun(const RunOptions& o) {
     // are there as skipped, with the reason.
     if (!o.junit.empty() || !o.csv.empty()) {
       std::set<std::string> done;
-      for (const run::CaseOutcome& c : outcomes)
+      for (const results::CaseOutcome& c : outcomes)
         done.insert(c.name);
-      for (const run::Case& c : cases)
+      for (const judge::Case& c : cases)
         if (!done.count(c.name))
           outcomes.push_back(
-              {c.name, c.suite, "", "not run: " + stopped, run::Verdict::Unsupported});
+              {c.name, c.suite, "", "not run: " + stopped, results::Verdict::Unsupported});
       writeCiReports();
     }
     std::fprintf(text, "%s\n", line.c_str());
@@ -549,7 +550,7 @@ int runRun(const RunOptions& o) {
   if (jsonReport) jsonReport->close(line, extra);
   writeCiReports();
   std::fprintf(text, "%s\n", line.c_str());
-  return run::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;
+  return results::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;
 }
 
 void addCommon(CLI::App* sub, RunOptions& o) {
@@ -566,7 +567,7 @@ void addCommon(CLI::App* sub, RunOptions& o) {
   sub->add_option("--shard", o.shard,
                   "i/N: only shard i (0-based) of N, by list order (default: GTEST_SHARD_INDEX/"
                   "GTEST_TOTAL_SHARDS when set)");
-  sub->add_option("--suite", o.suite, run::suiteOptionHelp());
+  sub->add_option("--suite", o.suite, cases::suiteOptionHelp());
   sub->add_option("--profile", o.profile,
                   "gfx6|gfx7|gfx8|gfx9|portable (default: the device's generation on an AMD GCN "
                   "device, else portable)");

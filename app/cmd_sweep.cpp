@@ -19,16 +19,16 @@ struct SweepCliOptions {
   std::vector<std::string> formats;
   unsigned examples = 3;
   uint64_t elements = 0;
-  std::size_t chunk = run::SweepOptions{}.chunk;
+  std::size_t chunk = explore::SweepOptions{}.chunk;
   std::string indices;
-  uint32_t viewElements = run::SweepOptions{}.viewElements;
+  uint32_t viewElements = explore::SweepOptions{}.viewElements;
   bool json = false;
 };
 
 int runSweep(const SweepCliOptions& o) {
-  run::SweepOptions so;
+  explore::SweepOptions so;
   // Input is checked before the device is opened.
-  if (!o.indices.empty()) so.indices = run::parseSweepIndices(o.indices, "--indices");
+  if (!o.indices.empty()) so.indices = explore::parseSweepIndices(o.indices, "--indices");
   auto ctx = vk::Context::open(o.device);
   const vk::DeviceInfo& info = ctx->info();
   so.formats = o.formats;
@@ -45,7 +45,7 @@ int runSweep(const SweepCliOptions& o) {
     std::printf("sweep on %s (%s %s)%s\n", info.name.c_str(), info.driverName.c_str(),
                 info.driverInfo.c_str(),
                 info.chip ? "" : ": NOT an AMD GCN device, a match says what this driver does");
-  run::sweepTexelFormats(*ctx, so, [&](const run::SweepFormat& f) {
+  explore::sweepTexelFormats(*ctx, so, [&](const explore::SweepFormat& f) {
     nlohmann::json groups = nlohmann::json::array();
     if (!f.skipped.empty()) {
       ++skipped;
@@ -54,7 +54,7 @@ int runSweep(const SweepCliOptions& o) {
       ++swept;
       elements += f.elements;
       deviceSeconds += f.deviceSeconds;
-      for (const run::SweepGroup& g : f.groups) {
+      for (const explore::SweepGroup& g : f.groups) {
         if (g.classification == "mismatch") mismatched += g.elements;
         groups.push_back({{"channel", g.channel},
                           {"classification", g.classification},

@@ -72,8 +72,8 @@ class ReportTail {
  public:
   explicit ReportTail(fs::path path) : path_(std::move(path)) {}
   // New records since the last call.
-  std::vector<run::CaseResult> poll() {
-    std::vector<run::CaseResult> out;
+  std::vector<results::CaseResult> poll() {
+    std::vector<results::CaseResult> out;
     std::ifstream in(path_, std::ios::binary);
     if (!in) return out;
     in.seekg(static_cast<std::streamoff>(offset_));
@@ -92,7 +92,7 @@ class ReportTail {
       } else if (!line.empty() && line.front() == '{') {
         const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
         if (!record.is_discarded()) {
-          run::CaseResult r = run::caseFromRecord(record, path_.string());
+          results::CaseResult r = results::caseFromRecord(record, path_.string());
           if (seen_.insert(r.name).second) out.push_back(std::move(r));
         }
       }
@@ -141,17 +141,17 @@ struct ChildRun {
 
 class Isolator {
  public:
-  Isolator(std::span<const run::Case> cases, const IsolationOptions& options,
-           const run::ResultSink& sink)
+  Isolator(std::span<const judge::Case> cases, const IsolationOptions& options,
+           const results::ResultSink& sink)
       : options_(options), sink_(sink), exe_(selfPath()) {
-    for (const run::Case& c : cases)
+    for (const judge::Case& c : cases)
       byName_[c.name] = &c;
   }
 
-  run::Summary run(std::span<const run::Case> cases) {
+  results::Summary run(std::span<const judge::Case> cases) {
     std::deque<std::vector<std::string>> work;
     work.emplace_back();
-    for (const run::Case& c : cases)
+    for (const judge::Case& c : cases)
       work.back().push_back(c.name);
     std::size_t failures = 0;
     while (!work.empty()) {
@@ -173,7 +173,7 @@ class Isolator {
       if (r.end == End::Finished) {
         // The child ended normally without these: it did not know them (never expected).
         for (const std::string& n : r.unfinished)
-          emitLost(n, run::Verdict::Error, "the child process did not report this case");
+          emitLost(n, results::Verdict::Error, "the child process did not report this case");
         continue;
       }
       if (++failures > kMaxChildFailures)
@@ -187,7 +187,8 @@ class Isolator {
         if (!inBatch.count(n)) rest.push_back(n);
       if (r.batch.size() == 1) {
         emitLost(r.batch.front(),
-                 r.end == End::TimedOut ? run::Verdict::Timeout : run::Verdict::Crash, r.why);
+                 r.end == End::TimedOut ? results::Verdict::Timeout : results::Verdict::Crash,
+                 r.why);
       } else if (!r.batch.empty()) {
         // Halves of the guilty batch first, each in its own child; then the cases it did not
         // reach.
@@ -203,22 +204,22 @@ class Isolator {
   }
 
  private:
-  void emit(const run::CaseResult& r) {
+  void emit(const results::CaseResult& r) {
     summary_.add(r.verdict);
     if (sink_) sink_(r);
   }
 
-  void emitLost(const std::string& name, run::Verdict v, const std::string& why) {
-    run::CaseResult r;
+  void emitLost(const std::string& name, results::Verdict v, const std::string& why) {
+    results::CaseResult r;
     r.name = name;
     if (const auto it = byName_.find(name); it != byName_.end()) {
       r.suite = it->second->suite;
-      r.instruction = run::caseInstructionText(options_.gen, *it->second);
+      r.instruction = cases::caseInstructionText(options_.gen, *it->second);
     }
     r.verdict = v;
     r.reason = why;
     r.notes.push_back("isolated: its batch was rerun in halves until this case alone " +
-                      std::string(v == run::Verdict::Timeout ? "hung" : "crashed"));
+                      std::string(v == results::Verdict::Timeout ? "hung" : "crashed"));
     emit(r);
   }
 
@@ -253,7 +254,7 @@ class Isolator {
     ReportTail tail(resultsJson);
     std::set<std::string> reported;
     const auto collect = [&] {
-      for (run::CaseResult& c : tail.poll()) {
+      for (results::CaseResult& c : tail.poll()) {
         if (byName_.find(c.name) == byName_.end() || !reported.insert(c.name).second) continue;
         r.progressed = true;
         emit(c);
@@ -324,17 +325,17 @@ class Isolator {
   }
 
   const IsolationOptions& options_;
-  const run::ResultSink& sink_;
+  const results::ResultSink& sink_;
   std::string exe_;
-  std::map<std::string, const run::Case*> byName_;
-  run::Summary summary_;
+  std::map<std::string, const judge::Case*> byName_;
+  results::Summary summary_;
   bool stopped_ = false;
 };
 
 }  // namespace
 
-run::Summary runIsolated(std::span<const run::Case> cases, const IsolationOptions& options,
-                         const run::ResultSink& sink) {
+results::Summary runIsolated(std::span<const judge::Case> cases, const IsolationOptions& options,
+                             const results::ResultSink& sink) {
   Isolator isolator(cases, options, sink);
   return isolator.run(cases);
 }

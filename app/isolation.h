@@ -31,7 +31,7 @@ struct IsolationOptions {
 // The cases' verdicts, in the order the children report them, each given to `sink` as soon as
 // it is read. Throws gcn::InfraError when a child fails without running any batch (no device,
 // a bad argument), naming the child's error.
-run::Summary runIsolated(std::span<const run::Case> cases, const IsolationOptions& options,
-                         const run::ResultSink& sink);
+results::Summary runIsolated(std::span<const judge::Case> cases, const IsolationOptions& options,
+                             const results::ResultSink& sink);
 
 }  // namespace gcnprobe::app

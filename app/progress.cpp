@@ -29,9 +29,9 @@ std::string Progress::line(std::size_t done, std::size_t total, std::size_t fail
   return s;
 }
 
-void Progress::caseDone(run::Verdict v) {
+void Progress::caseDone(results::Verdict v) {
   ++done_;
-  failing_ += run::isRegression(v);
+  failing_ += results::isRegression(v);
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
   // At most five redraws a second: a terminal is slower than lavapipe's cases.

@@ -21,7 +21,7 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  void caseDone(run::Verdict v);
+  void caseDone(results::Verdict v);
   // Removes the line (before other output); the next caseDone draws it again.
   void clear();
   bool shown() const { return enabled_; }

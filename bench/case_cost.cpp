@@ -35,9 +35,9 @@ struct Timing {
   double runner = 0;
 };
 
-Timing measure(vk::Context& ctx, const run::Case& one, std::size_t n, unsigned repeat,
+Timing measure(vk::Context& ctx, const judge::Case& one, std::size_t n, unsigned repeat,
                const run::RunOptions& options) {
-  std::vector<run::Case> cases(n, one);
+  std::vector<judge::Case> cases(n, one);
   for (std::size_t i = 0; i < n; ++i)
     cases[i].name += "#" + std::to_string(i);
   auto routes = routes::makeAllRoutes(ctx);
@@ -46,7 +46,7 @@ Timing measure(vk::Context& ctx, const run::Case& one, std::size_t n, unsigned r
   if (const std::string why = choice.route->unsupportedReason(one.device); !why.empty())
     throw std::runtime_error(one.name + " is unsupported on this device: " + why);
   std::vector<const routes::DeviceCase*> inputs;
-  for (const run::Case& c : cases)
+  for (const judge::Case& c : cases)
     inputs.push_back(&c.device);
   Timing best{1e30, 1e30};
   for (unsigned r = 0; r <= repeat; ++r) {  // the first round warms up
@@ -56,9 +56,9 @@ Timing measure(vk::Context& ctx, const run::Case& one, std::size_t n, unsigned r
     if (results.size() != n) throw std::runtime_error("route returned a wrong number of results");
     std::size_t passed = 0;
     t = Clock::now();
-    const run::Summary s = run::runCases(cases, routes, options, [&](const run::CaseResult& res) {
-      passed += res.verdict == run::Verdict::Pass;
-    });
+    const results::Summary s = run::runCases(
+        cases, routes, options,
+        [&](const results::CaseResult& res) { passed += res.verdict == results::Verdict::Pass; });
     const double runner = since(t);
     if (passed != n)
       throw std::runtime_error(one.name + ": " + std::to_string(n - passed) + " of " +
@@ -102,10 +102,10 @@ int main(int argc, char** argv) {
   try {
     auto ctx = vk::Context::open(device);
     run::RunOptions options;
-    options.profile = run::resolveProfile("portable", std::nullopt);
+    options.profile = judge::resolveProfile("portable", std::nullopt);
     options.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
-    const std::vector<run::Case> found =
-        run::buildCases("", name, gcn::representativeChip(run::kPortableGen));
+    const std::vector<judge::Case> found =
+        cases::buildCases("", name, gcn::representativeChip(judge::kPortableGen));
     if (found.size() != 1) {
       std::fprintf(stderr, "gcnprobe_case_cost: '%s' names %zu cases, not one\n", name.c_str(),
                    found.size());

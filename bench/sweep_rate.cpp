@@ -26,9 +26,9 @@ double since(Clock::time_point t) {
 
 // Best of `repeat` single dispatches of `count` texels (count <= 65535 * 64), through the
 // sweep's own dispatch object: the same buffers, view, pipeline and descriptor set.
-double rawRate(gcnprobe::vk::Context& ctx, const gcnprobe::BufferFormat& f, uint32_t count,
+double rawRate(gcnprobe::vk::Context& ctx, const gcnprobe::vk::BufferFormat& f, uint32_t count,
                unsigned repeat) {
-  gcnprobe::run::SweepDispatch dispatch(ctx, f, count);
+  gcnprobe::explore::SweepDispatch dispatch(ctx, f, count);
   uint8_t* data = dispatch.input();
   const std::size_t bytes = static_cast<std::size_t>(count) * gcn::dfmtInfo(f.dfmt).bytes;
   uint64_t x = 0x5eed;
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   std::string device, format = "VK_FORMAT_R8G8B8A8_UNORM";
   uint64_t elements = 16u << 20;
   unsigned repeat = 5;
-  std::size_t chunk = gcnprobe::run::SweepOptions{}.chunk;
+  std::size_t chunk = gcnprobe::explore::SweepOptions{}.chunk;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 < argc && a == "--device") {
@@ -74,21 +74,21 @@ int main(int argc, char** argv) {
   }
   try {
     auto ctx = gcnprobe::vk::Context::open(device);
-    const gcnprobe::BufferFormat& f = gcnprobe::parseBufferFormat(format);
+    const gcnprobe::vk::BufferFormat& f = gcnprobe::vk::parseBufferFormat(format);
     const uint32_t rawCount = static_cast<uint32_t>(std::min<uint64_t>(elements, 65535u * 64));
     const double raw = rawRate(*ctx, f, rawCount, repeat);
 
-    gcnprobe::run::SweepOptions o;
+    gcnprobe::explore::SweepOptions o;
     o.formats = {format};
     o.elements = elements;
     o.chunk = chunk;
     // Best of `repeat` sweeps, as the raw rate is the best of `repeat` dispatches: this
     // machine's timings vary from run to run.
     double seconds = 1e30;
-    gcnprobe::run::SweepFormat r;
+    gcnprobe::explore::SweepFormat r;
     for (unsigned k = 0; k < std::max(repeat / 2, 1u); ++k) {
       const auto t = Clock::now();
-      auto rows = gcnprobe::run::sweepTexelFormats(*ctx, o, nullptr);
+      auto rows = gcnprobe::explore::sweepTexelFormats(*ctx, o, nullptr);
       const double s = since(t);
       if (s < seconds) {
         seconds = s;

@@ -1,8 +1,10 @@
 # cmake -DSOURCE_DIR=<project root> [-DLAYERS_FILE=<table>] [-DMAX_SOURCES=<n>] -P cmake/CheckLayers.cmake
 cmake_minimum_required(VERSION 3.25)
 # Fails when a source file includes a gcnprobe header from a layer its own layer may not use
-# (directly or through the layers below it), by the table in cmake/GcnprobeLayers.cmake, and
-# when a folder of a bounded layer holds more than GCNPROBE_LAYER_MAX_SOURCES .cpp files.
+# (directly or through the layers below it), by the table in cmake/GcnprobeLayers.cmake, when it
+# declares a `gcn` or `gcnprobe` namespace other than its layer's (a namespace nested in the
+# layer's is its own, unless it is another layer's), and when a folder of a bounded layer holds
+# more than GCNPROBE_LAYER_MAX_SOURCES .cpp files.
 if(NOT LAYERS_FILE)
   set(LAYERS_FILE ${SOURCE_DIR}/cmake/GcnprobeLayers.cmake)
 endif()
@@ -14,10 +16,41 @@ endif()
 set(names "")
 foreach(row IN LISTS GCNPROBE_LAYERS)
   gcnprobe_layer_row("${row}" name prefixes uses)
+  gcnprobe_layer_namespace("${row}" ns)
+  if(ns STREQUAL "")
+    message(FATAL_ERROR "cmake/GcnprobeLayers.cmake: layer '${name}' names no namespace")
+  endif()
   list(APPEND names ${name})
   set(prefixes_${name} ${prefixes})
   set(uses_${name} ${uses})
+  set(namespace_${name} ${ns})
 endforeach()
+
+# Whether namespace `ns` (declared in a file of layer `mine`) is that layer's: its namespace or
+# one nested in it that no other layer's namespace is or encloses.
+function(namespace_ok mine ns out)
+  set(own "${namespace_${mine}}")
+  set(ok OFF)
+  string(LENGTH "${own}::" own_len)
+  string(SUBSTRING "${ns}::" 0 ${own_len} head)
+  if(ns STREQUAL own OR head STREQUAL "${own}::")
+    set(ok ON)
+  endif()
+  foreach(other IN LISTS names)
+    set(theirs "${namespace_${other}}")
+    if(other STREQUAL mine OR theirs STREQUAL own)
+      continue()
+    endif()
+    string(LENGTH "${theirs}::" len)
+    string(SUBSTRING "${ns}::" 0 ${len} h)
+    string(LENGTH "${theirs}" tl)
+    string(LENGTH "${own}" ol)
+    if(h STREQUAL "${theirs}::" AND tl GREATER ol)
+      set(ok OFF)  # inside a more specific layer's namespace
+    endif()
+  endforeach()
+  set(${out} ${ok} PARENT_SCOPE)
+endfunction()
 
 # The layers each layer may reach: itself and the closure of what it uses.
 foreach(name IN LISTS names)
@@ -94,6 +127,19 @@ foreach(f IN LISTS files)
     math(EXPR violations "${violations} + 1")
     continue()
   endif()
+  # Namespaces: every gcn / gcnprobe namespace the file opens is its layer's.
+  file(STRINGS ${SOURCE_DIR}/${f} opened REGEX "^[ \t]*namespace[ \t]+gcn[A-Za-z0-9_:]*[ \t]*{")
+  foreach(line IN LISTS opened)
+    string(REGEX REPLACE "^[ \t]*namespace[ \t]+([A-Za-z0-9_:]+).*" "\\1" ns "${line}")
+    if(NOT ns MATCHES "^gcn(probe)?(::|$)")
+      continue()  # gcnfoo: not the model's or the harness's
+    endif()
+    namespace_ok(${mine} "${ns}" ok)
+    if(NOT ok)
+      message(NOTICE "${f}: declares namespace ${ns} but layer ${mine}'s namespace is ${namespace_${mine}}")
+      math(EXPR violations "${violations} + 1")
+    endif()
+  endforeach()
   file(STRINGS ${SOURCE_DIR}/${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]+[\"<]")
   foreach(line IN LISTS lines)
     if(line MATCHES "^[ \t]*#[ \t]*include[ \t]+<([^>]+)>")

@@ -1,25 +1,29 @@
 # The layers of gcnprobe, once, as data: each row is
 #   <layer>|<source path prefixes, comma-separated>|<layers it may use directly, comma-separated>
+#   |<the C++ namespace its files declare>
 # A layer may use the layers it names and, through them, everything below. The build links each
 # layer's library only to the libraries of the layers it names (gcnprobe_layer_link below), and
 # the `layers` test (cmake/CheckLayers.cmake) fails when a file includes a header of a layer its
-# own layer may not use, so an upward include is caught even where static linking would hide it.
+# own layer may not use, so an upward include is caught even where static linking would hide it,
+# and when a file declares a gcn/gcnprobe namespace other than its layer's (or one nested in it
+# that is no other layer's). The model (reference, and probe files on top of it) is `gcn`, the
+# harness and the command line `gcnprobe::<layer>`.
 set(GCNPROBE_LAYERS
-    "reference|reference/|"
-    "probe|probe/|reference"
-    "shaders|shaders/|"
-    "report|report/|"
-    "results|results/|reference,report"
-    "vulkan|harness/vulkan/,harness/formats.,harness/gcn_detect.|reference"
-    "routes|harness/routes/,harness/vsharp_selfcheck.|vulkan,shaders"
-    "isa|harness/isa/|routes"
-    "control|harness/control/|isa"
-    "judge|harness/judge/|routes,results"
-    "cases|harness/cases/|judge,isa,control,probe"
-    "run|harness/run/|cases"
-    "explore|harness/explore/|cases"
-    "repro|harness/repro/|cases"
-    "app|app/|run,explore,repro")
+    "reference|reference/||gcn"
+    "probe|probe/|reference|gcn::probe"
+    "shaders|shaders/||gcnprobe::shaders"
+    "report|report/||gcnprobe::report"
+    "results|results/|reference,report|gcnprobe::results"
+    "vulkan|harness/vulkan/,harness/formats.,harness/gcn_detect.|reference|gcnprobe::vk"
+    "routes|harness/routes/,harness/vsharp_selfcheck.|vulkan,shaders|gcnprobe::routes"
+    "isa|harness/isa/|routes|gcnprobe::isa"
+    "control|harness/control/|isa|gcnprobe::control"
+    "judge|harness/judge/|routes,results|gcnprobe::judge"
+    "cases|harness/cases/|judge,isa,control,probe|gcnprobe::cases"
+    "run|harness/run/|cases|gcnprobe::run"
+    "explore|harness/explore/|cases|gcnprobe::explore"
+    "repro|harness/repro/|cases|gcnprobe::repro"
+    "app|app/|run,explore,repro|gcnprobe::app")
 
 # Headers from outside the project that belong to a layer: <layer>|<include prefixes>. Only
 # that layer and the layers that may use it include them (cmake/CheckLayers.cmake), so the
@@ -65,6 +69,17 @@ function(gcnprobe_layer_row row name_var prefixes_var uses_var)
   set(${name_var} "${name}" PARENT_SCOPE)
   set(${prefixes_var} "${prefixes}" PARENT_SCOPE)
   set(${uses_var} "${uses}" PARENT_SCOPE)
+endfunction()
+
+# gcnprobe_layer_namespace(<row> <var>): the namespace field of one row of GCNPROBE_LAYERS.
+function(gcnprobe_layer_namespace row ns_var)
+  string(REPLACE "|" ";" fields "${row}")
+  list(LENGTH fields n)
+  set(ns "")
+  if(n GREATER 3)
+    list(GET fields 3 ns)
+  endif()
+  set(${ns_var} "${ns}" PARENT_SCOPE)
 endfunction()
 
 # gcnprobe_layer_link(<layer>): links the layer's library PUBLIC to the libraries of the layers

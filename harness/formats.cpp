@@ -7,7 +7,7 @@
 #include "reference/address.h"
 #include "reference/error.h"
 
-namespace gcnprobe {
+namespace gcnprobe::vk {
 namespace {
 
 using gcn::Dfmt;
@@ -370,4 +370,4 @@ gcn::VSharp makeBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elem
   return v;
 }
 
-}  // namespace gcnprobe
+}  // namespace gcnprobe::vk

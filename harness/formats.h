@@ -17,7 +17,7 @@
 #include "reference/gen.h"
 #include "reference/resource.h"
 
-namespace gcnprobe {
+namespace gcnprobe::vk {
 
 struct BufferFormat {
   VkFormat vk;
@@ -101,4 +101,4 @@ gcn::VSharp makeBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elem
 gcn::VSharp makeTexelBufferVSharp(const gcn::Chip& chip, uint64_t base, uint32_t elements,
                                   VkFormat format);
 
-}  // namespace gcnprobe
+}  // namespace gcnprobe::vk

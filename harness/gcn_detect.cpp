@@ -7,7 +7,7 @@
 #include "reference/error.h"
 #include "reference/text.h"
 
-namespace gcnprobe {
+namespace gcnprobe::vk {
 namespace {
 
 // PCI device-id ranges of the GCN chips (vendor 0x1002). Source: the pciidlist of Linux's
@@ -95,4 +95,4 @@ std::optional<gcn::Chip> detectChip(uint32_t vendorId, uint32_t deviceId,
   return chipFromPciId(deviceId);
 }
 
-}  // namespace gcnprobe
+}  // namespace gcnprobe::vk

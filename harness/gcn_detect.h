@@ -10,7 +10,7 @@
 
 #include "reference/gen.h"
 
-namespace gcnprobe {
+namespace gcnprobe::vk {
 
 inline constexpr uint32_t kAmdVendorId = 0x1002;
 
@@ -32,4 +32,4 @@ std::optional<gcn::Chip> rdnaChipFromDeviceName(std::string_view deviceName);
 std::optional<gcn::Chip> detectChip(uint32_t vendorId, uint32_t deviceId,
                                     std::string_view deviceName);
 
-}  // namespace gcnprobe
+}  // namespace gcnprobe::vk

@@ -12,7 +12,7 @@
 #include "reference/resource.h"
 #include "reference/text.h"
 
-namespace gcnprobe {
+namespace gcnprobe::routes {
 namespace {
 
 // Bits [bit, bit + width) of the 128-bit V# (word 0 holds bits 0-31).
@@ -131,7 +131,7 @@ std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
     c.differences = vsharpDifferences(chip.gen, c.driver, c.predicted);
     out.push_back(std::move(c));
   }
-  for (const BufferFormat& f : allBufferFormats()) {
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     if (f.dfmt == gcn::Dfmt::Invalid) continue;  // no V# to compare
     const VkFormatFeatureFlags features = ctx.formatProperties(f.vk).bufferFeatures;
     for (const Kind& k : kinds) {
@@ -151,7 +151,8 @@ std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
       c.format = std::string(f.name);
       c.binding = std::string(routes::bindingName(k.binding));
       vkGetDescriptorEXT(ctx.device(), &gi, sizeof c.driver, c.driver.data());
-      c.predicted = gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, base, kElements, f.vk));
+      c.predicted =
+          gcn::encodeVSharp(chip.gen, vk::makeTexelBufferVSharp(chip, base, kElements, f.vk));
       c.differences = vsharpDifferences(chip.gen, c.driver, c.predicted);
       out.push_back(std::move(c));
     }
@@ -159,4 +160,4 @@ std::vector<VSharpCheck> checkDriverVSharps(vk::Context& ctx) {
   return out;
 }
 
-}  // namespace gcnprobe
+}  // namespace gcnprobe::routes

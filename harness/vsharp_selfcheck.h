@@ -19,7 +19,7 @@
 
 #include "harness/vulkan/context.h"
 
-namespace gcnprobe {
+namespace gcnprobe::routes {
 
 struct VSharpCheck {
   std::string format;                    // "VK_FORMAT_R8G8B8A8_UNORM", "(raw buffer)" for the SSBO
@@ -46,4 +46,4 @@ gcn::Chip selfCheckChip(const vk::DeviceInfo& info);
 std::vector<std::string> vsharpDifferences(gcn::Gen gen, const std::array<uint32_t, 4>& driver,
                                            const std::array<uint32_t, 4>& predicted);
 
-}  // namespace gcnprobe
+}  // namespace gcnprobe::routes

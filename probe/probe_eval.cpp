@@ -46,13 +46,10 @@ void applyWrite(const DataWrite& w, std::vector<uint8_t>& image, const char* wha
   const uint64_t count = w.count.value_or(1);
   const uint64_t bytes = count * w.elementBytes;
   if (w.offset > image.size() || bytes > image.size() - w.offset)
-    throw Error(
-        w.values.place,
-        std::string(what) + " write of " + std::to_string(bytes) + " bytes at offset " +
-            std::to_string(w.offset) + " runs past the image (" + std::to_string(image.size()) +
-            " bytes; " +
-            (std::string_view(what) == "far" ? std::string("widen its 'far @OFF = SIZE' line)")
-                                             : "set '" + std::string(what) + " size')"));
+    throw Error(w.values.place, std::string(what) + " write of " + std::to_string(bytes) +
+                                    " bytes at offset " + std::to_string(w.offset) +
+                                    " runs past the image (" + std::to_string(image.size()) +
+                                    " bytes; set '" + what + " size')");
   for (uint64_t i = 0; i < count; ++i) {
     const Expr& e = w.values.isList ? w.values.list[i] : w.values.list[0];
     storeLe(image, w.offset + i * w.elementBytes, w.elementBytes, e.eval(i));
@@ -248,6 +245,13 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
     }
     DataWrite shifted = w;
     shifted.offset = w.offset - (far->base - s.memory.base);
+    const uint64_t bytes = w.count.value_or(1) * w.elementBytes;
+    if (bytes > far->bytes.size() - shifted.offset)
+      throw Error(w.values.place, "memory write of " + std::to_string(bytes) + " bytes at @" +
+                                      hexNumber(w.offset) + " runs past the far region at @" +
+                                      hexNumber(far->base - s.memory.base) + " (" +
+                                      std::to_string(far->bytes.size()) +
+                                      " bytes; widen its 'far @OFF = SIZE' line)");
     applyWrite(shifted, far->bytes, "far");
   }
   for (const ExpectData& e : probe.expectData) {
@@ -255,7 +259,11 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
     const uint64_t bytes = e.count.value_or(1) * e.elementBytes;
     if (e.offset > size || bytes > size - e.offset)
       throw Error(e.values.place, "expectation of " + std::to_string(bytes) + " bytes at offset " +
-                                      std::to_string(e.offset) + " runs past the image");
+                                      std::to_string(e.offset) + " runs past the image" +
+                                      (!e.lds && !s.memory.far.empty() && e.offset >= size
+                                           ? " (expectations of far regions are not read: expect "
+                                             "the registers a load returns)"
+                                           : ""));
   }
 
   s.policies = Policies::defaults(*s.chip);
@@ -299,7 +307,7 @@ bool samePrediction(const ExecResult& a, const ExecResult& b, unsigned lanes) {
         return false;
     }
   }
-  return a.memory().bytes == b.memory().bytes && a.lds == b.lds;
+  return a.memory().bytes == b.memory().bytes && a.memory().far == b.memory().far && a.lds == b.lds;
 }
 
 namespace {
@@ -427,14 +435,17 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
   // included.
   const auto holdImage = [&](const ExecResult& r, std::size_t images) {
     if (!r.written) return;
-    imageBytes += r.written->bytes.size();
+    // The far regions are copied with the image (executor.h MemoryImage).
+    uint64_t held = r.written->bytes.size();
+    for (const MemoryRegion& far : r.written->far)
+      held += far.bytes.size();
+    imageBytes += held;
     if (imageBytes <= maxImageBytes) return;
     const Place& place = probe.memorySize ? probe.memorySize->place : probe.inst->place;
     throw Error(place, "exploring the policies gives " + std::to_string(images) +
-                           " or more distinct memory images of " +
-                           std::to_string(r.written->bytes.size()) + " bytes, " +
-                           std::to_string(imageBytes) + " bytes in all (the limit is " +
-                           std::to_string(maxImageBytes) +
+                           " or more distinct memory images of " + std::to_string(held) +
+                           " bytes (far regions included), " + std::to_string(imageBytes) +
+                           " bytes in all (the limit is " + std::to_string(maxImageBytes) +
                            "): make `memory size` smaller or pin policies with "
                            "`policy = name=option`");
   };

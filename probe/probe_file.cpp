@@ -358,7 +358,7 @@ class LineParser {
     } else {
       fail(keyColumn_, "unknown key '" + key +
                            "' (known: question, source, gen, inst, vsharp, vsharp words, lanes, "
-                           "exec, m0, vN, sN, memory base, memory size, mem, lds, lds size, "
+                           "exec, m0, vN, sN, memory base, memory size, far, mem, lds, lds size, "
                            "policy, expect, route, format)");
     }
   }

@@ -97,8 +97,9 @@ std::string farChangesText(const std::string& tag, const MemoryImage& before,
                            const MemoryImage& after) {
   std::string out;
   for (std::size_t k = 0; k < before.far.size() && k < after.far.size(); ++k)
-    out += changesText((tag + " " + gcn::hexNumber(before.far[k].base)).c_str(),
-                       before.far[k].bytes, after.far[k].bytes, "");
+    if (before.far[k].bytes != after.far[k].bytes)  // an unchanged region says nothing
+      out += changesText((tag + " " + gcn::hexNumber(before.far[k].base)).c_str(),
+                         before.far[k].bytes, after.far[k].bytes, "");
   return out;
 }
 

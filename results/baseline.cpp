@@ -9,7 +9,7 @@
 #include "reference/text.h"
 #include "results/selection.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 // The marks applyExpectations and the retries append to a reason, each after the original
@@ -411,4 +411,4 @@ std::string baselineFromResults(const ResultsFile& results,
   return out;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

@@ -31,7 +31,7 @@
 #include "results/results_file.h"
 #include "results/selection.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 struct BaselineEntry {
   std::string pattern;  // a case name or a glob
@@ -138,4 +138,4 @@ CaseResult flakeOnRetry(CaseResult first, std::string_view attempts);
 // when `failOnUnexpectedPass`; else 0.
 int runExitCode(const Summary& reported, bool failOnUnexpectedPass);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

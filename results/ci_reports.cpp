@@ -8,7 +8,7 @@
 
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 std::ofstream openReport(const std::string& path, const char* what) {
@@ -231,4 +231,4 @@ void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases, bo
   finish(out, path, "CSV results");
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

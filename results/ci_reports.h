@@ -9,7 +9,7 @@
 
 #include "results/record.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // What the CI reports need of a case (CaseResult without its lane details).
 struct CaseOutcome {
@@ -41,4 +41,4 @@ void writeCsv(const std::string& path, const std::vector<CaseOutcome>& cases,
 // characters, invalid UTF-8) replaced by U+FFFD.
 std::string xmlEscape(std::string_view s);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

@@ -5,7 +5,7 @@
 
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 std::map<std::string, const CaseResult*> byName(const ResultsFile& f) {
@@ -239,4 +239,4 @@ nlohmann::json comparisonJson(const Comparison& c, const ResultsFile& oldRun,
           {"removed_cases", list(c.removed)}};
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

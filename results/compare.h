@@ -15,7 +15,7 @@
 #include "results/record.h"
 #include "results/results_file.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // What the ISA digests of a case in two runs say.
 enum class IsaChange : uint8_t {
@@ -61,4 +61,4 @@ std::string comparisonText(const Comparison& c, const ResultsFile& oldRun,
 nlohmann::json comparisonJson(const Comparison& c, const ResultsFile& oldRun,
                               const ResultsFile& newRun);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

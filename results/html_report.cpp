@@ -15,7 +15,7 @@
 #include "report/page.h"
 #include "results/compare.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 std::vector<std::string> splitDots(const std::string& s) {
@@ -399,4 +399,4 @@ std::string reportHtml(const nlohmann::json& data) {
   return out;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

@@ -16,7 +16,7 @@
 
 #include "results/results_file.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // The kinds of difference between the reports of an atlas, as the page names them.
 // "verdict": the verdicts differ; "missing": a report lacks the case; "value": the same
@@ -75,4 +75,4 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
 // text from a report can end the element.
 std::string reportHtml(const nlohmann::json& data);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

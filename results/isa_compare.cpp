@@ -6,7 +6,7 @@
 
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 using nlohmann::json;
@@ -240,4 +240,4 @@ std::string isaComparisonText(const IsaComparison& c) {
   return s;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

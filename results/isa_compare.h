@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 struct IsaCaseChange {
   std::string chip, name;
@@ -57,4 +57,4 @@ nlohmann::json isaComparisonJson(const IsaComparison& c);
 // The report: one block per changed case, then a summary line per document pair.
 std::string isaComparisonText(const IsaComparison& c);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

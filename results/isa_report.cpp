@@ -9,7 +9,7 @@
 #include "results/html_report.h"
 #include "results/isa_compare.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 using nlohmann::json;
@@ -165,4 +165,4 @@ json isaReportData(const std::vector<IsaDocument>& docs, const std::vector<std::
   return reportPageData(std::move(in), generator, listOrder);
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

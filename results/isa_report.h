@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 struct IsaDocument {
   std::string source;  // the path, for labels and messages
@@ -31,4 +31,4 @@ nlohmann::json isaReportData(const std::vector<IsaDocument>& docs,
                              const std::vector<std::string>& labels, const std::string& generator,
                              std::span<const std::string> listOrder = {});
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

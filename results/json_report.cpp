@@ -5,7 +5,7 @@
 
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 constexpr const char* kComp = "xyzw?";
 
@@ -137,4 +137,4 @@ std::string reportJsonText(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

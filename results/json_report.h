@@ -12,7 +12,7 @@
 
 #include "results/record.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // The JSON record of one case (schema in docs/run.md).
 nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
@@ -54,4 +54,4 @@ class JsonReport {
   bool closed_ = false;
 };
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

@@ -11,7 +11,7 @@
 #include "results/json_report.h"
 #include "results/selection.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 std::string shardName(const Shard& s) {
@@ -246,4 +246,4 @@ void writeMerged(const MergedReport& m, const std::string& path) {
                           (errno != 0 ? std::string(std::strerror(errno)) : "write failed"));
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

@@ -11,7 +11,7 @@
 #include "results/record.h"
 #include "results/results_file.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 struct MergedReport {
   // The first shard's header with "shard": "" and "merged_from": one {"file", "shard",
@@ -42,4 +42,4 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
 // opened, gcn::InfraError when it cannot be written.
 void writeMerged(const MergedReport& m, const std::string& path);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

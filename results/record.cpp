@@ -1,6 +1,6 @@
 #include "results/record.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 std::string_view verdictName(Verdict v) {
   switch (v) {
@@ -60,4 +60,4 @@ bool Summary::ok() const {
   return true;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

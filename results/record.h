@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // A case the device cannot realise is unsupported, never pass; route-miss is reserved for the ISA
 // check. Crash and Timeout come from running batches in child processes (a signal or a lost
@@ -101,4 +101,4 @@ struct Summary {
 // Where a run hands each case's record as soon as it exists.
 using ResultSink = std::function<void(const CaseResult&)>;
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

@@ -7,7 +7,7 @@
 #include "reference/error.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 namespace {
 
 const nlohmann::json& member(const nlohmann::json& j, const char* key, const std::string& where) {
@@ -238,4 +238,4 @@ ResultsFile readResults(const std::string& path, bool allowTruncated) {
   return parseResults(text.str(), path, allowTruncated);
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

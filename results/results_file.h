@@ -14,7 +14,7 @@
 
 #include "results/record.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // The header members that name what a report is about: the shards of one run agree on them,
 // and two runs that differ in them differ in more than the cases.
@@ -48,4 +48,4 @@ ResultsFile parseResults(std::string_view text, const std::string& source, bool 
 // Throws gcn::Error when the file cannot be read.
 ResultsFile readResults(const std::string& path, bool allowTruncated = false);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

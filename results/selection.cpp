@@ -14,7 +14,7 @@
 #include "results/baseline.h"
 #include "results/results_file.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 bool globMatches(std::string_view glob, std::string_view name) {
   return fnmatch(std::string(glob).c_str(), std::string(name).c_str(), 0) == 0;
@@ -129,4 +129,4 @@ void Selector::finish() const {
                        "'" + n + "' is no case (see gcnprobe list)");
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

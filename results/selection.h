@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gcnprobe::run {
+namespace gcnprobe::results {
 
 // `glob` (* ? [...], as --filter) matches the whole of `name`: the one glob rule of --filter,
 // --exclude, skips, flakes and baseline entries.
@@ -68,4 +68,4 @@ class Selector {
   std::size_t position_ = 0;
 };
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::results

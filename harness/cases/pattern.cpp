@@ -6,7 +6,7 @@
 #include "reference/convert.h"
 #include "reference/float_bits.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 uint32_t fieldMask(unsigned bits) {
@@ -112,4 +112,4 @@ uint64_t seedOf(std::string_view name) {
   return h;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

@@ -11,7 +11,7 @@
 
 #include "reference/format.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 
 // Edge codes of component `comp` of data format `d` read with number format `n`
 // (float encodings when n is FLOAT on a float-capable format, else integer edges), each
@@ -51,4 +51,4 @@ class CaseRng {
   uint64_t state_;
 };
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

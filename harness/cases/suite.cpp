@@ -16,7 +16,7 @@
 #include "reference/text.h"
 #include "results/selection.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 constexpr uint64_t kTexelBase = 0x100000;  // any 48-bit address: the V# base of every view
@@ -45,10 +45,10 @@ std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
 // BUFFER_LOAD_FORMAT_X on a one-channel V#, one load per channel, and the shader reads
 // viewComponents components of the view.
 // The case, or nothing when `want` does not take its name.
-std::optional<Case> makeTexelCase(const CaseFilter& want, const gcn::Chip& chip,
-                                  const BufferFormat& f, routes::Binding binding,
-                                  const gcn::OpcodeInfo& op, unsigned viewComponents = 0) {
-  Case c;
+std::optional<judge::Case> makeTexelCase(const CaseFilter& want, const gcn::Chip& chip,
+                                         const vk::BufferFormat& f, routes::Binding binding,
+                                         const gcn::OpcodeInfo& op, unsigned viewComponents = 0) {
+  judge::Case c;
   const std::string fmt = gcn::asciiLower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
   std::string mnemonic(op.mnemonic);
   static constexpr const char* kViewComps[] = {"", "x", "xy", "xyz", "xyzw"};
@@ -61,17 +61,18 @@ std::optional<Case> makeTexelCase(const CaseFilter& want, const gcn::Chip& chip,
   c.suite = kTexelSuite;
   const bool store = op.kind == gcn::OpKind::StoreFormat;
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
-  c.tolerance = norm && !store ? (f.srgb ? ToleranceId::Srgb : ToleranceId::Norm1Ulp)
-                               : (store || f.nfmt == gcn::Nfmt::Float ? ToleranceId::PortableTexel
-                                                                      : ToleranceId::Exact);
+  c.tolerance = norm && !store
+                    ? (f.srgb ? judge::ToleranceId::Srgb : judge::ToleranceId::Norm1Ulp)
+                    : (store || f.nfmt == gcn::Nfmt::Float ? judge::ToleranceId::PortableTexel
+                                                           : judge::ToleranceId::Exact);
   // Under GCN profiles the load is the reference's to the bit; an sRGB decode after it is
   // driver shader code (tolerance.cpp "srgb-gcn").
-  if (f.srgb) c.gcnTolerance = ToleranceId::SrgbGcn;
+  if (f.srgb) c.gcnTolerance = judge::ToleranceId::SrgbGcn;
   const bool composed = viewComponents != 0;
   const gcn::Dfmt dfmt = composed ? f.channelDfmt : f.dfmt;
   const unsigned channels = composed ? perChannelCount(f) : 1;
   if (composed || f.srgb) {
-    ViewCompose v;
+    judge::ViewCompose v;
     v.channels = channels;
     v.loadBytes = composed ? gcn::dfmtInfo(dfmt).bytes : 0;
     if (composed) v.dstSel = f.dstSel;
@@ -88,8 +89,8 @@ std::optional<Case> makeTexelCase(const CaseFilter& want, const gcn::Chip& chip,
   // RADV's V# where it has one; a composed view's loads use the channel's one-channel
   // format with the view's stride; formats RADV keeps off texel buffers (formats.h `texel`)
   // get the V# their table row describes.
-  const gcn::VSharp v = makeBufferVSharp(chip, kTexelBase, kTexelElements, dfmt, f.nfmt,
-                                         composed ? kIdentitySel : f.dstSel, f.stride);
+  const gcn::VSharp v = vk::makeBufferVSharp(chip, kTexelBase, kTexelElements, dfmt, f.nfmt,
+                                             composed ? kIdentitySel : f.dstSel, f.stride);
   const auto words = gcn::encodeVSharp(chip.gen, v);
   gcn::setVsharpWords(d.state, kCaseSrsrc, words);
   const uint64_t seed = seedOf(c.name);
@@ -184,16 +185,16 @@ std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst) {
   }
 }
 
-std::string caseInstructionText(gcn::Gen gen, const Case& c) {
+std::string caseInstructionText(gcn::Gen gen, const judge::Case& c) {
   std::string text;
-  for (const ViewLoad& l : viewLoads(c))
+  for (const judge::ViewLoad& l : viewLoads(c))
     text += (text.empty() ? "" : " ; ") + instructionText(gen, l.inst);
   if (c.view && c.view->srgb)
     text += " ; sRGB EOTF on r,g,b in the shader (no buffer NUM_FORMAT is sRGB)";
   return text;
 }
 
-void describeVSharp(gcn::Gen gen, const Case& c, CaseResult& r) {
+void describeVSharp(gcn::Gen gen, const judge::Case& c, results::CaseResult& r) {
   std::array<uint32_t, 4> words{};
   try {
     words = gcn::vsharpWords(c.device.state, c.device.inst.srsrc);
@@ -216,7 +217,7 @@ gcn::Instruction caseInstruction(const gcn::OpcodeInfo& op) {
   return i;
 }
 
-std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
+std::vector<judge::Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
   // Resolved before any case is made: a misspelt name fails the suite at once.
   const auto loads = gcn::requireOpcodes<4>({"buffer_load_format_x", "buffer_load_format_xy",
                                              "buffer_load_format_xyz", "buffer_load_format_xyzw"});
@@ -225,15 +226,15 @@ std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
                               "buffer_store_format_xyz", "buffer_store_format_xyzw"});
   constexpr routes::Binding kBindings[] = {routes::Binding::UniformTexel,
                                            routes::Binding::StorageTexel};
-  std::vector<Case> cases;
-  for (const BufferFormat& f : allBufferFormats()) {
+  std::vector<judge::Case> cases;
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     // Rows without a GCN model (64-bit channels beyond R64) have no cases: `gcnprobe
     // formats` shows them as texel model "none".
-    const TexelModel model = texelModel(f);
-    if (model == TexelModel::None) continue;
-    const bool composed = model == TexelModel::PerChannel;
+    const vk::TexelModel model = texelModel(f);
+    if (model == vk::TexelModel::None) continue;
+    const bool composed = model == vk::TexelModel::PerChannel;
     // R64_UINT/SINT: the one 64-bit component is registers X and Y of the 32_32 V#.
-    if (model == TexelModel::Wide) {
+    if (model == vk::TexelModel::Wide) {
       for (routes::Binding b : kBindings)
         addCase(cases, makeTexelCase(want, chip, f, b, *loads[1]));
       continue;
@@ -266,8 +267,8 @@ std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want) {
   return cases;
 }
 
-std::vector<Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
-                                   const gcn::Chip& chip) {
+std::vector<judge::Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
+                                          const gcn::Chip& chip) {
   if (!suite.empty() && findSuite(suite) == nullptr) {
     std::string known;
     for (const std::string& s : suiteNames())
@@ -275,35 +276,35 @@ std::vector<Case> buildWantedCases(std::string_view suite, const CaseFilter& wan
     throw gcn::Error(gcn::Place{"--suite", 0, 0},
                      "unknown suite '" + std::string(suite) + "' (known: " + known + ")");
   }
-  std::vector<Case> all;
+  std::vector<judge::Case> all;
   for (const SuiteInfo& s : allSuites()) {
     if (suite.empty() ? !s.inAll : s.name != suite) continue;
-    for (Case& c : s.build(chip, want))
+    for (judge::Case& c : s.build(chip, want))
       all.push_back(std::move(c));
   }
   return all;
 }
 
-std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
-                             const gcn::Chip& chip) {
+std::vector<judge::Case> buildCases(std::string_view suite, std::string_view filter,
+                                    const gcn::Chip& chip) {
   if (filter.empty()) return buildWantedCases(suite, {}, chip);
   const std::string pattern(filter);
   return buildWantedCases(
-      suite, [&](const std::string& name) { return globMatches(pattern, name); }, chip);
+      suite, [&](const std::string& name) { return results::globMatches(pattern, name); }, chip);
 }
 
 std::vector<std::string> caseListOrder(const std::string& profile) {
   std::vector<std::string> names;
   gcn::Chip chip;
   try {
-    chip = resolveProfile(profile, std::nullopt).chip;
+    chip = judge::resolveProfile(profile, std::nullopt).chip;
   } catch (const gcn::Error&) {
     return names;  // a profile of another gcnprobe: the cases stay in shard order
   }
-  for (const Case& c : buildCases("", "", chip))
+  for (const judge::Case& c : buildCases("", "", chip))
     names.push_back(c.name);
   try {
-    for (const Case& c : buildCases("disputed", "", chip))
+    for (const judge::Case& c : buildCases("disputed", "", chip))
       names.push_back(c.name);
   } catch (const gcn::Error&) {
     // no probe files here: their cases stay in shard order
@@ -311,4 +312,4 @@ std::vector<std::string> caseListOrder(const std::string& profile) {
   return names;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

@@ -11,13 +11,10 @@
 #include <vector>
 
 #include "harness/judge/case.h"
+#include "probe/probe_eval.h"
 #include "reference/gen.h"
 
-namespace gcn::probe {
-struct ProbeSetup;
-}
-
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 
 // Suite names (Case::suite), for the builders and the registry below.
 inline constexpr std::string_view kTexelSuite = "texel";
@@ -45,7 +42,7 @@ inline bool wanted(const CaseFilter& want, const std::string& name) {
 }
 // A suite's case makers return std::nullopt for a case `want` does not take: appends the ones
 // that were made.
-inline void addCase(std::vector<Case>& cases, std::optional<Case> c) {
+inline void addCase(std::vector<judge::Case>& cases, std::optional<judge::Case> c) {
   if (c) cases.push_back(std::move(*c));
 }
 
@@ -53,7 +50,7 @@ inline void addCase(std::vector<Case>& cases, std::optional<Case> c) {
 // `run --suite` (validation and help) and buildCases read it.
 struct SuiteInfo {
   std::string_view name;
-  std::vector<Case> (*build)(const gcn::Chip& chip, const CaseFilter& want);
+  std::vector<judge::Case> (*build)(const gcn::Chip& chip, const CaseFilter& want);
   bool inAll;  // part of a run without --suite (disputed: only when named)
   std::string_view description;
 };
@@ -69,36 +66,36 @@ std::string suiteOptionHelp();
 
 // All cases of `suite` ("" = the default suites, SuiteInfo::inAll) whose name matches
 // `filter` (a glob with * and ?; "" = all). Throws gcn::Error for an unknown suite.
-std::vector<Case> buildCases(std::string_view suite, std::string_view filter,
-                             const gcn::Chip& chip);
+std::vector<judge::Case> buildCases(std::string_view suite, std::string_view filter,
+                                    const gcn::Chip& chip);
 // The cases of `suite` ("" = the default suites) that `want` takes (CaseFilter above).
 // Throws gcn::Error for an unknown suite.
-std::vector<Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
-                                   const gcn::Chip& chip);
+std::vector<judge::Case> buildWantedCases(std::string_view suite, const CaseFilter& want,
+                                          const gcn::Chip& chip);
 
 // The texel suite: BUFFER_LOAD_FORMAT_{X..XYZW} through uniform and storage texel buffers
 // and BUFFER_STORE_FORMAT_XYZW through storage texel buffers, on every table format that
 // has a texel-buffer V# (harness/formats.h).
-std::vector<Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want = {});
+std::vector<judge::Case> texelSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // The storage suite (suite_storage.cpp): BUFFER_LOAD/STORE_<type> through an SSBO.
-std::vector<Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want = {});
+std::vector<judge::Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 // The atomic suite (suite_atomic.cpp): BUFFER_ATOMIC_* on SSBOs and R32 texel buffers.
-std::vector<Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want = {});
+std::vector<judge::Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 // The vertex suite (suite_vertex.cpp): TBUFFER_LOAD_FORMAT_* / BUFFER_LOAD_DWORD* through a
 // vertex attribute, every format with a vertex fetch instruction.
-std::vector<Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want = {});
+std::vector<judge::Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // The binary suite (suite_binary.cpp): one case per MUBUF/MTBUF opcode of the chip's
 // generation, run by patching it into a compiled template (harness/isa/binary_route.h);
 // unsupported, with the reason, where the device cannot (any device that is not GCN).
-std::vector<Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want = {});
+std::vector<judge::Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // The disputed suite (suite_disputed.cpp): every probe in probes/ (docs/probes.md) that a
 // route can realise on `chip`, prepared for that chip's generation, as case
 // "disputed.<probe-name>". A malformed probe is a case with `broken` set to the error
 // (file:line:column: reason), which the runner reports as an error record.
-std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want = {});
+std::vector<judge::Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want = {});
 
 // A probe file (docs/probes.md) prepared for a chip, as the case the disputed suite has for
 // it: named "disputed.<file stem>" (probeCaseName), the probe's instruction, registers and
@@ -113,7 +110,7 @@ struct RouteAttempt {
   std::string why;
 };
 struct ProbeCase {
-  std::optional<Case> c;
+  std::optional<judge::Case> c;
   std::string reason;
   std::vector<RouteAttempt> attempts;  // in the order tried
 };
@@ -130,7 +127,7 @@ struct PredictionMatch {
   bool memory = false;
   bool all = false;  // every lane and memory
 };
-PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
+PredictionMatch matchPrediction(const gcn::Chip& chip, const judge::Case& c,
                                 const gcn::ExecResult& prediction,
                                 const routes::DeviceResult& actual);
 
@@ -143,14 +140,14 @@ inline constexpr uint32_t kTexelElements = 48;
 std::string instructionText(gcn::Gen gen, const gcn::Instruction& inst);
 // The case's intended GCN code: instructionText, or for a composed view (case.h
 // ViewCompose) every load joined with " ; ", plus the sRGB decode a driver must add.
-std::string caseInstructionText(gcn::Gen gen, const Case& c);
+std::string caseInstructionText(gcn::Gen gen, const judge::Case& c);
 // Fills r.vsharp and r.vsharpWords with the V# the case binds (its SRSRC quad), decoded for
 // gen; leaves them empty when the instruction's SRSRC is not a quad in range.
-void describeVSharp(gcn::Gen gen, const Case& c, CaseResult& r);
+void describeVSharp(gcn::Gen gen, const judge::Case& c, results::CaseResult& r);
 
 // The case names of every suite (the disputed one last), in the order `gcnprobe list` prints
 // them, as this build defines the suites for `profile` (a report's "profile"); empty when
 // the profile is unknown to this build.
 std::vector<std::string> caseListOrder(const std::string& profile);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

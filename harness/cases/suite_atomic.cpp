@@ -12,19 +12,20 @@
 #include "harness/routes/storage.h"
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 constexpr uint64_t kAtomicBase = 0x300000;
 constexpr uint32_t kElements = 64;
 
 // The case, or nothing when `want` does not take its name.
-std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
-                             const gcn::OpcodeInfo& op, routes::Binding binding, uint16_t offset) {
+std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                                    const gcn::OpcodeInfo& op, routes::Binding binding,
+                                    uint16_t offset) {
   const bool texel = binding == routes::Binding::StorageTexel;
   const bool wide = op.wide;
   const uint32_t es = wide ? 8 : 4;
-  Case c;
+  judge::Case c;
   std::string m(op.mnemonic);
   c.name = "atomic." + std::string(texel ? "texel" : "ssbo") + "." + m.substr(7);
   // GLSL has no atomic subtract: the route adds the negated source (atomic.h).
@@ -32,7 +33,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   if (!texel) c.name += ".offset" + std::to_string(offset);
   if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kAtomicSuite;
-  c.tolerance = ToleranceId::Exact;
+  c.tolerance = judge::ToleranceId::Exact;
 
   routes::DeviceCase& d = c.device;
   d.binding = binding;
@@ -42,7 +43,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   if (texel) {
     d.format = routes::atomicTexelFormat(op.atomic);
     d.inst.idxen = true;
-    v = makeTexelBufferVSharp(chip, kAtomicBase, kElements, d.format);
+    v = vk::makeTexelBufferVSharp(chip, kAtomicBase, kElements, d.format);
   } else {
     d.inst.offen = true;
     d.inst.offset = offset;
@@ -105,10 +106,10 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
 
 }  // namespace
 
-std::vector<Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want) {
+std::vector<judge::Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want) {
   static constexpr const char* kOps[] = {"swap", "cmpswap", "add", "sub", "smin", "umin",
                                          "smax", "umax",    "and", "or",  "xor"};
-  std::vector<Case> cases;
+  std::vector<judge::Case> cases;
   for (const char* name : kOps) {
     for (const bool wide : {false, true}) {
       const std::string m = std::string("buffer_atomic_") + name + (wide ? "_x2" : "");
@@ -122,4 +123,4 @@ std::vector<Case> atomicSuite(const gcn::Chip& chip, const CaseFilter& want) {
   return cases;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

@@ -14,21 +14,21 @@
 #include "harness/routes/storage.h"
 #include "reference/format.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 constexpr uint64_t kBinaryBase = 0x300000;  // any 48-bit address: the V# base of the SSBO
 constexpr uint32_t kBytes = 960;            // lanes 60 and 61 (bytes 960..991) past the end
 
 // The case, or nothing when `want` does not take its name.
-std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
-                             const gcn::OpcodeInfo& op) {
-  Case c;
+std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                                    const gcn::OpcodeInfo& op) {
+  judge::Case c;
   const std::string m(op.mnemonic);
   c.name = std::string(kBinarySuite) + "." + (m.rfind("buffer_", 0) == 0 ? m.substr(7) : m);
   if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kBinarySuite;
-  c.tolerance = ToleranceId::Exact;
+  c.tolerance = judge::ToleranceId::Exact;
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::StorageBuffer;
   d.binaryPatch = true;
@@ -93,11 +93,11 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
 
 }  // namespace
 
-std::vector<Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want) {
-  std::vector<Case> cases;
+std::vector<judge::Case> binarySuite(const gcn::Chip& chip, const CaseFilter& want) {
+  std::vector<judge::Case> cases;
   for (const gcn::OpcodeInfo& op : gcn::allOpcodes())
     if (gcn::existsOn(op, chip.gen)) addCase(cases, makeCase(want, chip, op));
   return cases;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

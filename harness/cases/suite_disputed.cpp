@@ -29,7 +29,7 @@
 #include "reference/error.h"
 #include "reference/resource.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 // Whether a route's Vulkan construct runs exactly this instruction and V# (probeCase).
@@ -57,17 +57,18 @@ Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
         "OFFSET 0 and no OFFEN");
   if (v.stride == 0)
     return no("V# STRIDE 0 with IDXEN: a texel-buffer view's V# has STRIDE = the texel size");
-  for (const BufferFormat& f : allBufferFormats()) {
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     if (!f.texel || f.dfmt == gcn::Dfmt::Invalid || f.stride != v.stride) continue;
     if (allowed && f.vk != *allowed) continue;
     // NUM_RECORDS in the unit texelBufferNumRecords writes.
     const uint32_t elements =
-        texelNumRecordsInBytes(chip.gen, f.stride) ? v.numRecords / f.stride : v.numRecords;
-    if (elements == 0 || texelBufferNumRecords(chip.gen, elements, f.stride) != v.numRecords)
+        vk::texelNumRecordsInBytes(chip.gen, f.stride) ? v.numRecords / f.stride : v.numRecords;
+    if (elements == 0 || vk::texelBufferNumRecords(chip.gen, elements, f.stride) != v.numRecords)
       continue;
     std::array<uint32_t, 4> radvWords{};
     try {
-      radvWords = gcn::encodeVSharp(chip.gen, makeTexelBufferVSharp(chip, v.base, elements, f.vk));
+      radvWords =
+          gcn::encodeVSharp(chip.gen, vk::makeTexelBufferVSharp(chip, v.base, elements, f.vk));
     } catch (const gcn::Error&) {
       continue;  // no buffer format for the pair on this generation (RDNA's unified table)
     }
@@ -93,12 +94,12 @@ Realisation realiseTexel(const gcn::Chip& chip, const gcn::Instruction& inst,
   }
   return no("V# (" + gcn::formatVSharp(chip.gen, v) +
             ") is not the V# RADV builds for any texel-buffer view" +
-            (allowed ? " of " + std::string(findBufferFormat(*allowed)->name) + " (" +
+            (allowed ? " of " + std::string(vk::findBufferFormat(*allowed)->name) + " (" +
                            std::string(allowedWhy) + ")"
                      : std::string()) +
             " on " + std::string(gcn::genName(chip.gen)) +
             " (formats.h: STRIDE = texel size, NUM_RECORDS in " +
-            (texelNumRecordsInBytes(chip.gen, v.stride) ? "bytes" : "elements") +
+            (vk::texelNumRecordsInBytes(chip.gen, v.stride) ? "bytes" : "elements") +
             ", the format's DATA_FORMAT/NUM_FORMAT/DST_SEL, nothing else)");
 }
 
@@ -132,8 +133,9 @@ Realisation realiseStorage(const gcn::Chip& chip, const gcn::Instruction& inst,
 
 // The raw V# route (harness/routes/raw.h): the instruction form of a lane shader with any V#,
 // the V# going to the device word for word.
-Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state,
-                       const gcn::MemoryImage& memory, const gcn::VSharp& v) {
+Realisation realiseRaw(const gcn::Chip& chip, const gcn::Instruction& inst,
+                       const gcn::WaveState& state, const gcn::MemoryImage& memory,
+                       const gcn::VSharp& v) {
   const gcn::OpcodeInfo& op = *inst.op;
   routes::DeviceCase d;
   d.inst = inst;
@@ -169,6 +171,13 @@ Realisation realiseRaw(const gcn::Instruction& inst, const gcn::WaveState& state
       break;  // realise() sends these to the binary route first; rawFormProblem refuses them
   }
   if (std::string f = routes::rawFormProblem(d); !f.empty()) return no(f);
+  // Confined as the route will confine it (docs/confinement.md): a reach over the bound, or far
+  // regions it cannot place, is no case.
+  try {
+    (void)routes::placeRawCase(chip, d, routes::kRawGuard);
+  } catch (const gcn::Error& e) {
+    return no(e.what());
+  }
   return {std::move(d), ""};
 }
 
@@ -348,9 +357,10 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
         break;
       case gcn::OpKind::Atomic:
         if (inst.idxen && pick.format && *pick.format != routes::atomicTexelFormat(op.atomic))
-          driver = no("the probe's format is " + std::string(findBufferFormat(*pick.format)->name) +
-                      ", but " + std::string(op.mnemonic) + "'s imageAtomic view is " +
-                      std::string(findBufferFormat(routes::atomicTexelFormat(op.atomic))->name));
+          driver =
+              no("the probe's format is " + std::string(vk::findBufferFormat(*pick.format)->name) +
+                 ", but " + std::string(op.mnemonic) + "'s imageAtomic view is " +
+                 std::string(vk::findBufferFormat(routes::atomicTexelFormat(op.atomic))->name));
         else
           driver = inst.idxen
                        ? realiseTexel(
@@ -373,7 +383,7 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
       return own;
   Realisation raw = no("raw V# route: not the probe's " + pick.routeLine);
   if (tried.allowed("raw")) {
-    raw = tried.note("raw", realiseRaw(inst, state, memory, v));
+    raw = tried.note("raw", realiseRaw(chip, inst, state, memory, v));
     if (raw.device) return raw;
     raw.reason = "raw V# route: " + raw.reason;
   }
@@ -389,9 +399,9 @@ std::vector<std::string> routeNames(const gcn::probe::Placed<std::string>& line)
   while (true) {
     const std::size_t comma = rest.find(',');
     std::string_view name = rest.substr(0, comma);
-    while (!name.empty() && name.front() == ' ')
+    while (!name.empty() && (name.front() == ' ' || name.front() == '\t'))
       name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ')
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t'))
       name.remove_suffix(1);
     const std::string r(name);
     if (r != "texel" && r != "storage" && r != "atomic" && r != "raw" && r != "binary" &&
@@ -416,9 +426,9 @@ std::vector<Pick> picksOf(const gcn::probe::ProbeSetup& setup) {
   if (setup.route) names = routeNames(*setup.route);
   std::optional<VkFormat> format;
   if (setup.format) {
-    const BufferFormat* f = nullptr;
+    const vk::BufferFormat* f = nullptr;
     try {
-      f = &parseBufferFormat(setup.format->value);
+      f = &vk::parseBufferFormat(setup.format->value);
     } catch (const gcn::Error& e) {
       throw gcn::Error(setup.format->place, e.reason());
     }
@@ -491,19 +501,19 @@ ProbeCase probeCase(const std::string& file, const gcn::probe::ProbeSetup& setup
                  (picks.size() > 1 ? "route " + *pick.route + ": " : std::string()) + rz.reason;
   }
   if (realised.empty()) return {std::nullopt, std::move(reasons), std::move(attempts)};
-  Case c;
+  judge::Case c;
   c.name = probeCaseName(file);
   c.suite = kDisputedSuite;
   // The probe asks which rule holds: bits, not tolerances (under every profile).
-  c.tolerance = ToleranceId::Exact;
-  c.gcnTolerance = ToleranceId::Exact;
+  c.tolerance = judge::ToleranceId::Exact;
+  c.gcnTolerance = judge::ToleranceId::Exact;
   c.device = std::move(realised.back());
   realised.pop_back();
   c.preferred = std::move(realised);
   return {std::move(c), "", std::move(attempts)};
 }
 
-PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
+PredictionMatch matchPrediction(const gcn::Chip& chip, const judge::Case& c,
                                 const gcn::ExecResult& prediction,
                                 const routes::DeviceResult& actual) {
   // The prediction as the one acceptable outcome. Its image is the probe's, starting at the
@@ -522,7 +532,7 @@ PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
               static_cast<std::ptrdiff_t>(std::min(predicted.bytes.size(), actual.memory.size()))),
       predicted.far};
   shown.unchanged = nullptr;
-  Expected e;
+  judge::Expected e;
   e.alternatives.push_back({"prediction", std::move(shown)});
   e.rules.push_back(e.alternatives.back().label);  // kReferenceRule
   e.description = "one probe prediction, bit for bit";
@@ -531,17 +541,17 @@ PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
     const gcn::LaneResult& pl = primary.lanes[l];
     if (((c.device.state.exec >> l) & 1u) == 0 || !pl.active || pl.vdataCount == 0) continue;
     e.lanes[l].count = static_cast<uint8_t>(std::min<unsigned>(pl.vdataCount, 5));
-    e.lanes[l].alternatives.push_back({kReferenceRule, AcceptKind::Values, pl.vdata});
+    e.lanes[l].alternatives.push_back({judge::kReferenceRule, judge::AcceptKind::Values, pl.vdata});
   }
   e.memory.compared = true;
   e.guardRule = e.rule("guard bands around the buffer are never written");
 
-  const DiffResult d =
-      diffCase(c.device, caseFormatView(chip, c), e, actual, tolerance(ToleranceId::Exact));
+  const judge::DiffResult d =
+      diffCase(c.device, caseFormatView(chip, c), e, actual, tolerance(judge::ToleranceId::Exact));
   PredictionMatch m;
   m.lanes.fill(true);
   m.memory = imageCovers && actual.changedGuardBytes.empty();
-  for (const ComponentDiff& diff : d.diffs) {
+  for (const results::ComponentDiff& diff : d.diffs) {
     if (diff.memoryField)
       m.memory = false;  // only elements no outcome accepts are listed
     else if (diff.lane >= 0 && diff.lane < static_cast<int>(gcn::kWaveSize))
@@ -556,11 +566,11 @@ PredictionMatch matchPrediction(const gcn::Chip& chip, const Case& c,
 // Not yet the union of every policy variant of the probe's mattering points: that needs a
 // per-case list of extra policies in Case (case.h) that buildExpected (expect.cpp) adds as
 // alternatives.
-std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
-  std::vector<Case> cases;
+std::vector<judge::Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
+  std::vector<judge::Case> cases;
   // One bad file is one error record, not the end of the suite.
   const auto broken = [&](const std::string& name, const gcn::Error& e) {
-    Case c;
+    judge::Case c;
     c.name = name;
     c.suite = kDisputedSuite;
     c.broken = e.what();
@@ -599,4 +609,4 @@ std::vector<Case> disputedSuite(const gcn::Chip& chip, const CaseFilter& want) {
   return cases;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

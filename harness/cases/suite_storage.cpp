@@ -8,7 +8,7 @@
 #include "harness/routes/storage.h"
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 constexpr uint64_t kStorageBase = 0x200000;  // any 48-bit address: the V# base of the SSBO
@@ -24,10 +24,10 @@ uint32_t bufferBytes(uint32_t s) {
 }
 
 // The case, or nothing when `want` does not take its name.
-std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
-                             const gcn::OpcodeInfo& op, uint16_t offset) {
+std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                                    const gcn::OpcodeInfo& op, uint16_t offset) {
   (void)chip;  // the SSBO V# is the same on GFX6-9 (storage.h)
-  Case c;
+  judge::Case c;
   std::string m(op.mnemonic);
   c.name = "storage." + m.substr(7) + ".offset" + std::to_string(offset);
   // SBYTE/SSHORT: what a GLSL int8_t/int16_t SSBO load means; RADV emits UBYTE/USHORT plus a
@@ -35,7 +35,7 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
   if (op.signExtend) c.name += ".via_int" + std::to_string(op.memBytes * 8) + "_load";
   if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kStorageSuite;
-  c.tolerance = ToleranceId::Exact;  // raw bits: no conversion happens on either side
+  c.tolerance = judge::ToleranceId::Exact;  // raw bits: no conversion happens on either side
   const bool store = op.kind == gcn::OpKind::Store;
   const uint32_t s = op.memBytes, al = std::min<uint32_t>(s, 4);
   const uint32_t bytes = bufferBytes(s);
@@ -107,13 +107,13 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
 
 }  // namespace
 
-std::vector<Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want) {
+std::vector<judge::Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want) {
   static constexpr const char* kOps[] = {
       "buffer_load_ubyte",    "buffer_load_sbyte",   "buffer_load_ushort",  "buffer_load_sshort",
       "buffer_load_dword",    "buffer_load_dwordx2", "buffer_load_dwordx3", "buffer_load_dwordx4",
       "buffer_store_byte",    "buffer_store_short",  "buffer_store_dword",  "buffer_store_dwordx2",
       "buffer_store_dwordx3", "buffer_store_dwordx4"};
-  std::vector<Case> cases;
+  std::vector<judge::Case> cases;
   for (const char* m : kOps) {
     const gcn::OpcodeInfo& op = opcode(m);
     if (!gcn::existsOn(op, chip.gen)) continue;  // DWORDX3: GFX7+ (docs/gcn-facts.md)
@@ -123,4 +123,4 @@ std::vector<Case> storageSuite(const gcn::Chip& chip, const CaseFilter& want) {
   return cases;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

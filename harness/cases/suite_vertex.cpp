@@ -16,7 +16,7 @@
 #include "reference/format.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace {
 
 constexpr uint64_t kVertexBase = 0x300000;  // any 48-bit address: the V# base of the binding
@@ -28,9 +28,10 @@ struct Layout {
 };
 
 // The case, or nothing when `want` does not take its name.
-std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, const BufferFormat& f,
-                             const gcn::OpcodeInfo& op, const Layout& lay) {
-  Case c;
+std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
+                                    const vk::BufferFormat& f, const gcn::OpcodeInfo& op,
+                                    const Layout& lay) {
+  judge::Case c;
   const std::string fmt = gcn::asciiLower(f.name.substr(10));  // without "VK_FORMAT_"
   c.name = "vertex." + fmt + "." + std::string(op.mnemonic) + "." + lay.name;
   if (!wanted(want, c.name)) return std::nullopt;
@@ -38,9 +39,9 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, cons
   const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
   // Same reasons as the texel loads (tolerance.cpp): Vulkan's normalized conversion states
   // no rounding; float formats' NaN payloads and denormals are not specified for fetches.
-  c.tolerance =
-      norm ? ToleranceId::Norm1Ulp
-           : (f.nfmt == gcn::Nfmt::Float ? ToleranceId::PortableTexel : ToleranceId::Exact);
+  c.tolerance = norm ? judge::ToleranceId::Norm1Ulp
+                     : (f.nfmt == gcn::Nfmt::Float ? judge::ToleranceId::PortableTexel
+                                                   : judge::ToleranceId::Exact);
 
   routes::DeviceCase& d = c.device;
   d.binding = routes::Binding::VertexAttribute;
@@ -100,9 +101,9 @@ std::optional<Case> makeCase(const CaseFilter& want, const gcn::Chip& chip, cons
 
 }  // namespace
 
-std::vector<Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want) {
-  std::vector<Case> cases;
-  for (const BufferFormat& f : allBufferFormats()) {
+std::vector<judge::Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want) {
+  std::vector<judge::Case> cases;
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     const gcn::OpcodeInfo* op = routes::vertexFetchOpcode(f);
     if (op == nullptr) continue;
     const uint32_t size = f.stride;
@@ -117,4 +118,4 @@ std::vector<Case> vertexSuite(const gcn::Chip& chip, const CaseFilter& want) {
   return cases;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

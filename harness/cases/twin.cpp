@@ -5,23 +5,24 @@
 #include "harness/judge/expect.h"
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 
-std::vector<Case> programTwins(const gcn::Chip& chip, const Case& c, std::string& why) {
+std::vector<judge::Case> programTwins(const gcn::Chip& chip, const judge::Case& c,
+                                      std::string& why) {
   if (!c.broken.empty() || c.device.inst.op == nullptr) {
     why = "the case could not be built";
     return {};
   }
-  std::vector<ViewLoad> loads;
+  std::vector<judge::ViewLoad> loads;
   try {
     loads = viewLoads(c);
   } catch (const gcn::Error& e) {
     why = e.what();
     return {};
   }
-  std::vector<Case> twins;
-  for (const ViewLoad& load : loads) {
-    Case t = c;
+  std::vector<judge::Case> twins;
+  for (const judge::ViewLoad& load : loads) {
+    judge::Case t = c;
     t.name = c.name + "@program" + (loads.size() > 1 ? "." + std::to_string(load.channel) : "");
     // The instruction's own result: no view composition or sRGB conversion after it.
     t.view.reset();
@@ -42,4 +43,4 @@ std::vector<Case> programTwins(const gcn::Chip& chip, const Case& c, std::string
   return twins;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

@@ -11,12 +11,13 @@
 #include "harness/judge/case.h"
 #include "reference/gen.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 
 // The twins of a case: `<case>@program` for a one-instruction read; for a composed view
 // (several BUFFER_LOAD_FORMAT_X, expect.h viewLoads) one per load, `<case>@program.<channel>`,
 // each the load's instruction alone. Empty, with the reason in `why`, when the program hosts
 // none of them (control::programFormProblem) or the case could not be built.
-std::vector<Case> programTwins(const gcn::Chip& chip, const Case& c, std::string& why);
+std::vector<judge::Case> programTwins(const gcn::Chip& chip, const judge::Case& c,
+                                      std::string& why);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

@@ -38,9 +38,9 @@ class ProgramRoute : public routes::Route {
     if (std::string f = programFormProblem(*builder_.chip(), c); !f.empty())
       return "own program: " + f;
     if (c.rawVsharp) {
-      if (!rawProblem_) rawProblem_ = routes::detail::rawDeviceProblem(ctx_);
+      if (!rawProblem_) rawProblem_ = routes::lane::rawDeviceProblem(ctx_);
       if (!rawProblem_->empty()) return "own program: raw V#: " + *rawProblem_;
-      if (std::string d = routes::detail::descriptorBufferProblem(ctx_, "own program"); !d.empty())
+      if (std::string d = routes::lane::descriptorBufferProblem(ctx_, "own program"); !d.empty())
         return d;
     }
     const ProgramBuild& b = buildFor(c);
@@ -71,7 +71,7 @@ class ProgramRoute : public routes::Route {
     const routes::DeviceCase& first = *cases.front();
     if (std::string why = unsupportedReason(first); !why.empty()) throw gcn::Error(why);
     const ProgramBuild& b = buildFor(first);
-    return routes::detail::runPatchedLaneShader(ctx_, *builder_.chip(), *b.pipeline, cases);
+    return routes::lane::runPatchedLaneShader(ctx_, *builder_.chip(), *b.pipeline, cases);
   }
 
   routes::PipelineIsa pipelineIsa(const routes::DeviceCase& c) override {
@@ -86,7 +86,7 @@ class ProgramRoute : public routes::Route {
   // A raw V# needs VK_EXT_descriptor_buffer to reach the pipeline at all (RADV has it from
   // Mesa 23): without it, nothing can be built, so `isa` reports the case unsupported.
   std::string unbuildableReason(const routes::DeviceCase& c) const override {
-    return c.rawVsharp ? routes::detail::descriptorBufferProblem(ctx_, "own program") : "";
+    return c.rawVsharp ? routes::lane::descriptorBufferProblem(ctx_, "own program") : "";
   }
 
   // The proven pipelines stay: one per instruction and SOFFSET value.

@@ -251,7 +251,7 @@ LaneProgram writeLaneProgram(const ProgramSpec& spec) {
   w.buffer(c);
   // The registers the instruction writes go to Out, and no other: the data-path proof allows
   // no Out slot a result does not fill. GFX6 gets no DWORDX3 (LLVM's hasDwordx3LoadStores).
-  const unsigned results = routes::detail::returnedRegs(spec.chip, in);
+  const unsigned results = routes::lane::returnedRegs(spec.chip, in);
   if (results > 0) w.waitAll();
   for (unsigned k = 0; k < results;) {
     const unsigned n = results - k == 3 && gen == gcn::Gen::Gfx6 ? 2 : results - k;

@@ -19,7 +19,7 @@
 #include "reference/resource.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::explore {
 namespace {
 
 constexpr uint64_t kBase = 0x1000;
@@ -116,11 +116,11 @@ uint32_t intData(Below& below) {
   return kEdges[below(std::size(kEdges))];
 }
 
-std::vector<const BufferFormat*> texelFormats() {
-  std::vector<const BufferFormat*> out;
-  for (const BufferFormat& f : allBufferFormats())
+std::vector<const vk::BufferFormat*> texelFormats() {
+  std::vector<const vk::BufferFormat*> out;
+  for (const vk::BufferFormat& f : vk::allBufferFormats())
     if (f.texel && f.dfmt != gcn::Dfmt::Invalid && !f.srgb &&
-        texelModel(f) == TexelModel::SingleLoad)
+        texelModel(f) == vk::TexelModel::SingleLoad)
       out.push_back(&f);
   return out;
 }
@@ -242,7 +242,7 @@ void binaryCase(gcn::Gen gen, FuzzCase& c, unsigned lanes, Below& below) {
   const bool load = op.kind == gcn::OpKind::Load || op.kind == gcn::OpKind::LoadFormat;
   // Atomics and loads that write half registers run in the atomic template (OFFEN).
   const bool atomicTemplate = atomic || isa::writesHalfRegisters(chip, op);
-  gcn::Instruction in = caseInstruction(op);
+  gcn::Instruction in = cases::caseInstruction(op);
   const unsigned form = atomicTemplate ? 0 : below(4);
   in.offen = form < 2;
   in.idxen = form == 2;
@@ -377,9 +377,9 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
     const VkFormat format = routes::atomicTexelFormat(aop);
     const uint32_t elements = 1 + below(32);
     c.kind = "texel-atomic";
-    c.format = vkFormatName(format);
+    c.format = vk::vkFormatName(format);
     c.inst = "buffer_atomic_" + op + (cmpswap ? " v[1:2]" : " v1") + ", v0, s[4:7], 0 idxen glc";
-    v = makeTexelBufferVSharp(chip, kBase, elements, format);
+    v = vk::makeTexelBufferVSharp(chip, kBase, elements, format);
     c.memoryBytes = uint64_t{elements} * 4;
     for (uint64_t i = 0; i < elements; ++i)
       c.memory.push_back(static_cast<uint32_t>(rng()));
@@ -439,15 +439,15 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
   }
   if (kind < 11) {
     // Texel loads (kind < 8) and stores through the V# of a random format's view.
-    static const std::vector<const BufferFormat*> formats = texelFormats();
-    const BufferFormat& f = *formats[below(formats.size())];
+    static const std::vector<const vk::BufferFormat*> formats = texelFormats();
+    const vk::BufferFormat& f = *formats[below(formats.size())];
     const uint32_t elements = 1 + below(64);
     const bool store = kind >= 8;
     c.kind = store ? "texel-store" : "texel";
     c.format = std::string(f.name);
     c.inst = store ? "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen"
                    : "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
-    v = makeTexelBufferVSharp(chip, kBase, elements, f.vk);
+    v = vk::makeTexelBufferVSharp(chip, kBase, elements, f.vk);
     c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
     if (!store) {
       for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
@@ -602,4 +602,4 @@ Simplified zeroUnneeded(const FuzzCase& c, const std::function<bool(const FuzzCa
   return out;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::explore

@@ -49,7 +49,7 @@
 #include "reference/gen.h"
 #include "reference/opcodes.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::explore {
 
 // One generated case: the fields a probe file spells, kept so that the minimiser can rewrite
 // them.
@@ -101,4 +101,4 @@ struct Simplified {
 // 2 * words + values calls at most.
 Simplified zeroUnneeded(const FuzzCase& c, const std::function<bool(const FuzzCase&)>& fails);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::explore

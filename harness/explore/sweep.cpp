@@ -26,7 +26,7 @@
 #include "reference/resource.h"
 #include "shaders/embedded.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::explore {
 namespace {
 
 constexpr char kChannel[] = {'R', 'G', 'B', 'A'};
@@ -64,7 +64,7 @@ void splitWork(unsigned threads, std::size_t n,
 }
 
 // The bytes of a texel buffer view of `elements` elements; gcn::Error past the device's limit.
-VkDeviceSize viewBytes(const vk::Context& ctx, const BufferFormat& f, uint64_t elements) {
+VkDeviceSize viewBytes(const vk::Context& ctx, const vk::BufferFormat& f, uint64_t elements) {
   const uint32_t limit = ctx.limits().maxTexelBufferElements;
   if (elements > limit)
     throw gcn::Error(std::string(f.name) + ": a view of " + std::to_string(elements) +
@@ -216,7 +216,7 @@ void addVariants(const gcn::Chip& chip, bool addressing, std::vector<gcn::Polici
 // element does not match the defaults: on a device that matches, the sweep builds one table.
 class Predictions {
  public:
-  Predictions(const gcn::Chip& chip, const BufferFormat& f) : gen_(chip.gen), f_(f) {
+  Predictions(const gcn::Chip& chip, const vk::BufferFormat& f) : gen_(chip.gen), f_(f) {
     const gcn::Gen gen = chip.gen;
     addVariants(chip, /*addressing=*/false, pols_, names_);
     tables_.resize(pols_.size());
@@ -276,7 +276,7 @@ class Predictions {
 
  private:
   gcn::Gen gen_;
-  const BufferFormat& f_;
+  const vk::BufferFormat& f_;
   std::vector<gcn::Policies> pols_;
   std::vector<std::string> names_;
   mutable std::vector<std::unique_ptr<gcn::FormatLoadTable>> tables_;
@@ -293,8 +293,8 @@ struct Part {
 };
 
 // Why a format is not swept on the device ("" when it is).
-std::string skipReason(vk::Context& ctx, const BufferFormat& f) {
-  if (texelModel(f) != TexelModel::SingleLoad)
+std::string skipReason(vk::Context& ctx, const vk::BufferFormat& f) {
+  if (texelModel(f) != vk::TexelModel::SingleLoad)
     return "not one buffer_load_format on the format's V# (texel model " +
            std::string(texelModelName(texelModel(f))) + ")";
   if (f.srgb) return "sRGB: the view applies the sRGB EOTF, no GCN buffer conversion does";
@@ -303,7 +303,7 @@ std::string skipReason(vk::Context& ctx, const BufferFormat& f) {
   return "";
 }
 
-SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& chip,
+SweepFormat sweepOne(vk::Context& ctx, const vk::BufferFormat& f, const gcn::Chip& chip,
                      const SweepOptions& o) {
   SweepFormat r;
   r.format = std::string(f.name);
@@ -389,7 +389,7 @@ SweepFormat sweepOne(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& c
 // a driver builds for that view (makeBufferVSharp, the device's chip or gfx8), under the
 // defaults, then each other option of each policy point, and grouped by the range verdict under the
 // defaults.
-SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chip& chip,
+SweepFormat sweepIndices(vk::Context& ctx, const vk::BufferFormat& f, const gcn::Chip& chip,
                          const SweepOptions& o) {
   SweepFormat r;
   r.format = std::string(f.name);
@@ -402,17 +402,17 @@ SweepFormat sweepIndices(vk::Context& ctx, const BufferFormat& f, const gcn::Chi
   // The instruction texelFetch is on GCN, on the driver's V# for the view, in the suites'
   // register layout.
   constexpr uint64_t kSweepBase = 0x100000;
-  gcn::Instruction inst = caseInstruction(gcn::requireOpcode("buffer_load_format_xyzw"));
+  gcn::Instruction inst = cases::caseInstruction(gcn::requireOpcode("buffer_load_format_xyzw"));
   inst.idxen = true;
   const gcn::VSharp vsharp =
-      makeBufferVSharp(chip, kSweepBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
+      vk::makeBufferVSharp(chip, kSweepBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
   // The lanes below are numbered by their place in a thread's part, not by their lane on the
   // device: only a V# without SWIZZLE_ENABLE and ADD_TID_ENABLE (which read the lane) allows it.
   if (vsharp.swizzleEnable || vsharp.addTidEnable)
     throw gcn::Error(std::string(f.name) +
                      ": an index sweep's V# must not read the lane number (swizzle, ADD_TID)");
   gcn::WaveState scalars;
-  gcn::setVsharpWords(scalars, kCaseSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
+  gcn::setVsharpWords(scalars, cases::kCaseSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
   // Every point, addressing ones included: an index moves the access (index-product: is
   // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
   std::vector<gcn::Policies> pols;
@@ -566,16 +566,16 @@ std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions&
                                            const std::function<void(const SweepFormat&)>& done) {
   const gcn::Chip& chip =
       ctx.info().chip ? *ctx.info().chip : gcn::representativeChip(gcn::Gen::Gfx8);
-  std::vector<const BufferFormat*> formats;
+  std::vector<const vk::BufferFormat*> formats;
   if (options.formats.empty()) {
-    for (const BufferFormat& f : allBufferFormats())
+    for (const vk::BufferFormat& f : vk::allBufferFormats())
       if (f.texel && f.dfmt != gcn::Dfmt::Invalid) formats.push_back(&f);
   } else {
     for (const std::string& name : options.formats)
-      formats.push_back(&parseBufferFormat(name));
+      formats.push_back(&vk::parseBufferFormat(name));
   }
   std::vector<SweepFormat> out;
-  for (const BufferFormat* f : formats) {
+  for (const vk::BufferFormat* f : formats) {
     SweepFormat r =
         options.indices ? sweepIndices(ctx, *f, chip, options) : sweepOne(ctx, *f, chip, options);
     if (done) done(r);
@@ -584,7 +584,7 @@ std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions&
   return out;
 }
 
-SweepDispatch::SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk,
+SweepDispatch::SweepDispatch(vk::Context& ctx, const vk::BufferFormat& f, std::size_t chunk,
                              uint32_t viewElements)
     : ctx_(ctx),
       data_(ctx, viewBytes(ctx, f, viewElements != 0 ? viewElements : chunk),
@@ -614,4 +614,4 @@ const uint32_t* SweepDispatch::run(uint32_t count, bool markUnwritten, uint32_t 
   return reinterpret_cast<const uint32_t*>(out_.bytes().data());
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::explore

@@ -30,7 +30,7 @@
 #include "harness/vulkan/pipeline.h"
 #include "reference/gen.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::explore {
 
 struct SweepGroup {
   // "R", "G", "B", "A" (the swept field, X..W of the element); in an index sweep "in-range" or
@@ -81,7 +81,7 @@ class SweepDispatch {
  public:
   // The view holds viewElements elements (0: `chunk` of them). Throws gcn::Error when that is
   // over the device's maxTexelBufferElements.
-  SweepDispatch(vk::Context& ctx, const BufferFormat& f, std::size_t chunk,
+  SweepDispatch(vk::Context& ctx, const vk::BufferFormat& f, std::size_t chunk,
                 uint32_t viewElements = 0);
   uint8_t* input() { return data_.bytes().data(); }
   // Runs `count` lanes (count <= chunk, else gcn::Error), lane i reading element first + i of
@@ -110,4 +110,4 @@ class SweepDispatch {
 std::vector<SweepFormat> sweepTexelFormats(vk::Context& ctx, const SweepOptions& options,
                                            const std::function<void(const SweepFormat&)>& done);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::explore

@@ -123,7 +123,7 @@ struct BinaryBuild {
   std::optional<std::array<uint32_t, 2>> m0Setup;
   std::string proof;  // what was checked, for reports
   // The proven pipeline, when built: the template's lane-shader layout (binding 0 the case's
-  // buffer, 1 In, 2 Out; routes::detail::runLaneShader runs it) with the patched code.
+  // buffer, 1 In, 2 Out; routes::lane::runLaneShader runs it) with the patched code.
   std::shared_ptr<const vk::PipelineObjects> pipeline;
   // The listing of the patched pipeline, when built: the template's captured listing with the
   // patched lines rewritten (their words as read back, their text printed by gcnprobe).

@@ -42,7 +42,7 @@ std::string ldsProblem(const routes::DeviceCase& c) {
 bool isDriverSsboVsharp(const gcn::Chip& chip, const routes::DeviceCase& c) {
   const routes::RawBufferFields v = routes::rawBufferFields(c);
   return v.numRecords != 0 && v.numRecords % 4 == 0 &&
-         v.numRecords <= c.memory.bytes.size() + routes::detail::kMaxOverrun &&
+         v.numRecords <= c.memory.bytes.size() + routes::lane::kMaxOverrun &&
          gcn::vsharpWords(c.state, c.inst.srsrc) ==
              gcn::encodeVSharp(
                  chip.gen, routes::makeStorageBufferVSharp(chip.gen, c.memory.base, v.numRecords));
@@ -81,17 +81,17 @@ std::string laneLayoutConfinementProblem(const gcn::Chip& chip, const routes::De
     const gcn::Reach reach = gcn::computeReach(chip, in, c.state);
     if (const std::optional<gcn::ByteRange> span = reach.span()) {
       const uint64_t low = c.memory.base;
-      const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::detail::kMaxOverrun;
+      const uint64_t high = c.memory.base + c.memory.bytes.size() + routes::lane::kMaxOverrun;
       if (span->begin < low || span->end > high)
         return "lanes may touch bytes " + std::to_string(span->begin - std::min(span->begin, low)) +
                ".." + std::to_string(span->end - low) +
                " from the buffer's start, outside the buffer and its " +
-               std::to_string(routes::detail::kMaxOverrun) + "-byte guard band";
+               std::to_string(routes::lane::kMaxOverrun) + "-byte guard band";
     }
     if (!isDriverSsboVsharp(chip, c))
       return "the V# is not the one RADV writes for the case's buffer bound as an SSBO (base the "
              "memory's, NUM_RECORDS a multiple of 4 ending at most " +
-             std::to_string(routes::detail::kMaxOverrun) +
+             std::to_string(routes::lane::kMaxOverrun) +
              " bytes past it); any other V# goes through a descriptor buffer (a raw V# case)";
   }
   return "";
@@ -184,7 +184,7 @@ class BinaryRoute : public routes::Route {
              "shaderInt64 + shaderBufferInt64Atomics";
     if (c.rawVsharp) {
       // The V# goes through a descriptor buffer, as on the raw route.
-      if (!rawProblem_) rawProblem_ = routes::detail::rawDeviceProblem(ctx_);
+      if (!rawProblem_) rawProblem_ = routes::lane::rawDeviceProblem(ctx_);
       if (!rawProblem_->empty()) return "binary route: raw V#: " + *rawProblem_;
       if (!ctx_.features().descriptorBuffer)
         return "binary route: raw V#: " + ctx_.info().name +
@@ -232,7 +232,7 @@ class BinaryRoute : public routes::Route {
     const BinaryBuild& b = buildFor(first);
     // The registers the instruction writes (a load's, an atomic's pre-op value with GLC) come
     // back from Out; the template's other VDATA registers are not compared.
-    return routes::detail::runPatchedLaneShader(ctx_, *builder_.chip(), *b.pipeline, cases);
+    return routes::lane::runPatchedLaneShader(ctx_, *builder_.chip(), *b.pipeline, cases);
   }
 
   // The patched pipeline's listing, proven as any route's: the template's data path around the
@@ -253,7 +253,7 @@ class BinaryRoute : public routes::Route {
   // A raw V# needs VK_EXT_descriptor_buffer to reach the pipeline at all (RADV has it from
   // Mesa 23): without it, nothing can be built, so `isa` reports the case unsupported.
   std::string unbuildableReason(const routes::DeviceCase& c) const override {
-    return c.rawVsharp ? routes::detail::descriptorBufferProblem(ctx_, "binary route") : "";
+    return c.rawVsharp ? routes::lane::descriptorBufferProblem(ctx_, "binary route") : "";
   }
 
   // The proven pipelines stay: at most one per opcode, built (and proven) when each case's
@@ -292,7 +292,7 @@ class BinaryRoute : public routes::Route {
   // Built on first use, from unsupportedReason (queried before every case) as from run().
   mutable BinaryBuilder builder_;
   mutable std::map<BuildKey, BinaryBuild> builds_;
-  mutable std::optional<std::string> rawProblem_;  // routes::detail::rawDeviceProblem, once
+  mutable std::optional<std::string> rawProblem_;  // routes::lane::rawDeviceProblem, once
 };
 
 }  // namespace

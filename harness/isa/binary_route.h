@@ -2,7 +2,7 @@
 // Vulkan construct emits (DeviceCase::binaryPatch) runs by patching its encoding into the
 // template pipeline of its class (BinaryBuilder, harness/isa/binary_patch.h), proving the
 // patched pipeline, and running that pipeline exactly as the storage route runs its lane
-// shader (routes::detail::runLaneShader: the case's buffer at binding 0 with guard bands,
+// shader (routes::lane::runLaneShader: the case's buffer at binding 0 with guard bands,
 // lane inputs In, lane outputs Out).
 //
 // What a case must be for the templates to host it, each refused with its reason otherwise:
@@ -29,7 +29,7 @@
 //   (routes::makeStorageBufferVSharp), as the storage route binds it; or, for a raw V# case
 //   (DeviceCase::rawVsharp), any V# the raw route can confine: the template is then built as
 //   a descriptor-buffer pipeline and the V# rebased into a harness buffer covering the reach,
-//   exactly as the raw route runs its lane shaders (routes::detail::runRawLaneShader), on a
+//   exactly as the raw route runs its lane shaders (routes::lane::runRawLaneShader), on a
 //   device where the raw route's V# self-check holds;
 // The registers compared are the ones the instruction writes (vdataRegs); the template's other
 // VDATA registers hold what its compiler left there.

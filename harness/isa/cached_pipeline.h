@@ -37,7 +37,7 @@ class CachedPipeline : public vk::PipelineObjects {
  public:
   CachedPipeline(vk::Context& ctx, std::span<const uint32_t> spirv, bool texel,
                  VkPipelineCache cache, bool captureIsa, bool descriptorBuffer)
-      : PipelineObjects(ctx, spirv, routes::detail::laneShaderBindings(texel),
+      : PipelineObjects(ctx, spirv, routes::lane::laneShaderBindings(texel),
                         VK_SHADER_STAGE_COMPUTE_BIT, 0, descriptorBuffer) {
     // The templates' OFFSET specialisation constant (shaders/storage_access.comp,
     // atomic_ssbo.comp) stays 0.

@@ -38,7 +38,7 @@ Pair pairOf(const CaseIsaRecord& r) {
 
 // Whether some VkFormat of the table gives a texel-buffer V# with the pair.
 bool vkFormatMapsTo(Pair p) {
-  for (const BufferFormat& f : allBufferFormats())
+  for (const vk::BufferFormat& f : vk::allBufferFormats())
     if (f.texel && static_cast<int>(f.dfmt) == p.first && static_cast<int>(f.nfmt) == p.second)
       return true;
   return false;

@@ -8,6 +8,7 @@
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
 #include "reference/scalar_table.h"
+#include "reference/vgpr_table.h"
 
 namespace gcnprobe::isa {
 // Named, not anonymous: the unity build puts this file beside the other proofs.

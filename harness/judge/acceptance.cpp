@@ -8,7 +8,7 @@
 #include "reference/convert.h"
 #include "reference/float_bits.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 using gcn::fbits::kFloat32;
@@ -189,4 +189,4 @@ bool needsOrderEvidence(const Expected& e) {
   return false;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

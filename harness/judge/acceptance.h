@@ -24,7 +24,7 @@
 #include "harness/judge/tolerance.h"
 #include "reference/executor.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 // An index into Expected::rules: what makes an alternative acceptable.
 using RuleId = uint16_t;
@@ -143,4 +143,4 @@ std::optional<Acceptance> acceptGuard(const Expected& e, std::span<const int64_t
 // Whether any alternative of the expectation needs the serial-order evidence.
 bool needsOrderEvidence(const Expected& e);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -9,7 +9,7 @@
 #include "reference/error.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 constexpr std::size_t kMaxLanes = 12;
@@ -127,4 +127,4 @@ AtomicOrderAcceptance acceptAtomicOrders(const routes::DeviceCase& c,
   return acc;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

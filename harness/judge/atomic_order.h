@@ -17,7 +17,7 @@
 #include "reference/executor.h"
 #include "reference/opcodes.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 // One lane's operation on the shared address.
 struct AtomicLaneOp {
@@ -50,4 +50,4 @@ AtomicOrderAcceptance acceptAtomicOrders(const routes::DeviceCase& c,
                                          const gcn::ExecResult& predicted,
                                          const routes::DeviceResult& actual);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

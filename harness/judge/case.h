@@ -18,7 +18,7 @@
 #include "reference/resource.h"
 #include "results/record.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 // A Vulkan texel view read that no single GCN instruction performs (formats.h: 3 channels
 // of 8/16 bits, sRGB). Composed (channels > 1): the view has `channels` channels of
@@ -51,4 +51,4 @@ struct Case {
   std::string broken;
 };
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -7,7 +7,7 @@
 
 #include "reference/float_bits.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 using gcn::fbits::kFloat32;
@@ -90,4 +90,4 @@ std::string classifyField(gcn::Dfmt d, gcn::Nfmt n, unsigned comp, uint32_t e, u
   return "other";
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -10,7 +10,7 @@
 #include "harness/judge/format_view.h"
 #include "reference/format.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 // Mismatch classes of a returned register: "nan-payload", "channel-swap(<c>)",
 // "denorm-flush", "1-ulp", "1-lsb", "sign", "zero-vs-stale", "other"; "" when equal.
@@ -32,4 +32,4 @@ std::string classifyComponent(const FormatView& fv, unsigned comp, uint32_t expe
                               uint32_t actual,
                               std::span<const std::optional<uint32_t>> expectedVector);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

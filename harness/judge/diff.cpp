@@ -11,7 +11,7 @@
 #include "reference/convert.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 // The element a lane's index register names, -1 without IDXEN.
@@ -33,7 +33,7 @@ std::span<const uint8_t> elementBytes(const routes::DeviceCase& c, const FormatV
 // problem, with the first differing byte (against the first outcome) as a memory diff whose
 // offset is from the region's start.
 std::string farRegionProblem(const Expected& expected, const gcn::MemoryRegion& got,
-                             std::vector<ComponentDiff>& diffs) {
+                             std::vector<results::ComponentDiff>& diffs) {
   const gcn::MemoryRegion* first = nullptr;
   for (const Alternative& alt : expected.alternatives)
     for (const gcn::MemoryRegion& want : alt.result.memory().far) {
@@ -52,7 +52,7 @@ std::string farRegionProblem(const Expected& expected, const gcn::MemoryRegion& 
   std::size_t bad = 0;
   for (std::size_t b = 0; b < got.bytes.size(); ++b)
     bad += first->bytes[b] != got.bytes[b] ? 1u : 0u;
-  ComponentDiff d;
+  results::ComponentDiff d;
   d.memoryField = true;
   d.byteOffset = static_cast<int64_t>(at);
   d.expectedBits = gcn::hexElement(std::span<const uint8_t>(&first->bytes[at], 1));
@@ -89,9 +89,9 @@ std::optional<std::string> srgbDistanceNote(const FormatView& fv, const Expected
 }
 
 // Every component of a lane no alternative accepted, shown against the set's first.
-void laneDiffs(std::vector<ComponentDiff>& out, const routes::DeviceCase& c, const FormatView& fv,
-               const Expected& e, unsigned l, const std::array<uint32_t, 5>& actual,
-               const Tolerance& tol) {
+void laneDiffs(std::vector<results::ComponentDiff>& out, const routes::DeviceCase& c,
+               const FormatView& fv, const Expected& e, unsigned l,
+               const std::array<uint32_t, 5>& actual, const Tolerance& tol) {
   const gcn::LaneResult& pl = e.alternatives.front().result.lanes[l];
   const LaneSet& set = e.lanes[l];
   const std::array<std::optional<uint32_t>, 5>& shown = set.alternatives.front().vdata;
@@ -101,7 +101,7 @@ void laneDiffs(std::vector<ComponentDiff>& out, const routes::DeviceCase& c, con
       pl.accesses.empty() ? -1 : static_cast<int64_t>(pl.accesses[0].address - c.memory.base);
   const auto bytes = elementBytes(c, fv, element);
   for (unsigned k = 0; k < std::min<unsigned>(set.count, 5); ++k) {
-    ComponentDiff d;
+    results::ComponentDiff d;
     d.lane = static_cast<int>(l);
     d.element = element;
     d.byteOffset = byteOffset;
@@ -146,7 +146,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
   }
   if (failingLanes > 0) {
     const auto first = std::find_if(r.diffs.begin(), r.diffs.end(),
-                                    [](const ComponentDiff& d) { return !d.match; });
+                                    [](const results::ComponentDiff& d) { return !d.match; });
     problems.push_back(laneProblem(failingLanes, first != r.diffs.end() ? &*first : nullptr));
   }
 
@@ -180,7 +180,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
             off + len <= c.memory.bytes.size()
                 ? std::span<const uint8_t>(c.memory.bytes.data() + off, len)
                 : std::span<const uint8_t>();
-        ComponentDiff d;
+        results::ComponentDiff d;
         d.lane = writer[e];
         d.element = static_cast<int64_t>(e);
         d.byteOffset = static_cast<int64_t>(off);
@@ -197,7 +197,7 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
         for (unsigned k = 0; k < di.components; ++k)
           ef[k] = gcn::extractComponent(fv.dfmt, k, eb);
         for (unsigned k = 0; k < di.components; ++k) {
-          ComponentDiff f = d;
+          results::ComponentDiff f = d;
           f.component = k;
           const std::optional<uint32_t> init =
               ib.empty() ? std::nullopt
@@ -228,4 +228,4 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
   return r;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -15,13 +15,13 @@
 #include "harness/judge/tolerance.h"
 #include "harness/routes/route.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 struct DiffResult {
   bool pass = false;
-  std::string summary;               // "" when pass
-  std::vector<ComponentDiff> diffs;  // every component of every failing lane / element
-  std::vector<std::string> notes;    // observations that do not decide the verdict
+  std::string summary;                        // "" when pass
+  std::vector<results::ComponentDiff> diffs;  // every component of every failing lane / element
+  std::vector<std::string> notes;             // observations that do not decide the verdict
 };
 
 // fv: the case's format (caseFormatView, expect.h); tol: the case's tolerance. The verdict is
@@ -29,4 +29,4 @@ struct DiffResult {
 DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Expected& expected,
                     const routes::DeviceResult& actual, const Tolerance& tol);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -7,7 +7,7 @@
 #include "reference/policy.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 constexpr const char* kComponentNames = "xyzw?";
@@ -19,7 +19,7 @@ std::string fieldValueText(const FormatView& fv, unsigned comp, uint32_t code) {
   return reg ? gcn::registerValueText(fv.reg, *reg) : "?";
 }
 
-void describeRegister(ComponentDiff& d, gcn::RegType t, std::optional<uint32_t> expected,
+void describeRegister(results::ComponentDiff& d, gcn::RegType t, std::optional<uint32_t> expected,
                       uint32_t actual, const std::string& why) {
   d.actualBits = gcn::hexWord(actual);
   d.actualValue = gcn::registerValueText(t, actual);
@@ -32,8 +32,8 @@ void describeRegister(ComponentDiff& d, gcn::RegType t, std::optional<uint32_t> 
   d.expectedValue = gcn::registerValueText(t, *expected);
 }
 
-void describeField(ComponentDiff& d, const FormatView& fv, unsigned comp, uint32_t expected,
-                   uint32_t actual, std::optional<uint32_t> initial) {
+void describeField(results::ComponentDiff& d, const FormatView& fv, unsigned comp,
+                   uint32_t expected, uint32_t actual, std::optional<uint32_t> initial) {
   d.memoryBits = initial ? gcn::hexWord(*initial) : "";
   d.expectedBits = gcn::hexWord(expected);
   d.expectedValue = fieldValueText(fv, comp, expected);
@@ -51,7 +51,7 @@ std::string memorySizeProblem(size_t actual, size_t expected) {
   return "memory size " + std::to_string(actual) + " != expected " + std::to_string(expected);
 }
 
-std::string laneProblem(int failingLanes, const ComponentDiff* first) {
+std::string laneProblem(int failingLanes, const results::ComponentDiff* first) {
   std::string s = std::to_string(failingLanes) + " lane(s) differ";
   if (first != nullptr) {
     s += ", first lane " + std::to_string(first->lane) + " component " +
@@ -62,7 +62,7 @@ std::string laneProblem(int failingLanes, const ComponentDiff* first) {
   return s;
 }
 
-std::string fieldMismatchText(const ComponentDiff& d) {
+std::string fieldMismatchText(const results::ComponentDiff& d) {
   return "element " + std::to_string(d.element) + " field " +
          kComponentNames[std::min(d.component, 4u)] + ": expected " + d.expectedBits + ", actual " +
          d.actualBits + " [" + d.classification + "]";
@@ -104,4 +104,4 @@ std::string acceptanceText(const Expected& e, const std::optional<Acceptance>& a
   return s + ")";
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -16,7 +16,7 @@
 #include "reference/policy.h"
 #include "reference/resource.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 // Policy points whose answer the Vulkan spec does not fix for texel buffers, so the
@@ -247,7 +247,7 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   // (X..W): A8_UNORM has only alpha (DST_SEL 0,0,0,X), so its out-of-bounds W is 0, not the 1
   // that replaces a missing alpha. (The row, not the case's V#: a composed view's V# is a
   // one-channel one.)
-  const gcnprobe::BufferFormat* row = gcnprobe::findBufferFormat(d.format);
+  const gcnprobe::vk::BufferFormat* row = gcnprobe::vk::findBufferFormat(d.format);
   const std::array<gcn::DstSel, 4> formatSel = row != nullptr ? row->dstSel : fv.dstSel;
   const auto formatHas = [&](unsigned k) { return formatSel[k] >= gcn::DstSel::X; };
   const gcn::ExecResult& primary = e.alternatives.front().result;
@@ -374,4 +374,4 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
   return e;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

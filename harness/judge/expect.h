@@ -10,7 +10,7 @@
 #include "harness/judge/format_view.h"
 #include "harness/judge/profile.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 struct DeviceRules {
   bool robustBufferAccess2 = false;  // VK_EXT_robustness2 enabled on the device
@@ -33,4 +33,4 @@ FormatView caseFormatView(const gcn::Chip& chip, const Case& c);
 // Throws gcn::Error when the case's instruction is invalid on the profile's chip.
 Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -5,7 +5,7 @@
 
 #include "reference/executor.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c) {
   FormatView fv;
@@ -34,4 +34,4 @@ uint32_t srgbToLinearBits(uint32_t unormBits) {
   return std::bit_cast<uint32_t>(static_cast<float>(y));
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

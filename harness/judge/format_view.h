@@ -11,7 +11,7 @@
 #include "reference/policy.h"
 #include "reference/resource.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 struct FormatView {
   gcn::Gen gen = gcn::Gen::Gfx9;
@@ -33,4 +33,4 @@ FormatView formatViewOf(const gcn::Chip& chip, const routes::DeviceCase& c);
 // and rounded once to float.
 uint32_t srgbToLinearBits(uint32_t unormBits);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -4,7 +4,7 @@
 
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 Profile resolveProfile(std::string_view text, const std::optional<gcn::Chip>& deviceChip) {
   Profile p;
@@ -37,4 +37,4 @@ Profile resolveProfile(std::string_view text, const std::optional<gcn::Chip>& de
   return p;
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -12,7 +12,7 @@
 
 #include "reference/gen.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 struct Profile {
   std::string name;  // "gfx6".."gfx9" or "portable"
@@ -29,4 +29,4 @@ inline constexpr gcn::Gen kPortableGen = gcn::Gen::Gfx9;
 // when its generation is the profile's. Throws gcn::Error for an unknown name.
 Profile resolveProfile(std::string_view text, const std::optional<gcn::Chip>& deviceChip);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

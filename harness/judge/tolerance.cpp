@@ -4,7 +4,7 @@
 
 #include "reference/error.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace {
 
 constexpr Tolerance kTolerances[] = {
@@ -79,4 +79,4 @@ const Tolerance& findTolerance(std::string_view name) {
   throw gcn::Error("unknown tolerance '" + std::string(name) + "' (known: " + known + ")");
 }
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

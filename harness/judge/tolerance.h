@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 
 // The rows of the table, so a case names its tolerance by a value the compiler checks.
 enum class ToleranceId : uint8_t { Exact, Norm1Ulp, PortableTexel, Srgb, SrgbGcn };
@@ -35,4 +35,4 @@ const Tolerance* tryFindTolerance(std::string_view name);
 // The same, throwing gcn::Error naming the text and the known names.
 const Tolerance& findTolerance(std::string_view name);
 
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

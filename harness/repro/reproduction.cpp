@@ -26,11 +26,11 @@
 namespace gcnprobe::repro {
 namespace {
 
-constexpr uint64_t kGuardBytes = routes::detail::kLaneGuardBytes;  // as runLaneShader binds it
+constexpr uint64_t kGuardBytes = routes::lane::kLaneGuardBytes;  // as runLaneShader binds it
 
 // The shader variant that runs the case in gcnprobe; "" with `why` when no SPIR-V expresses the
 // case's route (GCN machine code, a raw V# through a descriptor buffer).
-std::string variantOf(const run::Case& c, std::string& why) {
+std::string variantOf(const judge::Case& c, std::string& why) {
   const routes::DeviceCase& d = c.device;
   if (d.rawVsharp || d.binaryPatch || d.ownProgram) {
     why = d.ownProgram    ? "gcnprobe's own program is GCN machine code: no SPIR-V expresses it"
@@ -73,7 +73,7 @@ std::string variantOf(const run::Case& c, std::string& why) {
 // Amber's name of a format (the VkFormat name without its prefix), or why Amber cannot name it:
 // only Vulkan 1.0 core names are known to its parser, and E5B9G9R9_UFLOAT_PACK32 crashes it
 // (measured, Amber fc02f9ba).
-std::string amberFormatName(const BufferFormat& f, std::string& why) {
+std::string amberFormatName(const vk::BufferFormat& f, std::string& why) {
   std::string name(f.name);
   if (name.rfind("VK_FORMAT_", 0) == 0) name = name.substr(10);
   if (static_cast<int64_t>(f.vk) >= 1000000000) {
@@ -96,7 +96,7 @@ std::string amberFormatName(const BufferFormat& f, std::string& why) {
 // fc02f9ba on lavapipe: a 3-component format's DATA is laid out with a padding component (a
 // view then reads other bytes), E5B9G9R9_UFLOAT_PACK32 crashes its parser, and only Vulkan 1.0
 // core format names are known to it.
-std::string texelLayout(const BufferFormat& f, ReproBuffer& b) {
+std::string texelLayout(const vk::BufferFormat& f, ReproBuffer& b) {
   std::string why;
   const std::string name = amberFormatName(f, why);
   if (name.empty()) return why;
@@ -142,15 +142,15 @@ struct LaneExpectation {
   std::string partial;
   std::string unchecked;  // why nothing of the lane is checked; "" when some of it is
 };
-LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned words,
-                                const run::Tolerance& tol, const run::FormatView& fv) {
-  const run::LaneSet& set = e.lanes[lane];
+LaneExpectation laneExpectation(const judge::Expected& e, unsigned lane, unsigned words,
+                                const judge::Tolerance& tol, const judge::FormatView& fv) {
+  const judge::LaneSet& set = e.lanes[lane];
   LaneExpectation out;
   if (set.count == 0 || words == 0) return out;
   if (set.alternatives.size() != 1) {
     // The rules that allow them, each once, the first three named.
     std::vector<std::string> rules;
-    for (const run::LaneAlternative& a : set.alternatives)
+    for (const judge::LaneAlternative& a : set.alternatives)
       if (std::find(rules.begin(), rules.end(), e.rules[a.rule]) == rules.end())
         rules.push_back(e.rules[a.rule]);
     out.unchecked = std::to_string(set.alternatives.size()) + " acceptable outcomes (";
@@ -161,9 +161,9 @@ LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned 
     out.unchecked += ")";
     return out;
   }
-  const run::LaneAlternative& a = set.alternatives.front();
-  if (a.kind != run::AcceptKind::Values) {
-    out.unchecked = a.kind == run::AcceptKind::Any
+  const judge::LaneAlternative& a = set.alternatives.front();
+  if (a.kind != judge::AcceptKind::Values) {
+    out.unchecked = a.kind == judge::AcceptKind::Any
                         ? "any value (" + e.rules[a.rule] + ")"
                         : "a serial order of the atomics (" + e.rules[a.rule] + ")";
     return out;
@@ -182,7 +182,7 @@ LaneExpectation laneExpectation(const run::Expected& e, unsigned lane, unsigned 
   // component is checked within its absolute bound (Amber's FuzzyEqual: |actual - expected| <=
   // the bound; gcnprobe also accepts it within the bound, componentMatches), lane_out then read
   // as floats; a component under float ulps or NaN/denormal allowances is left out.
-  if (tol.id != run::ToleranceId::Exact && fv.reg == gcn::RegType::Float) {
+  if (tol.id != judge::ToleranceId::Exact && fv.reg == gcn::RegType::Float) {
     const bool ulps = tol.normLoadUlps > 0 || tol.anyNanPayload || tol.denormFlush;
     for (unsigned k = 0; k < words && k < 4; ++k) {
       if (out.skip[k]) continue;
@@ -268,8 +268,8 @@ std::vector<std::string> deviceFeaturesOf(const routes::DeviceCase& d, const std
 // image alone in the view's format (Amber's view is its whole buffer), so the view has the
 // element count gcnprobe's has. The expected bytes where one image is acceptable and exact.
 // false with r.notExpressed set when Amber cannot list the view's format.
-bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                   const run::Tolerance& tol) {
+bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const judge::Expected& e,
+                   const judge::Tolerance& tol) {
   const gcn::OpcodeInfo& op = *d.inst.op;
   const bool texel =
       d.binding == routes::Binding::UniformTexel || d.binding == routes::Binding::StorageTexel;
@@ -278,7 +278,7 @@ bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const run::Expe
   data.binding = 0;
   const uint64_t guard = texel ? 0 : kGuardBytes;
   if (texel) {
-    const BufferFormat* f = findBufferFormat(d.format);
+    const vk::BufferFormat* f = vk::findBufferFormat(d.format);
     if (f == nullptr) {
       r.notExpressed = "the view's format is not in the format table";
       return false;
@@ -315,7 +315,7 @@ bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const run::Expe
       e.memory.images.empty() && e.memory.ranges.empty() && e.memory.anyFields.empty();
   const bool writes = op.kind == gcn::OpKind::Store || op.kind == gcn::OpKind::StoreFormat ||
                       op.kind == gcn::OpKind::Atomic;
-  if (writes && tol.id != run::ToleranceId::Exact) {
+  if (writes && tol.id != judge::ToleranceId::Exact) {
     r.unchecked.push_back("the buffer's bytes: compared under the case's tolerance " +
                           std::string(tol.name) + " (Amber compares exactly)");
   } else if (oneImage && image.size() == d.memory.bytes.size()) {
@@ -337,8 +337,8 @@ bool addDataBuffer(Reproduction& r, const routes::DeviceCase& d, const run::Expe
 
 // Out's expected words: lane l's register k goes to word 4*l + slot[k]. The notes and the
 // unchecked list per active lane.
-void expectLanes(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                 const run::Tolerance& tol, const run::FormatView& fv, unsigned words,
+void expectLanes(Reproduction& r, const routes::DeviceCase& d, const judge::Expected& e,
+                 const judge::Tolerance& tol, const judge::FormatView& fv, unsigned words,
                  const std::array<unsigned, 4>& slot, ReproBuffer& out) {
   out.expected.assign(out.bytes.size(), std::nullopt);
   out.tolerance.assign(out.bytes.size() / 4, 0.0);
@@ -405,13 +405,13 @@ ReproBuffer wordBuffer(const std::string& name, unsigned binding, std::size_t by
 
 // A lane-shader case (storage, atomic, texel): data, lane_in and lane_out as runLaneShader
 // binds them, one dispatch.
-void addLaneShaderBuffers(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                          const run::Tolerance& tol, const run::FormatView& fv) {
+void addLaneShaderBuffers(Reproduction& r, const routes::DeviceCase& d, const judge::Expected& e,
+                          const judge::Tolerance& tol, const judge::FormatView& fv) {
   if (!addDataBuffer(r, d, e, tol)) return;
-  ReproBuffer in = wordBuffer("lane_in", 1, routes::detail::kLaneInBytes);
-  ReproBuffer out = wordBuffer("lane_out", 2, routes::detail::kLaneOutBytes);
-  routes::detail::fillLaneShaderIo(d, in.bytes, out.bytes);
-  expectLanes(r, d, e, tol, fv, routes::detail::laneShaderWords(d), {0, 1, 2, 3}, out);
+  ReproBuffer in = wordBuffer("lane_in", 1, routes::lane::kLaneInBytes);
+  ReproBuffer out = wordBuffer("lane_out", 2, routes::lane::kLaneOutBytes);
+  routes::lane::fillLaneShaderIo(d, in.bytes, out.bytes);
+  expectLanes(r, d, e, tol, fv, routes::lane::laneShaderWords(d), {0, 1, 2, 3}, out);
   r.buffers.push_back(std::move(in));
   r.buffers.push_back(std::move(out));
 }
@@ -421,9 +421,9 @@ void addLaneShaderBuffers(Reproduction& r, const routes::DeviceCase& d, const ru
 // an indexed point list of the active lanes' indices, lane_in {idx[64], enabled[64]} at
 // binding 0, lane_out at binding 1, where the shader writes the attribute's four components: the
 // register k of the instruction is the component j whose DST_SEL (the format's swizzle) is k.
-void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Expected& e,
-                    const run::Tolerance& tol, const run::FormatView& fv) {
-  const BufferFormat* f = findBufferFormat(d.format);
+void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const judge::Expected& e,
+                    const judge::Tolerance& tol, const judge::FormatView& fv) {
+  const vk::BufferFormat* f = vk::findBufferFormat(d.format);
   if (f == nullptr) {
     r.notExpressed = "the attribute's format is not in the format table";
     return;
@@ -478,7 +478,7 @@ void addVertexInput(Reproduction& r, const routes::DeviceCase& d, const run::Exp
 
 }  // namespace
 
-Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
+Reproduction reproduce(const judge::Case& c, const judge::Profile& profile) {
   if (!c.broken.empty()) throw gcn::Error(c.name + ": " + c.broken);
   Reproduction r;
   r.name = c.name;
@@ -491,7 +491,7 @@ Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
             : d.binding == routes::Binding::StorageBuffer                    ? "storage"
             : d.binding == routes::Binding::VertexAttribute                  ? "vertex"
                                                                              : "texel";
-  r.instruction = run::caseInstructionText(profile.chip.gen, c);
+  r.instruction = cases::caseInstructionText(profile.chip.gen, c);
   r.variant = variantOf(c, r.notExpressed);
   if (r.variant.empty()) return r;
   r.vsharp = gcn::formatVSharp(
@@ -515,9 +515,9 @@ Reproduction reproduce(const run::Case& c, const run::Profile& profile) {
   r.deviceFeatures = deviceFeaturesOf(d, r.variant);
 
   // The expected outcome, as `gcnprobe run` builds it under the profile.
-  const run::Expected e = run::buildExpected(c, profile, run::DeviceRules{});
-  const run::Tolerance& tol = run::tolerance(profile.portable ? c.tolerance : c.gcnTolerance);
-  const run::FormatView fv = run::caseFormatView(profile.chip, c);
+  const judge::Expected e = judge::buildExpected(c, profile, judge::DeviceRules{});
+  const judge::Tolerance& tol = judge::tolerance(profile.portable ? c.tolerance : c.gcnTolerance);
+  const judge::FormatView fv = judge::caseFormatView(profile.chip, c);
   if (r.route == "vertex")
     addVertexInput(r, d, e, tol, fv);
   else

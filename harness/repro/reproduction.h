@@ -84,7 +84,7 @@ struct Reproduction {
 // The reproduction of `c` under `profile` (expected values as `gcnprobe run` builds them with
 // that profile, without VK_EXT_robustness2, which Amber does not enable). Never throws for a
 // case it cannot express: notExpressed says why. Throws gcn::Error for a broken case.
-Reproduction reproduce(const run::Case& c, const run::Profile& profile);
+Reproduction reproduce(const judge::Case& c, const judge::Profile& profile);
 
 // SPIR-V assembly of a module as `spirv-dis --no-header` prints it (friendly names, indented);
 // throws gcn::Error when the module does not disassemble.

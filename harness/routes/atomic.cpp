@@ -67,8 +67,8 @@ class AtomicRoute final : public Route {
     if (c.binding == Binding::StorageBuffer) {
       if (!in.offen || in.idxen) return "an SSBO atomic is OFFEN (no IDXEN)";
       if (v.stride != 0) return "RADV's SSBO V# has STRIDE 0";
-      if (std::string p = detail::ssboIndexingProblem(c); !p.empty()) return p;
-      if (v.numRecords % 4 != 0 || v.numRecords > c.memory.bytes.size() + detail::kMaxOverrun)
+      if (std::string p = lane::ssboIndexingProblem(c); !p.empty()) return p;
+      if (v.numRecords % 4 != 0 || v.numRecords > c.memory.bytes.size() + lane::kMaxOverrun)
         return "NUM_RECORDS must be whole dwords and end near the memory image";
       return "";
     }
@@ -104,9 +104,9 @@ class AtomicRoute final : public Route {
     if (cases.empty()) return {};
     const DeviceCase& first = *cases.front();
     const bool texel = first.binding == Binding::StorageTexel;
-    return detail::runLaneShader(ctx_, pipelineFor(first), cases,
-                                 texel ? first.format : VK_FORMAT_UNDEFINED,
-                                 detail::laneShaderWords(first));
+    return lane::runLaneShader(ctx_, pipelineFor(first), cases,
+                               texel ? first.format : VK_FORMAT_UNDEFINED,
+                               lane::laneShaderWords(first));
   }
 
   void releasePipelines() override { pipelines_.clear(); }
@@ -122,7 +122,7 @@ class AtomicRoute final : public Route {
     const uint32_t spec[] = {c.inst.offset};
     // ISA captured wherever the device can, for the runner's ISA check (harness/isa).
     auto p = std::make_unique<vk::ComputePipeline>(
-        ctx_, spirv, detail::laneShaderBindings(texel), 0, ctx_.features().pipelineExecutableInfo,
+        ctx_, spirv, lane::laneShaderBindings(texel), 0, ctx_.features().pipelineExecutableInfo,
         texel ? std::span<const uint32_t>() : std::span<const uint32_t>(spec));
     return *pipelines_.emplace(key, std::move(p)).first->second;
   }

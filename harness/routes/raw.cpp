@@ -82,7 +82,7 @@ std::string rawFormProblem(const DeviceCase& c) {
   if (!texelForm && (!in.offen || in.idxen))
     return "an SSBO access is OFFEN without IDXEN (or the SOFFSET form: SGPR SOFFSET, no "
            "VADDR)";
-  if (c.binding == Binding::StorageBuffer) return detail::ssboIndexingProblem(c);
+  if (c.binding == Binding::StorageBuffer) return lane::ssboIndexingProblem(c);
   return "";
 }
 
@@ -125,7 +125,7 @@ class RawRoute final : public Route {
   // Without VK_EXT_descriptor_buffer (RADV before Mesa 23) no raw V# pipeline can be built:
   // `isa` reports the case unsupported.
   std::string unbuildableReason(const DeviceCase& /*c*/) const override {
-    return detail::descriptorBufferProblem(ctx_, "raw V# route");
+    return lane::descriptorBufferProblem(ctx_, "raw V# route");
   }
 
   std::string unsupportedReason(const DeviceCase& c) const override {
@@ -175,7 +175,7 @@ class RawRoute final : public Route {
  private:
   // Why no raw case can run on this device ("" when they can), found once.
   const std::string& deviceProblem() const {
-    if (!deviceProblem_) deviceProblem_ = detail::rawDeviceProblem(ctx_);
+    if (!deviceProblem_) deviceProblem_ = lane::rawDeviceProblem(ctx_);
     return *deviceProblem_;
   }
 
@@ -194,8 +194,8 @@ class RawRoute final : public Route {
 std::vector<DeviceResult> RawRoute::run(std::span<const DeviceCase* const> cases) {
   if (cases.empty()) return {};
   const vk::ComputePipeline& pipeline = pipelineFor(*cases.front());
-  return detail::runRawLaneShader(
-      ctx_, pipeline, cases, [](const DeviceCase& c) { return detail::laneShaderWords(c); },
+  return lane::runRawLaneShader(
+      ctx_, pipeline, cases, [](const DeviceCase& c) { return lane::laneShaderWords(c); },
       rawPushConstants);
 }
 
@@ -209,18 +209,18 @@ std::vector<DeviceResult> runRawPathWithDriverDescriptors(
   // Binding 0: the driver's descriptor of the case's memory image inside the guard-banded
   // buffer, as the driver-built route binds it (an SSBO of NUM_RECORDS bytes; a texel view of
   // the image in the case's format).
-  const detail::CaseDescriptorWriter driverDescriptor =
-      [&chip](vk::DescriptorBuffer& descriptors, uint32_t region, const DeviceCase& c,
-              const RawPlacement& place, VkDeviceAddress bufferAddress) {
-        const VkDeviceAddress image = bufferAddress + (c.memory.base - place.origin);
-        if (c.binding == Binding::StorageBuffer) {
-          const gcn::VSharp v =
-              gcn::decodeVSharp(chip.gen, gcn::vsharpWords(c.state, c.inst.srsrc));
-          descriptors.writeStorageBuffer(region, 0, image, v.numRecords);
-        } else {
-          descriptors.writeTexelBuffer(region, 0, image, c.memory.bytes.size(), c.format);
-        }
-      };
+  const lane::CaseDescriptorWriter driverDescriptor = [&chip](vk::DescriptorBuffer& descriptors,
+                                                              uint32_t region, const DeviceCase& c,
+                                                              const RawPlacement& place,
+                                                              VkDeviceAddress bufferAddress) {
+    const VkDeviceAddress image = bufferAddress + (c.memory.base - place.origin);
+    if (c.binding == Binding::StorageBuffer) {
+      const gcn::VSharp v = gcn::decodeVSharp(chip.gen, gcn::vsharpWords(c.state, c.inst.srsrc));
+      descriptors.writeStorageBuffer(region, 0, image, v.numRecords);
+    } else {
+      descriptors.writeTexelBuffer(region, 0, image, c.memory.bytes.size(), c.format);
+    }
+  };
   std::vector<DeviceResult> results(cases.size());
   // One pipeline per lane-shader form, as the raw route batches.
   std::map<std::string, std::vector<std::size_t>> groups;
@@ -231,9 +231,9 @@ std::vector<DeviceResult> runRawPathWithDriverDescriptors(
     for (std::size_t i : members)
       some.push_back(cases[i]);
     const std::unique_ptr<vk::ComputePipeline> pipeline = makeRawPipeline(ctx, *some.front());
-    std::vector<DeviceResult> got = detail::runRawLaneShader(
+    std::vector<DeviceResult> got = lane::runRawLaneShader(
         ctx, chip, driverDescriptor, *pipeline, some,
-        [](const DeviceCase& c) { return detail::laneShaderWords(c); }, rawPushConstants);
+        [](const DeviceCase& c) { return lane::laneShaderWords(c); }, rawPushConstants);
     for (std::size_t k = 0; k < members.size(); ++k)
       results[members[k]] = std::move(got[k]);
   }
@@ -278,20 +278,38 @@ void widen(Cluster& k, uint64_t b, uint64_t e) {
   k.high = std::max(k.high, e);
 }
 
-// The cluster a reach range [b, e) belongs to: the far region within kMaxReachSpanBytes of it,
-// else the image (index 0).
-std::size_t clusterOf(const std::vector<Cluster>& k, uint64_t b, uint64_t e) {
-  for (std::size_t i = 1; i < k.size(); ++i) {
-    const uint64_t lo = k[i].low > gcn::kMaxReachSpanBytes ? k[i].low - gcn::kMaxReachSpanBytes : 0;
-    const uint64_t hi = k[i].high + gcn::kMaxReachSpanBytes;
-    if (e > lo && b < hi) return i;
-  }
+// Bytes between [b, e) and a cluster's region [low, high) (0 when they overlap).
+uint64_t gapTo(const Cluster& k, uint64_t b, uint64_t e) {
+  if (e <= k.low) return k.low - e;
+  if (b >= k.high) return b - k.high;
   return 0;
 }
 
-// [origin, origin + bytes) for a cluster: guard bytes on both sides, origin aligned down.
-std::pair<uint64_t, uint64_t> guarded(const Cluster& k, uint64_t guard) {
-  const uint64_t origin = (k.low > guard ? k.low - guard : 0) / kOriginAlign * kOriginAlign;
+// The cluster a reach range [b, e) belongs to: the region (image or far) nearest to it, the image
+// on a tie; a far region only within kMaxReachSpanBytes (else the image, whose bound then
+// refuses the range).
+std::size_t clusterOf(const std::vector<Cluster>& k, uint64_t b, uint64_t e) {
+  std::size_t best = 0;
+  uint64_t bestGap = gapTo(k[0], b, e);
+  for (std::size_t i = 1; i < k.size(); ++i) {
+    const uint64_t gap = gapTo(k[i], b, e);
+    if (gap < bestGap && gap <= gcn::kMaxReachSpanBytes) {
+      best = i;
+      bestGap = gap;
+    }
+  }
+  return best;
+}
+
+// A far buffer's distance from the first buffer is a multiple of this, so that when the first is
+// page-aligned (any allocation is) the far one's address is too: a driver maps memory only at
+// page- (often 64 KiB-) aligned addresses.
+constexpr uint64_t kFarDistanceAlign = 64ull << 10;
+
+// [origin, origin + bytes) for a cluster: guard bytes on both sides, origin aligned down to
+// `align`.
+std::pair<uint64_t, uint64_t> guarded(const Cluster& k, uint64_t guard, uint64_t align) {
+  const uint64_t origin = (k.low > guard ? k.low - guard : 0) / align * align;
   return {origin, k.high + guard - origin};
 }
 
@@ -306,10 +324,14 @@ RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t g
   k.push_back({c.memory.base, c.memory.base + c.memory.bytes.size(), c.memory.bytes.size(), true});
   for (const gcn::MemoryRegion& r : c.memory.far)
     k.push_back({r.base, r.base + r.bytes.size(), r.bytes.size(), false});
-  for (const gcn::ByteRange& r : reach.ranges) {
-    Cluster& to = k[clusterOf(k, r.begin, r.end)];
-    widen(to, r.begin, r.end);
-    to.reached = true;
+  // Regions first as they are, so that a range is given to the region nearest to it, not to one
+  // another range has already stretched.
+  std::vector<std::size_t> owner;
+  for (const gcn::ByteRange& r : reach.ranges)
+    owner.push_back(clusterOf(k, r.begin, r.end));
+  for (std::size_t i = 0; i < reach.ranges.size(); ++i) {
+    widen(k[owner[i]], reach.ranges[i].begin, reach.ranges[i].end);
+    k[owner[i]].reached = true;
   }
   for (std::size_t i = 0; i < k.size(); ++i) {
     const uint64_t limit = gcn::kMaxReachSpanBytes + k[i].imageBytes;
@@ -321,14 +343,26 @@ RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t g
                        std::to_string(limit));
   }
   RawPlacement p;
-  std::tie(p.origin, p.bytes) = guarded(k[0], guard);
+  std::tie(p.origin, p.bytes) = guarded(k[0], guard, kOriginAlign);
   // Far regions no lane reaches stay off the device (nothing can change them).
   std::vector<std::pair<uint64_t, uint64_t>> taken{{p.origin, p.bytes}};
   for (std::size_t i = 1; i < k.size(); ++i) {
     if (!k[i].reached) continue;
+    // The serial-order judge of atomics (harness/judge/atomic_order.h) reads the image only.
+    if (c.inst.op != nullptr && c.inst.op->kind == gcn::OpKind::Atomic)
+      throw gcn::Error("the atomic reaches the far region at " +
+                       gcn::hexNumber(c.memory.far[i - 1].base) +
+                       ", which the judge of atomic orders does not read: put it in the image");
     RawPlacement::Far f;
     f.region = i - 1;
-    std::tie(f.origin, f.bytes) = guarded(k[i], guard);
+    // The distance from the first buffer's origin, aligned down (signed: a far region may lie
+    // below the image).
+    const uint64_t low = k[i].low > guard ? k[i].low - guard : 0;
+    const int64_t delta = static_cast<int64_t>(low - p.origin);
+    const int64_t a = static_cast<int64_t>(kFarDistanceAlign);
+    const int64_t aligned = (delta >= 0 ? delta / a : -((-delta + a - 1) / a)) * a;
+    f.origin = p.origin + static_cast<uint64_t>(aligned);
+    f.bytes = k[i].high + guard - f.origin;
     for (const auto& [o, n] : taken)
       if (f.origin < o + n && o < f.origin + f.bytes)
         throw gcn::Error("the far region at " + gcn::hexNumber(c.memory.far[f.region].base) +
@@ -348,7 +382,7 @@ std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_
   return gcn::encodeVSharp(gen, v);
 }
 
-namespace detail {
+namespace lane {
 
 unsigned returnedRegs(const gcn::Chip& chip, const gcn::Instruction& inst) {
   if (inst.op == nullptr) return 0;
@@ -465,10 +499,12 @@ std::vector<DeviceResult> runRawLaneShader(
     // Far regions: a buffer each, at the same distance from the first as in the case.
     try {
       for (const RawPlacement::Far& f : p.place.far) {
+        // Modulo 2^64: a far region below the image has a negative distance.
         const uint64_t want = at + (f.origin - p.place.origin);
-        if (want < at || want >> 48 != 0)
-          throw gcn::Error("its device address " + gcn::hexNumber(want) +
-                           " does not fit in 48 bits");
+        const bool below = f.origin < p.place.origin;
+        if ((below && p.place.origin - f.origin > at) || (!below && want < at) || want >> 48 != 0)
+          throw gcn::Error("its device address (" + gcn::hexNumber(at) + " + the case's distance " +
+                           "from the first buffer) is outside the 48-bit address space");
         p.far.push_back(std::make_unique<vk::HostBuffer>(ctx, f.bytes, kUsage, want));
         const gcn::MemoryRegion& r = c.memory.far[f.region];
         std::fill(p.far.back()->bytes().begin(), p.far.back()->bytes().end(), kGuardPattern);
@@ -547,7 +583,7 @@ std::vector<DeviceResult> runRawLaneShader(
   return results;
 }
 
-}  // namespace detail
+}  // namespace lane
 
 std::unique_ptr<Route> makeRawRoute(vk::Context& ctx) {
   return std::make_unique<RawRoute>(ctx);

@@ -85,7 +85,11 @@ std::array<uint32_t, 4> rebasedVSharp(gcn::Gen gen, const DeviceCase& c, uint64_
 std::vector<DeviceResult> runRawPathWithDriverDescriptors(vk::Context& ctx, const gcn::Chip& chip,
                                                           std::span<const DeviceCase* const> cases);
 
-namespace detail {
+// routes::lane: the lane-shader layout (binding 0 the case's buffer, 1 In, 2 Out) that the
+// routes' shaders, the binary route's patched templates and gcnprobe's own program share: its
+// dispatch with a raw V#, and the device checks that dispatch needs. Public to the layers
+// above (isa, control), which patch and run pipelines of this layout.
+namespace lane {
 // Writes binding 0 of descriptor-buffer `region` for case `c`, whose guard-banded buffer
 // (placement `place`) starts at device address `bufferAddress`.
 using CaseDescriptorWriter =
@@ -131,6 +135,6 @@ std::vector<DeviceResult> runRawLaneShader(
     const vk::PipelineObjects& pipeline, std::span<const DeviceCase* const> cases,
     const std::function<unsigned(const DeviceCase&)>& vdataWords,
     const std::function<std::vector<uint32_t>(const DeviceCase&)>& pushConstants = {});
-}  // namespace detail
+}  // namespace lane
 
 }  // namespace gcnprobe::routes

@@ -51,15 +51,15 @@ class StorageRoute final : public Route {
       return "D16, LDS and TFE forms have no SSBO expression in GLSL";
     if (!in.offen || in.idxen || in.addr64 || in.soffset != 128)
       return "an SSBO access is OFFEN with SOFFSET 0 (no IDXEN, ADDR64)";
-    if (std::string why = detail::ssboIndexingProblem(c); !why.empty()) return why;
+    if (std::string why = lane::ssboIndexingProblem(c); !why.empty()) return why;
     const RawBufferFields v = rawBufferFields(c);
     if (v.stride != 0 || v.swizzle || v.addTid)
       return "RADV's SSBO V# has STRIDE 0, no swizzle and no ADD_TID";
     if (v.base != c.memory.base) return "the V# base is not the memory image's base";
     if (c.memory.bytes.empty() || c.memory.bytes.size() % 4 != 0 || v.numRecords % 4 != 0)
       return "memory and NUM_RECORDS must be whole dwords (RADV rounds the range up to 4)";
-    if (v.numRecords > c.memory.bytes.size() + detail::kMaxOverrun)
-      return "NUM_RECORDS runs more than " + std::to_string(detail::kMaxOverrun) +
+    if (v.numRecords > c.memory.bytes.size() + lane::kMaxOverrun)
+      return "NUM_RECORDS runs more than " + std::to_string(lane::kMaxOverrun) +
              " bytes past the memory image";
     const vk::Features& f = ctx_.features();
     if (op.memBytes == 1 && !(f.storageBuffer8BitAccess && f.shaderInt8))
@@ -87,8 +87,8 @@ class StorageRoute final : public Route {
   std::vector<DeviceResult> run(std::span<const DeviceCase* const> cases) override {
     if (cases.empty()) return {};
     const DeviceCase& first = *cases.front();
-    return detail::runLaneShader(ctx_, pipelineFor(storageVariant(first), first.inst.offset), cases,
-                                 VK_FORMAT_UNDEFINED, detail::laneShaderWords(first));
+    return lane::runLaneShader(ctx_, pipelineFor(storageVariant(first), first.inst.offset), cases,
+                               VK_FORMAT_UNDEFINED, lane::laneShaderWords(first));
   }
 
   void releasePipelines() override { pipelines_.clear(); }
@@ -102,8 +102,8 @@ class StorageRoute final : public Route {
     const uint32_t spec[] = {offset};
     // ISA captured wherever the device can: the runner's ISA check (harness/isa) proves
     // ACO's instruction and that the specialised offset lands in OFFSET.
-    auto p = std::make_unique<vk::ComputePipeline>(ctx_, spirv, detail::laneShaderBindings(false),
-                                                   0, ctx_.features().pipelineExecutableInfo, spec);
+    auto p = std::make_unique<vk::ComputePipeline>(ctx_, spirv, lane::laneShaderBindings(false), 0,
+                                                   ctx_.features().pipelineExecutableInfo, spec);
     return *pipelines_.emplace(key, std::move(p)).first->second;
   }
 
@@ -156,7 +156,7 @@ RawBufferFields rawBufferFields(const DeviceCase& c) {
   return f;
 }
 
-namespace detail {
+namespace lane {
 
 std::span<const vk::Binding> laneShaderBindings(bool texel) {
   return texel ? std::span<const vk::Binding>(kTexelBindings)
@@ -312,7 +312,7 @@ std::vector<DeviceResult> runLaneShader(vk::Context& ctx, const vk::PipelineObje
   return results;
 }
 
-}  // namespace detail
+}  // namespace lane
 
 std::unique_ptr<Route> makeStorageRoute(vk::Context& ctx) {
   return std::make_unique<StorageRoute>(ctx);

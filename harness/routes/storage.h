@@ -49,7 +49,8 @@ struct RawBufferFields {
 };
 RawBufferFields rawBufferFields(const DeviceCase& c);
 
-namespace detail {
+// routes::lane (also raw.h): the lane-shader layout's buffers, sizes and dispatch.
+namespace lane {
 // Shared by the storage, atomic and texel routes: shaders with the data at binding 0 (a
 // storage buffer whose descriptor range is the V#'s NUM_RECORDS, or, with texelFormat set, a
 // texel buffer view of the whole memory in the case's own format, texelFormat when it has
@@ -89,6 +90,6 @@ inline constexpr uint32_t kMaxOverrun = 1024;
 // The guard band on each side of a case's data buffer: 256 bytes plus the NUM_RECORDS overrun
 // a storage V# may have past the memory image.
 inline constexpr std::size_t kLaneGuardBytes = 256 + kMaxOverrun;
-}  // namespace detail
+}  // namespace lane
 
 }  // namespace gcnprobe::routes

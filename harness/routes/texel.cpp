@@ -31,8 +31,8 @@ std::string lowerFormatName(std::string_view name) {
 }
 
 // R64_UINT / R64_SINT: one 64-bit component, which only a 64-bit image type reads.
-bool wide(const BufferFormat& f) {
-  return texelModel(f) == TexelModel::Wide;
+bool wide(const vk::BufferFormat& f) {
+  return texelModel(f) == vk::TexelModel::Wide;
 }
 
 class TexelRoute final : public Route {
@@ -63,20 +63,20 @@ class TexelRoute final : public Route {
         in.lds)
       return "a texel buffer access is IDXEN with OFFSET 0 and SOFFSET 0 (no OFFEN, ADDR64, TFE, "
              "LDS)";
-    const BufferFormat* f = findBufferFormat(c.format);
+    const vk::BufferFormat* f = vk::findBufferFormat(c.format);
     if (f == nullptr) return "format is not in the buffer format table";
     // Formats without a single-load V# (formats.h channelDfmt) arrive as composed view reads
     // (harness/judge/case.h ViewCompose: BUFFER_LOAD_FORMAT_X per channel); other Invalid rows
     // (64-bit channels beyond R64) have no model.
-    const TexelModel model = texelModel(*f);
-    if (model == TexelModel::None || (model == TexelModel::PerChannel && store))
+    const vk::TexelModel model = texelModel(*f);
+    if (model == vk::TexelModel::None || (model == vk::TexelModel::PerChannel && store))
       return std::string(f->name) + ": no GCN buffer V# reads it" +
              (f->note.empty() ? "" : " (" + std::string(f->note) + ")");
     if (c.viewComponents > 4) return "a view has at most four components";
     // A store of fewer than four components: the shader stores the others as constant zero
     // (texel_store.comp STORE_COMPS), which is this instruction only when the format has no
     // component beyond the ones stored.
-    if (store && model == TexelModel::SingleLoad &&
+    if (store && model == vk::TexelModel::SingleLoad &&
         in.op->components < gcn::dfmtInfo(f->dfmt).components)
       return std::string(f->name) + " has " + std::to_string(gcn::dfmtInfo(f->dfmt).components) +
              " components: imageStore writes all of them, " + std::string(in.op->mnemonic) +
@@ -155,9 +155,8 @@ class TexelRoute final : public Route {
     const bool uniform = first.binding == Binding::UniformTexel;
     // The texel shaders have the lane shaders' bindings (texel view, In, Out) and In layout;
     // a batch shares one variant, so one component count (stores return none).
-    return detail::runLaneShader(ctx_,
-                                 pipelineFor(texelVariant(first, readWithoutFormat_), uniform),
-                                 cases, first.format, detail::laneShaderWords(first), uniform);
+    return lane::runLaneShader(ctx_, pipelineFor(texelVariant(first, readWithoutFormat_), uniform),
+                               cases, first.format, lane::laneShaderWords(first), uniform);
   }
 
   void releasePipelines() override { pipelines_.clear(); }
@@ -187,7 +186,7 @@ class TexelRoute final : public Route {
 
 std::string texelVariant(const DeviceCase& c, bool readWithoutFormat) {
   if (!isTexelBinding(c.binding) || c.inst.op == nullptr) return "";
-  const BufferFormat* f = findBufferFormat(c.format);
+  const vk::BufferFormat* f = vk::findBufferFormat(c.format);
   const char t = f != nullptr ? shaderNumericType(*f) : 'f';
   if (c.inst.op->kind == gcn::OpKind::StoreFormat)
     return std::string("texel_store_") + t +

@@ -59,7 +59,7 @@ class VertexRoute final : public Route {
     if (std::string far = farMemoryProblem(c, name()); !far.empty()) return far;
     const gcn::Instruction& in = c.inst;
     if (in.op == nullptr) return "no instruction";
-    const BufferFormat* f = findBufferFormat(c.format);
+    const vk::BufferFormat* f = vk::findBufferFormat(c.format);
     if (f == nullptr) return "format is not in the buffer format table";
     std::string why;
     const gcn::OpcodeInfo* want = vertexFetchOpcode(*f, &why);
@@ -123,7 +123,7 @@ class VertexRoute final : public Route {
   // (unsupportedReason keeps cases there), so the ISA check may compare OFFSET.
   std::string unbuildableReason(const DeviceCase& c) const override {
     if ((ctx_.formatProperties(c.format).bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) == 0)
-      return vkFormatName(c.format) +
+      return vk::vkFormatName(c.format) +
              " lacks VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT on this device: a pipeline with it as "
              "vertex input would be invalid usage";
     return "";
@@ -206,7 +206,7 @@ class VertexRoute final : public Route {
 
     for (size_t i = 0; i < cases.size(); ++i) {
       const DeviceCase& c = *cases[i];
-      const BufferFormat& f = *findBufferFormat(c.format);
+      const vk::BufferFormat& f = *vk::findBufferFormat(c.format);
       DeviceResult& r = results[i];
       r.vdataCount = c.inst.op->components;
       std::vector<uint32_t> out(kOutWords);
@@ -255,11 +255,11 @@ class VertexRoute final : public Route {
 
 std::string vertexVariant(const DeviceCase& c) {
   if (c.binding != Binding::VertexAttribute) return "";
-  const BufferFormat* f = findBufferFormat(c.format);
+  const vk::BufferFormat* f = vk::findBufferFormat(c.format);
   return std::string("vertex_fetch_") + (f != nullptr ? shaderNumericType(*f) : 'f');
 }
 
-const gcn::OpcodeInfo* vertexFetchOpcode(const BufferFormat& f, std::string* why) {
+const gcn::OpcodeInfo* vertexFetchOpcode(const vk::BufferFormat& f, std::string* why) {
   const auto fail = [&](std::string_view reason) -> const gcn::OpcodeInfo* {
     if (why != nullptr) *why = std::string(reason);
     return nullptr;
@@ -289,7 +289,7 @@ uint32_t vertexNumRecords(gcn::Gen gen, uint32_t bytes, uint32_t stride, uint32_
 
 gcn::VSharp makeVertexBufferVSharp(gcn::Gen gen, uint64_t base, uint32_t bytes, uint32_t stride,
                                    uint32_t attribOffset, VkFormat format) {
-  const BufferFormat* f = findBufferFormat(format);
+  const vk::BufferFormat* f = vk::findBufferFormat(format);
   if (f == nullptr)
     throw gcn::Error("VkFormat " + std::to_string(static_cast<int>(format)) +
                      " is not in the buffer format table");

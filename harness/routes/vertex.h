@@ -40,7 +40,7 @@ inline constexpr uint32_t kUnwrittenVertexWord = 0xdeadbeefu;
 // nullptr when no single GCN instruction fetches it: 3-channel 8/16-bit formats (no data
 // format; ACO splits the fetch), 64-bit channels, sRGB (not a vertex format) — `why` says
 // which.
-const gcn::OpcodeInfo* vertexFetchOpcode(const BufferFormat& f, std::string* why = nullptr);
+const gcn::OpcodeInfo* vertexFetchOpcode(const vk::BufferFormat& f, std::string* why = nullptr);
 
 // NUM_RECORDS of RADV's per-attribute vertex descriptor (use_per_attribute_vb_descs, which
 // RADV uses whenever robustBufferAccess is enabled; radv_write_vertex_descriptors in

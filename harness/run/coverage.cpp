@@ -6,7 +6,7 @@
 namespace gcnprobe::run {
 
 std::vector<FormatGap> texelCoverageGaps(
-    std::span<const CaseResult> results,
+    std::span<const results::CaseResult> results,
     const std::function<VkFormatFeatureFlags(VkFormat)>& bufferFeatures) {
   struct BindingBit {
     routes::Binding binding;
@@ -16,21 +16,21 @@ std::vector<FormatGap> texelCoverageGaps(
       {routes::Binding::UniformTexel, VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT},
       {routes::Binding::StorageTexel, VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT}};
   std::vector<FormatGap> gaps;
-  for (const BufferFormat& f : allBufferFormats()) {
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     const VkFormatFeatureFlags features = bufferFeatures(f.vk);
     for (const BindingBit& b : kBindings) {
       if ((features & b.bit) == 0) continue;
       const std::string binding(routes::bindingName(b.binding));
-      const CaseResult* failed = nullptr;
-      const CaseResult* unsupported = nullptr;
+      const results::CaseResult* failed = nullptr;
+      const results::CaseResult* unsupported = nullptr;
       bool passed = false;
-      for (const CaseResult& r : results) {
+      for (const results::CaseResult& r : results) {
         if (r.suite != "texel" || r.format != f.name || r.binding != binding) continue;
-        if (r.verdict == Verdict::Pass) {
+        if (r.verdict == results::Verdict::Pass) {
           passed = true;
           break;
         }
-        if (r.verdict == Verdict::Unsupported) {
+        if (r.verdict == results::Verdict::Unsupported) {
           if (unsupported == nullptr) unsupported = &r;
         } else if (failed == nullptr) {
           failed = &r;
@@ -55,8 +55,8 @@ std::vector<FormatGap> texelCoverageGaps(
       kBindings[0],
       kBindings[1],
       {routes::Binding::VertexAttribute, VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT}};
-  for (const NamedVkFormat& n : allVkFormats()) {
-    if (findBufferFormat(n.vk) != nullptr) continue;
+  for (const vk::NamedVkFormat& n : vk::allVkFormats()) {
+    if (vk::findBufferFormat(n.vk) != nullptr) continue;
     const VkFormatFeatureFlags features = bufferFeatures(n.vk);
     for (const BindingBit& b : kAnyBinding)
       if (features & b.bit)

@@ -28,7 +28,7 @@ struct FormatGap {
 // Then every other VkFormat (allVkFormats) the device supports as a uniform/storage texel or
 // vertex buffer: a gap "not modelled", so no supported format is silently untested.
 std::vector<FormatGap> texelCoverageGaps(
-    std::span<const CaseResult> results,
+    std::span<const results::CaseResult> results,
     const std::function<VkFormatFeatureFlags(VkFormat)>& bufferFeatures);
 
 // "VK_FORMAT_R64_UINT uniform-texel: <reason>".

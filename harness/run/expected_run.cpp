@@ -2,16 +2,16 @@
 
 namespace gcnprobe::run {
 
-ExpectedRun::ExpectedRun(ExpectationOptions options, ResultSink report)
+ExpectedRun::ExpectedRun(ExpectationOptions options, results::ResultSink report)
     : options_(std::move(options)), report_(std::move(report)) {}
 
-void ExpectedRun::emit(const CaseResult& r) {
+void ExpectedRun::emit(const results::CaseResult& r) {
   reported_.add(r.verdict);
   if (report_) report_(r);
 }
 
-void ExpectedRun::onFirst(const CaseResult& r) {
-  CaseResult judged = applyExpectations(options_.baseline, options_.flakes, r);
+void ExpectedRun::onFirst(const results::CaseResult& r) {
+  results::CaseResult judged = applyExpectations(options_.baseline, options_.flakes, r);
   if (options_.retries > 0 && isRegression(judged.verdict) && !held_.count(r.name)) {
     heldOrder_.push_back(r.name);
     held_[r.name].first = r;
@@ -28,7 +28,7 @@ void ExpectedRun::flushHeld() {
   held_.clear();
   for (const std::string& name : order) {
     Held& h = held.at(name);
-    CaseResult out;
+    results::CaseResult out;
     std::string attempts(verdictName(h.first.verdict));
     for (const auto& [v, why] : h.tries)
       attempts += ", " + std::string(verdictName(v));
@@ -47,24 +47,24 @@ void ExpectedRun::flushHeld() {
   }
 }
 
-Summary ExpectedRun::run(std::span<const Case> cases, const Runner& runner) {
-  Summary first;
+results::Summary ExpectedRun::run(std::span<const judge::Case> cases, const Runner& runner) {
+  results::Summary first;
   try {
-    first = runner(cases, [this](const CaseResult& r) { onFirst(r); });
+    first = runner(cases, [this](const results::CaseResult& r) { onFirst(r); });
     if (first.notRun == 0 && !heldOrder_.empty()) {
       std::map<std::string, std::size_t> index;
       for (std::size_t i = 0; i < cases.size(); ++i)
         index.emplace(cases[i].name, i);
       for (unsigned attempt = 0; attempt < options_.retries; ++attempt) {
-        std::vector<Case> again;
+        std::vector<judge::Case> again;
         for (const std::string& name : heldOrder_)
           if (!held_.at(name).passed) again.push_back(cases[index.at(name)]);
         if (again.empty()) break;
-        const Summary s = runner(again, [this](const CaseResult& r) {
+        const results::Summary s = runner(again, [this](const results::CaseResult& r) {
           const auto it = held_.find(r.name);
           if (it == held_.end() || it->second.passed) return;
           it->second.tries.emplace_back(r.verdict, r.reason);
-          if (r.verdict == Verdict::Pass) it->second.passed = true;
+          if (r.verdict == results::Verdict::Pass) it->second.passed = true;
         });
         if (s.notRun > 0) {
           retriesInterrupted_ = true;

@@ -16,8 +16,8 @@
 namespace gcnprobe::run {
 
 struct ExpectationOptions {
-  Baseline baseline;
-  GlobList flakes;
+  results::Baseline baseline;
+  results::GlobList flakes;
   unsigned retries = 0;  // reruns of a case that ends as a regression
   bool active() const {
     return !baseline.entries.empty() || !flakes.entries.empty() || retries > 0;
@@ -33,29 +33,31 @@ struct ExpectationOptions {
 class ExpectedRun {
  public:
   // `runner` runs some cases and gives each result to the sink, as run::runCases does.
-  using Runner = std::function<Summary(std::span<const Case>, const ResultSink&)>;
-  ExpectedRun(ExpectationOptions options, ResultSink report);
+  using Runner =
+      std::function<results::Summary(std::span<const judge::Case>, const results::ResultSink&)>;
+  ExpectedRun(ExpectationOptions options, results::ResultSink report);
 
   // The first attempt, the retries, then every held-back case reported. The Summary counts the
   // verdicts given to `report`; its notRun is the first attempt's.
-  Summary run(std::span<const Case> cases, const Runner& runner);
+  results::Summary run(std::span<const judge::Case> cases, const Runner& runner);
   // A retry ended because the runner was asked to stop (Summary::notRun of a retry): the
   // cases it held back were reported with their first verdict.
   bool retriesInterrupted() const { return retriesInterrupted_; }
 
  private:
   struct Held {
-    CaseResult first;                                    // before applyExpectations
-    std::vector<std::pair<Verdict, std::string>> tries;  // every retry's verdict and reason
+    results::CaseResult first;  // before applyExpectations
+    std::vector<std::pair<results::Verdict, std::string>>
+        tries;  // every retry's verdict and reason
     bool passed = false;
   };
-  void onFirst(const CaseResult& r);
+  void onFirst(const results::CaseResult& r);
   void flushHeld();
-  void emit(const CaseResult& r);
+  void emit(const results::CaseResult& r);
 
   ExpectationOptions options_;
-  ResultSink report_;
-  Summary reported_;
+  results::ResultSink report_;
+  results::Summary reported_;
   std::vector<std::string> heldOrder_;
   std::map<std::string, Held> held_;
   bool retriesInterrupted_ = false;

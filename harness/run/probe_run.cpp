@@ -6,7 +6,7 @@
 
 namespace gcnprobe::run {
 
-ProbeRun runProbeCase(const Case& c, const gcn::Chip& chip,
+ProbeRun runProbeCase(const judge::Case& c, const gcn::Chip& chip,
                       std::span<const std::unique_ptr<routes::Route>> routes,
                       bool robustBufferAccess2) {
   RunOptions ro;
@@ -17,17 +17,18 @@ ProbeRun runProbeCase(const Case& c, const gcn::Chip& chip,
   ro.jobs = 1;
   ProbeRun out;
   ro.onDeviceResult = [&](std::size_t, const routes::DeviceResult& r) { out.device = r; };
-  runCases(std::span<const Case>(&c, 1), routes, ro, [&](const CaseResult& r) { out.verdict = r; });
+  runCases(std::span<const judge::Case>(&c, 1), routes, ro,
+           [&](const results::CaseResult& r) { out.verdict = r; });
   return out;
 }
 
-std::vector<PredictionMatch> matchPredictions(const gcn::Chip& chip, const Case& c,
-                                              const gcn::probe::Exploration& ex,
-                                              const routes::DeviceResult& actual) {
-  std::vector<PredictionMatch> m;
+std::vector<cases::PredictionMatch> matchPredictions(const gcn::Chip& chip, const judge::Case& c,
+                                                     const gcn::probe::Exploration& ex,
+                                                     const routes::DeviceResult& actual) {
+  std::vector<cases::PredictionMatch> m;
   m.reserve(ex.predictions.size());
   for (const gcn::probe::Prediction& p : ex.predictions)
-    m.push_back(matchPrediction(chip, c, p.result, actual));
+    m.push_back(cases::matchPrediction(chip, c, p.result, actual));
   return m;
 }
 

@@ -21,16 +21,16 @@ struct ProbeRun {
   // What the device returned; empty when the case did not reach it (`verdict` says why:
   // unsupported, or an error).
   std::optional<routes::DeviceResult> device;
-  CaseResult verdict;  // the runner's record of the case
+  results::CaseResult verdict;  // the runner's record of the case
 };
 // `chip` is the generation the probe is prepared for; `robustBufferAccess2` the device's.
-ProbeRun runProbeCase(const Case& c, const gcn::Chip& chip,
+ProbeRun runProbeCase(const judge::Case& c, const gcn::Chip& chip,
                       std::span<const std::unique_ptr<routes::Route>> routes,
                       bool robustBufferAccess2);
 
 // The device's result against each of the exploration's predictions, in their order.
-std::vector<PredictionMatch> matchPredictions(const gcn::Chip& chip, const Case& c,
-                                              const gcn::probe::Exploration& ex,
-                                              const routes::DeviceResult& actual);
+std::vector<cases::PredictionMatch> matchPredictions(const gcn::Chip& chip, const judge::Case& c,
+                                                     const gcn::probe::Exploration& ex,
+                                                     const routes::DeviceResult& actual);
 
 }  // namespace gcnprobe::run

@@ -26,7 +26,8 @@ namespace {
 // Where the device captures ISA, a case only counts when its pipeline holds the
 // intended instruction (harness/isa/check.h); otherwise it tested something else and is a
 // route-miss, never a pass. Devices without VK_KHR_pipeline_executable_properties skip it.
-void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult& r) {
+void applyIsaCheck(routes::Route& route, const judge::Case& c, gcn::Gen gen,
+                   results::CaseResult& r) {
   try {
     const routes::PipelineIsa pipeline = route.pipelineIsa(c.device);
     r.isaDigest = isaDigest(pipeline);
@@ -36,7 +37,7 @@ void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult
     if (check.outcome == isa::Outcome::NoIsa) return;
     r.proof = check.proven;
     if (check.outcome == isa::Outcome::RouteMiss) {
-      r.verdict = Verdict::RouteMiss;
+      r.verdict = results::Verdict::RouteMiss;
       r.reason = check.reason;
       if (check.components == 0) {
         r.diffs.clear();
@@ -44,9 +45,9 @@ void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult
       }
       // Proven for some components only: the case stays a route-miss (its weakest component),
       // and the lanes are judged on the proven components alone.
-      std::vector<ComponentDiff> kept;
+      std::vector<results::ComponentDiff> kept;
       std::size_t differ = 0;
-      for (const ComponentDiff& d : r.diffs)
+      for (const results::ComponentDiff& d : r.diffs)
         if (!d.memoryField && d.component < 32 && ((check.components >> d.component) & 1)) {
           kept.push_back(d);
           if (!d.match) ++differ;
@@ -67,8 +68,8 @@ void applyIsaCheck(routes::Route& route, const Case& c, gcn::Gen gen, CaseResult
 
 }  // namespace
 
-isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::PipelineIsa& isa) {
-  const std::vector<ViewLoad> loads = viewLoads(c);
+isa::CheckResult checkCaseIsa(gcn::Gen gen, const judge::Case& c, const routes::PipelineIsa& isa) {
+  const std::vector<judge::ViewLoad> loads = viewLoads(c);
   isa::CheckResult result;
   for (size_t k = 0; k < loads.size(); ++k) {
     isa::CheckResult one = isa::checkIsa(gen, loads[k].inst, isa);
@@ -83,8 +84,9 @@ isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::Pipelin
   return result;
 }
 
-Case withRunnableRoute(const Case& c, std::span<const std::unique_ptr<routes::Route>> routes,
-                       RouteNeed need, std::string* note) {
+judge::Case withRunnableRoute(const judge::Case& c,
+                              std::span<const std::unique_ptr<routes::Route>> routes,
+                              RouteNeed need, std::string* note) {
   if (note != nullptr) note->clear();
   if (c.preferred.empty()) return c;
   std::string passed;  // why each preferred realisation before the taken one was passed over
@@ -104,7 +106,7 @@ Case withRunnableRoute(const Case& c, std::span<const std::unique_ptr<routes::Ro
       }
     }
     if (why.empty()) {
-      Case taken = c;
+      judge::Case taken = c;
       taken.device = p;
       taken.preferred.clear();
       if (note != nullptr)
@@ -116,27 +118,28 @@ Case withRunnableRoute(const Case& c, std::span<const std::unique_ptr<routes::Ro
     passed += (passed.empty() ? "" : "; ") + ("route " + named(p) + " passed over: " + why);
   }
   if (note != nullptr) *note = "route " + named(c.device) + " (" + passed + ")";
-  Case rest = c;
+  judge::Case rest = c;
   rest.preferred.clear();
   return rest;
 }
 
-Summary runCases(std::span<const Case> cases,
-                 std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
-                 const ResultSink& sink) {
+results::Summary runCases(std::span<const judge::Case> cases,
+                          std::span<const std::unique_ptr<routes::Route>> routes,
+                          const RunOptions& options, const results::ResultSink& sink) {
   // Preferred realisations (Case::preferred) resolved once, against this device's routes; a
   // recovered or fresh device has the same routes.
-  std::vector<Case> resolved;
+  std::vector<judge::Case> resolved;
   std::vector<std::string> routeNotes;
-  if (std::any_of(cases.begin(), cases.end(), [](const Case& c) { return !c.preferred.empty(); })) {
+  if (std::any_of(cases.begin(), cases.end(),
+                  [](const judge::Case& c) { return !c.preferred.empty(); })) {
     resolved.reserve(cases.size());
     routeNotes.resize(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i)
       resolved.push_back(withRunnableRoute(cases[i], routes, RouteNeed::Run, &routeNotes[i]));
     cases = resolved;
   }
-  Summary summary;
-  std::vector<CaseResult> results(cases.size());
+  results::Summary summary;
+  std::vector<results::CaseResult> results(cases.size());
   for (std::size_t i = 0; i < routeNotes.size(); ++i)
     if (!routeNotes[i].empty()) results[i].notes.push_back(routeNotes[i]);
   const auto emit = [&](std::size_t i) {
@@ -149,26 +152,26 @@ Summary runCases(std::span<const Case> cases,
   std::vector<std::size_t> routeOf(cases.size(), kNoRoute);  // index into `routes`
   std::vector<bool> decided(cases.size(), false);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const Case& c = cases[i];
-    CaseResult& r = results[i];
+    const judge::Case& c = cases[i];
+    results::CaseResult& r = results[i];
     r.name = c.name;
     r.suite = c.suite;
     if (!c.broken.empty()) {
-      r.verdict = Verdict::Error;
+      r.verdict = results::Verdict::Error;
       r.reason = c.broken;
       decided[i] = true;
       continue;
     }
-    r.instruction = caseInstructionText(options.profile.chip.gen, c);
-    const BufferFormat* bf = findBufferFormat(c.device.format);
+    r.instruction = cases::caseInstructionText(options.profile.chip.gen, c);
+    const vk::BufferFormat* bf = vk::findBufferFormat(c.device.format);
     r.format = bf != nullptr ? std::string(bf->name) : "";
     r.binding = std::string(routes::bindingName(c.device.binding));
     r.tolerance = tolerance(options.profile.portable ? c.tolerance : c.gcnTolerance).name;
-    describeVSharp(options.profile.chip.gen, c, r);
+    cases::describeVSharp(options.profile.chip.gen, c, r);
     // Exactly one route claims a case; two claiming it is an error of the route list.
     const routes::RouteChoice choice = routes::chooseRoute(routes, c.device);
     if (choice.route == nullptr) {
-      r.verdict = choice.ambiguous ? Verdict::Error : Verdict::Unsupported;
+      r.verdict = choice.ambiguous ? results::Verdict::Error : results::Verdict::Unsupported;
       r.reason = choice.reason;
       decided[i] = true;
       continue;
@@ -178,12 +181,12 @@ Summary runCases(std::span<const Case> cases,
       r.reason = routes[routeOf[i]]->unsupportedReason(c.device);
     } catch (const std::exception& e) {
       r.reason = e.what();
-      r.verdict = Verdict::Error;
+      r.verdict = results::Verdict::Error;
       decided[i] = true;
       continue;
     }
     if (!r.reason.empty()) {
-      r.verdict = Verdict::Unsupported;
+      r.verdict = results::Verdict::Unsupported;
       decided[i] = true;
     }
   }
@@ -198,7 +201,7 @@ Summary runCases(std::span<const Case> cases,
   // Pointers, not std::optional<Expected>: an empty optional still takes sizeof(Expected)
   // (about 2.2 KB), and constructing one touches its page, so that vector alone was ~2 MB
   // resident for the whole run.
-  std::vector<std::unique_ptr<Expected>> expected(cases.size());
+  std::vector<std::unique_ptr<judge::Expected>> expected(cases.size());
   const auto buildExpectations = [&](std::vector<std::size_t>& members) {
     std::atomic<std::size_t> next{0};
     const unsigned jobs =
@@ -207,10 +210,10 @@ Summary runCases(std::span<const Case> cases,
       for (std::size_t k = next++; k < members.size(); k = next++) {
         const std::size_t i = members[k];
         try {
-          expected[i] =
-              std::make_unique<Expected>(buildExpected(cases[i], options.profile, options.rules));
+          expected[i] = std::make_unique<judge::Expected>(
+              buildExpected(cases[i], options.profile, options.rules));
         } catch (const std::exception& e) {
-          results[i].verdict = Verdict::Error;
+          results[i].verdict = results::Verdict::Error;
           results[i].reason = std::string("reference: ") + e.what();
         }
       }
@@ -335,29 +338,29 @@ Summary runCases(std::span<const Case> cases,
         static_cast<double>(members.size());
     for (std::size_t k = 0; k < members.size(); ++k) {
       const std::size_t i = members[k];
-      CaseResult& r = results[i];
+      results::CaseResult& r = results[i];
       const auto caseStart = std::chrono::steady_clock::now();
       r.expectation = expected[i]->description;
       if (const auto l = lost.find(k); l != lost.end()) {
-        r.verdict = Verdict::Crash;
+        r.verdict = results::Verdict::Crash;
         r.reason = l->second;
       } else if (!batchError.empty()) {
-        r.verdict = Verdict::Error;
+        r.verdict = results::Verdict::Error;
         r.reason = batchError;
       } else if (!actual[k].unsupported.empty()) {
-        r.verdict = Verdict::Unsupported;
+        r.verdict = results::Verdict::Unsupported;
         r.reason = actual[k].unsupported;
       } else {
         if (options.onDeviceResult) options.onDeviceResult(i, actual[k]);
         try {
-          const FormatView fv = caseFormatView(options.profile.chip, cases[i]);
-          const DiffResult d = diffCase(
+          const judge::FormatView fv = caseFormatView(options.profile.chip, cases[i]);
+          const judge::DiffResult d = diffCase(
               cases[i].device, fv, *expected[i], actual[k],
               tolerance(options.profile.portable ? cases[i].tolerance : cases[i].gcnTolerance));
-          r.verdict = d.pass ? Verdict::Pass : Verdict::Fail;
+          r.verdict = d.pass ? results::Verdict::Pass : results::Verdict::Fail;
           r.reason = d.summary;
           if (d.pass && faultFor(options.faults, r.name) == FaultKind::Fail) {
-            r.verdict = Verdict::Fail;
+            r.verdict = results::Verdict::Fail;
             r.reason = std::string("injected failure (test hook ") + kFaultVariable + ")";
           }
           r.changedGuardBytes = actual[k].changedGuardBytes;
@@ -368,11 +371,11 @@ Summary runCases(std::span<const Case> cases,
                 std::find(r.notes.begin(), r.notes.end(), lane.note) == r.notes.end())
               r.notes.push_back(lane.note);
         } catch (const std::exception& e) {
-          r.verdict = Verdict::Error;
+          r.verdict = results::Verdict::Error;
           r.reason = std::string("diff: ") + e.what();
         }
       }
-      if (r.verdict == Verdict::Pass || r.verdict == Verdict::Fail)
+      if (r.verdict == results::Verdict::Pass || r.verdict == results::Verdict::Fail)
         applyIsaCheck(*routes[route], cases[i], options.profile.chip.gen, r);
       r.seconds =
           share +

@@ -26,8 +26,8 @@ inline constexpr unsigned kMaxJobs = 256;
 inline constexpr std::size_t kCasesPerDispatch = 256;
 
 struct RunOptions {
-  Profile profile;
-  DeviceRules rules;
+  judge::Profile profile;
+  judge::DeviceRules rules;
   unsigned jobs = 0;  // reference threads; 0 = hardware concurrency; at most kMaxJobs
   // Checked before every batch: when it returns true the run ends there, every finished
   // case already given to the sink, the rest counted in Summary::notRun (never reported as
@@ -63,7 +63,7 @@ struct RunOptions {
 // one for most cases, one per selected channel for a composed view) must be in the pipeline
 // on the case's buffer. The first load that is not decides the outcome (route-miss, naming
 // it); Verified only when all are.
-isa::CheckResult checkCaseIsa(gcn::Gen gen, const Case& c, const routes::PipelineIsa& isa);
+isa::CheckResult checkCaseIsa(gcn::Gen gen, const judge::Case& c, const routes::PipelineIsa& isa);
 
 // What a device must do with a case's route: build its pipeline (`isa` on a compile-only
 // device) or run it.
@@ -72,13 +72,14 @@ enum class RouteNeed { Build, Run };
 // whose route claims it and can build or run it (`need`) in place of its device case, else as
 // it is. `note` (when given) says which realisation was taken and why the ones before it were
 // passed over; "" for a case without preferred realisations.
-Case withRunnableRoute(const Case& c, std::span<const std::unique_ptr<routes::Route>> routes,
-                       RouteNeed need, std::string* note = nullptr);
+judge::Case withRunnableRoute(const judge::Case& c,
+                              std::span<const std::unique_ptr<routes::Route>> routes,
+                              RouteNeed need, std::string* note = nullptr);
 
 // Each case's preferred realisations are resolved first (withRunnableRoute, RouteNeed::Run);
 // the note goes to its record.
-Summary runCases(std::span<const Case> cases,
-                 std::span<const std::unique_ptr<routes::Route>> routes, const RunOptions& options,
-                 const ResultSink& sink);
+results::Summary runCases(std::span<const judge::Case> cases,
+                          std::span<const std::unique_ptr<routes::Route>> routes,
+                          const RunOptions& options, const results::ResultSink& sink);
 
 }  // namespace gcnprobe::run

@@ -58,7 +58,7 @@ std::vector<InjectedFault> faultsFromEnvironment() {
 std::optional<FaultKind> faultFor(std::span<const InjectedFault> faults, std::string_view name) {
   const std::string n(name);
   for (const InjectedFault& f : faults)
-    if (globMatches(f.glob, n)) return f.kind;
+    if (results::globMatches(f.glob, n)) return f.kind;
   return std::nullopt;
 }
 

@@ -40,30 +40,30 @@ std::map<std::string, std::string> verdicts(const nlohmann::json& doc) {
   return out;
 }
 
-gcnprobe::run::Case named(const std::string& n) {
-  gcnprobe::run::Case c;
+gcnprobe::judge::Case named(const std::string& n) {
+  gcnprobe::judge::Case c;
   c.name = n;
   return c;
 }
 
 TEST(Selection, ShardsPartitionTheSelectionInListOrder) {
-  std::vector<gcnprobe::run::Case> all;
+  std::vector<gcnprobe::judge::Case> all;
   for (int i = 0; i < 10; ++i)
     all.push_back(named("s.case" + std::to_string(i)));
   std::multiset<std::string> seen;
   for (unsigned k = 0; k < 3; ++k) {
-    gcnprobe::run::Selection s;
-    s.shard = gcnprobe::run::Shard{k, 3};
-    for (const auto& c : gcnprobe::run::selectCases(all, s))
+    gcnprobe::results::Selection s;
+    s.shard = gcnprobe::results::Shard{k, 3};
+    for (const auto& c : gcnprobe::cases::selectCases(all, s))
       seen.insert(c.name);
   }
   EXPECT_EQ(seen.size(), 10u);
   for (const auto& c : all)
     EXPECT_EQ(seen.count(c.name), 1u) << c.name;
   // Shard 1 of 3: positions 1, 4, 7 of the list.
-  gcnprobe::run::Selection s;
-  s.shard = gcnprobe::run::Shard{1, 3};
-  const auto one = gcnprobe::run::selectCases(all, s);
+  gcnprobe::results::Selection s;
+  s.shard = gcnprobe::results::Shard{1, 3};
+  const auto one = gcnprobe::cases::selectCases(all, s);
   ASSERT_EQ(one.size(), 3u);
   EXPECT_EQ(one[0].name, "s.case1");
   EXPECT_EQ(one[2].name, "s.case7");
@@ -71,20 +71,20 @@ TEST(Selection, ShardsPartitionTheSelectionInListOrder) {
   s = {};
   s.include = {"s.case1", "s.case[89]"};
   s.exclude = {"*9"};
-  const auto inc = gcnprobe::run::selectCases(all, s);
+  const auto inc = gcnprobe::cases::selectCases(all, s);
   ASSERT_EQ(inc.size(), 2u);
   EXPECT_EQ(inc[1].name, "s.case8");
 }
 
 TEST(Selection, BadShardsAndUnknownListedCasesAreErrors) {
-  EXPECT_EQ(gcnprobe::run::parseShard("2/3").index, 2u);
+  EXPECT_EQ(gcnprobe::results::parseShard("2/3").index, 2u);
   for (const char* bad : {"3/3", "1", "a/3", "1/0", "-1/3", "1/3/4", ""})
-    EXPECT_THROW(gcnprobe::run::parseShard(bad), gcn::Error) << bad;
-  gcnprobe::run::Selection s;
+    EXPECT_THROW(gcnprobe::results::parseShard(bad), gcn::Error) << bad;
+  gcnprobe::results::Selection s;
   s.names = {"s.case1", "s.nope"};
   s.namesSource = "list.txt";
   try {
-    gcnprobe::run::selectCases({named("s.case1")}, s);
+    gcnprobe::cases::selectCases({named("s.case1")}, s);
     FAIL() << "unknown name accepted";
   } catch (const gcn::Error& e) {
     EXPECT_NE(std::string(e.what()).find("list.txt"), std::string::npos) << e.what();
@@ -265,30 +265,30 @@ TEST(CiCli, SelectionErrorsExitTwo) {
 
 // Rerunning what failed: a case list may be a results.csv, a baseline or a --json results file;
 // their failing lines name cases, passing ones do not, an unknown status is an error with its
-// line. Parsed directly (run::readCaseList) and through `list --case-list`.
+// line. Parsed directly (results::readCaseList) and through `list --case-list`.
 TEST(CiCli, CaseListTakesTheFailuresOfResultsAndBaselines) {
   std::ofstream(tmp("results.csv")) << "storage.load_dword.offset0,Fail,0.01\n"
                                        "storage.load_ubyte.offset0,Pass,0.01\n"
                                        "storage.load_ushort.offset0,Crash,0.2\n";
   EXPECT_EQ(
-      gcnprobe::run::readCaseList(tmp("results.csv")),
+      gcnprobe::results::readCaseList(tmp("results.csv")),
       (std::vector<std::string>{"storage.load_dword.offset0", "storage.load_ushort.offset0"}));
   std::ofstream(tmp("base.txt")) << "# recorded: profile=portable; device=x; driver=y\n"
                                     "storage.load_dword.offset0,fail  # known\n"
                                     "storage.load_ubyte.offset0,expected-fail\n"
                                     "storage.load_ushort.offset0,skip\n";
-  EXPECT_EQ(gcnprobe::run::readCaseList(tmp("base.txt")),
+  EXPECT_EQ(gcnprobe::results::readCaseList(tmp("base.txt")),
             (std::vector<std::string>{"storage.load_dword.offset0", "storage.load_ubyte.offset0"}));
   std::ofstream(tmp("bad.csv")) << "storage.load_dword.offset0,Fail\nstorage.x,Sideways\n";
   try {
-    (void)gcnprobe::run::readCaseList(tmp("bad.csv"));
+    (void)gcnprobe::results::readCaseList(tmp("bad.csv"));
     FAIL() << "an unknown status must be refused";
   } catch (const gcn::Error& err) {
     EXPECT_NE(std::string(err.what()).find("bad.csv:2"), std::string::npos) << err.what();
     EXPECT_NE(std::string(err.what()).find("'Sideways'"), std::string::npos) << err.what();
   }
   std::ofstream(tmp("passing.csv")) << "storage.load_dword.offset0,Pass,0.01\n";
-  EXPECT_THROW((void)gcnprobe::run::readCaseList(tmp("passing.csv")), gcn::Error);
+  EXPECT_THROW((void)gcnprobe::results::readCaseList(tmp("passing.csv")), gcn::Error);
   // A --json results file: its failing case, through the command line.
   const std::string json = tmp("failed.json");
   const auto failed = gcnprobe::test_support::runCommand(

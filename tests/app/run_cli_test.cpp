@@ -295,7 +295,7 @@ TEST(RunCli, TexelSuiteReportsItsCoverageGaps) {
                          reason.find("5-5-5-1") != std::string::npos;
       EXPECT_TRUE(known) << g.dump();
       if (reason.rfind("not modelled", 0) == 0) {
-        for (const auto& row : gcnprobe::allBufferFormats())
+        for (const auto& row : gcnprobe::vk::allBufferFormats())
           EXPECT_NE(row.name, format) << "a table row reported as not modelled";
       }
     }

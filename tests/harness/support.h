@@ -18,7 +18,7 @@ namespace gcnprobe::test_support {
 // `gcnprobe run` makes on a non-AMD device.
 inline run::RunOptions portableOptions(const vk::Context& ctx) {
   run::RunOptions o;
-  o.profile = run::resolveProfile("portable", std::nullopt);
+  o.profile = judge::resolveProfile("portable", std::nullopt);
   o.rules.robustBufferAccess2 = ctx.features().robustBufferAccess2;
   return o;
 }
@@ -34,15 +34,15 @@ inline const gcn::Chip& gfx9Chip() {
 }
 
 // The one texel-suite case called `name` (GFX9 V#s).
-inline run::Case findTexelCase(const std::string& name) {
-  auto cases = run::buildCases("texel", name, gfx9Chip());
+inline judge::Case findTexelCase(const std::string& name) {
+  auto cases = cases::buildCases("texel", name, gfx9Chip());
   EXPECT_EQ(cases.size(), 1u) << name;
   return cases.at(0);
 }
 
 // What a perfect device would return for the case: the primary prediction (registers of
 // the components the read returns, and the memory image after it).
-inline routes::DeviceResult perfectResult(const run::Case& c, const run::Expected& e) {
+inline routes::DeviceResult perfectResult(const judge::Case& c, const judge::Expected& e) {
   routes::DeviceResult r;
   const gcn::ExecResult& p = e.alternatives.front().result;
   r.vdataCount =

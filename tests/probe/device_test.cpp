@@ -44,8 +44,8 @@ Loaded load(const std::string& name) {
 }
 
 // The probe's case as the disputed suite and `gcnprobe probe` make it.
-run::ProbeCase realiseLoaded(const Loaded& l) {
-  return run::probeCase(l.probe.file, l.setup);
+cases::ProbeCase realiseLoaded(const Loaded& l) {
+  return cases::probeCase(l.probe.file, l.setup);
 }
 
 // The decision per shipped probe under its own `gen`, derived from the probe's text and
@@ -187,7 +187,7 @@ TEST(ProbeRealise, EveryShippedProbeHasTheDerivedDecision) {
     ASSERT_NE(it, decisions().end()) << "new probe: add its realisability decision here";
     ++seen;
     const Loaded l = load(name);
-    const run::ProbeCase r = realiseLoaded(l);
+    const cases::ProbeCase r = realiseLoaded(l);
     if (it->second.empty() || it->second == "raw" || it->second == "binary" ||
         it->second == "program") {
       ASSERT_TRUE(r.c.has_value()) << r.reason;
@@ -234,7 +234,7 @@ TEST(ProbeRealise, BuildsTheRoutesCase) {
   for (const Row& row : rows) {
     SCOPED_TRACE(row.probe);
     const Loaded l = load(row.probe);
-    const run::ProbeCase r = realiseLoaded(l);
+    const cases::ProbeCase r = realiseLoaded(l);
     ASSERT_TRUE(r.c.has_value()) << r.reason;
     EXPECT_EQ(r.c->name, std::string("disputed.") + row.probe);
     EXPECT_EQ(r.c->device.binding, row.binding);
@@ -250,12 +250,12 @@ TEST(ProbeRealise, BuildsTheRoutesCase) {
 // goes to the raw V# route, whole memory image and all.
 TEST(ProbeRealise, AnyOtherVSharpGoesToTheRawRoute) {
   Loaded l = load("ssbo-raw-straddle");
-  const run::ProbeCase before = realiseLoaded(l);
+  const cases::ProbeCase before = realiseLoaded(l);
   ASSERT_TRUE(before.c.has_value());
   EXPECT_FALSE(before.c->device.rawVsharp);
   const unsigned w3 = l.setup.inst.srsrc + 3u;
   l.setup.state.sgpr[w3] ^= 1u << 12;  // NUM_FORMAT FLOAT (7) -> 6 (CLRX V# table: [14:12])
-  const run::ProbeCase r = realiseLoaded(l);
+  const cases::ProbeCase r = realiseLoaded(l);
   ASSERT_TRUE(r.c.has_value()) << r.reason;
   EXPECT_TRUE(r.c->device.rawVsharp);
   EXPECT_EQ(r.c->device.binding, routes::Binding::StorageBuffer);
@@ -263,7 +263,7 @@ TEST(ProbeRealise, AnyOtherVSharpGoesToTheRawRoute) {
   Loaded t = load("texel-unorm8-to-float");
   // NUM_RECORDS 300 (bytes on gfx8, STRIDE 1): a view larger than the 256-byte default image.
   t.setup.state.sgpr[t.setup.inst.srsrc + 2u] = 300;
-  const run::ProbeCase rt = realiseLoaded(t);
+  const cases::ProbeCase rt = realiseLoaded(t);
   ASSERT_TRUE(rt.c.has_value()) << rt.reason;
   EXPECT_TRUE(rt.c->device.rawVsharp);
   EXPECT_EQ(rt.c->device.binding, routes::Binding::UniformTexel);
@@ -274,14 +274,14 @@ TEST(ProbeRealise, AnyOtherVSharpGoesToTheRawRoute) {
 // form; otherwise the reason says why neither a Vulkan route nor the binary route can.
 TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
   Loaded l = load("d16-hi-keeps-low");
-  const run::ProbeCase r = realiseLoaded(l);
+  const cases::ProbeCase r = realiseLoaded(l);
   ASSERT_TRUE(r.c.has_value()) << r.reason;
   EXPECT_TRUE(r.c->device.binaryPatch);
   EXPECT_EQ(r.c->device.binding, routes::Binding::StorageBuffer);
   EXPECT_TRUE(r.c->device.lds.empty());
   EXPECT_EQ(r.c->device.inst, l.setup.inst);
   l.setup.state.vgprMut(l.setup.inst.vaddr)[1] = 20;  // the atomic template's access is 8 bytes
-  const run::ProbeCase off = realiseLoaded(l);
+  const cases::ProbeCase off = realiseLoaded(l);
   ASSERT_TRUE(off.c.has_value()) << off.reason;
   EXPECT_TRUE(off.c->device.ownProgram);  // gcnprobe's own program takes any VADDR
   EXPECT_NE(off.attempts.back().route, "binary");
@@ -292,20 +292,20 @@ TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
   EXPECT_TRUE(binaryWhy);
 
   // A V# no driver builds (NUM_FORMAT UINT): the template reads it from a descriptor buffer.
-  const run::ProbeCase tfe = realiseLoaded(load("tfe-load"));
+  const cases::ProbeCase tfe = realiseLoaded(load("tfe-load"));
   ASSERT_TRUE(tfe.c.has_value()) << tfe.reason;
   EXPECT_TRUE(tfe.c->device.binaryPatch);
   EXPECT_TRUE(tfe.c->device.rawVsharp);
   EXPECT_FALSE(r.c->device.rawVsharp);  // d16-hi-keeps-low has RADV's SSBO V#
 
   Loaded s = load("lds-store-m0-high");
-  const run::ProbeCase rs = realiseLoaded(s);
+  const cases::ProbeCase rs = realiseLoaded(s);
   ASSERT_TRUE(rs.c.has_value()) << rs.reason;
   EXPECT_TRUE(rs.c->device.binaryPatch);
   EXPECT_EQ(rs.c->device.lds.size(), 1024u);
   EXPECT_EQ(rs.c->device.state.m0, 0x10040u);
   s.setup.state.m0 = 0x3f0;  // lane 5 reads 0x3f0 + 20 = 1028..1031
-  const run::ProbeCase past = realiseLoaded(s);
+  const cases::ProbeCase past = realiseLoaded(s);
   EXPECT_FALSE(past.c.has_value());
   EXPECT_NE(past.reason.find("lane 5 reads LDS bytes 1028..1031"), std::string::npos)
       << past.reason;
@@ -315,9 +315,9 @@ TEST(ProbeRealise, InstructionsNoVulkanConstructEmitsGoToTheBinaryRoute) {
 // undefined register matches anything, changed guard bytes fail the memory of every one.
 TEST(ProbeMatch, ComparesBitsLaneByLane) {
   const Loaded l = load("texel-unorm8-to-float");
-  const run::ProbeCase rz = realiseLoaded(l);
+  const cases::ProbeCase rz = realiseLoaded(l);
   ASSERT_TRUE(rz.c.has_value());
-  const run::Case& c = *rz.c;
+  const judge::Case& c = *rz.c;
   gcn::ExecResult a, b;
   a.written = b.written = c.device.memory;
   for (unsigned lane = 0; lane < gcn::kWaveSize; ++lane) {
@@ -333,8 +333,8 @@ TEST(ProbeMatch, ComparesBitsLaneByLane) {
     v[0] = 0x3f000000u;
   dev.memory = c.device.memory.bytes;
   const gcn::Chip& chip = *l.setup.chip;
-  run::PredictionMatch ma = run::matchPrediction(chip, c, a, dev);
-  run::PredictionMatch mb = run::matchPrediction(chip, c, b, dev);
+  cases::PredictionMatch ma = cases::matchPrediction(chip, c, a, dev);
+  cases::PredictionMatch mb = cases::matchPrediction(chip, c, b, dev);
   EXPECT_TRUE(ma.all);
   EXPECT_FALSE(mb.all);
   EXPECT_TRUE(ma.lanes[0]);
@@ -343,13 +343,13 @@ TEST(ProbeMatch, ComparesBitsLaneByLane) {
   EXPECT_TRUE(ma.memory && mb.memory);
 
   dev.memory[3] ^= 0xff;  // a byte no prediction wrote
-  ma = run::matchPrediction(chip, c, a, dev);
+  ma = cases::matchPrediction(chip, c, a, dev);
   EXPECT_FALSE(ma.memory);
   EXPECT_FALSE(ma.all);
   EXPECT_TRUE(ma.lanes[0]);
   dev.memory[3] ^= 0xff;
   dev.changedGuardBytes = {-1};
-  ma = run::matchPrediction(chip, c, a, dev);
+  ma = cases::matchPrediction(chip, c, a, dev);
   EXPECT_FALSE(ma.memory);
 }
 
@@ -357,9 +357,9 @@ TEST(ProbeMatch, ComparesBitsLaneByLane) {
 // view is cut to its elements), and only that prefix is compared.
 TEST(ProbeMatch, ComparesTheBoundPrefixOfTheImage) {
   const Loaded l = load("texel-oob-dstsel-one");
-  const run::ProbeCase rz = realiseLoaded(l);
+  const cases::ProbeCase rz = realiseLoaded(l);
   ASSERT_TRUE(rz.c.has_value());
-  const run::Case& c = *rz.c;
+  const judge::Case& c = *rz.c;
   ASSERT_LT(c.device.memory.bytes.size(), l.setup.memory.bytes.size());
   gcn::ExecResult p;
   gcn::MemoryImage image = l.setup.memory;
@@ -367,24 +367,25 @@ TEST(ProbeMatch, ComparesTheBoundPrefixOfTheImage) {
   p.written = image;
   routes::DeviceResult dev;
   dev.memory = c.device.memory.bytes;
-  EXPECT_TRUE(run::matchPrediction(*l.setup.chip, c, p, dev).memory);
+  EXPECT_TRUE(cases::matchPrediction(*l.setup.chip, c, p, dev).memory);
   image.bytes.front() ^= 0x5a;  // inside the view
   p.written = image;
-  EXPECT_FALSE(run::matchPrediction(*l.setup.chip, c, p, dev).memory);
+  EXPECT_FALSE(cases::matchPrediction(*l.setup.chip, c, p, dev).memory);
 }
 
 // Realisable probes whose V# also holds on gfx9 (the portable profile's generation):
 // format-x-on-4-components' NUM_RECORDS 32 counts elements there, a 512-byte view larger
 // than its 256-byte image, so it drops out; the stride-1 and SSBO probes keep their meaning.
 TEST(DisputedSuite, HoldsTheRealisableProbes) {
-  const std::vector<run::Case> cases = run::disputedSuite(gcn::representativeChip(gcn::Gen::Gfx9));
+  const std::vector<judge::Case> cases =
+      cases::disputedSuite(gcn::representativeChip(gcn::Gen::Gfx9));
   std::set<std::string> names;
-  for (const run::Case& c : cases) {
+  for (const judge::Case& c : cases) {
     names.insert(c.name);
     EXPECT_EQ(c.suite, "disputed");
   }
   std::set<std::string> driver, raw, binary, program;
-  for (const run::Case& c : cases)
+  for (const judge::Case& c : cases)
     (c.device.binaryPatch  ? binary
      : c.device.ownProgram ? program
      : c.device.rawVsharp  ? raw
@@ -416,11 +417,11 @@ TEST(DisputedSuite, HoldsTheRealisableProbes) {
        {"disputed.raw-straddle", "disputed.soffset-overflow-sgpr", "disputed.unaligned-dword",
         "disputed.soffset-excluded-sgpr-gfx9", "disputed.unaligned-straddle-gfx9"})
     EXPECT_EQ(program.count(name), 1u) << name;
-  EXPECT_EQ(run::buildCases("disputed", "", gcn::representativeChip(gcn::Gen::Gfx9)).size(),
+  EXPECT_EQ(cases::buildCases("disputed", "", gcn::representativeChip(gcn::Gen::Gfx9)).size(),
             cases.size());
   // On gfx8 the 2-element R32G32B32A32_UINT view of format-x-on-4-components is realisable.
   bool found = false;
-  for (const run::Case& c : run::disputedSuite(gcn::representativeChip(gcn::Gen::Gfx8)))
+  for (const judge::Case& c : cases::disputedSuite(gcn::representativeChip(gcn::Gen::Gfx8)))
     found = found || c.name == "disputed.format-x-on-4-components";
   EXPECT_TRUE(found);
 }
@@ -443,7 +444,7 @@ TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {
   const Loaded l = load("texel-unorm8-to-float");
   const gcn::probe::Exploration ex = gcn::probe::explore(l.probe, l.setup);
   ASSERT_EQ(ex.predictions.size(), 2u);
-  const run::ProbeCase rz = realiseLoaded(l);
+  const cases::ProbeCase rz = realiseLoaded(l);
   ASSERT_TRUE(rz.c.has_value()) << rz.reason;
   const routes::DeviceCase& dc = rz.c->device;
   const auto routeList = control::makeRunRoutes(*ctx);
@@ -453,13 +454,13 @@ TEST(ProbeDevice, Unorm8OnLavapipeMatchesMulRcp) {
   const routes::DeviceCase* one[] = {&dc};
   const std::vector<routes::DeviceResult> res = choice.route->run(one);
   ASSERT_EQ(res.size(), 1u);
-  const run::PredictionMatch m0 =
-      run::matchPrediction(*l.setup.chip, *rz.c, ex.predictions[0].result, res[0]);
-  const run::PredictionMatch m1 =
-      run::matchPrediction(*l.setup.chip, *rz.c, ex.predictions[1].result, res[0]);
+  const cases::PredictionMatch m0 =
+      cases::matchPrediction(*l.setup.chip, *rz.c, ex.predictions[0].result, res[0]);
+  const cases::PredictionMatch m1 =
+      cases::matchPrediction(*l.setup.chip, *rz.c, ex.predictions[1].result, res[0]);
   const bool firstIsExact = ex.predictions[0].policies.get(gcn::PolicyId::NormToFloat) == 0;
-  const run::PredictionMatch& mulrcp = firstIsExact ? m1 : m0;
-  const run::PredictionMatch& exact = firstIsExact ? m0 : m1;
+  const cases::PredictionMatch& mulrcp = firstIsExact ? m1 : m0;
+  const cases::PredictionMatch& exact = firstIsExact ? m0 : m1;
   EXPECT_TRUE(mulrcp.all);
   EXPECT_FALSE(exact.all);
   // Lane 0 reads code 1: 1/255 = 0x3b808081 both ways (no second rounding at this code).
@@ -472,33 +473,33 @@ TEST(ProbeDevice, DisputedSuiteRuns) {
   auto ctx = openDevice();
   if (!ctx) GTEST_SKIP() << "no Vulkan device";
   run::RunOptions ro;
-  ro.profile = run::resolveProfile("portable", std::nullopt);
+  ro.profile = judge::resolveProfile("portable", std::nullopt);
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
   const auto routeList = control::makeRunRoutes(*ctx);
-  const std::vector<run::Case> cases = run::disputedSuite(ro.profile.chip);
+  const std::vector<judge::Case> cases = cases::disputedSuite(ro.profile.chip);
   ASSERT_FALSE(cases.empty());
   std::size_t judged = 0;
-  std::map<std::string, const run::Case*> byName;
-  for (const run::Case& c : cases)
+  std::map<std::string, const judge::Case*> byName;
+  for (const judge::Case& c : cases)
     byName[c.name] = &c;
-  run::runCases(cases, routeList, ro, [&](const run::CaseResult& r) {
+  run::runCases(cases, routeList, ro, [&](const results::CaseResult& r) {
     const routes::DeviceCase& d = byName.at(r.name)->device;
     if (d.rawVsharp && !d.binaryPatch && !d.ownProgram && !ctx->info().chip) {
       // A device whose descriptors are not V#s (lavapipe): the raw V# route refuses.
-      EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+      EXPECT_EQ(r.verdict, results::Verdict::Unsupported) << r.name;
       EXPECT_NE(r.reason.find("raw V# route: "), std::string::npos) << r.name << ": " << r.reason;
     } else if (d.ownProgram && !ctx->info().chip) {
       // No GCN device to run gcnprobe's own program: the own-program route refuses.
-      EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+      EXPECT_EQ(r.verdict, results::Verdict::Unsupported) << r.name;
       EXPECT_NE(r.reason.find("own program: "), std::string::npos) << r.name << ": " << r.reason;
       EXPECT_NE(r.reason.find("not a GCN device"), std::string::npos) << r.name << ": " << r.reason;
     } else if (d.binaryPatch && !ctx->info().chip) {
       // No GCN machine code to patch: the binary route refuses.
-      EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+      EXPECT_EQ(r.verdict, results::Verdict::Unsupported) << r.name;
       EXPECT_NE(r.reason.find("binary route: "), std::string::npos) << r.name << ": " << r.reason;
       EXPECT_NE(r.reason.find("not a GCN device"), std::string::npos) << r.name << ": " << r.reason;
     } else {
-      EXPECT_TRUE(r.verdict == run::Verdict::Pass || r.verdict == run::Verdict::Fail)
+      EXPECT_TRUE(r.verdict == results::Verdict::Pass || r.verdict == results::Verdict::Fail)
           << r.name << ": " << r.reason;
     }
     ++judged;
@@ -565,20 +566,20 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
   text << in.rdbuf();
   const auto realiseWith = [&](const std::string& extra) {
     const gcn::probe::Probe probe = gcn::probe::parseProbe(text.str() + extra, "t.probe");
-    return run::probeCase(probe.file, gcn::probe::prepare(probe, {}));
+    return cases::probeCase(probe.file, gcn::probe::prepare(probe, {}));
   };
-  const auto attempt = [](const run::ProbeCase& pc, const std::string& route) {
-    for (const run::RouteAttempt& a : pc.attempts)
+  const auto attempt = [](const cases::ProbeCase& pc, const std::string& route) {
+    for (const cases::RouteAttempt& a : pc.attempts)
       if (a.route == route) return a;
-    return run::RouteAttempt{"(none)", false, "not tried"};
+    return cases::RouteAttempt{"(none)", false, "not tried"};
   };
-  const run::ProbeCase plain = realiseWith("");
+  const cases::ProbeCase plain = realiseWith("");
   ASSERT_TRUE(plain.c.has_value()) << plain.reason;
   EXPECT_EQ(plain.c->device.format, VK_FORMAT_R8_UNORM);
   EXPECT_TRUE(attempt(plain, "texel").taken);
   EXPECT_EQ(plain.attempts.size(), 1u);
 
-  const run::ProbeCase viaRaw = realiseWith("route = raw\n");
+  const cases::ProbeCase viaRaw = realiseWith("route = raw\n");
   ASSERT_TRUE(viaRaw.c.has_value()) << viaRaw.reason;
   EXPECT_TRUE(viaRaw.c->device.rawVsharp);
   EXPECT_FALSE(attempt(viaRaw, "texel").taken);
@@ -587,10 +588,10 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
       << attempt(viaRaw, "texel").why;
   EXPECT_TRUE(attempt(viaRaw, "raw").taken);
 
-  const run::ProbeCase same = realiseWith("format = r8_unorm\n");
+  const cases::ProbeCase same = realiseWith("format = r8_unorm\n");
   ASSERT_TRUE(same.c.has_value()) << same.reason;
   EXPECT_EQ(same.c->device.format, VK_FORMAT_R8_UNORM);
-  const run::ProbeCase other = realiseWith("format = VK_FORMAT_R8_UINT\n");
+  const cases::ProbeCase other = realiseWith("format = VK_FORMAT_R8_UINT\n");
   EXPECT_FALSE(other.c.has_value());
   EXPECT_NE(other.reason.find("VK_FORMAT_R8_UINT (the probe's format)"), std::string::npos)
       << other.reason;
@@ -600,7 +601,7 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
       << attempt(other, "raw").why;
 
   // A probe that names the own program passes every other route over, each saying why.
-  const run::ProbeCase straddle = realiseLoaded(load("raw-straddle"));
+  const cases::ProbeCase straddle = realiseLoaded(load("raw-straddle"));
   ASSERT_TRUE(straddle.c.has_value()) << straddle.reason;
   EXPECT_FALSE(attempt(straddle, "storage").taken);
   EXPECT_NE(attempt(straddle, "storage").why.find("route = program"), std::string::npos)
@@ -609,7 +610,7 @@ TEST(ProbeRealise, RouteAndFormatLinesPickAndEveryPassedOverRouteSaysWhy) {
   EXPECT_TRUE(attempt(straddle, "program").taken);
 
   // A driver-built route ruled out by the V# alone (ADD_TID_ENABLE) is listed with the reason.
-  const run::ProbeCase tid = realiseLoaded(load("add-tid-stride-gfx8"));
+  const cases::ProbeCase tid = realiseLoaded(load("add-tid-stride-gfx8"));
   EXPECT_FALSE(attempt(tid, "storage").taken);
   EXPECT_NE(attempt(tid, "storage").why.find("ADD_TID_ENABLE"), std::string::npos)
       << attempt(tid, "storage").why;
@@ -672,9 +673,9 @@ std::vector<std::unique_ptr<routes::Route>> stubRoutes(std::string programUnsupp
 // wherever its route can run (or build, for `isa`); the note says which ran and why.
 TEST(PreferredRoute, TheFirstNamedRouteRunsWhereItCanTheLastEverywhereElse) {
   const device_test::Loaded l = device_test::load("ssbo-raw-straddle");
-  const run::ProbeCase pc = device_test::realiseLoaded(l);
+  const cases::ProbeCase pc = device_test::realiseLoaded(l);
   ASSERT_TRUE(pc.c.has_value()) << pc.reason;
-  const run::Case& c = *pc.c;
+  const judge::Case& c = *pc.c;
   EXPECT_FALSE(c.device.ownProgram);
   EXPECT_EQ(c.device.binding, routes::Binding::StorageBuffer);
   ASSERT_EQ(c.preferred.size(), 1u);
@@ -685,14 +686,14 @@ TEST(PreferredRoute, TheFirstNamedRouteRunsWhereItCanTheLastEverywhereElse) {
             gcn::vsharpWords(c.device.state, c.device.inst.srsrc));
   EXPECT_EQ(c.preferred[0].memory.bytes, c.device.memory.bytes);
   unsigned taken = 0;
-  for (const run::RouteAttempt& a : pc.attempts)
+  for (const cases::RouteAttempt& a : pc.attempts)
     taken += a.taken ? 1u : 0u;
   EXPECT_EQ(taken, 2u) << "program and storage both realised it";
 
   std::string note;
   // A device that runs the own program.
   const auto runs = stubRoutes("", "");
-  run::Case got = run::withRunnableRoute(c, runs, run::RouteNeed::Run, &note);
+  judge::Case got = run::withRunnableRoute(c, runs, run::RouteNeed::Run, &note);
   EXPECT_TRUE(got.device.ownProgram);
   EXPECT_TRUE(got.preferred.empty());
   EXPECT_EQ(note, "route program, the case's preferred route; elsewhere route storage");
@@ -709,7 +710,7 @@ TEST(PreferredRoute, TheFirstNamedRouteRunsWhereItCanTheLastEverywhereElse) {
   EXPECT_FALSE(got.device.ownProgram);
   EXPECT_NE(note.find("passed over: no descriptor buffer"), std::string::npos) << note;
   // A case without preferred realisations is left as it is, without a note.
-  run::Case plain = c;
+  judge::Case plain = c;
   plain.preferred.clear();
   got = run::withRunnableRoute(plain, runs, run::RouteNeed::Run, &note);
   EXPECT_FALSE(got.device.ownProgram);
@@ -734,7 +735,7 @@ TEST(PreferredRoute, ARouteListNamesKnownRoutesOnce) {
     edited.replace(at, std::string("route = program, storage\n").size(), list);
     try {
       const gcn::probe::Probe probe = gcn::probe::parseProbe(edited, "t.probe");
-      (void)run::probeCase(probe.file, gcn::probe::prepare(probe, {}));
+      (void)cases::probeCase(probe.file, gcn::probe::prepare(probe, {}));
       ADD_FAILURE() << list << " accepted";
     } catch (const gcn::Error& e) {
       EXPECT_EQ(e.place().file, "t.probe") << e.what();
@@ -750,22 +751,36 @@ TEST(PreferredRoute, LavapipeRunsTheStorageRouteAndSaysWhy) {
   if (!ctx) GTEST_SKIP() << "no Vulkan device";
   if (ctx->info().chip) GTEST_SKIP() << "a GCN device runs the own program";
   run::RunOptions ro;
-  ro.profile = run::resolveProfile("portable", std::nullopt);
+  ro.profile = judge::resolveProfile("portable", std::nullopt);
   ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
-  const std::vector<run::Case> cases = run::disputedSuite(
+  const std::vector<judge::Case> cases = cases::disputedSuite(
       ro.profile.chip,
       [](const std::string& name) { return name == "disputed.ssbo-raw-straddle"; });
   ASSERT_EQ(cases.size(), 1u);
   ASSERT_EQ(cases[0].preferred.size(), 1u);
   const auto routeList = control::makeRunRoutes(*ctx);
-  std::vector<run::CaseResult> got;
-  run::runCases(cases, routeList, ro, [&](const run::CaseResult& r) { got.push_back(r); });
+  std::vector<results::CaseResult> got;
+  run::runCases(cases, routeList, ro, [&](const results::CaseResult& r) { got.push_back(r); });
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].verdict, run::Verdict::Pass) << got[0].reason;
+  EXPECT_EQ(got[0].verdict, results::Verdict::Pass) << got[0].reason;
   ASSERT_FALSE(got[0].notes.empty());
   EXPECT_EQ(got[0].notes[0].rfind("route storage (route program passed over: ", 0), 0u)
       << got[0].notes[0];
   EXPECT_NE(got[0].notes[0].find("is not a GCN device"), std::string::npos) << got[0].notes[0];
+  // `probe --json` says the same: program realised but passed over here, storage taken.
+  const auto j = nlohmann::json::parse(
+      device_test::runCli("probe --json " + device_test::probePath("ssbo-raw-straddle")).out);
+  ASSERT_EQ(j.size(), 1u);
+  for (const nlohmann::json& a : j[0]["device"]["routes"]) {
+    if (a["route"] == "program") {
+      EXPECT_FALSE(a["taken"].get<bool>()) << a.dump();
+      EXPECT_NE(a["why"].get<std::string>().find("passed over on this device"), std::string::npos);
+    }
+    if (a["route"] == "storage") {
+      EXPECT_TRUE(a["taken"].get<bool>()) << a.dump();
+    }
+  }
+  EXPECT_EQ(j[0]["device"]["route"], "storage");
 }
 
 }  // namespace preferred_test

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "probe/expr.h"
@@ -71,7 +72,8 @@ TEST(ProbeParser, MalformedInputNamesFileLineAndReason) {
       {kValid + "far @0x80 = 256\n", 6, "overlap"},
       {kValid + "far @0x10000 = 16\nfar @0x10008 = 16\n", 7, "overlap"},
       {kValid + "far @0x100000000 = 16\nmem @0x10000000c u32 x2 = 1\n", 7,
-       "widen its 'far @OFF = SIZE' line"},
+       "memory write of 8 bytes at @0x10000000c runs past the far region at @0x100000000 (16 "
+       "bytes; widen its 'far @OFF = SIZE' line)"},
       {kValid + "far @0x1000 = 1\nfar @0x2000 = 1\nfar @0x3000 = 1\nfar @0x4000 = 1\n"
                 "far @0x5000 = 1\n",
        10, "more than 4 far regions"},
@@ -183,6 +185,29 @@ TEST(ProbeParser, FarLinesAddRegionsThatMemWritesReach) {
   EXPECT_EQ(s.memory.bytes.size(), 256u);
   EXPECT_EQ(s.memory.bytes[0], 0x11);
   EXPECT_EQ(s.memory.bytes[3], 0x11);
+}
+
+// Two predictions that differ only in a far region are two predictions: a UINT store of 300
+// into an 8-bit field clamps to 0xff or truncates to 0x2c (int-store), and the 64-bit index
+// product puts the store in the far region.
+TEST(ProbeExplore, PredictionsDifferingOnlyInAFarRegionStayApart) {
+  const Probe p = parseProbe(
+      "gen = gfx9\n"
+      "inst = buffer_store_format_x v1, v0, s[4:7], 0 idxen\n"
+      "vsharp = base=0x1000 stride=4 num_records=0xffffffff dfmt=8 nfmt=uint\n"
+      "lanes = 1\n"
+      "v0 = 0x40000000\n"
+      "v1 = 300\n"
+      "policy = index-product=wide64\n"
+      "far @0x100000000 = 16\n",
+      "t.probe");
+  const Exploration ex = explore(p, prepare(p, {}));
+  std::set<uint8_t> stored;
+  for (const Prediction& pr : ex.predictions) {
+    ASSERT_EQ(pr.result.memory().far.size(), 1u);
+    stored.insert(pr.result.memory().far[0].bytes[0]);
+  }
+  EXPECT_EQ(stored, (std::set<uint8_t>{0xff, 0x2c}));
 }
 
 TEST(ProbeParser, InstructionWordsAreTheInstructionsText) {

@@ -103,10 +103,10 @@ TEST(RouteChoice, TwoRoutesClaimingOneCaseIsAnErrorNamingBoth) {
 // route runs it), a missing route makes it unsupported, and the one route runs the rest.
 TEST(RouteChoice, TheRunnerReportsAnAmbiguousClaimAsAnError) {
   const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx9);
-  std::vector<run::Case> cases = run::disputedSuite(chip);
+  std::vector<judge::Case> cases = cases::disputedSuite(chip);
   ASSERT_FALSE(cases.empty());
   std::set<routes::Binding> bindings;
-  for (const run::Case& c : cases)
+  for (const judge::Case& c : cases)
     bindings.insert(c.device.binding);
   ASSERT_TRUE(bindings.count(routes::Binding::StorageBuffer));
   ASSERT_TRUE(bindings.count(routes::Binding::UniformTexel));
@@ -114,26 +114,27 @@ TEST(RouteChoice, TheRunnerReportsAnAmbiguousClaimAsAnError) {
                                     {"ssbo-b", routes::Binding::StorageBuffer},
                                     {"uniform", routes::Binding::UniformTexel}});
   run::RunOptions ro;
-  ro.profile = run::resolveProfile("gfx9", std::nullopt);
+  ro.profile = judge::resolveProfile("gfx9", std::nullopt);
   ro.jobs = 1;
-  std::map<std::string, run::CaseResult> results;
-  run::runCases(cases, list, ro, [&](const run::CaseResult& r) { results[r.name] = r; });
+  std::map<std::string, results::CaseResult> results;
+  run::runCases(cases, list, ro, [&](const results::CaseResult& r) { results[r.name] = r; });
   ASSERT_EQ(results.size(), cases.size());
-  for (const run::Case& c : cases) {
+  for (const judge::Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const run::CaseResult& r = results.at(c.name);
+    const results::CaseResult& r = results.at(c.name);
     switch (c.device.binding) {
       case routes::Binding::StorageBuffer:
-        EXPECT_EQ(r.verdict, run::Verdict::Error);
+        EXPECT_EQ(r.verdict, results::Verdict::Error);
         EXPECT_NE(r.reason.find("ssbo-a"), std::string::npos) << r.reason;
         EXPECT_NE(r.reason.find("ssbo-b"), std::string::npos) << r.reason;
         break;
       case routes::Binding::UniformTexel:
         // The fake route returns an empty result: judged, not dispatched elsewhere.
-        EXPECT_TRUE(r.verdict == run::Verdict::Pass || r.verdict == run::Verdict::Fail) << r.reason;
+        EXPECT_TRUE(r.verdict == results::Verdict::Pass || r.verdict == results::Verdict::Fail)
+            << r.reason;
         break;
       default:
-        EXPECT_EQ(r.verdict, run::Verdict::Unsupported);
+        EXPECT_EQ(r.verdict, results::Verdict::Unsupported);
         EXPECT_NE(r.reason.find("no route for binding"), std::string::npos) << r.reason;
     }
   }
@@ -145,8 +146,8 @@ TEST(RouteChoice, TheRunnerReportsAnAmbiguousClaimAsAnError) {
 // Every case of the disputed suite is the case probeCase makes of its probe file.
 TEST(ProbeCase, TheDisputedSuiteIsMadeOfProbeCases) {
   const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx9);
-  std::map<std::string, run::Case> suite;
-  for (run::Case& c : run::disputedSuite(chip))
+  std::map<std::string, judge::Case> suite;
+  for (judge::Case& c : cases::disputedSuite(chip))
     suite.emplace(c.name, std::move(c));
   std::size_t realised = 0;
   for (const std::string& file : gcn::probe::shippedProbeFiles()) {
@@ -159,10 +160,10 @@ TEST(ProbeCase, TheDisputedSuiteIsMadeOfProbeCases) {
     } catch (const gcn::Error&) {
       continue;  // not valid on gfx9: not in the suite either
     }
-    const run::ProbeCase pc = run::probeCase(file, *setup);
+    const cases::ProbeCase pc = cases::probeCase(file, *setup);
     const std::string name = "disputed." + std::filesystem::path(file).stem().string();
     SCOPED_TRACE(name);
-    EXPECT_EQ(run::probeCaseName(file), name);
+    EXPECT_EQ(cases::probeCaseName(file), name);
     const auto it = suite.find(name);
     if (!pc.c) {
       EXPECT_EQ(it, suite.end());
@@ -171,7 +172,7 @@ TEST(ProbeCase, TheDisputedSuiteIsMadeOfProbeCases) {
     }
     ++realised;
     ASSERT_NE(it, suite.end());
-    const run::Case& c = it->second;
+    const judge::Case& c = it->second;
     EXPECT_EQ(pc.c->name, c.name);
     EXPECT_EQ(pc.c->suite, "disputed");
     EXPECT_EQ(pc.c->device.inst, c.device.inst);

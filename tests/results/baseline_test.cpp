@@ -15,15 +15,15 @@
 
 namespace baseline_test {
 
-using gcnprobe::run::Baseline;
-using gcnprobe::run::CaseResult;
-using gcnprobe::run::GlobList;
-using gcnprobe::run::Verdict;
+using gcnprobe::results::Baseline;
+using gcnprobe::results::CaseResult;
+using gcnprobe::results::GlobList;
+using gcnprobe::results::Verdict;
 
 // The message of the gcn::Error that parsing `text` throws ("" when it does not throw).
 std::string baselineError(const std::string& text) {
   try {
-    gcnprobe::run::parseBaseline(text, "base.txt");
+    gcnprobe::results::parseBaseline(text, "base.txt");
   } catch (const gcn::Error& e) {
     return e.what();
   }
@@ -39,7 +39,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(BaselineParse, EntriesStatusesAndComments) {
-  const Baseline b = gcnprobe::run::parseBaseline(
+  const Baseline b = gcnprobe::results::parseBaseline(
       "# lavapipe 22.3\n"
       "\n"
       "# rounds 1/255 differently\n"
@@ -72,7 +72,7 @@ TEST(BaselineParse, EntriesStatusesAndComments) {
 }
 
 TEST(BaselineParse, StatusWords) {
-  using gcnprobe::run::statusVerdicts;
+  using gcnprobe::results::statusVerdicts;
   EXPECT_EQ(statusVerdicts("ERROR"), std::vector<Verdict>{Verdict::Error});
   EXPECT_EQ(statusVerdicts("ExpectedFail")->size(), 5u);
   EXPECT_TRUE(statusVerdicts("Skip")->empty());
@@ -105,7 +105,7 @@ TEST(BaselineParse, ErrorsNameFileLineAndReason) {
   EXPECT_TRUE(contains(twice, "already on line 1")) << twice;
   EXPECT_EQ(baselineError("# only comments\n\n"), "");
   try {
-    gcnprobe::run::readBaseline("/nonexistent/base.txt");
+    gcnprobe::results::readBaseline("/nonexistent/base.txt");
     FAIL() << "a missing file was read";
   } catch (const gcn::Error& e) {
     EXPECT_TRUE(contains(e.what(), "/nonexistent/base.txt")) << e.what();
@@ -113,7 +113,7 @@ TEST(BaselineParse, ErrorsNameFileLineAndReason) {
 }
 
 TEST(BaselineParse, Flakes) {
-  const GlobList f = gcnprobe::run::parseGlobList(
+  const GlobList f = gcnprobe::results::parseGlobList(
       "# flaky on lavapipe\nstorage.load_*   # sometimes\n\natomic.add\n", "flakes.txt",
       "flakes list");
   ASSERT_EQ(f.entries.size(), 2u);
@@ -123,7 +123,7 @@ TEST(BaselineParse, Flakes) {
   EXPECT_NE(f.find("storage.load_dword.offset0"), nullptr);
   EXPECT_EQ(f.find("storage.store_dword.offset0"), nullptr);
   try {
-    gcnprobe::run::parseGlobList("a.b\nstorage.x,fail\n", "flakes.txt", "flakes list");
+    gcnprobe::results::parseGlobList("a.b\nstorage.x,fail\n", "flakes.txt", "flakes list");
     FAIL() << "a baseline line was taken as a glob";
   } catch (const gcn::Error& e) {
     EXPECT_TRUE(contains(e.what(), "flakes.txt:2:")) << e.what();
@@ -133,14 +133,14 @@ TEST(BaselineParse, Flakes) {
 // Files written by other tools: a UTF-8 byte order mark is not part of the first entry, and a
 // deqp-runner regex is refused with what to write instead.
 TEST(BaselineParse, ByteOrderMarkAndRegexes) {
-  const Baseline b = gcnprobe::run::parseBaseline(
+  const Baseline b = gcnprobe::results::parseBaseline(
       "\xef\xbb\xbf"
       "storage.load_dword.offset0,fail\n",
       "b.txt");
   ASSERT_EQ(b.entries.size(), 1u);
   EXPECT_EQ(b.entries[0].pattern, "storage.load_dword.offset0");
   EXPECT_NE(b.find("storage.load_dword.offset0"), nullptr);
-  const GlobList f = gcnprobe::run::parseGlobList(
+  const GlobList f = gcnprobe::results::parseGlobList(
       "\xef\xbb\xbf"
       "atomic.add\n",
       "flakes.txt", "flakes list");
@@ -149,8 +149,8 @@ TEST(BaselineParse, ByteOrderMarkAndRegexes) {
   for (const char* regex : {"texel\\..*", "^storage.load_dword$", "atomic.(add|sub)",
                             "storage.load_dword.offset[0-9]+"}) {
     try {
-      gcnprobe::run::parseGlobList(std::string("atomic.add\n") + regex + "\n", "flakes.txt",
-                                   "flakes list");
+      gcnprobe::results::parseGlobList(std::string("atomic.add\n") + regex + "\n", "flakes.txt",
+                                       "flakes list");
       ADD_FAILURE() << regex << " was taken as a glob";
     } catch (const gcn::Error& e) {
       EXPECT_TRUE(contains(e.what(), "flakes.txt:2:")) << e.what();
@@ -161,19 +161,19 @@ TEST(BaselineParse, ByteOrderMarkAndRegexes) {
 
 // An entry that matches no case of the suites is named, with its file and line.
 TEST(BaselineParse, EntriesMatchingNoCaseAreNamed) {
-  const Baseline b = gcnprobe::run::parseBaseline(
+  const Baseline b = gcnprobe::results::parseBaseline(
       "storage.load_dword.offset0,fail\nstorage.lod_dword.*,fail  # misspelt\n", "b.txt");
   const GlobList f =
-      gcnprobe::run::parseGlobList("atomic.add*\natomic.ad\n", "flakes.txt", "flakes list");
+      gcnprobe::results::parseGlobList("atomic.add*\natomic.ad\n", "flakes.txt", "flakes list");
   const std::vector<std::string> names = {"storage.load_dword.offset0", "atomic.add.x"};
-  EXPECT_EQ(gcnprobe::run::unmatchedEntries(b, f, names),
+  EXPECT_EQ(gcnprobe::results::unmatchedEntries(b, f, names),
             (std::vector<std::string>{
                 "b.txt:2: 'storage.lod_dword.*' matches no case of this build's suites",
                 "flakes.txt:2: 'atomic.ad' matches no case of this build's suites"}));
 }
 
 TEST(BaselineGlob, MatchesWholeNames) {
-  using gcnprobe::run::globMatches;
+  using gcnprobe::results::globMatches;
   EXPECT_TRUE(globMatches("storage.*", "storage.load_dword.offset0"));
   EXPECT_TRUE(globMatches("*offset0", "storage.load_dword.offset0"));
   EXPECT_TRUE(globMatches("storage.load_dword.offset?", "storage.load_dword.offset4"));
@@ -186,7 +186,7 @@ TEST(BaselineGlob, MatchesWholeNames) {
 }
 
 TEST(BaselineGlob, ExactNameWinsThenFirstGlob) {
-  const Baseline b = gcnprobe::run::parseBaseline(
+  const Baseline b = gcnprobe::results::parseBaseline(
       "storage.*,fail\nstorage.load_*,crash\nstorage.load_dword.offset0,timeout\n", "b.txt");
   ASSERT_NE(b.find("storage.load_dword.offset0"), nullptr);
   EXPECT_EQ(b.find("storage.load_dword.offset0")->line, 3);
@@ -195,7 +195,7 @@ TEST(BaselineGlob, ExactNameWinsThenFirstGlob) {
 }
 
 TEST(BaselineApply, EveryTransition) {
-  const Baseline b = gcnprobe::run::parseBaseline(
+  const Baseline b = gcnprobe::results::parseBaseline(
       "s.fail,fail  # known rounding\n"
       "s.miss,Fail\n"
       "s.error,Fail\n"
@@ -209,7 +209,7 @@ TEST(BaselineApply, EveryTransition) {
       "b.txt");
   const GlobList none;
   const auto apply = [&](const CaseResult& r) {
-    return gcnprobe::run::applyExpectations(b, none, r);
+    return gcnprobe::results::applyExpectations(b, none, r);
   };
   const CaseResult ef = apply(result("s.fail", Verdict::Fail, "3 lane(s) differ"));
   EXPECT_EQ(ef.verdict, Verdict::ExpectedFail);
@@ -237,9 +237,11 @@ TEST(BaselineApply, EveryTransition) {
 }
 
 TEST(BaselineApply, KnownFlakes) {
-  const Baseline b = gcnprobe::run::parseBaseline("s.a,crash\ns.b,fail\n", "b.txt");
-  const GlobList f = gcnprobe::run::parseGlobList("s.*  # racy\n", "flakes.txt", "flakes list");
-  const auto apply = [&](const CaseResult& r) { return gcnprobe::run::applyExpectations(b, f, r); };
+  const Baseline b = gcnprobe::results::parseBaseline("s.a,crash\ns.b,fail\n", "b.txt");
+  const GlobList f = gcnprobe::results::parseGlobList("s.*  # racy\n", "flakes.txt", "flakes list");
+  const auto apply = [&](const CaseResult& r) {
+    return gcnprobe::results::applyExpectations(b, f, r);
+  };
   const CaseResult flake = apply(result("s.c", Verdict::Fail, "2 lane(s) differ"));
   EXPECT_EQ(flake.verdict, Verdict::Flake);
   EXPECT_EQ(flake.reason, "fail: 2 lane(s) differ [known flake flakes.txt:1: racy]");
@@ -253,39 +255,39 @@ TEST(BaselineApply, KnownFlakes) {
 }
 
 TEST(BaselineApply, OriginalVerdictReadsReasonsBack) {
-  const Baseline b = gcnprobe::run::parseBaseline("s.a,fail # why\n", "b.txt");
-  const GlobList f = gcnprobe::run::parseGlobList("s.f\n", "fl.txt", "flakes list");
-  const auto ef = gcnprobe::run::originalVerdict(gcnprobe::run::applyExpectations(
+  const Baseline b = gcnprobe::results::parseBaseline("s.a,fail # why\n", "b.txt");
+  const GlobList f = gcnprobe::results::parseGlobList("s.f\n", "fl.txt", "flakes list");
+  const auto ef = gcnprobe::results::originalVerdict(gcnprobe::results::applyExpectations(
       b, f, result("s.a", Verdict::RouteMiss, "the pipeline has v_mov [1-ulp]")));
   ASSERT_TRUE(ef);
   EXPECT_EQ(ef->first, Verdict::RouteMiss);
   EXPECT_EQ(ef->second, "the pipeline has v_mov [1-ulp]");
-  const auto fl = gcnprobe::run::originalVerdict(
-      gcnprobe::run::applyExpectations(b, f, result("s.f", Verdict::Error, "x: y")));
+  const auto fl = gcnprobe::results::originalVerdict(
+      gcnprobe::results::applyExpectations(b, f, result("s.f", Verdict::Error, "x: y")));
   ASSERT_TRUE(fl);
   EXPECT_EQ(fl->first, Verdict::Error);
   EXPECT_EQ(fl->second, "x: y");
-  EXPECT_FALSE(gcnprobe::run::originalVerdict(
+  EXPECT_FALSE(gcnprobe::results::originalVerdict(
       result("s.x", Verdict::ExpectedFail, "written by something else")));
-  EXPECT_EQ(gcnprobe::run::originalVerdict(result("s.x", Verdict::Pass))->first, Verdict::Pass);
+  EXPECT_EQ(gcnprobe::results::originalVerdict(result("s.x", Verdict::Pass))->first, Verdict::Pass);
 }
 
 TEST(BaselineApply, ExitCodes) {
-  gcnprobe::run::Summary s;
+  gcnprobe::results::Summary s;
   s.add(Verdict::Pass);
   s.add(Verdict::ExpectedFail);
   s.add(Verdict::Flake);
-  EXPECT_EQ(gcnprobe::run::runExitCode(s, true), 0);
+  EXPECT_EQ(gcnprobe::results::runExitCode(s, true), 0);
   s.add(Verdict::UnexpectedPass);
-  EXPECT_EQ(gcnprobe::run::runExitCode(s, false), 0);
-  EXPECT_EQ(gcnprobe::run::runExitCode(s, true), 1);
-  gcnprobe::run::Summary t;
+  EXPECT_EQ(gcnprobe::results::runExitCode(s, false), 0);
+  EXPECT_EQ(gcnprobe::results::runExitCode(s, true), 1);
+  gcnprobe::results::Summary t;
   t.add(Verdict::Timeout);
-  EXPECT_EQ(gcnprobe::run::runExitCode(t, false), 1);
+  EXPECT_EQ(gcnprobe::results::runExitCode(t, false), 1);
 }
 
 TEST(BaselineFromResults, RegressionsInListOrderWithHeader) {
-  gcnprobe::run::ResultsFile f;
+  gcnprobe::results::ResultsFile f;
   f.source = "run.json";
   f.header = {{"device_name", "llvmpipe"},
               {"driver", "llvmpipe"},
@@ -304,7 +306,7 @@ TEST(BaselineFromResults, RegressionsInListOrderWithHeader) {
              result("s.unknown", Verdict::Timeout),
              result("s.old", Verdict::ExpectedFail, "no verdict here")};
   const std::vector<std::string> order = {"s.a", "s.pass", "s.z", "s.fixed"};
-  const std::string text = gcnprobe::run::baselineFromResults(f, order);
+  const std::string text = gcnprobe::results::baselineFromResults(f, order);
   EXPECT_EQ(text,
             "# gcnprobe baseline: the regressions of run.json\n"
             "# device: llvmpipe; driver: llvmpipe Mesa 22.3.6; Vulkan 1.3.230\n"
@@ -317,7 +319,7 @@ TEST(BaselineFromResults, RegressionsInListOrderWithHeader) {
             "s.old,expected-fail  # no verdict here\n"
             "s.unknown,timeout\n");
   // And it reads back as a baseline expecting those verdicts.
-  const Baseline b = gcnprobe::run::parseBaseline(text, "new.txt");
+  const Baseline b = gcnprobe::results::parseBaseline(text, "new.txt");
   ASSERT_EQ(b.entries.size(), 4u);
   EXPECT_TRUE(b.find("s.a")->covers(Verdict::Crash));
   EXPECT_EQ(b.find("s.z")->reason, "2 lane(s) differ");
@@ -335,21 +337,21 @@ TEST(BaselineFromResults, RegressionsInListOrderWithHeader) {
 // A baseline recorded on another device, driver or profile: each difference is named with both
 // values; the same place, or a baseline that names none, gives nothing.
 TEST(BaselineParse, RecordedOnMismatchNamesEachDifference) {
-  const Baseline b = gcnprobe::run::parseBaseline(
+  const Baseline b = gcnprobe::results::parseBaseline(
       "# recorded: profile=gfx8; device=AMD Radeon RX 580; driver=radv Mesa 25.0.7\na,fail\n",
       "b.txt");
-  EXPECT_EQ(gcnprobe::run::baselineMismatch(b, "gfx8", "AMD Radeon RX 580", "radv Mesa 25.0.7"),
+  EXPECT_EQ(gcnprobe::results::baselineMismatch(b, "gfx8", "AMD Radeon RX 580", "radv Mesa 25.0.7"),
             std::nullopt);
-  const auto m = gcnprobe::run::baselineMismatch(b, "portable", "llvmpipe", "radv Mesa 25.0.7");
+  const auto m = gcnprobe::results::baselineMismatch(b, "portable", "llvmpipe", "radv Mesa 25.0.7");
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(*m,
             "b.txt:1: the baseline was recorded elsewhere: profile 'portable' here, 'gfx8' in the "
             "baseline; device 'llvmpipe' here, 'AMD Radeon RX 580' in the baseline");
-  const Baseline hand = gcnprobe::run::parseBaseline("a,fail\n", "hand.txt");
+  const Baseline hand = gcnprobe::results::parseBaseline("a,fail\n", "hand.txt");
   EXPECT_FALSE(hand.recorded.has_value());
-  EXPECT_EQ(gcnprobe::run::baselineMismatch(hand, "portable", "x", "y"), std::nullopt);
+  EXPECT_EQ(gcnprobe::results::baselineMismatch(hand, "portable", "x", "y"), std::nullopt);
   try {
-    (void)gcnprobe::run::parseBaseline("# recorded: profile=gfx8; gpu=x\n", "bad.txt");
+    (void)gcnprobe::results::parseBaseline("# recorded: profile=gfx8; gpu=x\n", "bad.txt");
     FAIL() << "an unknown key must be refused";
   } catch (const gcn::Error& e) {
     EXPECT_NE(std::string(e.what()).find("bad.txt:1"), std::string::npos) << e.what();

@@ -56,7 +56,7 @@ TEST(IsaCompare, VerdictsAndCaseInstructionsRegistersAside) {
            // d: same verdict, another instruction (an OFFSET now)
            verified("d", "buffer_load_dword v1, v1, s[8:11], 0 offen offset:4 ; e0501004 80020101"),
            verified("new", "buffer_load_dword v1, v1, s[8:11], 0 offen ; e0501000 80020101")}}}}}};
-  const gcnprobe::run::IsaComparison c = gcnprobe::run::compareIsa(before, after, "A", "B");
+  const gcnprobe::results::IsaComparison c = gcnprobe::results::compareIsa(before, after, "A", "B");
   EXPECT_EQ(c.compared, 4u);
   ASSERT_EQ(c.changes.size(), 3u);
   // a, and the verified case the later document lacks.
@@ -72,7 +72,7 @@ TEST(IsaCompare, VerdictsAndCaseInstructionsRegistersAside) {
   EXPECT_EQ(c.onlyBefore, std::vector<std::string>{"tonga: gone"});
   EXPECT_EQ(c.onlyAfter, std::vector<std::string>{"tonga: new"});
   EXPECT_EQ(c.chipsOnlyOnOneSide, std::vector<std::string>{"tahiti (only in A)"});
-  const std::string t = gcnprobe::run::isaComparisonText(c);
+  const std::string t = gcnprobe::results::isaComparisonText(c);
   EXPECT_NE(t.find("tonga  a  verified -> route-miss  (newly broken)"), std::string::npos) << t;
   EXPECT_NE(t.find("reason: the driver rewrites the value"), std::string::npos) << t;
   EXPECT_EQ(t.find("tonga  c"), std::string::npos) << t;
@@ -83,8 +83,8 @@ TEST(IsaCompare, VerdictsAndCaseInstructionsRegistersAside) {
 
 TEST(IsaCompare, ADocumentThatIsNoIsaJsonIsAnError) {
   try {
-    gcnprobe::run::compareIsa(json{{"cases", json::array()}}, json{{"chips", json::array()}},
-                              "run.json", "isa.json");
+    gcnprobe::results::compareIsa(json{{"cases", json::array()}}, json{{"chips", json::array()}},
+                                  "run.json", "isa.json");
     ADD_FAILURE() << "accepted";
   } catch (const gcn::Error& e) {
     EXPECT_NE(std::string(e.what()).find("run.json: no \"chips\" array"), std::string::npos)

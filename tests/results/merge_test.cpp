@@ -13,7 +13,7 @@
 
 namespace merge_test {
 
-using gcnprobe::run::ResultsFile;
+using gcnprobe::results::ResultsFile;
 
 struct Rec {
   Rec(std::string n, std::string v, std::string d = "")
@@ -51,10 +51,10 @@ std::string report(const std::string& shard, const std::vector<Rec>& recs,
 }
 
 ResultsFile parse(const std::string& text, const std::string& source) {
-  return gcnprobe::run::parseResults(text, source, true);
+  return gcnprobe::results::parseResults(text, source, true);
 }
 
-std::vector<std::string> names(const gcnprobe::run::MergedReport& m) {
+std::vector<std::string> names(const gcnprobe::results::MergedReport& m) {
   std::vector<std::string> out;
   for (const auto& r : m.records)
     out.push_back(r["name"].get<std::string>());
@@ -63,7 +63,7 @@ std::vector<std::string> names(const gcnprobe::run::MergedReport& m) {
 
 std::string errorOf(const std::vector<ResultsFile>& in, bool allowIncomplete = false) {
   try {
-    gcnprobe::run::mergeResults(in, allowIncomplete, {});
+    gcnprobe::results::mergeResults(in, allowIncomplete, {});
   } catch (const gcn::Error& e) {
     return e.what();
   }
@@ -76,7 +76,7 @@ TEST(ResultsRead, CorruptTruncatedAndOtherFilesAreToldApart) {
   const std::string whole = report("", {{"storage.a", "pass"}, {"storage.b", "fail"}});
   const auto errorOf = [](const std::string& text, bool allowTruncated) {
     try {
-      gcnprobe::run::parseResults(text, "r.json", allowTruncated);
+      gcnprobe::results::parseResults(text, "r.json", allowTruncated);
     } catch (const gcn::Error& e) {
       return std::string(e.what());
     }
@@ -109,7 +109,7 @@ TEST(Merge, PutsRecordsInListOrder) {
       parse(report("0/3", {{"g", "pass"}, {"a", "pass"}, {"d", "fail"}}), "s0.json"),
       parse(report("1/3", {{"b", "crash"}, {"e", "pass"}}), "s1.json")};
   const std::vector<std::string> list = {"a", "b", "c", "d", "e", "f", "g"};
-  const auto m = gcnprobe::run::mergeResults(in, false, list);
+  const auto m = gcnprobe::results::mergeResults(in, false, list);
   EXPECT_EQ(names(m), list);
   EXPECT_EQ(m.summaryLine, "4 passed, 1 failed, 1 unsupported, 1 crash");
   EXPECT_EQ(m.header["shard"], "");
@@ -123,7 +123,7 @@ TEST(Merge, PutsRecordsInListOrder) {
   EXPECT_EQ(m.records[3]["reason"], "why d");
   // Cases the list does not name follow the named ones, shard by shard: record 0 of shards
   // 0, 1, 2, then record 1 of each, ...
-  const auto partial = gcnprobe::run::mergeResults(in, false, {"e", "c"});
+  const auto partial = gcnprobe::results::mergeResults(in, false, {"e", "c"});
   EXPECT_EQ(names(partial), (std::vector<std::string>{"e", "c", "g", "b", "f", "a", "d"}));
 }
 
@@ -160,7 +160,7 @@ TEST(Merge, IncompleteInputsOnlyWhenAllowed) {
   const auto stopped = parse(
       report("1/2", {{"b", "pass"}}, "interrupted by signal 15 (Terminated): 1 passed"), "i.json");
   EXPECT_NE(errorOf({s0, stopped}).find("i.json: incomplete"), std::string::npos);
-  const auto m = gcnprobe::run::mergeResults({s0, cut}, true, {});
+  const auto m = gcnprobe::results::mergeResults({s0, cut}, true, {});
   EXPECT_EQ(names(m), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(m.summaryLine, "2 passed, 1 failed, 0 unsupported; incomplete inputs: cut.json");
 }
@@ -174,7 +174,7 @@ TEST(Merge, ValidationCountsAreSummed) {
       "\"unattributed\": [\"y\"]},\n";
   const auto s0 = parse(report("0/2", {{"a", "pass"}}, "done", "radv", v0), "s0.json");
   const auto s1 = parse(report("1/2", {{"b", "pass"}}, "done", "radv", v1), "s1.json");
-  const auto m = gcnprobe::run::mergeResults({s0, s1}, false, {});
+  const auto m = gcnprobe::results::mergeResults({s0, s1}, false, {});
   EXPECT_EQ(m.extra["validation"]["messages"], 5);
   EXPECT_EQ(m.extra["validation"]["unattributed"], nlohmann::json({"x", "y"}));
   EXPECT_EQ(m.extra["validation"]["features"], nlohmann::json({"core", "sync"}));
@@ -201,15 +201,15 @@ TEST(Compare, ClassifiesEveryCase) {
                                         {"reg", "crash", "ffff"},
                                         {"new", "fail"}}),
                             "new.json");
-  const auto c = gcnprobe::run::compareResults(oldRun, newRun);
+  const auto c = gcnprobe::results::compareResults(oldRun, newRun);
   ASSERT_EQ(c.regressions.size(), 1u);
   EXPECT_EQ(c.regressions[0].name, "reg");
-  EXPECT_EQ(c.regressions[0].isa, gcnprobe::run::IsaChange::Different);
+  EXPECT_EQ(c.regressions[0].isa, gcnprobe::results::IsaChange::Different);
   ASSERT_EQ(c.fixes.size(), 1u);
-  EXPECT_EQ(c.fixes[0].isa, gcnprobe::run::IsaChange::Same);
+  EXPECT_EQ(c.fixes[0].isa, gcnprobe::results::IsaChange::Same);
   ASSERT_EQ(c.changed.size(), 1u);
   EXPECT_EQ(c.changed[0].name, "skip");
-  EXPECT_EQ(c.changed[0].isa, gcnprobe::run::IsaChange::NotVisible);
+  EXPECT_EQ(c.changed[0].isa, gcnprobe::results::IsaChange::NotVisible);
   ASSERT_EQ(c.isaChanged.size(), 1u);
   EXPECT_EQ(c.isaChanged[0].name, "isa");
   ASSERT_EQ(c.added.size(), 1u);
@@ -219,7 +219,7 @@ TEST(Compare, ClassifiesEveryCase) {
   EXPECT_EQ(c.unchanged, 1u);
   // A case twice in one report is bad input.
   const auto twice = parse(report("", {{"a", "pass"}, {"a", "fail"}}), "twice.json");
-  EXPECT_THROW(gcnprobe::run::compareResults(twice, newRun), gcn::Error);
+  EXPECT_THROW(gcnprobe::results::compareResults(twice, newRun), gcn::Error);
 }
 
 }  // namespace merge_test

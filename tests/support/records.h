@@ -8,9 +8,9 @@
 
 namespace gcnprobe::test_support {
 
-inline run::CaseResult record(const std::string& name, run::Verdict v,
-                              const std::string& reason = "") {
-  run::CaseResult r;
+inline results::CaseResult record(const std::string& name, results::Verdict v,
+                                  const std::string& reason = "") {
+  results::CaseResult r;
   r.name = name;
   r.suite = "storage";
   r.verdict = v;

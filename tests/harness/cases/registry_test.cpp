@@ -12,7 +12,7 @@
 #include "reference/error.h"
 #include "reference/gen.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::cases {
 namespace registry_test {
 
 // texel, storage, atomic and vertex run by default, disputed only when named (--suite help).
@@ -39,9 +39,9 @@ TEST(SuiteRegistry, NamesOrderAndDefaultRun) {
 TEST(SuiteRegistry, BuildersNameTheirCasesAndUnknownSuitesFail) {
   const gcn::Chip chip = gcn::representativeChip(gcn::Gen::Gfx9);
   for (const std::string_view name : {kStorageSuite, kAtomicSuite}) {
-    const std::vector<Case> cases = buildCases(name, "", chip);
+    const std::vector<judge::Case> cases = buildCases(name, "", chip);
     ASSERT_FALSE(cases.empty()) << name;
-    for (const Case& c : cases)
+    for (const judge::Case& c : cases)
       EXPECT_EQ(c.suite, name) << c.name;
   }
   try {
@@ -55,7 +55,7 @@ TEST(SuiteRegistry, BuildersNameTheirCasesAndUnknownSuitesFail) {
 }
 
 // The fields a route and the reference read of a case, compared between two builds of it.
-void expectSameCase(const Case& a, const Case& b) {
+void expectSameCase(const judge::Case& a, const judge::Case& b) {
   SCOPED_TRACE(a.name);
   EXPECT_EQ(a.name, b.name);
   EXPECT_EQ(a.suite, b.suite);
@@ -93,10 +93,10 @@ TEST(SuiteRegistry, FilteredBuildsAskEveryNameInOrderAndBuildTheSameCases) {
        {gcn::representativeChip(gcn::Gen::Gfx6), gcn::representativeChip(gcn::Gen::Gfx9)}) {
     for (const SuiteInfo& s : allSuites()) {
       SCOPED_TRACE(std::string(s.name) + " on " + std::string(chip.name));
-      const std::vector<Case> all = s.build(chip, {});
+      const std::vector<judge::Case> all = s.build(chip, {});
       ASSERT_FALSE(all.empty());
       std::vector<std::string> asked;
-      const std::vector<Case> none = s.build(chip, [&](const std::string& n) {
+      const std::vector<judge::Case> none = s.build(chip, [&](const std::string& n) {
         asked.push_back(n);
         return false;
       });
@@ -106,7 +106,7 @@ TEST(SuiteRegistry, FilteredBuildsAskEveryNameInOrderAndBuildTheSameCases) {
         EXPECT_EQ(asked[i], all[i].name);
       // Every fifth case, from an offset that differs per suite.
       std::size_t k = s.name.size();
-      const std::vector<Case> some =
+      const std::vector<judge::Case> some =
           s.build(chip, [&](const std::string&) { return k++ % 5 == 0; });
       std::size_t expected = 0;
       for (std::size_t i = 0; i < all.size(); ++i)
@@ -121,15 +121,15 @@ TEST(SuiteRegistry, FilteredBuildsAskEveryNameInOrderAndBuildTheSameCases) {
 
 // The tolerance rows by id: what the runner writes as "tolerance" in a record.
 TEST(ToleranceIds, EachIdIsItsRow) {
-  EXPECT_EQ(tolerance(ToleranceId::Exact).name, "exact");
-  EXPECT_EQ(tolerance(ToleranceId::Norm1Ulp).name, "norm-1ulp");
-  EXPECT_EQ(tolerance(ToleranceId::PortableTexel).name, "portable-texel");
-  EXPECT_EQ(tolerance(ToleranceId::Srgb).name, "srgb");
-  EXPECT_EQ(tolerance(ToleranceId::SrgbGcn).name, "srgb-gcn");
-  EXPECT_EQ(tolerance(ToleranceId::Norm1Ulp).normLoadUlps, 1);
-  EXPECT_EQ(tolerance(ToleranceId::Srgb).srgbAbs, 1.0 / 128);
-  EXPECT_EQ(tryFindTolerance("loose"), nullptr);
-  EXPECT_EQ(&findTolerance("srgb"), &tolerance(ToleranceId::Srgb));
+  EXPECT_EQ(tolerance(judge::ToleranceId::Exact).name, "exact");
+  EXPECT_EQ(tolerance(judge::ToleranceId::Norm1Ulp).name, "norm-1ulp");
+  EXPECT_EQ(tolerance(judge::ToleranceId::PortableTexel).name, "portable-texel");
+  EXPECT_EQ(tolerance(judge::ToleranceId::Srgb).name, "srgb");
+  EXPECT_EQ(tolerance(judge::ToleranceId::SrgbGcn).name, "srgb-gcn");
+  EXPECT_EQ(tolerance(judge::ToleranceId::Norm1Ulp).normLoadUlps, 1);
+  EXPECT_EQ(tolerance(judge::ToleranceId::Srgb).srgbAbs, 1.0 / 128);
+  EXPECT_EQ(judge::tryFindTolerance("loose"), nullptr);
+  EXPECT_EQ(&judge::findTolerance("srgb"), &tolerance(judge::ToleranceId::Srgb));
 }
 
 // The names `gcnprobe isa` prints and writes, and that its reader parses back.
@@ -150,4 +150,4 @@ TEST(IsaOutcomes, NamesRoundTrip) {
 }
 
 }  // namespace registry_test
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::cases

@@ -25,8 +25,8 @@ namespace fuzz_test {
 TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
   std::map<std::string, unsigned> kinds;
   for (uint64_t n = 0; n < 2000; ++n) {
-    const run::FuzzCase c = run::makeFuzzCase(gcn::Gen::Gfx8, 99, n);
-    SCOPED_TRACE(run::fuzzProbeText(gcn::Gen::Gfx8, c, ""));
+    const explore::FuzzCase c = explore::makeFuzzCase(gcn::Gen::Gfx8, 99, n);
+    SCOPED_TRACE(explore::fuzzProbeText(gcn::Gen::Gfx8, c, ""));
     ++kinds[c.kind];
     ASSERT_GE(c.v0.size(), 1u);
     ASSERT_LE(c.v0.size(), 64u);
@@ -69,7 +69,8 @@ TEST(FuzzCase, EveryKindComesUpAndStoresWriteDistinctPlaces) {
 
 TEST(FuzzCase, ACaseDependsOnItsSeedAndNumberOnly) {
   const auto text = [](uint64_t seed, uint64_t n) {
-    return run::fuzzProbeText(gcn::Gen::Gfx9, run::makeFuzzCase(gcn::Gen::Gfx9, seed, n), "");
+    return explore::fuzzProbeText(gcn::Gen::Gfx9, explore::makeFuzzCase(gcn::Gen::Gfx9, seed, n),
+                                  "");
   };
   EXPECT_EQ(text(5, 17), text(5, 17));
   EXPECT_NE(text(5, 17), text(5, 18));
@@ -78,17 +79,17 @@ TEST(FuzzCase, ACaseDependsOnItsSeedAndNumberOnly) {
 
 TEST(FuzzCase, KeepLanesKeepsEachLanesAddressAndData) {
   for (uint64_t n = 0; n < 200; ++n) {
-    const run::FuzzCase c = run::makeFuzzCase(gcn::Gen::Gfx8, 3, n);
+    const explore::FuzzCase c = explore::makeFuzzCase(gcn::Gen::Gfx8, 3, n);
     if (c.data.empty() || c.v0.size() < 3) continue;
-    const run::FuzzCase k = run::keepLanes(c, {2, 0});
+    const explore::FuzzCase k = explore::keepLanes(c, {2, 0});
     ASSERT_EQ(k.v0, (std::vector<uint32_t>{c.v0[2], c.v0[0]}));
     ASSERT_EQ(k.data.size(), c.data.size());
     for (std::size_t r = 0; r < c.data.size(); ++r)
       EXPECT_EQ(k.data[r], (std::vector<uint32_t>{c.data[r][2], c.data[r][0]}));
-    const std::string t = run::fuzzProbeText(gcn::Gen::Gfx8, k, "");
+    const std::string t = explore::fuzzProbeText(gcn::Gen::Gfx8, k, "");
     EXPECT_NE(t.find("lanes = 2\n"), std::string::npos) << t;
     EXPECT_NE(t.find("\nv1 = "), std::string::npos) << t;
-    EXPECT_THROW(run::keepLanes(c, {static_cast<unsigned>(c.v0.size())}), gcn::Error);
+    EXPECT_THROW(explore::keepLanes(c, {static_cast<unsigned>(c.v0.size())}), gcn::Error);
     return;
   }
   FAIL() << "no store case with three lanes among the first 200";
@@ -136,17 +137,17 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
     std::set<std::string> opcodes;  // of the binary cases
     const unsigned total = 1200;
     for (uint64_t n = 0; n < total; ++n) {
-      const run::FuzzCase off = run::makeFuzzCase(gen, 41, n, false);
-      const run::FuzzCase on = run::makeFuzzCase(gen, 41, n, true);
+      const explore::FuzzCase off = explore::makeFuzzCase(gen, 41, n, false);
+      const explore::FuzzCase on = explore::makeFuzzCase(gen, 41, n, true);
       ++kinds[on.kind];
       // Raw-V# kinds: "raw-*" and "binary" (the binary route's cases take raw V#s).
-      const auto rawKind = [](const run::FuzzCase& c) {
+      const auto rawKind = [](const explore::FuzzCase& c) {
         return c.kind.rfind("raw-", 0) == 0 || c.kind == "binary";
       };
       EXPECT_FALSE(rawKind(off));
-      const std::string text = run::fuzzProbeText(gen, on, "");
+      const std::string text = explore::fuzzProbeText(gen, on, "");
       if (!rawKind(on)) {
-        EXPECT_EQ(text, run::fuzzProbeText(gen, off, ""));
+        EXPECT_EQ(text, explore::fuzzProbeText(gen, off, ""));
         continue;
       }
       SCOPED_TRACE(text);
@@ -177,7 +178,7 @@ TEST(FuzzCase, RawVSharpCasesReplaceOneInFourAndAreRealisable) {
         expectLaneOrderFree(probe, setup);
         lanesKept += on.v0.size();
       }
-      const run::ProbeCase pc = run::probeCase("fuzz.probe", setup);
+      const cases::ProbeCase pc = cases::probeCase("fuzz.probe", setup);
       ASSERT_TRUE(pc.c.has_value()) << pc.reason;
       // The reference predicts every random V# (reserved selectors and formats included)
       // under every policy variant that matters, as `fuzz` asks it to.
@@ -238,7 +239,7 @@ TEST(FuzzCase, BinaryCasesReachEveryOpcodeATemplateHosts) {
       if (!unpackedWide) hostable.insert(std::string(op.mnemonic));
     }
     for (uint64_t n = 0; n < 40000 && reached.size() < hostable.size(); ++n) {
-      const run::FuzzCase c = run::makeFuzzCase(gen, 7, n, true);
+      const explore::FuzzCase c = explore::makeFuzzCase(gen, 7, n, true);
       if (c.kind == "binary") reached.insert(c.inst.substr(0, c.inst.find(' ')));
     }
     EXPECT_EQ(reached, hostable);
@@ -248,15 +249,15 @@ TEST(FuzzCase, BinaryCasesReachEveryOpcodeATemplateHosts) {
 // zeroUnneeded keeps exactly what the failure needs: here memory word 5 must keep its value,
 // word 9 must be non-zero and lane 0's first data value non-zero; everything else goes.
 TEST(FuzzCase, ZeroUnneededKeepsOnlyWhatTheFailureNeeds) {
-  run::FuzzCase c;
+  explore::FuzzCase c;
   for (uint32_t i = 0; i < 37; ++i)  // not a power of two: blocks end early
     c.memory.push_back(0x1000u + i);
   c.data = {{7u, 8u}, {9u, 0u}};
   const uint32_t word5 = c.memory[5];
-  const auto fails = [&](const run::FuzzCase& x) {
+  const auto fails = [&](const explore::FuzzCase& x) {
     return x.memory[5] == word5 && x.memory[9] != 0 && x.data[0][0] != 0;
   };
-  const run::Simplified s = run::zeroUnneeded(c, fails);
+  const explore::Simplified s = explore::zeroUnneeded(c, fails);
   for (std::size_t i = 0; i < s.c.memory.size(); ++i)
     EXPECT_EQ(s.c.memory[i], i == 5 || i == 9 ? c.memory[i] : 0u) << i;
   EXPECT_EQ(s.c.data, (std::vector<std::vector<uint32_t>>{{7u, 0u}, {0u, 0u}}));
@@ -265,12 +266,13 @@ TEST(FuzzCase, ZeroUnneededKeepsOnlyWhatTheFailureNeeds) {
   EXPECT_TRUE(fails(s.c));
   EXPECT_LE(s.tries, 2u * 37u + 8u);  // blocks of 37, 18, 9, 4, 2, 1 words, 3 values
   // Everything unneeded: all zero. Nothing removable: the case as it was.
-  const run::Simplified all = run::zeroUnneeded(c, [](const run::FuzzCase&) { return true; });
+  const explore::Simplified all =
+      explore::zeroUnneeded(c, [](const explore::FuzzCase&) { return true; });
   EXPECT_EQ(all.memoryWordsLeft, 0u);
   EXPECT_EQ(all.dataValuesLeft, 0u);
   EXPECT_EQ(all.tries, 1u + 3u);  // the whole memory at once, then three non-zero values
-  const run::Simplified none = run::zeroUnneeded(
-      c, [&](const run::FuzzCase& x) { return x.memory == c.memory && x.data == c.data; });
+  const explore::Simplified none = explore::zeroUnneeded(
+      c, [&](const explore::FuzzCase& x) { return x.memory == c.memory && x.data == c.data; });
   EXPECT_EQ(none.c.memory, c.memory);
   EXPECT_EQ(none.c.data, c.data);
 }

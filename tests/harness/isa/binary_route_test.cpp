@@ -32,8 +32,8 @@
 namespace gcnprobe {
 namespace binary_route_test {
 
-const run::Case& caseNamed(const std::vector<run::Case>& cases, const std::string& name) {
-  for (const run::Case& c : cases)
+const judge::Case& caseNamed(const std::vector<judge::Case>& cases, const std::string& name) {
+  for (const judge::Case& c : cases)
     if (c.name == name) return c;
   throw gcn::Error("no case " + name);
 }
@@ -43,35 +43,35 @@ TEST(BinaryRouteRun, OnLavapipeEveryBinaryCaseIsUnsupportedWithTheReason) {
   if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
   auto routes = control::makeRunRoutes(*ctx);
   run::RunOptions o;
-  o.profile = run::resolveProfile("portable", std::nullopt);
-  const std::vector<run::Case> cases = run::buildCases("binary", "", o.profile.chip);
+  o.profile = judge::resolveProfile("portable", std::nullopt);
+  const std::vector<judge::Case> cases = cases::buildCases("binary", "", o.profile.chip);
   ASSERT_GT(cases.size(), 80u);  // every opcode of the portable profile's generation
   std::size_t seen = 0;
-  const run::Summary s = run::runCases(cases, routes, o, [&](const run::CaseResult& r) {
+  const results::Summary s = run::runCases(cases, routes, o, [&](const results::CaseResult& r) {
     ++seen;
-    EXPECT_EQ(r.verdict, run::Verdict::Unsupported) << r.name;
+    EXPECT_EQ(r.verdict, results::Verdict::Unsupported) << r.name;
     EXPECT_NE(r.reason.find("binary route: "), std::string::npos) << r.reason;
     EXPECT_NE(r.reason.find("is not a GCN device"), std::string::npos) << r.reason;
   });
   EXPECT_EQ(seen, cases.size());
-  EXPECT_EQ(s.count(run::Verdict::Unsupported), cases.size());
+  EXPECT_EQ(s.count(results::Verdict::Unsupported), cases.size());
 }
 
 TEST(BinaryRouteRun, OnlyTheBinaryRouteClaimsABinaryCase) {
   auto ctx = vk::Context::open("");
   const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
-  const std::vector<run::Case> binary = run::buildCases("binary", "", chip);
+  const std::vector<judge::Case> binary = cases::buildCases("binary", "", chip);
   const auto all = routes::makeAllRoutes(*ctx);
   const auto withBinary = control::makeRunRoutes(*ctx);
-  for (const run::Case& c : binary) {
+  for (const judge::Case& c : binary) {
     EXPECT_EQ(routes::chooseRoute(all, c.device).route, nullptr) << c.name;
     const routes::RouteChoice choice = routes::chooseRoute(withBinary, c.device);
     ASSERT_NE(choice.route, nullptr) << c.name << ": " << choice.reason;
     EXPECT_EQ(choice.route->name(), "binary");
   }
   // ... and a storage case stays the storage route's.
-  const std::vector<run::Case> storage =
-      run::buildCases("storage", "storage.load_dword.offset0", chip);
+  const std::vector<judge::Case> storage =
+      cases::buildCases("storage", "storage.load_dword.offset0", chip);
   ASSERT_EQ(storage.size(), 1u);
   EXPECT_EQ(routes::chooseRoute(withBinary, storage[0].device).route->name(), "storage");
 }
@@ -84,22 +84,22 @@ TEST(BinaryRouteRun, TheTemplatesDoWhatTheirInstructionDoesOnLavapipe) {
   auto ctx = vk::Context::open("");
   if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
   const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
-  const std::vector<run::Case> cases = run::buildCases("binary", "", chip);
+  const std::vector<judge::Case> cases = cases::buildCases("binary", "", chip);
   const uint32_t spec[] = {0};
   for (const auto& [name, variant] :
        {std::pair{"binary.load_dwordx4", "binary_template_load"},
         std::pair{"binary.store_dwordx4", "binary_template_store"},
         std::pair{"binary.atomic_cmpswap_x2", "atomic_ssbo_cmpswap_x2"}}) {
     SCOPED_TRACE(name);
-    const run::Case& c = caseNamed(cases, name);
+    const judge::Case& c = caseNamed(cases, name);
     vk::ComputePipeline pipeline(*ctx, routes::shaderVariant(variant),
-                                 routes::detail::laneShaderBindings(false), 0, false, spec);
+                                 routes::lane::laneShaderBindings(false), 0, false, spec);
     const routes::DeviceCase* one[] = {&c.device};
     const gcn::OpcodeInfo& op = *c.device.inst.op;
     const unsigned words =
         op.kind == gcn::OpKind::Store ? 0 : (op.kind == gcn::OpKind::Atomic ? 2 : 4);
     const std::vector<routes::DeviceResult> got =
-        routes::detail::runLaneShader(*ctx, pipeline, one, VK_FORMAT_UNDEFINED, words);
+        routes::lane::runLaneShader(*ctx, pipeline, one, VK_FORMAT_UNDEFINED, words);
     ASSERT_EQ(got.size(), 1u);
     ASSERT_TRUE(got[0].unsupported.empty()) << got[0].unsupported;
     EXPECT_TRUE(got[0].changedGuardBytes.empty());
@@ -134,7 +134,7 @@ TEST(BinaryRouteRun, TheLdsTemplateFillsLdsFromTheCaseImageOnLavapipe) {
   auto ctx = vk::Context::open("");
   if (ctx->info().chip) GTEST_SKIP() << "the default device is GCN";
   const gcn::Chip& chip = gcn::representativeChip(gcn::Gen::Gfx8);
-  const std::vector<run::Case> cases = run::buildCases("binary", "", chip);
+  const std::vector<judge::Case> cases = cases::buildCases("binary", "", chip);
   routes::DeviceCase d = caseNamed(cases, "binary.store_lds_dword").device;
   ASSERT_EQ(d.lds.size(), isa::kLdsTemplateBytes);
   d.state.exec = ~0ull & ~(3ull << 62);
@@ -142,10 +142,10 @@ TEST(BinaryRouteRun, TheLdsTemplateFillsLdsFromTheCaseImageOnLavapipe) {
     d.state.vgprMut(d.inst.vaddr)[l] = 4 * ((l * 7) % 64);  // distinct dwords, permuted
   const uint32_t spec[] = {0};
   vk::ComputePipeline pipeline(*ctx, routes::shaderVariant("binary_template_lds"),
-                               routes::detail::laneShaderBindings(false), 0, false, spec);
+                               routes::lane::laneShaderBindings(false), 0, false, spec);
   const routes::DeviceCase* one[] = {&d};
   const std::vector<routes::DeviceResult> got =
-      routes::detail::runLaneShader(*ctx, pipeline, one, VK_FORMAT_UNDEFINED, 0);
+      routes::lane::runLaneShader(*ctx, pipeline, one, VK_FORMAT_UNDEFINED, 0);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_TRUE(got[0].changedGuardBytes.empty());
   std::vector<uint8_t> want = d.memory.bytes;
@@ -164,10 +164,10 @@ TEST(BinaryRouteRun, TheLdsTemplateFillsLdsFromTheCaseImageOnLavapipe) {
 TEST(BinaryRouteRun, EveryBinaryCaseHasAPredictionOnItsGeneration) {
   std::size_t predicted = 0;
   for (const char* gen : {"gfx6", "gfx7", "gfx8", "gfx9"}) {
-    const run::Profile profile = run::resolveProfile(gen, std::nullopt);
-    for (const run::Case& c : run::buildCases("binary", "", profile.chip)) {
+    const judge::Profile profile = judge::resolveProfile(gen, std::nullopt);
+    for (const judge::Case& c : cases::buildCases("binary", "", profile.chip)) {
       SCOPED_TRACE(std::string(gen) + " " + c.name);
-      EXPECT_NO_THROW((void)run::buildExpected(c, profile, run::DeviceRules{}));
+      EXPECT_NO_THROW((void)judge::buildExpected(c, profile, judge::DeviceRules{}));
       ++predicted;
     }
   }
@@ -182,7 +182,7 @@ TEST(BinaryRouteRun, OnTheNullDeviceHostedCasesAreProvenAndOthersRefusedWithTheR
   auto ctx = vk::Context::open("");
   ASSERT_TRUE(ctx->info().chip.has_value());
   const gcn::Chip& chip = *ctx->info().chip;
-  const std::vector<run::Case> cases = run::buildCases("binary", "", chip);
+  const std::vector<judge::Case> cases = cases::buildCases("binary", "", chip);
   const auto route = isa::makeBinaryRoute(*ctx);
   const auto reason = [&](const routes::DeviceCase& d) { return route->unsupportedReason(d); };
   // Hosted: a load no Vulkan construct emits, a store, an atomic ACO never selects.
@@ -305,10 +305,10 @@ TEST(BinaryRouteRun, OnTheGfx9NullDeviceEveryCaseIsBuiltAndProven) {
   test_support::ScopedRadvNull radv("vega10");
   auto ctx = vk::Context::open("");
   ASSERT_TRUE(ctx->info().chip.has_value());
-  const std::vector<run::Case> cases = run::buildCases("binary", "", *ctx->info().chip);
+  const std::vector<judge::Case> cases = cases::buildCases("binary", "", *ctx->info().chip);
   EXPECT_EQ(cases.size(), 85u);
   const auto route = isa::makeBinaryRoute(*ctx);
-  for (const run::Case& c : cases) {
+  for (const judge::Case& c : cases) {
     const std::string why = route->unsupportedReason(c.device);
     EXPECT_NE(why.find("built and proven"), std::string::npos) << c.name << ": " << why;
   }

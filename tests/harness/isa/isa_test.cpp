@@ -481,33 +481,34 @@ class FakeRoute final : public gcnprobe::routes::Route {
   unsigned components_;
 };
 
-gcnprobe::run::CaseResult runCase(const std::string& isa, const std::string& name,
-                                  unsigned components) {
+gcnprobe::results::CaseResult runCase(const std::string& isa, const std::string& name,
+                                      unsigned components) {
   const gcn::Chip& chip = gcn::representativeChip(Gen::Gfx8);
-  const auto cases = gcnprobe::run::buildCases("texel", name, chip);
+  const auto cases = gcnprobe::cases::buildCases("texel", name, chip);
   EXPECT_EQ(cases.size(), 1u);
   std::vector<std::unique_ptr<gcnprobe::routes::Route>> routes;
   routes.push_back(std::make_unique<FakeRoute>(isa, components));
   gcnprobe::run::RunOptions ro;
-  ro.profile = gcnprobe::run::resolveProfile("gfx8", std::nullopt);
+  ro.profile = gcnprobe::judge::resolveProfile("gfx8", std::nullopt);
   ro.jobs = 1;
-  gcnprobe::run::CaseResult out;
-  gcnprobe::run::runCases(cases, routes, ro, [&](const gcnprobe::run::CaseResult& r) { out = r; });
+  gcnprobe::results::CaseResult out;
+  gcnprobe::run::runCases(cases, routes, ro,
+                          [&](const gcnprobe::results::CaseResult& r) { out = r; });
   return out;
 }
 
-gcnprobe::run::Verdict runOne(const std::string& isa, std::string* reason) {
+gcnprobe::results::Verdict runOne(const std::string& isa, std::string* reason) {
   const gcn::Chip& chip = gcn::representativeChip(Gen::Gfx8);
   const auto cases =
-      gcnprobe::run::buildCases("texel", "texel.uniform.r8_unorm.load_format_x", chip);
+      gcnprobe::cases::buildCases("texel", "texel.uniform.r8_unorm.load_format_x", chip);
   EXPECT_EQ(cases.size(), 1u);
   std::vector<std::unique_ptr<gcnprobe::routes::Route>> routes;
   routes.push_back(std::make_unique<FakeRoute>(isa));
   gcnprobe::run::RunOptions ro;
-  ro.profile = gcnprobe::run::resolveProfile("gfx8", std::nullopt);
+  ro.profile = gcnprobe::judge::resolveProfile("gfx8", std::nullopt);
   ro.jobs = 1;
-  gcnprobe::run::Verdict v = gcnprobe::run::Verdict::Error;
-  gcnprobe::run::runCases(cases, routes, ro, [&](const gcnprobe::run::CaseResult& r) {
+  gcnprobe::results::Verdict v = gcnprobe::results::Verdict::Error;
+  gcnprobe::run::runCases(cases, routes, ro, [&](const gcnprobe::results::CaseResult& r) {
     v = r.verdict;
     *reason = r.reason;
   });
@@ -534,7 +535,7 @@ std::string laneShader() {
 TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
   std::string reason;
   // The pipeline holds buffer_load_format_xyzw, the case intends buffer_load_format_x.
-  EXPECT_EQ(runOne(kTexelGfx8, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
+  EXPECT_EQ(runOne(kTexelGfx8, &reason), gcnprobe::results::Verdict::RouteMiss) << reason;
   EXPECT_NE(reason.find("buffer_load_format_x v1, v0, s[4:7], 0 idxen"), std::string::npos);
   // The intended instruction, its index the lane's In word (binding 1, byte 4*lane: v1 = v0 << 2),
   // on the lanes whose enable word (byte 256 + 4*lane) is not 0 (v_cmpx_ne_i32), its result
@@ -544,19 +545,19 @@ TEST(IsaCheck, RunnerTurnsAWrongPipelineIntoRouteMiss) {
                             "\tbuffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 80020101\n"
                             "\ts_waitcnt vmcnt(0) lgkmcnt(0) ; bf8c0070\n"
                             "\tbuffer_store_dword v1, v0, s[12:15], 0 offen ; e0701000 80030100\n";
-  EXPECT_EQ(runOne(right, &reason), gcnprobe::run::Verdict::Fail) << reason;
+  EXPECT_EQ(runOne(right, &reason), gcnprobe::results::Verdict::Fail) << reason;
   // The same with the result changed before the store (v_add_u32 v1, vcc, 1, v1): the driver's
   // arithmetic, not the instruction, would be compared: a route-miss.
   std::string changed = right;
   changed.insert(changed.find("\tbuffer_store_dword"),
                  "\tv_add_u32_e32 v1, vcc, 1, v1 ; 32020281\n");
-  EXPECT_EQ(runOne(changed, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
+  EXPECT_EQ(runOne(changed, &reason), gcnprobe::results::Verdict::RouteMiss) << reason;
   EXPECT_NE(reason.find("'v_add_u32_e32 v1, vcc, 1, v1'"), std::string::npos) << reason;
   // The same instruction on the lane-input SSBO's descriptor (s[4:7], binding 1) proves
   // nothing about the case's buffer.
   const std::string io =
       texelLoads() + "\tbuffer_load_format_x v1, v1, s[4:7], 0 idxen ; e0002000 80010101\n";
-  EXPECT_EQ(runOne(io, &reason), gcnprobe::run::Verdict::RouteMiss) << reason;
+  EXPECT_EQ(runOne(io, &reason), gcnprobe::results::Verdict::RouteMiss) << reason;
 }
 
 // A pipeline whose instruction and data path are proven for X, Y and Z but whose W the driver
@@ -587,9 +588,9 @@ TEST(IsaCheck, APartlyProvenCaseIsARouteMissJudgedOnItsProvenComponents) {
                       "4k)"),
             check.proven.end());
 
-  const gcnprobe::run::CaseResult r =
+  const gcnprobe::results::CaseResult r =
       runCase(listing, "texel.uniform.r8g8b8a8_unorm.load_format_xyzw", 4);
-  EXPECT_EQ(r.verdict, gcnprobe::run::Verdict::RouteMiss) << r.reason;
+  EXPECT_EQ(r.verdict, gcnprobe::results::Verdict::RouteMiss) << r.reason;
   EXPECT_FALSE(r.proof.empty());
   std::size_t differ = 0;
   for (const auto& d : r.diffs) {

@@ -15,7 +15,7 @@
 #include "harness/judge/diff_report.h"
 #include "reference/text.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace acceptance_test {
 
 Tolerance exactTolerance() {
@@ -205,7 +205,7 @@ TEST(Report, Text) {
   EXPECT_EQ(guardProblem(std::vector<int64_t>{-1, 64}),
             "2 guard byte(s) changed, first at payload offset -1");
   EXPECT_EQ(memorySizeProblem(12, 16), "memory size 12 != expected 16");
-  ComponentDiff d;
+  results::ComponentDiff d;
   d.lane = 5;
   d.component = 1;
   describeRegister(d, gcn::RegType::Float, 0x3f800000u, 0x40000000u, "");
@@ -213,11 +213,11 @@ TEST(Report, Text) {
   EXPECT_EQ(laneProblem(2, &d),
             "2 lane(s) differ, first lane 5 component y: expected 0x3f800000 (1), actual "
             "0x40000000 (2) [other]");
-  ComponentDiff u;
+  results::ComponentDiff u;
   describeRegister(u, gcn::RegType::Uint, std::nullopt, 7u, "");
   EXPECT_EQ(u.expectedBits, "undefined");
   EXPECT_EQ(u.expectedValue, "the reference claims no value");
-  ComponentDiff f;
+  results::ComponentDiff f;
   f.element = 10;
   f.component = 2;
   describeField(f, rgba8(gcn::Nfmt::Uint), 2, 0x21, 0x20, std::nullopt);
@@ -232,4 +232,4 @@ TEST(Report, Text) {
 }
 
 }  // namespace acceptance_test
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

@@ -12,7 +12,7 @@
 #include "reference/error.h"
 #include "tests/harness/support.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace diff_test {
 
 using gcnprobe::test_support::findTexelCase;
@@ -59,7 +59,7 @@ TEST(Expect, PortableVariesThePointsOfTheCasesKindOnly) {
   for (const char* point : {"int-store=", "norm-store=", "float-store-round="})
     EXPECT_GT(count(store, point), 0u) << point << "\n" << store;
   EXPECT_EQ(count(store, "oob-one="), 0u) << store;
-  auto typed = buildCases("storage", "storage.store_dword.offset0", chip());
+  auto typed = cases::buildCases("storage", "storage.store_dword.offset0", chip());
   ASSERT_EQ(typed.size(), 1u);
   EXPECT_EQ(count(labels(typed[0]), "\n"), 1u);
 }
@@ -81,7 +81,7 @@ TEST(Diff, CorruptedComponentFailsNamingLaneAndComponent) {
       diffCase(c.device, formatViewOf(chip(), c.device), e, actual, findTolerance("exact"));
   ASSERT_FALSE(d.pass);
   int mismatches = 0;
-  for (const ComponentDiff& x : d.diffs) {
+  for (const results::ComponentDiff& x : d.diffs) {
     if (x.match) continue;
     ++mismatches;
     EXPECT_EQ(x.lane, 5);
@@ -120,7 +120,7 @@ TEST(Diff, ChannelSwapIsClassified) {
       diffCase(c.device, formatViewOf(chip(), c.device), e, actual, findTolerance("exact"));
   ASSERT_FALSE(d.pass);
   bool sawX = false;
-  for (const ComponentDiff& x : d.diffs) {
+  for (const results::ComponentDiff& x : d.diffs) {
     if (!x.match && x.component == 0) {
       EXPECT_EQ(x.classification, "channel-swap(z)");
       sawX = true;
@@ -140,7 +140,7 @@ TEST(Diff, OneUlpFailsExactButPassesNorm1Ulp) {
   const auto fv = formatViewOf(chip(), c.device);
   const auto exact = diffCase(c.device, fv, e, actual, findTolerance("exact"));
   ASSERT_FALSE(exact.pass);
-  for (const ComponentDiff& x : exact.diffs) {
+  for (const results::ComponentDiff& x : exact.diffs) {
     if (!x.match) {
       EXPECT_EQ(x.classification, "1-ulp");
     }
@@ -157,7 +157,7 @@ TEST(Diff, CorruptedStoreFieldFailsNamingElement) {
       diffCase(c.device, formatViewOf(chip(), c.device), e, actual, findTolerance("exact"));
   ASSERT_FALSE(d.pass);
   int mismatches = 0;
-  for (const ComponentDiff& x : d.diffs) {
+  for (const results::ComponentDiff& x : d.diffs) {
     if (x.match) continue;
     ++mismatches;
     EXPECT_TRUE(x.memoryField);
@@ -188,14 +188,14 @@ TEST(Tolerance, UnknownNameIsAnError) {
 }
 
 TEST(Suite, UnknownSuiteIsAnError) {
-  EXPECT_THROW(buildCases("nosuch", "", chip()), gcn::Error);
+  EXPECT_THROW(cases::buildCases("nosuch", "", chip()), gcn::Error);
 }
 
 // Far regions the route read back (the raw V# placement) are compared byte for byte with the
 // outcomes' far regions: unchanged passes; one changed byte fails naming the region, the
 // count and the byte; a region no outcome has fails too.
 TEST(Diff, FarRegionsAreComparedByteForByte) {
-  const std::vector<Case> cases = disputedSuite(
+  const std::vector<Case> cases = cases::disputedSuite(
       chip(), [](const std::string& name) { return name == "disputed.index-product"; });
   ASSERT_EQ(cases.size(), 1u);
   const Case& c = cases[0];
@@ -220,4 +220,4 @@ TEST(Diff, FarRegionsAreComparedByteForByte) {
 }
 
 }  // namespace diff_test
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

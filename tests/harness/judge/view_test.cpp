@@ -14,7 +14,7 @@
 #include "harness/judge/expect.h"
 #include "tests/harness/support.h"
 
-namespace gcnprobe::run {
+namespace gcnprobe::judge {
 namespace view_test {
 
 using gcnprobe::test_support::findTexelCase;
@@ -106,7 +106,7 @@ TEST(ComposedView, BgrElementsSwapBack) {
 TEST(ComposedView, HalfFloatChannelsAtTwoByteSteps) {
   const Case c = findTexelCase("texel.uniform.r16g16b16_sfloat.view_xyz");
   EXPECT_EQ(c.view->loadBytes, 2u);
-  const std::string text = caseInstructionText(gcn::Gen::Gfx9, c);
+  const std::string text = cases::caseInstructionText(gcn::Gen::Gfx9, c);
   EXPECT_NE(text.find("offset:2"), std::string::npos) << text;
   EXPECT_NE(text.find("offset:4"), std::string::npos) << text;
   const Expected e = buildExpected(c, resolveProfile("gfx9", std::nullopt), {});
@@ -141,8 +141,8 @@ TEST(ComposedView, LoadsOnlyTheSelectedChannels) {
   EXPECT_EQ(offsets("texel.uniform.b8g8r8_unorm.view_x"), std::vector<unsigned>({2}));
   EXPECT_EQ(offsets("texel.uniform.b8g8r8_unorm.view_xyzw"), std::vector<unsigned>({0, 1, 2}));
   EXPECT_EQ(offsets("texel.uniform.r16g16b16_sint.view_xyz"), std::vector<unsigned>({0, 2, 4}));
-  const std::string text =
-      caseInstructionText(gcn::Gen::Gfx9, findTexelCase("texel.uniform.b8g8r8_unorm.view_x"));
+  const std::string text = cases::caseInstructionText(
+      gcn::Gen::Gfx9, findTexelCase("texel.uniform.b8g8r8_unorm.view_x"));
   EXPECT_EQ(text, "buffer_load_format_x v1, v0, s[4:7], 0 idxen offset:2") << text;
 }
 
@@ -224,7 +224,7 @@ TEST(SrgbView, UndecodedValuesAreNamed) {
   const DiffResult d = diffCase(c.device, fv, e, actual, findTolerance("exact"));
   EXPECT_FALSE(d.pass);
   bool named = false;
-  for (const ComponentDiff& cd : d.diffs)
+  for (const results::ComponentDiff& cd : d.diffs)
     if (cd.lane == static_cast<int>(lane) && cd.component == 1 && !cd.match)
       named = cd.classification == "srgb-not-decoded";
   EXPECT_TRUE(named) << d.summary;
@@ -232,8 +232,8 @@ TEST(SrgbView, UndecodedValuesAreNamed) {
 
 TEST(TexelSuiteCases, EveryTexelFormatWithAModelHasCases) {
   // Which table rows the suite covers: every row with a V# or a per-channel composition.
-  const auto cases = buildCases("texel", "", chip());
-  for (const BufferFormat& bf : allBufferFormats()) {
+  const auto cases = cases::buildCases("texel", "", chip());
+  for (const vk::BufferFormat& bf : vk::allBufferFormats()) {
     const bool modelled = bf.dfmt != gcn::Dfmt::Invalid || bf.channelDfmt != gcn::Dfmt::Invalid;
     size_t n = 0;
     for (const Case& c : cases)
@@ -246,4 +246,4 @@ TEST(TexelSuiteCases, EveryTexelFormatWithAModelHasCases) {
 }
 
 }  // namespace view_test
-}  // namespace gcnprobe::run
+}  // namespace gcnprobe::judge

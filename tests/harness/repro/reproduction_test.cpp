@@ -27,12 +27,12 @@ namespace reproduction_test {
 namespace fs = std::filesystem;
 using namespace gcnprobe;
 
-std::vector<run::Case> suite(const std::string& name, const run::Profile& p) {
-  return run::buildCases(name, "", p.chip);
+std::vector<judge::Case> suite(const std::string& name, const judge::Profile& p) {
+  return cases::buildCases(name, "", p.chip);
 }
 
-const run::Case& named(const std::vector<run::Case>& cases, const std::string& name) {
-  for (const run::Case& c : cases)
+const judge::Case& named(const std::vector<judge::Case>& cases, const std::string& name) {
+  for (const judge::Case& c : cases)
     if (c.name == name) return c;
   throw std::runtime_error("no case " + name);
 }
@@ -47,10 +47,10 @@ std::string readFile(const fs::path& p) {
 // Every variant an exported case uses: its GLSL compiles to the embedded SPIR-V, which
 // spirv-val (the Khronos tool, not the library the export uses) accepts for Vulkan 1.1.
 TEST(Reproduction, ShaderIsTheEmbeddedOneAndValid) {
-  const run::Profile p = run::resolveProfile("portable", std::nullopt);
+  const judge::Profile p = judge::resolveProfile("portable", std::nullopt);
   std::set<std::string> variants;
   for (const char* s : {"storage", "atomic", "texel", "vertex"})
-    for (const run::Case& c : suite(s, p)) {
+    for (const judge::Case& c : suite(s, p)) {
       const repro::Reproduction r = repro::reproduce(c, p);
       if (r.notExpressed.empty()) variants.insert(r.variant);
     }
@@ -94,9 +94,9 @@ TEST(Reproduction, ShaderIsTheEmbeddedOneAndValid) {
 // an out-of-range one 0 (GCN returns 0 for a load past NUM_RECORDS: AMD GCN3 ISA, "Buffer
 // instructions", range checking).
 TEST(Reproduction, StorageLoadBuffersAndExpectedWords) {
-  const run::Profile p = run::resolveProfile("gfx9", std::nullopt);
-  const std::vector<run::Case> cases = suite("storage", p);
-  const run::Case& c = named(cases, "storage.load_dword.offset20");
+  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
+  const std::vector<judge::Case> cases = suite("storage", p);
+  const judge::Case& c = named(cases, "storage.load_dword.offset20");
   const repro::Reproduction r = repro::reproduce(c, p);
   ASSERT_EQ(r.notExpressed, "");
   EXPECT_EQ(r.route, "storage");
@@ -169,7 +169,7 @@ TEST(Reproduction, StorageLoadBuffersAndExpectedWords) {
 // Under the portable profile an out-of-range lane may return what the Vulkan robustness rules
 // allow: several outcomes, which the script leaves unchecked and says so.
 TEST(Reproduction, PortableLeavesSeveralOutcomesUncheckedAndSaysSo) {
-  const run::Profile p = run::resolveProfile("portable", std::nullopt);
+  const judge::Profile p = judge::resolveProfile("portable", std::nullopt);
   const repro::Reproduction r =
       repro::reproduce(named(suite("storage", p), "storage.load_dword.offset20"), p);
   ASSERT_EQ(r.notExpressed, "");
@@ -182,11 +182,11 @@ TEST(Reproduction, PortableLeavesSeveralOutcomesUncheckedAndSaysSo) {
 
 // What no Amber script expresses says why, and amberScript refuses it.
 TEST(Reproduction, InexpressibleCasesSayWhy) {
-  const run::Profile p = run::resolveProfile("portable", std::nullopt);
+  const judge::Profile p = judge::resolveProfile("portable", std::nullopt);
   // A raw V# (VK_EXT_descriptor_buffer), the binary route and the own program (GCN machine
   // code): no SPIR-V expresses them.
   unsigned machine = 0;
-  for (const run::Case& c : suite("disputed", p)) {
+  for (const judge::Case& c : suite("disputed", p)) {
     if (!c.device.rawVsharp && !c.device.binaryPatch && !c.device.ownProgram) continue;
     ++machine;
     const repro::Reproduction t = repro::reproduce(c, p);
@@ -202,7 +202,7 @@ TEST(Reproduction, InexpressibleCasesSayWhy) {
       repro::reproduce(named(suite("texel", p), "texel.uniform.r8g8b8_unorm.view_xyz"), p);
   EXPECT_NE(three.notExpressed.find("3 components"), std::string::npos) << three.notExpressed;
   unsigned wide = 0;
-  for (const run::Case& c : suite("atomic", p)) {
+  for (const judge::Case& c : suite("atomic", p)) {
     const repro::Reproduction r = repro::reproduce(c, p);
     if (c.device.inst.op->wide) {
       ++wide;
@@ -217,9 +217,9 @@ TEST(Reproduction, InexpressibleCasesSayWhy) {
 // format, each component the integer it holds: signed for SNORM (a byte 0x80 is -128), one
 // 32-bit integer per element for a _PACK32 format.
 TEST(Reproduction, TexelViewDataIsTheImageInTheViewsFormat) {
-  const run::Profile p = run::resolveProfile("gfx9", std::nullopt);
-  const std::vector<run::Case> texel = suite("texel", p);
-  const run::Case& snorm = named(texel, "texel.uniform.r8g8b8a8_snorm.load_format_xyzw");
+  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
+  const std::vector<judge::Case> texel = suite("texel", p);
+  const judge::Case& snorm = named(texel, "texel.uniform.r8g8b8a8_snorm.load_format_xyzw");
   const repro::Reproduction r = repro::reproduce(snorm, p);
   ASSERT_EQ(r.notExpressed, "");
   const repro::ReproBuffer& data = r.buffers[0];
@@ -238,7 +238,8 @@ TEST(Reproduction, TexelViewDataIsTheImageInTheViewsFormat) {
   EXPECT_NE(script.find("BIND BUFFER data AS uniform_texel_buffer DESCRIPTOR_SET 0 BINDING 0\n"),
             std::string::npos);
 
-  const run::Case& packed = named(texel, "texel.uniform.a2b10g10r10_unorm_pack32.load_format_xyzw");
+  const judge::Case& packed =
+      named(texel, "texel.uniform.a2b10g10r10_unorm_pack32.load_format_xyzw");
   const repro::Reproduction q = repro::reproduce(packed, p);
   ASSERT_EQ(q.notExpressed, "");
   uint32_t first = 0;
@@ -255,9 +256,9 @@ TEST(Reproduction, TexelViewDataIsTheImageInTheViewsFormat) {
 // component x (R) of vertex i is memory byte i*stride + offset + 2 (Vulkan format B8G8R8A8:
 // bytes B, G, R, A), read here from the image.
 TEST(Reproduction, VertexInputIsTheImageInTheAttributesFormat) {
-  const run::Profile p = run::resolveProfile("gfx9", std::nullopt);
-  const std::vector<run::Case> vertex = suite("vertex", p);
-  const run::Case& c = named(vertex, "vertex.b8g8r8a8_uint.tbuffer_load_format_xyzw.packed");
+  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
+  const std::vector<judge::Case> vertex = suite("vertex", p);
+  const judge::Case& c = named(vertex, "vertex.b8g8r8a8_uint.tbuffer_load_format_xyzw.packed");
   const repro::Reproduction r = repro::reproduce(c, p);
   ASSERT_EQ(r.notExpressed, "");
   ASSERT_TRUE(r.vertexInput.has_value());
@@ -301,8 +302,8 @@ TEST(Reproduction, VertexInputIsTheImageInTheAttributesFormat) {
 // sRGB reads, alpha exactly; the script reads lane_out as floats and says the bound in a
 // TOLERANCE per EXPECT, so a lane outside it fails under Amber as it does in gcnprobe.
 TEST(Reproduction, SrgbLanesAreCheckedWithinTheirBound) {
-  const run::Profile p = run::resolveProfile("gfx9", std::nullopt);
-  const std::vector<run::Case> texel = suite("texel", p);
+  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
+  const std::vector<judge::Case> texel = suite("texel", p);
   const repro::Reproduction r =
       repro::reproduce(named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw"), p);
   ASSERT_EQ(r.notExpressed, "");
@@ -324,9 +325,9 @@ TEST(Reproduction, SrgbLanesAreCheckedWithinTheirBound) {
 // Component by component: under the portable profile an sRGB view's R, G and B are checked
 // within the CTS bound while alpha, compared in float ulps (norm-1ulp), is left out and said so.
 TEST(Reproduction, ComponentsUnderUlpsAreLeftOutTheOthersChecked) {
-  const run::Profile p = run::resolveProfile("portable", std::nullopt);
-  const std::vector<run::Case> texel = suite("texel", p);
-  const run::Case& c = named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  const judge::Profile p = judge::resolveProfile("portable", std::nullopt);
+  const std::vector<judge::Case> texel = suite("texel", p);
+  const judge::Case& c = named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
   const repro::Reproduction r = repro::reproduce(c, p);
   ASSERT_EQ(r.notExpressed, "");
   const repro::ReproBuffer& out = r.buffers.at(2);

@@ -25,7 +25,7 @@ namespace atomic_test {
 using namespace gcnprobe;
 
 const gcn::Chip& portableChip() {
-  return gcn::representativeChip(run::kPortableGen);
+  return gcn::representativeChip(judge::kPortableGen);
 }
 
 // A wave with lanes 0, 1, 2 doing `mnemonic` (GLC) on the dword at byte 8 of a 16-byte SSBO
@@ -66,13 +66,14 @@ routes::DeviceResult deviceResult(const routes::DeviceCase& d, std::array<uint32
   return r;
 }
 
-run::DiffResult diff(const routes::DeviceCase& d, const routes::DeviceResult& actual) {
-  run::Case c;
+judge::DiffResult diff(const routes::DeviceCase& d, const routes::DeviceResult& actual) {
+  judge::Case c;
   c.name = "atomic.order";
   c.device = d;
-  const run::Profile p = run::resolveProfile("gfx9", std::nullopt);
-  const run::Expected e = run::buildExpected(c, p, run::DeviceRules{true});
-  return run::diffCase(d, run::formatViewOf(p.chip, d), e, actual, run::findTolerance("exact"));
+  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
+  const judge::Expected e = judge::buildExpected(c, p, judge::DeviceRules{true});
+  return judge::diffCase(d, judge::formatViewOf(p.chip, d), e, actual,
+                         judge::findTolerance("exact"));
 }
 
 gcn::ExecResult predict(const routes::DeviceCase& d) {
@@ -85,10 +86,10 @@ gcn::ExecResult predict(const routes::DeviceCase& d) {
 TEST(AtomicOrder, AddAcceptsTwoOrdersRejectsImpossible) {
   const routes::DeviceCase d = threeLanes("buffer_atomic_add", 100);
   const gcn::ExecResult pred = predict(d);
-  const auto inOrder = run::acceptAtomicOrders(d, pred, deviceResult(d, {100, 101, 103}, 107));
-  const auto reversed = run::acceptAtomicOrders(d, pred, deviceResult(d, {104, 105, 100}, 107));
-  const auto impossible = run::acceptAtomicOrders(d, pred, deviceResult(d, {100, 100, 103}, 107));
-  const auto wrongFinal = run::acceptAtomicOrders(d, pred, deviceResult(d, {100, 101, 103}, 108));
+  const auto inOrder = judge::acceptAtomicOrders(d, pred, deviceResult(d, {100, 101, 103}, 107));
+  const auto reversed = judge::acceptAtomicOrders(d, pred, deviceResult(d, {104, 105, 100}, 107));
+  const auto impossible = judge::acceptAtomicOrders(d, pred, deviceResult(d, {100, 100, 103}, 107));
+  const auto wrongFinal = judge::acceptAtomicOrders(d, pred, deviceResult(d, {100, 101, 103}, 108));
   for (unsigned l = 0; l < 3; ++l) {
     EXPECT_TRUE(inOrder.lanes[l]);
     EXPECT_TRUE(reversed.lanes[l]);
@@ -107,7 +108,7 @@ TEST(AtomicOrder, AddAcceptsTwoOrdersRejectsImpossible) {
 TEST(AtomicOrder, SwapThroughTheDiff) {
   const routes::DeviceCase d = threeLanes("buffer_atomic_swap", 100);
   EXPECT_TRUE(diff(d, deviceResult(d, {100, 1, 2}, 4)).pass);
-  const run::DiffResult other = diff(d, deviceResult(d, {4, 100, 2}, 1));
+  const judge::DiffResult other = diff(d, deviceResult(d, {4, 100, 2}, 1));
   EXPECT_TRUE(other.pass) << other.summary;
   EXPECT_FALSE(diff(d, deviceResult(d, {4, 100, 7}, 1)).pass);
   EXPECT_FALSE(diff(d, deviceResult(d, {4, 100, 2}, 2)).pass);  // final memory of no order
@@ -120,19 +121,19 @@ TEST(AtomicOrder, SwapThroughTheDiff) {
 TEST(AtomicOrder, CmpswapOrders) {
   const routes::DeviceCase d = threeLanes("buffer_atomic_cmpswap", 100, {1, 2, 4}, {100, 1, 100});
   const gcn::ExecResult pred = predict(d);
-  EXPECT_TRUE(run::acceptAtomicOrders(d, pred, deviceResult(d, {100, 1, 2}, 2)).lanes[0]);
-  EXPECT_TRUE(run::acceptAtomicOrders(d, pred, deviceResult(d, {4, 4, 100}, 4)).lanes[0]);
-  EXPECT_FALSE(run::acceptAtomicOrders(d, pred, deviceResult(d, {100, 100, 100}, 4)).lanes[0]);
+  EXPECT_TRUE(judge::acceptAtomicOrders(d, pred, deviceResult(d, {100, 1, 2}, 2)).lanes[0]);
+  EXPECT_TRUE(judge::acceptAtomicOrders(d, pred, deviceResult(d, {4, 4, 100}, 4)).lanes[0]);
+  EXPECT_FALSE(judge::acceptAtomicOrders(d, pred, deviceResult(d, {100, 100, 100}, 4)).lanes[0]);
 }
 
 TEST(AtomicOrder, SerialOrderSearchIsBounded) {
-  std::vector<run::AtomicLaneOp> ops(13);
-  EXPECT_THROW(run::findSerialOrder(gcn::AtomicOp::Add, false, 0, ops, 0), gcn::Error);
+  std::vector<judge::AtomicLaneOp> ops(13);
+  EXPECT_THROW(judge::findSerialOrder(gcn::AtomicOp::Add, false, 0, ops, 0), gcn::Error);
 }
 
 TEST(AtomicSuite, PassesOnLavapipeWithEveryInstruction) {
   auto ctx = vk::Context::open("llvmpipe");
-  const std::vector<run::Case> cases = run::atomicSuite(portableChip());
+  const std::vector<judge::Case> cases = cases::atomicSuite(portableChip());
   std::vector<std::unique_ptr<routes::Route>> list;
   list.push_back(routes::makeTexelRoute(*ctx));
   list.push_back(routes::makeStorageRoute(*ctx));
@@ -140,17 +141,17 @@ TEST(AtomicSuite, PassesOnLavapipeWithEveryInstruction) {
   const run::RunOptions ro = test_support::portableOptions(*ctx);
   std::set<std::string> passing, passingTexel;
   std::size_t count = 0;
-  run::runCases(cases, list, ro, [&](const run::CaseResult& r) {
+  run::runCases(cases, list, ro, [&](const results::CaseResult& r) {
     ++count;
     const auto it = std::find_if(cases.begin(), cases.end(),
-                                 [&](const run::Case& c) { return c.name == r.name; });
+                                 [&](const judge::Case& c) { return c.name == r.name; });
     ASSERT_NE(it, cases.end());
-    if (r.verdict == run::Verdict::Unsupported) {
+    if (r.verdict == results::Verdict::Unsupported) {
       EXPECT_NE(r.reason.find("lacks"), std::string::npos) << r.name << ": " << r.reason;
       return;
     }
-    EXPECT_EQ(r.verdict, run::Verdict::Pass) << r.name << ": " << r.reason;
-    if (r.verdict != run::Verdict::Pass) return;
+    EXPECT_EQ(r.verdict, results::Verdict::Pass) << r.name << ": " << r.reason;
+    if (r.verdict != results::Verdict::Pass) return;
     (it->device.binding == routes::Binding::StorageTexel ? passingTexel : passing)
         .insert(std::string(it->device.inst.op->mnemonic));
   });

@@ -23,17 +23,17 @@ TEST(RawDispatch, DriverDescriptorsThroughTheRawPathGiveTheDriverRoutesResults) 
   if (!ctx->features().descriptorBuffer || !ctx->features().bufferDeviceAddress)
     GTEST_SKIP() << ctx->info().name << " (" << ctx->info().driverInfo
                  << "): no VK_EXT_descriptor_buffer with bufferDeviceAddress";
-  const run::Profile profile = run::resolveProfile("portable", std::nullopt);
-  std::vector<run::Case> cases;
+  const judge::Profile profile = judge::resolveProfile("portable", std::nullopt);
+  std::vector<judge::Case> cases;
   for (const char* filter : {"storage.*", "atomic.ssbo.*", "texel.uniform.r8g8b8a8_unorm.*",
                              "texel.uniform.r16g16_sfloat.*", "texel.storage.r32_uint.*",
                              "texel.storage.r8g8b8a8_snorm.*", "atomic.texel.*"})
-    for (run::Case& c : run::buildCases("", filter, profile.chip))
+    for (judge::Case& c : cases::buildCases("", filter, profile.chip))
       cases.push_back(std::move(c));
   auto routes = routes::makeAllRoutes(*ctx);
   std::vector<const routes::DeviceCase*> runnable;
   std::vector<routes::DeviceResult> expected;
-  for (const run::Case& c : cases) {
+  for (const judge::Case& c : cases) {
     const routes::RouteChoice choice = routes::chooseRoute(routes, c.device);
     ASSERT_NE(choice.route, nullptr) << c.name << ": " << choice.reason;
     if (!choice.route->unsupportedReason(c.device).empty()) continue;

@@ -19,19 +19,20 @@ namespace storage_test {
 
 using namespace gcnprobe;
 
-std::vector<run::CaseResult> runOnLavapipe(vk::Context& ctx, const std::vector<run::Case>& cases) {
+std::vector<results::CaseResult> runOnLavapipe(vk::Context& ctx,
+                                               const std::vector<judge::Case>& cases) {
   std::vector<std::unique_ptr<routes::Route>> list;
   list.push_back(routes::makeTexelRoute(ctx));
   list.push_back(routes::makeStorageRoute(ctx));
   list.push_back(routes::makeAtomicRoute(ctx));
   const run::RunOptions ro = test_support::portableOptions(ctx);
-  std::vector<run::CaseResult> out;
-  run::runCases(cases, list, ro, [&](const run::CaseResult& r) { out.push_back(r); });
+  std::vector<results::CaseResult> out;
+  run::runCases(cases, list, ro, [&](const results::CaseResult& r) { out.push_back(r); });
   return out;
 }
 
 const gcn::Chip& portableChip() {
-  return gcn::representativeChip(run::kPortableGen);
+  return gcn::representativeChip(judge::kPortableGen);
 }
 
 // Golden words of RADV's SSBO descriptor on GFX6-9, derived by hand from CLRX GcnMemHandling's bit
@@ -49,9 +50,9 @@ TEST(StorageVSharp, MatchesRadvWords) {
 }
 
 TEST(StorageSuite, EveryInstructionHasCasesWithEdgeLanes) {
-  const std::vector<run::Case> cases = run::storageSuite(portableChip());
+  const std::vector<judge::Case> cases = cases::storageSuite(portableChip());
   std::set<std::string> ops;
-  for (const run::Case& c : cases) {
+  for (const judge::Case& c : cases) {
     ops.insert(std::string(c.device.inst.op->mnemonic));
     EXPECT_TRUE(c.device.inst.offen) << c.name;
     // Some lane reaches at or past NUM_RECORDS (the V#'s word 2).
@@ -63,27 +64,28 @@ TEST(StorageSuite, EveryInstructionHasCasesWithEdgeLanes) {
     EXPECT_TRUE(past) << c.name;
   }
   EXPECT_EQ(ops.size(), 14u);
-  EXPECT_EQ(run::buildCases("storage", "", portableChip()).size(), cases.size());
+  EXPECT_EQ(cases::buildCases("storage", "", portableChip()).size(), cases.size());
 }
 
 TEST(StorageSuite, PassesOnLavapipeWithEveryInstruction) {
   auto ctx = vk::Context::open("llvmpipe");
-  const std::vector<run::Case> cases = run::storageSuite(portableChip());
+  const std::vector<judge::Case> cases = cases::storageSuite(portableChip());
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), cases.size());
   std::set<std::string> passing;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const run::CaseResult& r = results[i];
+    const results::CaseResult& r = results[i];
     const auto it = std::find_if(cases.begin(), cases.end(),
-                                 [&](const run::Case& c) { return c.name == r.name; });
+                                 [&](const judge::Case& c) { return c.name == r.name; });
     ASSERT_NE(it, cases.end());
-    if (r.verdict == run::Verdict::Unsupported) {
+    if (r.verdict == results::Verdict::Unsupported) {
       // Only a missing 8/16-bit storage feature may make a case unsupported.
       EXPECT_NE(r.reason.find("device lacks"), std::string::npos) << r.name << ": " << r.reason;
       continue;
     }
-    EXPECT_EQ(r.verdict, run::Verdict::Pass) << r.name << ": " << r.reason;
-    if (r.verdict == run::Verdict::Pass) passing.insert(std::string(it->device.inst.op->mnemonic));
+    EXPECT_EQ(r.verdict, results::Verdict::Pass) << r.name << ": " << r.reason;
+    if (r.verdict == results::Verdict::Pass)
+      passing.insert(std::string(it->device.inst.op->mnemonic));
   }
   const std::set<std::string> want = {
       "buffer_load_ubyte",    "buffer_load_sbyte",   "buffer_load_ushort",  "buffer_load_sshort",
@@ -104,7 +106,7 @@ TEST(StorageSuite, PassesOnLavapipeWithEveryInstruction) {
 
 // Makes a store_dword case's V# run 64 bytes past its memory image (NUM_RECORDS) and lane 5
 // store 8 bytes behind the payload; returns the image's size.
-uint32_t makeStrayStore(run::Case& c) {
+uint32_t makeStrayStore(judge::Case& c) {
   const uint32_t bytes = static_cast<uint32_t>(c.device.memory.bytes.size());
   c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes + 64;  // NUM_RECORDS
   c.device.state.vgprMut(0)[5] = bytes + 8;                   // lane 5: behind the payload
@@ -116,14 +118,14 @@ uint32_t makeStrayStore(run::Case& c) {
 // reference calls that store in range but unmapped (not performed); the guard catches it.
 TEST(StorageRoute, StrayWriteIntoGuardBandIsCaught) {
   auto ctx = vk::Context::open("llvmpipe");
-  std::vector<run::Case> cases =
-      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
+  std::vector<judge::Case> cases =
+      cases::buildCases("storage", "storage.store_dword.offset0", portableChip());
   ASSERT_EQ(cases.size(), 1u);
-  run::Case& c = cases[0];
+  judge::Case& c = cases[0];
   const uint32_t bytes = makeStrayStore(c);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].verdict, run::Verdict::Fail) << results[0].reason;
+  EXPECT_EQ(results[0].verdict, results::Verdict::Fail) << results[0].reason;
   EXPECT_NE(results[0].reason.find("guard"), std::string::npos) << results[0].reason;
   const std::vector<int64_t>& g = results[0].changedGuardBytes;
   ASSERT_FALSE(g.empty());
@@ -137,15 +139,15 @@ TEST(StorageRoute, StrayWriteIntoGuardBandIsCaught) {
   // The same case with the V# back in bounds passes: the failure was the stray write.
   c.device.state.sgpr[c.device.inst.srsrc + 2] = bytes;
   const auto again = runOnLavapipe(*ctx, cases);
-  EXPECT_EQ(again[0].verdict, run::Verdict::Pass) << again[0].reason;
+  EXPECT_EQ(again[0].verdict, results::Verdict::Pass) << again[0].reason;
 }
 
 // `n` copies of the storage.store_dword.offset0 case, named "...#0" to "...#n-1": one batch.
-std::vector<run::Case> storeDwordCopies(std::size_t n) {
-  std::vector<run::Case> one =
-      run::buildCases("storage", "storage.store_dword.offset0", portableChip());
+std::vector<judge::Case> storeDwordCopies(std::size_t n) {
+  std::vector<judge::Case> one =
+      cases::buildCases("storage", "storage.store_dword.offset0", portableChip());
   EXPECT_EQ(one.size(), 1u);
-  std::vector<run::Case> cases(n, one.at(0));
+  std::vector<judge::Case> cases(n, one.at(0));
   for (std::size_t i = 0; i < n; ++i)
     cases[i].name += "#" + std::to_string(i);
   return cases;
@@ -155,18 +157,18 @@ std::vector<run::Case> storeDwordCopies(std::size_t n) {
 // stray write by the middle case of three is that case's failure, and its neighbours pass.
 TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
   auto ctx = vk::Context::open("llvmpipe");
-  std::vector<run::Case> cases = storeDwordCopies(3);
+  std::vector<judge::Case> cases = storeDwordCopies(3);
   const uint32_t bytes = makeStrayStore(cases[1]);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), 3u);
-  for (const run::CaseResult& r : results) {
+  for (const results::CaseResult& r : results) {
     if (r.name == cases[1].name) {
-      EXPECT_EQ(r.verdict, run::Verdict::Fail) << r.reason;
+      EXPECT_EQ(r.verdict, results::Verdict::Fail) << r.reason;
       const std::vector<int64_t>& g = r.changedGuardBytes;
       for (int64_t b = bytes + 8; b < bytes + 12; ++b)
         EXPECT_TRUE(std::binary_search(g.begin(), g.end(), b)) << b;
     } else {
-      EXPECT_EQ(r.verdict, run::Verdict::Pass) << r.name << ": " << r.reason;
+      EXPECT_EQ(r.verdict, results::Verdict::Pass) << r.name << ": " << r.reason;
       EXPECT_TRUE(r.changedGuardBytes.empty()) << r.name;
     }
   }
@@ -178,9 +180,9 @@ TEST(StorageRoute, StrayWriteInABatchIsItsOwnCasesOnly) {
 TEST(StorageRoute, ABatchLargerThanOneSubmissionKeepsEveryCasesResult) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeStorageRoute(*ctx);
-  const std::vector<run::Case> one = storeDwordCopies(1);
+  const std::vector<judge::Case> one = storeDwordCopies(1);
   ASSERT_EQ(route->unsupportedReason(one[0].device), "");
-  const std::size_t n = routes::detail::kLaneChunkCases + 5;
+  const std::size_t n = routes::lane::kLaneChunkCases + 5;
   std::vector<const routes::DeviceCase*> inputs(n, &one[0].device);
   const std::vector<routes::DeviceResult> results = route->run(inputs);
   ASSERT_EQ(results.size(), n);
@@ -198,13 +200,13 @@ TEST(StorageRoute, ABatchLargerThanOneSubmissionKeepsEveryCasesResult) {
 TEST(StorageRoute, TheRunnerSplitsALargeBatchAndKeepsEveryVerdict) {
   auto ctx = vk::Context::open("llvmpipe");
   const std::size_t n = 2 * run::kCasesPerDispatch + 3;
-  std::vector<run::Case> cases = storeDwordCopies(n);
+  std::vector<judge::Case> cases = storeDwordCopies(n);
   makeStrayStore(cases[n - 2]);
   const auto results = runOnLavapipe(*ctx, cases);
   ASSERT_EQ(results.size(), n);
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_EQ(results[i].name, cases[i].name);
-    EXPECT_EQ(results[i].verdict, i == n - 2 ? run::Verdict::Fail : run::Verdict::Pass)
+    EXPECT_EQ(results[i].verdict, i == n - 2 ? results::Verdict::Fail : results::Verdict::Pass)
         << results[i].name << ": " << results[i].reason;
   }
 }
@@ -212,8 +214,8 @@ TEST(StorageRoute, TheRunnerSplitsALargeBatchAndKeepsEveryVerdict) {
 TEST(StorageRoute, UnrealisableCasesSayWhy) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeStorageRoute(*ctx);
-  std::vector<run::Case> cases =
-      run::buildCases("storage", "storage.load_dword.offset0", portableChip());
+  std::vector<judge::Case> cases =
+      cases::buildCases("storage", "storage.load_dword.offset0", portableChip());
   ASSERT_EQ(cases.size(), 1u);
   routes::DeviceCase d = cases[0].device;
   EXPECT_EQ(route->unsupportedReason(d), "");

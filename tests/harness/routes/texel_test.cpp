@@ -166,7 +166,7 @@ TEST(TexelRoute, EveryFormattedVariantAgreesWithTheFormatTable) {
     const size_t us = name.rfind('_');
     const std::string fmt = name.substr(prefix.size(), us - prefix.size());
     const unsigned n = static_cast<unsigned>(std::stoul(name.substr(us + 1)));
-    const BufferFormat& f = parseBufferFormat(fmt);
+    const vk::BufferFormat& f = vk::parseBufferFormat(fmt);
     EXPECT_TRUE(f.texel);
     EXPECT_NE(f.dfmt, gcn::Dfmt::Invalid);
     EXPECT_EQ(routes::texelVariant(storageLoad(f.vk, n), false), name);
@@ -190,7 +190,7 @@ TEST(TexelRoute, EveryFormattedVariantAgreesWithTheFormatTable) {
 TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
   auto ctx = test_support::openDefaultDevice();
   const RunOptions o = test_support::portableOptions(*ctx);
-  const std::vector<Case> cases = buildCases("texel", "", o.profile.chip);
+  const std::vector<judge::Case> cases = cases::buildCases("texel", "", o.profile.chip);
 
   // Lower bound derived from the format table and the device's format features alone:
   // every uniform-texel load case of a format with UNIFORM_TEXEL_BUFFER support, other
@@ -208,7 +208,7 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
   std::set<gcn::Dfmt> dfmtClasses;
   std::set<gcn::Nfmt> nfmtClasses;
   std::set<std::string> uniformFormats;  // every one needs a passing uniform case
-  for (const BufferFormat& f : allBufferFormats()) {
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     const bool composed = f.dfmt == gcn::Dfmt::Invalid && f.channelDfmt != gcn::Dfmt::Invalid;
     if (f.dfmt == gcn::Dfmt::Invalid && !composed) continue;
     const std::string name(f.name);
@@ -234,11 +234,11 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
   size_t uniformPassed = 0, storageLoadsPassed = 0;
   std::set<gcn::Dfmt> dfmtPassed;
   std::set<gcn::Nfmt> nfmtPassed;
-  const Summary s = runCases(cases, routes, o, [&](const CaseResult& r) {
-    if (r.verdict == Verdict::Fail || r.verdict == Verdict::Error)
+  const results::Summary s = runCases(cases, routes, o, [&](const results::CaseResult& r) {
+    if (r.verdict == results::Verdict::Fail || r.verdict == results::Verdict::Error)
       failures.push_back(r.name + ": " + r.reason);
-    const BufferFormat& f = parseBufferFormat(r.format);
-    if (r.verdict == Verdict::Unsupported) {
+    const vk::BufferFormat& f = vk::parseBufferFormat(r.format);
+    if (r.verdict == results::Verdict::Unsupported) {
       EXPECT_FALSE(r.reason.empty()) << r.name;
       // 64-bit texels: only a 64-bit image type reads them (Int64ImageEXT).
       if (r.format.find("R64") != std::string::npos && !ctx->features().shaderImageInt64Atomics &&
@@ -247,11 +247,11 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
       }
     }
     const bool load = r.name.find(".load_format_") != std::string::npos;
-    if (r.verdict == Verdict::Pass && r.binding == "uniform-texel") {
+    if (r.verdict == results::Verdict::Pass && r.binding == "uniform-texel") {
       ++uniformPassed;
       uniformFormats.erase(r.format);
     }
-    if (r.verdict == Verdict::Pass && r.binding == "storage-texel" && load) {
+    if (r.verdict == results::Verdict::Pass && r.binding == "storage-texel" && load) {
       ++storageLoadsPassed;
       dfmtPassed.insert(f.dfmt);
       nfmtPassed.insert(f.nfmt);
@@ -259,8 +259,8 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
   });
   for (const std::string& f : failures)
     ADD_FAILURE() << f;
-  EXPECT_EQ(s.count(Verdict::Fail), 0u);
-  EXPECT_EQ(s.count(Verdict::Error), 0u);
+  EXPECT_EQ(s.count(results::Verdict::Fail), 0u);
+  EXPECT_EQ(s.count(results::Verdict::Error), 0u);
   EXPECT_GE(uniformPassed, mustPass);
   for (const std::string& f : uniformFormats)
     ADD_FAILURE() << f << " supports uniform texel buffers and no uniform case of it passed";
@@ -272,7 +272,7 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
         << "no storage-texel load passed for NUM_FORMAT " << static_cast<int>(n);
   // Two load cases at least per required data format class ({1, ..., 4} components).
   EXPECT_GE(storageLoadsPassed, 2 * dfmtClasses.size());
-  EXPECT_GT(s.count(Verdict::Pass), uniformPassed + storageLoadsPassed);  // plus stores
+  EXPECT_GT(s.count(results::Verdict::Pass), uniformPassed + storageLoadsPassed);  // plus stores
   std::printf("texel suite: %s (%zu storage-texel loads passed)\n", s.line().c_str(),
               storageLoadsPassed);
 }
@@ -283,20 +283,21 @@ TEST(TexelSuite, PortableProfilePassesEverySupportedFormat) {
 TEST(TexelSuite, ComposedAndSrgbViewsPassWithoutValidationErrors) {
   auto ctx = test_support::openDefaultDevice(/*validation=*/true);
   const RunOptions o = test_support::portableOptions(*ctx);
-  std::vector<Case> cases = buildCases("texel", "texel.uniform.*.view_*", o.profile.chip);
-  for (Case& c : buildCases("texel", "texel.uniform.*srgb*", o.profile.chip))
+  std::vector<judge::Case> cases =
+      cases::buildCases("texel", "texel.uniform.*.view_*", o.profile.chip);
+  for (judge::Case& c : cases::buildCases("texel", "texel.uniform.*srgb*", o.profile.chip))
     if (c.name.find(".view_") == std::string::npos) cases.push_back(std::move(c));
   // 14 3-channel 8-bit + 7 16-bit formats x {1, 3, 4}; 5 sRGB formats with a V# (11 cases).
   ASSERT_EQ(cases.size(), 21u * 3 + 11u);
   std::vector<std::unique_ptr<routes::Route>> routes;
   routes.push_back(routes::makeTexelRoute(*ctx));
   size_t passed = 0;
-  const Summary s = runCases(cases, routes, o, [&](const CaseResult& r) {
-    if (r.verdict == Verdict::Pass) ++passed;
-    if (r.verdict == Verdict::Fail || r.verdict == Verdict::Error)
+  const results::Summary s = runCases(cases, routes, o, [&](const results::CaseResult& r) {
+    if (r.verdict == results::Verdict::Pass) ++passed;
+    if (r.verdict == results::Verdict::Fail || r.verdict == results::Verdict::Error)
       ADD_FAILURE() << r.name << ": " << r.reason;
     // The only excuse for a uniform view read is a device without the format.
-    if (r.verdict == Verdict::Unsupported) {
+    if (r.verdict == results::Verdict::Unsupported) {
       EXPECT_NE(r.reason.find("lacks VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT"),
                 std::string::npos)
           << r.name << ": " << r.reason;
@@ -305,7 +306,7 @@ TEST(TexelSuite, ComposedAndSrgbViewsPassWithoutValidationErrors) {
   // Every view whose format the device has as a uniform texel buffer runs and passes
   // (lavapipe: all but USCALED/SSCALED and R8/R8G8 sRGB).
   size_t supported = 0;
-  for (const Case& c : cases)
+  for (const judge::Case& c : cases)
     if (ctx->formatProperties(c.device.format).bufferFeatures &
         VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT)
       ++supported;
@@ -313,7 +314,7 @@ TEST(TexelSuite, ComposedAndSrgbViewsPassWithoutValidationErrors) {
   if (ctx->info().name.find("llvmpipe") != std::string::npos) {
     EXPECT_GE(passed, 50u);  // docs/platform.md: 87 uniform-texel formats
   }
-  EXPECT_EQ(s.count(Verdict::Fail), 0u);
+  EXPECT_EQ(s.count(results::Verdict::Fail), 0u);
   EXPECT_EQ(ctx->validationErrors(), 0u);
   for (const std::string& m : ctx->validationMessages())
     ADD_FAILURE() << m;
@@ -325,18 +326,18 @@ TEST(TexelSuite, ComposedAndSrgbViewsPassWithoutValidationErrors) {
 TEST(TexelSuite, StorageTexelLoadsRaiseNoValidationError) {
   auto ctx = test_support::openDefaultDevice(/*validation=*/true);
   const RunOptions o = test_support::portableOptions(*ctx);
-  const std::vector<Case> cases =
-      buildCases("texel", "texel.storage.*.load_format_*", o.profile.chip);
+  const std::vector<judge::Case> cases =
+      cases::buildCases("texel", "texel.storage.*.load_format_*", o.profile.chip);
   ASSERT_FALSE(cases.empty());
   std::vector<std::unique_ptr<routes::Route>> routes;
   routes.push_back(routes::makeTexelRoute(*ctx));
   size_t passed = 0;
-  const Summary s = runCases(cases, routes, o, [&](const CaseResult& r) {
-    if (r.verdict == Verdict::Pass) ++passed;
+  const results::Summary s = runCases(cases, routes, o, [&](const results::CaseResult& r) {
+    if (r.verdict == results::Verdict::Pass) ++passed;
   });
   EXPECT_GT(passed, 0u);
-  EXPECT_EQ(s.count(Verdict::Fail), 0u);
-  EXPECT_EQ(s.count(Verdict::Error), 0u);
+  EXPECT_EQ(s.count(results::Verdict::Fail), 0u);
+  EXPECT_EQ(s.count(results::Verdict::Error), 0u);
   EXPECT_EQ(ctx->validationErrors(), 0u);
   for (const std::string& m : ctx->validationMessages())
     ADD_FAILURE() << m;
@@ -348,29 +349,29 @@ TEST(TexelSuite, StorageTexelLoadsRaiseNoValidationError) {
 TEST(TexelSuite, NarrowStoresRunOnlyWhereTheFormatIsNoWider) {
   auto ctx = test_support::openDefaultDevice(/*validation=*/true);
   const RunOptions o = test_support::portableOptions(*ctx);
-  std::vector<Case> cases;
+  std::vector<judge::Case> cases;
   for (const char* filter : {"texel.storage.*.store_format_x", "texel.storage.*.store_format_xy",
                              "texel.storage.*.store_format_xyz"})
-    for (Case& c : buildCases("texel", filter, o.profile.chip))
+    for (judge::Case& c : cases::buildCases("texel", filter, o.profile.chip))
       cases.push_back(std::move(c));
   // Every format with 1..3 components and a V# (not sRGB): R8/R16/R32 x 7 number formats,
   // 8_8/16_16/32_32 likewise, 32_32_32 (3) and 10_11_11 (1), less sRGB and 64-bit rows.
   ASSERT_GE(cases.size(), 30u);
-  Case wide = test_support::findTexelCase("texel.storage.r8g8b8a8_unorm.store_format_xyzw");
+  judge::Case wide = test_support::findTexelCase("texel.storage.r8g8b8a8_unorm.store_format_xyzw");
   wide.name = "texel.storage.r8g8b8a8_unorm.store_format_x(narrowed)";
   wide.device.inst.op = gcn::findOpcode("buffer_store_format_x");
   cases.push_back(wide);
   std::vector<std::unique_ptr<routes::Route>> routes;
   routes.push_back(routes::makeTexelRoute(*ctx));
   size_t passed = 0;
-  runCases(cases, routes, o, [&](const CaseResult& r) {
+  runCases(cases, routes, o, [&](const results::CaseResult& r) {
     if (r.name == wide.name) {
-      EXPECT_EQ(r.verdict, Verdict::Unsupported);
+      EXPECT_EQ(r.verdict, results::Verdict::Unsupported);
       EXPECT_NE(r.reason.find("has 4 components"), std::string::npos) << r.reason;
       return;
     }
-    if (r.verdict == Verdict::Pass) ++passed;
-    EXPECT_TRUE(r.verdict == Verdict::Pass || r.verdict == Verdict::Unsupported)
+    if (r.verdict == results::Verdict::Pass) ++passed;
+    EXPECT_TRUE(r.verdict == results::Verdict::Pass || r.verdict == results::Verdict::Unsupported)
         << r.name << ": " << r.reason;
   });
   if (ctx->info().name.find("llvmpipe") != std::string::npos) {

@@ -25,15 +25,16 @@ namespace vertex_test {
 using namespace gcnprobe;
 
 const gcn::Chip& portableChip() {
-  return gcn::representativeChip(run::kPortableGen);
+  return gcn::representativeChip(judge::kPortableGen);
 }
 
-std::vector<run::CaseResult> runVertex(vk::Context& ctx, const std::vector<run::Case>& cases) {
+std::vector<results::CaseResult> runVertex(vk::Context& ctx,
+                                           const std::vector<judge::Case>& cases) {
   std::vector<std::unique_ptr<routes::Route>> list;
   list.push_back(routes::makeVertexRoute(ctx));
   const run::RunOptions ro = test_support::portableOptions(ctx);
-  std::vector<run::CaseResult> out;
-  run::runCases(cases, list, ro, [&](const run::CaseResult& r) { out.push_back(r); });
+  std::vector<results::CaseResult> out;
+  run::runCases(cases, list, ro, [&](const results::CaseResult& r) { out.push_back(r); });
   return out;
 }
 
@@ -80,7 +81,7 @@ TEST(VertexVSharp, WordsForR8G8B8A8) {
 // BUF_NUM_FORMAT_SNORM]` for A2B10G10R10_SNORM; 32-bit channels -> buffer_load_dword*.
 TEST(VertexFetch, InstructionPerFormatClass) {
   const auto op = [](VkFormat f) {
-    const gcn::OpcodeInfo* o = routes::vertexFetchOpcode(*findBufferFormat(f));
+    const gcn::OpcodeInfo* o = routes::vertexFetchOpcode(*vk::findBufferFormat(f));
     return o == nullptr ? std::string("none") : std::string(o->mnemonic);
   };
   EXPECT_EQ(op(VK_FORMAT_R8_UNORM), "tbuffer_load_format_x");
@@ -94,19 +95,20 @@ TEST(VertexFetch, InstructionPerFormatClass) {
   EXPECT_EQ(op(VK_FORMAT_R32G32B32A32_SFLOAT), "buffer_load_dwordx4");
   // No single instruction: 3 channels of 8 bits (no data format), 64-bit channels.
   std::string why;
-  EXPECT_EQ(routes::vertexFetchOpcode(*findBufferFormat(VK_FORMAT_R8G8B8_UNORM), &why), nullptr);
+  EXPECT_EQ(routes::vertexFetchOpcode(*vk::findBufferFormat(VK_FORMAT_R8G8B8_UNORM), &why),
+            nullptr);
   EXPECT_NE(why.find("3 channels"), std::string::npos) << why;
   EXPECT_EQ(op(VK_FORMAT_R64_SFLOAT), "none");
 }
 
 TEST(VertexSuite, CasesCarryTheirFetch) {
-  const std::vector<run::Case> cases = run::vertexSuite(portableChip());
+  const std::vector<judge::Case> cases = cases::vertexSuite(portableChip());
   ASSERT_FALSE(cases.empty());
-  EXPECT_EQ(run::buildCases("vertex", "", portableChip()).size(), cases.size());
-  for (const run::Case& c : cases) {
+  EXPECT_EQ(cases::buildCases("vertex", "", portableChip()).size(), cases.size());
+  for (const judge::Case& c : cases) {
     const routes::DeviceCase& d = c.device;
     EXPECT_EQ(d.binding, routes::Binding::VertexAttribute) << c.name;
-    EXPECT_EQ(d.inst.op, routes::vertexFetchOpcode(*findBufferFormat(d.format))) << c.name;
+    EXPECT_EQ(d.inst.op, routes::vertexFetchOpcode(*vk::findBufferFormat(d.format))) << c.name;
     EXPECT_TRUE(d.inst.idxen) << c.name;
     // Some active lane is past NUM_RECORDS (elements on gfx9, the portable generation).
     const uint32_t numRecords = d.state.sgpr[d.inst.srsrc + 2];
@@ -125,12 +127,12 @@ TEST(VertexSuite, CasesCarryTheirFetch) {
 // from the case's layout, not from the V#.
 TEST(VertexSuite, ReferenceRangeMatchesTheVulkanVertexRule) {
   for (gcn::Gen gen : gcn::kGcnGens) {
-    const run::Profile profile = run::resolveProfile(gcn::genName(gen), std::nullopt);
-    for (const run::Case& c : run::vertexSuite(profile.chip)) {
+    const judge::Profile profile = judge::resolveProfile(gcn::genName(gen), std::nullopt);
+    for (const judge::Case& c : cases::vertexSuite(profile.chip)) {
       const routes::DeviceCase& d = c.device;
       const uint64_t stride = (d.state.sgpr[d.inst.srsrc + 1] >> 16) & 0x3fff;
-      const uint64_t size = findBufferFormat(d.format)->stride;
-      const run::Expected e = run::buildExpected(c, profile, {true});
+      const uint64_t size = vk::findBufferFormat(d.format)->stride;
+      const judge::Expected e = judge::buildExpected(c, profile, {true});
       const gcn::ExecResult& r = e.alternatives.front().result;
       for (unsigned l = 0; l < 62; ++l) {
         const uint64_t index = d.state.vgpr(d.inst.vaddr)[l];
@@ -169,25 +171,25 @@ std::string formatClass(gcn::Dfmt d) {
 
 TEST(VertexSuite, PassesOnLavapipeWithEveryFormatClass) {
   auto ctx = vk::Context::open("llvmpipe");
-  const std::vector<run::Case> cases = run::vertexSuite(portableChip());
+  const std::vector<judge::Case> cases = cases::vertexSuite(portableChip());
   const auto results = runVertex(*ctx, cases);
   ASSERT_EQ(results.size(), cases.size());
   std::map<std::string, int> passing;
   std::set<VkFormat> covered;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const run::CaseResult& r = results[i];
+    const results::CaseResult& r = results[i];
     const auto it = std::find_if(cases.begin(), cases.end(),
-                                 [&](const run::Case& c) { return c.name == r.name; });
+                                 [&](const judge::Case& c) { return c.name == r.name; });
     ASSERT_NE(it, cases.end());
-    EXPECT_TRUE(r.verdict == run::Verdict::Pass || r.verdict == run::Verdict::Unsupported)
-        << r.name << ": " << run::verdictName(r.verdict) << ": " << r.reason;
-    if (r.verdict == run::Verdict::Unsupported) {
+    EXPECT_TRUE(r.verdict == results::Verdict::Pass || r.verdict == results::Verdict::Unsupported)
+        << r.name << ": " << results::verdictName(r.verdict) << ": " << r.reason;
+    if (r.verdict == results::Verdict::Unsupported) {
       // Unsupported only where the device lacks the format (never for a route limit).
       EXPECT_NE(r.reason.find("VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT"), std::string::npos)
           << r.name << ": " << r.reason;
     }
-    if (r.verdict == run::Verdict::Pass) {
-      ++passing[formatClass(findBufferFormat(it->device.format)->dfmt)];
+    if (r.verdict == results::Verdict::Pass) {
+      ++passing[formatClass(vk::findBufferFormat(it->device.format)->dfmt)];
       covered.insert(it->device.format);
     }
   }
@@ -195,7 +197,7 @@ TEST(VertexSuite, PassesOnLavapipeWithEveryFormatClass) {
     EXPECT_GT(passing[cls], 0) << cls;
   // Every table format lavapipe can fetch as a vertex attribute either passes here or has
   // no single GCN fetch instruction (the reason vertexFetchOpcode gives).
-  for (const BufferFormat& f : allBufferFormats()) {
+  for (const vk::BufferFormat& f : vk::allBufferFormats()) {
     if ((ctx->formatProperties(f.vk).bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) == 0)
       continue;
     std::string why;
@@ -211,8 +213,8 @@ TEST(VertexSuite, PassesOnLavapipeWithEveryFormatClass) {
 // differ from what the device read fail the case (every lane in range is then wrong).
 TEST(VertexSuite, WrongExpectationFails) {
   auto ctx = vk::Context::open("llvmpipe");
-  std::vector<run::Case> cases =
-      run::buildCases("vertex", "vertex.r16g16_uint.tbuffer_load_format_xy.packed", portableChip());
+  std::vector<judge::Case> cases = cases::buildCases(
+      "vertex", "vertex.r16g16_uint.tbuffer_load_format_xy.packed", portableChip());
   ASSERT_EQ(cases.size(), 1u);
   auto route = routes::makeVertexRoute(*ctx);
   ASSERT_EQ(route->unsupportedReason(cases[0].device), "");
@@ -225,14 +227,15 @@ TEST(VertexSuite, WrongExpectationFails) {
   EXPECT_EQ(actual[0].vdata[3][1], uint32_t{mem[14]} | uint32_t{mem[15]} << 8);
   EXPECT_TRUE(actual[0].changedGuardBytes.empty());
 
-  run::Case wrong = cases[0];
+  judge::Case wrong = cases[0];
   for (uint8_t& b : wrong.device.memory.bytes)
     b = static_cast<uint8_t>(b ^ 0x01);
-  run::Profile profile = run::resolveProfile("portable", std::nullopt);
-  const run::Expected e = run::buildExpected(wrong, profile, {ctx->features().robustBufferAccess2});
-  const run::DiffResult d =
-      run::diffCase(cases[0].device, run::formatViewOf(profile.chip, cases[0].device), e, actual[0],
-                    run::findTolerance("exact"));
+  judge::Profile profile = judge::resolveProfile("portable", std::nullopt);
+  const judge::Expected e =
+      judge::buildExpected(wrong, profile, {ctx->features().robustBufferAccess2});
+  const judge::DiffResult d =
+      judge::diffCase(cases[0].device, judge::formatViewOf(profile.chip, cases[0].device), e,
+                      actual[0], judge::findTolerance("exact"));
   EXPECT_FALSE(d.pass);
 }
 
@@ -240,7 +243,7 @@ TEST(VertexSuite, WrongExpectationFails) {
 TEST(VertexRoute, RejectsAnInstructionThatIsNotTheFetch) {
   auto ctx = vk::Context::open("llvmpipe");
   auto route = routes::makeVertexRoute(*ctx);
-  std::vector<run::Case> cases = run::buildCases(
+  std::vector<judge::Case> cases = cases::buildCases(
       "vertex", "vertex.r8g8b8a8_unorm.tbuffer_load_format_xyzw.packed", portableChip());
   ASSERT_EQ(cases.size(), 1u);
   routes::DeviceCase d = cases[0].device;

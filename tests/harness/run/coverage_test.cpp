@@ -7,9 +7,10 @@
 namespace gcnprobe::run {
 namespace coverage_test {
 
-CaseResult outcome(const std::string& name, const std::string& format, const std::string& binding,
-                   Verdict v, const std::string& reason = "") {
-  CaseResult r;
+results::CaseResult outcome(const std::string& name, const std::string& format,
+                            const std::string& binding, results::Verdict v,
+                            const std::string& reason = "") {
+  results::CaseResult r;
   r.name = name;
   r.suite = "texel";
   r.format = format;
@@ -40,14 +41,16 @@ TEST(TexelCoverage, GapsAreSupportedPairsWithoutAPass) {
         return 0;
     }
   };
-  const std::vector<CaseResult> results = {
-      outcome("a", "VK_FORMAT_R8_UNORM", "uniform-texel", Verdict::Unsupported, "first"),
-      outcome("b", "VK_FORMAT_R8_UNORM", "uniform-texel", Verdict::Pass),
-      outcome("c", "VK_FORMAT_R8_UNORM", "storage-texel", Verdict::Unsupported, "no qualifier"),
-      outcome("d", "VK_FORMAT_R16_UNORM", "uniform-texel", Verdict::Unsupported, "later"),
-      outcome("e", "VK_FORMAT_R16_UNORM", "uniform-texel", Verdict::Fail, "lane 3 differs"),
+  const std::vector<results::CaseResult> results = {
+      outcome("a", "VK_FORMAT_R8_UNORM", "uniform-texel", results::Verdict::Unsupported, "first"),
+      outcome("b", "VK_FORMAT_R8_UNORM", "uniform-texel", results::Verdict::Pass),
+      outcome("c", "VK_FORMAT_R8_UNORM", "storage-texel", results::Verdict::Unsupported,
+              "no qualifier"),
+      outcome("d", "VK_FORMAT_R16_UNORM", "uniform-texel", results::Verdict::Unsupported, "later"),
+      outcome("e", "VK_FORMAT_R16_UNORM", "uniform-texel", results::Verdict::Fail,
+              "lane 3 differs"),
       // A pass on a format the device does not list changes nothing.
-      outcome("f", "VK_FORMAT_R32_UINT", "uniform-texel", Verdict::Pass),
+      outcome("f", "VK_FORMAT_R32_UINT", "uniform-texel", results::Verdict::Pass),
   };
   const std::vector<FormatGap> gaps = texelCoverageGaps(results, features);
   ASSERT_EQ(gaps.size(), 3u);
@@ -68,9 +71,11 @@ TEST(TexelCoverage, OtherSuitesDoNotCount) {
   const auto features = [](VkFormat f) -> VkFormatFeatureFlags {
     return f == VK_FORMAT_R8_UINT ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : 0;
   };
-  CaseResult r = outcome("v", "VK_FORMAT_R8_UINT", "uniform-texel", Verdict::Pass);
+  results::CaseResult r =
+      outcome("v", "VK_FORMAT_R8_UINT", "uniform-texel", results::Verdict::Pass);
   r.suite = "vertex";
-  const std::vector<FormatGap> gaps = texelCoverageGaps(std::vector<CaseResult>{r}, features);
+  const std::vector<FormatGap> gaps =
+      texelCoverageGaps(std::vector<results::CaseResult>{r}, features);
   ASSERT_EQ(gaps.size(), 1u);
   EXPECT_EQ(gaps[0].format, "VK_FORMAT_R8_UINT");
 }

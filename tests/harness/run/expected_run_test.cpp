@@ -14,9 +14,9 @@
 
 namespace expected_run_test {
 
-using gcnprobe::run::Baseline;
-using gcnprobe::run::CaseResult;
-using gcnprobe::run::Verdict;
+using gcnprobe::results::Baseline;
+using gcnprobe::results::CaseResult;
+using gcnprobe::results::Verdict;
 
 CaseResult result(const std::string& name, Verdict v, const std::string& reason = "") {
   return gcnprobe::test_support::record(name, v, reason);
@@ -29,11 +29,11 @@ struct ScriptedRunner {
   std::vector<std::vector<std::string>> calls;
   int throwOnCall = -1;  // this call throws after its results
   int stopOnCall = -1;   // this call runs nothing: every case not run
-  gcnprobe::run::Summary operator()(std::span<const gcnprobe::run::Case> cases,
-                                    const gcnprobe::run::ResultSink& sink) {
+  gcnprobe::results::Summary operator()(std::span<const gcnprobe::judge::Case> cases,
+                                        const gcnprobe::results::ResultSink& sink) {
     const std::size_t call = calls.size();
     calls.emplace_back();
-    gcnprobe::run::Summary s;
+    gcnprobe::results::Summary s;
     if (static_cast<int>(call) == stopOnCall) {
       s.notRun = cases.size();
       return s;
@@ -51,8 +51,8 @@ struct ScriptedRunner {
   }
 };
 
-std::vector<gcnprobe::run::Case> cases(std::initializer_list<const char*> names) {
-  std::vector<gcnprobe::run::Case> out;
+std::vector<gcnprobe::judge::Case> cases(std::initializer_list<const char*> names) {
+  std::vector<gcnprobe::judge::Case> out;
   for (const char* n : names) {
     out.emplace_back();
     out.back().name = n;
@@ -72,7 +72,7 @@ TEST(BaselineRetry, PassOnRetryIsFlakeAndOnlyFailuresRerun) {
   std::size_t reportedDuringFirst = 0;
   gcnprobe::run::ExpectedRun run(opts, [&](const CaseResult& r) { reported.push_back(r); });
   const auto all = cases({"s.a", "s.b", "s.c"});
-  const gcnprobe::run::Summary s = run.run(all, [&](auto some, const auto& sink) {
+  const gcnprobe::results::Summary s = run.run(all, [&](auto some, const auto& sink) {
     const auto out = runner(some, sink);
     if (runner.calls.size() == 1) reportedDuringFirst = reported.size();
     return out;
@@ -108,7 +108,7 @@ TEST(BaselineRetry, ExpectedFailuresAreNotRerun) {
   runner.attempts = {{{"s.a", Verdict::Fail}}};
   gcnprobe::run::ExpectationOptions opts;
   opts.retries = 2;
-  opts.baseline = gcnprobe::run::parseBaseline("s.a,fail\n", "b.txt");
+  opts.baseline = gcnprobe::results::parseBaseline("s.a,fail\n", "b.txt");
   std::vector<CaseResult> reported;
   gcnprobe::run::ExpectedRun run(opts, [&](const CaseResult& r) { reported.push_back(r); });
   const auto all = cases({"s.a", "s.b"});

@@ -152,19 +152,19 @@ class ShowsIsa : public gcnprobe::routes::Route {
   PipelineIsa isa_;
 };
 
-gcnprobe::run::CaseResult resultOfRun(const PipelineIsa& isa) {
-  const auto cases = gcnprobe::run::buildCases("texel", "texel.uniform.r8_unorm.load_format_x",
-                                               gcn::representativeChip(gcn::Gen::Gfx8));
+gcnprobe::results::CaseResult resultOfRun(const PipelineIsa& isa) {
+  const auto cases = gcnprobe::cases::buildCases("texel", "texel.uniform.r8_unorm.load_format_x",
+                                                 gcn::representativeChip(gcn::Gen::Gfx8));
   EXPECT_EQ(cases.size(), 1u);
   std::vector<std::unique_ptr<gcnprobe::routes::Route>> routes;
   routes.push_back(std::make_unique<ShowsIsa>(isa));
   gcnprobe::run::RunOptions ro;
-  ro.profile = gcnprobe::run::resolveProfile("gfx8", std::nullopt);
+  ro.profile = gcnprobe::judge::resolveProfile("gfx8", std::nullopt);
   ro.jobs = 1;
-  gcnprobe::run::CaseResult result;
+  gcnprobe::results::CaseResult result;
   result.isaDigest = "not reported";
   gcnprobe::run::runCases(cases, routes, ro,
-                          [&](const gcnprobe::run::CaseResult& r) { result = r; });
+                          [&](const gcnprobe::results::CaseResult& r) { result = r; });
   return result;
 }
 
@@ -181,7 +181,7 @@ TEST(IsaDigest, TheRunnerRecordsThePipelinesDigest) {
 TEST(IsaDigest, TheRunnerRecordsTheEmittedBufferInstructions) {
   // The listing's one buffer instruction, as the driver printed it, with its words; the
   // s_load and s_waitcnt lines are not buffer instructions.
-  const gcnprobe::run::CaseResult r = resultOfRun(compute(kListing));
+  const gcnprobe::results::CaseResult r = resultOfRun(compute(kListing));
   ASSERT_EQ(r.isaLines.size(), 1u);
   EXPECT_EQ(r.isaLines[0].rfind("Compute Shader: buffer_load_dword v1, v0, s[4:7], 0 offen ; ", 0),
             0u)
@@ -192,58 +192,59 @@ TEST(IsaDigest, TheRunnerRecordsTheEmittedBufferInstructions) {
 }
 
 TEST(IsaDigest, RecordsCarryTheIsaLinesAndReadThemBack) {
-  gcnprobe::run::CaseResult r;
+  gcnprobe::results::CaseResult r;
   r.name = "storage.x";
-  r.verdict = gcnprobe::run::Verdict::Pass;
-  EXPECT_EQ(gcnprobe::run::caseRecord(r, "gfx8", "dev").at("isa_lines"), nlohmann::json::array());
+  r.verdict = gcnprobe::results::Verdict::Pass;
+  EXPECT_EQ(gcnprobe::results::caseRecord(r, "gfx8", "dev").at("isa_lines"),
+            nlohmann::json::array());
   r.isaLines = {"Compute Shader: buffer_load_dword v1, v0, s[4:7], 0 offen ; e0501000 80010100"};
-  const nlohmann::json j = gcnprobe::run::caseRecord(r, "gfx8", "dev");
-  EXPECT_EQ(gcnprobe::run::caseFromRecord(j, "t").isaLines, r.isaLines);
+  const nlohmann::json j = gcnprobe::results::caseRecord(r, "gfx8", "dev");
+  EXPECT_EQ(gcnprobe::results::caseFromRecord(j, "t").isaLines, r.isaLines);
   nlohmann::json bad = j;
   bad["isa_lines"] = "one line";
-  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  EXPECT_THROW(gcnprobe::results::caseFromRecord(bad, "t"), gcn::Error);
   bad["isa_lines"] = nlohmann::json::array({1});
-  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  EXPECT_THROW(gcnprobe::results::caseFromRecord(bad, "t"), gcn::Error);
   bad.erase("isa_lines");  // a report of an older version
-  EXPECT_TRUE(gcnprobe::run::caseFromRecord(bad, "t").isaLines.empty());
+  EXPECT_TRUE(gcnprobe::results::caseFromRecord(bad, "t").isaLines.empty());
 }
 
 // What a verified case proves (docs/isa.md "The data path") is part of its record.
 TEST(IsaDigest, RecordsCarryTheProofAndReadItBack) {
-  gcnprobe::run::CaseResult r;
+  gcnprobe::results::CaseResult r;
   r.name = "texel.x";
-  r.verdict = gcnprobe::run::Verdict::Pass;
-  EXPECT_EQ(gcnprobe::run::caseRecord(r, "gfx8", "dev").at("proof"), nlohmann::json::array());
+  r.verdict = gcnprobe::results::Verdict::Pass;
+  EXPECT_EQ(gcnprobe::results::caseRecord(r, "gfx8", "dev").at("proof"), nlohmann::json::array());
   r.proof = {
       "instruction: proven: buffer_load_format_x v1, v1, s[8:11], 0 idxen ; e0002000 "
       "80020101 on set 0 binding 0",
       "V#: assumed: the driver's descriptor",
       "data path: results v1 reach Out dwords 0-0 through copies"};
-  const nlohmann::json j = gcnprobe::run::caseRecord(r, "gfx8", "dev");
-  EXPECT_EQ(gcnprobe::run::caseFromRecord(j, "t").proof, r.proof);
+  const nlohmann::json j = gcnprobe::results::caseRecord(r, "gfx8", "dev");
+  EXPECT_EQ(gcnprobe::results::caseFromRecord(j, "t").proof, r.proof);
   nlohmann::json bad = j;
   bad["proof"] = "one line";
-  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  EXPECT_THROW(gcnprobe::results::caseFromRecord(bad, "t"), gcn::Error);
   bad["proof"] = nlohmann::json::array({1});
-  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  EXPECT_THROW(gcnprobe::results::caseFromRecord(bad, "t"), gcn::Error);
   bad.erase("proof");  // a record of an older version
-  EXPECT_TRUE(gcnprobe::run::caseFromRecord(bad, "t").proof.empty());
+  EXPECT_TRUE(gcnprobe::results::caseFromRecord(bad, "t").proof.empty());
 }
 
 TEST(IsaDigest, RecordsCarryItAndReadItBack) {
-  gcnprobe::run::CaseResult r;
+  gcnprobe::results::CaseResult r;
   r.name = "storage.x";
-  r.verdict = gcnprobe::run::Verdict::Pass;
-  EXPECT_TRUE(gcnprobe::run::caseRecord(r, "gfx8", "dev").at("isa_digest").is_null());
+  r.verdict = gcnprobe::results::Verdict::Pass;
+  EXPECT_TRUE(gcnprobe::results::caseRecord(r, "gfx8", "dev").at("isa_digest").is_null());
   r.isaDigest = "0123456789abcdef";
-  const nlohmann::json j = gcnprobe::run::caseRecord(r, "gfx8", "dev");
+  const nlohmann::json j = gcnprobe::results::caseRecord(r, "gfx8", "dev");
   EXPECT_EQ(j.at("isa_digest"), "0123456789abcdef");
-  EXPECT_EQ(gcnprobe::run::caseFromRecord(j, "t").isaDigest, r.isaDigest);
+  EXPECT_EQ(gcnprobe::results::caseFromRecord(j, "t").isaDigest, r.isaDigest);
   nlohmann::json bad = j;
   bad["isa_digest"] = 7;
-  EXPECT_THROW(gcnprobe::run::caseFromRecord(bad, "t"), gcn::Error);
+  EXPECT_THROW(gcnprobe::results::caseFromRecord(bad, "t"), gcn::Error);
   bad.erase("isa_digest");  // a report of an older version
-  EXPECT_EQ(gcnprobe::run::caseFromRecord(bad, "t").isaDigest, std::nullopt);
+  EXPECT_EQ(gcnprobe::results::caseFromRecord(bad, "t").isaDigest, std::nullopt);
 }
 
 }  // namespace isa_digest_test

@@ -51,7 +51,7 @@ class FakeRoute : public routes::Route {
 // Fake texel routes (uniform, storage) that know the given cases, made again, counted, each
 // time the runner asks for a fresh device (RunOptions::freshDevice).
 struct FreshRoutes {
-  std::vector<const std::vector<Case>*> known;
+  std::vector<const std::vector<judge::Case>*> known;
   std::vector<std::unique_ptr<routes::Route>> routes;
   int fresh = 0;
 
@@ -60,8 +60,8 @@ struct FreshRoutes {
     for (const char* prefix : {"texel.uniform.", "texel.storage."}) {
       auto fake = std::make_unique<FakeRoute>();
       fake->prefix = prefix;
-      for (const std::vector<Case>* cases : known)
-        for (const Case& c : *cases)
+      for (const std::vector<judge::Case>* cases : known)
+        for (const judge::Case& c : *cases)
           fake->names[&c.device] = c.name;
       list.push_back(std::move(fake));
     }
@@ -83,54 +83,56 @@ struct FreshRoutes {
 // route), never within a route; the routes it returns run the rest, and every case passes.
 TEST(Runner, AFreshDeviceAtEachChangeOfRoute) {
   RunOptions o;
-  o.profile = resolveProfile("gfx9", std::nullopt);
+  o.profile = judge::resolveProfile("gfx9", std::nullopt);
   o.jobs = 2;
-  const std::vector<Case> all =
-      buildCases("texel", "texel.*.r8g8b8a8_uint.load_format_*", o.profile.chip);
+  const std::vector<judge::Case> all =
+      cases::buildCases("texel", "texel.*.r8g8b8a8_uint.load_format_*", o.profile.chip);
   ASSERT_EQ(all.size(), 4u);  // uniform and storage, x and xyzw
-  const std::vector<Case> uniform(all.begin(), all.begin() + 2);
+  const std::vector<judge::Case> uniform(all.begin(), all.begin() + 2);
   ASSERT_EQ(uniform[1].name.rfind("texel.uniform.", 0), 0u);
   FreshRoutes r;
   r.known = {&all, &uniform};
   r.install(o);
-  std::map<std::string, Verdict> seen;
-  const Summary s =
-      runCases(all, r.routes, o, [&](const CaseResult& c) { seen[c.name] = c.verdict; });
+  std::map<std::string, results::Verdict> seen;
+  const results::Summary s =
+      runCases(all, r.routes, o, [&](const results::CaseResult& c) { seen[c.name] = c.verdict; });
   EXPECT_EQ(r.fresh, 1);
-  EXPECT_EQ(s.count(Verdict::Pass), 4u);
+  EXPECT_EQ(s.count(results::Verdict::Pass), 4u);
   EXPECT_EQ(seen.size(), 4u);
 
   // Batches that go back to a route already run (uniform, storage, uniform): a new device when
   // the storage route is entered, none when the uniform route comes again.
-  const std::vector<Case> interleaved = {all[0], all[2], all[1]};
+  const std::vector<judge::Case> interleaved = {all[0], all[2], all[1]};
   ASSERT_EQ(interleaved[1].name.rfind("texel.storage.", 0), 0u);
   r.known.push_back(&interleaved);
   r.install(o);
-  const Summary mixed = runCases(interleaved, r.routes, o, [](const CaseResult&) {});
+  const results::Summary mixed =
+      runCases(interleaved, r.routes, o, [](const results::CaseResult&) {});
   EXPECT_EQ(r.fresh, 1);
-  EXPECT_EQ(mixed.count(Verdict::Pass), 3u);
+  EXPECT_EQ(mixed.count(results::Verdict::Pass), 3u);
 
   // One route only: no new device.
   r.install(o);
-  const Summary one = runCases(uniform, r.routes, o, [](const CaseResult&) {});
+  const results::Summary one = runCases(uniform, r.routes, o, [](const results::CaseResult&) {});
   EXPECT_EQ(r.fresh, 0);
-  EXPECT_EQ(one.count(Verdict::Pass), 2u);
+  EXPECT_EQ(one.count(results::Verdict::Pass), 2u);
 }
 
 TEST(Runner, UnsupportedIsNeverPassAndErrorsLoseNothing) {
   RunOptions o;
-  o.profile = resolveProfile("gfx9", std::nullopt);
+  o.profile = judge::resolveProfile("gfx9", std::nullopt);
   o.jobs = 2;
-  const std::vector<Case> cases =
-      buildCases("texel", "texel.uniform.r8g8b8a8_uint.*", o.profile.chip);
+  const std::vector<judge::Case> cases =
+      cases::buildCases("texel", "texel.uniform.r8g8b8a8_uint.*", o.profile.chip);
   ASSERT_EQ(cases.size(), 1u + 1u);  // load_format_x and load_format_xyzw (4 components)
-  std::vector<Case> all = cases;
-  for (const Case& c : buildCases("texel", "texel.uniform.r32_sfloat.*", o.profile.chip))
+  std::vector<judge::Case> all = cases;
+  for (const judge::Case& c :
+       cases::buildCases("texel", "texel.uniform.r32_sfloat.*", o.profile.chip))
     all.push_back(c);
   ASSERT_EQ(all.size(), 4u);  // r32: load_format_x, load_format_xyzw
 
   auto fake = std::make_unique<FakeRoute>();
-  for (const Case& c : all)
+  for (const judge::Case& c : all)
     fake->names[&c.device] = c.name;
   fake->unsupported = all[0].name;
   fake->lateUnsupported = all[1].name;
@@ -138,17 +140,17 @@ TEST(Runner, UnsupportedIsNeverPassAndErrorsLoseNothing) {
   std::vector<std::unique_ptr<routes::Route>> routes;
   routes.push_back(std::move(fake));
 
-  std::map<std::string, Verdict> seen;
-  const Summary s =
-      runCases(all, routes, o, [&](const CaseResult& r) { seen[r.name] = r.verdict; });
+  std::map<std::string, results::Verdict> seen;
+  const results::Summary s =
+      runCases(all, routes, o, [&](const results::CaseResult& r) { seen[r.name] = r.verdict; });
   EXPECT_EQ(seen.size(), 4u);
-  EXPECT_EQ(seen[all[0].name], Verdict::Unsupported);
-  EXPECT_EQ(seen[all[1].name], Verdict::Unsupported);
-  EXPECT_EQ(seen[all[2].name], Verdict::Error);
-  EXPECT_EQ(seen[all[3].name], Verdict::Pass);  // its batch ran although another threw
-  EXPECT_EQ(s.count(Verdict::Pass), 1u);
-  EXPECT_EQ(s.count(Verdict::Unsupported), 2u);
-  EXPECT_EQ(s.count(Verdict::Error), 1u);
+  EXPECT_EQ(seen[all[0].name], results::Verdict::Unsupported);
+  EXPECT_EQ(seen[all[1].name], results::Verdict::Unsupported);
+  EXPECT_EQ(seen[all[2].name], results::Verdict::Error);
+  EXPECT_EQ(seen[all[3].name], results::Verdict::Pass);  // its batch ran although another threw
+  EXPECT_EQ(s.count(results::Verdict::Pass), 1u);
+  EXPECT_EQ(s.count(results::Verdict::Unsupported), 2u);
+  EXPECT_EQ(s.count(results::Verdict::Error), 1u);
   EXPECT_FALSE(s.ok());
   EXPECT_EQ(s.line(), "1 passed, 0 failed, 2 unsupported, 1 error");
 }

@@ -29,8 +29,8 @@ namespace formats_test {
 using gcn::Dfmt;
 using gcn::DstSel;
 using gcn::Nfmt;
-using gcnprobe::BufferFormat;
-using gcnprobe::findBufferFormat;
+using gcnprobe::vk::BufferFormat;
+using gcnprobe::vk::findBufferFormat;
 
 const BufferFormat& row(VkFormat f) {
   const BufferFormat* r = findBufferFormat(f);
@@ -81,10 +81,10 @@ TEST(BufferFormats, FactsFromTheSeedsAndRadv) {
 
 TEST(BufferFormats, TableProperties) {
   std::set<int> seen;
-  for (const BufferFormat& f : gcnprobe::allBufferFormats()) {
+  for (const BufferFormat& f : gcnprobe::vk::allBufferFormats()) {
     EXPECT_TRUE(seen.insert(static_cast<int>(f.vk)).second) << f.name;
     EXPECT_EQ(f.name.rfind("VK_FORMAT_", 0), 0u) << f.name;
-    EXPECT_EQ(&gcnprobe::parseBufferFormat(f.name), &f);
+    EXPECT_EQ(&gcnprobe::vk::parseBufferFormat(f.name), &f);
     // Where RADV has a data format, its element size is the view's stride: the V# STRIDE
     // and the format agree (CLRX GcnMemHandling component widths), except 64-bit integers read as
     // 32_32 (8 bytes either way).
@@ -109,19 +109,19 @@ TEST(BufferFormats, TableProperties) {
   EXPECT_EQ(seen.size(), 120u);
   for (int v : {1000156007, 1000156008, 1000156017, 1000156018, 1000470000, 1000470001})
     EXPECT_TRUE(seen.count(v)) << v;
-  EXPECT_EQ(gcnprobe::parseBufferFormat("r8g8b8a8_unorm").vk, VK_FORMAT_R8G8B8A8_UNORM);
-  EXPECT_THROW(gcnprobe::parseBufferFormat("VK_FORMAT_R5G6B5_UNORM_PACK16"), gcn::Error);
-  EXPECT_THROW(gcnprobe::parseBufferFormat("rgba8"), gcn::Error);
+  EXPECT_EQ(gcnprobe::vk::parseBufferFormat("r8g8b8a8_unorm").vk, VK_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_THROW(gcnprobe::vk::parseBufferFormat("VK_FORMAT_R5G6B5_UNORM_PACK16"), gcn::Error);
+  EXPECT_THROW(gcnprobe::vk::parseBufferFormat("rgba8"), gcn::Error);
 }
 
 TEST(BufferFormats, TexelBufferVSharp) {
   // 100 elements of R16G16_UINT (4 bytes): NUM_RECORDS = 400 bytes on GFX8, 100 elsewhere.
-  EXPECT_EQ(gcnprobe::texelBufferNumRecords(gcn::Gen::Gfx8, 100, 4), 400u);
+  EXPECT_EQ(gcnprobe::vk::texelBufferNumRecords(gcn::Gen::Gfx8, 100, 4), 400u);
   for (gcn::Gen g : {gcn::Gen::Gfx6, gcn::Gen::Gfx7, gcn::Gen::Gfx9}) {
-    EXPECT_EQ(gcnprobe::texelBufferNumRecords(g, 100, 4), 100u);
+    EXPECT_EQ(gcnprobe::vk::texelBufferNumRecords(g, 100, 4), 100u);
   }
-  gcn::VSharp v = gcnprobe::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0x12340, 100,
-                                                  VK_FORMAT_B8G8R8A8_UNORM);
+  gcn::VSharp v = gcnprobe::vk::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0x12340, 100,
+                                                      VK_FORMAT_B8G8R8A8_UNORM);
   EXPECT_EQ(v.base, 0x12340u);
   EXPECT_EQ(v.stride, 4);
   EXPECT_EQ(v.numRecords, 400u);
@@ -130,16 +130,16 @@ TEST(BufferFormats, TexelBufferVSharp) {
   EXPECT_EQ(v.dstSel, (std::array<DstSel, 4>{DstSel::Z, DstSel::Y, DstSel::X, DstSel::W}));
   EXPECT_FALSE(v.swizzleEnable);
   EXPECT_FALSE(v.addTidEnable);
-  gcn::VSharp w = gcnprobe::makeTexelBufferVSharp(gcn::parseChip("vega10"), 0, 100,
-                                                  VK_FORMAT_R32G32B32A32_SFLOAT);
+  gcn::VSharp w = gcnprobe::vk::makeTexelBufferVSharp(gcn::parseChip("vega10"), 0, 100,
+                                                      VK_FORMAT_R32G32B32A32_SFLOAT);
   EXPECT_EQ(w.numRecords, 100u);
   EXPECT_EQ(w.stride, 16);
   EXPECT_THROW(
-      gcnprobe::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0, 1, VK_FORMAT_R8G8B8_UNORM),
+      gcnprobe::vk::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0, 1, VK_FORMAT_R8G8B8_UNORM),
       gcn::Error);
-  EXPECT_THROW(
-      gcnprobe::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0, 1, VK_FORMAT_R5G6B5_UNORM_PACK16),
-      gcn::Error);
+  EXPECT_THROW(gcnprobe::vk::makeTexelBufferVSharp(gcn::parseChip("tonga"), 0, 1,
+                                                   VK_FORMAT_R5G6B5_UNORM_PACK16),
+               gcn::Error);
 }
 
 TEST(BufferFormats, LavapipeCountsMatchPlatformDoc) {
@@ -174,10 +174,10 @@ TEST(BufferFormats, TexelColumnMatchesRadv) {
       "VK_FORMAT_R12X4_UNORM_PACK16", "VK_FORMAT_R12X4G12X4_UNORM_2PACK16",
       "VK_FORMAT_A8_UNORM_KHR"};
   auto rows = run("formats --json");
-  ASSERT_EQ(rows.size(), gcnprobe::allBufferFormats().size());
+  ASSERT_EQ(rows.size(), gcnprobe::vk::allBufferFormats().size());
   int u = 0, s = 0, v = 0;
   for (const auto& r : rows) {
-    const BufferFormat& f = gcnprobe::parseBufferFormat(r["vk_format"].get<std::string>());
+    const BufferFormat& f = gcnprobe::vk::parseBufferFormat(r["vk_format"].get<std::string>());
     bool texel = r["uniform_texel"].get<bool>() || r["storage_texel"].get<bool>();
     EXPECT_EQ(texel, f.texel && !(mesa22 && newInMesa25.count(std::string(f.name))))
         << f.name << " on " << driver;
@@ -203,8 +203,8 @@ TEST(VSharpSelfCheck, DifferencesNameTheFields) {
   const std::array<uint32_t, 4> rgba{0x00100000, 0x00040000, 0x00000400, 0x00050fac};
   std::array<uint32_t, 4> bgra = rgba;
   bgra[3] = 0x00050f2e;
-  EXPECT_TRUE(gcnprobe::vsharpDifferences(gcn::Gen::Gfx8, rgba, rgba).empty());
-  const auto d = gcnprobe::vsharpDifferences(gcn::Gen::Gfx8, bgra, rgba);
+  EXPECT_TRUE(gcnprobe::routes::vsharpDifferences(gcn::Gen::Gfx8, rgba, rgba).empty());
+  const auto d = gcnprobe::routes::vsharpDifferences(gcn::Gen::Gfx8, bgra, rgba);
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].rfind("dst_sel_x", 0), 0u) << d[0];
   EXPECT_NE(d[0].find("driver 0x6, table 0x4"), std::string::npos) << d[0];
@@ -212,7 +212,7 @@ TEST(VSharpSelfCheck, DifferencesNameTheFields) {
   // NUM_RECORDS is word 2 whole.
   std::array<uint32_t, 4> n = rgba;
   n[2] = 0x100;
-  const auto dn = gcnprobe::vsharpDifferences(gcn::Gen::Gfx9, n, rgba);
+  const auto dn = gcnprobe::routes::vsharpDifferences(gcn::Gen::Gfx9, n, rgba);
   ASSERT_EQ(dn.size(), 1u);
   EXPECT_EQ(dn[0].rfind("num_records", 0), 0u) << dn[0];
 }

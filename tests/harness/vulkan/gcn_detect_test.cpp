@@ -11,9 +11,9 @@
 
 namespace gcn_detect_test {
 
-using gcnprobe::chipFromDeviceName;
-using gcnprobe::chipFromPciId;
-using gcnprobe::detectChip;
+using gcnprobe::vk::chipFromDeviceName;
+using gcnprobe::vk::chipFromPciId;
+using gcnprobe::vk::detectChip;
 
 TEST(GcnDetect, RadvNames) {
   auto p = chipFromDeviceName("AMD Radeon RX 580 Series (RADV POLARIS10)");
@@ -52,14 +52,15 @@ TEST(GcnDetect, RdnaNames) {
       {"Null hardware (RADV RAPHAEL_MENDOCINO)", "raphael", gcn::Gen::Gfx10_3},
   };
   for (const Case& c : cases) {
-    const auto chip = gcnprobe::rdnaChipFromDeviceName(c.device);
+    const auto chip = gcnprobe::vk::rdnaChipFromDeviceName(c.device);
     ASSERT_TRUE(chip.has_value()) << c.device;
     EXPECT_EQ(chip->name, c.chip) << c.device;
     EXPECT_EQ(chip->gen, c.gen) << c.device;
     EXPECT_FALSE(chipFromDeviceName(c.device).has_value()) << c.device;
   }
-  EXPECT_FALSE(gcnprobe::rdnaChipFromDeviceName("Null hardware (RADV VEGA10)").has_value());
-  EXPECT_FALSE(gcnprobe::rdnaChipFromDeviceName("llvmpipe (LLVM 15.0.6, 256 bits)").has_value());
+  EXPECT_FALSE(gcnprobe::vk::rdnaChipFromDeviceName("Null hardware (RADV VEGA10)").has_value());
+  EXPECT_FALSE(
+      gcnprobe::vk::rdnaChipFromDeviceName("llvmpipe (LLVM 15.0.6, 256 bits)").has_value());
 }
 
 TEST(GcnDetect, NonGcnNamesAreNotGcn) {
@@ -97,14 +98,14 @@ TEST(GcnDetect, VendorAndNamePrecedence) {
   EXPECT_FALSE(detectChip(0x10DE, 0x67DF, "NVIDIA GeForce").has_value());
   EXPECT_FALSE(detectChip(0x10005, 0, "llvmpipe (LLVM 15.0.6, 256 bits)").has_value());
   // AMDVLK-style name without a RADV tag: the PCI id decides.
-  auto a = detectChip(gcnprobe::kAmdVendorId, 0x67DF, "Radeon RX 580 Series");
+  auto a = detectChip(gcnprobe::vk::kAmdVendorId, 0x67DF, "Radeon RX 580 Series");
   ASSERT_TRUE(a.has_value());
   EXPECT_EQ(a->name, "polaris10");
   // The RADV tag wins over the id: RADV_FORCE_FAMILY changes the name, not necessarily the id.
-  auto n = detectChip(gcnprobe::kAmdVendorId, 0x67DF, "Null hardware (RADV VEGA10)");
+  auto n = detectChip(gcnprobe::vk::kAmdVendorId, 0x67DF, "Null hardware (RADV VEGA10)");
   ASSERT_TRUE(n.has_value());
   EXPECT_EQ(n->name, "vega10");
-  EXPECT_FALSE(detectChip(gcnprobe::kAmdVendorId, 0x67DF, "X (RADV NAVI10)").has_value());
+  EXPECT_FALSE(detectChip(gcnprobe::vk::kAmdVendorId, 0x67DF, "X (RADV NAVI10)").has_value());
 }
 
 }  // namespace gcn_detect_test
