@@ -239,6 +239,87 @@ void runList(const RunOptions& o) {
                                  : ("error: " + c.broken).c_str());
 }
 
+// Pipelines persist between runs (docs/run.md, "Pipeline cache"); the file, for devices the run
+// opens again. With --validate, a test hook (docs/run.md) makes one deliberate invalid call, so
+// a test can prove the validation layer is loaded and that its messages reach the report.
+std::filesystem::path keepPipelines(const RunOptions& o, vk::Context& ctx) {
+  const std::filesystem::path file = vk::PipelineCacheFile::defaultFile(ctx);
+  if (const std::string note = ctx.keepPipelineCache(file); !note.empty())
+    std::fprintf(stderr, "gcnprobe: %s\n", note.c_str());
+  if (o.validate && std::getenv("GCNPROBE_TEST_INVALID_CALL") != nullptr) {
+    VkFormatProperties ignored{};
+    vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice(), static_cast<VkFormat>(0x7ffffff0),
+                                        &ignored);
+  }
+  return file;
+}
+
+// The runner's options for the device: its profile, rules and threads. A runner that lost its
+// GPU falls back to the CPU implementation: said on standard error whenever the best-device
+// choice (no --device) lands on something other than a GPU, so a CI log shows it even when the
+// text report goes elsewhere (docs/ci.md: pin --device).
+run::RunOptions runnerOptions(const RunOptions& o, vk::Context& ctx) {
+  const vk::DeviceInfo& info = ctx.info();
+  run::RunOptions ro;
+  ro.profile = judge::resolveProfile(o.profile, info.chip);
+  if (o.device.empty() && info.type != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU &&
+      info.type != VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)
+    std::fprintf(stderr,
+                 "gcnprobe: note: no GPU chosen: running on %s (%s), profile %s; pass --device "
+                 "to require one\n",
+                 info.name.c_str(), vk::deviceTypeName(info.type).c_str(), ro.profile.name.c_str());
+  ro.rules.robustBufferAccess2 = ctx.features().robustBufferAccess2;
+  ro.jobs = o.jobs;
+  return ro;
+}
+
+// Said before any case runs. A misspelt baseline or flakes entry would silently expect nothing:
+// each one that matches no case of any suite is named (a warning: an old entry may outlive its
+// case). A baseline recorded on another device, driver or profile expects another run's
+// failures: its matches and unexpected passes mean nothing here.
+void checkExpectations(const RunOptions& o, const run::ExpectationOptions& expectations,
+                       const std::string& profile, const vk::DeviceInfo& info) {
+  if (!expectations.baseline.empty() || !expectations.flakes.entries.empty())
+    for (const std::string& w : results::unmatchedEntries(
+             expectations.baseline, expectations.flakes, cases::caseListOrder(profile)))
+      std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
+  if (const auto mismatch = results::baselineMismatch(expectations.baseline, profile, info.name,
+                                                      info.driverName + " " + info.driverInfo)) {
+    if (o.baselineMustMatch) throw gcn::Error(*mismatch + " (--baseline-must-match)");
+    std::fprintf(stderr, "gcnprobe: warning: %s\n", mismatch->c_str());
+  }
+}
+
+// How the expected values were obtained, as the report's second line says it.
+std::string expectationText(const judge::Profile& profile) {
+  return "profile " + profile.name + ": " + std::string(profile.chip.name) + " (" +
+         std::string(gcn::genName(profile.chip.gen)) + ") reference" +
+         (profile.portable ? ", widened to what the Vulkan spec guarantees (acceptance sets, "
+                             "named tolerances)"
+                           : ", exact");
+}
+
+// The JSON report's header: the program, driver, device and when the run started. The driver
+// and its version name the results: the same device answers differently on Mesa 22.3 and 25
+// (docs/drivers.md).
+nlohmann::json reportHeader(const RunOptions& o, const vk::DeviceInfo& info) {
+  const std::string api = std::to_string(VK_API_VERSION_MAJOR(info.apiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_MINOR(info.apiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_PATCH(info.apiVersion));
+  char started[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return {
+      {"gcnprobe_version", std::string(GCNPROBE_VERSION) + " (" + GCNPROBE_GIT_REVISION + ")"},
+      {"driver", info.driverName},
+      {"driver_version", info.driverInfo},
+      {"vulkan_api_version", api},
+      {"device_name", info.name},
+      {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)},
+      {"start_time", started},
+      {"shard", shardText(shardOf(o))}};
+}
+
 int runRun(const RunOptions& o) {
   if (o.jobs > run::kMaxJobs)
     throw gcn::Error(
@@ -257,80 +338,23 @@ int runRun(const RunOptions& o) {
     clrx = prepareBinaryRoute();
   auto ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
   const vk::DeviceInfo info = ctx->info();  // a copy: a lost device is re-created
-  // Pipelines persist between runs (docs/run.md, "Pipeline cache").
-  const std::filesystem::path pipelineCacheFile = vk::PipelineCacheFile::defaultFile(*ctx);
-  if (const std::string note = ctx->keepPipelineCache(pipelineCacheFile); !note.empty())
-    std::fprintf(stderr, "gcnprobe: %s\n", note.c_str());
-  // Test hook (docs/run.md): one deliberate invalid call, so a test can prove the validation
-  // layer is loaded and that its messages reach the report.
-  if (o.validate && std::getenv("GCNPROBE_TEST_INVALID_CALL") != nullptr) {
-    VkFormatProperties ignored{};
-    vkGetPhysicalDeviceFormatProperties(ctx->physicalDevice(), static_cast<VkFormat>(0x7ffffff0),
-                                        &ignored);
-  }
-  run::RunOptions ro;
-  ro.profile = judge::resolveProfile(o.profile, info.chip);
-  // A runner that lost its GPU falls back to the CPU implementation: said on standard error
-  // whenever the best-device choice (no --device) lands on something other than a GPU, so a CI
-  // log shows it even when the text report goes elsewhere (docs/ci.md: pin --device).
-  if (o.device.empty() && info.type != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU &&
-      info.type != VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)
-    std::fprintf(stderr,
-                 "gcnprobe: note: no GPU chosen: running on %s (%s), profile %s; pass --device "
-                 "to require one\n",
-                 info.name.c_str(), vk::deviceTypeName(info.type).c_str(), ro.profile.name.c_str());
-  ro.rules.robustBufferAccess2 = ctx->features().robustBufferAccess2;
-  ro.jobs = o.jobs;
+  const std::filesystem::path pipelineCacheFile = keepPipelines(o, *ctx);
+  run::RunOptions ro = runnerOptions(o, *ctx);
   std::vector<std::string> skipped;
   const std::vector<judge::Case> cases =
       selectCases(o, ro.profile.chip, skips, &skipped, o.twins ? &info : nullptr);
   reportSkips(o, skips, ro.profile.name, skipped);
-  // A misspelt baseline or flakes entry would silently expect nothing: name each one that
-  // matches no case of any suite (a warning: an old entry may outlive its case).
-  if (!expectations.baseline.empty() || !expectations.flakes.entries.empty())
-    for (const std::string& w : results::unmatchedEntries(
-             expectations.baseline, expectations.flakes, cases::caseListOrder(ro.profile.name)))
-      std::fprintf(stderr, "gcnprobe: warning: %s\n", w.c_str());
-
-  // A baseline recorded on another device, driver or profile expects another run's failures:
-  // its matches and unexpected passes mean nothing here. Said before any case runs.
-  if (const auto mismatch =
-          results::baselineMismatch(expectations.baseline, ro.profile.name, info.name,
-                                    info.driverName + " " + info.driverInfo)) {
-    if (o.baselineMustMatch) throw gcn::Error(*mismatch + " (--baseline-must-match)");
-    std::fprintf(stderr, "gcnprobe: warning: %s\n", mismatch->c_str());
-  }
+  checkExpectations(o, expectations, ro.profile.name, info);
 
   // With the JSON on standard output, the readable text goes to standard error.
   FILE* text = o.json == "-" ? stderr : stdout;
   // The driver and its version name the results: the same device answers differently on
   // Mesa 22.3 and 25 (docs/drivers.md).
   const std::string device = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
-  std::string expectation = "profile " + ro.profile.name + ": " +
-                            std::string(ro.profile.chip.name) + " (" +
-                            std::string(gcn::genName(ro.profile.chip.gen)) + ") reference";
-  expectation += ro.profile.portable
-                     ? ", widened to what the Vulkan spec guarantees (acceptance sets, named "
-                       "tolerances)"
-                     : ", exact";
+  const std::string expectation = expectationText(ro.profile);
   std::fprintf(text, "device: %s\n%s\n", device.c_str(), expectation.c_str());
   std::fflush(text);
-
-  const std::string api = std::to_string(VK_API_VERSION_MAJOR(info.apiVersion)) + "." +
-                          std::to_string(VK_API_VERSION_MINOR(info.apiVersion)) + "." +
-                          std::to_string(VK_API_VERSION_PATCH(info.apiVersion));
-  char started[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  const nlohmann::json header{
-      {"gcnprobe_version", std::string(GCNPROBE_VERSION) + " (" + GCNPROBE_GIT_REVISION + ")"},
-      {"driver", info.driverName},
-      {"driver_version", info.driverInfo},
-      {"vulkan_api_version", api},
-      {"device_name", info.name},
-      {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)},
-      {"start_time", started},
-      {"shard", shardText(shardOf(o))}};
+  const nlohmann::json header = reportHeader(o, info);
   std::unique_ptr<results::JsonReport> jsonReport;
   if (!o.json.empty())
     jsonReport =
