@@ -161,6 +161,101 @@ json twinJson(const gcn::Chip& chip, const judge::Case& c,
   return all;
 }
 
+// --dump-asm: the pipeline's listings, and the header of the case's saved listing
+// (`isa --prove`): the case instruction as the listing writes it where the pipeline holds it on
+// the case's buffer, else the intended.
+void addListing(json& j, const gcn::Chip& chip, const judge::Case& c, const routes::Route& route,
+                const routes::PipelineIsa& pisa, const isa::CheckResult& check) {
+  for (const auto& exe : pisa.executables)
+    j["assembly"].push_back(
+        {{"name", exe.name}, {"stage", vk::stageNames(exe.stages)}, {"text", exe.assembly}});
+  std::string caseText = j["intended"].get<std::string>();
+  for (const isa::EmittedInstruction& e : check.emitted)
+    if (e.decoded && e.descriptor == pisa.caseBuffer &&
+        isa::mismatchField(c.device.inst, e.inst, pisa.offsetFixed).empty()) {
+      caseText = e.driverText;
+      break;
+    }
+  j["saved_listing_header"] =
+      isa::savedListingHeader(chip, route.name(), caseText, pisa.soffsetValue);
+}
+
+// The ISA record of one case on `chip`'s null device: its route's pipeline built and checked
+// (isa::CheckResult), the twins of a route-miss, the route a preferred route stood in for, and
+// with --dump-asm the listing (`gcnprobe isa --json` writes one per line).
+json caseIsaJson(const gcn::Chip& chip, const judge::Case& asked,
+                 std::span<const std::unique_ptr<routes::Route>> routeList, const IsaOptions& o) {
+  // A case with a preferred route takes it where this device builds it; the realisation it
+  // did not take is checked too and reported beside it (`elsewhere`).
+  std::string routeNote;
+  const judge::Case c = run::withRunnableRoute(asked, routeList, run::RouteNeed::Build, &routeNote);
+  json j = pairJson(c.device, chip.gen);
+  j["case"] = c.name;
+  if (!routeNote.empty()) j["route_note"] = routeNote;
+  if (!asked.preferred.empty() && routes::chooseRoute(routeList, c.device).route !=
+                                      routes::chooseRoute(routeList, asked.device).route) {
+    judge::Case other = asked;
+    other.preferred.clear();
+    j["elsewhere"] = checkedJson(chip, other, routeList);
+  }
+  // Where the case sits in a report's matrix (results/isa_report.h): as `run --json` names them.
+  j["suite"] = c.suite;
+  const vk::BufferFormat* bf = vk::findBufferFormat(c.device.format);
+  j["format"] = bf != nullptr ? std::string(bf->name) : "";
+  j["binding"] = std::string(routes::bindingName(c.device.binding));
+  j["intended"] = cases::caseInstructionText(chip.gen, c);
+  j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
+  j["unsupported"] = "";
+  j["emitted"] = json::array();
+  if (!c.broken.empty()) {  // a probe file that does not parse (disputed suite)
+    j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
+    j["reason"] = c.broken;
+    return j;
+  }
+  const routes::RouteChoice choice = routes::chooseRoute(routeList, c.device);
+  if (choice.route == nullptr) {
+    j["outcome"] = std::string(isa::caseOutcomeName(choice.ambiguous ? isa::CaseOutcome::Error
+                                                                     : isa::CaseOutcome::NoRoute));
+    j["reason"] = choice.reason;
+    return j;
+  }
+  routes::Route* route = choice.route;
+  try {
+    j["unsupported"] = route->unsupportedReason(c.device);
+    if (const std::string why = route->unbuildableReason(c.device); !why.empty()) {
+      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Unsupported));
+      j["reason"] = why;
+      return j;
+    }
+    const routes::PipelineIsa pisa = route->pipelineIsa(c.device);
+    const isa::CheckResult check = run::checkCaseIsa(chip.gen, c, pisa);
+    if (o.dumpAsm) addListing(j, chip, c, *route, pisa, check);
+    j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
+    j["reason"] = check.reason;
+    j["proof"] = check.proven;
+    if (check.components != 0) j["components_proven"] = isa::componentNames(check.components);
+    for (const isa::EmittedInstruction& e : check.emitted)
+      j["emitted"].push_back({{"text", e.describe(chip.gen)},
+                              {"driver", e.driverText},
+                              {"disagreement", e.textDisagreement}});
+    // The driver's path is not proven: the case's twin in gcnprobe's own program
+    // (harness/cases/twin.h) gives it a proven one; the driver's verdict stays the case's.
+    if (check.outcome == isa::Outcome::RouteMiss) {
+      j["twin"] = twinJson(chip, c, routeList);
+      // The driver cannot run the case on this chip (a format RADV lacks): its twin runs the
+      // reference model's V#, written by gcnprobe, not one the driver built.
+      if (!j["unsupported"].get<std::string>().empty())
+        j["twin"]["note"] =
+            "the case's route cannot run it on this chip; the twin's V# is the reference "
+            "model's, written by gcnprobe";
+    }
+  } catch (const std::exception& e) {
+    j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
+    j["reason"] = e.what();
+  }
+  return j;
+}
+
 int runWorker(const IsaOptions& o) {
   if (o.families.size() != 1) throw gcn::Error("_isa-worker takes one --family");
   auto ctx = vk::Context::open("", false, /*descriptorBuffer=*/true);
@@ -197,94 +292,8 @@ int runWorker(const IsaOptions& o) {
   std::fprintf(out, "%s\n", header.dump().c_str());
   std::fflush(out);
   for (const judge::Case& asked : cases) {
-    // A case with a preferred route takes it where this device builds it; the realisation it
-    // did not take is checked too and reported beside it (`elsewhere`).
-    std::string routeNote;
-    const judge::Case c =
-        run::withRunnableRoute(asked, routeList, run::RouteNeed::Build, &routeNote);
-    json j = pairJson(c.device, chip.gen);
-    j["case"] = c.name;
-    if (!routeNote.empty()) j["route_note"] = routeNote;
-    if (!asked.preferred.empty() && routes::chooseRoute(routeList, c.device).route !=
-                                        routes::chooseRoute(routeList, asked.device).route) {
-      judge::Case other = asked;
-      other.preferred.clear();
-      j["elsewhere"] = checkedJson(chip, other, routeList);
-    }
-    // Where the case sits in a report's matrix (results/isa_report.h): as `run --json` names them.
-    j["suite"] = c.suite;
-    const vk::BufferFormat* bf = vk::findBufferFormat(c.device.format);
-    j["format"] = bf != nullptr ? std::string(bf->name) : "";
-    j["binding"] = std::string(routes::bindingName(c.device.binding));
-    j["intended"] = cases::caseInstructionText(chip.gen, c);
-    j["mnemonic"] = c.device.inst.op != nullptr ? std::string(c.device.inst.op->mnemonic) : "";
-    j["unsupported"] = "";
-    j["emitted"] = json::array();
-    if (!c.broken.empty()) {  // a probe file that does not parse (disputed suite)
-      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
-      j["reason"] = c.broken;
-      std::fprintf(out, "%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
-      continue;
-    }
-    const routes::RouteChoice choice = routes::chooseRoute(routeList, c.device);
-    if (choice.route == nullptr) {
-      j["outcome"] = std::string(isa::caseOutcomeName(
-          choice.ambiguous ? isa::CaseOutcome::Error : isa::CaseOutcome::NoRoute));
-      j["reason"] = choice.reason;
-      std::fprintf(out, "%s\n", j.dump().c_str());
-      continue;
-    }
-    routes::Route* route = choice.route;
-    try {
-      j["unsupported"] = route->unsupportedReason(c.device);
-      if (const std::string why = route->unbuildableReason(c.device); !why.empty()) {
-        j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Unsupported));
-        j["reason"] = why;
-        std::fprintf(out, "%s\n", j.dump().c_str());
-        continue;
-      }
-      const routes::PipelineIsa pisa = route->pipelineIsa(c.device);
-      const isa::CheckResult check = run::checkCaseIsa(chip.gen, c, pisa);
-      if (o.dumpAsm) {
-        for (const auto& exe : pisa.executables)
-          j["assembly"].push_back(
-              {{"name", exe.name}, {"stage", vk::stageNames(exe.stages)}, {"text", exe.assembly}});
-        // The header of the case's saved listing (`isa --prove`): the case instruction as the
-        // listing writes it where the pipeline holds it on the case's buffer, else the intended.
-        std::string caseText = j["intended"].get<std::string>();
-        for (const isa::EmittedInstruction& e : check.emitted)
-          if (e.decoded && e.descriptor == pisa.caseBuffer &&
-              isa::mismatchField(c.device.inst, e.inst, pisa.offsetFixed).empty()) {
-            caseText = e.driverText;
-            break;
-          }
-        j["saved_listing_header"] =
-            isa::savedListingHeader(chip, route->name(), caseText, pisa.soffsetValue);
-      }
-      j["outcome"] = std::string(isa::caseOutcomeName(isa::caseOutcome(check.outcome)));
-      j["reason"] = check.reason;
-      j["proof"] = check.proven;
-      if (check.components != 0) j["components_proven"] = isa::componentNames(check.components);
-      for (const isa::EmittedInstruction& e : check.emitted)
-        j["emitted"].push_back({{"text", e.describe(chip.gen)},
-                                {"driver", e.driverText},
-                                {"disagreement", e.textDisagreement}});
-      // The driver's path is not proven: the case's twin in gcnprobe's own program
-      // (harness/cases/twin.h) gives it a proven one; the driver's verdict stays the case's.
-      if (check.outcome == isa::Outcome::RouteMiss) {
-        j["twin"] = twinJson(chip, c, routeList);
-        // The driver cannot run the case on this chip (a format RADV lacks): its twin runs the
-        // reference model's V#, written by gcnprobe, not one the driver built.
-        if (!j["unsupported"].get<std::string>().empty())
-          j["twin"]["note"] =
-              "the case's route cannot run it on this chip; the twin's V# is the reference "
-              "model's, written by gcnprobe";
-      }
-    } catch (const std::exception& e) {
-      j["outcome"] = std::string(isa::caseOutcomeName(isa::CaseOutcome::Error));
-      j["reason"] = e.what();
-    }
-    std::fprintf(out, "%s\n", j.dump().c_str());
+    const json j = caseIsaJson(chip, asked, routeList, o);
+    std::fprintf(out, "%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
     std::fflush(out);
   }
   if (o.binary) {
