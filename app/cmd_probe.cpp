@@ -131,6 +131,27 @@ DeviceOutcome compileOnly(const judge::Case& c, routes::Route& route, const vk::
   return out;
 }
 
+// What the device changed in a buffer: every byte in JSON, the first 16 as text
+// (" +4: 0x00 -> 0xff", then " ..." when there are more).
+struct ByteChanges {
+  std::string text;
+  nlohmann::json json = nlohmann::json::array();
+};
+ByteChanges byteChanges(const std::vector<uint8_t>& before, const std::vector<uint8_t>& after) {
+  ByteChanges c;
+  for (std::size_t i = 0; i < after.size() && i < before.size(); ++i) {
+    if (after[i] == before[i]) continue;
+    if (c.json.size() < 16) {
+      char b[48];
+      std::snprintf(b, sizeof b, " +%zu: 0x%02x -> 0x%02x", i, before[i], after[i]);
+      c.text += b;
+    }
+    c.json.push_back({{"offset", i}, {"before", before[i]}, {"after", after[i]}});
+  }
+  if (c.json.size() > 16) c.text += " ...";
+  return c;
+}
+
 // The probe as its disputed-suite case (cases::probeCase), through the runner as `gcnprobe
 // run` runs it (route choice, unsupported, dispatch, diff under the probe generation's
 // profile), then the device's result matched against every prediction (cases::matchPrediction).
@@ -257,19 +278,7 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   }
   j["lanes"] = lanes;
 
-  std::size_t changed = 0;
-  std::string bytes;
-  nlohmann::json changes = nlohmann::json::array();
-  for (std::size_t i = 0; i < r.memory.size() && i < dc.memory.bytes.size(); ++i) {
-    if (r.memory[i] == dc.memory.bytes[i]) continue;
-    if (++changed <= 16) {
-      char b[48];
-      std::snprintf(b, sizeof b, " +%zu: 0x%02x -> 0x%02x", i, dc.memory.bytes[i], r.memory[i]);
-      bytes += b;
-    }
-    changes.push_back({{"offset", i}, {"before", dc.memory.bytes[i]}, {"after", r.memory[i]}});
-  }
-  if (changed > 16) bytes += " ...";
+  const ByteChanges image = byteChanges(dc.memory.bytes, r.memory);
   std::string memMatched;
   nlohmann::json memj = nlohmann::json::array();
   for (std::size_t p = 0; p < m.size(); ++p)
@@ -277,13 +286,13 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
       memMatched += " " + letter(p);
       memj.push_back(letter(p));
     }
-  text += "  mem device: " + std::to_string(changed) + " of " + std::to_string(r.memory.size()) +
-          " bytes changed" + bytes +
+  text += "  mem device: " + std::to_string(image.json.size()) + " of " +
+          std::to_string(r.memory.size()) + " bytes changed" + image.text +
           (r.changedGuardBytes.empty()
                ? std::string()
                : ", " + std::to_string(r.changedGuardBytes.size()) + " guard bytes changed") +
           "  matches" + (memMatched.empty() ? std::string(" none") : memMatched) + "\n";
-  j["memory_changes"] = changes;
+  j["memory_changes"] = image.json;
   j["changed_guard_bytes"] = r.changedGuardBytes;
   j["memory_matches"] = memj;
   // Far regions the route put on the device (docs/routes.md "Far regions"): what changed there.
@@ -293,21 +302,10 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
         std::find_if(dc.memory.far.begin(), dc.memory.far.end(),
                      [&](const gcn::MemoryRegion& x) { return x.base == got.base; });
     if (before == dc.memory.far.end() || before->bytes.size() != got.bytes.size()) continue;
-    nlohmann::json fc = nlohmann::json::array();
-    std::string fb;
-    for (std::size_t i = 0; i < got.bytes.size(); ++i) {
-      if (got.bytes[i] == before->bytes[i]) continue;
-      if (fc.size() < 16) {
-        char b[48];
-        std::snprintf(b, sizeof b, " +%zu: 0x%02x -> 0x%02x", i, before->bytes[i], got.bytes[i]);
-        fb += b;
-      }
-      fc.push_back({{"offset", i}, {"before", before->bytes[i]}, {"after", got.bytes[i]}});
-    }
-    text += "  far " + gcn::hexNumber(got.base) + " device: " + std::to_string(fc.size()) + " of " +
-            std::to_string(got.bytes.size()) + " bytes changed" + fb +
-            (fc.size() > 16 ? " ..." : "") + "\n";
-    farj.push_back({{"base", got.base}, {"changes", fc}});
+    const ByteChanges far = byteChanges(before->bytes, got.bytes);
+    text += "  far " + gcn::hexNumber(got.base) + " device: " + std::to_string(far.json.size()) +
+            " of " + std::to_string(got.bytes.size()) + " bytes changed" + far.text + "\n";
+    farj.push_back({{"base", got.base}, {"changes", far.json}});
   }
   j["far_changes"] = farj;
   if (!routeNote.empty()) j["route_note"] = routeNote;

@@ -28,6 +28,7 @@
 #include "probe/probe_file.h"
 #include "reference/error.h"
 #include "reference/resource.h"
+#include "reference/text.h"
 
 namespace gcnprobe::cases {
 namespace {
@@ -398,12 +399,7 @@ std::vector<std::string> routeNames(const gcn::probe::Placed<std::string>& line)
   std::string_view rest = line.value;
   while (true) {
     const std::size_t comma = rest.find(',');
-    std::string_view name = rest.substr(0, comma);
-    while (!name.empty() && (name.front() == ' ' || name.front() == '\t'))
-      name.remove_prefix(1);
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t'))
-      name.remove_suffix(1);
-    const std::string r(name);
+    const std::string r(gcn::trimSpace(rest.substr(0, comma)));
     if (r != "texel" && r != "storage" && r != "atomic" && r != "raw" && r != "binary" &&
         r != "program")
       throw gcn::Error(line.place, "unknown route '" + r +

@@ -306,10 +306,28 @@ std::size_t clusterOf(const std::vector<Cluster>& k, uint64_t b, uint64_t e) {
 // page- (often 64 KiB-) aligned addresses.
 constexpr uint64_t kFarDistanceAlign = 64ull << 10;
 
-// [origin, origin + bytes) for a cluster: guard bytes on both sides, origin aligned down to
-// `align`.
-std::pair<uint64_t, uint64_t> guarded(const Cluster& k, uint64_t guard, uint64_t align) {
-  const uint64_t origin = (k.low > guard ? k.low - guard : 0) / align * align;
+// A placed buffer: every byte the guard pattern but `image`, which starts at byte `at`.
+void fillGuarded(std::span<uint8_t> buffer, uint64_t at, std::span<const uint8_t> image) {
+  std::fill(buffer.begin(), buffer.end(), kGuardPattern);
+  std::memcpy(buffer.data() + at, image.data(), image.size());
+}
+
+// The `size` bytes at `at` of a placed buffer back; every other byte that left the guard pattern
+// goes to `changed` as its offset plus `shift` (offsets from the image's first byte, as
+// GuardedBuffer reports them).
+std::vector<uint8_t> readGuarded(std::span<const uint8_t> buffer, uint64_t at, uint64_t size,
+                                 int64_t shift, std::vector<int64_t>& changed) {
+  for (uint64_t b = 0; b < buffer.size(); ++b)
+    if ((b < at || b >= at + size) && buffer[b] != kGuardPattern)
+      changed.push_back(static_cast<int64_t>(b) + shift);
+  return {buffer.begin() + static_cast<std::ptrdiff_t>(at),
+          buffer.begin() + static_cast<std::ptrdiff_t>(at + size)};
+}
+
+// [origin, origin + bytes) for the image's cluster: guard bytes on both sides, origin aligned
+// down to kOriginAlign.
+std::pair<uint64_t, uint64_t> guarded(const Cluster& k, uint64_t guard) {
+  const uint64_t origin = (k.low > guard ? k.low - guard : 0) / kOriginAlign * kOriginAlign;
   return {origin, k.high + guard - origin};
 }
 
@@ -343,7 +361,7 @@ RawPlacement placeRawCase(const gcn::Chip& chip, const DeviceCase& c, uint64_t g
                        std::to_string(limit));
   }
   RawPlacement p;
-  std::tie(p.origin, p.bytes) = guarded(k[0], guard, kOriginAlign);
+  std::tie(p.origin, p.bytes) = guarded(k[0], guard);
   // Far regions no lane reaches stay off the device (nothing can change them).
   std::vector<std::pair<uint64_t, uint64_t>> taken{{p.origin, p.bytes}};
   for (std::size_t i = 1; i < k.size(); ++i) {
@@ -489,9 +507,7 @@ std::vector<DeviceResult> runRawLaneShader(
     PerCase& p = per[i];
     p.place = placeRawCase(chip, c, kRawGuard);
     p.data = std::make_unique<vk::HostBuffer>(ctx, p.place.bytes, kUsage);
-    std::fill(p.data->bytes().begin(), p.data->bytes().end(), kGuardPattern);
-    std::memcpy(p.data->bytes().data() + (c.memory.base - p.place.origin), c.memory.bytes.data(),
-                c.memory.bytes.size());
+    fillGuarded(p.data->bytes(), c.memory.base - p.place.origin, c.memory.bytes);
     const VkDeviceAddress at = p.data->deviceAddress();
     if (at % kOriginAlign != 0)
       throw gcn::Error("raw V# route: the driver placed a buffer at " + std::to_string(at) +
@@ -507,9 +523,7 @@ std::vector<DeviceResult> runRawLaneShader(
                            "from the first buffer) is outside the 48-bit address space");
         p.far.push_back(std::make_unique<vk::HostBuffer>(ctx, f.bytes, kUsage, want));
         const gcn::MemoryRegion& r = c.memory.far[f.region];
-        std::fill(p.far.back()->bytes().begin(), p.far.back()->bytes().end(), kGuardPattern);
-        std::memcpy(p.far.back()->bytes().data() + (r.base - f.origin), r.bytes.data(),
-                    r.bytes.size());
+        fillGuarded(p.far.back()->bytes(), r.base - f.origin, r.bytes);
       }
     } catch (const gcn::Error& e) {
       results[i].unsupported = "raw V# route: the far region at " +
@@ -551,33 +565,18 @@ std::vector<DeviceResult> runRawLaneShader(
     DeviceResult& r = results[i];
     if (!r.unsupported.empty()) continue;
     readLaneShaderOut(p.out->bytes(), vdataWords(c), r);
-    // The memory image back, and every other byte of the buffer that left the pattern:
-    // offsets relative to the image's first byte, as GuardedBuffer reports them.
-    const std::span<const uint8_t> all = p.data->bytes();
+    // The memory image and each far region back, and every byte of their buffers that left
+    // the pattern.
     const uint64_t first = c.memory.base - p.place.origin;
-    r.memory.assign(all.begin() + static_cast<std::ptrdiff_t>(first),
-                    all.begin() + static_cast<std::ptrdiff_t>(first + c.memory.bytes.size()));
-    for (uint64_t b = 0; b < all.size(); ++b) {
-      if (b >= first && b < first + c.memory.bytes.size()) continue;
-      if (all[b] != kGuardPattern)
-        r.changedGuardBytes.push_back(static_cast<int64_t>(b) - static_cast<int64_t>(first));
-    }
-    // Each far region back, and its buffer's guard bytes (offsets still from the image's first
-    // byte).
+    r.memory = readGuarded(p.data->bytes(), first, c.memory.bytes.size(),
+                           -static_cast<int64_t>(first), r.changedGuardBytes);
     for (std::size_t k = 0; k < p.far.size(); ++k) {
       const RawPlacement::Far& f = p.place.far[k];
       const gcn::MemoryRegion& region = c.memory.far[f.region];
-      const std::span<const uint8_t> bytes = p.far[k]->bytes();
-      const uint64_t at = region.base - f.origin;
-      r.far.push_back({region.base,
-                       std::vector<uint8_t>(
-                           bytes.begin() + static_cast<std::ptrdiff_t>(at),
-                           bytes.begin() + static_cast<std::ptrdiff_t>(at + region.bytes.size()))});
-      for (uint64_t b = 0; b < bytes.size(); ++b) {
-        if (b >= at && b < at + region.bytes.size()) continue;
-        if (bytes[b] != kGuardPattern)
-          r.changedGuardBytes.push_back(static_cast<int64_t>(f.origin + b - c.memory.base));
-      }
+      r.far.push_back(
+          {region.base,
+           readGuarded(p.far[k]->bytes(), region.base - f.origin, region.bytes.size(),
+                       static_cast<int64_t>(f.origin - c.memory.base), r.changedGuardBytes)});
     }
   }
   return results;
