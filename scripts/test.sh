@@ -15,8 +15,11 @@ if [ "${1:-}" = "--sanitize" ]; then
   # (tests/reference/convert_table_test.cpp: millions of elements, code by code), the batch
   # load's lane-by-lane comparison with the executor over every format pair
   # (tests/reference/load_batch_test.cpp; its smaller tests still run here), and the two ISA
-  # checks of every case on one chip per generation (tests/app/isa_cli_test.cpp), and the
-  # exported shaders compiled again with glslangValidator (tests/harness/repro).
+  # checks of every case on one chip per generation (tests/app/isa_cli_test.cpp), the
+  # exported shaders compiled again with glslangValidator (tests/harness/repro), the generated
+  # opcode tables and the lane program compared with llvm-mc line by line (their parsers and
+  # the assembler's stay here: tests/reference/llvm_mc_test.cpp), and the whole-suite runs of
+  # `survey` and of `merge`'s three shards.
   ctest_args+=(-LE browser)
   heavy=(
     'Adversarial/ReachOracle'
@@ -29,6 +32,12 @@ if [ "${1:-}" = "--sanitize" ]; then
     'IsaCli\.EveryCaseVerifiedOrExplainedOnOneChipPerGeneration'
     'IsaCli\.ReadmeNumbersAreWhatIsaFinds'
     'Reproduction\.ShaderIsTheEmbeddedOneAndValid'
+    'ScalarTable\.Gfx.*LlvmMc.*'
+    'VgprTable\.Gfx.*'
+    'InstructionEffects\.VopDestinationsAreWhatLlvmMcPrints'
+    'LaneProgram\.EveryLineIsWhatLlvmMcAssemblesFromItsText'
+    'SurveyCli\.(OnTheDefaultDeviceEveryStepRuns|AStepPastItsTimeBudget|DryRunOnTheNullDevice).*'
+    'MergeCli\.ThreeShardsMergedEqualOneRun'
   )
   ctest_args+=(-E "^($(IFS='|'; echo "${heavy[*]}"))")
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"

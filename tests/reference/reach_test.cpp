@@ -92,30 +92,36 @@ std::set<uint64_t> oracleBytes(const Case& c, std::size_t* combinationsRun = nul
   const MemoryImage mem;
   const std::vector<uint8_t> lds;
   // Distinct (address, size) accesses first, compacted now and then: most combinations repeat
-  // the same accesses, and expanding each to bytes at once would be slow.
-  std::vector<std::pair<uint64_t, uint8_t>> accesses;
+  // the same accesses, and expanding each to bytes at once would be slow. A run whose accesses
+  // are exactly the previous run's adds nothing (neighbouring combinations differ in one point,
+  // and most points do not move most lanes), so it is not even appended.
+  std::vector<std::pair<uint64_t, uint8_t>> accesses, run, previous;
   auto compact = [&] {
     std::sort(accesses.begin(), accesses.end());
     accesses.erase(std::unique(accesses.begin(), accesses.end()), accesses.end());
   };
   std::size_t combos = 0;
-  auto run = [&](const Policies& p) {
+  auto runOnce = [&](const Policies& p) {
     const ExecResult r = execute(*c.chip, c.inst, c.st, mem, lds, p);
     ++combos;
+    run.clear();
     for (const LaneResult& lr : r.lanes)
       for (const LaneAccess& a : lr.accesses)
-        if (a.inRange) accesses.emplace_back(a.address, a.size);
+        if (a.inRange) run.emplace_back(a.address, a.size);
+    if (run == previous) return;
+    accesses.insert(accesses.end(), run.begin(), run.end());
+    std::swap(run, previous);
     if (accesses.size() > (1u << 16)) compact();
   };
   while (true) {
     Policies p;
     for (std::size_t i = 0; i < addressing.size(); ++i)
       p.set(addressing[i]->id, digit[i]);
-    run(p);
+    runOnce(p);
     for (const PolicyPoint* v : valueOnly) {
       Policies flipped = p;
       flipped.set(v->id, static_cast<uint8_t>(1 - p.get(v->id)));
-      run(flipped);
+      runOnce(flipped);
     }
     // Next combination (mixed radix over each point's option count).
     std::size_t i = 0;
