@@ -30,6 +30,40 @@ namespace gcn {
 
 enum class ScalarClass : uint8_t { Sop1, Sop2, Sopk, Sopc, Sopp };
 
+// What the ISA checks (harness/isa, harness/control) model of an instruction: a column of the
+// table, so that code asks `op->behaviour == ScalarBehaviour::EndProgram` instead of comparing
+// mnemonic strings, where a misspelt name would silently never match. The generator assigns it
+// from LLVM's mnemonics (scripts/gen-scalar-table.py, BEHAVIOUR) and stops on a name no
+// generation knows. Sources: AMD's Southern Islands, Sea Islands, GCN3, Vega and RDNA ISA
+// manuals, the instruction descriptions of SOP1/SOP2/SOPK/SOPC/SOPP.
+enum class ScalarBehaviour : uint8_t {
+  None,          // nothing the checks model beyond SDST (dstSgprs)
+  Mov,           // s_mov_b32/b64: SDST = SSRC0
+  Movk,          // s_movk_i32: SDST = sign-extended SIMM16
+  MovRelDst,     // s_movreld_b32/b64: SGPR[SDST + M0] = SSRC0 (any SGPR, EXEC included)
+  And,           // s_and_b32/b64
+  Or,            // s_or_b32/b64
+  AndSaveexec,   // s_and_saveexec_b32/b64: SDST = EXEC, EXEC &= SSRC0 (only narrows EXEC)
+  ExecWrite,     // every other *_saveexec_* / *_wrexec_*: EXEC may gain lanes
+  EndProgram,    // s_endpgm
+  Branch,        // s_branch: PC += SIMM16 * 4 + 4, always
+  BranchExecz,   // s_cbranch_execz: that branch when EXEC is 0
+  BranchExecnz,  // s_cbranch_execnz: that branch when EXEC is not 0
+  BranchOther,   // every other SOPP s_cbranch_* (SCC, VCC, debug conditions)
+  IndirectFlow,  // s_setpc/s_swappc/s_rfe_b64, s_cbranch_join, s_cbranch_g_fork: targets in SGPRs
+  // s_cbranch_i_fork, s_call_b64, s_subvector_loop_begin/end: control flow the checks do not
+  // follow that also rewrites EXEC (LLVM marks the loop pair as branches defining EXEC)
+  IndirectFlowExec,
+  Halt,        // s_sethalt, s_trap, s_endpgm_saved, s_endpgm_ordered_ps_done
+  VectorMode,  // s_set_gpr_idx_on/idx/mode, s_setvskip: later VALU operands or skipping change
+  SetReg,      // s_setreg_b32, s_setreg_imm32_b32: a hardware register (MODE's VSKIP, GPR_IDX_EN)
+  Waitcnt,     // s_waitcnt: SIMM16 holds every counter
+  WaitcntVm,   // s_waitcnt_vmcnt / _lgkmcnt / _expcnt (gfx10+): one counter, SDST + SIMM16
+  WaitcntLgkm,
+  WaitcntExp,
+  SendMsg,  // s_sendmsg
+};
+
 struct ScalarOpInfo {
   Gen gen;
   ScalarClass cls;
@@ -43,6 +77,7 @@ struct ScalarOpInfo {
   // The encoding always carries a 32-bit literal dword after the word, whatever its operands
   // (s_setreg_imm32_b32). Any SOP1/SOP2/SOPC source of 255 also brings one: not counted here.
   bool extraLiteral;
+  ScalarBehaviour behaviour;
 };
 
 // Sorted by generation, class, opcode; one row per (generation, class, opcode).

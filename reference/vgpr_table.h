@@ -39,12 +39,55 @@ namespace gcn {
 // only (see above).
 enum class VgprClass : uint8_t { Valu, Ds, Vop3p };
 
+// What the ISA checks (harness/isa) model of an instruction: a column of the table, so that code
+// asks `info->behaviour == VgprBehaviour::Mov` instead of comparing mnemonic strings, where a
+// misspelt name would silently never match. The generator assigns it from LLVM's mnemonics
+// (scripts/gen-vgpr-table.py, BEHAVIOUR) and stops on a name no generation knows. Sources: AMD's
+// Southern Islands .. RDNA 3 ISA manuals, the VOP1/VOP2/VOPC/VOP3 and DS descriptions.
+enum class VgprBehaviour : uint8_t {
+  None,
+  Mov,         // v_mov_b32: VDST = SRC0
+  Swap,        // v_swap_b32: VDST and the SRC0 VGPR exchange (both written)
+  MovRel,      // v_movreld/v_movrelsd/v_movrelsd_2/v_swaprel_b32: VGPRs relative to M0 (any VGPR)
+  Readlane,    // v_readlane_b32: VDST is an SGPR
+  Shift64,     // v_lshr_b64, v_ashr_i64 (gfx6/7): SRC0 shifted right by SRC1
+  Shift64Rev,  // v_lshrrev_b64, v_ashrrev_i64 (gfx8+): SRC1 shifted right by SRC0
+  // Compares write VCC or an SGPR pair (VOP3's SDST); the X forms write EXEC (GCN: VCC too).
+  CompareNe,      // v_cmp_ne_i32 / v_cmp_ne_u32
+  CompareLtU32,   // v_cmp_lt_u32
+  CompareGtU32,   // v_cmp_gt_u32
+  CompareOther,   // every other v_cmp_* / v_cmps_*
+  CompareXNe,     // v_cmpx_ne_i32 / v_cmpx_ne_u32
+  CompareXLtU32,  // v_cmpx_lt_u32
+  CompareXGtU32,  // v_cmpx_gt_u32
+  CompareXOther,  // every other v_cmpx_* / v_cmpsx_*
+  DsRead,         // ds_read_* / ds_load_*: reads LDS, writes none of it (DATA0 unused)
+  // DS with data in both DATA0 and DATA1: write2/store2 (two addresses), wrxchg2/storexchg2,
+  // cmpst/cmpswap (compare and new value), mskor (mask and value)
+  DsTwoData,
+  // VOP3b with SDST [14:8] a carry-out SGPR (v_div_scale_*: VCC): v_add/sub/subrev_co_u32,
+  // v_add/sub/subrev_co_ci_u32, v_div_scale_f32/f64, v_mad_u64_u32, v_mad_i64_i32. Complete on
+  // RDNA; GCN's VOP3b opcodes also include names that mean other things on other generations
+  // (gfx8 v_add_u32 carries out, gfx9's does not), which harness/isa decides by opcode.
+  CarryOut,
+};
+
+// Whether the behaviour is a compare (writes VCC / an SGPR pair or EXEC), and one that writes
+// EXEC.
+constexpr bool isCompare(VgprBehaviour b) {
+  return b >= VgprBehaviour::CompareNe && b <= VgprBehaviour::CompareXOther;
+}
+constexpr bool isCompareX(VgprBehaviour b) {
+  return b >= VgprBehaviour::CompareXNe && b <= VgprBehaviour::CompareXOther;
+}
+
 struct VgprOpInfo {
   Gen gen;
   VgprClass cls;
   uint16_t opcode;            // VOP3 opcode (Valu), DS opcode or RDNA VOP3P opcode
   std::string_view mnemonic;  // LLVM's name, without _e32/_e64
   uint8_t dstVgprs;           // VGPRs VDST writes: 0 (none, or an SGPR destination), 1, 2, 3, 4
+  VgprBehaviour behaviour;
 };
 
 std::span<const VgprOpInfo> vgprOpTable();

@@ -371,13 +371,7 @@ Mask compareMask(const Analysis& a, std::size_t i, const std::optional<routes::B
                  Mask exec) {
   const VgprEffects& e = a.effects[i];
   if (e.modifiers) return Mask::Unknown;
-  std::string_view name = e.name;
-  if (name.rfind("v_cmpx_", 0) == 0)
-    name.remove_prefix(7);
-  else if (name.rfind("v_cmp_", 0) == 0)
-    name.remove_prefix(6);
-  else
-    return Mask::Unknown;
+  const gcn::VgprBehaviour b = a.effects[i].behaviour;
   const auto isEnableWord = [&](int code) {
     if (code < 256) return false;
     std::string why;
@@ -387,11 +381,12 @@ Mask compareMask(const Analysis& a, std::size_t i, const std::optional<routes::B
   };
   const bool zero0 = e.src[0] == 128, zero1 = e.src[1] == 128;
   bool test = false;
-  if (name == "ne_i32" || name == "ne_u32")
+  using B = gcn::VgprBehaviour;
+  if (b == B::CompareNe || b == B::CompareXNe)
     test = (zero0 && isEnableWord(e.src[1])) || (zero1 && isEnableWord(e.src[0]));
-  else if (name == "lt_u32")  // 0 < x
+  else if (b == B::CompareLtU32 || b == B::CompareXLtU32)  // 0 < x
     test = zero0 && isEnableWord(e.src[1]);
-  else if (name == "gt_u32")  // x > 0
+  else if (b == B::CompareGtU32 || b == B::CompareXGtU32)  // x > 0
     test = zero1 && isEnableWord(e.src[0]);
   return test ? maskAnd(exec, Mask::Enabled) : Mask::Unknown;
 }
@@ -424,9 +419,9 @@ void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::Cod
   bool execHandled = false;
   const uint32_t w0 = a.words[i][0];
   if (cls && (*cls == gcn::CodeClass::Vopc || *cls == gcn::CodeClass::Vop3) &&
-      e.name.rfind("v_cmp", 0) == 0) {
+      gcn::isCompare(a.effects[i].behaviour)) {
     const Mask m = compareMask(a, i, in, exec);
-    const bool cmpx = e.name.rfind("v_cmpx_", 0) == 0;
+    const bool cmpx = gcn::isCompareX(a.effects[i].behaviour);
     // VOPC writes VCC (GCN's v_cmpx too; RDNA's writes EXEC only); VOP3 its SDST [7:0].
     const unsigned dst = *cls == gcn::CodeClass::Vopc ? kVccLo : (w0 & 0xff);
     if (!(cmpx && gcn::isRdna(a.gen))) setPair(dst, m);
@@ -438,7 +433,9 @@ void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::Cod
     const gcn::ScalarOpInfo* op =
         gcn::findScalarOp(a.gen, gcn::ScalarClass::Sop1, (w0 >> 8) & 0xff);
     const unsigned sdst = (w0 >> 16) & 0x7f, src = w0 & 0xff;
-    if (op != nullptr && op->mnemonic == "s_and_saveexec_b64" && src < 128) {
+    // s_and_saveexec_b64 (the wave64 form: SDST a pair)
+    if (op != nullptr && op->behaviour == gcn::ScalarBehaviour::AndSaveexec && op->dstSgprs == 2 &&
+        src < 128) {
       setPair(sdst, exec);
       setPair(kExec, maskAnd(exec, beforePair(src)));
       execHandled = true;
@@ -447,10 +444,12 @@ void execTransfer(const Analysis& a, std::size_t i, const std::optional<gcn::Cod
     const gcn::ScalarOpInfo* op =
         gcn::findScalarOp(a.gen, gcn::ScalarClass::Sop2, (w0 >> 23) & 0x7f);
     const unsigned sdst = (w0 >> 16) & 0x7f, src0 = w0 & 0xff, src1 = (w0 >> 8) & 0xff;
-    if (op != nullptr && sdst == kExec && src0 < 128 && src1 < 128 &&
-        (op->mnemonic == "s_and_b64" || op->mnemonic == "s_or_b64")) {
-      setPair(kExec, op->mnemonic == "s_and_b64" ? maskAnd(beforePair(src0), beforePair(src1))
-                                                 : maskOr(beforePair(src0), beforePair(src1)));
+    // s_and_b64, s_or_b64 (SDST a pair)
+    const bool andOp = op != nullptr && op->behaviour == gcn::ScalarBehaviour::And;
+    const bool orOp = op != nullptr && op->behaviour == gcn::ScalarBehaviour::Or;
+    if ((andOp || orOp) && op->dstSgprs == 2 && sdst == kExec && src0 < 128 && src1 < 128) {
+      setPair(kExec, andOp ? maskAnd(beforePair(src0), beforePair(src1))
+                           : maskOr(beforePair(src0), beforePair(src1)));
       execHandled = true;
     }
   }
@@ -475,7 +474,9 @@ int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeCl
   const gcn::ScalarOpInfo* op =
       gcn::findScalarOp(a.gen, gcn::ScalarClass::Sopp, (a.words[i][0] >> 16) & 0x7f);
   if (op == nullptr) return 0;
-  return op->mnemonic == "s_cbranch_execz" ? 1 : op->mnemonic == "s_cbranch_execnz" ? 2 : 0;
+  return op->behaviour == gcn::ScalarBehaviour::BranchExecz    ? 1
+         : op->behaviour == gcn::ScalarBehaviour::BranchExecnz ? 2
+                                                               : 0;
 }
 
 // Whether a conditional branch before instruction i can jump past it (the raw route's guarded
@@ -598,33 +599,20 @@ std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uin
   return "";
 }
 
-}  // namespace
-
-DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
-                            std::span<const TracedDescriptor> traced,
-                            std::span<const SgprEntryCopies> sgprs, const DataPathRequest& req) {
-  DataPathProof proof;
-  const routes::DataPath& path = req.path;
-  if (!path.out) {
-    proof.reason = "the route names no Out buffer, so no data path can be proven";
-    return proof;
-  }
-  const std::size_t n = code.size();
-  if (req.caseIndex >= n) {
-    proof.reason = "the case instruction is not in the listing";
-    return proof;
-  }
-  std::vector<std::vector<uint32_t>> words(n);
-  Analysis a{gen, code, traced, {}, {}, {}, words, {}, {}, {}, path.lanes, {}};
-  std::vector<std::optional<gcn::CodeInstruction>> scan(n);  // encoding class and length
+// Decodes every line once (Analysis: effects, buffer instructions, encoding classes, dword
+// starts, SGPR writes); returns each line's encoding class and length as the code scan reads
+// them (empty: no known encoding).
+std::vector<std::optional<gcn::CodeInstruction>> decodeListing(Analysis& a) {
+  const std::size_t n = a.code.size();
+  std::vector<std::optional<gcn::CodeInstruction>> scan(n);
   a.effects.resize(n);
   a.buffer.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    words[i] = code[i].words;
-    a.effects[i] = vgprEffects(gen, words[i]);
-    if (!words[i].empty()) scan[i] = gcn::tryScanInstruction(gen, words[i], 0);
-    if (words[i].size() == 2 && scan[i] && gcn::isBufferClass(scan[i]->cls))
-      if (std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[i][0], words[i][1]);
+    a.effects[i] = vgprEffects(a.gen, a.words[i]);
+    if (!a.words[i].empty()) scan[i] = gcn::tryScanInstruction(a.gen, a.words[i], 0);
+    if (a.words[i].size() == 2 && scan[i] && gcn::isBufferClass(scan[i]->cls))
+      if (std::optional<gcn::Instruction> inst =
+              gcn::tryDecode(a.gen, a.words[i][0], a.words[i][1]);
           inst && inst->op != nullptr)
         a.buffer[i] = inst;
   }
@@ -633,59 +621,67 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   a.sgprWrites.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (scan[i]) a.cls[i] = scan[i]->cls;
-    a.start[i + 1] = a.start[i] + static_cast<long>(words[i].size());
-    a.sgprWrites[i] = sgprWrites(gen, words[i]);
+    a.start[i + 1] = a.start[i] + static_cast<long>(a.words[i].size());
+    a.sgprWrites[i] = sgprWrites(a.gen, a.words[i]);
   }
+  return scan;
+}
+
+// Why the proof cannot follow the listing at all, "" when it can: a line whose words are not one
+// instruction, an encoding it does not decode, indirect control flow, a mode that changes what
+// later vector instructions do, an instruction that stops the wave or enters the trap handler,
+// and GFX11's release of the VGPRs anywhere but right before the end.
+std::string unfollowable(const Analysis& a,
+                         std::span<const std::optional<gcn::CodeInstruction>> scan) {
+  const std::size_t n = a.code.size();
   for (std::size_t i = 0; i < n; ++i)
-    if (scan[i] && scan[i]->dwords != words[i].size()) {
-      proof.reason = a.where(i) + " carries " + std::to_string(words[i].size()) +
-                     " words, but its encoding is " + std::to_string(scan[i]->dwords) +
-                     ": the proof reads one instruction a line";
-      return proof;
+    if (scan[i] && scan[i]->dwords != a.words[i].size()) {
+      return a.where(i) + " carries " + std::to_string(a.words[i].size()) +
+             " words, but its encoding is " + std::to_string(scan[i]->dwords) +
+             ": the proof reads one instruction a line";
     }
   for (std::size_t i = 0; i < n; ++i)
     if (a.effects[i].indirectFlow || a.effects[i].vectorMode) {
-      proof.reason = a.where(i) +
-                     (!a.effects[i].decoded     ? " is no encoding the proof decodes"
-                      : a.effects[i].vectorMode ? " sets a mode that changes what later vector "
-                                                  "instructions do (VGPR indexing or skipping)"
-                                                : " transfers control indirectly") +
-                     ": the proof cannot follow the listing";
-      return proof;
+      return a.where(i) +
+             (!a.effects[i].decoded     ? " is no encoding the proof decodes"
+              : a.effects[i].vectorMode ? " sets a mode that changes what later vector "
+                                          "instructions do (VGPR indexing or skipping)"
+                                        : " transfers control indirectly") +
+             ": the proof cannot follow the listing";
     }
 
   // Instructions that stop the wave or enter the trap handler, and GFX11's release of the VGPRs
   // anywhere but right before the end: the proof does not follow them.
   for (std::size_t i = 0; i < n; ++i) {
-    if (!a.in.empty() && i < a.in.size() && !a.in[i]) continue;
     if (!scan[i] || scan[i]->cls != gcn::CodeClass::Sopp) continue;
     const gcn::ScalarOpInfo* op =
-        gcn::findScalarOp(gen, gcn::ScalarClass::Sopp, (words[i][0] >> 16) & 0x7f);
+        gcn::findScalarOp(a.gen, gcn::ScalarClass::Sopp, (a.words[i][0] >> 16) & 0x7f);
     if (op == nullptr) continue;
-    const std::string_view m = op->mnemonic;
-    if (m == "s_endpgm_saved" || m == "s_sethalt" || m == "s_trap" ||
-        m == "s_endpgm_ordered_ps_done") {
-      proof.reason =
-          a.where(i) + " stops the wave or enters the trap handler: the proof does not follow it";
-      return proof;
+    if (op->behaviour == gcn::ScalarBehaviour::Halt) {
+      return a.where(i) +
+             " stops the wave or enters the trap handler: the proof does not follow it";
     }
     // s_sendmsg MSG_DEALLOC_VGPRS (GFX11, message 3): only s_endpgm may follow.
-    if (gen == gcn::Gen::Gfx11 && m == "s_sendmsg" && (words[i][0] & 0xff) == 3) {
+    if (a.gen == gcn::Gen::Gfx11 && op->behaviour == gcn::ScalarBehaviour::SendMsg &&
+        (a.words[i][0] & 0xff) == 3) {
       const gcn::ScalarOpInfo* next =
           i + 1 < n && scan[i + 1] && scan[i + 1]->cls == gcn::CodeClass::Sopp
-              ? gcn::findScalarOp(gen, gcn::ScalarClass::Sopp, (words[i + 1][0] >> 16) & 0x7f)
+              ? gcn::findScalarOp(a.gen, gcn::ScalarClass::Sopp, (a.words[i + 1][0] >> 16) & 0x7f)
               : nullptr;
-      if (next == nullptr || next->mnemonic != "s_endpgm") {
-        proof.reason = a.where(i) +
-                       " releases the VGPRs before the end of the program: what follows reads "
-                       "undefined registers";
-        return proof;
+      if (next == nullptr || next->behaviour != gcn::ScalarBehaviour::EndProgram) {
+        return a.where(i) +
+               " releases the VGPRs before the end of the program: what follows reads "
+               "undefined registers";
       }
     }
   }
+  return "";
+}
 
-  // The flow: every VGPR starts as its own entry value.
-  a.in.resize(n);
+// The VGPR flow (Analysis::in): every VGPR starts as its own entry value; copies, swaps and
+// VOPD halves carry their tags, every other write defines a new one, and EXEC writes are marked.
+void vgprFlow(Analysis& a) {
+  a.in.resize(a.code.size());
   {
     State entry;
     for (unsigned r = 0; r < kVgprs; ++r)
@@ -693,7 +689,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     a.in[0] = entry;
   }
   forwardFlow<State>(
-      gen, words, a.in,
+      a.gen, a.words, a.in,
       [&](std::size_t i, const std::optional<gcn::CodeClass>&, State& s) {
         const VgprEffects& e = a.effects[i];
         // A VOPD's Y half reads its source before either half writes.
@@ -734,6 +730,230 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         s.cur.fill(Tag{});
         s.hist.fill(Tag{});
       });
+}
+
+// The memory writes the proof allows are the case instruction's own and whole-dword stores
+// (buffer_store_dword[x2..x4]) of Out through a traced descriptor, which the result copies
+// follow. Any other buffer instruction that writes memory breaks the proof: on Out a byte, short,
+// D16 or format store or an atomic would put something else in the dwords the verdict reads; on In
+// or the case's buffer it would change the inputs or the case's memory; through a descriptor
+// the trace cannot name it could be any of them.
+// Returns why one breaks the proof, "" when none does; a guarded store the route's push
+// constant keeps from running is added to `assumed` instead.
+std::string otherMemoryWrites(const Analysis& a,
+                              std::span<const std::optional<gcn::CodeInstruction>> scan,
+                              const routes::DataPath& path, std::size_t c,
+                              std::vector<std::string>& assumed) {
+  const std::size_t n = a.code.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == c || !a.in[i]) continue;
+    if (!a.buffer[i]) {
+      // Undecodable words have broken the proof already (indirectFlow).
+      if (const std::string why = scan[i] ? otherMemoryWrite(scan[i]->cls, a.words[i][0]) : "";
+          !why.empty()) {
+        return a.where(i) + " " + why + ": it could write Out, In or the case's buffer";
+      }
+      continue;
+    }
+    if (!gcn::writesMemory(a.buffer[i]->op->kind)) continue;
+    const gcn::OpcodeInfo& op = *a.buffer[i]->op;
+    if (i >= a.traced.size() || !a.traced[i].slot) {
+      return a.where(i) + " writes memory through a descriptor the trace cannot name" +
+             (i < a.traced.size() ? " (" + a.traced[i].why + ")" : std::string()) +
+             ": it could write Out, In or the case's buffer";
+    }
+    if (!a.onSlot(i, *path.out)) {
+      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in)) && skippedByABranch(a, i)) {
+        assumed.push_back(a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
+                          ": assumed not to run (the route keeps the push constant it is "
+                          "behind 0)");
+        continue;
+      }
+      return a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
+             ", which is not Out: only the case instruction may write the case's buffer or In";
+    }
+    const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
+                             op.memBytes == 4u * op.components;
+    if (!wholeDwords) {
+      return a.where(i) +
+             " writes Out, and not as whole dwords: the proof models only "
+             "buffer_store_dword[x2-x4] writing Out";
+    }
+  }
+  return "";
+}
+
+// Store and atomic data, and the registers a D16 load writes half of, are In words, unchanged
+// and in order.
+// Appends the links to `links`; returns why the data is not that, "" when it is.
+std::string dataLinks(const Analysis& a, const gcn::Instruction& ci, const State& atCase,
+                      bool takesData, unsigned regs, const routes::DataPath& path,
+                      std::vector<std::string>& links) {
+  if (takesData && path.dataFromLds) {
+    links.push_back(
+        "data from LDS, which the template fills from In (assumed: LDS "
+        "contents are not traced)");
+  } else if (takesData && !ci.op->ldsData) {
+    const unsigned data = regs - (ci.tfe ? 1u : 0u);
+    std::optional<std::pair<AddrKey, uint32_t>> base;
+    for (unsigned k = 0; k < data; ++k) {
+      const Tag t = atCase.cur[(ci.vdata + k) % kVgprs];
+      const std::string what = "VDATA register " + vreg(ci.vdata + k, 1);
+      if (a.lanes) {
+        // Data word k of the lane: In byte inData + laneBytes*l + 4k.
+        const LaneTerm want{a.lanes->laneBytes, a.lanes->inData + 4 * static_cast<int64_t>(k)};
+        std::string why;
+        const std::optional<LaneTerm> at = inWordOffset(a, t, path.in, why);
+        if (!at || !(*at == want)) {
+          return what + " holds " + (at ? "In's word at byte " + laneTermText(*at) : why) +
+                 ", not the lane's data word " + std::to_string(k) + " (In byte " +
+                 laneTermText(want) + ")";
+        }
+        continue;
+      }
+      if (t.k != Tag::K::Def || !a.isLoadOn(t.insn, path.in)) {
+        return what + " holds " + a.describe(t) + ", not an In word unchanged";
+      }
+      const auto pos = inPosition(a, t);
+      if (!pos) {
+        return what + ": the In load " + a.where(t.insn) + " is unreachable";
+      }
+      if (k == 0) base = pos;
+      if (!(pos->first == base->first) || pos->second != base->second + 4u * k) {
+        return what + " holds an In word from another position than word " + std::to_string(k) +
+               " of the lane's data (words permuted)";
+      }
+    }
+    links.push_back("VDATA " + vreg(ci.vdata, data) +
+                    (a.lanes ? " = the lane's In data words (In byte " +
+                                   laneTermText(LaneTerm{a.lanes->laneBytes, a.lanes->inData}) +
+                                   " + 4k), unchanged"
+                             : " = In words, unchanged"));
+  }
+  return "";
+}
+
+// SOFFSET's link: the constant the descriptor trace found on every path, else an assumption.
+std::string soffsetLink(const Analysis& a, const gcn::Instruction& ci, std::size_t caseIndex) {
+  const std::string reg =
+      ci.soffset == gcn::m0SgprCode(a.gen) ? std::string("m0") : "s" + std::to_string(ci.soffset);
+  if (const std::optional<uint32_t> v =
+          caseIndex < a.traced.size() ? a.traced[caseIndex].soffsetConstant : std::nullopt)
+    return "SOFFSET " + reg + " = " + gcn::hexWord(*v) +
+           ", a constant on every path to the instruction";
+  return "SOFFSET " + reg + " assumed to hold the route's value (not one constant the trace " +
+         "follows)";
+}
+
+// VADDR is formed from In words (or the vertex index) as the route documents. The vertex
+// id arrives where RADV's stage arguments put it on the generation (descriptor_trace.h),
+// else where the route says.
+// Appends the links (SOFFSET's too) to `links`; returns why VADDR is not formed so, "" when it
+// is.
+std::string addressLinks(const Analysis& a, const gcn::Instruction& ci, const State& atCase,
+                         std::span<const SgprEntryCopies> sgprs, const DataPathRequest& req,
+                         std::vector<std::string>& links) {
+  const routes::DataPath& path = req.path;
+  const unsigned vertexIdVgpr = req.roles.vertexIdVgpr >= 0
+                                    ? static_cast<unsigned>(req.roles.vertexIdVgpr)
+                                    : path.vertexIdVgpr;
+  for (unsigned j = 0; j < gcn::vaddrRegs(ci); ++j) {
+    const unsigned r = ci.vaddr + j;
+    const Tag t = atCase.cur[r % kVgprs];
+    const std::string what = "VADDR register " + vreg(r, 1);
+    // An In word; with a lane layout, the lane's own address word (In byte inAddressWord + 4l).
+    std::string notTheLanes;
+    const std::optional<LaneTerm> addressWord =
+        a.lanes ? std::optional<LaneTerm>(LaneTerm{4, a.lanes->inAddressWord}) : std::nullopt;
+    const auto isInWord = [&](const Tag& x) {
+      if (x.k != Tag::K::Def || !a.isLoadOn(x.insn, path.in)) return false;
+      if (!addressWord) return true;
+      std::string why;
+      const std::optional<LaneTerm> at = inWordOffset(a, x, path.in, why);
+      if (at && *at == *addressWord) return true;
+      notTheLanes = (at ? "In's word at byte " + laneTermText(*at) : why) +
+                    ", not the lane's address word (In byte " + laneTermText(*addressWord) + ")";
+      return false;
+    };
+    const std::string inWordName =
+        addressWord ? "the lane's In word (byte " + laneTermText(*addressWord) + ")"
+                    : std::string("an In word");
+    if (path.address != routes::DataPath::Address::VertexIndex && isInWord(t)) {
+      links.push_back(what + " = " + inWordName);
+      continue;
+    }
+    bool ok = false;
+    std::string how;
+    if (t.k == Tag::K::Def && a.in[t.insn]) {
+      const VgprEffects& e = a.effects[t.insn];
+      const State& s = *a.in[t.insn];
+      const std::vector<uint32_t>& w = a.words[t.insn];
+      const std::optional<LaneOp> laneOp = laneOpOf(e.name);
+      if (path.address == routes::DataPath::Address::AlignedInputWords && laneOp == LaneOp::And &&
+          !e.modifiers && path.alignBytes > 1) {
+        const uint32_t mask = ~(path.alignBytes - 1u);
+        for (int x = 0; x < 2 && !ok; ++x) {
+          const int other = e.src[1 - x];
+          ok = constantOperand(e.src[x], w) == mask && other >= 256 &&
+               isInWord(s.cur[static_cast<unsigned>(other - 256) % kVgprs]);
+        }
+        how = inWordName + " ANDed with " + std::to_string(static_cast<int32_t>(mask));
+      }
+      if (path.address == routes::DataPath::Address::VertexIndex && laneOp == LaneOp::Add &&
+          !e.modifiers && t.insn < sgprs.size()) {
+        for (int x = 0; x < 2 && !ok; ++x) {
+          const int v = e.src[1 - x], sg = e.src[x];
+          ok = v >= 256 && sg >= 0 && sg < 128 && req.roles.baseVertexSgpr >= 0 &&
+               s.cur[static_cast<unsigned>(v - 256) % kVgprs] ==
+                   Tag{Tag::K::Entry, 0, static_cast<uint16_t>(vertexIdVgpr)} &&
+               sgprs[t.insn][static_cast<std::size_t>(sg)] == req.roles.baseVertexSgpr;
+        }
+        how = "the vertex id plus the base vertex";
+      }
+    }
+    if (!ok) {
+      // notTheLanes already says which In word it holds and which it should.
+      return what + " holds " +
+             (!notTheLanes.empty() ? notTheLanes
+                                   : a.describe(t) + ", not " +
+                                         (path.address == routes::DataPath::Address::VertexIndex
+                                              ? std::string("the vertex index (vertex id "
+                                                            "+ base vertex)")
+                                              : std::string("an In word"))) +
+             ": the driver changes the address";
+    }
+    links.push_back(what + " = " + how);
+  }
+  if (ci.soffset < 128) links.push_back(soffsetLink(a, ci, req.caseIndex));
+  return "";
+}
+
+}  // namespace
+
+DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
+                            std::span<const TracedDescriptor> traced,
+                            std::span<const SgprEntryCopies> sgprs, const DataPathRequest& req) {
+  DataPathProof proof;
+  const routes::DataPath& path = req.path;
+  if (!path.out) {
+    proof.reason = "the route names no Out buffer, so no data path can be proven";
+    return proof;
+  }
+  const std::size_t n = code.size();
+  if (req.caseIndex >= n) {
+    proof.reason = "the case instruction is not in the listing";
+    return proof;
+  }
+  std::vector<std::vector<uint32_t>> words(n);
+  for (std::size_t i = 0; i < n; ++i)
+    words[i] = code[i].words;
+  Analysis a{gen, code, traced, {}, {}, {}, words, {}, {}, {}, path.lanes, {}};
+  const std::vector<std::optional<gcn::CodeInstruction>> scan = decodeListing(a);
+  if (std::string why = unfollowable(a, scan); !why.empty()) {
+    proof.reason = std::move(why);
+    return proof;
+  }
+  vgprFlow(a);
 
   const std::size_t c = req.caseIndex;
   if (!a.in[c] || !a.buffer[c]) {
@@ -754,52 +974,11 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   const bool takesData = gcn::writesMemory(kind) || keepsHalves;
   const unsigned regs = widestVdataRegs(gen, ci);
 
-  // 0. Memory writes: the case instruction's own, and whole-dword stores
-  // (buffer_store_dword[x2..x4]) of Out through a traced descriptor, which step 1 follows. Any
-  // other buffer instruction that writes memory breaks the proof: on Out a byte, short, D16 or
-  // format store or an atomic would put something else in the dwords the verdict reads; on In
-  // or the case's buffer it would change the inputs or the case's memory; through a descriptor
-  // the trace cannot name it could be any of them.
+  // 0. Memory writes other than the case instruction's (otherMemoryWrites).
   std::vector<std::string> assumed;  // links that hold only by the route's word
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i == c || !a.in[i]) continue;
-    if (!a.buffer[i]) {
-      // Undecodable words have broken the proof already (indirectFlow).
-      if (const std::string why = scan[i] ? otherMemoryWrite(scan[i]->cls, words[i][0]) : "";
-          !why.empty()) {
-        proof.reason = a.where(i) + " " + why + ": it could write Out, In or the case's buffer";
-        return proof;
-      }
-      continue;
-    }
-    if (!gcn::writesMemory(a.buffer[i]->op->kind)) continue;
-    const gcn::OpcodeInfo& op = *a.buffer[i]->op;
-    if (i >= a.traced.size() || !a.traced[i].slot) {
-      proof.reason = a.where(i) + " writes memory through a descriptor the trace cannot name" +
-                     (i < a.traced.size() ? " (" + a.traced[i].why + ")" : std::string()) +
-                     ": it could write Out, In or the case's buffer";
-      return proof;
-    }
-    if (!a.onSlot(i, *path.out)) {
-      if (path.guardedCaseStores && !(path.in && a.onSlot(i, *path.in)) && skippedByABranch(a, i)) {
-        assumed.push_back(a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
-                          ": assumed not to run (the route keeps the push constant it is "
-                          "behind 0)");
-        continue;
-      }
-      proof.reason = a.where(i) + " writes " + bufferSlotName(*a.traced[i].slot) +
-                     ", which is not Out: only the case instruction may write the case's "
-                     "buffer or In";
-      return proof;
-    }
-    const bool wholeDwords = op.kind == gcn::OpKind::Store && !op.d16 && !op.ldsData &&
-                             op.memBytes == 4u * op.components;
-    if (!wholeDwords) {
-      proof.reason = a.where(i) +
-                     " writes Out, and not as whole dwords: the proof models only "
-                     "buffer_store_dword[x2-x4] writing Out";
-      return proof;
-    }
+  if (std::string why = otherMemoryWrites(a, scan, path, c, assumed); !why.empty()) {
+    proof.reason = std::move(why);
+    return proof;
   }
 
   // A partial proof (DataPathProof::components): the result components that reach Out, when
@@ -1028,142 +1207,10 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
           "in a loop over In that the proof does not evaluate)");
   }
 
-  // 2. Store and atomic data, and the registers a D16 load writes half of, are In words,
-  // unchanged and in order.
-  if (takesData && path.dataFromLds) {
-    proof.links.push_back(
-        "data from LDS, which the template fills from In (assumed: LDS "
-        "contents are not traced)");
-  } else if (takesData && !ci.op->ldsData) {
-    const unsigned data = regs - (ci.tfe ? 1u : 0u);
-    std::optional<std::pair<AddrKey, uint32_t>> base;
-    for (unsigned k = 0; k < data; ++k) {
-      const Tag t = atCase.cur[(ci.vdata + k) % kVgprs];
-      const std::string what = "VDATA register " + vreg(ci.vdata + k, 1);
-      if (a.lanes) {
-        // Data word k of the lane: In byte inData + laneBytes*l + 4k.
-        const LaneTerm want{a.lanes->laneBytes, a.lanes->inData + 4 * static_cast<int64_t>(k)};
-        std::string why;
-        const std::optional<LaneTerm> at = inWordOffset(a, t, path.in, why);
-        if (!at || !(*at == want)) {
-          proof.reason = what + " holds " + (at ? "In's word at byte " + laneTermText(*at) : why) +
-                         ", not the lane's data word " + std::to_string(k) + " (In byte " +
-                         laneTermText(want) + ")";
-          return proof;
-        }
-        continue;
-      }
-      if (t.k != Tag::K::Def || !a.isLoadOn(t.insn, path.in)) {
-        proof.reason = what + " holds " + a.describe(t) + ", not an In word unchanged";
-        return proof;
-      }
-      const auto pos = inPosition(a, t);
-      if (!pos) {
-        proof.reason = what + ": the In load " + a.where(t.insn) + " is unreachable";
-        return proof;
-      }
-      if (k == 0) base = pos;
-      if (!(pos->first == base->first) || pos->second != base->second + 4u * k) {
-        proof.reason = what + " holds an In word from another position than word " +
-                       std::to_string(k) + " of the lane's data (words permuted)";
-        return proof;
-      }
-    }
-    proof.links.push_back("VDATA " + vreg(ci.vdata, data) +
-                          (a.lanes
-                               ? " = the lane's In data words (In byte " +
-                                     laneTermText(LaneTerm{a.lanes->laneBytes, a.lanes->inData}) +
-                                     " + 4k), unchanged"
-                               : " = In words, unchanged"));
-  }
-
-  // 3. VADDR is formed from In words (or the vertex index) as the route documents. The vertex
-  // id arrives where RADV's stage arguments put it on the generation (descriptor_trace.h),
-  // else where the route says.
-  const unsigned vertexIdVgpr = req.roles.vertexIdVgpr >= 0
-                                    ? static_cast<unsigned>(req.roles.vertexIdVgpr)
-                                    : path.vertexIdVgpr;
-  for (unsigned j = 0; j < gcn::vaddrRegs(ci); ++j) {
-    const unsigned r = ci.vaddr + j;
-    const Tag t = atCase.cur[r % kVgprs];
-    const std::string what = "VADDR register " + vreg(r, 1);
-    // An In word; with a lane layout, the lane's own address word (In byte inAddressWord + 4l).
-    std::string notTheLanes;
-    const std::optional<LaneTerm> addressWord =
-        a.lanes ? std::optional<LaneTerm>(LaneTerm{4, a.lanes->inAddressWord}) : std::nullopt;
-    const auto isInWord = [&](const Tag& x) {
-      if (x.k != Tag::K::Def || !a.isLoadOn(x.insn, path.in)) return false;
-      if (!addressWord) return true;
-      std::string why;
-      const std::optional<LaneTerm> at = inWordOffset(a, x, path.in, why);
-      if (at && *at == *addressWord) return true;
-      notTheLanes = (at ? "In's word at byte " + laneTermText(*at) : why) +
-                    ", not the lane's address word (In byte " + laneTermText(*addressWord) + ")";
-      return false;
-    };
-    const std::string inWordName =
-        addressWord ? "the lane's In word (byte " + laneTermText(*addressWord) + ")"
-                    : std::string("an In word");
-    if (path.address != routes::DataPath::Address::VertexIndex && isInWord(t)) {
-      proof.links.push_back(what + " = " + inWordName);
-      continue;
-    }
-    bool ok = false;
-    std::string how;
-    if (t.k == Tag::K::Def && a.in[t.insn]) {
-      const VgprEffects& e = a.effects[t.insn];
-      const State& s = *a.in[t.insn];
-      const std::vector<uint32_t>& w = words[t.insn];
-      if (path.address == routes::DataPath::Address::AlignedInputWords && e.name == "v_and_b32" &&
-          !e.modifiers && path.alignBytes > 1) {
-        const uint32_t mask = ~(path.alignBytes - 1u);
-        for (int x = 0; x < 2 && !ok; ++x) {
-          const int other = e.src[1 - x];
-          ok = constantOperand(e.src[x], w) == mask && other >= 256 &&
-               isInWord(s.cur[static_cast<unsigned>(other - 256) % kVgprs]);
-        }
-        how = inWordName + " ANDed with " + std::to_string(static_cast<int32_t>(mask));
-      }
-      if (path.address == routes::DataPath::Address::VertexIndex &&
-          (e.name == "v_add_u32" || e.name == "v_add_i32" || e.name == "v_add_co_u32" ||
-           e.name == "v_add_nc_u32") &&
-          !e.modifiers && t.insn < sgprs.size()) {
-        for (int x = 0; x < 2 && !ok; ++x) {
-          const int v = e.src[1 - x], sg = e.src[x];
-          ok = v >= 256 && sg >= 0 && sg < 128 && req.roles.baseVertexSgpr >= 0 &&
-               s.cur[static_cast<unsigned>(v - 256) % kVgprs] ==
-                   Tag{Tag::K::Entry, 0, static_cast<uint16_t>(vertexIdVgpr)} &&
-               sgprs[t.insn][static_cast<std::size_t>(sg)] == req.roles.baseVertexSgpr;
-        }
-        how = "the vertex id plus the base vertex";
-      }
-    }
-    if (!ok) {
-      // notTheLanes already says which In word it holds and which it should.
-      proof.reason =
-          what + " holds " +
-          (!notTheLanes.empty() ? notTheLanes
-                                : a.describe(t) + ", not " +
-                                      (path.address == routes::DataPath::Address::VertexIndex
-                                           ? std::string("the vertex index (vertex id "
-                                                         "+ base vertex)")
-                                           : std::string("an In word"))) +
-          ": the driver changes the address";
-      return proof;
-    }
-    proof.links.push_back(what + " = " + how);
-  }
-  if (ci.soffset < 128) {
-    const std::string reg =
-        ci.soffset == gcn::m0SgprCode(gen) ? std::string("m0") : "s" + std::to_string(ci.soffset);
-    if (const std::optional<uint32_t> v =
-            req.caseIndex < traced.size() ? traced[req.caseIndex].soffsetConstant : std::nullopt)
-      proof.links.push_back("SOFFSET " + reg + " = " + gcn::hexWord(*v) +
-                            ", a constant on every path to the instruction");
-    else
-      proof.links.push_back("SOFFSET " + reg + " assumed to hold the route's value (not one " +
-                            "constant the trace follows)");
-  }
+  // 2. Store and atomic data (dataLinks); 3. VADDR and SOFFSET (addressLinks).
+  proof.reason = dataLinks(a, ci, atCase, takesData, regs, path, proof.links);
+  if (proof.reason.empty()) proof.reason = addressLinks(a, ci, atCase, sgprs, req, proof.links);
+  if (!proof.reason.empty()) return proof;
   // 4. EXEC per lane and every path (lane-shader routes).
   if (a.lanes) {
     const uint32_t required = partial != 0        ? partial

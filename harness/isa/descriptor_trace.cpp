@@ -89,7 +89,7 @@ bool vop3WritesSgprVdst(gcn::Gen gen, unsigned op) {
   if (op < 256) return true;  // VOPC as VOP3: an SGPR (pair) destination
   if (gcn::isRdna(gen)) {
     const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
-    return info == nullptr || info->mnemonic == "v_readlane_b32";
+    return info == nullptr || info->behaviour == gcn::VgprBehaviour::Readlane;
   }
   return op == (gcn::isGfx8Or9(gen) ? 0x289u : 257u);
 }
@@ -100,9 +100,10 @@ unsigned scalarDestCount(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
   const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
   return info != nullptr ? info->dstSgprs : 2;
 }
-bool isScalarOp(gcn::Gen gen, gcn::ScalarClass cls, unsigned op, std::string_view mnemonic) {
+// What the scalar table models of the opcode (ScalarBehaviour::None when it does not know it).
+gcn::ScalarBehaviour behaviourOf(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
   const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
-  return info != nullptr && info->mnemonic == mnemonic;
+  return info != nullptr ? info->behaviour : gcn::ScalarBehaviour::None;
 }
 
 // Applies one instruction to the state.
@@ -111,20 +112,21 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
   switch (cls) {
     case gcn::CodeClass::Sop1: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff, src = w0 & 0xff;
-      if (isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_mov_b32")) {
+      const gcn::ScalarBehaviour b = behaviourOf(gen, gcn::ScalarClass::Sop1, op);
+      const unsigned width = scalarDestCount(gen, gcn::ScalarClass::Sop1, op);
+      if (b == gcn::ScalarBehaviour::Mov && width == 1) {  // s_mov_b32
         const Val v = sourceVal(s, src, w);
         if (sdst < kSgprs) s[sdst] = v;
-      } else if (isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_mov_b64")) {
+      } else if (b == gcn::ScalarBehaviour::Mov && width == 2) {  // s_mov_b64
         // A 64-bit copy of an SGPR pair; a 64-bit constant's high half is not tracked.
         const Val lo = src < 104 ? s[src] : sourceVal(s, src, w);
         const Val hi = src < 103 ? s[src + 1] : Val{};
         if (sdst < kSgprs) s[sdst] = lo;
         if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
-      } else if (isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_movreld_b32") ||
-                 isScalarOp(gen, gcn::ScalarClass::Sop1, op, "s_movreld_b64")) {
+      } else if (b == gcn::ScalarBehaviour::MovRelDst) {
         setUnknown(s, 0, kSgprs);  // SGPR[SDST + M0]: M0 is not followed
       } else {
-        setUnknown(s, sdst, scalarDestCount(gen, gcn::ScalarClass::Sop1, op));
+        setUnknown(s, sdst, width);
       }
       return;
     }
@@ -134,7 +136,8 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
       return;
     case gcn::CodeClass::Sopk: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      if (isScalarOp(gen, gcn::ScalarClass::Sopk, op, "s_movk_i32") && sdst < kSgprs)
+      if (behaviourOf(gen, gcn::ScalarClass::Sopk, op) == gcn::ScalarBehaviour::Movk &&
+          sdst < kSgprs)
         s[sdst] = Val{Val::K::Const, 0, 0,
                       static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(w0)))};
       else

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "reference/encoding.h"
 #include "reference/opcodes.h"
@@ -13,14 +14,17 @@ namespace {
 
 constexpr unsigned kExecLo = 126;
 
-// The scalar table's name for a SOP* opcode ("" when the table does not know it).
-std::string_view scalarName(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
+using Behaviour = gcn::ScalarBehaviour;
+
+// What the scalar table models of a SOP* opcode; std::nullopt when the table does not know it.
+std::optional<Behaviour> scalarBehaviour(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
   const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
-  return info != nullptr ? info->mnemonic : std::string_view{};
+  return info != nullptr ? std::optional(info->behaviour) : std::nullopt;
 }
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(0, p.size()) == p;
+// Control flow the checks do not follow: the table says so, or does not know the opcode.
+bool indirectFlow(std::optional<Behaviour> b) {
+  return !b || *b == Behaviour::IndirectFlow || *b == Behaviour::IndirectFlowExec;
 }
 
 // A 9-bit VOP source operand that names a VGPR.
@@ -35,6 +39,7 @@ void setWrite(VgprEffects& e, unsigned first, const gcn::VgprOpInfo* info, unsig
   e.writeFirst = first;
   if (info != nullptr) {
     e.name = std::string(info->mnemonic);
+    e.behaviour = info->behaviour;
     e.writeCount = info->dstVgprs;
     return;
   }
@@ -125,12 +130,15 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
       (sdwaSdst && ((w[1] >> 8) & 0x7f) >= kExecLo);
   if (cls == gcn::CodeClass::Vopc || vop3 < 256) {
     // A compare writes VCC or an SGPR pair, never a VGPR; v_cmpx_* also writes EXEC.
-    if (info != nullptr) e.name = std::string(info->mnemonic);
-    if (info == nullptr || startsWith(e.name, "v_cmpx")) e.exec = VgprEffects::Exec::Narrows;
+    if (info != nullptr) {
+      e.name = std::string(info->mnemonic);
+      e.behaviour = info->behaviour;
+    }
+    if (info == nullptr || gcn::isCompareX(info->behaviour)) e.exec = VgprEffects::Exec::Narrows;
     if (info == nullptr) e.exec = VgprEffects::Exec::Changes;
     // A VOP3 compare whose SDST is EXEC replaces it; RDNA's v_cmpx_*_e64 has no destination
     // (VDST 0 on gfx10, exec_lo on gfx11, llvm-mc-15) and only narrows EXEC.
-    const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && startsWith(e.name, "v_cmpx");
+    const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && gcn::isCompareX(info->behaviour);
     if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1 && !cmpxRdna)
       e.exec = VgprEffects::Exec::Changes;
     if (carryToExec) e.exec = VgprEffects::Exec::Changes;
@@ -140,9 +148,8 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
   if (carryToExec) e.exec = VgprEffects::Exec::Changes;
   // Writes relative to M0 (VGPR[VDST + M0]; v_swaprel_b32 also VGPR[SRC0 + M0]): M0 is not
   // followed, so they may write any VGPR.
-  if (info != nullptr &&
-      (info->mnemonic == "v_movreld_b32" || info->mnemonic == "v_movrelsd_b32" ||
-       info->mnemonic == "v_movrelsd_2_b32" || info->mnemonic == "v_swaprel_b32")) {
+  const gcn::VgprBehaviour b = info != nullptr ? info->behaviour : gcn::VgprBehaviour::None;
+  if (b == gcn::VgprBehaviour::MovRel) {
     e.writeFirst = 0;
     e.writeCount = 256;
     e.writeWidthKnown = false;
@@ -153,15 +160,15 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     if (vdst >= kExecLo && vdst <= kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
   }
   if (info == nullptr) e.name = std::string(gcn::codeClassName(cls));
-  if (e.name == "v_mov_b32" && !e.modifiers && e.src[0] >= 256) {
+  if (b == gcn::VgprBehaviour::Mov && !e.modifiers && e.src[0] >= 256) {
     e.move = VgprEffects::Move::Copy;
     e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
   }
   // A 64-bit shift right by exactly 32 moves the high dword to the low one (the high one
   // becomes 0 or the sign): the low dword is a copy. Gfx8/9 v_lshrrev_b64 / v_ashrrev_i64 take
   // the shift in SRC0 and the value in SRC1; gfx6/7 v_lshr_b64 / v_ashr_i64 the other way.
-  const bool rev = e.name == "v_lshrrev_b64" || e.name == "v_ashrrev_i64";
-  const bool fwd = e.name == "v_lshr_b64" || e.name == "v_ashr_i64";
+  const bool rev = b == gcn::VgprBehaviour::Shift64Rev;
+  const bool fwd = b == gcn::VgprBehaviour::Shift64;
   if ((rev || fwd) && !e.modifiers && e.writeCount == 2) {
     const int amount = rev ? e.src[0] : e.src[1], value = rev ? e.src[1] : e.src[0];
     if (amount == 128 + 32 && value >= 256) {
@@ -169,7 +176,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
       e.moveSrc = static_cast<unsigned>(value - 256) + 1;
     }
   }
-  if (e.name == "v_swap_b32" && cls == gcn::CodeClass::Vop1 && e.src[0] >= 256) {
+  if (b == gcn::VgprBehaviour::Swap && cls == gcn::CodeClass::Vop1 && e.src[0] >= 256) {
     e.move = VgprEffects::Move::Swap;
     e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
   }
@@ -232,19 +239,16 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
   switch (cls) {
     case gcn::CodeClass::Sop1: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff;
-      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sop1, op);
+      const std::optional<Behaviour> b = scalarBehaviour(gen, gcn::ScalarClass::Sop1, op);
       // s_setpc/s_swappc/s_rfe, s_cbranch_join; s_and_saveexec_* narrows, every other
       // *_saveexec_* / *_wrexec_* may enable lanes; an opcode the table does not know too.
-      if (m.empty() || m == "s_setpc_b64" || m == "s_swappc_b64" || m == "s_rfe_b64" ||
-          m == "s_cbranch_join")
-        e.indirectFlow = true;
-      if (m == "s_set_gpr_idx_idx") e.vectorMode = true;
+      if (indirectFlow(b)) e.indirectFlow = true;
+      if (b == Behaviour::VectorMode) e.vectorMode = true;  // s_set_gpr_idx_idx
       // SGPR[SDST + M0]: any SGPR, EXEC included (M0 is not followed).
-      if (startsWith(m, "s_movreld_")) e.exec = VgprEffects::Exec::Changes;
-      if (startsWith(m, "s_and_saveexec_"))
+      if (b == Behaviour::MovRelDst) e.exec = VgprEffects::Exec::Changes;
+      if (b == Behaviour::AndSaveexec)
         e.exec = VgprEffects::Exec::Narrows;
-      else if (m.empty() || m.find("_saveexec_") != std::string_view::npos ||
-               m.find("_wrexec_") != std::string_view::npos)
+      else if (!b || *b == Behaviour::ExecWrite)
         e.exec = VgprEffects::Exec::Changes;
       if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
       return;
@@ -252,24 +256,23 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
     case gcn::CodeClass::Sop2: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x7f;
       const unsigned s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
-      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sop2, op);
-      if (m.empty() || m == "s_cbranch_g_fork") e.indirectFlow = true;
+      const std::optional<Behaviour> b = scalarBehaviour(gen, gcn::ScalarClass::Sop2, op);
+      if (indirectFlow(b)) e.indirectFlow = true;  // s_cbranch_g_fork
       if (writesExec(sdst)) {
         // s_and_b64 exec, exec, x (wave64) or s_and_b32 exec_lo, exec_lo, x (wave32).
-        const bool andWithExec = (m == "s_and_b64" || m == "s_and_b32") && sdst == kExecLo &&
-                                 (s0 == kExecLo || s1 == kExecLo);
+        const bool andWithExec =
+            b == Behaviour::And && sdst == kExecLo && (s0 == kExecLo || s1 == kExecLo);
         e.exec = andWithExec ? VgprEffects::Exec::Narrows : VgprEffects::Exec::Changes;
       }
       return;
     }
     case gcn::CodeClass::Sopk: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopk, op);
-      // s_subvector_loop_begin/end (gfx10+) branch by SIMM16 and rewrite EXEC (LLVM marks them
-      // branches with an implicit def of EXEC; ACO patches their offsets as branch targets):
-      // the proofs do not follow them.
-      if (m.empty() || m == "s_cbranch_i_fork" || m == "s_call_b64" ||
-          startsWith(m, "s_subvector_loop_")) {
+      const std::optional<Behaviour> b = scalarBehaviour(gen, gcn::ScalarClass::Sopk, op);
+      // s_cbranch_i_fork, s_call_b64; s_subvector_loop_begin/end (gfx10+) branch by SIMM16 and
+      // rewrite EXEC (LLVM marks them branches with an implicit def of EXEC; ACO patches their
+      // offsets as branch targets): the proofs do not follow them.
+      if (!b || *b == Behaviour::IndirectFlowExec || *b == Behaviour::IndirectFlow) {
         e.indirectFlow = true;
         e.exec = VgprEffects::Exec::Changes;
       }
@@ -277,7 +280,7 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
       // s_setreg* of the MODE register (hwreg 1) over bit 28 (VSKIP, GFX6-9) or 27
       // (GPR_IDX_EN, GFX8/9): SIMM16 = ID [5:0], OFFSET [10:6], SIZE - 1 [15:11] (AMD's GCN3
       // and Vega ISA guides, S_SETREG_B32 and the MODE register).
-      if (!gcn::isRdna(gen) && (m == "s_setreg_b32" || m == "s_setreg_imm32_b32")) {
+      if (!gcn::isRdna(gen) && b == Behaviour::SetReg) {
         const unsigned id = w0 & 0x3f, offset = (w0 >> 6) & 0x1f, size = ((w0 >> 11) & 0x1f) + 1;
         const auto covers = [&](unsigned bit) { return bit >= offset && bit < offset + size; };
         if (id == 1 && (covers(27) || covers(28))) e.vectorMode = true;
@@ -285,13 +288,15 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
       return;
     }
     case gcn::CodeClass::Sopc: {
-      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f);
-      if (m == "s_setvskip" || m == "s_set_gpr_idx_on") e.vectorMode = true;
+      // s_setvskip, s_set_gpr_idx_on
+      if (scalarBehaviour(gen, gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f) == Behaviour::VectorMode)
+        e.vectorMode = true;
       return;
     }
     case gcn::CodeClass::Sopp: {
-      const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f);
-      if (m == "s_set_gpr_idx_mode") e.vectorMode = true;
+      // s_set_gpr_idx_mode
+      if (scalarBehaviour(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f) == Behaviour::VectorMode)
+        e.vectorMode = true;
       return;
     }
     case gcn::CodeClass::Smrd: {
@@ -344,12 +349,7 @@ void buffer(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprE
 bool vop3bCarryOut(gcn::Gen gen, unsigned op) {
   if (gcn::isRdna(gen)) {
     const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, op);
-    if (info == nullptr) return true;
-    for (std::string_view b : {"v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_co_ci_u32",
-                               "v_sub_co_ci_u32", "v_subrev_co_ci_u32", "v_div_scale_f32",
-                               "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"})
-      if (info->mnemonic == b) return true;
-    return false;
+    return info == nullptr || info->behaviour == gcn::VgprBehaviour::CarryOut;
   }
   if (gcn::isGfx8Or9(gen))
     return (op >= 0x119 && op <= 0x11e) || op == 0x1e0 || op == 0x1e1 || op == 0x1e8 || op == 0x1e9;
@@ -368,14 +368,16 @@ ControlFlow controlFlowOf(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint
                           long nextDword) {
   ControlFlow f;
   if (cls != gcn::CodeClass::Sopp || words.empty()) return f;
-  const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
+  const std::optional<Behaviour> b =
+      scalarBehaviour(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
   const long simm = static_cast<int16_t>(words[0] & 0xffff);
-  if (m == "s_endpgm") f.fallsThrough = false;
-  if (m == "s_branch") {
+  if (b == Behaviour::EndProgram) f.fallsThrough = false;
+  if (b == Behaviour::Branch) {
     f.fallsThrough = false;
     f.targetDword = nextDword + simm;
   }
-  if (startsWith(m, "s_cbranch_")) f.targetDword = nextDword + simm;
+  if (b == Behaviour::BranchExecz || b == Behaviour::BranchExecnz || b == Behaviour::BranchOther)
+    f.targetDword = nextDword + simm;
   return f;
 }
 
@@ -388,9 +390,9 @@ bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words) {
     if (!f.fallsThrough || f.targetDword) return true;
     // s_sethalt, s_trap, s_endpgm_saved (gfx8+), s_endpgm_ordered_ps_done (gfx9-10.3); a SOPP
     // opcode the scalar table does not know.
-    const std::string_view m = scalarName(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
-    return m.empty() || m == "s_sethalt" || m == "s_trap" || m == "s_endpgm_saved" ||
-           m == "s_endpgm_ordered_ps_done";
+    const std::optional<Behaviour> b =
+        scalarBehaviour(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
+    return !b || *b == Behaviour::Halt;
   }
   return vgprEffects(gen, words).indirectFlow;
 }

@@ -26,6 +26,7 @@
 #include "reference/code_scan.h"
 #include "reference/gen.h"
 #include "reference/opcodes.h"
+#include "reference/vgpr_table.h"
 
 namespace gcnprobe::isa {
 
@@ -48,6 +49,9 @@ bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words);
 struct VgprEffects {
   bool decoded = true;  // false: words of no known encoding (it could write anything)
   std::string name;     // mnemonic where the tables know it, else the encoding class ("vop3")
+  // What the VGPR table models of the instruction (reference/vgpr_table.h); None where it does
+  // not know it.
+  gcn::VgprBehaviour behaviour = gcn::VgprBehaviour::None;
   // VGPRs written: [writeFirst, writeFirst + writeCount).
   unsigned writeFirst = 0;
   unsigned writeCount = 0;

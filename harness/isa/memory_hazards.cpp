@@ -37,7 +37,7 @@ Waits waitsOf(gcn::Gen gen, gcn::CodeClass cls, uint32_t w0) {
   Waits w;
   if (cls == gcn::CodeClass::Sopp) {
     const gcn::ScalarOpInfo* op = gcn::findScalarOp(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f);
-    if (op == nullptr || op->mnemonic != "s_waitcnt") return w;
+    if (op == nullptr || op->behaviour != gcn::ScalarBehaviour::Waitcnt) return w;
     const uint32_t s = w0 & 0xffff;
     if (gen == gcn::Gen::Gfx11) {
       w.exp = s & 7;
@@ -55,9 +55,9 @@ Waits waitsOf(gcn::Gen gen, gcn::CodeClass cls, uint32_t w0) {
     const gcn::ScalarOpInfo* op = gcn::findScalarOp(gen, gcn::ScalarClass::Sopk, (w0 >> 23) & 0x1f);
     if (op == nullptr || ((w0 >> 16) & 0x7f) != gcn::nullSgprCode(gen)) return w;
     const unsigned n = w0 & 0xffff;
-    if (op->mnemonic == "s_waitcnt_vmcnt") w.vm = n;
-    if (op->mnemonic == "s_waitcnt_lgkmcnt") w.lgkm = n;
-    if (op->mnemonic == "s_waitcnt_expcnt") w.exp = n;
+    if (op->behaviour == gcn::ScalarBehaviour::WaitcntVm) w.vm = n;
+    if (op->behaviour == gcn::ScalarBehaviour::WaitcntLgkm) w.lgkm = n;
+    if (op->behaviour == gcn::ScalarBehaviour::WaitcntExp) w.exp = n;
   }
   return w;
 }
@@ -128,17 +128,10 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
       const unsigned op = gcn::isGfx8Or9(gen) ? (w0 >> 17) & 0xff : (w0 >> 18) & 0xff;
       const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
       if (info == nullptr) break;  // unknown: every field counts
-      const std::string_view m = info->mnemonic;
       const uint32_t w1 = words[1];
       a.vRead = {w1 & 0xff};
-      const bool onlyReads = m.starts_with("ds_read") || m.starts_with("ds_load");
-      const bool twoData = m.find("write2") != std::string_view::npos ||
-                           m.find("store2") != std::string_view::npos ||
-                           m.find("cmpst") != std::string_view::npos ||
-                           m.find("cmpswap") != std::string_view::npos ||
-                           m.find("mskor") != std::string_view::npos ||
-                           m.find("wrxchg2") != std::string_view::npos ||
-                           m.find("storexchg2") != std::string_view::npos;
+      const bool onlyReads = info->behaviour == gcn::VgprBehaviour::DsRead;
+      const bool twoData = info->behaviour == gcn::VgprBehaviour::DsTwoData;
       if (!onlyReads) a.vRead.push_back((w1 >> 8) & 0xff);
       if (twoData) a.vRead.push_back((w1 >> 16) & 0xff);
       break;

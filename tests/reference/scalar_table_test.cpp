@@ -440,4 +440,70 @@ TEST(ScalarTable, Gfx6AndGfx7RowsAreWhatLlvmMcAssembles) {
   }
 }
 
+// The behaviour column at opcodes the GCN ISA manuals give (AMD's Southern Islands, Sea
+// Islands, GCN3 and Vega guides; CLRX's GcnInstrsSopp/Sop1/Sopk/Sopc.md list the same numbers
+// per generation), not at the generator's names: a behaviour on the wrong row, or a row the
+// generator's rules missed, fails here.
+TEST(ScalarTable, BehaviourIsAtTheManualsOpcodes) {
+  using B = gcn::ScalarBehaviour;
+  using C = ScalarClass;
+  struct Golden {
+    C cls;
+    unsigned gfx6, gfx8;  // opcode on gfx6/gfx7 and on gfx8/gfx9; 999: none there
+    B behaviour;
+  };
+  constexpr unsigned kNone = 999;
+  const Golden golden[] = {
+      {C::Sopp, 1, 1, B::EndProgram},
+      {C::Sopp, 2, 2, B::Branch},
+      {C::Sopp, 4, 4, B::BranchOther},
+      {C::Sopp, 5, 5, B::BranchOther},
+      {C::Sopp, 6, 6, B::BranchOther},
+      {C::Sopp, 7, 7, B::BranchOther},
+      {C::Sopp, 8, 8, B::BranchExecz},
+      {C::Sopp, 9, 9, B::BranchExecnz},
+      {C::Sopp, 12, 12, B::Waitcnt},
+      {C::Sopp, 13, 13, B::Halt},
+      {C::Sopp, 16, 16, B::SendMsg},
+      {C::Sopp, 18, 18, B::Halt},
+      {C::Sopp, 0, 0, B::None},
+      {C::Sopp, 10, 10, B::None},           // s_nop, s_barrier
+      {C::Sopp, kNone, 29, B::VectorMode},  // s_set_gpr_idx_mode
+      {C::Sop1, 32, 29, B::IndirectFlow},
+      {C::Sop1, 33, 30, B::IndirectFlow},
+      {C::Sop1, 34, 31, B::IndirectFlow},
+      {C::Sop1, 36, 32, B::AndSaveexec},
+      {C::Sop1, 37, 33, B::ExecWrite},  // s_or_saveexec_b64
+      {C::Sop1, 3, 0, B::Mov},
+      {C::Sop1, 4, 1, B::Mov},
+      {C::Sop1, 31, 28, B::None},  // s_getpc_b64
+      {C::Sop2, 14, 12, B::And},
+      {C::Sop2, 15, 13, B::And},
+      {C::Sop2, 16, 14, B::Or},
+      {C::Sop2, 17, 15, B::Or},
+      {C::Sopk, 0, 0, B::Movk},
+      {C::Sopk, 17, 16, B::IndirectFlowExec},
+      {C::Sopk, 19, 18, B::SetReg},
+      {C::Sopk, 21, 20, B::SetReg},  // imm32 form
+      {C::Sopc, 16, 16, B::VectorMode},
+      {C::Sopc, kNone, 17, B::VectorMode},
+      {C::Sopc, 0, 0, B::None},  // s_cmp_eq_i32
+  };
+  for (Gen gen : {Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9}) {
+    for (const Golden& g : golden) {
+      const unsigned op = gen <= Gen::Gfx7 ? g.gfx6 : g.gfx8;
+      if (op == kNone) continue;
+      const ScalarOpInfo* row = gcn::findScalarOp(gen, g.cls, op);
+      ASSERT_NE(row, nullptr) << gcn::genName(gen) << " class " << static_cast<int>(g.cls)
+                              << " opcode " << op;
+      EXPECT_EQ(row->behaviour, g.behaviour)
+          << gcn::genName(gen) << " " << row->mnemonic << " (opcode " << op << ")";
+    }
+  }
+  // s_call_b64 is GFX9's (SOPK 21); GFX8 has no SOPK 21.
+  const ScalarOpInfo* call = gcn::findScalarOp(Gen::Gfx9, C::Sopk, 21);
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->behaviour, B::IndirectFlowExec) << call->mnemonic;
+}
+
 }  // namespace scalar_table_test

@@ -522,4 +522,63 @@ TEST(VgprTable, Vop3TwinsOfVop1Vop2AndVopc) {
   }
 }
 
+// The behaviour column at opcodes the GCN ISA manuals give (AMD's Southern Islands, Sea Islands,
+// GCN3 and Vega guides: VOP1 n is VOP3 384 + n on gfx6/7 and 320 + n on gfx8/9, VOP2 n is
+// 256 + n, VOPC keeps its number; DS opcodes as listed), not at the generator's names: a
+// behaviour on the wrong row, or a row its rules missed, fails here.
+TEST(VgprTable, BehaviourIsAtTheManualsOpcodes) {
+  using B = gcn::VgprBehaviour;
+  struct Golden {
+    VgprClass cls;
+    unsigned gfx6, gfx8;  // opcode on gfx6/gfx7 and on gfx8/gfx9; 999: none there
+    B behaviour;
+  };
+  constexpr unsigned kNone = 999;
+  const Golden golden[] = {
+      {VgprClass::Valu, 385, 321, B::Mov},             // VOP1 1 v_mov_b32
+      {VgprClass::Valu, 257, 649, B::Readlane},        // v_readlane_b32 (gfx8+: VOP3 only)
+      {VgprClass::Valu, 197, 205, B::CompareNe},       // v_cmp_ne_u32
+      {VgprClass::Valu, 133, 197, B::CompareNe},       // v_cmp_ne_i32
+      {VgprClass::Valu, 193, 201, B::CompareLtU32},    // v_cmp_lt_u32
+      {VgprClass::Valu, 196, 204, B::CompareGtU32},    // v_cmp_gt_u32
+      {VgprClass::Valu, 213, 221, B::CompareXNe},      // v_cmpx_ne_u32
+      {VgprClass::Valu, 0, 64, B::CompareOther},       // v_cmp_f_f32
+      {VgprClass::Valu, 16, 80, B::CompareXOther},     // v_cmpx_f_f32
+      {VgprClass::Valu, 136, 16, B::CompareOther},     // v_cmp_class_f32
+      {VgprClass::Valu, 152, 17, B::CompareXOther},    // v_cmpx_class_f32
+      {VgprClass::Valu, 80, kNone, B::CompareXOther},  // v_cmpsx_f_f32 (gfx6/7 only)
+      {VgprClass::Valu, 64, kNone, B::CompareOther},   // v_cmps_f_f32
+      {VgprClass::Valu, 354, kNone, B::Shift64},       // v_lshr_b64
+      {VgprClass::Valu, 355, kNone, B::Shift64},       // v_ashr_i64
+      {VgprClass::Valu, kNone, 656, B::Shift64Rev},    // v_lshrrev_b64
+      {VgprClass::Valu, kNone, 657, B::Shift64Rev},    // v_ashrrev_i64
+      {VgprClass::Valu, 450, kNone, B::MovRel},        // VOP1 66 v_movreld_b32 (gfx8: below)
+      {VgprClass::Valu, 256 + 3, 256 + 1, B::None},    // VOP2 v_add_f32
+      {VgprClass::Ds, 54, 54, B::DsRead},              // ds_read_b32
+      {VgprClass::Ds, 14, 14, B::DsTwoData},           // ds_write2_b32
+      {VgprClass::Ds, 16, 16, B::DsTwoData},           // ds_cmpst_b32
+      {VgprClass::Ds, 12, 12, B::DsTwoData},           // ds_mskor_b32
+      {VgprClass::Ds, 13, 13, B::None},                // ds_write_b32
+      {VgprClass::Ds, 0, 0, B::None},                  // ds_add_u32
+  };
+  for (Gen gen : {Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9}) {
+    for (const Golden& g : golden) {
+      const unsigned op = gen <= Gen::Gfx7 ? g.gfx6 : g.gfx8;
+      if (op == kNone) continue;
+      const gcn::VgprOpInfo* row = gcn::findVgprOp(gen, g.cls, op);
+      ASSERT_NE(row, nullptr) << gcn::genName(gen) << " opcode " << op;
+      EXPECT_EQ(row->behaviour, g.behaviour) << gcn::genName(gen) << " " << row->mnemonic;
+    }
+  }
+  // gfx8's v_movreld_b32 is VOP1 54. llvm-mc 14 does not assemble it for gfx9, so the table has
+  // no gfx9 row for it (an opcode the table lacks counts as writing any VGPR).
+  const gcn::VgprOpInfo* movreld = gcn::findVgprOp(Gen::Gfx8, VgprClass::Valu, 320 + 54);
+  ASSERT_NE(movreld, nullptr);
+  EXPECT_EQ(movreld->behaviour, B::MovRel) << movreld->mnemonic;
+  // v_swap_b32 is gfx9's (VOP1 81).
+  const gcn::VgprOpInfo* swap = gcn::findVgprOp(Gen::Gfx9, VgprClass::Valu, 320 + 81);
+  ASSERT_NE(swap, nullptr);
+  EXPECT_EQ(swap->behaviour, B::Swap) << swap->mnemonic;
+}
+
 }  // namespace vgpr_table_test
