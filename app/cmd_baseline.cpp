@@ -28,9 +28,8 @@ void runBaseline(const BaselineOptions& o) {
   const results::ResultsFile results = results::readResults(o.from);
   if (!results.complete())
     throw gcn::Error(gcn::Place{o.from, 0, 0}, "the results document has no summary");
-  std::string profile;  // the run's, for the order `gcnprobe list` gives its cases
-  if (const auto it = results.header.find("profile"); it != results.header.end() && it->is_string())
-    profile = it->get<std::string>();
+  // The run's profile, for the order `gcnprobe list` gives its cases.
+  const std::string profile = results::headerText(results.header, "profile");
   const std::string text = results::baselineFromResults(results, cases::caseListOrder(profile));
   if (o.output.empty() || o.output == "-") {
     std::fputs(text.c_str(), stdout);

@@ -68,10 +68,7 @@ int runReport(const ReportOptions& o) {
       runs.push_back(results::readResults(path, true));
     // The order `gcnprobe list` gives the first report's profile: cases, suites and rows follow
     // it.
-    std::string profile;
-    if (const auto it = runs.front().header.find("profile");
-        it != runs.front().header.end() && it->is_string())
-      profile = it->get<std::string>();
+    const std::string profile = results::headerText(runs.front().header, "profile");
     data = results::reportData(runs, o.labels, generator, cases::caseListOrder(profile));
   }
   const std::string html = results::reportHtml(data);

@@ -37,12 +37,9 @@ int runMerge(const MergeOptions& o) {
   for (const std::string& path : o.inputs)
     inputs.push_back(results::readResults(path, true));
   // The order `gcnprobe list` prints: a shard lists its cases as they finish.
-  const auto profile = inputs.front().header.find("profile");
   const results::MergedReport merged = results::mergeResults(
       inputs, o.allowIncomplete,
-      cases::caseListOrder(profile != inputs.front().header.end() && profile->is_string()
-                               ? profile->get<std::string>()
-                               : std::string("portable")));
+      cases::caseListOrder(results::headerText(inputs.front().header, "profile", "portable")));
   results::writeMerged(merged, o.output);
   // The CI reports of the whole run, as `run --junit/--csv` writes them for one shard.
   if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty()) {
@@ -50,10 +47,7 @@ int runMerge(const MergeOptions& o) {
     for (std::size_t i = 0; i < merged.records.size(); ++i)
       outcomes.push_back(results::outcomeOf(results::caseFromRecord(
           merged.records[i], std::string("merged case ").append(std::to_string(i + 1)))));
-    const auto text = [&](const char* key) {
-      const auto it = merged.header.find(key);
-      return it != merged.header.end() && it->is_string() ? it->get<std::string>() : "";
-    };
+    const auto text = [&](const char* key) { return results::headerText(merged.header, key); };
     if (!o.junit.empty())
       results::writeJunit(o.junit, outcomes,
                           {{"device", text("device_name")},

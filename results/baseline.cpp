@@ -13,7 +13,8 @@ namespace gcnprobe::results {
 namespace {
 
 // The marks applyExpectations and the retries append to a reason, each after the original
-// reason; originalVerdict() cuts at the first of them.
+// reason; originalVerdict() cuts at the first of them in a record without `original` (one
+// written before that member existed).
 constexpr std::string_view kExpectedMark = " [expected by ";
 constexpr std::string_view kExpectsMark = " [the baseline (";
 constexpr std::string_view kFlakeMark = " [known flake ";
@@ -248,19 +249,24 @@ GlobList readGlobList(const std::string& path, std::string_view what) {
 CaseResult applyExpectations(const Baseline& baseline, const GlobList& flakes, CaseResult r) {
   const BaselineEntry* e = baseline.find(r.name);
   const GlobEntry* flake = flakes.find(r.name);
+  const CaseResult::Original before{r.verdict, r.reason};
   if (isRegression(r.verdict)) {
     const std::string original = std::string(verdictName(r.verdict)) + ": " + r.reason;
     if (e != nullptr && e->covers(r.verdict)) {
       r.verdict = Verdict::ExpectedFail;
       r.reason = original + std::string(kExpectedMark) + withWhere(e->where(), e->reason) + "]";
+      r.original = before;
       return r;
     }
-    if (e != nullptr)
+    if (e != nullptr) {
       r.reason += std::string(kExpectsMark) + e->where() + ") expects " + e->status + "]";
+      r.original = before;
+    }
     if (flake != nullptr) {
       r.reason = std::string(verdictName(r.verdict)) + ": " + r.reason + std::string(kFlakeMark) +
                  withWhere(flake->file + ":" + std::to_string(flake->line), flake->reason) + "]";
       r.verdict = Verdict::Flake;
+      r.original = before;
     }
     return r;
   }
@@ -274,18 +280,23 @@ CaseResult applyExpectations(const Baseline& baseline, const GlobList& flakes, C
     }
     r.verdict = Verdict::UnexpectedPass;
     r.reason = expects;
+    r.original = before;
   }
   return r;
 }
 
 std::optional<std::pair<Verdict, std::string>> originalVerdict(const CaseResult& r) {
+  if (r.original) return std::make_pair(r.original->verdict, r.original->reason);
+  if (r.verdict == Verdict::UnexpectedPass) return std::make_pair(Verdict::Pass, std::string());
+  // A record without "original" was written before the member existed (or nothing changed
+  // it): the marks the expectations appended, and an expected-fail or flake's leading verdict
+  // name, are read from the reason.
   const auto cut = [](std::string_view s) {
     std::size_t at = s.size();
     for (std::string_view mark : {kExpectedMark, kExpectsMark, kFlakeMark, kRetryMark})
       at = std::min(at, s.find(mark));
     return std::string(s.substr(0, at));
   };
-  if (r.verdict == Verdict::UnexpectedPass) return std::make_pair(Verdict::Pass, std::string());
   if (r.verdict != Verdict::ExpectedFail && r.verdict != Verdict::Flake)
     return std::make_pair(r.verdict, cut(r.reason));
   const std::size_t colon = r.reason.find(": ");
@@ -302,6 +313,7 @@ int runExitCode(const Summary& reported, bool failOnUnexpectedPass) {
 }
 
 CaseResult flakeOnRetry(CaseResult first, std::string_view attempts) {
+  first.original = CaseResult::Original{first.verdict, first.reason};
   first.reason = std::string(verdictName(first.verdict)) + ": " + first.reason +
                  std::string(kRetryMark) + "attempts " + std::string(attempts) + "]";
   first.verdict = Verdict::Flake;
@@ -310,10 +322,9 @@ CaseResult flakeOnRetry(CaseResult first, std::string_view attempts) {
 
 namespace {
 
-std::string headerText(const nlohmann::json& header, const char* key) {
-  const auto it = header.find(key);
-  if (it == header.end() || it->is_null()) return "?";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+// Header members as the baseline's comment lines show them: "?" where absent.
+std::string headerOrUnknown(const nlohmann::json& header, const char* key) {
+  return headerText(header, key, "?");
 }
 
 std::string oneLine(std::string s) {
@@ -364,18 +375,18 @@ std::string baselineFromResults(const ResultsFile& results,
                                 std::span<const std::string> listOrder) {
   const nlohmann::json& h = results.header;
   std::string out = "# gcnprobe baseline: the regressions of " + results.source + "\n";
-  out += "# device: " + headerText(h, "device_name") + "; driver: " + headerText(h, "driver") +
-         " " + headerText(h, "driver_version") + "; Vulkan " + headerText(h, "vulkan_api_version") +
-         "\n";
-  out += "# gcnprobe " + headerText(h, "gcnprobe_version") + "; profile " +
-         headerText(h, "profile") + "; started " + headerText(h, "start_time");
-  if (const std::string shard = headerText(h, "shard"); shard != "?" && !shard.empty())
+  out += "# device: " + headerOrUnknown(h, "device_name") +
+         "; driver: " + headerOrUnknown(h, "driver") + " " + headerOrUnknown(h, "driver_version") +
+         "; Vulkan " + headerOrUnknown(h, "vulkan_api_version") + "\n";
+  out += "# gcnprobe " + headerOrUnknown(h, "gcnprobe_version") + "; profile " +
+         headerOrUnknown(h, "profile") + "; started " + headerOrUnknown(h, "start_time");
+  if (const std::string shard = headerOrUnknown(h, "shard"); shard != "?" && !shard.empty())
     out += "; shard " + shard;
   out += "\n# run summary: " + oneLine(results.summary.value_or("?")) + "\n";
   // Read back by parseBaseline: a run on another device, driver or profile is warned about.
   out += "# recorded: " +
-         recordedLine(headerText(h, "profile"), headerText(h, "device_name"),
-                      headerText(h, "driver") + " " + headerText(h, "driver_version")) +
+         recordedLine(headerOrUnknown(h, "profile"), headerOrUnknown(h, "device_name"),
+                      headerOrUnknown(h, "driver") + " " + headerOrUnknown(h, "driver_version")) +
          "\n\n";
 
   std::map<std::string, std::size_t> position;

@@ -102,14 +102,15 @@ GlobList readGlobList(const std::string& path, std::string_view what);
 //   a pass where the baseline expects a failure   -> unexpected-pass (unless a flakes glob
 //                                                    lists the case: then it stays pass)
 //   anything else                                 -> unchanged
-// Reasons keep the original verdict and reason ("fail: 3 lane(s) differ ... [expected by
-// base.txt:4: known rounding]"); originalVerdict() reads them back.
+// Reasons keep the original verdict and reason for people ("fail: 3 lane(s) differ ...
+// [expected by base.txt:4: known rounding]"); the result's `original` holds them as data.
 CaseResult applyExpectations(const Baseline& baseline, const GlobList& flakes, CaseResult r);
 
-// The verdict and reason an expected-fail or flake case had before applyExpectations (or a
-// retry) changed it; for any other case its own verdict and reason. std::nullopt when an
-// expected-fail or flake reason does not start with a verdict name (a report written by
-// something else).
+// The verdict and reason a case had before applyExpectations (or a retry) changed it: its
+// `original` where set, else its own verdict and reason. A record read from a document written
+// before `original` existed has the original only in its reason text, which is read then;
+// std::nullopt when such an expected-fail or flake reason does not start with a verdict name
+// (a report written by something else).
 std::optional<std::pair<Verdict, std::string>> originalVerdict(const CaseResult& r);
 
 // A baseline that expects what a run reported (`gcnprobe baseline --from`): a header comment
@@ -129,9 +130,9 @@ std::string recordedLine(const std::string& profile, const std::string& device,
 std::optional<std::string> baselineMismatch(const Baseline& baseline, const std::string& profile,
                                             const std::string& device, const std::string& driver);
 
-// A regression that passed on a retry, as a flake: its first verdict and reason kept in the
-// reason with the verdict of every attempt ("fail: ... [flaky: attempts fail, pass]"), which
-// originalVerdict() reads back.
+// A regression that passed on a retry, as a flake: its first verdict and reason kept as
+// `original`, and in the reason with the verdict of every attempt ("fail: ... [flaky: attempts
+// fail, pass]").
 CaseResult flakeOnRetry(CaseResult first, std::string_view attempts);
 
 // The exit status of a finished run: 1 when a regression was reported, or an unexpected pass

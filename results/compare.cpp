@@ -26,9 +26,7 @@ std::string verdictText(const std::optional<Verdict>& v) {
 }
 
 std::string headerValue(const ResultsFile& f, const char* key) {
-  const auto it = f.header.find(key);
-  if (it == f.header.end() || it->is_null()) return "?";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+  return headerText(f.header, key, "?");
 }
 
 std::string runLine(const char* label, const ResultsFile& f) {
@@ -146,8 +144,7 @@ Comparison compareResults(const ResultsFile& oldRun, const ResultsFile& newRun) 
   // A shard holds a part of the cases: compared with another part or the whole run, the rest
   // shows up as added or removed, which is no change of the device or driver.
   const auto shardOf = [](const ResultsFile& f) {
-    const auto it = f.header.find("shard");
-    const std::string s = it != f.header.end() && it->is_string() ? it->get<std::string>() : "";
+    const std::string s = headerText(f.header, "shard");
     return s.empty() || s == "0/1" ? std::string() : s;
   };
   const std::string os = shardOf(oldRun), ns = shardOf(newRun);

@@ -29,11 +29,6 @@ std::vector<std::string> splitDots(const std::string& s) {
   }
 }
 
-std::string headerString(const nlohmann::json& header, const char* key) {
-  const auto it = header.find(key);
-  return it != header.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The lane values of a record: (kind, lane, element, component, actual bits) of each entry.
 using LaneValues = std::vector<std::tuple<std::string, int64_t, int64_t, std::string, std::string>>;
 LaneValues laneValues(const nlohmann::json& record) {
@@ -54,10 +49,10 @@ constexpr const char* kLaneFields[] = {
     "expected_bits", "expected_value", "actual_bits", "actual_value", "verdict", "classification"};
 
 std::string defaultLabel(const ResultsFile& r) {
-  std::string driver = headerString(r.header, "driver_version");
-  if (driver.empty()) driver = headerString(r.header, "driver");
+  std::string driver = headerText(r.header, "driver_version");
+  if (driver.empty()) driver = headerText(r.header, "driver");
   if (driver.empty()) driver = r.source;
-  const std::string profile = headerString(r.header, "profile");
+  const std::string profile = headerText(r.header, "profile");
   return profile.empty() ? driver : driver + " / " + profile;
 }
 
@@ -275,7 +270,7 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
         vs.push_back(nullptr);
         continue;
       }
-      vs.push_back({{"profile", headerString(data["runs"][k]["header"], "profile")},
+      vs.push_back({{"profile", headerText(data["runs"][k]["header"], "profile")},
                     {"text", it->value("text", "")},
                     {"words", it->value("words", "")}});
       anyVs = true;

@@ -39,6 +39,9 @@ nlohmann::json caseRecord(const CaseResult& r, const std::string& profile,
   j["isa_digest"] = r.isaDigest ? nlohmann::json(*r.isaDigest) : nlohmann::json(nullptr);
   j["isa_lines"] = r.isaLines;
   j["proof"] = r.proof;
+  if (r.original)
+    j["original"] = {{"verdict", std::string(verdictName(r.original->verdict))},
+                     {"reason", r.original->reason}};
   nlohmann::json lanes = nlohmann::json::array();
   for (const ComponentDiff& d : r.diffs) {
     lanes.push_back({{"lane", d.lane},

@@ -84,6 +84,14 @@ struct CaseResult {
   // What the ISA check proved, one link per line ("instruction: proven ...", "V#: ...",
   // "data path: ..."); empty where no ISA was checked (lavapipe).
   std::vector<std::string> proof;
+  // Set where a baseline, a known-flake list or a retry changed the verdict or amended the
+  // reason: what the case had before (`verdict` and `reason` then say what the expectations made
+  // of it). Written to the case's JSON record as "original" only when set.
+  struct Original {
+    Verdict verdict = Verdict::Error;
+    std::string reason;
+  };
+  std::optional<Original> original;
 };
 
 struct Summary {

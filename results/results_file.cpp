@@ -106,7 +106,26 @@ void readTruncated(std::string_view text, ResultsFile& out) {
     throw gcn::Error(out.source + ": no \"cases\" array (not written by gcnprobe run --json?)");
 }
 
+// The record's "original" member (docs/run.md); std::nullopt where it has none.
+std::optional<CaseResult::Original> originalOf(const nlohmann::json& record,
+                                               const std::string& where) {
+  const auto it = record.find("original");
+  if (it == record.end() || it->is_null()) return std::nullopt;
+  if (!it->is_object()) throw gcn::Error(where + ": \"original\" is not an object");
+  const std::string was = stringOf(*it, "verdict", where + ": original");
+  const std::optional<Verdict> v = verdictFromName(was);
+  if (!v) throw gcn::Error(where + ": original verdict '" + was + "' is not a verdict");
+  return CaseResult::Original{*v, optionalString(*it, "reason")};
+}
+
 }  // namespace
+
+std::string headerText(const nlohmann::json& header, std::string_view key,
+                       std::string_view absent) {
+  const auto it = header.find(key);
+  if (it == header.end() || it->is_null()) return std::string(absent);
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
 
 CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where) {
   if (!record.is_object()) throw gcn::Error(where + ": a case record is not an object");
@@ -128,6 +147,7 @@ CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where
     r.vsharpWords = optionalString(*it, "words");
   }
   r.expectation = optionalString(record, "expectation");
+  r.original = originalOf(record, where + " (" + r.name + ")");
   if (const auto it = record.find("notes"); it != record.end() && it->is_array())
     for (const nlohmann::json& n : *it)
       if (n.is_string()) r.notes.push_back(n.get<std::string>());

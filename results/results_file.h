@@ -36,6 +36,12 @@ struct ResultsFile {
   bool finished() const;
 };
 
+// A run header's member as text: its string, the JSON text of any other value, and `absent`
+// where the header has no such member or it is null. The one reader of header members for
+// display and comparison (merge validates "shard" itself).
+std::string headerText(const nlohmann::json& header, std::string_view key,
+                       std::string_view absent = "");
+
 // One case record back into a CaseResult. Throws gcn::Error naming `where` (file and record
 // number) when a member is missing, has the wrong type, or the verdict is not a verdict name.
 CaseResult caseFromRecord(const nlohmann::json& record, const std::string& where);

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "reference/error.h"
+#include "results/json_report.h"
+#include "results/results_file.h"
 #include "tests/support/records.h"
 
 namespace baseline_test {
@@ -270,6 +272,73 @@ TEST(BaselineApply, OriginalVerdictReadsReasonsBack) {
   EXPECT_FALSE(gcnprobe::results::originalVerdict(
       result("s.x", Verdict::ExpectedFail, "written by something else")));
   EXPECT_EQ(gcnprobe::results::originalVerdict(result("s.x", Verdict::Pass))->first, Verdict::Pass);
+}
+
+// What a case had before the expectations changed it is kept as data, not only as reason text:
+// each rule of applyExpectations and a retry set `original`, and a case nothing changed has
+// none.
+TEST(BaselineApply, TheOriginalIsRecordedAsData) {
+  const Baseline b =
+      gcnprobe::results::parseBaseline("s.a,fail # why\ns.c,crash\ns.p,fail\n", "b.txt");
+  const GlobList f = gcnprobe::results::parseGlobList("s.f\n", "fl.txt", "flakes list");
+  const auto original = [](const CaseResult& r) {
+    return r.original ? std::string(gcnprobe::results::verdictName(r.original->verdict)) + "|" +
+                            r.original->reason
+                      : std::string("none");
+  };
+  const CaseResult ef = gcnprobe::results::applyExpectations(
+      b, f, result("s.a", Verdict::Fail, "3 lanes [expected by x]"));
+  EXPECT_EQ(ef.verdict, Verdict::ExpectedFail);
+  EXPECT_EQ(original(ef), "fail|3 lanes [expected by x]");  // a mark inside the reason stays
+  const CaseResult other =
+      gcnprobe::results::applyExpectations(b, f, result("s.c", Verdict::Fail, "2 lanes"));
+  EXPECT_EQ(other.verdict, Verdict::Fail);  // expected as crash: still a regression
+  EXPECT_EQ(original(other), "fail|2 lanes");
+  const CaseResult flake =
+      gcnprobe::results::applyExpectations(b, f, result("s.f", Verdict::Timeout, "slow"));
+  EXPECT_EQ(flake.verdict, Verdict::Flake);
+  EXPECT_EQ(original(flake), "timeout|slow");
+  const CaseResult fixed = gcnprobe::results::applyExpectations(b, f, result("s.p", Verdict::Pass));
+  EXPECT_EQ(fixed.verdict, Verdict::UnexpectedPass);
+  EXPECT_EQ(original(fixed), "pass|");
+  EXPECT_EQ(original(gcnprobe::results::applyExpectations(b, f, result("s.n", Verdict::Fail, "x"))),
+            "none");
+  const CaseResult retried =
+      gcnprobe::results::flakeOnRetry(result("s.r", Verdict::Crash, "SIGSEGV"), "crash, pass");
+  EXPECT_EQ(retried.verdict, Verdict::Flake);
+  EXPECT_EQ(original(retried), "crash|SIGSEGV");
+  // The recorded original wins over whatever the reason text says.
+  CaseResult typed = result("s.t", Verdict::ExpectedFail, "timeout: not what happened");
+  typed.original = CaseResult::Original{Verdict::Crash, "SIGBUS"};
+  const auto o = gcnprobe::results::originalVerdict(typed);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->first, Verdict::Crash);
+  EXPECT_EQ(o->second, "SIGBUS");
+}
+
+// `original` goes into the case's JSON record and comes back; a record without it has none,
+// and one whose original verdict is no verdict is an error naming the case.
+TEST(BaselineApply, TheOriginalSurvivesTheRecord) {
+  CaseResult r = result("s.a", Verdict::ExpectedFail, "fail: 3 lanes [expected by b.txt:1]");
+  r.original = CaseResult::Original{Verdict::Fail, "3 lanes"};
+  nlohmann::json j = gcnprobe::results::caseRecord(r, "portable", "dev");
+  EXPECT_EQ(j["original"], (nlohmann::json{{"verdict", "fail"}, {"reason", "3 lanes"}}));
+  const CaseResult back = gcnprobe::results::caseFromRecord(j, "r.json case 1");
+  ASSERT_TRUE(back.original);
+  EXPECT_EQ(back.original->verdict, Verdict::Fail);
+  EXPECT_EQ(back.original->reason, "3 lanes");
+  const nlohmann::json plain =
+      gcnprobe::results::caseRecord(result("s.b", Verdict::Fail, "x"), "portable", "dev");
+  EXPECT_FALSE(plain.contains("original"));
+  EXPECT_FALSE(gcnprobe::results::caseFromRecord(plain, "r.json case 2").original);
+  j["original"]["verdict"] = "mostly-fine";
+  try {
+    gcnprobe::results::caseFromRecord(j, "r.json case 1");
+    ADD_FAILURE() << "no error";
+  } catch (const gcn::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "r.json case 1 (s.a): original verdict 'mostly-fine' is not a verdict");
+  }
 }
 
 TEST(BaselineApply, ExitCodes) {
