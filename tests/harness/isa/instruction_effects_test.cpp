@@ -137,6 +137,20 @@ TEST(InstructionEffects, ExecAndControlFlowOnEveryGeneration) {
   }
 }
 
+// GFX6/7's signalling compares: v_cmpsx_* write EXEC as v_cmpx_* do, v_cmps_* only VCC
+// (AMD's Southern Islands and Sea Islands guides, VOPC opcodes 0x40-0x5f).
+TEST(InstructionEffects, SignallingCompareXNarrowsExecOnGfx6And7) {
+  if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
+  using X = VgprEffects::Exec;
+  for (Gen gen : {Gen::Gfx6, Gen::Gfx7}) {
+    const auto words =
+        assemble(gen, {"v_cmpsx_lt_f32_e32 vcc, 0, v2", "v_cmps_lt_f32_e32 vcc, 0, v2"});
+    ASSERT_EQ(words.size(), 2u) << cpuOf(gen);
+    EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, words[0]).exec, X::Narrows) << cpuOf(gen);
+    EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, words[1]).exec, X::Keeps) << cpuOf(gen);
+  }
+}
+
 // What leaves the straight line, from words llvm-mc assembles on each generation: every SOPP
 // branch and program end, s_sethalt, s_trap and the indirect forms (s_cbranch_i_fork included),
 // and none of the ordinary scalar, vector and memory instructions around them.
