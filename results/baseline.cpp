@@ -20,13 +20,6 @@ constexpr std::string_view kExpectsMark = " [the baseline (";
 constexpr std::string_view kFlakeMark = " [known flake ";
 constexpr std::string_view kRetryMark = " [flaky: ";
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 bool isGlob(std::string_view s) {
   return s.find_first_of("*?[") != std::string_view::npos;
 }
@@ -96,7 +89,7 @@ const BaselineEntry* Baseline::find(std::string_view name) const {
 }
 
 std::optional<std::vector<Verdict>> statusVerdicts(std::string_view status) {
-  const std::string s = lower(status);
+  const std::string s = gcn::asciiLower(status);
   if (s == "fail") return std::vector<Verdict>{Verdict::Fail, Verdict::RouteMiss};
   if (s == "route-miss") return std::vector<Verdict>{Verdict::RouteMiss};
   if (s == "error") return std::vector<Verdict>{Verdict::Error};

@@ -31,6 +31,14 @@ if [ -z "$(find "$build_dir" -name '*.gcda' -print -quit)" ]; then
   echo "coverage.sh: no coverage data in $build_dir (build it with GCNPROBE_COVERAGE=ON and run its tests)" >&2
   exit 3
 fi
+# Notes files an object no longer has: a source the build once instrumented and has since
+# compiled without coverage (only the GPU path is instrumented) keeps its old .gcno beside an
+# object that calls no coverage runtime, which gcovr would read and fail to merge with the
+# current notes.
+while IFS= read -r -d '' note; do
+  object="${note%.gcno}.o"
+  if [ -f "$object" ] && ! nm -u "$object" 2>/dev/null | grep -q gcov; then rm -f "$note"; fi
+done < <(find "$build_dir" -name '*.gcno' -print0)
 filters=(--filter 'harness/routes/' --filter 'harness/isa/' --filter 'app/isolation\.cpp')
 # The data's format is the compiler's: GCC's gcov reads GCC's, LLVM's `llvm-cov-N gcov` clang-N's
 # (the sanitizer build is clang-14's).

@@ -783,6 +783,186 @@ std::string otherMemoryWrites(const Analysis& a,
   return "";
 }
 
+// Every Out store slot: (address key, byte offset) -> the tags stored there, with the storing
+// instruction.
+using OutSlots = std::map<std::pair<AddrKey, uint32_t>, std::vector<std::pair<Tag, std::size_t>>>;
+OutSlots outStoreSlots(const Analysis& a, const routes::BufferSlot& outSlot) {
+  OutSlots out;
+  for (std::size_t i = 0; i < a.code.size(); ++i) {
+    if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, outSlot)) continue;
+    const gcn::OpKind k = a.buffer[i]->op->kind;
+    if (k != gcn::OpKind::Store && k != gcn::OpKind::StoreFormat) continue;
+    const gcn::Instruction& st = *a.buffer[i];
+    const AddrKey key = keyOf(a.gen, st, *a.in[i], i);
+    const unsigned m = widestVdataRegs(a.gen, st) - (st.tfe ? 1u : 0u);
+    for (unsigned j = 0; j < m; ++j)
+      out[{key, st.offset + 4u * j}].push_back({a.in[i]->cur[(st.vdata + j) % kVgprs], i});
+  }
+  return out;
+}
+
+// Why result component k of the case instruction at c (VDATA vdata + k) reaches no Out store:
+// the first instruction after c that overwrites a register holding it (`overwritten`), else
+// that it reaches no store unchanged.
+struct NotAtOut {
+  std::string why;
+  bool overwritten = false;
+};
+NotAtOut whyNotAtOut(const Analysis& a, std::size_t c, unsigned vdata, unsigned k) {
+  const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
+  const std::string what =
+      "result register " + vreg(vdata + k, 1) + " (component " + std::to_string(k) + ")";
+  for (std::size_t i = c + 1; i < a.code.size(); ++i) {
+    if (!a.in[i]) continue;
+    const VgprEffects& e = a.effects[i];
+    std::vector<unsigned> written;
+    for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kVgprs; ++r)
+      written.push_back(r);
+    if (e.dualWrite) written.push_back(*e.dualWrite % kVgprs);
+    for (const unsigned r : written) {
+      if (!(a.in[i]->cur[r] == want)) continue;
+      if (e.move == VgprEffects::Move::Copy && r == e.writeFirst &&
+          a.in[i]->cur[e.moveSrc % kVgprs] == want)
+        continue;
+      if (e.dualWrite && e.dualCopy && r == *e.dualWrite &&
+          a.in[i]->cur[e.dualMoveSrc % kVgprs] == want)
+        continue;
+      return {a.where(i) + " overwrites " + vreg(r, 1) + ", which holds " + what +
+                  ", before it reaches Out (the driver rewrites the value)",
+              true};
+    }
+  }
+  return {what + " reaches no Out store unchanged", false};
+}
+
+// Every component that reaches Out must reach dword k of one address, and nothing else may be
+// stored there: appends each way that fails to `breaks` (and, to the entry of a component that
+// is stored nowhere, what its Out dword holds instead).
+void placementBreaks(const Analysis& a, std::size_t c, unsigned results, const OutSlots& out,
+                     const std::vector<std::optional<std::pair<AddrKey, uint32_t>>>& at,
+                     const std::vector<std::pair<unsigned, std::size_t>>& missing,
+                     std::vector<std::string>& breaks) {
+  std::optional<AddrKey> key;
+  bool split = false;
+  for (const auto& slot : at)
+    if (slot) {
+      if (key && !(*key == slot->first)) split = true;
+      if (!key) key = slot->first;
+    }
+  if (split) breaks.push_back("the result components reach Out through different addresses");
+  if (key && !split) {
+    uint32_t minOff = UINT32_MAX;
+    for (const auto& [slot, tags] : out)
+      if (slot.first == *key) minOff = std::min(minOff, slot.second);
+    std::string order;
+    bool permuted = false;
+    for (unsigned k = 0; k < results; ++k) {
+      if (!at[k]) continue;
+      const uint32_t dword = (at[k]->second - minOff) / 4;
+      permuted = permuted || dword != k;
+      order += (order.empty() ? "" : ", ") + std::string("component ") + std::to_string(k) +
+               " -> Out dword " + std::to_string(dword);
+    }
+    if (permuted)
+      breaks.push_back("the driver permutes the result components (" + order +
+                       "); the route stores them in order");
+    // A component that is not stored: say what its Out dword holds instead.
+    for (const auto& [k, entry] : missing) {
+      const auto it = out.find({*key, minOff + 4u * k});
+      if (it == out.end() || it->second.empty()) continue;
+      breaks[entry] += "; Out dword " + std::to_string(k) + " holds " +
+                       a.describe(it->second.front().first) + " instead";
+    }
+    for (unsigned k = 0; k < results && !permuted; ++k) {
+      if (!at[k]) continue;
+      const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
+      for (const auto& [t, i] : out.at(*at[k]))
+        if (!(t == want)) {
+          breaks.push_back("the Out dword of component " + std::to_string(k) +
+                           " is also written with " + a.describe(t) + " by " + a.where(i));
+          break;
+        }
+    }
+  }
+}
+
+// Every dword an Out store writes is result k of the storing lane, in that lane's slot: the
+// store's address is a term of the lane id equal to the slot's, for every lane at once. A
+// component the partial proof leaves out (not in `partial`, when that is not 0) is not judged;
+// dwords of the lane's slot past its results that the route never reads set `unreadSlots`.
+// Returns why a store breaks this, "" when none does.
+std::string laneSlotStores(const Analysis& a, std::size_t c, unsigned results, uint32_t partial,
+                           const routes::DataPath& path, bool& unreadSlots) {
+  const LaneTerm slot0{a.lanes->laneBytes, 0};
+  for (std::size_t i = 0; i < a.code.size(); ++i) {
+    if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
+    const gcn::Instruction& st = *a.buffer[i];
+    if (st.op->kind != gcn::OpKind::Store && st.op->kind != gcn::OpKind::StoreFormat) continue;
+    std::string why;
+    const std::optional<LaneTerm> stored = bufferOffset(a, i, why);
+    if (!stored) {
+      return a.where(i) + " stores to Out at an address the proof cannot tie to the lane's slot (" +
+             why + "): it may overwrite any lane's result";
+    }
+    const unsigned m = widestVdataRegs(a.gen, st) - (st.tfe ? 1u : 0u);
+    for (unsigned j = 0; j < m; ++j) {
+      const LaneTerm byte{stored->a, stored->b + 4 * static_cast<int64_t>(j)};
+      std::optional<unsigned> component;
+      for (unsigned k = 0; k < results; ++k)
+        if (byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)}) component = k;
+      // A dword of the lane's own slot past its results, where the route reads back only the
+      // results (DataPath::unreadSlotsPastResults): never compared, and no result of any
+      // lane.
+      bool unread = false;
+      for (unsigned k = results;
+           path.unreadSlotsPastResults && k < a.lanes->laneBytes / 4 && !component; ++k)
+        unread = unread || byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)};
+      if (unread) {
+        unreadSlots = true;
+        continue;
+      }
+      if (!component) {
+        return a.where(i) + " writes Out byte " + laneTermText(byte) +
+               ", which is no result slot of the storing lane (" + laneTermText(slot0) +
+               " + 4k for component k < " + std::to_string(results) + ")";
+      }
+      const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(*component)};
+      const Tag got = a.in[i]->cur[(st.vdata + j) % kVgprs];
+      // A component the partial proof leaves out holds the driver's rewrite: not judged.
+      if (partial != 0 && !(partial & (1u << *component))) continue;
+      if (!(got == want)) {
+        return a.where(i) + " writes the lane's Out dword " + std::to_string(*component) +
+               " with " + a.describe(got) + ", not result component " + std::to_string(*component);
+      }
+    }
+  }
+  return "";
+}
+
+// The results link: "results v[4:7] reach Out dwords 0-3 through copies", or a partial proof's
+// components, with the lane's slot where the route has a lane layout.
+std::string resultsLink(const Analysis& a, const gcn::Instruction& ci, unsigned results,
+                        uint32_t partial) {
+  std::string which;  // "results v[4:7] reach Out dwords 0-3", or the partial's components
+  if (partial == 0) {
+    which =
+        "results " + vreg(ci.vdata, results) + " reach Out dwords 0-" + std::to_string(results - 1);
+  } else {
+    std::string registers, dwords;
+    for (unsigned k = 0; k < results; ++k)
+      if (partial & (1u << k)) {
+        registers += (registers.empty() ? "" : ", ") + vreg(ci.vdata + k, 1);
+        dwords += (dwords.empty() ? "" : ", ") + std::to_string(k);
+      }
+    which = "result components " + dwords + " of " + std::to_string(results) + " (" + registers +
+            ") reach Out dwords " + dwords;
+  }
+  return which + " through copies" +
+         (a.lanes ? ", each in the storing lane's slot (Out byte " +
+                        laneTermText(LaneTerm{a.lanes->laneBytes, 0}) + " + 4k)"
+                  : std::string());
+}
+
 // Store and atomic data, and the registers a D16 load writes half of, are In words, unchanged
 // and in order.
 // Appends the links to `links`; returns why the data is not that, "" when it is.
@@ -994,18 +1174,7 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
                                          : regs;
   if (returns) {
     const unsigned results = resultCount;
-    // Every Out store slot: (address key, byte offset) -> the tags stored there.
-    std::map<std::pair<AddrKey, uint32_t>, std::vector<std::pair<Tag, std::size_t>>> out;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
-      const gcn::OpKind k = a.buffer[i]->op->kind;
-      if (k != gcn::OpKind::Store && k != gcn::OpKind::StoreFormat) continue;
-      const gcn::Instruction& st = *a.buffer[i];
-      const AddrKey key = keyOf(gen, st, *a.in[i], i);
-      const unsigned m = widestVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
-      for (unsigned j = 0; j < m; ++j)
-        out[{key, st.offset + 4u * j}].push_back({a.in[i]->cur[(st.vdata + j) % kVgprs], i});
-    }
+    OutSlots out = outStoreSlots(a, *path.out);
     // An Out address the proof cannot compare (see AddrKey) may be any other store's: with more
     // than one Out store, one of them could overwrite a result component.
     std::set<std::size_t> outStores;
@@ -1031,79 +1200,12 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
         for (const auto& [t, i] : tags)
           if (t == want && !at[k]) at[k] = slot;
       if (at[k]) continue;
-      const std::string what =
-          "result register " + vreg(ci.vdata + k, 1) + " (component " + std::to_string(k) + ")";
-      // Name the first instruction that overwrites the result before any Out store.
-      std::string why = what + " reaches no Out store unchanged";
-      for (std::size_t i = c + 1; i < n && why.back() != ':'; ++i) {
-        if (!a.in[i]) continue;
-        const VgprEffects& e = a.effects[i];
-        std::vector<unsigned> written;
-        for (unsigned r = e.writeFirst; r < e.writeFirst + e.writeCount && r < kVgprs; ++r)
-          written.push_back(r);
-        if (e.dualWrite) written.push_back(*e.dualWrite % kVgprs);
-        for (const unsigned r : written) {
-          if (!(a.in[i]->cur[r] == want)) continue;
-          if (e.move == VgprEffects::Move::Copy && r == e.writeFirst &&
-              a.in[i]->cur[e.moveSrc % kVgprs] == want)
-            continue;
-          if (e.dualWrite && e.dualCopy && r == *e.dualWrite &&
-              a.in[i]->cur[e.dualMoveSrc % kVgprs] == want)
-            continue;
-          why = a.where(i) + " overwrites " + vreg(r, 1) + ", which holds " + what +
-                ", before it reaches Out (the driver rewrites the value):";
-          break;
-        }
-      }
-      if (why.back() == ':')
-        why.pop_back();
-      else
-        missing.push_back({k, breaks.size()});
-      breaks.push_back(why);
+      const NotAtOut no = whyNotAtOut(a, c, ci.vdata, k);
+      if (!no.overwritten) missing.push_back({k, breaks.size()});
+      breaks.push_back(no.why);
     }
-    // Every component that reaches Out must reach dword k of one address.
-    std::optional<AddrKey> key;
-    bool split = false;
-    for (const auto& slot : at)
-      if (slot) {
-        if (key && !(*key == slot->first)) split = true;
-        if (!key) key = slot->first;
-      }
-    if (split) breaks.push_back("the result components reach Out through different addresses");
-    if (key && !split) {
-      uint32_t minOff = UINT32_MAX;
-      for (const auto& [slot, tags] : out)
-        if (slot.first == *key) minOff = std::min(minOff, slot.second);
-      std::string order;
-      bool permuted = false;
-      for (unsigned k = 0; k < results; ++k) {
-        if (!at[k]) continue;
-        const uint32_t dword = (at[k]->second - minOff) / 4;
-        permuted = permuted || dword != k;
-        order += (order.empty() ? "" : ", ") + std::string("component ") + std::to_string(k) +
-                 " -> Out dword " + std::to_string(dword);
-      }
-      if (permuted)
-        breaks.push_back("the driver permutes the result components (" + order +
-                         "); the route stores them in order");
-      // A component that is not stored: say what its Out dword holds instead.
-      for (const auto& [k, entry] : missing) {
-        const auto it = out.find({*key, minOff + 4u * k});
-        if (it == out.end() || it->second.empty()) continue;
-        breaks[entry] += "; Out dword " + std::to_string(k) + " holds " +
-                         a.describe(it->second.front().first) + " instead";
-      }
-      for (unsigned k = 0; k < results && !permuted; ++k) {
-        if (!at[k]) continue;
-        const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
-        for (const auto& [t, i] : out[*at[k]])
-          if (!(t == want)) {
-            breaks.push_back("the Out dword of component " + std::to_string(k) +
-                             " is also written with " + a.describe(t) + " by " + a.where(i));
-            break;
-          }
-      }
-    }
+    // Every component that reaches Out must reach dword k of one address (placementBreaks).
+    placementBreaks(a, c, results, out, at, missing, breaks);
     // Components that reach no Out slot come first in `breaks`, one entry each. When they are
     // the only breaks and some component does reach its slot, the proof is partial: those
     // components are proven (if the rest holds), the others are the driver's rewrite.
@@ -1126,77 +1228,13 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
     } else {
       partial = 0;
     }
-    // Every dword an Out store writes is result k of the storing lane, in that lane's slot: the
-    // store's address is a term of the lane id equal to the slot's, for every lane at once.
+    // Each Out store in the storing lane's slot (laneSlotStores).
     bool unreadSlots = false;
     if (a.lanes) {
-      const LaneTerm slot0{a.lanes->laneBytes, 0};
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
-        const gcn::Instruction& st = *a.buffer[i];
-        if (st.op->kind != gcn::OpKind::Store && st.op->kind != gcn::OpKind::StoreFormat) continue;
-        std::string why;
-        const std::optional<LaneTerm> stored = bufferOffset(a, i, why);
-        if (!stored) {
-          proof.reason = a.where(i) +
-                         " stores to Out at an address the proof cannot tie to the lane's slot (" +
-                         why + "): it may overwrite any lane's result";
-          return proof;
-        }
-        const unsigned m = widestVdataRegs(gen, st) - (st.tfe ? 1u : 0u);
-        for (unsigned j = 0; j < m; ++j) {
-          const LaneTerm byte{stored->a, stored->b + 4 * static_cast<int64_t>(j)};
-          std::optional<unsigned> component;
-          for (unsigned k = 0; k < results; ++k)
-            if (byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)}) component = k;
-          // A dword of the lane's own slot past its results, where the route reads back only the
-          // results (DataPath::unreadSlotsPastResults): never compared, and no result of any
-          // lane.
-          bool unread = false;
-          for (unsigned k = results;
-               path.unreadSlotsPastResults && k < a.lanes->laneBytes / 4 && !component; ++k)
-            unread = unread || byte == LaneTerm{slot0.a, 4 * static_cast<int64_t>(k)};
-          if (unread) {
-            unreadSlots = true;
-            continue;
-          }
-          if (!component) {
-            proof.reason = a.where(i) + " writes Out byte " + laneTermText(byte) +
-                           ", which is no result slot of the storing lane (" + laneTermText(slot0) +
-                           " + 4k for component k < " + std::to_string(results) + ")";
-            return proof;
-          }
-          const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(*component)};
-          const Tag got = a.in[i]->cur[(st.vdata + j) % kVgprs];
-          // A component the partial proof leaves out holds the driver's rewrite: not judged.
-          if (partial != 0 && !(partial & (1u << *component))) continue;
-          if (!(got == want)) {
-            proof.reason = a.where(i) + " writes the lane's Out dword " +
-                           std::to_string(*component) + " with " + a.describe(got) +
-                           ", not result component " + std::to_string(*component);
-            return proof;
-          }
-        }
-      }
+      proof.reason = laneSlotStores(a, c, results, partial, path, unreadSlots);
+      if (!proof.reason.empty()) return proof;
     }
-    std::string which;  // "results v[4:7] reach Out dwords 0-3", or the partial's components
-    if (partial == 0) {
-      which = "results " + vreg(ci.vdata, results) + " reach Out dwords 0-" +
-              std::to_string(results - 1);
-    } else {
-      std::string registers, dwords;
-      for (unsigned k = 0; k < results; ++k)
-        if (partial & (1u << k)) {
-          registers += (registers.empty() ? "" : ", ") + vreg(ci.vdata + k, 1);
-          dwords += (dwords.empty() ? "" : ", ") + std::to_string(k);
-        }
-      which = "result components " + dwords + " of " + std::to_string(results) + " (" + registers +
-              ") reach Out dwords " + dwords;
-    }
-    proof.links.push_back(which + " through copies" +
-                          (a.lanes ? ", each in the storing lane's slot (Out byte " +
-                                         laneTermText(LaneTerm{a.lanes->laneBytes, 0}) + " + 4k)"
-                                   : std::string()));
+    proof.links.push_back(resultsLink(a, ci, results, partial));
     if (unreadSlots)
       proof.links.push_back("Out dwords " + std::to_string(results) + "-" +
                             std::to_string(a.lanes->laneBytes / 4 - 1) +
