@@ -29,10 +29,14 @@ Encodings (AMD's ISA manuals; checked here on every word llvm-mc produces):
 Usage: scripts/gen-scalar-table.py > reference/scalar_table.inc
 (needs llvm-mc, llvm-mca, llvm-mc-15, llvm-mca-15 and their libLLVM)
 """
+import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table_behaviour import Behaviours  # noqa: E402
 
 GENS = [("Gfx6", "tahiti", 14), ("Gfx7", "bonaire", 14), ("Gfx8", "tonga", 14),
         ("Gfx9", "gfx900", 14), ("Gfx10", "gfx1010", 15), ("Gfx10_3", "gfx1030", 15),
@@ -110,13 +114,7 @@ BEHAVIOUR_RULES = [
 ]
 
 
-def behaviour_of(cls, name):
-    if name in BEHAVIOUR:
-        return BEHAVIOUR[name]
-    for rule_cls, pattern, value in BEHAVIOUR_RULES:
-        if (rule_cls is None or rule_cls == cls) and pattern.search(name):
-            return value
-    return "None"
+BEHAVIOURS = Behaviours(BEHAVIOUR, BEHAVIOUR_RULES)
 
 
 def mnemonics(lib):
@@ -274,17 +272,13 @@ def main():
           f"llvm-mc-15 {vers[15]} (gfx10..gfx11); do not edit.")
     print("// {generation, class, opcode, mnemonic, SGPRs written by SDST, extra literal dword,")
     print("//  behaviour}")
-    seen = set()
     for gen, cpu, ver in GENS:
         rows = collect(gen, cpu, ver)
         for cls, op in sorted(rows, key=lambda k: (CLASSES.index(k[0]), k[1])):
             name, dst, lit = rows[(cls, op)]
-            seen.add(name)
             print(f'{{Gen::{gen}, ScalarClass::{cls}, {op}, "{name}", {dst}, '
-                  f'{"true" if lit else "false"}, ScalarBehaviour::{behaviour_of(cls, name)}}},')
-    unknown = sorted(set(BEHAVIOUR) - seen)
-    if unknown:
-        sys.exit(f"BEHAVIOUR names no generation's llvm-mc knows: {', '.join(unknown)}")
+                  f'{"true" if lit else "false"}, ScalarBehaviour::{BEHAVIOURS.of(cls, name)}}},')
+    BEHAVIOURS.check_every_name_seen()
 
 
 if __name__ == "__main__":
