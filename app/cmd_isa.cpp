@@ -410,6 +410,160 @@ int runCompare(const IsaOptions& o) {
   return c.newlyBroken > 0 ? 1 : 0;
 }
 
+// What `isa` counts for one chip.
+struct ChipTally {
+  std::map<std::string, unsigned> counts;  // by outcome name
+  unsigned unsupported = 0, disagreements = 0, partial = 0, expected = 0, unexpected = 0;
+  unsigned twinsProven = 0;  // route-misses whose own-program twin is verified
+
+  // Counts one case's record. A route-miss or error the baseline expects does not fail the run
+  // (as in `run`); the names of those cases go to `seenNames`.
+  void add(const json& j, isa::CaseOutcome outcome, const results::Baseline& baseline,
+           std::vector<std::string>& seenNames) {
+    ++counts[std::string(isa::caseOutcomeName(outcome))];
+    if (outcome == isa::CaseOutcome::RouteMiss || outcome == isa::CaseOutcome::Error ||
+        outcome == isa::CaseOutcome::NoAssembly || outcome == isa::CaseOutcome::NoIsa) {
+      const std::string name = j.value("case", std::string());
+      seenNames.push_back(name);
+      const results::BaselineEntry* e = baseline.find(name);
+      const results::Verdict v = outcome == isa::CaseOutcome::RouteMiss
+                                     ? results::Verdict::RouteMiss
+                                     : results::Verdict::Error;
+      if (e != nullptr && e->covers(v))
+        ++expected;
+      else
+        ++unexpected;
+    }
+    if (!j.value("unsupported", std::string()).empty()) ++unsupported;
+    if (const auto t = j.find("twin");
+        t != j.end() && t->value("outcome", std::string()) == "verified")
+      ++twinsProven;
+  }
+};
+
+// One case's record as `isa` prints it: outcome, emitted instructions, reason, proof links, twin,
+// route notes, and the listing with --dump-asm. Counts driver-text disagreements and partial
+// proofs in `tally`.
+void printCaseRecord(FILE* text, const json& j, isa::CaseOutcome outcome,
+                     const std::string& outcomeText, ChipTally& tally) {
+  const std::string unsup = j.value("unsupported", std::string());
+  std::fprintf(text, "%s  %s  %s\n", j.value("case", std::string()).c_str(), outcomeText.c_str(),
+               j.value("intended", std::string()).c_str());
+  for (const json& e : j["emitted"]) {
+    std::fprintf(text, "    emitted: %s\n", e.value("text", std::string()).c_str());
+    const std::string dis = e.value("disagreement", std::string());
+    if (!dis.empty()) {
+      ++tally.disagreements;
+      std::fprintf(text, "    driver text disagrees: %s\n", dis.c_str());
+    }
+  }
+  if (outcome != isa::CaseOutcome::Verified)
+    std::fprintf(text, "    reason: %s\n", j.value("reason", std::string()).c_str());
+  if (j.contains("components_proven")) {
+    ++tally.partial;
+    std::fprintf(text,
+                 "    components proven: %s (the others are the driver's rewrite: a device "
+                 "run judges only these)\n",
+                 j["components_proven"].get<std::string>().c_str());
+  }
+  if (const auto p = j.find("proof"); p != j.end() && p->is_array())
+    for (const json& link : *p)
+      if (link.is_string()) std::fprintf(text, "    %s\n", link.get<std::string>().c_str());
+  if (!unsup.empty()) std::fprintf(text, "    unsupported on this chip: %s\n", unsup.c_str());
+  if (const auto t = j.find("twin"); t != j.end())
+    std::fprintf(text, "    twin %s: %s%s\n", t->value("case", std::string("-")).c_str(),
+                 t->value("outcome", std::string()).c_str(),
+                 t->value("outcome", std::string()) == "verified"
+                     ? ""
+                     : (" (" + t->value("reason", std::string()) + ")").c_str());
+  if (const auto n = j.find("route_note"); n != j.end() && n->is_string())
+    std::fprintf(text, "    %s\n", n->get<std::string>().c_str());
+  if (const auto e = j.find("elsewhere"); e != j.end() && e->is_object())
+    std::fprintf(text, "    route %s (where the preferred route cannot run): %s%s\n",
+                 e->value("route", std::string("?")).c_str(),
+                 e->value("outcome", std::string()).c_str(),
+                 e->value("outcome", std::string()) == "verified"
+                     ? ""
+                     : (" (" + e->value("reason", std::string()) + ")").c_str());
+  if (j.contains("saved_listing_header"))
+    std::fprintf(text, "%s", j["saved_listing_header"].get<std::string>().c_str());
+  if (j.contains("assembly"))
+    for (const json& a : j["assembly"]) {
+      std::fprintf(text, "    --- stage %s (the driver calls it '%s') ---\n",
+                   a.value("stage", std::string()).c_str(), a.value("name", std::string()).c_str());
+      // Each line numbered as the reasons cite it ("listing line N"); `isa --prove` reads
+      // the numbers back (harness/isa/saved_listing.h).
+      std::fprintf(text, "%s", numberedListing(a.value("text", std::string())).c_str());
+    }
+}
+
+// The chip's summary line ("tonga: 59 cases, 59 verified, 0 route-miss (...)").
+std::string chipSummaryLine(const gcn::Chip& real, std::size_t cases, ChipTally& tally,
+                            bool withBaseline) {
+  std::string line = std::string(real.name) + ": " + std::to_string(cases) + " cases, " +
+                     std::to_string(tally.counts["verified"]) + " verified, " +
+                     std::to_string(tally.counts["route-miss"]) + " route-miss";
+  for (const auto& [k, n] : tally.counts)
+    if (k != "verified" && k != "route-miss") line += ", " + std::to_string(n) + " " + k;
+  line += " (" + std::to_string(tally.unsupported) + " of them unsupported on the chip";
+  if (tally.partial > 0)
+    line +=
+        ", " + std::to_string(tally.partial) + " of the route-misses proven for some components";
+  if (tally.counts["route-miss"] > 0)
+    line += ", " + std::to_string(tally.twinsProven) +
+            " of the route-misses proven by their twin in gcnprobe's own program";
+  if (withBaseline)
+    line += ", " + std::to_string(tally.expected) + " expected by the baseline, " +
+            std::to_string(tally.unexpected) + " not";
+  if (tally.disagreements > 0)
+    line += ", " + std::to_string(tally.disagreements) + " driver-text disagreements";
+  line += ")";
+  return line;
+}
+
+// The chips `isa` checks: one per GCN generation, or the --family ones (RADV must know them).
+std::vector<const gcn::Chip*> isaChips(const std::vector<std::string>& families) {
+  std::vector<const gcn::Chip*> chips;
+  if (families.empty())
+    for (gcn::Gen g : gcn::kGcnGens)
+      chips.push_back(&gcn::representativeChip(g));
+  for (const std::string& f : families) {
+    const gcn::Chip& c = gcn::parseAnyChip(f);
+    if (c.radvFamily.empty())
+      throw gcn::Error(gcn::Place{"--family", 0, 0}, "RADV has no family for '" + f + "'");
+    chips.push_back(&c);
+  }
+  return chips;
+}
+
+// What the coverage table needs of a case's JSON record.
+isa::CaseIsaRecord caseIsaRecordOf(const json& j, isa::CaseOutcome outcome) {
+  isa::CaseIsaRecord rec{j.value("case", std::string()),
+                         j.value("mnemonic", std::string()),
+                         std::nullopt,
+                         std::nullopt,
+                         outcome,
+                         j.value("unsupported", std::string())};
+  if (j.contains("dfmt")) {
+    rec.dfmt = static_cast<gcn::Dfmt>(j["dfmt"].get<int>());
+    rec.nfmt = static_cast<gcn::Nfmt>(j["nfmt"].get<int>());
+  }
+  return rec;
+}
+
+// --json: the document to standard output ("-") or to the file.
+void writeIsaJson(const std::string& path, const json& document) {
+  const std::string dumped = document.dump(1, ' ', false, json::error_handler_t::replace);
+  if (path == "-") {
+    std::printf("%s\n", dumped.c_str());
+    return;
+  }
+  std::ofstream f(path, std::ios::binary);
+  f << dumped << "\n";
+  f.close();
+  if (!f) throw gcn::InfraError(path + ": cannot write the JSON report");
+}
+
 int runIsa(const IsaOptions& o) {
   if (!o.compare.empty()) return runCompare(o);
   if (!o.prove.empty()) {
@@ -419,16 +573,7 @@ int runIsa(const IsaOptions& o) {
                        "takes no other option: the file names the chip, the route and the case");
     return runProve(o.prove);
   }
-  std::vector<const gcn::Chip*> chips;
-  if (o.families.empty())
-    for (gcn::Gen g : gcn::kGcnGens)
-      chips.push_back(&gcn::representativeChip(g));
-  for (const std::string& f : o.families) {
-    const gcn::Chip& c = gcn::parseAnyChip(f);
-    if (c.radvFamily.empty())
-      throw gcn::Error(gcn::Place{"--family", 0, 0}, "RADV has no family for '" + f + "'");
-    chips.push_back(&c);
-  }
+  const std::vector<const gcn::Chip*> chips = isaChips(o.families);
   gcn::requireWritable(o.json, "JSON report");
   // With --json -, the JSON document is the standard output and the text goes to stderr.
   FILE* text = o.json == "-" ? stderr : stdout;
@@ -454,9 +599,7 @@ int runIsa(const IsaOptions& o) {
                  std::string(gcn::genName(real.gen)).c_str(),
                  lines.front().value("device", std::string("?")).c_str(),
                  lines.front().value("driver", std::string("?")).c_str());
-    std::map<std::string, unsigned> counts;
-    unsigned unsupported = 0, disagreements = 0, partial = 0, expected = 0, unexpected = 0;
-    unsigned twinsProven = 0;  // route-misses whose own-program twin is verified
+    ChipTally tally;
     std::vector<isa::CaseIsaRecord> records;
     std::map<std::string, std::string> binary;  // opcode -> "" (built) or why not
     for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -470,135 +613,32 @@ int runIsa(const IsaOptions& o) {
       const isa::CaseOutcome outcome = isa::parseCaseOutcome(j.value("outcome", std::string()))
                                            .value_or(isa::CaseOutcome::Error);
       const std::string outcomeText(isa::caseOutcomeName(outcome));
-      const std::string unsup = j.value("unsupported", std::string());
-      ++counts[outcomeText];
-      // A route-miss or error the baseline expects does not fail the run (as in `run`).
-      if (outcome == isa::CaseOutcome::RouteMiss || outcome == isa::CaseOutcome::Error ||
-          outcome == isa::CaseOutcome::NoAssembly || outcome == isa::CaseOutcome::NoIsa) {
-        const std::string name = j.value("case", std::string());
-        seenNames.push_back(name);
-        const results::BaselineEntry* e = baseline.find(name);
-        const results::Verdict v = outcome == isa::CaseOutcome::RouteMiss
-                                       ? results::Verdict::RouteMiss
-                                       : results::Verdict::Error;
-        if (e != nullptr && e->covers(v))
-          ++expected;
-        else
-          ++unexpected;
-      }
-      if (!unsup.empty()) ++unsupported;
-      isa::CaseIsaRecord rec{j.value("case", std::string()),
-                             j.value("mnemonic", std::string()),
-                             std::nullopt,
-                             std::nullopt,
-                             outcome,
-                             unsup};
-      if (j.contains("dfmt")) {
-        rec.dfmt = static_cast<gcn::Dfmt>(j["dfmt"].get<int>());
-        rec.nfmt = static_cast<gcn::Nfmt>(j["nfmt"].get<int>());
-      }
-      records.push_back(rec);
-      if (const auto t = j.find("twin");
-          t != j.end() && t->value("outcome", std::string()) == "verified")
-        ++twinsProven;
+      tally.add(j, outcome, baseline, seenNames);
+      records.push_back(caseIsaRecordOf(j, outcome));
       if (o.coverage && !o.verbose) continue;
-      std::fprintf(text, "%s  %s  %s\n", rec.caseName.c_str(), outcomeText.c_str(),
-                   j.value("intended", std::string()).c_str());
-      for (const json& e : j["emitted"]) {
-        std::fprintf(text, "    emitted: %s\n", e.value("text", std::string()).c_str());
-        const std::string dis = e.value("disagreement", std::string());
-        if (!dis.empty()) {
-          ++disagreements;
-          std::fprintf(text, "    driver text disagrees: %s\n", dis.c_str());
-        }
-      }
-      if (outcome != isa::CaseOutcome::Verified)
-        std::fprintf(text, "    reason: %s\n", j.value("reason", std::string()).c_str());
-      if (j.contains("components_proven")) {
-        ++partial;
-        std::fprintf(text,
-                     "    components proven: %s (the others are the driver's rewrite: a device "
-                     "run judges only these)\n",
-                     j["components_proven"].get<std::string>().c_str());
-      }
-      if (const auto p = j.find("proof"); p != j.end() && p->is_array())
-        for (const json& link : *p)
-          if (link.is_string()) std::fprintf(text, "    %s\n", link.get<std::string>().c_str());
-      if (!unsup.empty()) std::fprintf(text, "    unsupported on this chip: %s\n", unsup.c_str());
-      if (const auto t = j.find("twin"); t != j.end())
-        std::fprintf(text, "    twin %s: %s%s\n", t->value("case", std::string("-")).c_str(),
-                     t->value("outcome", std::string()).c_str(),
-                     t->value("outcome", std::string()) == "verified"
-                         ? ""
-                         : (" (" + t->value("reason", std::string()) + ")").c_str());
-      if (const auto n = j.find("route_note"); n != j.end() && n->is_string())
-        std::fprintf(text, "    %s\n", n->get<std::string>().c_str());
-      if (const auto e = j.find("elsewhere"); e != j.end() && e->is_object())
-        std::fprintf(text, "    route %s (where the preferred route cannot run): %s%s\n",
-                     e->value("route", std::string("?")).c_str(),
-                     e->value("outcome", std::string()).c_str(),
-                     e->value("outcome", std::string()) == "verified"
-                         ? ""
-                         : (" (" + e->value("reason", std::string()) + ")").c_str());
-      if (j.contains("saved_listing_header"))
-        std::fprintf(text, "%s", j["saved_listing_header"].get<std::string>().c_str());
-      if (j.contains("assembly"))
-        for (const json& a : j["assembly"]) {
-          std::fprintf(text, "    --- stage %s (the driver calls it '%s') ---\n",
-                       a.value("stage", std::string()).c_str(),
-                       a.value("name", std::string()).c_str());
-          // Each line numbered as the reasons cite it ("listing line N"); `isa --prove` reads
-          // the numbers back (harness/isa/saved_listing.h).
-          std::fprintf(text, "%s", numberedListing(a.value("text", std::string())).c_str());
-        }
+      printCaseRecord(text, j, outcome, outcomeText, tally);
     }
-    std::string line = std::string(real.name) + ": " + std::to_string(records.size()) + " cases, " +
-                       std::to_string(counts["verified"]) + " verified, " +
-                       std::to_string(counts["route-miss"]) + " route-miss";
-    for (const auto& [k, n] : counts)
-      if (k != "verified" && k != "route-miss") line += ", " + std::to_string(n) + " " + k;
-    line += " (" + std::to_string(unsupported) + " of them unsupported on the chip";
-    if (partial > 0)
-      line += ", " + std::to_string(partial) + " of the route-misses proven for some components";
-    if (counts["route-miss"] > 0)
-      line += ", " + std::to_string(twinsProven) + " of the route-misses proven by their twin in " +
-              "gcnprobe's own program";
-    if (!baseline.empty())
-      line += ", " + std::to_string(expected) + " expected by the baseline, " +
-              std::to_string(unexpected) + " not";
-    if (disagreements > 0)
-      line += ", " + std::to_string(disagreements) + " driver-text disagreements";
-    line += ")";
+    const std::string line = chipSummaryLine(real, records.size(), tally, !baseline.empty());
     std::fprintf(text, "%s\n", line.c_str());
     std::fflush(text);
     // Non-zero on any route-miss; an error (pipeline not built, unreadable ISA) or
     // missing assembly also means the check did not prove anything.
     if (baseline.empty()) {
       for (const char* bad : {"route-miss", "error", "no-assembly", "no-isa"})
-        if (counts[bad] > 0) failed = true;
-    } else if (unexpected > 0) {
+        if (tally.counts[bad] > 0) failed = true;
+    } else if (tally.unexpected > 0) {
       failed = true;
     }
     chipJson["summary"] = line;
-    chipJson["counts"] = counts;
-    chipJson["twins_proven"] = twinsProven;
+    chipJson["counts"] = tally.counts;
+    chipJson["twins_proven"] = tally.twinsProven;
     document["chips"].push_back(std::move(chipJson));
     if (o.coverage)
       coverageText +=
           "\n" + isa::coverageMarkdown(real, isa::coverage(real.gen, records, real.name), &binary);
   }
   if (o.coverage) std::fprintf(text, "%s", coverageText.c_str());
-  if (!o.json.empty()) {
-    const std::string dumped = document.dump(1, ' ', false, json::error_handler_t::replace);
-    if (o.json == "-") {
-      std::printf("%s\n", dumped.c_str());
-    } else {
-      std::ofstream f(o.json, std::ios::binary);
-      f << dumped << "\n";
-      f.close();
-      if (!f) throw gcn::InfraError(o.json + ": cannot write the JSON report");
-    }
-  }
+  if (!o.json.empty()) writeIsaJson(o.json, document);
   return failed ? 1 : 0;
 }
 

@@ -152,106 +152,11 @@ ByteChanges byteChanges(const std::vector<uint8_t>& before, const std::vector<ui
   return c;
 }
 
-// The probe as its disputed-suite case (cases::probeCase), through the runner as `gcnprobe
-// run` runs it (route choice, unsupported, dispatch, diff under the probe generation's
-// profile), then the device's result matched against every prediction (cases::matchPrediction).
-DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::ProbeSetup& setup,
-                          const gcn::probe::Exploration& ex, DeviceSession& session) {
-  const std::string& file = probe.file;
-  const cases::ProbeCase pc = cases::probeCase(file, setup);
-  // Every route considered, and why each one not taken was passed over.
-  nlohmann::json attempts = nlohmann::json::array();
-  std::string passedOver;
-  for (const cases::RouteAttempt& a : pc.attempts) {
-    attempts.push_back({{"route", a.route}, {"taken", a.taken}, {"why", a.why}});
-    if (!a.taken) passedOver += "\n  route " + a.route + " not taken: " + a.why;
-  }
-  if (!pc.c) {
-    DeviceOutcome out =
-        notRun("no route can realise this probe: " + pc.reason, {{"routes", attempts}});
-    out.text += passedOver;
-    return out;
-  }
-  // A device outcome with the routes passed over after it.
-  const auto passed = [&](DeviceOutcome o) {
-    o.text += passedOver;
-    return o;
-  };
-  vk::Context* ctx = session.context();
-  if (ctx == nullptr)
-    return passed(notRun("no Vulkan device: " + session.error(), {{"routes", attempts}}));
-  // A probe naming several routes takes the first this device can run (or build, on a
-  // compile-only device).
-  std::string routeNote;
-  const judge::Case c = run::withRunnableRoute(
-      *pc.c, session.routeList(), ctx->canExecute() ? run::RouteNeed::Run : run::RouteNeed::Build,
-      &routeNote);
-  if (!routeNote.empty()) {
-    passedOver += "\n  " + routeNote;
-    // The realised routes this device did not take are passed over, with the note.
-    const routes::RouteChoice taken = routes::chooseRoute(session.routeList(), c.device);
-    for (nlohmann::json& a : attempts)
-      if (a["taken"].get<bool>() && taken.route != nullptr &&
-          a["route"].get<std::string>() != taken.route->name()) {
-        a["taken"] = false;
-        a["why"] = "passed over on this device: " + routeNote;
-      }
-  }
-  const routes::DeviceCase& dc = c.device;
-  const vk::DeviceInfo& info = ctx->info();
-  const std::string deviceName = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
-  nlohmann::json j = {
-      {"routes", attempts},
-      {"device", deviceName},
-      {"gcn", info.chip.has_value()},
-      {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)}};
-  // On a GCN device the V# the driver builds (and the rules) are its generation's.
-  if (info.chip && info.chip->gen != setup.chip->gen)
-    return passed(notRun(deviceName + " is " + std::string(gcn::genName(info.chip->gen)) +
-                             " but the probe is prepared for " +
-                             std::string(gcn::genName(setup.chip->gen)) + ": pass --gen " +
-                             std::string(gcn::genName(info.chip->gen)),
-                         j));
-
-  j["binding"] = std::string(routes::bindingName(dc.binding));
-  const routes::RouteChoice choice = routes::chooseRoute(session.routeList(), dc);
-  if (choice.route == nullptr) return passed(notRun(choice.reason, j));
-  j["route"] = std::string(choice.route->name());
-  if (!ctx->canExecute() && info.chip)
-    return passed(compileOnly(c, *choice.route, info, deviceName, j));
-
-  // The probe generation's own profile: the reference under its default policies, exact.
-  const run::ProbeRun done =
-      run::runProbeCase(c, *setup.chip, session.routeList(), ctx->features().robustBufferAccess2);
-  const results::CaseResult& verdict = done.verdict;
-  if (!done.device)
-    return passed(notRun(verdict.verdict == results::Verdict::Unsupported
-                             ? deviceName + ": " + verdict.reason
-                             : verdict.reason,
-                         j));
-  const routes::DeviceResult& r = *done.device;
-  j["verdict"] = std::string(results::verdictName(verdict.verdict));
-  j["verdict_reason"] = verdict.reason;
-
-  const std::vector<cases::PredictionMatch> m = run::matchPredictions(*setup.chip, c, ex, r);
-
-  const std::string caveat = info.chip
-                                 ? "an AMD GCN device (" + std::string(info.chip->name) + ", " +
-                                       std::string(gcn::genName(info.chip->gen)) +
-                                       "): a match is the silicon's answer"
-                                 : "NOT an AMD GCN device: a match says what Vulkan on the " +
-                                       info.driverName + " driver does, not what GCN silicon does";
-  std::string text = deviceName + ", " + caveat + "\n";
-  const vk::BufferFormat* bf = vk::findBufferFormat(dc.format);
-  const std::string format = bf != nullptr ? std::string(bf->name) : "";
-  text += "  route: " + std::string(choice.route->name()) + " (" + j["binding"].get<std::string>() +
-          (format.empty() ? "" : ", " + format) + ")" + passedOver + "\n";
-  j["run"] = true;
-  j["caveat"] = caveat;
-  j["format"] = format;
-
-  // The device's registers as a result the probe report can print.
-  gcn::ExecResult shown;
+// The device's registers as a result the probe report can print (into `shown`), each lane with
+// the predictions it matches, into `text` and j["lanes"].
+void laneMatches(const gcn::probe::ProbeSetup& setup, const routes::DeviceCase& dc,
+                 const routes::DeviceResult& r, const std::vector<cases::PredictionMatch>& m,
+                 gcn::ExecResult& shown, std::string& text, nlohmann::json& j) {
   nlohmann::json lanes = nlohmann::json::array();
   for (unsigned l = 0; l < setup.lanes; ++l) {
     gcn::LaneResult& lr = shown.lanes[l];
@@ -277,7 +182,13 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
     lanes.push_back({{"lane", l}, {"active", lr.active}, {"vdata", vdata}, {"matches", mj}});
   }
   j["lanes"] = lanes;
+}
 
+// What the device changed in the memory image and in each far region, with the predictions the
+// image matches, into `text` and j.
+void memoryMatches(const routes::DeviceCase& dc, const routes::DeviceResult& r,
+                   const std::vector<cases::PredictionMatch>& m, std::string& text,
+                   nlohmann::json& j) {
   const ByteChanges image = byteChanges(dc.memory.bytes, r.memory);
   std::string memMatched;
   nlohmann::json memj = nlohmann::json::array();
@@ -308,8 +219,13 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
     farj.push_back({{"base", got.base}, {"changes", far.json}});
   }
   j["far_changes"] = farj;
-  if (!routeNote.empty()) j["route_note"] = routeNote;
+}
 
+// The predictions the device matched on every lane and in memory, into `text` and j; returns
+// them as one line ("" when none did).
+std::string matchedPredictions(const gcn::probe::Exploration& ex,
+                               const std::vector<cases::PredictionMatch>& m, std::string& text,
+                               nlohmann::json& j) {
   nlohmann::json all = nlohmann::json::array();
   std::string overall;
   for (std::size_t p = 0; p < m.size(); ++p) {
@@ -325,9 +241,60 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
   text += "  device matched: " + (overall.empty() ? "none of the predictions" : overall);
   j["matched"] = all;
   j["matched_none"] = overall.empty();
+  return overall;
+}
 
-  // The probe's `expect device` lines against what the device returned.
-  shown.written = gcn::MemoryImage{dc.memory.base, r.memory, r.far};
+// Every route the probe's case considered, as JSON; each one not taken, and why, is added to
+// `passedOver` as a line.
+nlohmann::json routeAttempts(const cases::ProbeCase& pc, std::string& passedOver) {
+  nlohmann::json attempts = nlohmann::json::array();
+  for (const cases::RouteAttempt& a : pc.attempts) {
+    attempts.push_back({{"route", a.route}, {"taken", a.taken}, {"why", a.why}});
+    if (!a.taken) passedOver += "\n  route " + a.route + " not taken: " + a.why;
+  }
+  return attempts;
+}
+
+// The realised routes this device did not take are passed over, with the note.
+void markPassedOver(nlohmann::json& attempts, const routes::RouteChoice& taken,
+                    const std::string& routeNote) {
+  for (nlohmann::json& a : attempts)
+    if (a["taken"].get<bool>() && taken.route != nullptr &&
+        a["route"].get<std::string>() != taken.route->name()) {
+      a["taken"] = false;
+      a["why"] = "passed over on this device: " + routeNote;
+    }
+}
+
+// What a match on this device says: the silicon's answer on GCN, a driver's elsewhere.
+std::string matchCaveat(const vk::DeviceInfo& info) {
+  return info.chip
+             ? "an AMD GCN device (" + std::string(info.chip->name) + ", " +
+                   std::string(gcn::genName(info.chip->gen)) + "): a match is the silicon's answer"
+             : "NOT an AMD GCN device: a match says what Vulkan on the " + info.driverName +
+                   " driver does, not what GCN silicon does";
+}
+
+// The first lines of a device run's report: the device and what a match on it says, the route,
+// its binding and format, and the routes passed over; the same facts into j.
+std::string runHeading(const vk::DeviceInfo& info, const std::string& deviceName,
+                       const routes::Route& route, const routes::DeviceCase& dc,
+                       const std::string& passedOver, nlohmann::json& j) {
+  const std::string caveat = matchCaveat(info);
+  const vk::BufferFormat* bf = vk::findBufferFormat(dc.format);
+  const std::string format = bf != nullptr ? std::string(bf->name) : "";
+  j["run"] = true;
+  j["caveat"] = caveat;
+  j["format"] = format;
+  return deviceName + ", " + caveat + "\n" + "  route: " + std::string(route.name()) + " (" +
+         j["binding"].get<std::string>() + (format.empty() ? "" : ", " + format) + ")" +
+         passedOver + "\n";
+}
+
+// The probe's `expect device` lines against what the device returned (`shown`), into `text` and
+// j["expect"]; whether one failed.
+bool expectDevice(const gcn::probe::Probe& probe, const gcn::probe::ProbeSetup& setup,
+                  const gcn::ExecResult& shown, std::string& text, nlohmann::json& j) {
   const std::vector<gcn::probe::ExpectFailure> failures =
       gcn::probe::checkExpect(probe, setup, shown, gcn::probe::ExpectSide::Device);
   if (probe.hasDeviceExpect()) {
@@ -336,7 +303,98 @@ DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::Prob
       text.pop_back();
   }
   j["expect"] = gcn::probe::expectJson(probe.hasDeviceExpect(), failures);
-  return {text, j, overall.empty(), !failures.empty()};
+  return !failures.empty();
+}
+
+// Why a GCN device of another generation than the probe's does not run it.
+std::string otherGeneration(const std::string& deviceName, gcn::Gen device, gcn::Gen probe) {
+  const std::string d(gcn::genName(device));
+  return deviceName + " is " + d + " but the probe is prepared for " +
+         std::string(gcn::genName(probe)) + ": pass --gen " + d;
+}
+
+// The probe as its disputed-suite case (cases::probeCase), through the runner as `gcnprobe
+// run` runs it (route choice, unsupported, dispatch, diff under the probe generation's
+// profile), then the device's result matched against every prediction (cases::matchPrediction).
+DeviceOutcome runOnDevice(const gcn::probe::Probe& probe, const gcn::probe::ProbeSetup& setup,
+                          const gcn::probe::Exploration& ex, DeviceSession& session) {
+  const std::string& file = probe.file;
+  const cases::ProbeCase pc = cases::probeCase(file, setup);
+  // Every route considered, and why each one not taken was passed over.
+  std::string passedOver;
+  nlohmann::json attempts = routeAttempts(pc, passedOver);
+  if (!pc.c) {
+    DeviceOutcome out =
+        notRun("no route can realise this probe: " + pc.reason, {{"routes", attempts}});
+    out.text += passedOver;
+    return out;
+  }
+  // A device outcome with the routes passed over after it.
+  const auto passed = [&](DeviceOutcome o) {
+    o.text += passedOver;
+    return o;
+  };
+  vk::Context* ctx = session.context();
+  if (ctx == nullptr)
+    return passed(notRun("no Vulkan device: " + session.error(), {{"routes", attempts}}));
+  // A probe naming several routes takes the first this device can run (or build, on a
+  // compile-only device).
+  std::string routeNote;
+  const judge::Case c = run::withRunnableRoute(
+      *pc.c, session.routeList(), ctx->canExecute() ? run::RouteNeed::Run : run::RouteNeed::Build,
+      &routeNote);
+  if (!routeNote.empty()) {
+    passedOver += "\n  " + routeNote;
+    markPassedOver(attempts, routes::chooseRoute(session.routeList(), c.device), routeNote);
+  }
+  const routes::DeviceCase& dc = c.device;
+  const vk::DeviceInfo& info = ctx->info();
+  const std::string deviceName = info.name + " (" + info.driverName + " " + info.driverInfo + ")";
+  nlohmann::json j = {
+      {"routes", attempts},
+      {"device", deviceName},
+      {"gcn", info.chip.has_value()},
+      {"chip", info.chip ? nlohmann::json(std::string(info.chip->name)) : nlohmann::json(nullptr)}};
+  // On a GCN device the V# the driver builds (and the rules) are its generation's.
+  if (info.chip && info.chip->gen != setup.chip->gen)
+    return passed(notRun(otherGeneration(deviceName, info.chip->gen, setup.chip->gen), j));
+
+  j["binding"] = std::string(routes::bindingName(dc.binding));
+  const routes::RouteChoice choice = routes::chooseRoute(session.routeList(), dc);
+  if (choice.route == nullptr) return passed(notRun(choice.reason, j));
+  j["route"] = std::string(choice.route->name());
+  if (!ctx->canExecute() && info.chip)
+    return passed(compileOnly(c, *choice.route, info, deviceName, j));
+
+  // The probe generation's own profile: the reference under its default policies, exact.
+  const run::ProbeRun done =
+      run::runProbeCase(c, *setup.chip, session.routeList(), ctx->features().robustBufferAccess2);
+  const results::CaseResult& verdict = done.verdict;
+  if (!done.device)
+    return passed(notRun(verdict.verdict == results::Verdict::Unsupported
+                             ? deviceName + ": " + verdict.reason
+                             : verdict.reason,
+                         j));
+  const routes::DeviceResult& r = *done.device;
+  j["verdict"] = std::string(results::verdictName(verdict.verdict));
+  j["verdict_reason"] = verdict.reason;
+
+  const std::vector<cases::PredictionMatch> m = run::matchPredictions(*setup.chip, c, ex, r);
+
+  std::string text = runHeading(info, deviceName, *choice.route, dc, passedOver, j);
+
+  // The device's registers as a result the probe report can print.
+  gcn::ExecResult shown;
+  laneMatches(setup, dc, r, m, shown, text, j);
+
+  memoryMatches(dc, r, m, text, j);
+  if (!routeNote.empty()) j["route_note"] = routeNote;
+
+  const std::string overall = matchedPredictions(ex, m, text, j);
+
+  shown.written = gcn::MemoryImage{dc.memory.base, r.memory, r.far};
+  const bool expectFailed = expectDevice(probe, setup, shown, text, j);
+  return {text, j, overall.empty(), expectFailed};
 }
 }  // namespace
 

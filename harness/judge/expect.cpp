@@ -184,33 +184,12 @@ FormatView caseFormatView(const gcn::Chip& chip, const Case& c) {
   return fv;
 }
 
-Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules) {
-  Expected e;
-  // The primary and, for portable profiles, one alternative per combination of the open
-  // points: reserved, as an alternative holds a whole wave's result and is costly to move.
-  e.alternatives.reserve(profile.portable ? 8 : 1);
+// Every combination of the open points of the instruction's kind (format loads or format
+// stores; typed loads and stores and atomics convert nothing), each as a labelled
+// alternative.
+void addPortableAlternatives(Expected& e, const Case& c, const Profile& profile,
+                             const gcn::Policies& base) {
   const routes::DeviceCase& d = c.device;
-  gcn::Policies base = gcn::Policies::defaults(profile.chip);
-  e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
-                            executeView(profile.chip, c, d.state, base)});
-  e.rules.push_back(e.alternatives.back().label);  // kReferenceRule
-  e.description = std::string(profile.chip.name) + " (" +
-                  std::string(gcn::genName(profile.chip.gen)) + ") reference, default policies";
-  if (composedView(c))
-    e.description += "; view composed of " + std::to_string(viewLoads(c).size()) +
-                     " one-channel loads (OFFSET + channel * " + std::to_string(c.view->loadBytes) +
-                     ")";
-  if (c.view && c.view->srgb)
-    e.description += "; sRGB EOTF on R, G, B (Vulkan texel input format conversion)";
-  VulkanLanes vulkan;
-  if (!profile.portable) {
-    addCommonSets(e, c, vulkan);
-    return e;
-  }
-
-  // Every combination of the open points of the instruction's kind (format loads or format
-  // stores; typed loads and stores and atomics convert nothing), each as a labelled
-  // alternative.
   const gcn::OpKind kind = d.inst.op->kind;
   const bool isStore = kind == gcn::OpKind::StoreFormat;
   const bool isLoad = kind == gcn::OpKind::LoadFormat;
@@ -235,21 +214,16 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     e.rules.push_back(label);  // rules[i] names alternatives[i]
   }
   if (!openNames.empty()) e.description += ", widened for portable: any option of " + openNames;
+}
 
-  // Vulkan out-of-bounds loads (spec, robustBufferAccess / robustBufferAccess2 in
-  // VkPhysicalDeviceRobustness2FeaturesEXT): robustBufferAccess2 returns zero with
-  // (0,0,1) inserted for missing G, B, A; robustBufferAccess alone returns zero, (0,0,0,x)
-  // with x = 0, 1 or the largest integer (0.0 or 1.0 for floats), or values from anywhere
-  // in the buffer.
-  const FormatView fv = formatViewOf(profile.chip, d);
-  const unsigned formatComps = gcn::dfmtInfo(fv.dfmt).components;
-  // A component the Vulkan format has is one its table row's DST_SEL reads from memory
-  // (X..W): A8_UNORM has only alpha (DST_SEL 0,0,0,X), so its out-of-bounds W is 0, not the 1
-  // that replaces a missing alpha. (The row, not the case's V#: a composed view's V# is a
-  // one-channel one.)
-  const gcnprobe::vk::BufferFormat* row = gcnprobe::vk::findBufferFormat(d.format);
-  const std::array<gcn::DstSel, 4> formatSel = row != nullptr ? row->dstSel : fv.dstSel;
+// Vulkan out-of-bounds loads, per lane of the primary result that reads out of range (see
+// buildExpected): each lane's alternatives go to `vulkan`. `formatSel`: the Vulkan format's
+// DST_SEL, whose X..W components the format has.
+void addOutOfBoundsLoads(Expected& e, const Case& c, const Profile& profile,
+                         const DeviceRules& rules, const gcn::Policies& base, const FormatView& fv,
+                         const std::array<gcn::DstSel, 4>& formatSel, VulkanLanes& vulkan) {
   const auto formatHas = [&](unsigned k) { return formatSel[k] >= gcn::DstSel::X; };
+  const routes::DeviceCase& d = c.device;
   const gcn::ExecResult& primary = e.alternatives.front().result;
   std::vector<std::array<std::optional<uint32_t>, 5>> inBuffer;
   for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
@@ -293,40 +267,48 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
     for (const auto& v : inBuffer)
       vulkan.options[l].push_back({fromBuffer, AcceptKind::Values, v});
   }
+}
 
-  // robustBufferAccess without robustBufferAccess2: out-of-bounds stores may land anywhere
-  // in the buffer (Vulkan spec, robustBufferAccess), so when a lane stores out of bounds,
-  // any bytes are accepted in the elements no in-range store writes.
-  if (!rules.robustBufferAccess2) {
-    const std::vector<uint8_t>& image = primary.memory().bytes;
-    const uint32_t es = fv.stride;
-    std::vector<bool> written(image.size() / es + 1, false);
-    bool anyOob = false;
-    for (const gcn::LaneResult& lane : primary.lanes) {
-      for (const gcn::LaneAccess& acc : lane.accesses) {
-        if (!acc.write) continue;
-        if (!acc.inRange) anyOob = true;
-        const uint64_t off = acc.address - d.memory.base;
-        if (acc.inRange && off / es < written.size()) written[off / es] = true;
-      }
-    }
-    if (anyOob) {
-      const RuleId mayLand =
-          e.rule("vulkan robustBufferAccess: out-of-bounds stores may land anywhere in the buffer");
-      for (size_t el = 0; el * es < image.size(); ++el) {
-        if (written[el]) continue;
-        const uint64_t begin = el * es, end = std::min<uint64_t>(begin + es, image.size());
-        if (!e.memory.ranges.empty() && e.memory.ranges.back().end == begin &&
-            e.memory.ranges.back().rule == mayLand)
-          e.memory.ranges.back().end = end;  // one range for a run of unwritten elements
-        else
-          e.memory.ranges.push_back({begin, end, mayLand, AcceptKind::Any});
-      }
+// robustBufferAccess without robustBufferAccess2: out-of-bounds stores may land anywhere
+// in the buffer (Vulkan spec, robustBufferAccess), so when a lane stores out of bounds,
+// any bytes are accepted in the elements no in-range store writes.
+void addOutOfBoundsStores(Expected& e, const Case& c, const DeviceRules& rules,
+                          const FormatView& fv) {
+  if (rules.robustBufferAccess2) return;
+  const routes::DeviceCase& d = c.device;
+  const gcn::ExecResult& primary = e.alternatives.front().result;
+  const std::vector<uint8_t>& image = primary.memory().bytes;
+  const uint32_t es = fv.stride;
+  std::vector<bool> written(image.size() / es + 1, false);
+  bool anyOob = false;
+  for (const gcn::LaneResult& lane : primary.lanes) {
+    for (const gcn::LaneAccess& acc : lane.accesses) {
+      if (!acc.write) continue;
+      if (!acc.inRange) anyOob = true;
+      const uint64_t off = acc.address - d.memory.base;
+      if (acc.inRange && off / es < written.size()) written[off / es] = true;
     }
   }
+  if (!anyOob) return;
+  const RuleId mayLand =
+      e.rule("vulkan robustBufferAccess: out-of-bounds stores may land anywhere in the buffer");
+  for (size_t el = 0; el * es < image.size(); ++el) {
+    if (written[el]) continue;
+    const uint64_t begin = el * es, end = std::min<uint64_t>(begin + es, image.size());
+    if (!e.memory.ranges.empty() && e.memory.ranges.back().end == begin &&
+        e.memory.ranges.back().rule == mayLand)
+      e.memory.ranges.back().end = end;  // one range for a run of unwritten elements
+    else
+      e.memory.ranges.push_back({begin, end, mayLand, AcceptKind::Any});
+  }
+}
 
-  // NaN stored to a UNORM/SNORM field: the spec's float -> normalized conversion clamps
-  // and scales (fundamentals-fpfixedconv) and says nothing of NaN, so any code is legal.
+// NaN stored to a UNORM/SNORM field: the spec's float -> normalized conversion clamps
+// and scales (fundamentals-fpfixedconv) and says nothing of NaN, so any code is legal.
+void addNanStores(Expected& e, const Case& c, const Profile& profile, const gcn::Policies& base,
+                  const FormatView& fv, unsigned formatComps) {
+  const routes::DeviceCase& d = c.device;
+  const gcn::ExecResult& primary = e.alternatives.front().result;
   if (d.inst.op != nullptr && d.inst.op->kind == gcn::OpKind::StoreFormat &&
       (fv.nfmt == gcn::Nfmt::Unorm || fv.nfmt == gcn::Nfmt::Snorm) && fv.stride != 0) {
     const uint64_t elements = d.memory.bytes.size() / fv.stride + 1;
@@ -366,6 +348,49 @@ Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules&
       }
     }
   }
+}
+
+Expected buildExpected(const Case& c, const Profile& profile, const DeviceRules& rules) {
+  Expected e;
+  // The primary and, for portable profiles, one alternative per combination of the open
+  // points: reserved, as an alternative holds a whole wave's result and is costly to move.
+  e.alternatives.reserve(profile.portable ? 8 : 1);
+  const routes::DeviceCase& d = c.device;
+  gcn::Policies base = gcn::Policies::defaults(profile.chip);
+  e.alternatives.push_back({std::string(gcn::genName(profile.chip.gen)) + " defaults",
+                            executeView(profile.chip, c, d.state, base)});
+  e.rules.push_back(e.alternatives.back().label);  // kReferenceRule
+  e.description = std::string(profile.chip.name) + " (" +
+                  std::string(gcn::genName(profile.chip.gen)) + ") reference, default policies";
+  if (composedView(c))
+    e.description += "; view composed of " + std::to_string(viewLoads(c).size()) +
+                     " one-channel loads (OFFSET + channel * " + std::to_string(c.view->loadBytes) +
+                     ")";
+  if (c.view && c.view->srgb)
+    e.description += "; sRGB EOTF on R, G, B (Vulkan texel input format conversion)";
+  VulkanLanes vulkan;
+  if (!profile.portable) {
+    addCommonSets(e, c, vulkan);
+    return e;
+  }
+
+  addPortableAlternatives(e, c, profile, base);
+  // Vulkan out-of-bounds loads (spec, robustBufferAccess / robustBufferAccess2 in
+  // VkPhysicalDeviceRobustness2FeaturesEXT): robustBufferAccess2 returns zero with
+  // (0,0,1) inserted for missing G, B, A; robustBufferAccess alone returns zero, (0,0,0,x)
+  // with x = 0, 1 or the largest integer (0.0 or 1.0 for floats), or values from anywhere
+  // in the buffer.
+  const FormatView fv = formatViewOf(profile.chip, d);
+  const unsigned formatComps = gcn::dfmtInfo(fv.dfmt).components;
+  // A component the Vulkan format has is one its table row's DST_SEL reads from memory
+  // (X..W): A8_UNORM has only alpha (DST_SEL 0,0,0,X), so its out-of-bounds W is 0, not the 1
+  // that replaces a missing alpha. (The row, not the case's V#: a composed view's V# is a
+  // one-channel one.)
+  const gcnprobe::vk::BufferFormat* row = gcnprobe::vk::findBufferFormat(d.format);
+  const std::array<gcn::DstSel, 4> formatSel = row != nullptr ? row->dstSel : fv.dstSel;
+  addOutOfBoundsLoads(e, c, profile, rules, base, fv, formatSel, vulkan);
+  addOutOfBoundsStores(e, c, rules, fv);
+  addNanStores(e, c, profile, base, fv, formatComps);
   e.description +=
       rules.robustBufferAccess2
           ? "; out-of-bounds per robustBufferAccess2"

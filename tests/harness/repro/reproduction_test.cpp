@@ -37,6 +37,23 @@ const judge::Case& named(const std::vector<judge::Case>& cases, const std::strin
   throw std::runtime_error("no case " + name);
 }
 
+// One case of a suite under a profile, and its reproduction: most tests' first lines.
+struct Named {
+  judge::Profile profile;
+  std::vector<judge::Case> cases;  // the suite
+  std::size_t index = 0;           // the case's place in it
+  repro::Reproduction r;
+  const judge::Case& c() const { return cases.at(index); }
+};
+Named reproduceNamed(const std::string& profile, const std::string& suiteName,
+                     const std::string& caseName) {
+  Named n{judge::resolveProfile(profile, std::nullopt), {}, 0, {}};
+  n.cases = suite(suiteName, n.profile);
+  n.index = static_cast<std::size_t>(&named(n.cases, caseName) - n.cases.data());
+  n.r = repro::reproduce(n.c(), n.profile);
+  return n;
+}
+
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
@@ -94,10 +111,9 @@ TEST(Reproduction, ShaderIsTheEmbeddedOneAndValid) {
 // an out-of-range one 0 (GCN returns 0 for a load past NUM_RECORDS: AMD GCN3 ISA, "Buffer
 // instructions", range checking).
 TEST(Reproduction, StorageLoadBuffersAndExpectedWords) {
-  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
-  const std::vector<judge::Case> cases = suite("storage", p);
-  const judge::Case& c = named(cases, "storage.load_dword.offset20");
-  const repro::Reproduction r = repro::reproduce(c, p);
+  const Named n = reproduceNamed("gfx9", "storage", "storage.load_dword.offset20");
+  const judge::Case& c = n.c();
+  const repro::Reproduction& r = n.r;
   ASSERT_EQ(r.notExpressed, "");
   EXPECT_EQ(r.route, "storage");
   EXPECT_EQ(r.specOffset, std::optional<uint32_t>(20));
@@ -169,9 +185,8 @@ TEST(Reproduction, StorageLoadBuffersAndExpectedWords) {
 // Under the portable profile an out-of-range lane may return what the Vulkan robustness rules
 // allow: several outcomes, which the script leaves unchecked and says so.
 TEST(Reproduction, PortableLeavesSeveralOutcomesUncheckedAndSaysSo) {
-  const judge::Profile p = judge::resolveProfile("portable", std::nullopt);
   const repro::Reproduction r =
-      repro::reproduce(named(suite("storage", p), "storage.load_dword.offset20"), p);
+      reproduceNamed("portable", "storage", "storage.load_dword.offset20").r;
   ASSERT_EQ(r.notExpressed, "");
   EXPECT_LT(r.checkedLanes, r.activeLanes);
   ASSERT_FALSE(r.unchecked.empty());
@@ -256,10 +271,10 @@ TEST(Reproduction, TexelViewDataIsTheImageInTheViewsFormat) {
 // component x (R) of vertex i is memory byte i*stride + offset + 2 (Vulkan format B8G8R8A8:
 // bytes B, G, R, A), read here from the image.
 TEST(Reproduction, VertexInputIsTheImageInTheAttributesFormat) {
-  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
-  const std::vector<judge::Case> vertex = suite("vertex", p);
-  const judge::Case& c = named(vertex, "vertex.b8g8r8a8_uint.tbuffer_load_format_xyzw.packed");
-  const repro::Reproduction r = repro::reproduce(c, p);
+  const Named n =
+      reproduceNamed("gfx9", "vertex", "vertex.b8g8r8a8_uint.tbuffer_load_format_xyzw.packed");
+  const judge::Case& c = n.c();
+  const repro::Reproduction& r = n.r;
   ASSERT_EQ(r.notExpressed, "");
   ASSERT_TRUE(r.vertexInput.has_value());
   const auto& vi = *r.vertexInput;
@@ -302,10 +317,8 @@ TEST(Reproduction, VertexInputIsTheImageInTheAttributesFormat) {
 // sRGB reads, alpha exactly; the script reads lane_out as floats and says the bound in a
 // TOLERANCE per EXPECT, so a lane outside it fails under Amber as it does in gcnprobe.
 TEST(Reproduction, SrgbLanesAreCheckedWithinTheirBound) {
-  const judge::Profile p = judge::resolveProfile("gfx9", std::nullopt);
-  const std::vector<judge::Case> texel = suite("texel", p);
   const repro::Reproduction r =
-      repro::reproduce(named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw"), p);
+      reproduceNamed("gfx9", "texel", "texel.uniform.r8g8b8a8_srgb.load_format_xyzw").r;
   ASSERT_EQ(r.notExpressed, "");
   EXPECT_EQ(r.checkedLanes, r.activeLanes);
   const repro::ReproBuffer& out = r.buffers.at(2);
@@ -325,10 +338,9 @@ TEST(Reproduction, SrgbLanesAreCheckedWithinTheirBound) {
 // Component by component: under the portable profile an sRGB view's R, G and B are checked
 // within the CTS bound while alpha, compared in float ulps (norm-1ulp), is left out and said so.
 TEST(Reproduction, ComponentsUnderUlpsAreLeftOutTheOthersChecked) {
-  const judge::Profile p = judge::resolveProfile("portable", std::nullopt);
-  const std::vector<judge::Case> texel = suite("texel", p);
-  const judge::Case& c = named(texel, "texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
-  const repro::Reproduction r = repro::reproduce(c, p);
+  const Named n =
+      reproduceNamed("portable", "texel", "texel.uniform.r8g8b8a8_srgb.load_format_xyzw");
+  const repro::Reproduction& r = n.r;
   ASSERT_EQ(r.notExpressed, "");
   const repro::ReproBuffer& out = r.buffers.at(2);
   unsigned partial = 0;
