@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <set>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -320,15 +321,277 @@ nlohmann::json reportHeader(const RunOptions& o, const vk::DeviceInfo& info) {
       {"shard", shardText(shardOf(o))}};
 }
 
-int runRun(const RunOptions& o) {
+// The run's device, re-created when lost (a few times: a device that keeps getting lost is an
+// infrastructure failure, exit 3) or for a fresh one per route, and the validation messages of
+// --validate: those that arrived since the previous case are attached to the case reported
+// next (the batch that made them); any message fails the run.
+struct RunDevice {
+  static constexpr int kMaxRecoveries = 16;
+
+  RunDevice(const RunOptions& o, std::unique_ptr<vk::Context> c, std::filesystem::path cache)
+      : options(o),
+        ctx(std::move(c)),
+        cacheFile(std::move(cache)),
+        routes(control::makeRunRoutes(*ctx)) {}
+
+  // The messages that arrived since the last call go to `pending`.
+  void newMessages() {
+    const std::vector<std::string> all = ctx->validationMessages();
+    for (std::size_t k = messagesSeen; k < all.size(); ++k)
+      pending.push_back(all[k]);
+    messagesSeen = all.size();
+  }
+
+  std::span<const std::unique_ptr<routes::Route>> reopen() {
+    newMessages();  // the old device's last messages go to the next case reported
+    messagesBefore += messagesSeen;
+    messagesSeen = 0;
+    errorsBefore += ctx->validationErrors();
+    routes.clear();
+    ctx.reset();
+#ifdef __GLIBC__
+    // What the old device freed is mostly small chunks in the middle of the heap, which glibc
+    // keeps resident; give those pages back before the new device allocates.
+    malloc_trim(0);
+#endif
+    try {
+      ctx = vk::Context::open(options.device, options.validate, /*descriptorBuffer=*/true);
+    } catch (const gcn::Error& e) {
+      // The device opened at the start: failing now is the machine's fault, not the input's.
+      throw gcn::InfraError(std::string("re-creating the device: ") + e.what());
+    }
+    ctx->keepPipelineCache(cacheFile);
+    routes = control::makeRunRoutes(*ctx);
+    return routes;
+  }
+
+  std::span<const std::unique_ptr<routes::Route>> recover() {
+    if (++recoveries > kMaxRecoveries)
+      throw gcn::InfraError("the device was lost " + std::to_string(kMaxRecoveries) +
+                            " times; giving up");
+    return reopen();
+  }
+
+  const RunOptions& options;
+  std::unique_ptr<vk::Context> ctx;
+  std::filesystem::path cacheFile;
+  std::vector<std::unique_ptr<routes::Route>> routes;
+  std::size_t messagesSeen = 0;      // of the current device
+  std::vector<std::string> pending;  // not yet attached to a case
+  std::size_t messagesBefore = 0;    // validation messages of the devices already gone
+  std::size_t errorsBefore = 0;      // and the errors among them
+  int recoveries = 0;
+};
+
+// Where each reported case goes: its validation messages attached, the JSON report, the CI
+// reports' outcomes, the texel coverage, and the terminal for regressions and news.
+struct CaseReports {
+  void add(const results::CaseResult& reported) {
+    dev.newMessages();
+    results::CaseResult withMessages;
+    if (!dev.pending.empty()) {
+      withMessages = reported;
+      for (const std::string& m : dev.pending)
+        withMessages.notes.push_back("vulkan validation: " + m);
+      dev.pending.clear();
+    }
+    for (const std::string& n : reported.notes)
+      childMessages += n.rfind("vulkan validation: ", 0) == 0;
+    const results::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
+    if (jsonReport != nullptr) jsonReport->add(r);
+    if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty())
+      outcomes.push_back(results::outcomeOf(r));
+    if (wholeTexelSuite && r.suite == "texel") {
+      texelOutcomes.push_back(r);
+      texelOutcomes.back().diffs.clear();
+    }
+    // Regressions (fail, route-miss, error, crash, timeout) and news (unexpected-pass).
+    const bool show = results::isRegression(r.verdict) ||
+                      r.verdict == results::Verdict::UnexpectedPass || o.verbose;
+    if (show) {
+      progress.clear();
+      // A long failure list stays readable: component lines for the first --details failing
+      // cases (8 each), one line per case after that; --verbose prints everything.
+      constexpr std::size_t kLinesPerCase = 8;
+      const bool detailed = o.verbose || failuresShown < o.details;
+      if (r.verdict == results::Verdict::Fail) ++failuresShown;
+      std::fprintf(text, "%s\n",
+                   results::caseText(r, o.verbose,
+                                     o.verbose  ? SIZE_MAX
+                                     : detailed ? kLinesPerCase
+                                                : 0)
+                       .c_str());
+      std::fflush(text);
+    }
+    progress.caseDone(r.verdict);
+  }
+
+  const RunOptions& o;
+  RunDevice& dev;
+  Progress& progress;
+  FILE* text;
+  results::JsonReport* jsonReport;  // nullptr without --json
+  bool wholeTexelSuite;
+  std::vector<results::CaseOutcome> outcomes = {};      // for --junit / --csv
+  std::vector<results::CaseResult> texelOutcomes = {};  // without lane details
+  std::size_t childMessages = 0;  // validation notes in the records of child processes
+  unsigned failuresShown = 0;     // failing cases printed (their component lines, --details)
+};
+
+// The child processes' options under isolation (app/isolation.h).
+IsolationOptions isolationOptions(const RunOptions& o, const run::RunOptions& ro) {
+  IsolationOptions iso;
+  iso.batchTimeout = o.batchTimeout;
+  iso.stop = ro.stop;
+  iso.gen = ro.profile.chip.gen;
+  iso.childArgs = {"--profile", ro.profile.name, "--batch-timeout", std::to_string(o.batchTimeout)};
+  if (!o.suite.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--suite", o.suite});
+  if (!o.device.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--device", o.device});
+  if (o.jobs != 0) iso.childArgs.insert(iso.childArgs.end(), {"--jobs", std::to_string(o.jobs)});
+  if (o.validate) iso.childArgs.push_back("--validate");
+  if (o.twins) iso.childArgs.push_back("--twins");
+  return iso;
+}
+
+// What the JUnit report names the run by.
+struct CiReportFacts {
+  std::string device, driver, profile, version;
+};
+
+void writeCiReports(const RunOptions& o, const std::vector<results::CaseOutcome>& outcomes,
+                    const CiReportFacts& f) {
+  if (!o.junit.empty())
+    results::writeJunit(o.junit, outcomes,
+                        {{"device", f.device},
+                         {"driver", f.driver},
+                         {"profile", f.profile},
+                         {"gcnprobe_version", f.version}});
+  if (!o.csv.empty()) results::writeCsv(o.csv, outcomes);
+  if (!o.failuresCsv.empty()) results::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
+}
+
+// The cases a stopped run did not reach, as skipped outcomes with the reason.
+void addNotRun(std::vector<results::CaseOutcome>& outcomes, const std::vector<judge::Case>& cases,
+               const std::string& stopped) {
+  std::set<std::string> done;
+  for (const results::CaseOutcome& c : outcomes)
+    done.insert(c.name);
+  for (const judge::Case& c : cases)
+    if (!done.count(c.name))
+      outcomes.push_back(
+          {c.name, c.suite, "", "not run: " + stopped, results::Verdict::Unsupported});
+}
+
+// The whole texel suite ran: which supported texel formats no case proved, printed and as JSON.
+nlohmann::json texelGaps(const std::vector<results::CaseResult>& texelOutcomes, vk::Context& ctx,
+                         FILE* text) {
+  const auto gaps = run::texelCoverageGaps(
+      texelOutcomes, [&](VkFormat f) { return ctx.formatProperties(f).bufferFeatures; });
+  nlohmann::json list = nlohmann::json::array();
+  if (!gaps.empty())
+    std::fprintf(text, "texel-buffer formats this device supports that no case proved (%zu):\n",
+                 gaps.size());
+  for (const run::FormatGap& g : gaps) {
+    std::fprintf(text, "  %s\n", run::gapText(g).c_str());
+    list.push_back({{"format", g.format}, {"binding", g.binding}, {"reason", g.reason}});
+  }
+  return list;
+}
+
+// What is checked before a device is opened: --jobs, and the output paths (a typo there must
+// not cost a device and a run: exit 3, the errno).
+void checkBeforeTheDevice(const RunOptions& o) {
   if (o.jobs > run::kMaxJobs)
     throw gcn::Error(
         gcn::Place{"--jobs", 0, 0},
         std::to_string(o.jobs) + " threads is over the limit of " + std::to_string(run::kMaxJobs));
-  // Output paths first: a typo there must not cost a device and a run (exit 3, the errno).
   gcn::requireWritable(o.json, "JSON report");
   gcn::requireWritable(o.junit, "JUnit report");
   gcn::requireWritable(o.csv, "CSV results");
+}
+
+// The stop test the runner asks before every batch: a signal arrived. GCNPROBE_TEST_BATCH_DELAY_MS,
+// a test hook (docs/run.md), waits first, so a test can signal a run half-way through on a
+// device as fast as lavapipe.
+std::function<bool()> stopHook() {
+  const char* delayText = std::getenv("GCNPROBE_TEST_BATCH_DELAY_MS");
+  const long delayMs = delayText != nullptr ? std::strtol(delayText, nullptr, 10) : 0;
+  return [delayMs] {
+    if (delayMs > 0 && delayMs < 60000)
+      std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+    return gSignal != 0;
+  };
+}
+
+// --batch-log: a child process (app/isolation.h) names each batch before it goes to the device;
+// the parent re-creates a lost device (a new child, a new device), so the child does not.
+using BatchLog = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+BatchLog openBatchLog(const RunOptions& o, const std::vector<judge::Case>& cases,
+                      run::RunOptions& ro) {
+  BatchLog log(nullptr, std::fclose);
+  if (o.batchLog.empty()) return log;
+  log.reset(std::fopen(o.batchLog.c_str(), "w"));
+  if (!log) throw gcn::InfraError(o.batchLog + ": cannot write the batch log");
+  ro.onBatchStart = [&cases, file = log.get()](std::span<const std::size_t> members) {
+    std::string line;
+    for (std::size_t i : members)
+      line += (line.empty() ? "" : "\t") + cases[i].name;
+    line += '\n';
+    std::fputs(line.c_str(), file);
+    std::fflush(file);
+  };
+  ro.recoverDevice = nullptr;
+  ro.freshDevice = nullptr;
+  return log;
+}
+
+// A run a signal stopped: its summary with the cases not run, and exit 128 + the signal. A
+// cancelled shard still shows every test in JUnit and CSV: the cases that did not run are there
+// as skipped, with the reason.
+int stoppedRun(const RunOptions& o, const results::Summary& summary,
+               const std::vector<judge::Case>& cases, CaseReports& reports,
+               results::JsonReport* jsonReport, const CiReportFacts& ci) {
+  const std::string stopped =
+      "interrupted by signal " + std::to_string(gSignal) + " (" + strsignal(gSignal) + ")";
+  const std::string line =
+      stopped + ": " + summary.line() + ", " + std::to_string(summary.notRun) + " not run";
+  if (jsonReport != nullptr) jsonReport->close(line);
+  if (!o.junit.empty() || !o.csv.empty()) {
+    addNotRun(reports.outcomes, cases, stopped);
+    writeCiReports(o, reports.outcomes, ci);
+  }
+  std::fprintf(reports.text, "%s\n", line.c_str());
+  return 128 + gSignal;
+}
+
+// A finished run's summary line (skips, validation messages), the reports closed, and the exit
+// status: 1 on a regression (or an unexpected pass when asked) or any validation message.
+int finishedRun(const RunOptions& o, const results::Summary& summary,
+                const std::vector<std::string>& skipped, RunDevice& dev, CaseReports& reports,
+                results::JsonReport* jsonReport, const CiReportFacts& ci, nlohmann::json extra) {
+  const std::size_t messages =
+      dev.messagesBefore + dev.ctx->validationMessages().size() + reports.childMessages;
+  std::string line = summary.line();
+  if (!o.skips.empty()) {
+    extra["skipped"] = {{"file", o.skips}, {"cases", skipped}};
+    line += ", " + std::to_string(skipped.size()) + " skipped by " + o.skips;
+  }
+  if (o.validate) {
+    extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},
+                           {"features", {"core", "synchronization"}},
+                           {"messages", messages},
+                           {"errors", dev.errorsBefore + dev.ctx->validationErrors()},
+                           {"unattributed", dev.pending}};
+    line += ", " + std::to_string(messages) + " validation messages";
+  }
+  if (jsonReport != nullptr) jsonReport->close(line, extra);
+  writeCiReports(o, reports.outcomes, ci);
+  std::fprintf(reports.text, "%s\n", line.c_str());
+  return results::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;
+}
+
+int runRun(const RunOptions& o) {
+  checkBeforeTheDevice(o);
   run::ExpectationOptions expectations = expectationOptions(o);
   const results::GlobList skips = readSkips(o);
   // The suites with binary-route cases (the binary suite; probes in the disputed suite) need
@@ -359,222 +622,49 @@ int runRun(const RunOptions& o) {
   if (!o.json.empty())
     jsonReport =
         std::make_unique<results::JsonReport>(o.json, ro.profile.name, device, expectation, header);
-  std::vector<results::CaseOutcome> outcomes;  // for --junit / --csv
 
-  std::vector<std::unique_ptr<routes::Route>> routeList = control::makeRunRoutes(*ctx);
+  RunDevice dev(o, std::move(ctx), pipelineCacheFile);
 
   // The whole texel suite ran: say which supported texel formats no case proved.
   const bool wholeTexelSuite = o.filters.empty() && o.excludes.empty() && o.caseList.empty() &&
                                !shardOf(o) && (o.suite.empty() || o.suite == "texel");
-  std::vector<results::CaseResult> texelOutcomes;  // without lane details
-  // --validate: validation messages that arrived since the previous case are attached to the
-  // case reported next (the batch that made them); any message fails the run.
-  std::size_t messagesSeen = 0;
-  std::vector<std::string> pending;
-  const auto newMessages = [&] {
-    const std::vector<std::string> all = ctx->validationMessages();
-    for (std::size_t k = messagesSeen; k < all.size(); ++k)
-      pending.push_back(all[k]);
-    messagesSeen = all.size();
-  };
-  newMessages();                  // from opening the device and the test hook: go to the first case
-  std::size_t childMessages = 0;  // validation notes in the records of child processes
+  dev.newMessages();  // from opening the device and the test hook: go to the first case
   Progress progress(cases.size(), !o.quiet);
   ro.faults = run::faultsFromEnvironment();
-  // A lost device is re-created (a few times: a device that keeps getting lost is an
-  // infrastructure failure, exit 3).
-  constexpr int kMaxRecoveries = 16;
-  int recoveries = 0;
-  std::size_t messagesBefore = 0;  // validation messages of the devices already gone
-  std::size_t errorsBefore = 0;    // and the errors among them
-  const auto reopenDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
-    newMessages();  // the old device's last messages go to the next case reported
-    messagesBefore += messagesSeen;
-    messagesSeen = 0;
-    errorsBefore += ctx->validationErrors();
-    routeList.clear();
-    ctx.reset();
-#ifdef __GLIBC__
-    // What the old device freed is mostly small chunks in the middle of the heap, which glibc
-    // keeps resident; give those pages back before the new device allocates.
-    malloc_trim(0);
-#endif
-    try {
-      ctx = vk::Context::open(o.device, o.validate, /*descriptorBuffer=*/true);
-    } catch (const gcn::Error& e) {
-      // The device opened at the start: failing now is the machine's fault, not the input's.
-      throw gcn::InfraError(std::string("re-creating the device: ") + e.what());
-    }
-    ctx->keepPipelineCache(pipelineCacheFile);
-    routeList = control::makeRunRoutes(*ctx);
-    return routeList;
-  };
-  ro.recoverDevice = [&]() -> std::span<const std::unique_ptr<routes::Route>> {
-    if (++recoveries > kMaxRecoveries)
-      throw gcn::InfraError("the device was lost " + std::to_string(kMaxRecoveries) +
-                            " times; giving up");
-    return reopenDevice();
-  };
+  ro.recoverDevice = [&dev] { return dev.recover(); };
   // A device per route (runner.h RunOptions::freshDevice): lavapipe's per-device caches of one
   // route are gone before the next route runs.
-  ro.freshDevice = reopenDevice;
-  unsigned failuresShown = 0;  // failing cases printed so far (their component lines, --details)
-  const auto sink = [&](const results::CaseResult& reported) {
-    newMessages();
-    results::CaseResult withMessages;
-    if (!pending.empty()) {
-      withMessages = reported;
-      for (const std::string& m : pending)
-        withMessages.notes.push_back("vulkan validation: " + m);
-      pending.clear();
-    }
-    for (const std::string& n : reported.notes)
-      childMessages += n.rfind("vulkan validation: ", 0) == 0;
-    const results::CaseResult& r = withMessages.name.empty() ? reported : withMessages;
-    if (jsonReport) jsonReport->add(r);
-    if (!o.junit.empty() || !o.csv.empty() || !o.failuresCsv.empty())
-      outcomes.push_back(results::outcomeOf(r));
-    if (wholeTexelSuite && r.suite == "texel") {
-      texelOutcomes.push_back(r);
-      texelOutcomes.back().diffs.clear();
-    }
-    // Regressions (fail, route-miss, error, crash, timeout) and news (unexpected-pass).
-    const bool show = results::isRegression(r.verdict) ||
-                      r.verdict == results::Verdict::UnexpectedPass || o.verbose;
-    if (show) {
-      progress.clear();
-      // A long failure list stays readable: component lines for the first --details failing
-      // cases (8 each), one line per case after that; --verbose prints everything.
-      constexpr std::size_t kLinesPerCase = 8;
-      const bool detailed = o.verbose || failuresShown < o.details;
-      if (r.verdict == results::Verdict::Fail) ++failuresShown;
-      std::fprintf(text, "%s\n",
-                   results::caseText(r, o.verbose,
-                                     o.verbose  ? SIZE_MAX
-                                     : detailed ? kLinesPerCase
-                                                : 0)
-                       .c_str());
-      std::fflush(text);
-    }
-    progress.caseDone(r.verdict);
-  };
-  // GCNPROBE_TEST_BATCH_DELAY_MS: a test hook (docs/run.md) that waits before every batch, so
-  // a test can signal a run half-way through on a device as fast as lavapipe.
-  const char* delayText = std::getenv("GCNPROBE_TEST_BATCH_DELAY_MS");
-  const long delayMs = delayText != nullptr ? std::strtol(delayText, nullptr, 10) : 0;
+  ro.freshDevice = [&dev] { return dev.reopen(); };
+  CaseReports reports{o, dev, progress, text, jsonReport.get(), wholeTexelSuite};
+  const auto sink = [&reports](const results::CaseResult& r) { reports.add(r); };
   gSignal = 0;
   const StopSignals signals;
-  ro.stop = [delayMs] {
-    if (delayMs > 0 && delayMs < 60000)
-      std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
-    return gSignal != 0;
-  };
-  // A child process (app/isolation.h) names each batch before it goes to the device.
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> batchLog(nullptr, std::fclose);
-  if (!o.batchLog.empty()) {
-    batchLog.reset(std::fopen(o.batchLog.c_str(), "w"));
-    if (!batchLog) throw gcn::InfraError(o.batchLog + ": cannot write the batch log");
-    ro.onBatchStart = [&](std::span<const std::size_t> members) {
-      std::string line;
-      for (std::size_t i : members)
-        line += (line.empty() ? "" : "\t") + cases[i].name;
-      line += '\n';
-      std::fputs(line.c_str(), batchLog.get());
-      std::fflush(batchLog.get());
-    };
-    ro.recoverDevice = nullptr;  // the parent re-creates it: a new child, a new device
-    ro.freshDevice = nullptr;
-  }
+  ro.stop = stopHook();
+  const BatchLog batchLog = openBatchLog(o, cases, ro);
   // Baseline, known flakes and retries decide a case's verdict before any report sees it:
   // `expected` holds back the cases it may retry and reruns them with the same runner.
   run::ExpectedRun expected(std::move(expectations), sink);
   results::Summary summary;
   if (isolated(o, info)) {
-    IsolationOptions iso;
-    iso.batchTimeout = o.batchTimeout;
-    iso.stop = ro.stop;
-    iso.gen = ro.profile.chip.gen;
-    iso.childArgs = {"--profile", ro.profile.name, "--batch-timeout",
-                     std::to_string(o.batchTimeout)};
-    if (!o.suite.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--suite", o.suite});
-    if (!o.device.empty()) iso.childArgs.insert(iso.childArgs.end(), {"--device", o.device});
-    if (o.jobs != 0) iso.childArgs.insert(iso.childArgs.end(), {"--jobs", std::to_string(o.jobs)});
-    if (o.validate) iso.childArgs.push_back("--validate");
-    if (o.twins) iso.childArgs.push_back("--twins");
+    const IsolationOptions iso = isolationOptions(o, ro);
     std::fprintf(text, "isolation: batches run in child processes (batch timeout %g s)\n",
                  o.batchTimeout);
     summary =
         expected.run(cases, [&](auto some, const auto& to) { return runIsolated(some, iso, to); });
   } else {
     summary = expected.run(
-        cases, [&](auto some, const auto& to) { return run::runCases(some, routeList, ro, to); });
+        cases, [&](auto some, const auto& to) { return run::runCases(some, dev.routes, ro, to); });
   }
   progress.clear();
-  const auto writeCiReports = [&]() {
-    if (!o.junit.empty())
-      results::writeJunit(o.junit, outcomes,
-                          {{"device", device},
-                           {"driver", info.driverName + " " + info.driverInfo},
-                           {"profile", ro.profile.name},
-                           {"gcnprobe_version", header["gcnprobe_version"].get<std::string>()}});
-    if (!o.csv.empty()) results::writeCsv(o.csv, outcomes);
-    if (!o.failuresCsv.empty()) results::writeCsv(o.failuresCsv, outcomes, /*failuresOnly=*/true);
-  };
-  if (summary.notRun > 0 || expected.retriesInterrupted()) {
-    const std::string stopped =
-        "interrupted by signal " + std::to_string(gSignal) + " (" + strsignal(gSignal) + ")";
-    const std::string line =
-        stopped + ": " + summary.line() + ", " + std::to_string(summary.notRun) + " not run";
-    if (jsonReport) jsonReport->close(line);
-    // A cancelled shard still shows every test in JUnit and CSV: the cases that did not run
-    // are there as skipped, with the reason.
-    if (!o.junit.empty() || !o.csv.empty()) {
-      std::set<std::string> done;
-      for (const results::CaseOutcome& c : outcomes)
-        done.insert(c.name);
-      for (const judge::Case& c : cases)
-        if (!done.count(c.name))
-          outcomes.push_back(
-              {c.name, c.suite, "", "not run: " + stopped, results::Verdict::Unsupported});
-      writeCiReports();
-    }
-    std::fprintf(text, "%s\n", line.c_str());
-    return 128 + gSignal;
-  }
+  const CiReportFacts ci{device, info.driverName + " " + info.driverInfo, ro.profile.name,
+                         header["gcnprobe_version"].get<std::string>()};
+  if (summary.notRun > 0 || expected.retriesInterrupted())
+    return stoppedRun(o, summary, cases, reports, jsonReport.get(), ci);
   nlohmann::json extra = nlohmann::json::object();
-  if (wholeTexelSuite) {
-    const auto gaps = run::texelCoverageGaps(
-        texelOutcomes, [&](VkFormat f) { return ctx->formatProperties(f).bufferFeatures; });
-    nlohmann::json list = nlohmann::json::array();
-    if (!gaps.empty())
-      std::fprintf(text, "texel-buffer formats this device supports that no case proved (%zu):\n",
-                   gaps.size());
-    for (const run::FormatGap& g : gaps) {
-      std::fprintf(text, "  %s\n", run::gapText(g).c_str());
-      list.push_back({{"format", g.format}, {"binding", g.binding}, {"reason", g.reason}});
-    }
-    extra["texel_gaps"] = list;
-  }
-  newMessages();
+  if (wholeTexelSuite) extra["texel_gaps"] = texelGaps(reports.texelOutcomes, *dev.ctx, text);
+  dev.newMessages();
   progress.clear();
-  const std::size_t messages = messagesBefore + ctx->validationMessages().size() + childMessages;
-  std::string line = summary.line();
-  if (!o.skips.empty()) {
-    extra["skipped"] = {{"file", o.skips}, {"cases", skipped}};
-    line += ", " + std::to_string(skipped.size()) + " skipped by " + o.skips;
-  }
-  if (o.validate) {
-    extra["validation"] = {{"layer", "VK_LAYER_KHRONOS_validation"},
-                           {"features", {"core", "synchronization"}},
-                           {"messages", messages},
-                           {"errors", errorsBefore + ctx->validationErrors()},
-                           {"unattributed", pending}};
-    line += ", " + std::to_string(messages) + " validation messages";
-  }
-  if (jsonReport) jsonReport->close(line, extra);
-  writeCiReports();
-  std::fprintf(text, "%s\n", line.c_str());
-  return results::runExitCode(summary, o.failOnUnexpectedPass) == 0 && messages == 0 ? 0 : 1;
+  return finishedRun(o, summary, skipped, dev, reports, jsonReport.get(), ci, std::move(extra));
 }
 
 void addCommon(CLI::App* sub, RunOptions& o) {
