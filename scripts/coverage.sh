@@ -53,6 +53,9 @@ if [[ "$compiler" == *clang* ]]; then
 fi
 # The build folder as a search path (not --object-directory): gcovr then finds the working
 # directory LLVM's gcov needs for the Makefile generator's relative object paths.
+# gcov writes its .gcov files into the working folder (the source tree) and gcovr removes them,
+# unless it stops half-way: they never stay behind.
+trap 'rm -f -- ./*.gcov' EXIT
 gcovr -r . --gcov-executable "$gcov" "${filters[@]}" --json "$build_dir/coverage.json" "$build_dir" \
   >/dev/null 2>"$build_dir/coverage.log"
 python3 - "$build_dir/coverage.json" "$build_dir/coverage.txt" <<'PY'
