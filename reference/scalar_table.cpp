@@ -32,6 +32,11 @@ const ScalarOpInfo* findScalarOp(Gen gen, ScalarClass cls, unsigned opcode) {
   return it;
 }
 
+std::optional<ScalarBehaviour> scalarBehaviour(Gen gen, ScalarClass cls, unsigned opcode) {
+  const ScalarOpInfo* info = findScalarOp(gen, cls, opcode);
+  return info != nullptr ? std::optional(info->behaviour) : std::nullopt;
+}
+
 const ScalarOpInfo* findScalarOpByName(Gen gen, ScalarClass cls, std::string_view mnemonic) {
   // The rows of (gen, cls) are contiguous, a few dozen of them, searched in turn.
   const Key first{static_cast<unsigned>(gen), static_cast<unsigned>(cls), 0};

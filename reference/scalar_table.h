@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -64,6 +65,12 @@ enum class ScalarBehaviour : uint8_t {
   SendMsg,  // s_sendmsg
 };
 
+// A branch by SIMM16 that may fall through (every SOPP s_cbranch_*).
+constexpr bool isConditionalBranch(ScalarBehaviour b) {
+  return b == ScalarBehaviour::BranchExecz || b == ScalarBehaviour::BranchExecnz ||
+         b == ScalarBehaviour::BranchOther;
+}
+
 struct ScalarOpInfo {
   Gen gen;
   ScalarClass cls;
@@ -86,5 +93,7 @@ std::span<const ScalarOpInfo> scalarOpTable();
 const ScalarOpInfo* findScalarOp(Gen gen, ScalarClass cls, unsigned opcode);
 // nullptr when the generation has no such mnemonic in the class.
 const ScalarOpInfo* findScalarOpByName(Gen gen, ScalarClass cls, std::string_view mnemonic);
+// The behaviour column of an opcode; std::nullopt when LLVM knows no such opcode.
+std::optional<ScalarBehaviour> scalarBehaviour(Gen gen, ScalarClass cls, unsigned opcode);
 
 }  // namespace gcn

@@ -315,11 +315,6 @@ CaseResult flakeOnRetry(CaseResult first, std::string_view attempts) {
 
 namespace {
 
-// Header members as the baseline's comment lines show them: "?" where absent.
-std::string headerOrUnknown(const nlohmann::json& header, const char* key) {
-  return headerText(header, key, "?");
-}
-
 std::string oneLine(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r') c = ' ';
@@ -366,20 +361,20 @@ std::optional<std::string> baselineMismatch(const Baseline& baseline, const std:
 
 std::string baselineFromResults(const ResultsFile& results,
                                 std::span<const std::string> listOrder) {
-  const nlohmann::json& h = results.header;
+  // Header members as the comment lines show them: "?" where absent.
+  const auto shown = [&](const char* key) { return headerText(results.header, key, "?"); };
   std::string out = "# gcnprobe baseline: the regressions of " + results.source + "\n";
-  out += "# device: " + headerOrUnknown(h, "device_name") +
-         "; driver: " + headerOrUnknown(h, "driver") + " " + headerOrUnknown(h, "driver_version") +
-         "; Vulkan " + headerOrUnknown(h, "vulkan_api_version") + "\n";
-  out += "# gcnprobe " + headerOrUnknown(h, "gcnprobe_version") + "; profile " +
-         headerOrUnknown(h, "profile") + "; started " + headerOrUnknown(h, "start_time");
-  if (const std::string shard = headerOrUnknown(h, "shard"); shard != "?" && !shard.empty())
+  out += "# device: " + shown("device_name") + "; driver: " + shown("driver") + " " +
+         shown("driver_version") + "; Vulkan " + shown("vulkan_api_version") + "\n";
+  out += "# gcnprobe " + shown("gcnprobe_version") + "; profile " + shown("profile") +
+         "; started " + shown("start_time");
+  if (const std::string shard = shown("shard"); shard != "?" && !shard.empty())
     out += "; shard " + shard;
   out += "\n# run summary: " + oneLine(results.summary.value_or("?")) + "\n";
   // Read back by parseBaseline: a run on another device, driver or profile is warned about.
   out += "# recorded: " +
-         recordedLine(headerOrUnknown(h, "profile"), headerOrUnknown(h, "device_name"),
-                      headerOrUnknown(h, "driver") + " " + headerOrUnknown(h, "driver_version")) +
+         recordedLine(shown("profile"), shown("device_name"),
+                      shown("driver") + " " + shown("driver_version")) +
          "\n\n";
 
   std::map<std::string, std::size_t> position;

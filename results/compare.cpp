@@ -25,13 +25,10 @@ std::string verdictText(const std::optional<Verdict>& v) {
   return v ? std::string(verdictName(*v)) : std::string("absent");
 }
 
-std::string headerValue(const ResultsFile& f, const char* key) {
-  return headerText(f.header, key, "?");
-}
-
 std::string runLine(const char* label, const ResultsFile& f) {
-  return std::string(label) + ": " + f.source + " (" + headerValue(f, "driver") + " " +
-         headerValue(f, "driver_version") + ", profile " + headerValue(f, "profile") +
+  return std::string(label) + ": " + f.source + " (" + headerText(f.header, "driver", "?") + " " +
+         headerText(f.header, "driver_version", "?") + ", profile " +
+         headerText(f.header, "profile", "?") +
          "): " + (f.summary ? *f.summary : "no summary (the run did not finish)");
 }
 
@@ -160,7 +157,8 @@ std::string comparisonText(const Comparison& c, const ResultsFile& oldRun,
                            const ResultsFile& newRun) {
   std::string s = runLine("old", oldRun) + "\n" + runLine("new", newRun) + "\n";
   for (const char* key : kRunIdentityMembers) {
-    const std::string a = headerValue(oldRun, key), b = headerValue(newRun, key);
+    const std::string a = headerText(oldRun.header, key, "?"),
+                      b = headerText(newRun.header, key, "?");
     if (a != b) s += "  " + std::string(key) + ": " + a + " -> " + b + "\n";
   }
   if (!c.shardNote.empty()) s += "note: " + c.shardNote + "\n";

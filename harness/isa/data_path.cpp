@@ -471,12 +471,11 @@ Mask pairMask(const ExecState& s, unsigned r) {
 // Whether the SOPP at i is s_cbranch_execz (1) or s_cbranch_execnz (2); 0 otherwise.
 int execBranch(const Analysis& a, std::size_t i, const std::optional<gcn::CodeClass>& cls) {
   if (!cls || *cls != gcn::CodeClass::Sopp) return 0;
-  const gcn::ScalarOpInfo* op =
-      gcn::findScalarOp(a.gen, gcn::ScalarClass::Sopp, (a.words[i][0] >> 16) & 0x7f);
-  if (op == nullptr) return 0;
-  return op->behaviour == gcn::ScalarBehaviour::BranchExecz    ? 1
-         : op->behaviour == gcn::ScalarBehaviour::BranchExecnz ? 2
-                                                               : 0;
+  const std::optional<gcn::ScalarBehaviour> b =
+      gcn::scalarBehaviour(a.gen, gcn::ScalarClass::Sopp, (a.words[i][0] >> 16) & 0x7f);
+  return b == gcn::ScalarBehaviour::BranchExecz    ? 1
+         : b == gcn::ScalarBehaviour::BranchExecnz ? 2
+                                                   : 0;
 }
 
 // Whether a conditional branch before instruction i can jump past it (the raw route's guarded

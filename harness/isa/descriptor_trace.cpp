@@ -102,8 +102,7 @@ unsigned scalarDestCount(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
 }
 // What the scalar table models of the opcode (ScalarBehaviour::None when it does not know it).
 gcn::ScalarBehaviour behaviourOf(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
-  const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
-  return info != nullptr ? info->behaviour : gcn::ScalarBehaviour::None;
+  return gcn::scalarBehaviour(gen, cls, op).value_or(gcn::ScalarBehaviour::None);
 }
 
 // Applies one instruction to the state.

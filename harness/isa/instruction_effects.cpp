@@ -16,12 +16,6 @@ constexpr unsigned kExecLo = 126;
 
 using Behaviour = gcn::ScalarBehaviour;
 
-// What the scalar table models of a SOP* opcode; std::nullopt when the table does not know it.
-std::optional<Behaviour> scalarBehaviour(gcn::Gen gen, gcn::ScalarClass cls, unsigned op) {
-  const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, cls, op);
-  return info != nullptr ? std::optional(info->behaviour) : std::nullopt;
-}
-
 // Control flow the checks do not follow: the table says so, or does not know the opcode.
 bool indirectFlow(std::optional<Behaviour> b) {
   return !b || *b == Behaviour::IndirectFlow || *b == Behaviour::IndirectFlowExec;
@@ -239,7 +233,7 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
   switch (cls) {
     case gcn::CodeClass::Sop1: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff;
-      const std::optional<Behaviour> b = scalarBehaviour(gen, gcn::ScalarClass::Sop1, op);
+      const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sop1, op);
       // s_setpc/s_swappc/s_rfe, s_cbranch_join; s_and_saveexec_* narrows, every other
       // *_saveexec_* / *_wrexec_* may enable lanes; an opcode the table does not know too.
       if (indirectFlow(b)) e.indirectFlow = true;
@@ -256,7 +250,7 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
     case gcn::CodeClass::Sop2: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x7f;
       const unsigned s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
-      const std::optional<Behaviour> b = scalarBehaviour(gen, gcn::ScalarClass::Sop2, op);
+      const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sop2, op);
       if (indirectFlow(b)) e.indirectFlow = true;  // s_cbranch_g_fork
       if (writesExec(sdst)) {
         // s_and_b64 exec, exec, x (wave64) or s_and_b32 exec_lo, exec_lo, x (wave32).
@@ -268,11 +262,11 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
     }
     case gcn::CodeClass::Sopk: {
       const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      const std::optional<Behaviour> b = scalarBehaviour(gen, gcn::ScalarClass::Sopk, op);
+      const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopk, op);
       // s_cbranch_i_fork, s_call_b64; s_subvector_loop_begin/end (gfx10+) branch by SIMM16 and
       // rewrite EXEC (LLVM marks them branches with an implicit def of EXEC; ACO patches their
       // offsets as branch targets): the proofs do not follow them.
-      if (!b || *b == Behaviour::IndirectFlowExec || *b == Behaviour::IndirectFlow) {
+      if (indirectFlow(b)) {
         e.indirectFlow = true;
         e.exec = VgprEffects::Exec::Changes;
       }
@@ -289,13 +283,15 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
     }
     case gcn::CodeClass::Sopc: {
       // s_setvskip, s_set_gpr_idx_on
-      if (scalarBehaviour(gen, gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f) == Behaviour::VectorMode)
+      if (gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f) ==
+          Behaviour::VectorMode)
         e.vectorMode = true;
       return;
     }
     case gcn::CodeClass::Sopp: {
       // s_set_gpr_idx_mode
-      if (scalarBehaviour(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f) == Behaviour::VectorMode)
+      if (gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f) ==
+          Behaviour::VectorMode)
         e.vectorMode = true;
       return;
     }
@@ -369,15 +365,14 @@ ControlFlow controlFlowOf(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint
   ControlFlow f;
   if (cls != gcn::CodeClass::Sopp || words.empty()) return f;
   const std::optional<Behaviour> b =
-      scalarBehaviour(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
+      gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
   const long simm = static_cast<int16_t>(words[0] & 0xffff);
   if (b == Behaviour::EndProgram) f.fallsThrough = false;
   if (b == Behaviour::Branch) {
     f.fallsThrough = false;
     f.targetDword = nextDword + simm;
   }
-  if (b == Behaviour::BranchExecz || b == Behaviour::BranchExecnz || b == Behaviour::BranchOther)
-    f.targetDword = nextDword + simm;
+  if (b && gcn::isConditionalBranch(*b)) f.targetDword = nextDword + simm;
   return f;
 }
 
@@ -391,7 +386,7 @@ bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words) {
     // s_sethalt, s_trap, s_endpgm_saved (gfx8+), s_endpgm_ordered_ps_done (gfx9-10.3); a SOPP
     // opcode the scalar table does not know.
     const std::optional<Behaviour> b =
-        scalarBehaviour(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
+        gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopp, (words[0] >> 16) & 0x7f);
     return !b || *b == Behaviour::Halt;
   }
   return vgprEffects(gen, words).indirectFlow;
