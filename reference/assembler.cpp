@@ -305,91 +305,144 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
   return parseInstruction(representativeChip(gen), text);
 }
 
-Instruction parseInstruction(const Chip& chip, std::string_view text) {
-  const Gen gen = chip.gen;
-  Cursor cur(text);
-  const Token mnem = cur.word();
-  if (mnem.text.empty()) failAt(cur.column(), "expected an instruction mnemonic");
-  Instruction inst;
-  inst.op = findOpcode(mnem.text);
-  if (inst.op == nullptr)
-    failAt(mnem.column, "unknown MUBUF/MTBUF mnemonic '" + std::string(mnem.text) + "'");
-  const OpcodeInfo& op = *inst.op;
-  if (!existsOn(op, gen))
-    failAt(mnem.column,
-           std::string(mnemonicOn(op, gen)) + " does not exist on " + std::string(genName(gen)));
-  // GFX11's names exist on GFX11 only; GFX11 still reads the older names, as llvm-mc does.
-  if (gen != Gen::Gfx11 && !op.gfx11Mnemonic.empty() && asciiLower(mnem.text) == op.gfx11Mnemonic)
-    failAt(mnem.column, std::string(mnem.text) + " is the gfx11 name of " +
-                            std::string(op.mnemonic) + "; write " + std::string(op.mnemonic) +
-                            " on " + std::string(genName(gen)));
-  // D16 register counts are the chip's (Stoney packs D16 inside GFX8); errors name the chip
-  // when it is not its generation's representative.
-  const std::string where = &chip == &representativeChip(gen)
-                                ? std::string(genName(gen))
-                                : std::string(chip.name) + " (" + std::string(genName(gen)) + ")";
+namespace {
 
+const OpcodeInfo& parseMnemonic(Gen gen, const Token& mnem) {
+  if (mnem.text.empty()) failAt(mnem.column, "expected an instruction mnemonic");
+  const OpcodeInfo* op = findOpcode(mnem.text);
+  if (op == nullptr)
+    failAt(mnem.column, "unknown MUBUF/MTBUF mnemonic '" + std::string(mnem.text) + "'");
+  if (!existsOn(*op, gen))
+    failAt(mnem.column,
+           std::string(mnemonicOn(*op, gen)) + " does not exist on " + std::string(genName(gen)));
+  // GFX11's names exist on GFX11 only; GFX11 still reads the older names, as llvm-mc does.
+  if (gen != Gen::Gfx11 && !op->gfx11Mnemonic.empty() && asciiLower(mnem.text) == op->gfx11Mnemonic)
+    failAt(mnem.column, std::string(mnem.text) + " is the gfx11 name of " +
+                            std::string(op->mnemonic) + "; write " + std::string(op->mnemonic) +
+                            " on " + std::string(genName(gen)));
+  return *op;
+}
+
+// GFX10's loads to LDS name no VDATA: `buffer_load_dword v2, s[4:7], 0 offen lds`. The first
+// operand is then the address ('off' or a VGPR range followed by an SGPR range).
+bool namesNoVdata(Gen gen, const OpcodeInfo& op, const Cursor& cur) {
+  if (!isRdna(gen) || !op.ldsCapable) return false;
+  Cursor probe = cur;
+  probe.skipSpace();
+  if (asciiLower(probe.word().text) == "off") return true;
+  Cursor after = cur;
+  parseRegisters(after, 'v', "VDATA");
+  after.skipSpace();
+  if (!after.accept(',')) return false;
+  after.skipSpace();
+  Cursor peek = after;
+  return asciiLower(peek.word().text) == "s" && peek.accept('[');
+}
+
+// The register operands as written, before their counts are checked against the modifiers.
+struct Operands {
   RegRange vdata, vaddr;
   bool vaddrOff = true;
   bool noVdata = false;
-  if (op.kind != OpKind::Cache) {
-    // GFX10's loads to LDS name no VDATA: `buffer_load_dword v2, s[4:7], 0 offen lds`. The
-    // first operand is then the address: an SGPR range follows it.
-    if (isRdna(gen) && op.ldsCapable) {
-      Cursor probe = cur;
-      probe.skipSpace();
-      const Token first = probe.word();
-      if (asciiLower(first.text) == "off") {
-        noVdata = true;
-      } else {
-        Cursor after = cur;
-        parseRegisters(after, 'v', "VDATA");
-        after.skipSpace();
-        if (after.accept(',')) {
-          after.skipSpace();
-          Cursor peek = after;
-          noVdata = asciiLower(peek.word().text) == "s" && peek.accept('[');
-        }
-      }
-    }
-    if (!op.ldsData && !noVdata) {
-      vdata = parseRegisters(cur, 'v', "VDATA");
-      cur.expect(',', "after VDATA");
-    }
-    if (!op.ldsData) {
-      cur.skipSpace();
-      const int col = cur.column();
-      Cursor probe = cur;
-      Token w = probe.word();
-      if (asciiLower(w.text) == "off") {
-        cur = probe;
-        vaddr.column = col;
-      } else {
-        vaddr = parseRegisters(cur, 'v', "VADDR");
-        vaddrOff = false;
-      }
-      cur.expect(',', "after VADDR");
-    }
-    RegRange srsrc = parseRegisters(cur, 's', "SRSRC");
-    if (srsrc.count != 4)
-      failAt(srsrc.column, "SRSRC: the buffer resource is 4 SGPRs (s[4n:4n+3]), found " +
-                               std::to_string(srsrc.count));
-    if (srsrc.first % 4 != 0)
-      failAt(srsrc.column, "SRSRC must start at a multiple of 4 (s[4n:4n+3])");
-    const unsigned sgprs = sgprCount(gen);
-    if (srsrc.first + 4 > sgprs)
-      failAt(srsrc.column, "SRSRC is beyond the " + std::to_string(sgprs) + " SGPRs of " +
-                               std::string(genName(gen)));
-    inst.srsrc = static_cast<uint8_t>(srsrc.first);
-    cur.expect(',', "after SRSRC");
-    cur.skipSpace();
-    Token so = cur.word();
-    if (so.text.empty()) failAt(cur.column(), "expected SOFFSET");
-    inst.soffset = parseSoffset(gen, so);
-    inst.vdata = static_cast<uint8_t>(vdata.first);
-    inst.vaddr = static_cast<uint8_t>(vaddr.first);
-  }
+};
 
+Operands parseOperands(Gen gen, const OpcodeInfo& op, Cursor& cur, Instruction& inst) {
+  Operands o;
+  if (op.kind == OpKind::Cache) return o;
+  o.noVdata = namesNoVdata(gen, op, cur);
+  if (!op.ldsData && !o.noVdata) {
+    o.vdata = parseRegisters(cur, 'v', "VDATA");
+    cur.expect(',', "after VDATA");
+  }
+  if (!op.ldsData) {
+    cur.skipSpace();
+    const int col = cur.column();
+    Cursor probe = cur;
+    if (asciiLower(probe.word().text) == "off") {
+      cur = probe;
+      o.vaddr.column = col;
+    } else {
+      o.vaddr = parseRegisters(cur, 'v', "VADDR");
+      o.vaddrOff = false;
+    }
+    cur.expect(',', "after VADDR");
+  }
+  const RegRange srsrc = parseRegisters(cur, 's', "SRSRC");
+  if (srsrc.count != 4)
+    failAt(srsrc.column, "SRSRC: the buffer resource is 4 SGPRs (s[4n:4n+3]), found " +
+                             std::to_string(srsrc.count));
+  if (srsrc.first % 4 != 0)
+    failAt(srsrc.column, "SRSRC must start at a multiple of 4 (s[4n:4n+3])");
+  const unsigned sgprs = sgprCount(gen);
+  if (srsrc.first + 4 > sgprs)
+    failAt(srsrc.column, "SRSRC is beyond the " + std::to_string(sgprs) + " SGPRs of " +
+                             std::string(genName(gen)));
+  inst.srsrc = static_cast<uint8_t>(srsrc.first);
+  cur.expect(',', "after SRSRC");
+  cur.skipSpace();
+  const Token so = cur.word();
+  if (so.text.empty()) failAt(cur.column(), "expected SOFFSET");
+  inst.soffset = parseSoffset(gen, so);
+  inst.vdata = static_cast<uint8_t>(o.vdata.first);
+  inst.vaddr = static_cast<uint8_t>(o.vaddr.first);
+  return o;
+}
+
+// One modifier word `m` at token `t` (offset: and format: read their values from `cur`).
+void parseModifier(Gen gen, const OpcodeInfo& op, const Token& t, Cursor& cur, Instruction& inst,
+                   Seen& seen) {
+  const std::string m = asciiLower(t.text);
+  auto once = [&](int& slot) {
+    if (slot != 0) failAt(t.column, "modifier '" + m + "' given twice");
+    slot = t.column;
+  };
+  if (op.kind == OpKind::Cache)
+    failAt(t.column, std::string(op.mnemonic) + " takes no operands or modifiers");
+  struct Flag {
+    std::string_view name;
+    int Seen::*seen;
+    bool Instruction::*bit;
+  };
+  static constexpr std::array<Flag, 7> kFlags{{{"offen", &Seen::offen, &Instruction::offen},
+                                               {"idxen", &Seen::idxen, &Instruction::idxen},
+                                               {"addr64", &Seen::addr64, &Instruction::addr64},
+                                               {"glc", &Seen::glc, &Instruction::glc},
+                                               {"slc", &Seen::slc, &Instruction::slc},
+                                               {"dlc", &Seen::dlc, &Instruction::dlc},
+                                               {"tfe", &Seen::tfe, &Instruction::tfe}}};
+  for (const Flag& f : kFlags) {
+    if (m != f.name) continue;
+    once(seen.*f.seen);
+    if (f.bit == &Instruction::dlc && isGcn(gen))
+      failAt(t.column, "dlc exists from gfx10 on, not on " + std::string(genName(gen)));
+    inst.*f.bit = true;
+    return;
+  }
+  if (m == "lds") {
+    once(seen.lds);
+    inst.lds = true;
+  } else if (m == "offset") {
+    once(seen.offset);
+    cur.expect(':', "after offset");
+    const Token v = cur.word();
+    auto n = parseInteger(v.text);
+    if (!n) failAt(v.column, "offset: expected a number, found '" + std::string(v.text) + "'");
+    if (*n < 0 || *n > 4095)
+      failAt(v.column, "offset " + std::string(v.text) + " does not fit in 12 bits (0..4095)");
+    inst.offset = static_cast<uint16_t>(*n);
+  } else if (m == "format") {
+    once(seen.format);
+    if (op.encoding == Encoding::Mubuf)
+      failAt(t.column, "format is an MTBUF modifier; " + std::string(op.mnemonic) +
+                           " takes the format from the resource");
+    cur.expect(':', "after format");
+    parseFormat(gen, cur, inst);
+  } else {
+    failAt(t.column, "unknown modifier '" + std::string(t.text) + "'");
+  }
+}
+
+Seen parseModifiers(Gen gen, const OpcodeInfo& op, Cursor& cur, Instruction& inst) {
   Seen seen;
   // One ',' may stand before a modifier ("0, glc", "offen,glc"), as llvm-mc allows; a second
   // one or one at the end is an error there too ("0,,,, glc").
@@ -397,7 +450,7 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
   for (;;) {
     if (cur.atEnd()) {
       if (commaColumn != 0) failAt(commaColumn, "expected a modifier after ','");
-      break;
+      return seen;
     }
     cur.skipSpace();
     const int column = cur.column();
@@ -409,61 +462,13 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
     commaColumn = 0;
     const Token t = cur.word();
     if (t.text.empty()) failAt(cur.column(), "unexpected character");
-    const std::string m = asciiLower(t.text);
-    auto once = [&](int& slot) {
-      if (slot != 0) failAt(t.column, "modifier '" + m + "' given twice");
-      slot = t.column;
-    };
-    if (op.kind == OpKind::Cache)
-      failAt(t.column, std::string(op.mnemonic) + " takes no operands or modifiers");
-    if (m == "offen") {
-      once(seen.offen);
-      inst.offen = true;
-    } else if (m == "idxen") {
-      once(seen.idxen);
-      inst.idxen = true;
-    } else if (m == "addr64") {
-      once(seen.addr64);
-      inst.addr64 = true;
-    } else if (m == "glc") {
-      once(seen.glc);
-      inst.glc = true;
-    } else if (m == "slc") {
-      once(seen.slc);
-      inst.slc = true;
-    } else if (m == "dlc") {
-      once(seen.dlc);
-      if (isGcn(gen))
-        failAt(t.column, "dlc exists from gfx10 on, not on " + std::string(genName(gen)));
-      inst.dlc = true;
-    } else if (m == "tfe") {
-      once(seen.tfe);
-      inst.tfe = true;
-    } else if (m == "lds") {
-      once(seen.lds);
-      inst.lds = true;
-    } else if (m == "offset") {
-      once(seen.offset);
-      cur.expect(':', "after offset");
-      const Token v = cur.word();
-      auto n = parseInteger(v.text);
-      if (!n) failAt(v.column, "offset: expected a number, found '" + std::string(v.text) + "'");
-      if (*n < 0 || *n > 4095)
-        failAt(v.column, "offset " + std::string(v.text) + " does not fit in 12 bits (0..4095)");
-      inst.offset = static_cast<uint16_t>(*n);
-    } else if (m == "format") {
-      once(seen.format);
-      if (op.encoding == Encoding::Mubuf)
-        failAt(t.column, "format is an MTBUF modifier; " + std::string(op.mnemonic) +
-                             " takes the format from the resource");
-      cur.expect(':', "after format");
-      parseFormat(gen, cur, inst);
-    } else {
-      failAt(t.column, "unknown modifier '" + std::string(t.text) + "'");
-    }
+    parseModifier(gen, op, t, cur, inst, seen);
   }
+}
 
-  // Illegal combinations, each reported at the token that makes it illegal.
+// Illegal combinations of modifiers, each reported at the token that makes it illegal;
+// `endColumn` is where a missing one is reported.
+void checkModifiers(Gen gen, const OpcodeInfo& op, const Seen& seen, int endColumn) {
   if (seen.addr64 && gen >= Gen::Gfx8)
     failAt(seen.addr64, "addr64 exists on gfx6/gfx7 only, not on " + std::string(genName(gen)));
   if (seen.addr64 && (seen.idxen || seen.offen)) {
@@ -478,35 +483,60 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
   if (seen.lds && !op.ldsCapable)
     failAt(seen.lds, "lds works only with buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
   if (op.ldsData) {
-    if (!seen.lds) failAt(static_cast<int>(text.size()) + 1, "buffer_store_lds_dword needs lds");
+    if (!seen.lds) failAt(endColumn, "buffer_store_lds_dword needs lds");
     const int bad = seen.idxen ? seen.idxen : seen.offen ? seen.offen : seen.tfe;
     if (bad != 0) failAt(bad, "buffer_store_lds_dword takes no idxen/offen/tfe");
   }
+}
 
-  if (noVdata && !seen.lds)
-    failAt(mnem.column, "no VDATA: only a load to LDS (lds) names none on " + where);
-  if (isRdna(gen) && seen.lds && !noVdata && !op.ldsData)
-    failAt(vdata.column, "a load to LDS names no VDATA on " + where +
-                             " (LLVM's form: MNEMONIC VADDR|off, SRSRC, SOFFSET ... lds)");
-  if (op.kind != OpKind::Cache && !op.ldsData && !noVdata) {
+// The register counts the instruction reads and writes against those written; `where` names the
+// chip in errors.
+void checkRegisterCounts(Gen gen, const Chip& chip, const OpcodeInfo& op, const Instruction& inst,
+                         const Operands& o, const std::string& where, int mnemonicColumn) {
+  if (o.noVdata && !inst.lds)
+    failAt(mnemonicColumn, "no VDATA: only a load to LDS (lds) names none on " + where);
+  if (isRdna(gen) && inst.lds && !o.noVdata && !op.ldsData)
+    failAt(o.vdata.column, "a load to LDS names no VDATA on " + where +
+                               " (LLVM's form: MNEMONIC VADDR|off, SRSRC, SOFFSET ... lds)");
+  if (op.kind == OpKind::Cache || op.ldsData) return;
+  if (!o.noVdata) {
     const unsigned want = vdataRegs(op, chip, inst.tfe);
     const unsigned wantLlvm14 = vdataRegs(op, chip, false);
-    if (vdata.count != want && !(inst.tfe && vdata.count == wantLlvm14))
-      failAt(vdata.column, "VDATA: " + std::string(op.mnemonic) + " on " + where +
-                               (inst.tfe ? " with tfe" : "") + " takes " + std::to_string(want) +
-                               " VGPR(s), found " + std::to_string(vdata.count));
-    if (vdata.first + want > 256) failAt(vdata.column, "VDATA runs past v255");
+    if (o.vdata.count != want && !(inst.tfe && o.vdata.count == wantLlvm14))
+      failAt(o.vdata.column, "VDATA: " + std::string(op.mnemonic) + " on " + where +
+                                 (inst.tfe ? " with tfe" : "") + " takes " + std::to_string(want) +
+                                 " VGPR(s), found " + std::to_string(o.vdata.count));
+    if (o.vdata.first + want > 256) failAt(o.vdata.column, "VDATA runs past v255");
   }
-  if (op.kind != OpKind::Cache && !op.ldsData) {
-    const unsigned wantAddr = vaddrRegs(inst);
-    if (vaddrOff && wantAddr != 0)
-      failAt(vaddr.column,
-             "VADDR: 'off' but the address mode reads " + std::to_string(wantAddr) + " VGPR(s)");
-    if (!vaddrOff && vaddr.count != wantAddr)
-      failAt(vaddr.column, "VADDR: the address mode reads " + std::to_string(wantAddr) +
+  const unsigned wantAddr = vaddrRegs(inst);
+  if (o.vaddrOff && wantAddr != 0)
+    failAt(o.vaddr.column,
+           "VADDR: 'off' but the address mode reads " + std::to_string(wantAddr) + " VGPR(s)");
+  if (!o.vaddrOff && o.vaddr.count != wantAddr)
+    failAt(o.vaddr.column, "VADDR: the address mode reads " + std::to_string(wantAddr) +
                                " VGPR(s)" + (wantAddr == 0 ? " (write 'off')" : "") + ", found " +
-                               std::to_string(vaddr.count));
-  }
+                               std::to_string(o.vaddr.count));
+}
+
+}  // namespace
+
+Instruction parseInstruction(const Chip& chip, std::string_view text) {
+  const Gen gen = chip.gen;
+  Cursor cur(text);
+  const Token mnem = cur.word();
+  if (mnem.text.empty()) failAt(cur.column(), "expected an instruction mnemonic");
+  Instruction inst;
+  const OpcodeInfo& op = parseMnemonic(gen, mnem);
+  inst.op = &op;
+  // D16 register counts are the chip's (Stoney packs D16 inside GFX8); errors name the chip
+  // when it is not its generation's representative.
+  const std::string where = &chip == &representativeChip(gen)
+                                ? std::string(genName(gen))
+                                : std::string(chip.name) + " (" + std::string(genName(gen)) + ")";
+  const Operands operands = parseOperands(gen, op, cur, inst);
+  const Seen seen = parseModifiers(gen, op, cur, inst);
+  checkModifiers(gen, op, seen, static_cast<int>(text.size()) + 1);
+  checkRegisterCounts(gen, chip, op, inst, operands, where, mnem.column);
   try {
     validate(gen, inst);
   } catch (const Error& e) {
