@@ -2,7 +2,6 @@
 // (profile.h), actual from the routes on the chosen device, the lane-by-lane diff, text and
 // JSON reports. Usage and the JSON schema: docs/run.md.
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +21,7 @@
 #include "app/commands.h"
 #include "app/isolation.h"
 #include "app/progress.h"
+#include "app/stop_signals.h"
 #include "app/version.h"
 #include "harness/cases/select.h"
 #include "harness/cases/suite.h"
@@ -43,35 +43,6 @@
 
 namespace gcnprobe::app {
 namespace {
-
-// SIGINT/SIGTERM (a CI timeout or cancel) end a run between batches: what finished is
-// reported and the JSON is closed with an "interrupted" summary (docs/run.md).
-volatile std::sig_atomic_t gSignal = 0;
-extern "C" void onStopSignal(int sig) {
-  gSignal = sig;
-}
-
-// Installs the handlers for one run and restores the previous ones after it.
-class StopSignals {
- public:
-  StopSignals() {
-    struct sigaction sa {};
-    sa.sa_handler = onStopSignal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &oldInt_);
-    sigaction(SIGTERM, &sa, &oldTerm_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &oldInt_, nullptr);
-    sigaction(SIGTERM, &oldTerm_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction oldInt_ {
-  }, oldTerm_{};
-};
 
 struct RunOptions {
   std::vector<std::string> filters;
@@ -519,7 +490,7 @@ std::function<bool()> stopHook() {
   return [delayMs] {
     if (delayMs > 0 && delayMs < 60000)
       std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
-    return gSignal != 0;
+    return StopSignals::received() != 0;
   };
 }
 
@@ -551,8 +522,8 @@ BatchLog openBatchLog(const RunOptions& o, const std::vector<judge::Case>& cases
 int stoppedRun(const RunOptions& o, const results::Summary& summary,
                const std::vector<judge::Case>& cases, CaseReports& reports,
                results::JsonReport* jsonReport, const CiReportFacts& ci) {
-  const std::string stopped =
-      "interrupted by signal " + std::to_string(gSignal) + " (" + strsignal(gSignal) + ")";
+  const std::string stopped = "interrupted by signal " + std::to_string(StopSignals::received()) +
+                              " (" + strsignal(StopSignals::received()) + ")";
   const std::string line =
       stopped + ": " + summary.line() + ", " + std::to_string(summary.notRun) + " not run";
   if (jsonReport != nullptr) jsonReport->close(line);
@@ -561,7 +532,7 @@ int stoppedRun(const RunOptions& o, const results::Summary& summary,
     writeCiReports(o, reports.outcomes, ci);
   }
   std::fprintf(reports.text, "%s\n", line.c_str());
-  return 128 + gSignal;
+  return 128 + StopSignals::received();
 }
 
 // A finished run's summary line (skips, validation messages), the reports closed, and the exit
@@ -637,7 +608,6 @@ int runRun(const RunOptions& o) {
   ro.freshDevice = [&dev] { return dev.reopen(); };
   CaseReports reports{o, dev, progress, text, jsonReport.get(), wholeTexelSuite};
   const auto sink = [&reports](const results::CaseResult& r) { reports.add(r); };
-  gSignal = 0;
   const StopSignals signals;
   ro.stop = stopHook();
   const BatchLog batchLog = openBatchLog(o, cases, ro);

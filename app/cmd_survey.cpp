@@ -5,11 +5,9 @@
 // reports and a README for whoever receives it. `--dry-run` runs what needs no device memory
 // on RADV's null device for each chip: the same sequence, testable without a GPU.
 // docs/hardware.md describes the steps and what to send back.
-#include <signal.h>
 #include <sys/utsname.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -22,6 +20,7 @@
 
 #include "app/child_process.h"
 #include "app/commands.h"
+#include "app/stop_signals.h"
 #include "app/version.h"
 #include "harness/vulkan/driver.h"
 #include "reference/error.h"
@@ -32,14 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// SIGINT/SIGTERM to the survey: the running step is stopped (its process group gets SIGTERM,
-// its reports keep what finished), the steps after it are not started, and the bundle is
-// written as far as it got.
-volatile std::sig_atomic_t gStopSignal = 0;
-extern "C" void onSurveyStop(int sig) {
-  gStopSignal = sig;
-}
 
 struct SurveyOptions {
   std::string out;  // the bundle folder (default gcnprobe-survey-<time>)
@@ -352,7 +343,8 @@ Every *.json run report feeds `gcnprobe report`, `compare`, `merge` and `baselin
 for example: gcnprobe compare an-older-default.json default.json
 )";
 
-int runSurvey(const SurveyOptions& opts) {
+// The options with their defaults filled in, checked.
+SurveyOptions checkedOptions(const SurveyOptions& opts) {
   SurveyOptions o = opts;
   if (o.dryRun && o.families.empty())
     o.families = {"tahiti", "bonaire", "tonga", "polaris10", "vega10"};
@@ -367,7 +359,12 @@ int runSurvey(const SurveyOptions& opts) {
   if (o.out.empty())
     o.out = std::string(o.dryRun ? "gcnprobe-survey-dry-run-" : "gcnprobe-survey-") +
             utcStamp("%Y%m%dT%H%M%SZ");
-  fs::path dir = fs::absolute(o.out).lexically_normal();
+  return o;
+}
+
+// The bundle folder, new or empty, created.
+fs::path createBundleFolder(const std::string& out) {
+  fs::path dir = fs::absolute(out).lexically_normal();
   if (dir.filename().empty()) dir = dir.parent_path();  // "bundle/" names the folder "bundle"
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
@@ -375,7 +372,127 @@ int runSurvey(const SurveyOptions& opts) {
                      dir.string() + " exists and is not empty: choose a new folder");
   fs::create_directories(dir, ec);
   if (ec) throw gcn::InfraError(dir.string() + ": cannot create the folder: " + ec.message());
+  return dir;
+}
 
+// A step's one-line summary: its run report's, or for `isa` each chip's summary line
+// ("tonga: 885 cases, ..."), joined.
+std::string stepSummary(const Step& s, const fs::path& dir, const std::string& stdoutPath) {
+  std::string summary = s.runJson.empty() ? "" : runSummary(dir / s.runJson);
+  if (!summary.empty() || !s.stdoutFile.empty()) return summary;
+  std::istringstream out(readWholeFile(stdoutPath));
+  for (std::string l; std::getline(out, l);)
+    if (l.find(": ") != std::string::npos && l.find(" cases, ") != std::string::npos && l[0] != ' ')
+      summary += (summary.empty() ? "" : "; ") + l;
+  return summary;
+}
+
+// Runs one step in a child process in the bundle folder and returns its record.
+json runStep(const Step& s, const fs::path& dir, int stepTimeout) {
+  ChildSpec spec;
+  spec.args = s.args;
+  spec.env = s.env;
+  spec.stdoutPath = (dir / (s.stdoutFile.empty() ? s.id + ".out" : s.stdoutFile)).string();
+  spec.stderrPath = (dir / (s.id + ".log")).string();
+  spec.timeoutSeconds = stepTimeout;
+  spec.stop = [] { return StopSignals::received() != 0; };
+  // A stopped run finishes the batch it is in (a hung submission gives up after 10 s) and
+  // writes its reports: time for that before SIGKILL.
+  spec.graceSeconds = 30;
+  // The child works in the bundle folder: its relative output paths land there.
+  spec.workingDirectory = dir.string();
+  const ChildResult r = runChildProcess(spec);
+  const std::string status = stepStatus(r);
+  const std::string summary = stepSummary(s, dir, spec.stdoutPath);
+  std::printf("      %s (%s, %.1f s)%s%s\n", status.c_str(), r.describe().c_str(), r.seconds,
+              summary.empty() ? "" : ": ", summary.c_str());
+  std::fflush(stdout);
+  json args = json::array({"gcnprobe"});
+  for (const std::string& a : s.args)
+    args.push_back(a);
+  json env = json::object();
+  for (const auto& [k, v] : s.env)
+    env[k] = v ? json(*v) : json(nullptr);
+  json step = stepRecord(s, status, summary);
+  step["command"] = args;
+  step["environment"] = env;
+  step["exit"] = r.describe();
+  step["seconds"] = r.seconds;
+  step["stdout"] = fs::path(spec.stdoutPath).filename().string();
+  step["stderr"] = fs::path(spec.stderrPath).filename().string();
+  step["report"] = s.runJson;
+  return step;
+}
+
+// Why the steps that read GCN machine code or V#s, or need VK_EXT_descriptor_buffer, do not
+// apply to the device the steps run on; empty where they do.
+struct NotApplicable {
+  std::string notGcn, noDescriptorBuffer;
+
+  std::string reasonFor(const Step& s) const {
+    if (s.gcnOnly && !notGcn.empty()) return notGcn;
+    if (s.descriptorBuffer && !noDescriptorBuffer.empty()) return noDescriptorBuffer;
+    return {};
+  }
+  // From a devices step's output: the device `run` picks is the one `devices` marks selected.
+  // Each devices step (one per null chip) describes its own device.
+  void readDevices(const fs::path& devicesJson) {
+    notGcn.clear();
+    noDescriptorBuffer.clear();
+    try {
+      std::ifstream in(devicesJson);
+      for (const json& d : json::parse(in)) {
+        if (!d.value("selected", false)) continue;
+        const std::string name = d.value("name", std::string("the device"));
+        if (d["chip"].is_null()) notGcn = name + " is not a GCN device";
+        if (!d.value("descriptor_buffer", false))
+          noDescriptorBuffer = name + " (" + d.value("driver", std::string()) + " " +
+                               d.value("driver_info", std::string()) +
+                               ") has no VK_EXT_descriptor_buffer (RADV has it since Mesa 23)";
+      }
+    } catch (const std::exception&) {
+    }
+  }
+};
+
+// What the run reports give: a baseline of the default suite and one HTML page each.
+void deriveFromReports(const std::vector<Step>& steps, const fs::path& dir, json& record) {
+  const auto post = [&](const std::vector<std::string>& args, const std::string& log) {
+    ChildSpec spec;
+    spec.args = args;
+    spec.stdoutPath = (dir / (log + ".out")).string();
+    spec.stderrPath = (dir / (log + ".log")).string();
+    spec.timeoutSeconds = 600;
+    spec.workingDirectory = dir.string();
+    const ChildResult r = runChildProcess(spec);
+    record["derived"].push_back({{"command", args}, {"exit", r.describe()}});
+  };
+  record["derived"] = json::array();
+  if (fs::exists(dir / "default.json"))
+    post({"baseline", "--from", "default.json", "-o", "baseline.txt"}, "baseline");
+  for (const Step& s : steps)
+    if (!s.runJson.empty() && fs::exists(dir / s.runJson))
+      post({"report", s.runJson, "-o", "report-" + s.id + ".html"}, "report-" + s.id);
+}
+
+// The bundle folder as a tarball beside it; the folder is complete without it.
+void packTarball(const fs::path& dir) {
+  ChildSpec tar;
+  tar.program = "tar";
+  tar.args = {"-czf", dir.string() + ".tar.gz", "-C", dir.parent_path().string(),
+              dir.filename().string()};
+  tar.timeoutSeconds = 600;
+  const ChildResult t = runChildProcess(tar);
+  if (!t.started || t.exitCode != 0)
+    std::fprintf(stderr, "gcnprobe: warning: no tarball (tar: %s); the folder is complete\n",
+                 t.describe().c_str());
+  else
+    std::printf("survey: %s.tar.gz\n", dir.c_str());
+}
+
+int runSurvey(const SurveyOptions& opts) {
+  const SurveyOptions o = checkedOptions(opts);
+  const fs::path dir = createBundleFolder(o.out);
   std::printf("survey: %s into %s\n", o.dryRun ? "dry run on RADV's null device" : "hardware",
               dir.c_str());
   std::fflush(stdout);
@@ -392,148 +509,49 @@ int runSurvey(const SurveyOptions& opts) {
                  {"dry_run", o.dryRun},
                  {"started", facts["time"]},
                  {"steps", json::array()}};
+  // Written after every step: a survey cut short keeps what it did.
   const auto writeRecord = [&] {
     std::ofstream f(dir / "survey.json");
     f << record.dump(1) << "\n";
   };
-  struct sigaction stopAction {};
-  stopAction.sa_handler = onSurveyStop;
-  sigemptyset(&stopAction.sa_mask);
-  struct sigaction oldInt {
-  }, oldTerm{};
-  sigaction(SIGINT, &stopAction, &oldInt);
-  sigaction(SIGTERM, &stopAction, &oldTerm);
   bool findings = false, incomplete = false;
-  // Set after the devices step when the device the steps run on is not a GCN device: the
-  // steps that read GCN machine code or V#s do not apply there.
-  std::string notGcn, noDescriptorBuffer;
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    const Step& s = steps[k];
-    std::printf("[%zu/%zu] %s ...\n", k + 1, steps.size(), s.title.c_str());
-    std::fflush(stdout);
-    if (gStopSignal != 0) {
-      std::printf("      not started: the survey was stopped (signal %d)\n",
-                  static_cast<int>(gStopSignal));
-      record["steps"].push_back(stepRecord(s, "stopped", "not started"));
-      incomplete = true;
-      writeRecord();
-      continue;
-    }
-    const std::string notApplicable = s.gcnOnly && !notGcn.empty() ? notGcn
-                                      : s.descriptorBuffer && !noDescriptorBuffer.empty()
-                                          ? noDescriptorBuffer
-                                          : std::string();
-    if (!notApplicable.empty()) {
-      std::printf("      not applicable: %s\n", notApplicable.c_str());
-      record["steps"].push_back(stepRecord(s, "not applicable", notApplicable));
-      writeRecord();
-      continue;
-    }
-    ChildSpec spec;
-    spec.args = s.args;
-    spec.env = s.env;
-    spec.stdoutPath = (dir / (s.stdoutFile.empty() ? s.id + ".out" : s.stdoutFile)).string();
-    spec.stderrPath = (dir / (s.id + ".log")).string();
-    spec.timeoutSeconds = o.stepTimeout;
-    spec.stop = [] { return gStopSignal != 0; };
-    // A stopped run finishes the batch it is in (a hung submission gives up after 10 s) and
-    // writes its reports: time for that before SIGKILL.
-    spec.graceSeconds = 30;
-    // The child works in the bundle folder: its relative output paths land there.
-    spec.workingDirectory = dir.string();
-    const ChildResult r = runChildProcess(spec);
-    const std::string status = stepStatus(r);
-    std::string summary = s.runJson.empty() ? "" : runSummary(dir / s.runJson);
-    if (summary.empty() && s.stdoutFile.empty()) {
-      // isa: each chip's summary line ("tonga: 885 cases, ..."), joined.
-      std::istringstream out(readWholeFile(spec.stdoutPath));
-      for (std::string l; std::getline(out, l);)
-        if (l.find(": ") != std::string::npos && l.find(" cases, ") != std::string::npos &&
-            l[0] != ' ')
-          summary += (summary.empty() ? "" : "; ") + l;
-    }
-    findings = findings || status == "failures";
-    incomplete = incomplete || (status != "ok" && status != "failures");
-    std::printf("      %s (%s, %.1f s)%s%s\n", status.c_str(), r.describe().c_str(), r.seconds,
-                summary.empty() ? "" : ": ", summary.c_str());
-    std::fflush(stdout);
-    json args = json::array({"gcnprobe"});
-    for (const std::string& a : s.args)
-      args.push_back(a);
-    json env = json::object();
-    for (const auto& [k2, v] : s.env)
-      env[k2] = v ? json(*v) : json(nullptr);
-    json step = stepRecord(s, status, summary);
-    step["command"] = args;
-    step["environment"] = env;
-    step["exit"] = r.describe();
-    step["seconds"] = r.seconds;
-    step["stdout"] = fs::path(spec.stdoutPath).filename().string();
-    step["stderr"] = fs::path(spec.stderrPath).filename().string();
-    step["report"] = s.runJson;
-    record["steps"].push_back(step);
-    writeRecord();  // after every step: a survey cut short keeps what it did
-    if (s.id.rfind("devices", 0) == 0 && status == "ok" && o.device.empty()) {
-      // The device `run` picks is the one `devices` marks selected.
-      notGcn.clear();  // each devices step (one per null chip) describes its own device
-      noDescriptorBuffer.clear();
-      try {
-        std::ifstream in(dir / s.stdoutFile);
-        for (const json& d : json::parse(in)) {
-          if (!d.value("selected", false)) continue;
-          const std::string name = d.value("name", std::string("the device"));
-          if (d["chip"].is_null()) notGcn = name + " is not a GCN device";
-          if (!d.value("descriptor_buffer", false))
-            noDescriptorBuffer = name + " (" + d.value("driver", std::string()) + " " +
-                                 d.value("driver_info", std::string()) +
-                                 ") has no VK_EXT_descriptor_buffer (RADV has it since Mesa 23)";
-        }
-      } catch (const std::exception&) {
+  {
+    // SIGINT/SIGTERM to the survey: the running step is stopped (its process group gets
+    // SIGTERM, its reports keep what finished), the steps after it are not started, and the
+    // bundle is written as far as it got.
+    const StopSignals stopSignals;
+    NotApplicable notApplicable;  // set by the devices step
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      const Step& s = steps[k];
+      std::printf("[%zu/%zu] %s ...\n", k + 1, steps.size(), s.title.c_str());
+      std::fflush(stdout);
+      if (StopSignals::received() != 0) {
+        std::printf("      not started: the survey was stopped (signal %d)\n",
+                    StopSignals::received());
+        record["steps"].push_back(stepRecord(s, "stopped", "not started"));
+        incomplete = true;
+      } else if (const std::string why = notApplicable.reasonFor(s); !why.empty()) {
+        std::printf("      not applicable: %s\n", why.c_str());
+        record["steps"].push_back(stepRecord(s, "not applicable", why));
+      } else {
+        const json step = runStep(s, dir, o.stepTimeout);
+        const std::string status = step["status"].get<std::string>();
+        findings = findings || status == "failures";
+        incomplete = incomplete || (status != "ok" && status != "failures");
+        record["steps"].push_back(step);
+        if (s.id.rfind("devices", 0) == 0 && status == "ok" && o.device.empty())
+          notApplicable.readDevices(dir / s.stdoutFile);
       }
+      writeRecord();
     }
+    if (!o.dryRun) deriveFromReports(steps, dir, record);
   }
-
-  // What the run reports give: a baseline of the default suite and one HTML page each.
-  if (!o.dryRun) {
-    const auto post = [&](const std::vector<std::string>& args, const std::string& log) {
-      ChildSpec spec;
-      spec.args = args;
-      spec.stdoutPath = (dir / (log + ".out")).string();
-      spec.stderrPath = (dir / (log + ".log")).string();
-      spec.timeoutSeconds = 600;
-      spec.workingDirectory = dir.string();
-      const ChildResult r = runChildProcess(spec);
-      record["derived"].push_back({{"command", args}, {"exit", r.describe()}});
-      return r;
-    };
-    record["derived"] = json::array();
-    if (fs::exists(dir / "default.json"))
-      post({"baseline", "--from", "default.json", "-o", "baseline.txt"}, "baseline");
-    for (const Step& s : steps)
-      if (!s.runJson.empty() && fs::exists(dir / s.runJson))
-        post({"report", s.runJson, "-o", "report-" + s.id + ".html"}, "report-" + s.id);
-  }
-  sigaction(SIGINT, &oldInt, nullptr);
-  sigaction(SIGTERM, &oldTerm, nullptr);
-  if (gStopSignal != 0) record["stopped_by_signal"] = static_cast<int>(gStopSignal);
+  if (StopSignals::received() != 0) record["stopped_by_signal"] = StopSignals::received();
   record["finished"] = utcStamp("%Y-%m-%dT%H:%M:%SZ");
   record["result"] = incomplete ? "incomplete" : findings ? "findings" : "ok";
   writeRecord();
   std::ofstream(dir / "README.txt") << kReceiverReadme;
-
-  if (!o.noTarball) {
-    ChildSpec tar;
-    tar.program = "tar";
-    tar.args = {"-czf", dir.string() + ".tar.gz", "-C", dir.parent_path().string(),
-                dir.filename().string()};
-    tar.timeoutSeconds = 600;
-    const ChildResult t = runChildProcess(tar);
-    if (!t.started || t.exitCode != 0)
-      std::fprintf(stderr, "gcnprobe: warning: no tarball (tar: %s); the folder is complete\n",
-                   t.describe().c_str());
-    else
-      std::printf("survey: %s.tar.gz\n", dir.c_str());
-  }
+  if (!o.noTarball) packTarball(dir);
   std::printf("survey: %s: %s\n", record["result"].get<std::string>().c_str(),
               incomplete ? "a step did not complete (see survey.json and its .log)"
               : findings ? "every step completed; some found failures (the news to send back)"
