@@ -1107,6 +1107,143 @@ std::string addressLinks(const Analysis& a, const gcn::Instruction& ci, const St
   return "";
 }
 
+// How many result components the case instruction returns (a compare-swap returns half its
+// data registers; TFE's status dword counts as one).
+unsigned resultComponents(gcn::Gen gen, const gcn::Instruction& ci) {
+  if (!gcn::returnsData(ci.op->kind, ci.glc)) return 0;
+  const unsigned regs = widestVdataRegs(gen, ci);
+  const bool cmpswap =
+      ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
+  if (!cmpswap) return regs;
+  return (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u);
+}
+
+// Whether the case instruction's VDATA must be the lane's In data. A D16 load that writes half
+// of a register keeps (or may clear) the other half, which the verdict compares: its VDATA must
+// be the lane's In data too, as a store's. Packed D16 (gfx810, gfx9) keeps a half with D16_HI or
+// an odd number of halves; gfx8.0 unpacked D16 writes the low half of every register, and the
+// generation alone does not tell gfx8.0 from gfx810.
+bool takesInData(gcn::Gen gen, const gcn::Instruction& ci) {
+  const gcn::OpKind kind = ci.op->kind;
+  const bool keepsHalves = ci.op->d16 &&
+                           (kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat) &&
+                           (gen == gcn::Gen::Gfx8 || ci.op->d16Hi || ci.op->components % 2 != 0);
+  return gcn::writesMemory(kind) || keepsHalves;
+}
+
+// An Out address the proof cannot compare (see AddrKey) may be any other store's: with more
+// than one Out store, one of them could overwrite a result component. The reason, or empty.
+std::string incomparableOutStore(const Analysis& a, const OutSlots& out) {
+  std::set<std::size_t> outStores;
+  std::optional<std::size_t> incomparable;
+  for (const auto& [slot, tags] : out)
+    for (const auto& [t, i] : tags) {
+      outStores.insert(i);
+      if (slot.first.alone != kComparable) incomparable = slot.first.alone;
+    }
+  if (!incomparable || outStores.size() <= 1) return "";
+  return a.where(*incomparable) +
+         " stores to Out at an address the proof cannot compare with the other Out stores' (a "
+         "VADDR value it cannot follow, or an SGPR SOFFSET): it may overwrite a result";
+}
+
+// Which result components reach Out: the reason the results break (empty when they hold, or
+// when only some components are missing and `partial` then has those that reach Out, with
+// `partialReason` saying why the others do not).
+std::string resultComponentsAtOut(const Analysis& a, std::size_t c, unsigned vdata,
+                                  unsigned results, const OutSlots& out, uint32_t& partial,
+                                  std::string& partialReason) {
+  std::vector<std::string> breaks;
+  std::vector<std::pair<unsigned, std::size_t>> missing;  // component, its entry in breaks
+  std::vector<std::optional<std::pair<AddrKey, uint32_t>>> at(results);
+  for (unsigned k = 0; k < results; ++k) {
+    const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
+    for (const auto& [slot, tags] : out)
+      for (const auto& [t, i] : tags)
+        if (t == want && !at[k]) at[k] = slot;
+    if (at[k]) continue;
+    const NotAtOut no = whyNotAtOut(a, c, vdata, k);
+    if (!no.overwritten) missing.push_back({k, breaks.size()});
+    breaks.push_back(no.why);
+  }
+  // Every component that reaches Out must reach dword k of one address (placementBreaks).
+  placementBreaks(a, c, results, out, at, missing, breaks);
+  partial = 0;
+  if (breaks.empty()) return "";
+  // Components that reach no Out slot come first in `breaks`, one entry each. When they are the
+  // only breaks and some component does reach its slot, the proof is partial: those components
+  // are proven (if the rest holds), the others are the driver's rewrite.
+  unsigned absent = 0;
+  for (unsigned k = 0; k < results; ++k) {
+    if (!at[k])
+      ++absent;
+    else
+      partial |= 1u << k;
+  }
+  std::string reason = breaks.front();
+  for (std::size_t j = 1; j < breaks.size(); ++j)
+    reason += "; " + breaks[j];
+  if (breaks.size() != absent || absent == results) {
+    partial = 0;
+    return reason;
+  }
+  partialReason = reason;
+  return "";
+}
+
+// 1. Results reach Out through copies, in order: the reason they do not, or empty with the
+// links (and `partial`, see resultComponentsAtOut).
+std::string resultLinks(const Analysis& a, const gcn::Instruction& ci, std::size_t c,
+                        unsigned results, const routes::DataPath& path,
+                        std::vector<std::string>& links, std::vector<std::string>& assumed,
+                        uint32_t& partial, std::string& partialReason) {
+  const OutSlots out = outStoreSlots(a, *path.out);
+  if (std::string why = incomparableOutStore(a, out); !why.empty()) return why;
+  if (std::string why = resultComponentsAtOut(a, c, ci.vdata, results, out, partial, partialReason);
+      !why.empty())
+    return why;
+  // Each Out store in the storing lane's slot (laneSlotStores).
+  bool unreadSlots = false;
+  if (a.lanes) {
+    if (std::string why = laneSlotStores(a, c, results, partial, path, unreadSlots); !why.empty())
+      return why;
+  }
+  links.push_back(resultsLink(a, ci, results, partial));
+  if (unreadSlots)
+    links.push_back("Out dwords " + std::to_string(results) + "-" +
+                    std::to_string(a.lanes->laneBytes / 4 - 1) +
+                    " of a lane's slot are stored but not read (no result of any lane)");
+  if (!a.lanes)
+    assumed.push_back(
+        "Out address assumed to be the lane's slot (the route's shader picks it in a loop over "
+        "In that the proof does not evaluate)");
+  return "";
+}
+
+// 4. EXEC per lane and every path (lane-shader routes; assumed on the others).
+std::string execLinks(const Analysis& a, std::size_t c, unsigned resultCount, uint32_t partial,
+                      const routes::DataPath& path, std::vector<std::string>& links,
+                      std::vector<std::string>& assumed) {
+  if (!a.lanes) {
+    assumed.push_back(
+        "EXEC and paths assumed (the route's shader selects its lanes in a loop over In that "
+        "the proof does not evaluate, so it does not check that each copy and store runs on "
+        "every lane that needs it)");
+    return "";
+  }
+  const uint32_t required = partial != 0        ? partial
+                            : resultCount >= 32 ? ~0u
+                                                : (1u << resultCount) - 1u;
+  if (std::string why = execAndPaths(a, c, resultCount, required, path); !why.empty()) return why;
+  links.push_back(std::string("EXEC = exactly the enabled lanes (In byte ") +
+                  laneTermText(LaneTerm{4, a.lanes->inEnableWord}) +
+                  " not 0) at the case instruction" +
+                  (resultCount > 0 ? " and every Out store" : "") +
+                  "; every path with an enabled lane runs it once" +
+                  (resultCount > 0 ? " and stores every result component" : ""));
+  return "";
+}
+
 }  // namespace
 
 DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
@@ -1141,134 +1278,26 @@ DataPathProof proveDataPath(gcn::Gen gen, std::span<const AsmInstruction> code,
   }
   const gcn::Instruction& ci = *a.buffer[c];
   const State& atCase = *a.in[c];
-  const gcn::OpKind kind = ci.op->kind;
-  const bool returns = gcn::returnsData(kind, ci.glc);
-  // A D16 load that writes half of a register keeps (or may clear) the other half, which the
-  // verdict compares: its VDATA must be the lane's In data too, as a store's. Packed D16 (gfx810,
-  // gfx9) keeps a half with D16_HI or an odd number of halves; gfx8.0 unpacked D16 writes the
-  // low half of every register, and the generation alone does not tell gfx8.0 from gfx810.
-  const bool keepsHalves = ci.op->d16 &&
-                           (kind == gcn::OpKind::Load || kind == gcn::OpKind::LoadFormat) &&
-                           (gen == gcn::Gen::Gfx8 || ci.op->d16Hi || ci.op->components % 2 != 0);
-  const bool takesData = gcn::writesMemory(kind) || keepsHalves;
-  const unsigned regs = widestVdataRegs(gen, ci);
-
-  // 0. Memory writes other than the case instruction's (otherMemoryWrites).
+  const unsigned resultCount = resultComponents(gen, ci);
   std::vector<std::string> assumed;  // links that hold only by the route's word
-  if (std::string why = otherMemoryWrites(a, scan, path, c, assumed); !why.empty()) {
-    proof.reason = std::move(why);
-    return proof;
-  }
-
   // A partial proof (DataPathProof::components): the result components that reach Out, when
   // others do not; `partialReason` says why those do not.
   uint32_t partial = 0;
   std::string partialReason;
-
-  // 1. Results reach Out through copies, in order.
-  const bool cmpswap =
-      ci.op->atomic == gcn::AtomicOp::Cmpswap || ci.op->atomic == gcn::AtomicOp::Fcmpswap;
-  const unsigned resultCount = !returns  ? 0u
-                               : cmpswap ? (regs - (ci.tfe ? 1u : 0u)) / 2 + (ci.tfe ? 1u : 0u)
-                                         : regs;
-  if (returns) {
-    const unsigned results = resultCount;
-    OutSlots out = outStoreSlots(a, *path.out);
-    // An Out address the proof cannot compare (see AddrKey) may be any other store's: with more
-    // than one Out store, one of them could overwrite a result component.
-    std::set<std::size_t> outStores;
-    std::optional<std::size_t> incomparable;
-    for (const auto& [slot, tags] : out)
-      for (const auto& [t, i] : tags) {
-        outStores.insert(i);
-        if (slot.first.alone != kComparable) incomparable = slot.first.alone;
-      }
-    if (incomparable && outStores.size() > 1) {
-      proof.reason = a.where(*incomparable) +
-                     " stores to Out at an address the proof cannot compare with the other Out "
-                     "stores' (a VADDR value it cannot follow, or an SGPR SOFFSET): it may "
-                     "overwrite a result";
-      return proof;
-    }
-    std::vector<std::string> breaks;
-    std::vector<std::pair<unsigned, std::size_t>> missing;  // component, its entry in breaks
-    std::vector<std::optional<std::pair<AddrKey, uint32_t>>> at(results);
-    for (unsigned k = 0; k < results; ++k) {
-      const Tag want{Tag::K::Def, static_cast<uint32_t>(c), static_cast<uint16_t>(k)};
-      for (const auto& [slot, tags] : out)
-        for (const auto& [t, i] : tags)
-          if (t == want && !at[k]) at[k] = slot;
-      if (at[k]) continue;
-      const NotAtOut no = whyNotAtOut(a, c, ci.vdata, k);
-      if (!no.overwritten) missing.push_back({k, breaks.size()});
-      breaks.push_back(no.why);
-    }
-    // Every component that reaches Out must reach dword k of one address (placementBreaks).
-    placementBreaks(a, c, results, out, at, missing, breaks);
-    // Components that reach no Out slot come first in `breaks`, one entry each. When they are
-    // the only breaks and some component does reach its slot, the proof is partial: those
-    // components are proven (if the rest holds), the others are the driver's rewrite.
-    unsigned absent = 0;
-    for (unsigned k = 0; k < results; ++k)
-      if (!at[k]) {
-        ++absent;
-      } else {
-        partial |= 1u << k;
-      }
-    if (!breaks.empty()) {
-      std::string reason = breaks.front();
-      for (std::size_t j = 1; j < breaks.size(); ++j)
-        reason += "; " + breaks[j];
-      if (breaks.size() != absent || absent == results) {
-        proof.reason = reason;
-        return proof;
-      }
-      partialReason = reason;
-    } else {
-      partial = 0;
-    }
-    // Each Out store in the storing lane's slot (laneSlotStores).
-    bool unreadSlots = false;
-    if (a.lanes) {
-      proof.reason = laneSlotStores(a, c, results, partial, path, unreadSlots);
-      if (!proof.reason.empty()) return proof;
-    }
-    proof.links.push_back(resultsLink(a, ci, results, partial));
-    if (unreadSlots)
-      proof.links.push_back("Out dwords " + std::to_string(results) + "-" +
-                            std::to_string(a.lanes->laneBytes / 4 - 1) +
-                            " of a lane's slot are stored but not read (no result of any lane)");
-    if (!a.lanes)
-      assumed.push_back(
-          "Out address assumed to be the lane's slot (the route's shader picks it "
-          "in a loop over In that the proof does not evaluate)");
-  }
-
-  // 2. Store and atomic data (dataLinks); 3. VADDR and SOFFSET (addressLinks).
-  proof.reason = dataLinks(a, ci, atCase, takesData, regs, path, proof.links);
+  // 0. Memory writes other than the case instruction's (otherMemoryWrites); 1. results
+  // (resultLinks); 2. store and atomic data (dataLinks); 3. VADDR and SOFFSET (addressLinks);
+  // 4. EXEC and paths (execLinks).
+  proof.reason = otherMemoryWrites(a, scan, path, c, assumed);
+  if (proof.reason.empty() && gcn::returnsData(ci.op->kind, ci.glc))
+    proof.reason =
+        resultLinks(a, ci, c, resultCount, path, proof.links, assumed, partial, partialReason);
+  if (proof.reason.empty())
+    proof.reason =
+        dataLinks(a, ci, atCase, takesInData(gen, ci), widestVdataRegs(gen, ci), path, proof.links);
   if (proof.reason.empty()) proof.reason = addressLinks(a, ci, atCase, sgprs, req, proof.links);
+  if (proof.reason.empty())
+    proof.reason = execLinks(a, c, resultCount, partial, path, proof.links, assumed);
   if (!proof.reason.empty()) return proof;
-  // 4. EXEC per lane and every path (lane-shader routes).
-  if (a.lanes) {
-    const uint32_t required = partial != 0        ? partial
-                              : resultCount >= 32 ? ~0u
-                                                  : (1u << resultCount) - 1u;
-    if (const std::string why = execAndPaths(a, c, resultCount, required, path); !why.empty()) {
-      proof.reason = why;
-      return proof;
-    }
-    proof.links.push_back(std::string("EXEC = exactly the enabled lanes (In byte ") +
-                          laneTermText(LaneTerm{4, a.lanes->inEnableWord}) +
-                          " not 0) at the case instruction" +
-                          (resultCount > 0 ? " and every Out store" : "") +
-                          "; every path with an enabled lane runs it once" +
-                          (resultCount > 0 ? " and stores every result component" : ""));
-  } else {
-    assumed.push_back(
-        "EXEC and paths assumed (the route's shader selects its lanes in a loop over In that "
-        "the proof does not evaluate, so it does not check that each copy and store runs on "
-        "every lane that needs it)");
-  }
   // 5. Registers read or overwritten before a memory instruction's result returns: the flows
   // above follow values the hardware does not deliver then (memory_hazards.h).
   if (const std::optional<MemoryHazard> h =

@@ -62,179 +62,228 @@ std::optional<vk::ExecutableIsa> stageMark(std::string_view line, const gcn::Pla
   return exe;
 }
 
-}  // namespace
-
-SavedListing parseSavedListing(std::string_view text, std::string_view source) {
-  SavedListing s;
-  s.source = std::string(source);
-  const auto fail = [&](int line, const std::string& why) {
-    throw gcn::Error(gcn::Place{s.source, line, 0}, why);
-  };
-  std::vector<std::string_view> lines;
-  for (std::string_view rest = text; !rest.empty();) {
-    const std::size_t nl = rest.find('\n');
-    lines.push_back(rest.substr(0, nl));
-    rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+// One pass over a saved listing's lines: its header keys, its stage lines and which executable
+// each listing line belongs to.
+class ListingReader {
+ public:
+  ListingReader(std::string_view text, std::string_view source) {
+    s_.source = std::string(source);
+    for (std::string_view rest = text; !rest.empty();) {
+      const std::size_t nl = rest.find('\n');
+      lines_.push_back(rest.substr(0, nl));
+      rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+    }
+    gutter_.assign(lines_.size(), 0);
+    owner_.assign(lines_.size(), -1);
   }
+
+  SavedListing read() {
+    readGutters();
+    readLines();
+    resolveChip();
+    if (s_.route.empty()) fail(0, "no 'route =' line (" + routeNames() + ")");
+    if (s_.caseText.empty()) fail(0, "no 'case =' line: which instruction of the listing to prove");
+    addRouteStage();
+    std::size_t instructions = 0;
+    for (std::size_t k = 0; k < s_.executables.size(); ++k) {
+      assemble(k);
+      // throws with the line
+      instructions += parseAcoAssembly(s_.executables[k].assembly, s_.source).size();
+    }
+    if (instructions == 0) fail(0, "no listing: no instruction follows the header lines");
+    return std::move(s_);
+  }
+
+ private:
+  [[noreturn]] void fail(int line, const std::string& why) const {
+    throw gcn::Error(gcn::Place{s_.source, line, 0}, why);
+  }
+
   // `isa --dump-asm` numbers listing lines ("   12| text"): the number is the line the reasons
   // cite, so it stays the line's number here; the rest of the line is the listing.
-  std::vector<int> gutter(lines.size(), 0);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view l = lines[i];
-    std::size_t p = l.find_first_not_of(' ');
-    const std::size_t digits =
-        p == std::string_view::npos ? p : l.find_first_not_of("0123456789", p);
-    if (p == std::string_view::npos || digits == p || digits == std::string_view::npos ||
-        l[digits] != '|')
-      continue;
-    int n = 0;
-    for (std::size_t k = p; k < digits && n < 10000000; ++k)
-      n = n * 10 + (l[k] - '0');
-    gutter[i] = n;
-    lines[i] = l.substr(digits + 1 + (digits + 1 < l.size() && l[digits + 1] == ' ' ? 1 : 0));
-  }
-  std::optional<std::string> chipValue, genValue;
-  int chipLine = 0, genLine = 0;
-  // Which executable each listing line belongs to (-1: a header line, -2: no stage line yet).
-  std::vector<int> owner(lines.size(), -1);
-  bool inListing = false;
-  int current = -2;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int lineNo = static_cast<int>(i) + 1;
-    const std::string_view t = gcn::trimSpace(lines[i]);
-    if (std::optional<vk::ExecutableIsa> exe = stageMark(t, gcn::Place{s.source, lineNo, 0})) {
-      inListing = true;
-      // A pipeline has at most one executable per stage (6 in Vulkan 1.0's graphics and
-      // compute pipelines); executables are told apart by name.
-      if (s.executables.size() == kMaxExecutables)
-        fail(lineNo, "more than " + std::to_string(kMaxExecutables) + " stage lines");
-      for (const vk::ExecutableIsa& other : s.executables)
-        if (other.name == exe->name) fail(lineNo, "a second executable named '" + exe->name + "'");
-      s.executables.push_back(std::move(*exe));
-      current = static_cast<int>(s.executables.size()) - 1;
-      continue;
+  void readGutters() {
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      const std::string_view l = lines_[i];
+      std::size_t p = l.find_first_not_of(' ');
+      const std::size_t digits =
+          p == std::string_view::npos ? p : l.find_first_not_of("0123456789", p);
+      if (p == std::string_view::npos || digits == p || digits == std::string_view::npos ||
+          l[digits] != '|')
+        continue;
+      int n = 0;
+      for (std::size_t k = p; k < digits && n < 10000000; ++k)
+        n = n * 10 + (l[k] - '0');
+      gutter_[i] = n;
+      lines_[i] = l.substr(digits + 1 + (digits + 1 < l.size() && l[digits + 1] == ' ' ? 1 : 0));
     }
-    const std::size_t eq = t.find('=');
-    const std::string_view key =
-        eq == std::string_view::npos ? "" : gcn::trimSpace(t.substr(0, eq));
-    const bool keyShape = !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
-      return (ch >= 'a' && ch <= 'z') || ch == '-' || ch == '_';
-    });
-    if (!inListing && (t.empty() || t.front() == '#')) continue;
-    if (!inListing && keyShape) {
-      const std::string value(gcn::trimSpace(t.substr(eq + 1)));
-      if (value.empty()) fail(lineNo, "'" + std::string(key) + " =' has no value");
-      const auto once = [&](bool seen) {
-        if (seen) fail(lineNo, "'" + std::string(key) + "' is given twice");
-      };
-      if (key == "chip") {
-        once(chipValue.has_value());
-        chipValue = value;
-        chipLine = lineNo;
-      } else if (key == "gen") {
-        once(genValue.has_value());
-        genValue = value;
-        genLine = lineNo;
-      } else if (key == "route") {
-        once(!s.route.empty());
-        if (std::find(std::begin(kRoutes), std::end(kRoutes), value) == std::end(kRoutes))
-          fail(lineNo, "no route '" + value + "' (" + routeNames() + ")");
-        s.route = value;
-      } else if (key == "soffset") {
-        once(s.soffset.has_value());
-        try {
-          std::size_t used = 0;
-          const unsigned long v = std::stoul(value, &used, 0);
-          if (used != value.size() || v > 0xffffffffu) throw std::invalid_argument(value);
-          s.soffset = static_cast<uint32_t>(v);
-        } catch (const std::exception&) {
-          fail(lineNo, "soffset = " + value + ": not a 32-bit number");
-        }
-      } else if (key == "case") {
-        once(!s.caseText.empty());
-        s.caseText = squeezeBlanks(value);
-        s.caseLine = lineNo;
-      } else {
-        fail(lineNo, "unknown key '" + std::string(key) + "' (chip, gen, route, case and soffset)");
+  }
+
+  // Header lines (`key = value`, blank, `#`) until the first stage or listing line; after it,
+  // every line is a listing line of the current executable (-2: no stage line yet).
+  void readLines() {
+    bool inListing = false;
+    int current = -2;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      const int lineNo = static_cast<int>(i) + 1;
+      const std::string_view t = gcn::trimSpace(lines_[i]);
+      if (std::optional<vk::ExecutableIsa> exe = stageMark(t, gcn::Place{s_.source, lineNo, 0})) {
+        inListing = true;
+        addStage(std::move(*exe), lineNo);
+        current = static_cast<int>(s_.executables.size()) - 1;
+        continue;
       }
-      continue;
+      if (!inListing && (t.empty() || t.front() == '#')) continue;
+      const std::size_t eq = t.find('=');
+      const std::string_view key =
+          eq == std::string_view::npos ? "" : gcn::trimSpace(t.substr(0, eq));
+      const bool keyShape = !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || ch == '-' || ch == '_';
+      });
+      if (!inListing && keyShape) {
+        readKey(key, std::string(gcn::trimSpace(t.substr(eq + 1))), lineNo);
+        continue;
+      }
+      inListing = true;
+      owner_[i] = current;
     }
-    inListing = true;
-    owner[i] = current;
   }
-  const auto chipOf = [&](const std::string& value, int line) -> const gcn::Chip& {
+
+  // A pipeline has at most one executable per stage (6 in Vulkan 1.0's graphics and compute
+  // pipelines); executables are told apart by name.
+  void addStage(vk::ExecutableIsa exe, int lineNo) {
+    if (s_.executables.size() == kMaxExecutables)
+      fail(lineNo, "more than " + std::to_string(kMaxExecutables) + " stage lines");
+    for (const vk::ExecutableIsa& other : s_.executables)
+      if (other.name == exe.name) fail(lineNo, "a second executable named '" + exe.name + "'");
+    s_.executables.push_back(std::move(exe));
+  }
+
+  void readKey(std::string_view key, const std::string& value, int lineNo) {
+    if (value.empty()) fail(lineNo, "'" + std::string(key) + " =' has no value");
+    const auto once = [&](bool seen) {
+      if (seen) fail(lineNo, "'" + std::string(key) + "' is given twice");
+    };
+    if (key == "chip") {
+      once(chipValue_.has_value());
+      chipValue_ = value;
+      chipLine_ = lineNo;
+    } else if (key == "gen") {
+      once(genValue_.has_value());
+      genValue_ = value;
+      genLine_ = lineNo;
+    } else if (key == "route") {
+      once(!s_.route.empty());
+      if (std::find(std::begin(kRoutes), std::end(kRoutes), value) == std::end(kRoutes))
+        fail(lineNo, "no route '" + value + "' (" + routeNames() + ")");
+      s_.route = value;
+    } else if (key == "soffset") {
+      once(s_.soffset.has_value());
+      try {
+        std::size_t used = 0;
+        const unsigned long v = std::stoul(value, &used, 0);
+        if (used != value.size() || v > 0xffffffffu) throw std::invalid_argument(value);
+        s_.soffset = static_cast<uint32_t>(v);
+      } catch (const std::exception&) {
+        fail(lineNo, "soffset = " + value + ": not a 32-bit number");
+      }
+    } else if (key == "case") {
+      once(!s_.caseText.empty());
+      s_.caseText = squeezeBlanks(value);
+      s_.caseLine = lineNo;
+    } else {
+      fail(lineNo, "unknown key '" + std::string(key) + "' (chip, gen, route, case and soffset)");
+    }
+  }
+
+  const gcn::Chip& chipOf(const std::string& value, int line) const {
     try {
       return gcn::parseAnyChip(value);
     } catch (const gcn::Error& e) {
       fail(line, e.reason());
     }
-    throw gcn::Error("unreachable");
-  };
-  if (genValue) {
-    const gcn::Chip& g = chipOf(*genValue, genLine);
-    if (gcn::asciiLower(*genValue) != gcn::genName(g.gen))
-      fail(genLine, "gen = " + *genValue + ": a generation is written gfx6, gfx7, gfx8, gfx9, " +
-                        "gfx10, gfx10.3 or gfx11 (a chip goes in 'chip =')");
   }
-  if (chipValue) {
-    s.chip = &chipOf(*chipValue, chipLine);
-    if (genValue && chipOf(*genValue, genLine).gen != s.chip->gen)
-      fail(genLine, "gen = " + *genValue + " is not " + std::string(s.chip->name) + "'s (" +
-                        std::string(gcn::genName(s.chip->gen)) + ")");
-  } else if (genValue) {
-    s.chip = &chipOf(*genValue, genLine);
-  } else {
-    fail(0, "no 'chip =' or 'gen =' line: which chip's code the listing is");
+
+  // `chip =`, `gen =` or both (which must agree).
+  void resolveChip() {
+    if (genValue_) {
+      const gcn::Chip& g = chipOf(*genValue_, genLine_);
+      if (gcn::asciiLower(*genValue_) != gcn::genName(g.gen))
+        fail(genLine_, "gen = " + *genValue_ +
+                           ": a generation is written gfx6, gfx7, gfx8, gfx9, " +
+                           "gfx10, gfx10.3 or gfx11 (a chip goes in 'chip =')");
+    }
+    if (chipValue_) {
+      s_.chip = &chipOf(*chipValue_, chipLine_);
+      if (genValue_ && chipOf(*genValue_, genLine_).gen != s_.chip->gen)
+        fail(genLine_, "gen = " + *genValue_ + " is not " + std::string(s_.chip->name) + "'s (" +
+                           std::string(gcn::genName(s_.chip->gen)) + ")");
+    } else if (genValue_) {
+      s_.chip = &chipOf(*genValue_, genLine_);
+    } else {
+      fail(0, "no 'chip =' or 'gen =' line: which chip's code the listing is");
+    }
   }
-  if (s.route.empty()) fail(0, "no 'route =' line (" + routeNames() + ")");
-  if (s.caseText.empty()) fail(0, "no 'case =' line: which instruction of the listing to prove");
+
   // Lines before any stage line belong to the route's own shader stage.
-  if (std::find(owner.begin(), owner.end(), -2) != owner.end()) {
+  void addRouteStage() {
+    if (std::find(owner_.begin(), owner_.end(), -2) == owner_.end()) return;
     vk::ExecutableIsa exe;
-    const bool vertex = s.route == "vertex";
+    const bool vertex = s_.route == "vertex";
     exe.stages = vertex ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_COMPUTE_BIT;
     exe.name = vertex ? "Vertex Shader" : "Compute Shader";
-    for (const vk::ExecutableIsa& other : s.executables)
+    for (const vk::ExecutableIsa& other : s_.executables)
       if (other.name == exe.name)
         fail(0,
              "the lines before the first stage line and a stage line both name '" + exe.name + "'");
-    s.executables.insert(s.executables.begin(), std::move(exe));
-    for (int& o : owner)
+    s_.executables.insert(s_.executables.begin(), std::move(exe));
+    for (int& o : owner_)
       if (o >= 0) ++o;
-    std::replace(owner.begin(), owner.end(), -2, 0);
+    std::replace(owner_.begin(), owner_.end(), -2, 0);
   }
-  // Each executable's text is the whole file with every other line left empty, so that the
+
+  // Executable k's text is the whole file with every other line left empty, so that the
   // listing parser's line numbers are the file's; or, where its lines carry `isa --dump-asm`'s
   // numbers, each line at its number (which must increase).
-  std::size_t instructions = 0;
-  for (std::size_t k = 0; k < s.executables.size(); ++k) {
-    vk::ExecutableIsa& exe = s.executables[k];
-    exe.source = s.source;
+  void assemble(std::size_t k) {
+    vk::ExecutableIsa& exe = s_.executables[k];
+    exe.source = s_.source;
+    const int mine = static_cast<int>(k);
     bool numbered = false;
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      numbered = numbered || (owner[i] == static_cast<int>(k) && gutter[i] > 0);
+    for (std::size_t i = 0; i < lines_.size(); ++i)
+      numbered = numbered || (owner_[i] == mine && gutter_[i] > 0);
     int at = 0;  // lines written so far (numbered form)
-    for (std::size_t i = 0; i < lines.size(); ++i) {
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
       if (!numbered) {
-        if (owner[i] == static_cast<int>(k)) exe.assembly += lines[i];
+        if (owner_[i] == mine) exe.assembly += lines_[i];
         exe.assembly += '\n';
         continue;
       }
-      if (owner[i] != static_cast<int>(k)) continue;
-      if (gutter[i] <= at)
-        fail(static_cast<int>(i) + 1, gutter[i] == 0
+      if (owner_[i] != mine) continue;
+      if (gutter_[i] <= at)
+        fail(static_cast<int>(i) + 1, gutter_[i] == 0
                                           ? "a listing line without a number among numbered ones"
-                                          : "listing line number " + std::to_string(gutter[i]) +
+                                          : "listing line number " + std::to_string(gutter_[i]) +
                                                 " does not follow line " + std::to_string(at));
-      for (; at + 1 < gutter[i]; ++at)
+      for (; at + 1 < gutter_[i]; ++at)
         exe.assembly += '\n';
-      exe.assembly += std::string(lines[i]) + '\n';
-      at = gutter[i];
+      exe.assembly += std::string(lines_[i]) + '\n';
+      at = gutter_[i];
     }
-    instructions += parseAcoAssembly(exe.assembly, s.source).size();  // throws with the line
   }
-  if (instructions == 0) fail(0, "no listing: no instruction follows the header lines");
-  return s;
+
+  SavedListing s_;
+  std::vector<std::string_view> lines_;
+  std::vector<int> gutter_;  // the `isa --dump-asm` number of each line, 0 for none
+  // Which executable each listing line belongs to (-1: a header line, -2: no stage line yet).
+  std::vector<int> owner_;
+  std::optional<std::string> chipValue_, genValue_;
+  int chipLine_ = 0, genLine_ = 0;
+};
+
+}  // namespace
+
+SavedListing parseSavedListing(std::string_view text, std::string_view source) {
+  return ListingReader(text, source).read();
 }
 
 SavedProof proveSavedListing(const SavedListing& s) {
