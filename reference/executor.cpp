@@ -79,6 +79,233 @@ struct Gathered {
   bool anyUnknown = false;
 };
 
+// The V# and format every lane of the wave uses, decoded once per wave.
+struct WaveResource {
+  VSharp v;
+  bool zero = false;            // all-zero V#
+  bool droppedUntyped = false;  // GFX6/7 untyped access through DATA_FORMAT INVALID
+  // Format ops only (chooseFormat):
+  Dfmt dfmt = Dfmt::Invalid;
+  Nfmt nfmt = Nfmt::Unorm;
+  std::array<DstSel, 4> sel = kIdentitySel;
+  uint8_t elemBytes = 0;
+  uint8_t fmtComponents = 0;
+  bool fmtInvalid = false;
+  std::string_view fmtUnclaimed;  // why no value is claimed, empty when one is
+};
+
+WaveResource decodeResource(Gen gen, const Instruction& inst, const WaveState& in,
+                            std::vector<std::string>& notes) {
+  const OpcodeInfo& op = *inst.op;
+  WaveResource r;
+  const std::array<uint32_t, 4> words = vsharpWords(in, inst.srsrc);
+  r.zero = words == std::array<uint32_t, 4>{};
+  r.v = accessVSharp(gen, decodeVSharp(gen, words), op.encoding == Encoding::Mtbuf);
+  // GFX6/7 drop untyped accesses through a V# with DATA_FORMAT INVALID (resource.h).
+  r.droppedUntyped =
+      !r.zero && untypedAccessDropped(gen, r.v) &&
+      (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Atomic);
+  if (r.droppedUntyped)
+    addNote(notes, std::string(genName(gen)) +
+                       " V# with DATA_FORMAT INVALID: the untyped access is dropped, loads read 0 "
+                       "(Mesa radeonsi si_compute.c: before GFX8 \"it cannot be "
+                       "BUF_DATA_FORMAT_INVALID\")");
+  if (r.zero)
+    addNote(notes,
+            "all-zero V#: loads return 0, stores and atomics do nothing "
+            "(docs/gcn-facts.md, AMD RDNA3 ISA: all-zero resource constant)");
+  return r;
+}
+
+// CLRX GcnMemHandling "rules for data conversion", read from the opcode table's FieldSource
+// fields.
+void chooseFormat(Gen gen, const Instruction& inst, const Policies& pol, WaveResource& r,
+                  std::vector<std::string>& notes) {
+  const OpcodeInfo& op = *inst.op;
+  const ConversionFormat f = conversionFormat(gen, op, inst, r.v);
+  r.dfmt = f.dfmt;
+  r.nfmt = f.nfmt;
+  r.sel = f.dstSel;
+  const DfmtInfo& info = dfmtInfo(r.dfmt);
+  r.elemBytes = info.bytes;
+  r.fmtComponents = info.components;
+  if (r.zero) return;
+  if (op.dfmtSource == FieldSource::Resource &&
+      dataFormatIsStrideBits(gen, r.v, op.encoding == Encoding::Mtbuf)) {
+    r.elemBytes = static_cast<uint8_t>(formatAccessBytes(Dfmt::Reserved));
+    r.fmtUnclaimed =
+        "ADD_TID_ENABLE on a GFX8/9 MUBUF format op: DATA_FORMAT holds STRIDE[17:14] (Mesa "
+        "ac_set_buf_desc_word3), so no source says which format converts: no value claimed; "
+        "the access is taken as 16 bytes for the range check";
+    return;
+  }
+  if (r.dfmt == Dfmt::Invalid) {
+    r.fmtInvalid = true;
+    addNote(notes,
+            "DATA_FORMAT INVALID on a format op: loads return 0, stores do "
+            "nothing (docs/gcn-facts.md)");
+    return;
+  }
+  if (r.dfmt == Dfmt::Reserved) {
+    // Planned at the largest element size (formatAccessBytes): nothing read or written is
+    // claimed, but the range check and the reach cover any size the hardware may use.
+    r.elemBytes = static_cast<uint8_t>(formatAccessBytes(r.dfmt));
+    r.fmtUnclaimed =
+        "DATA_FORMAT 15 is reserved (CLRX GcnMemHandling): no value claimed; its access is "
+        "taken as 16 bytes for the range check";
+    return;
+  }
+  const Direction dir = op.kind == OpKind::LoadFormat ? Direction::Load : Direction::Store;
+  const PairVerdict verdict = pairVerdict(gen, r.dfmt, r.nfmt, dir, pol);
+  if (verdict.status != PairStatus::Defined) r.fmtUnclaimed = verdict.reason;
+  if (r.fmtUnclaimed.empty() && r.fmtComponents != op.components)
+    addNote(notes,
+            "component count of the opcode differs from the format's: AMD RDNA3 ISA "
+            "rule (load: extra components from DST_SEL; store: missing ones "
+            "from DST_SEL, extra ones ignored)");
+}
+
+// The wave's memory: each lane's access plan (with the wave-wide range-rule note), the bytes it
+// reads and writes, and which lanes wrote the same bytes. Reads `res` and `address` when a lane
+// is planned, so the wave fills them before any lane runs.
+class WaveMemory {
+ public:
+  WaveMemory(Gen gen, const WaveResource& res, const AddressInputs& address, const Policies& pol,
+             ExecResult& out, const MemoryImage& memory)
+      : gen_(gen),
+        res_(res),
+        address_(address),
+        pol_(pol),
+        out_(out),
+        mem_(out.written ? &*out.written : &memory),
+        wmem_(out.written ? &*out.written : nullptr) {}
+
+  bool mapped(uint64_t address, uint64_t size) const {
+    return mem_->find(address, size) != nullptr;
+  }
+  // Only called for mapped accesses.
+  const uint8_t* at(uint64_t address, uint64_t size) const { return mem_->find(address, size); }
+  // Only instructions that write memory work on a copy (execute()).
+  uint8_t* writableAt(uint64_t address, uint64_t size) {
+    if (wmem_ == nullptr) throw Error("executor: a write to memory the instruction does not write");
+    uint8_t* at = wmem_->find(address, size);
+    if (at == nullptr) throw Error("executor: a write outside the memory image");
+    return at;
+  }
+  void recordWrite(uint64_t address, uint8_t size, unsigned lane) {
+    writes_.push_back({address, size, lane});
+  }
+
+  // AMD RDNA3 ISA alignment: formats and typed ops align to min(size, 4) (the policy decides
+  // whether the low bits are ignored); atomics use the dword rule too (DWORD alignment
+  // mode: "the smaller of the element size or DWORD").
+  // The plan lives in plan_ until the next call.
+  const AccessPlan& plan(unsigned lane, uint32_t bytes, CheckUnit unit, bool write,
+                         LaneResult& lr) {
+    // The range rule is the same for every lane (address.h): its text is made once per unit.
+    const bool withRule = !ruleUnit_ || *ruleUnit_ != unit;
+    AccessPlan& p = plan_;
+    planAccessInto(gen_, res_.v, address_.forLane(lane), bytes, std::min<uint32_t>(bytes, 4), unit,
+                   pol_, p, withRule);
+    bool all = true;
+    for (const AccessPiece& piece : p.pieces) {
+      if (piece.dataOffset + piece.size > 16u)
+        throw Error("executor: access piece beyond 16 bytes (address plan: " + p.rule + ")");
+      all = all && piece.inRange;
+    }
+    // Format ops and atomics are all-or-nothing (AMD RDNA3 ISA); an all-zero V# reads 0 and
+    // drops writes whatever the range check says (docs/gcn-facts.md).
+    for (AccessPiece& piece : p.pieces)
+      if (res_.zero || res_.droppedUntyped || (unit == CheckUnit::Whole && !all))
+        piece.inRange = false;
+    // The range rule address.h applied (policy choices included) is a wave-wide remark.
+    if (withRule) {
+      ruleUnit_ = unit;
+      if (p.rule != lastRule_) {
+        lastRule_ = p.rule;
+        addNote(out_.notes, "range check: " + p.rule);
+      }
+    }
+    for (const AccessPiece& piece : p.pieces)
+      lr.accesses.push_back(
+          {piece.address, piece.size, piece.inRange, mapped(piece.address, piece.size), write});
+    return p;
+  }
+
+  Gathered gather(const AccessPlan& p, LaneResult& lr) const {
+    Gathered g;
+    for (const AccessPiece& piece : p.pieces) {
+      if (!piece.inRange) {
+        g.allIn = false;
+        continue;
+      }
+      if (mapped(piece.address, piece.size)) {
+        std::memcpy(g.bytes.data() + piece.dataOffset, at(piece.address, piece.size), piece.size);
+      } else {
+        std::fill_n(g.unknown.begin() + piece.dataOffset, piece.size, true);
+        g.anyUnknown = true;
+        addLaneNote(lr, kUnmapped);
+      }
+    }
+    if (p.pieces.empty()) g.allIn = false;
+    return g;
+  }
+
+  void scatter(const AccessPlan& p, std::span<const uint8_t> data, unsigned lane, LaneResult& lr) {
+    for (const AccessPiece& piece : p.pieces) {
+      if (!piece.inRange) continue;
+      if (!mapped(piece.address, piece.size)) {
+        addLaneNote(lr, kUnmapped);
+        continue;
+      }
+      std::memcpy(writableAt(piece.address, piece.size), data.data() + piece.dataOffset,
+                  piece.size);
+      recordWrite(piece.address, piece.size, lane);
+    }
+  }
+
+  // Several lanes writing the same bytes: lanes are applied in order 0..63, which is one
+  // legal order (the hardware does not document one).
+  void noteCollisions(OpKind kind) {
+    if (writes_.size() < 2) return;
+    std::sort(writes_.begin(), writes_.end(), [](const Write& a, const Write& b) {
+      return a.address != b.address ? a.address < b.address : a.lane < b.lane;
+    });
+    for (std::size_t i = 1; i < writes_.size(); ++i) {
+      const Write& a = writes_[i - 1];
+      const Write& b = writes_[i];
+      if (a.lane != b.lane && b.address < a.address + a.size) {
+        const char* what = kind == OpKind::Atomic ? "atomics" : "stores";
+        addNote(out_.notes, std::string("several lanes ") + what +
+                                " to the same address (first: lanes " + std::to_string(a.lane) +
+                                " and " + std::to_string(b.lane) +
+                                "): applied in lane order, one legal order");
+        return;
+      }
+    }
+  }
+
+ private:
+  struct Write {
+    uint64_t address;
+    uint8_t size;
+    unsigned lane;
+  };
+
+  Gen gen_;
+  const WaveResource& res_;
+  const AddressInputs& address_;
+  const Policies& pol_;
+  ExecResult& out_;
+  const MemoryImage* mem_;  // what the lanes read
+  MemoryImage* wmem_;       // what they write: the result's copy, null for no memory write
+  std::vector<Write> writes_;
+  std::string lastRule_;
+  AccessPlan plan_;                    // the current lane's (plan())
+  std::optional<CheckUnit> ruleUnit_;  // the unit plan_.rule was last made for
+};
+
+// One instruction on one wave: each active lane's load, store or atomic in lane order.
 class WaveRun {
  public:
   WaveRun(const Chip& chip, const Instruction& inst, const WaveState& in, const MemoryImage& memory,
@@ -90,12 +317,10 @@ class WaveRun {
         in_(in),
         pol_(pol),
         out_(out),
-        mem_(out.written ? &*out.written : &memory),
-        wmem_(out.written ? &*out.written : nullptr) {}
+        mem_(chip.gen, res_, address_, pol, out, memory) {}
 
   void run() {
-    decodeResource();
-    if (op_.kind == OpKind::LoadFormat || op_.kind == OpKind::StoreFormat) chooseFormat();
+    prepare();
     for (unsigned lane = 0; lane < kWaveSize; ++lane) {
       LaneResult& lr = out_.lanes[lane];
       lr.active = (in_.exec >> lane) & 1;
@@ -121,28 +346,13 @@ class WaveRun {
       }
       writeBack(lane, lr);
     }
-    noteCollisions();
+    mem_.noteCollisions(op_.kind);
   }
 
  private:
-  void decodeResource() {
-    const std::array<uint32_t, 4> words = vsharpWords(in_, inst_.srsrc);
-    zeroV_ = words == std::array<uint32_t, 4>{};
-    v_ = accessVSharp(gen_, decodeVSharp(gen_, words), op_.encoding == Encoding::Mtbuf);
-    // GFX6/7 drop untyped accesses through a V# with DATA_FORMAT INVALID (resource.h).
-    droppedUntyped_ =
-        !zeroV_ && untypedAccessDropped(gen_, v_) &&
-        (op_.kind == OpKind::Load || op_.kind == OpKind::Store || op_.kind == OpKind::Atomic);
-    if (droppedUntyped_)
-      addNote(out_.notes,
-              std::string(genName(gen_)) +
-                  " V# with DATA_FORMAT INVALID: the untyped access is dropped, loads read 0 "
-                  "(Mesa radeonsi si_compute.c: before GFX8 \"it cannot be "
-                  "BUF_DATA_FORMAT_INVALID\")");
-    if (zeroV_)
-      addNote(out_.notes,
-              "all-zero V#: loads return 0, stores and atomics do nothing "
-              "(docs/gcn-facts.md, AMD RDNA3 ISA: all-zero resource constant)");
+  // What every lane shares: the V# and format, the registers each lane reads.
+  void prepare() {
+    res_ = decodeResource(gen_, inst_, in_, out_.notes);
     const unsigned data = vdataRegs(op_, chip_, inst_.tfe);
     if (op_.kind != OpKind::Cache && inst_.vdata + data > 256)
       throw Error("vdata: v" + std::to_string(inst_.vdata) + " plus " + std::to_string(data) +
@@ -155,133 +365,8 @@ class WaveRun {
     if (inst_.tfe && (op_.kind == OpKind::Store || op_.kind == OpKind::StoreFormat ||
                       op_.kind == OpKind::Atomic))
       addNote(out_.notes, "TFE on a store or atomic: no status register is modelled");
-  }
-
-  // CLRX GcnMemHandling "rules for data conversion", read from the opcode table's FieldSource
-  // fields.
-  void chooseFormat() {
-    const ConversionFormat f = conversionFormat(gen_, op_, inst_, v_);
-    dfmt_ = f.dfmt;
-    nfmt_ = f.nfmt;
-    sel_ = f.dstSel;
-    const DfmtInfo& info = dfmtInfo(dfmt_);
-    elemBytes_ = info.bytes;
-    fmtComponents_ = info.components;
-    if (zeroV_) return;
-    if (op_.dfmtSource == FieldSource::Resource &&
-        dataFormatIsStrideBits(gen_, v_, op_.encoding == Encoding::Mtbuf)) {
-      elemBytes_ = static_cast<uint8_t>(formatAccessBytes(Dfmt::Reserved));
-      fmtUnclaimed_ =
-          "ADD_TID_ENABLE on a GFX8/9 MUBUF format op: DATA_FORMAT holds STRIDE[17:14] (Mesa "
-          "ac_set_buf_desc_word3), so no source says which format converts: no value claimed; "
-          "the access is taken as 16 bytes for the range check";
-      return;
-    }
-    if (dfmt_ == Dfmt::Invalid) {
-      fmtInvalid_ = true;
-      addNote(out_.notes,
-              "DATA_FORMAT INVALID on a format op: loads return 0, stores do "
-              "nothing (docs/gcn-facts.md)");
-      return;
-    }
-    if (dfmt_ == Dfmt::Reserved) {
-      // Planned at the largest element size (formatAccessBytes): nothing read or written is
-      // claimed, but the range check and the reach cover any size the hardware may use.
-      elemBytes_ = static_cast<uint8_t>(formatAccessBytes(dfmt_));
-      fmtUnclaimed_ =
-          "DATA_FORMAT 15 is reserved (CLRX GcnMemHandling): no value claimed; its access is "
-          "taken as 16 bytes for the range check";
-      return;
-    }
-    const Direction dir = op_.kind == OpKind::LoadFormat ? Direction::Load : Direction::Store;
-    PairVerdict verdict = pairVerdict(gen_, dfmt_, nfmt_, dir, pol_);
-    if (verdict.status != PairStatus::Defined) fmtUnclaimed_ = verdict.reason;
-    if (fmtUnclaimed_.empty() && fmtComponents_ != op_.components)
-      addNote(out_.notes,
-              "component count of the opcode differs from the format's: AMD RDNA3 ISA "
-              "rule (load: extra components from DST_SEL; store: missing ones "
-              "from DST_SEL, extra ones ignored)");
-  }
-
-  bool mapped(uint64_t address, uint64_t size) const {
-    return mem_->find(address, size) != nullptr;
-  }
-  // Only called for mapped accesses.
-  const uint8_t* memAt(uint64_t address, uint64_t size) const { return mem_->find(address, size); }
-  // Only instructions that write memory work on a copy (execute()).
-  uint8_t* writableAt(uint64_t address, uint64_t size) {
-    if (wmem_ == nullptr) throw Error("executor: a write to memory the instruction does not write");
-    uint8_t* at = wmem_->find(address, size);
-    if (at == nullptr) throw Error("executor: a write outside the memory image");
-    return at;
-  }
-
-  // AMD RDNA3 ISA alignment: formats and typed ops align to min(size, 4) (the policy decides
-  // whether the low bits are ignored); atomics use the dword rule too (DWORD alignment
-  // mode: "the smaller of the element size or DWORD").
-  // The plan lives in plan_ until the next call.
-  const AccessPlan& plan(unsigned lane, uint32_t bytes, CheckUnit unit, bool write,
-                         LaneResult& lr) {
-    // The range rule is the same for every lane (address.h): its text is made once per unit.
-    const bool withRule = !ruleUnit_ || *ruleUnit_ != unit;
-    AccessPlan& p = plan_;
-    planAccessInto(gen_, v_, address_.forLane(lane), bytes, std::min<uint32_t>(bytes, 4), unit,
-                   pol_, p, withRule);
-    bool all = true;
-    for (const AccessPiece& piece : p.pieces) {
-      if (piece.dataOffset + piece.size > 16u)
-        throw Error("executor: access piece beyond 16 bytes (address plan: " + p.rule + ")");
-      all = all && piece.inRange;
-    }
-    // Format ops and atomics are all-or-nothing (AMD RDNA3 ISA); an all-zero V# reads 0 and
-    // drops writes whatever the range check says (docs/gcn-facts.md).
-    for (AccessPiece& piece : p.pieces)
-      if (zeroV_ || droppedUntyped_ || (unit == CheckUnit::Whole && !all)) piece.inRange = false;
-    // The range rule address.h applied (policy choices included) is a wave-wide remark.
-    if (withRule) {
-      ruleUnit_ = unit;
-      if (p.rule != lastRule_) {
-        lastRule_ = p.rule;
-        addNote(out_.notes, "range check: " + p.rule);
-      }
-    }
-    for (const AccessPiece& piece : p.pieces)
-      lr.accesses.push_back(
-          {piece.address, piece.size, piece.inRange, mapped(piece.address, piece.size), write});
-    return p;
-  }
-
-  Gathered gather(const AccessPlan& p, LaneResult& lr) {
-    Gathered g;
-    for (const AccessPiece& piece : p.pieces) {
-      if (!piece.inRange) {
-        g.allIn = false;
-        continue;
-      }
-      if (mapped(piece.address, piece.size)) {
-        std::memcpy(g.bytes.data() + piece.dataOffset, memAt(piece.address, piece.size),
-                    piece.size);
-      } else {
-        std::fill_n(g.unknown.begin() + piece.dataOffset, piece.size, true);
-        g.anyUnknown = true;
-        addLaneNote(lr, kUnmapped);
-      }
-    }
-    if (p.pieces.empty()) g.allIn = false;
-    return g;
-  }
-
-  void scatter(const AccessPlan& p, std::span<const uint8_t> data, unsigned lane, LaneResult& lr) {
-    for (const AccessPiece& piece : p.pieces) {
-      if (!piece.inRange) continue;
-      if (!mapped(piece.address, piece.size)) {
-        addLaneNote(lr, kUnmapped);
-        continue;
-      }
-      std::memcpy(writableAt(piece.address, piece.size), data.data() + piece.dataOffset,
-                  piece.size);
-      writes_.push_back({piece.address, piece.size, lane});
-    }
+    if (op_.kind == OpKind::LoadFormat || op_.kind == OpKind::StoreFormat)
+      chooseFormat(gen_, inst_, pol_, res_, out_.notes);
   }
 
   uint32_t vreg(unsigned i, unsigned lane) const {
@@ -296,26 +381,26 @@ class WaveRun {
                                                       bool& fetched) {
     std::array<std::optional<uint32_t>, 4> comps{};
     fetched = false;
-    if (zeroV_ || fmtInvalid_) {
+    if (res_.zero || res_.fmtInvalid) {
       comps.fill(0u);
       return comps;
     }
-    if (!fmtUnclaimed_.empty()) {
-      addLaneNote(lr, fmtUnclaimed_);
-      plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
+    if (!res_.fmtUnclaimed.empty()) {
+      addLaneNote(lr, res_.fmtUnclaimed);
+      mem_.plan(lane, res_.elemBytes, CheckUnit::Whole, false, lr);
       return comps;
     }
-    const AccessPlan& p = plan(lane, elemBytes_, CheckUnit::Whole, false, lr);
-    Gathered g = gather(p, lr);
+    const AccessPlan& p = mem_.plan(lane, res_.elemBytes, CheckUnit::Whole, false, lr);
+    Gathered g = mem_.gather(p, lr);
     const bool d16 = op_.d16;
     if (!g.allIn) {
       // CLRX GcnMemHandling: out-of-range reads are zero; AMD RDNA3 ISA: except DST_SEL = 1
       // components (policy oob-one).
       for (unsigned i = 0; i < 4; ++i) {
-        if (isSelReserved(sel_[i])) {
+        if (isSelReserved(res_.sel[i])) {
           addLaneNote(lr, kReservedSel);
-        } else if (sel_[i] == DstSel::One && pol_.oobDstSelOne() == policy::OobDstSelOne::One) {
-          comps[i] = d16 ? oneValueD16(nfmt_) : oneValue(gen_, nfmt_);
+        } else if (res_.sel[i] == DstSel::One && pol_.oobDstSelOne() == policy::OobDstSelOne::One) {
+          comps[i] = d16 ? oneValueD16(res_.nfmt) : oneValue(gen_, res_.nfmt);
         } else {
           comps[i] = 0u;
         }
@@ -324,26 +409,26 @@ class WaveRun {
     }
     if (g.anyUnknown) return comps;
     fetched = true;
-    std::span<const uint8_t> bytes(g.bytes.data(), elemBytes_);
+    std::span<const uint8_t> bytes(g.bytes.data(), res_.elemBytes);
     LoadedElement e;
     if (!d16) {
-      e = loadElement(gen_, dfmt_, nfmt_, bytes, pol_);
+      e = loadElement(gen_, res_.dfmt, res_.nfmt, bytes, pol_);
     } else {
-      e.count = fmtComponents_;
+      e.count = res_.fmtComponents;
       for (unsigned c = 0; c < e.count; ++c) {
-        auto h =
-            loadComponentD16(gen_, dfmt_, nfmt_, c, extractComponent(dfmt_, c, bytes, pol_), pol_);
+        auto h = loadComponentD16(gen_, res_.dfmt, res_.nfmt, c,
+                                  extractComponent(res_.dfmt, c, bytes, pol_), pol_);
         if (h)
           e.reg[c] = *h;
         else
           e.undefinedReason = "D16 conversion not defined for this format (convert.h)";
       }
     }
-    comps = applyDstSel(gen_, nfmt_, e, sel_);
+    comps = applyDstSel(gen_, res_.nfmt, e, res_.sel);
     for (unsigned i = 0; i < 4; ++i) {
-      if (d16 && sel_[i] == DstSel::One) comps[i] = oneValueD16(nfmt_);
+      if (d16 && res_.sel[i] == DstSel::One) comps[i] = oneValueD16(res_.nfmt);
       if (comps[i] || i >= op_.components) continue;
-      if (isSelReserved(sel_[i]))
+      if (isSelReserved(res_.sel[i]))
         addLaneNote(lr, kReservedSel);
       else if (!e.undefinedReason.empty())
         addLaneNote(lr, e.undefinedReason);
@@ -421,19 +506,11 @@ class WaveRun {
 
   // ---- format stores ------------------------------------------------------------------
 
-  void storeFormat(unsigned lane, LaneResult& lr) {
-    if (zeroV_ || fmtInvalid_) return;
-    if (!fmtUnclaimed_.empty()) {
-      addLaneNote(lr, fmtUnclaimed_);
-      plan(lane, elemBytes_, CheckUnit::Whole, true, lr);
-      addLaneNote(lr, "store not performed");
-      return;
-    }
-    const bool d16 = op_.d16;
-    // Register values of the components the instruction supplies (AMD RDNA3 ISA D16 layout).
+  // Register values of the components the instruction supplies (AMD RDNA3 ISA D16 layout).
+  std::array<uint32_t, 4> storeSources(unsigned lane) const {
     std::array<uint32_t, 4> src{};
     for (unsigned i = 0; i < op_.components; ++i) {
-      if (!d16)
+      if (!op_.d16)
         src[i] = vreg(i, lane);
       else if (!chip_.d16Packed)
         src[i] = vreg(i, lane) & 0xffffu;
@@ -442,9 +519,13 @@ class WaveRun {
       else
         src[i] = (vreg(i / 2, lane) >> (16 * (i % 2))) & 0xffffu;
     }
-    // AMD RDNA3 ISA: store_format_x on a 4-component format stores every component "as DST_SEL
-    // selects": SEL_0/SEL_1 give constants, SEL_X..W a supplied component.
-    std::array<uint32_t, 4> regs{};
+    return src;
+  }
+
+  // The format's components from the supplied ones; false when one has no value. AMD RDNA3 ISA:
+  // store_format_x on a 4-component format stores every component "as DST_SEL selects":
+  // SEL_0/SEL_1 give constants, SEL_X..W a supplied component.
+  bool storeRegisters(const std::array<uint32_t, 4>& src, std::array<uint32_t, 4>& regs) const {
     std::array<bool, 4> assigned{};
     // Policy store-dst-sel=inverse: a supplied register component i lands in the memory
     // component that DST_SEL[i] names (the inverse of the load swizzle). Under forward every
@@ -452,60 +533,83 @@ class WaveRun {
     const bool forward = pol_.storeDstSel() == policy::StoreDstSel::Forward;
     if (pol_.storeDstSel() == policy::StoreDstSel::Inverse) {
       for (unsigned i = 0; i < op_.components; ++i) {
-        const DstSel s = sel_[i];
+        const DstSel s = res_.sel[i];
         if (s < DstSel::X) continue;
         const unsigned k = static_cast<unsigned>(s) - static_cast<unsigned>(DstSel::X);
-        if (k < fmtComponents_ && !assigned[k]) regs[k] = src[i], assigned[k] = true;
+        if (k < res_.fmtComponents && !assigned[k]) regs[k] = src[i], assigned[k] = true;
       }
     }
     bool claimed = true;
-    for (unsigned j = 0; j < fmtComponents_; ++j) {
+    for (unsigned j = 0; j < res_.fmtComponents; ++j) {
       if (assigned[j]) continue;
       if (j < op_.components && !forward) {
         regs[j] = src[j];
         continue;
       }
-      const DstSel s = sel_[j];
+      const DstSel s = res_.sel[j];
       const unsigned k = static_cast<unsigned>(s) - static_cast<unsigned>(DstSel::X);
       if (s == DstSel::Zero)
         regs[j] = 0;
       else if (s == DstSel::One)
-        regs[j] = d16 ? oneValueD16(nfmt_) : oneValue(gen_, nfmt_);
+        regs[j] = op_.d16 ? oneValueD16(res_.nfmt) : oneValue(gen_, res_.nfmt);
       else if (!isSelReserved(s) && k < op_.components)
         regs[j] = src[k];
       else
         claimed = false;
     }
-    std::array<uint8_t, 16> bytes{};
-    std::string_view why;
-    if (claimed && !d16) {
-      StoredElement se = storeElement(gen_, dfmt_, nfmt_,
-                                      std::span<const uint32_t>(regs.data(), fmtComponents_), pol_);
-      if (se.defined)
-        bytes = se.bytes;
-      else
-        claimed = false, why = se.reason;
-    } else if (claimed) {
-      for (unsigned c = 0; c < fmtComponents_ && claimed; ++c) {
-        auto code = storeComponentD16(gen_, dfmt_, nfmt_, c, static_cast<uint16_t>(regs[c]), pol_);
-        if (code)
-          insertComponent(dfmt_, c, *code, std::span<uint8_t>(bytes.data(), elemBytes_), pol_);
-        else
-          claimed = false, why = "D16 store conversion not defined for this format";
+    return claimed;
+  }
+
+  // The element's bytes from the format's register components; false with `why` when the
+  // conversion is not defined.
+  bool encodeElement(const std::array<uint32_t, 4>& regs, std::array<uint8_t, 16>& bytes,
+                     std::string_view& why) const {
+    if (!op_.d16) {
+      const StoredElement se =
+          storeElement(gen_, res_.dfmt, res_.nfmt,
+                       std::span<const uint32_t>(regs.data(), res_.fmtComponents), pol_);
+      if (!se.defined) {
+        why = se.reason;
+        return false;
       }
-    } else {
-      why =
-          "a format component missing from the instruction has no DST_SEL constant or "
-          "supplied source: element not claimed";
+      bytes = se.bytes;
+      return true;
     }
-    const AccessPlan& p = plan(lane, elemBytes_, CheckUnit::Whole, true, lr);
+    for (unsigned c = 0; c < res_.fmtComponents; ++c) {
+      const auto code =
+          storeComponentD16(gen_, res_.dfmt, res_.nfmt, c, static_cast<uint16_t>(regs[c]), pol_);
+      if (!code) {
+        why = "D16 store conversion not defined for this format";
+        return false;
+      }
+      insertComponent(res_.dfmt, c, *code, std::span<uint8_t>(bytes.data(), res_.elemBytes), pol_);
+    }
+    return true;
+  }
+
+  void storeFormat(unsigned lane, LaneResult& lr) {
+    if (res_.zero || res_.fmtInvalid) return;
+    if (!res_.fmtUnclaimed.empty()) {
+      addLaneNote(lr, res_.fmtUnclaimed);
+      mem_.plan(lane, res_.elemBytes, CheckUnit::Whole, true, lr);
+      addLaneNote(lr, "store not performed");
+      return;
+    }
+    std::array<uint32_t, 4> regs{};
+    std::array<uint8_t, 16> bytes{};
+    std::string_view why =
+        "a format component missing from the instruction has no DST_SEL constant or supplied "
+        "source: element not claimed";
+    const bool claimed =
+        storeRegisters(storeSources(lane), regs) && encodeElement(regs, bytes, why);
+    const AccessPlan& p = mem_.plan(lane, res_.elemBytes, CheckUnit::Whole, true, lr);
     if (!claimed) {
       addLaneNote(lr, why);
       addLaneNote(lr, "store not performed");
       lr.memoryUnclaimed = true;
       return;
     }
-    scatter(p, bytes, lane, lr);
+    mem_.scatter(p, bytes, lane, lr);
   }
 
   // ---- typed loads and stores ---------------------------------------------------------
@@ -514,8 +618,8 @@ class WaveRun {
     const uint32_t bytes = op_.memBytes;
     // AMD RDNA3 ISA: DWORDX2..4 are range-checked per dword, smaller ones as a whole.
     const AccessPlan& p =
-        plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, false, lr);
-    Gathered g = gather(p, lr);
+        mem_.plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, false, lr);
+    Gathered g = mem_.gather(p, lr);
     const bool fetched = g.allIn && !g.anyUnknown;
     if (bytes >= 4) {
       const unsigned n = bytes / 4;
@@ -577,7 +681,7 @@ class WaveRun {
       const uint64_t at = (in_.m0 & 0xffffu) + 4ull * lane;
       if (at + 4 > out_.lds.size()) {
         addLaneNote(lr, "LDS address outside the LDS image: store not performed");
-        plan(lane, bytes, CheckUnit::Whole, true, lr);
+        mem_.plan(lane, bytes, CheckUnit::Whole, true, lr);
         return;
       }
       std::memcpy(data.data(), out_.lds.data() + at, 4);
@@ -592,8 +696,8 @@ class WaveRun {
       data[1] = static_cast<uint8_t>(r >> 8);
     }
     const AccessPlan& p =
-        plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, true, lr);
-    scatter(p, std::span<const uint8_t>(data.data(), 16), lane, lr);
+        mem_.plan(lane, bytes, bytes > 4 ? CheckUnit::PerDword : CheckUnit::Whole, true, lr);
+    mem_.scatter(p, std::span<const uint8_t>(data.data(), 16), lane, lr);
   }
 
   // ---- atomics ------------------------------------------------------------------------
@@ -609,7 +713,7 @@ class WaveRun {
     };
     const bool hasCmp = op_.atomic == AtomicOp::Cmpswap || op_.atomic == AtomicOp::Fcmpswap;
     const uint64_t src = operand(0), cmp = hasCmp ? operand(words) : 0;
-    const AccessPlan& p = plan(lane, bytes, CheckUnit::Whole, true, lr);
+    const AccessPlan& p = mem_.plan(lane, bytes, CheckUnit::Whole, true, lr);
     if (inst_.glc) lr.vdataCount = static_cast<uint8_t>(words);
     bool in = !p.pieces.empty();
     for (const AccessPiece& piece : p.pieces)
@@ -621,7 +725,7 @@ class WaveRun {
       if (unalignedComponent(lane)) unclaimAtomic(lr, words);
       return;
     }
-    if (p.pieces.size() != 1 || !mapped(p.pieces[0].address, bytes)) {
+    if (p.pieces.size() != 1 || !mem_.mapped(p.pieces[0].address, bytes)) {
       addLaneNote(lr, kUnmapped);
       return;
     }
@@ -631,10 +735,10 @@ class WaveRun {
               "64-bit atomic at an address that is not 8-byte aligned: AMD RDNA3 ISA "
               "(RDNA) says MEMVIOL; performed here at the dword-aligned address");
     uint64_t mem = 0;
-    std::memcpy(&mem, memAt(address, bytes), bytes);
+    std::memcpy(&mem, mem_.at(address, bytes), bytes);
     AtomicOutcome o = applyAtomic(op_.atomic, wide, mem, src, cmp);
-    std::memcpy(writableAt(address, bytes), &o.newValue, bytes);
-    writes_.push_back({address, static_cast<uint8_t>(bytes), lane});
+    std::memcpy(mem_.writableAt(address, bytes), &o.newValue, bytes);
+    mem_.recordWrite(address, static_cast<uint8_t>(bytes), lane);
     if (!o.claimed) {
       addLaneNote(lr, o.reason);
       addLaneNote(lr, "memory value after the atomic not claimed");
@@ -672,33 +776,6 @@ class WaveRun {
       if (lr.vdata[i]) out_.state->vgprMut(inst_.vdata + i)[lane] = *lr.vdata[i];
   }
 
-  // Several lanes writing the same bytes: lanes are applied in order 0..63, which is one
-  // legal order (the hardware does not document one).
-  void noteCollisions() {
-    if (writes_.size() < 2) return;
-    std::sort(writes_.begin(), writes_.end(), [](const Write& a, const Write& b) {
-      return a.address != b.address ? a.address < b.address : a.lane < b.lane;
-    });
-    for (std::size_t i = 1; i < writes_.size(); ++i) {
-      const Write& a = writes_[i - 1];
-      const Write& b = writes_[i];
-      if (a.lane != b.lane && b.address < a.address + a.size) {
-        const char* what = op_.kind == OpKind::Atomic ? "atomics" : "stores";
-        addNote(out_.notes, std::string("several lanes ") + what +
-                                " to the same address (first: lanes " + std::to_string(a.lane) +
-                                " and " + std::to_string(b.lane) +
-                                "): applied in lane order, one legal order");
-        return;
-      }
-    }
-  }
-
-  struct Write {
-    uint64_t address;
-    uint8_t size;
-    unsigned lane;
-  };
-
   const Chip& chip_;
   Gen gen_;
   const Instruction& inst_;
@@ -706,25 +783,10 @@ class WaveRun {
   const WaveState& in_;
   const Policies& pol_;
   ExecResult& out_;
-  const MemoryImage* mem_;  // what the lanes read
-  MemoryImage* wmem_;       // what they write: the result's copy, null for no memory write
+  WaveResource res_;
   AddressInputs address_;
   std::array<const LaneWords*, 5> vdataIn_{};
-
-  VSharp v_;
-  bool zeroV_ = false;
-  bool droppedUntyped_ = false;
-  Dfmt dfmt_ = Dfmt::Invalid;
-  Nfmt nfmt_ = Nfmt::Unorm;
-  std::array<DstSel, 4> sel_ = kIdentitySel;
-  uint8_t elemBytes_ = 0;
-  uint8_t fmtComponents_ = 0;
-  bool fmtInvalid_ = false;
-  std::string_view fmtUnclaimed_;
-  std::vector<Write> writes_;
-  std::string lastRule_;
-  AccessPlan plan_;                    // the current lane's (plan())
-  std::optional<CheckUnit> ruleUnit_;  // the unit plan_.rule was last made for
+  WaveMemory mem_;  // reads res_ and address_, which prepare() fills
 };
 
 void checkVsharpQuad(unsigned srsrc) {
