@@ -272,41 +272,31 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices,
                         "' matches no device (give an index or part of a name); devices:" + list);
 }
 
-std::unique_ptr<Context> Context::open(const std::string& selector, bool validation,
-                                       bool descriptorBuffer) {
-  std::unique_ptr<Context> ctx(new Context());
-  bool debugUtils = false;
-  ctx->instance_ = createInstance(validation, &debugUtils, &ctx->instanceApiVersion_);
-  if (debugUtils) {
-    ctx->messengerState_ = std::make_unique<Messenger>();
-    auto mi = make<VkDebugUtilsMessengerCreateInfoEXT>(
-        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
-    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    mi.pfnUserCallback = onMessage;
-    mi.pUserData = ctx->messengerState_.get();
-    check(vkCreateDebugUtilsMessengerEXT(ctx->instance_, &mi, nullptr, &ctx->messenger_),
-          "vkCreateDebugUtilsMessengerEXT");
-  }
-  auto pds = physicalDevices(ctx->instance_);
-  std::vector<DeviceInfo> infos;
-  for (uint32_t i = 0; i < pds.size(); ++i)
-    infos.push_back(describe(pds[i], i));
-  ctx->info_ = selectDevice(infos, selector);
-  ctx->physical_ = pds[ctx->info_.index];
-  VkPhysicalDeviceProperties props{};
-  vkGetPhysicalDeviceProperties(ctx->physical_, &props);
-  ctx->limits_ = props.limits;
-  vkGetPhysicalDeviceMemoryProperties(ctx->physical_, &ctx->memory_);
+namespace {
 
-  // One queue family with compute, preferring one that also has graphics (vertex routes).
+// A debug messenger that keeps every warning and error in `state` (onMessage's user data).
+VkDebugUtilsMessengerEXT createMessenger(VkInstance instance, void* state) {
+  auto mi = make<VkDebugUtilsMessengerCreateInfoEXT>(
+      VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+  mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  mi.pfnUserCallback = onMessage;
+  mi.pUserData = state;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  check(vkCreateDebugUtilsMessengerEXT(instance, &mi, nullptr, &messenger),
+        "vkCreateDebugUtilsMessengerEXT");
+  return messenger;
+}
+
+// One queue family with compute, preferring one that also has graphics (vertex routes).
+uint32_t computeQueueFamily(VkPhysicalDevice physical, const std::string& deviceName) {
   uint32_t nq = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical_, &nq, nullptr);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &nq, nullptr);
   std::vector<VkQueueFamilyProperties> families(nq);
-  vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical_, &nq, families.data());
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &nq, families.data());
   int best = -1;
   for (uint32_t i = 0; i < nq; ++i) {
     if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
@@ -315,61 +305,119 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
         best = static_cast<int>(i);
     }
   }
-  if (best < 0) throw gcn::Error(ctx->info_.name + " has no compute queue");
-  ctx->queueFamily_ = static_cast<uint32_t>(best);
+  if (best < 0) throw gcn::Error(deviceName + " has no compute queue");
+  return static_cast<uint32_t>(best);
+}
 
-  // Features: ask what exists, enable what the probes use.
-  const bool v12 = ctx->info_.apiVersion >= VK_API_VERSION_1_2;
-  auto f2 = make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  auto f11 =
+// The feature structures the device is asked about and created with, linked through pNext
+// (which is why the chain is neither copied nor moved): query() asks what exists, keepUsed()
+// turns off everything the probes do not use, so that results do not depend on unrelated
+// driver features.
+struct FeatureChain {
+  FeatureChain() = default;
+  FeatureChain(const FeatureChain&) = delete;
+  FeatureChain& operator=(const FeatureChain&) = delete;
+
+  VkPhysicalDeviceFeatures2 f2 =
+      make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  VkPhysicalDeviceVulkan11Features f11 =
       make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-  auto f12 =
+  VkPhysicalDeviceVulkan12Features f12 =
       make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-  auto r2 = make<VkPhysicalDeviceRobustness2FeaturesEXT>(
+  VkPhysicalDeviceRobustness2FeaturesEXT r2 = make<VkPhysicalDeviceRobustness2FeaturesEXT>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
-  auto pe = make<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
-  void** tail = &f2.pNext;
-  auto append = [&](auto& s) {
-    *tail = &s;
-    tail = &s.pNext;
-  };
-  if (v12) {
-    append(f11);
-    append(f12);
-  }
-  if (ctx->info_.hasRobustness2) append(r2);
-  if (ctx->info_.hasExecutableProperties) append(pe);
-  auto i64 = make<VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT);
-  if (ctx->info_.hasImageAtomicInt64) append(i64);
-  auto db = make<VkPhysicalDeviceDescriptorBufferFeaturesEXT>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT);
-  const bool wantDb = descriptorBuffer && ctx->info_.hasDescriptorBuffer;
-  if (wantDb) append(db);
-  vkGetPhysicalDeviceFeatures2(ctx->physical_, &f2);
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe =
+      make<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT i64 =
+      make<VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT);
+  VkPhysicalDeviceDescriptorBufferFeaturesEXT db =
+      make<VkPhysicalDeviceDescriptorBufferFeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT);
+  bool v12 = false;
+  bool wantDb = false;  // descriptor buffers asked for and present
 
-  // Keep only the features we use (everything else off: what is not asked for stays
-  // disabled, so results do not depend on unrelated driver features).
-  VkPhysicalDeviceFeatures core{};
-  core.robustBufferAccess = f2.features.robustBufferAccess;
-  core.shaderInt16 = f2.features.shaderInt16;
-  core.shaderInt64 = f2.features.shaderInt64;
-  core.vertexPipelineStoresAndAtomics = f2.features.vertexPipelineStoresAndAtomics;
-  core.shaderStorageImageReadWithoutFormat = f2.features.shaderStorageImageReadWithoutFormat;
-  core.shaderStorageImageWriteWithoutFormat = f2.features.shaderStorageImageWriteWithoutFormat;
-  // Formatted imageLoad variants of the texel route declare StorageImageExtendedFormats.
-  core.shaderStorageImageExtendedFormats = f2.features.shaderStorageImageExtendedFormats;
-  f2.features = core;
-  Features& on = ctx->features_;
-  on.robustBufferAccess = core.robustBufferAccess;
-  on.shaderInt16 = core.shaderInt16;
-  on.shaderInt64 = core.shaderInt64;
-  on.vertexPipelineStoresAndAtomics = core.vertexPipelineStoresAndAtomics;
-  on.shaderStorageImageReadWithoutFormat = core.shaderStorageImageReadWithoutFormat;
-  on.shaderStorageImageWriteWithoutFormat = core.shaderStorageImageWriteWithoutFormat;
-  on.shaderStorageImageExtendedFormats = core.shaderStorageImageExtendedFormats;
-  if (v12) {
+  void query(VkPhysicalDevice physical, const DeviceInfo& info, bool descriptorBuffer) {
+    v12 = info.apiVersion >= VK_API_VERSION_1_2;
+    wantDb = descriptorBuffer && info.hasDescriptorBuffer;
+    void** tail = &f2.pNext;
+    auto append = [&](auto& s) {
+      *tail = &s;
+      tail = &s.pNext;
+    };
+    if (v12) {
+      append(f11);
+      append(f12);
+    }
+    if (info.hasRobustness2) append(r2);
+    if (info.hasExecutableProperties) append(pe);
+    if (info.hasImageAtomicInt64) append(i64);
+    if (wantDb) append(db);
+    vkGetPhysicalDeviceFeatures2(physical, &f2);
+  }
+
+  // Keeps the features the probes use, records them in `on` and returns the extensions to
+  // enable.
+  std::vector<const char*> keepUsed(const DeviceInfo& info, Features& on) {
+    keepCore(on);
+    if (v12) keepVulkan12(on);
+    std::vector<const char*> exts;
+    if (info.hasRobustness2) {
+      // robustBufferAccess2 requires robustBufferAccess (VUID-...-robustBufferAccess2-04000).
+      if (!f2.features.robustBufferAccess) {
+        r2.robustBufferAccess2 = VK_FALSE;
+        r2.robustImageAccess2 = VK_FALSE;
+      }
+      on.robustBufferAccess2 = r2.robustBufferAccess2;
+      on.robustImageAccess2 = r2.robustImageAccess2;
+      on.nullDescriptor = r2.nullDescriptor;
+      exts.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+    }
+    if (info.hasExecutableProperties) {
+      on.pipelineExecutableInfo = pe.pipelineExecutableInfo;
+      exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    }
+    if (info.hasImageAtomicInt64) {
+      // The 64-bit image variants declare Int64 too (shaderInt64, core above).
+      i64.shaderImageInt64Atomics = i64.shaderImageInt64Atomics && f2.features.shaderInt64;
+      i64.sparseImageInt64Atomics = VK_FALSE;
+      on.shaderImageInt64Atomics = i64.shaderImageInt64Atomics;
+      exts.push_back(VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
+    }
+    if (wantDb) {
+      db.descriptorBufferCaptureReplay = VK_FALSE;
+      db.descriptorBufferImageLayoutIgnored = VK_FALSE;
+      db.descriptorBufferPushDescriptors = VK_FALSE;
+      on.descriptorBuffer = db.descriptorBuffer;
+      if (db.descriptorBuffer) exts.push_back("VK_EXT_descriptor_buffer");
+    }
+    return exts;
+  }
+
+ private:
+  void keepCore(Features& on) {
+    const VkPhysicalDeviceFeatures& has = f2.features;
+    VkPhysicalDeviceFeatures core{};
+    core.robustBufferAccess = has.robustBufferAccess;
+    core.shaderInt16 = has.shaderInt16;
+    core.shaderInt64 = has.shaderInt64;
+    core.vertexPipelineStoresAndAtomics = has.vertexPipelineStoresAndAtomics;
+    core.shaderStorageImageReadWithoutFormat = has.shaderStorageImageReadWithoutFormat;
+    core.shaderStorageImageWriteWithoutFormat = has.shaderStorageImageWriteWithoutFormat;
+    // Formatted imageLoad variants of the texel route declare StorageImageExtendedFormats.
+    core.shaderStorageImageExtendedFormats = has.shaderStorageImageExtendedFormats;
+    f2.features = core;
+    on.robustBufferAccess = core.robustBufferAccess;
+    on.shaderInt16 = core.shaderInt16;
+    on.shaderInt64 = core.shaderInt64;
+    on.vertexPipelineStoresAndAtomics = core.vertexPipelineStoresAndAtomics;
+    on.shaderStorageImageReadWithoutFormat = core.shaderStorageImageReadWithoutFormat;
+    on.shaderStorageImageWriteWithoutFormat = core.shaderStorageImageWriteWithoutFormat;
+    on.shaderStorageImageExtendedFormats = core.shaderStorageImageExtendedFormats;
+  }
+
+  void keepVulkan12(Features& on) {
     auto k11 = make<VkPhysicalDeviceVulkan11Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
     k11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
@@ -394,50 +442,54 @@ std::unique_ptr<Context> Context::open(const std::string& selector, bool validat
     on.bufferDeviceAddress = f12.bufferDeviceAddress;
     on.bufferDeviceAddressCaptureReplay = f12.bufferDeviceAddressCaptureReplay;
   }
-  std::vector<const char*> exts;
-  if (ctx->info_.hasRobustness2) {
-    // robustBufferAccess2 requires robustBufferAccess (VUID-...-robustBufferAccess2-04000).
-    if (!core.robustBufferAccess) {
-      r2.robustBufferAccess2 = VK_FALSE;
-      r2.robustImageAccess2 = VK_FALSE;
-    }
-    on.robustBufferAccess2 = r2.robustBufferAccess2;
-    on.robustImageAccess2 = r2.robustImageAccess2;
-    on.nullDescriptor = r2.nullDescriptor;
-    exts.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
-  }
-  if (ctx->info_.hasExecutableProperties) {
-    on.pipelineExecutableInfo = pe.pipelineExecutableInfo;
-    exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-  }
-  if (ctx->info_.hasImageAtomicInt64) {
-    // The 64-bit image variants declare Int64 too (shaderInt64, core above).
-    i64.shaderImageInt64Atomics = i64.shaderImageInt64Atomics && core.shaderInt64;
-    i64.sparseImageInt64Atomics = VK_FALSE;
-    on.shaderImageInt64Atomics = i64.shaderImageInt64Atomics;
-    exts.push_back(VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
-  }
+};
 
-  if (wantDb) {
-    db.descriptorBufferCaptureReplay = VK_FALSE;
-    db.descriptorBufferImageLayoutIgnored = VK_FALSE;
-    db.descriptorBufferPushDescriptors = VK_FALSE;
-    on.descriptorBuffer = db.descriptorBuffer;
-    if (db.descriptorBuffer) exts.push_back("VK_EXT_descriptor_buffer");
-  }
-
+VkDevice createDevice(VkPhysicalDevice physical, uint32_t queueFamily, FeatureChain& features,
+                      const std::vector<const char*>& exts) {
   float priority = 1.0f;
   auto qi = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-  qi.queueFamilyIndex = ctx->queueFamily_;
+  qi.queueFamilyIndex = queueFamily;
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
   auto di = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-  di.pNext = &f2;
+  di.pNext = &features.f2;
   di.queueCreateInfoCount = 1;
   di.pQueueCreateInfos = &qi;
   di.enabledExtensionCount = static_cast<uint32_t>(exts.size());
   di.ppEnabledExtensionNames = exts.data();
-  check(vkCreateDevice(ctx->physical_, &di, nullptr, &ctx->device_), "vkCreateDevice");
+  VkDevice device = VK_NULL_HANDLE;
+  check(vkCreateDevice(physical, &di, nullptr, &device), "vkCreateDevice");
+  return device;
+}
+
+}  // namespace
+
+std::unique_ptr<Context> Context::open(const std::string& selector, bool validation,
+                                       bool descriptorBuffer) {
+  std::unique_ptr<Context> ctx(new Context());
+  bool debugUtils = false;
+  ctx->instance_ = createInstance(validation, &debugUtils, &ctx->instanceApiVersion_);
+  if (debugUtils) {
+    ctx->messengerState_ = std::make_unique<Messenger>();
+    ctx->messenger_ = createMessenger(ctx->instance_, ctx->messengerState_.get());
+  }
+  auto pds = physicalDevices(ctx->instance_);
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < pds.size(); ++i)
+    infos.push_back(describe(pds[i], i));
+  ctx->info_ = selectDevice(infos, selector);
+  ctx->physical_ = pds[ctx->info_.index];
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(ctx->physical_, &props);
+  ctx->limits_ = props.limits;
+  vkGetPhysicalDeviceMemoryProperties(ctx->physical_, &ctx->memory_);
+  ctx->queueFamily_ = computeQueueFamily(ctx->physical_, ctx->info_.name);
+
+  // Features: ask what exists, enable what the probes use.
+  FeatureChain features;
+  features.query(ctx->physical_, ctx->info_, descriptorBuffer);
+  const std::vector<const char*> exts = features.keepUsed(ctx->info_, ctx->features_);
+  ctx->device_ = createDevice(ctx->physical_, ctx->queueFamily_, features, exts);
   vkGetDeviceQueue(ctx->device_, ctx->queueFamily_, 0, &ctx->queue_);
   return ctx;
 }
