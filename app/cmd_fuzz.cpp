@@ -121,35 +121,173 @@ std::string name(const explore::FuzzCase& c) {
   return "fuzz-" + std::to_string(c.seed) + "-" + std::to_string(c.number);
 }
 
-int runFuzz(const FuzzOptions& o) {
-  auto ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
-  if (!ctx->canExecute())
-    throw gcn::Error(ctx->info().name +
+// The device the cases run on, and whether raw V#s run there.
+struct FuzzDevice {
+  std::unique_ptr<vk::Context> ctx;
+  std::unique_ptr<ClrxDir> clrx;  // the binary route's environment, with raw V#s
+  std::string rawWhy;             // why raw V#s do not run, empty when they do
+};
+
+FuzzDevice openFuzzDevice(const std::string& selector) {
+  FuzzDevice d;
+  d.ctx = vk::Context::open(selector, false, /*descriptorBuffer=*/true);
+  if (!d.ctx->canExecute())
+    throw gcn::Error(d.ctx->info().name +
                      " has no memory types (a compile-only device such as RADV's null "
                      "device): fuzz cases must run; `gcnprobe binary` and `isa` "
                      "are what such a device can do");
   // Raw V#s where the raw V# route runs: a GCN device with descriptor buffers whose own
   // descriptors are the V#s gcnprobe builds (harness/routes/raw.h).
-  const std::string rawWhy = !ctx->info().chip ? "not a GCN device"
-                             : !ctx->features().descriptorBuffer
-                                 ? "no VK_EXT_descriptor_buffer"
-                                 : routes::lane::rawDeviceProblem(*ctx);
-  const bool raw = rawWhy.empty();
+  d.rawWhy = !d.ctx->info().chip                   ? "not a GCN device"
+             : !d.ctx->features().descriptorBuffer ? "no VK_EXT_descriptor_buffer"
+                                                   : routes::lane::rawDeviceProblem(*d.ctx);
   // Binary-route cases (with raw V#s) need the binary route's environment before the device
   // exists (app/clrx_dir.h): it is set and the device opened again.
-  std::unique_ptr<ClrxDir> clrx;
-  if (raw) {
-    clrx = prepareBinaryRoute();
-    ctx.reset();
-    ctx = vk::Context::open(o.device, false, /*descriptorBuffer=*/true);
+  if (d.rawWhy.empty()) {
+    d.clrx = prepareBinaryRoute();
+    d.ctx.reset();
+    d.ctx = vk::Context::open(selector, false, /*descriptorBuffer=*/true);
   }
-  const vk::DeviceInfo& info = ctx->info();
-  const gcn::Gen gen = info.chip ? info.chip->gen : gcn::Gen::Gfx8;
-  Fuzzer fuzzer(*ctx);
+  return d;
+}
+
+// How the cases went: per status, per kind, and the reasons behind each count.
+struct FuzzTally {
   std::map<std::string, uint64_t> counts;
   std::map<std::string, std::map<std::string, uint64_t>> byKind;  // kind -> status -> cases
   std::map<std::string, uint64_t> why;          // unrealisable / unsupported / error reasons
   std::map<std::string, uint64_t> explainedBy;  // policy cases: the options that explain them
+
+  void add(const explore::FuzzCase& fc, const Outcome& out) {
+    ++counts[out.status];
+    ++byKind[fc.kind][out.status];
+    if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "route-miss" ||
+        out.status == "error")
+      ++why[out.status + ": " + out.detail.substr(0, 160)];
+    if (out.status == "policy") ++explainedBy[fc.kind + ": " + out.detail.substr(0, 160)];
+  }
+
+  void print(FILE* text, uint64_t n, double seconds) {
+    for (const auto& [reason, k] : why)
+      std::fprintf(text, "  %llu x %s\n", static_cast<unsigned long long>(k), reason.c_str());
+    for (const auto& [labels, k] : explainedBy)
+      std::fprintf(text, "  %llu x policy, %s\n", static_cast<unsigned long long>(k),
+                   labels.c_str());
+    for (const auto& [kind, statuses] : byKind) {
+      std::string line = "  " + kind + ":";
+      for (const auto& [status, k] : statuses)
+        line += " " + std::to_string(k) + " " + status;
+      std::fprintf(text, "%s\n", line.c_str());
+    }
+    std::string summary = std::to_string(n) + " cases:";
+    for (const char* s :
+         {"exact", "policy", "mismatch", "unsupported", "unrealisable", "route-miss", "error"})
+      summary += " " + std::to_string(counts[s]) + " " + s;
+    char tail[64];
+    std::snprintf(tail, sizeof tail, "; %.2f s", seconds);
+    std::fprintf(text, "%s%s\n", summary.c_str(), tail);
+  }
+
+  bool clean() {
+    return counts["mismatch"] == 0 && counts["route-miss"] == 0 && counts["error"] == 0;
+  }
+};
+
+// A mismatching case made small: the case, its outcome and what zeroUnneeded left.
+struct Minimised {
+  explore::FuzzCase c;
+  Outcome out;
+  explore::Simplified simple;
+};
+
+Minimised minimise(Fuzzer& fuzzer, gcn::Gen gen, const explore::FuzzCase& fc, const Outcome& out) {
+  const auto runCase = [&](const explore::FuzzCase& c) {
+    return fuzzer.run(explore::fuzzProbeText(gen, c, ""), name(c) + ".probe");
+  };
+  // The first lane no prediction explains, alone. A store's or atomic's memory matches no
+  // prediction as a whole, so there each lane is tried alone, in order, until one still
+  // mismatches. Else every lane stays. With ADD_TID a lane's address depends on its lane id, so
+  // there the lanes up to it stay (it keeps its id).
+  Minimised m{fc, out, {}};
+  std::vector<unsigned> tries;
+  const bool writes = gcn::writesMemory(explore::fuzzOpcode(fc).kind);
+  if (fc.v0.size() > 1 && out.firstBadLane >= 0)
+    tries.push_back(static_cast<unsigned>(out.firstBadLane));
+  else if (fc.v0.size() > 1 && writes)
+    for (unsigned l = 0; l < fc.v0.size(); ++l)
+      tries.push_back(l);
+  const bool addTid = gcn::decodeVSharp(gen, {fc.vsharpWords[0], fc.vsharpWords[1],
+                                              fc.vsharpWords[2], fc.vsharpWords[3]})
+                          .addTidEnable;
+  for (unsigned lane : tries) {
+    std::vector<unsigned> keep{lane};
+    if (addTid) {
+      keep.clear();
+      for (unsigned l = 0; l <= lane; ++l)
+        keep.push_back(l);
+    }
+    const explore::FuzzCase one = explore::keepLanes(fc, keep);
+    const Outcome oneOut = runCase(one);
+    if (oneOut.status == "mismatch") {
+      m.c = one;
+      m.out = oneOut;
+      break;
+    }
+  }
+  // Then zero the memory words and data values the difference does not need, so that the probe
+  // file shows what matters (each try is a run on the device).
+  m.simple = explore::zeroUnneeded(m.c, [&](const explore::FuzzCase& c) {
+    const Outcome o2 = runCase(c);
+    if (o2.status != "mismatch") return false;
+    m.out = o2;  // the outcome of the case zeroUnneeded keeps
+    return true;
+  });
+  m.c = m.simple.c;
+  return m;
+}
+
+// Writes the minimised case as a probe file into `dir`, reads it back and runs it again (the
+// file is the reproducer, not the in-memory case); the finding's record.
+nlohmann::json writeReproducer(Fuzzer& fuzzer, gcn::Gen gen, const std::string& dir, uint64_t n,
+                               const explore::FuzzCase& fc, const Outcome& out,
+                               const Minimised& small, FILE* text) {
+  fs::create_directories(dir);
+  const fs::path file = fs::path(dir) / (name(small.c) + ".probe");
+  {
+    std::ofstream f(file);
+    f << explore::fuzzProbeText(gen, small.c, small.out.detail);
+    if (!f) throw gcn::Error(file.string() + ": cannot write the minimised probe");
+  }
+  std::ifstream in(file);
+  const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const bool reproduces = fuzzer.run(back, file.string()).status == "mismatch";
+  std::fprintf(text,
+               "case %llu: %s %s: mismatch (%s); %s, %zu lane(s), %u of %zu memory words "
+               "non-zero%s\n",
+               static_cast<unsigned long long>(n), fc.kind.c_str(),
+               (fc.format.empty() ? fc.inst : fc.format).c_str(), out.detail.c_str(),
+               file.string().c_str(), small.c.v0.size(), small.simple.memoryWordsLeft,
+               small.c.memory.size(),
+               reproduces ? ", reproduces" : ", does NOT reproduce when run again");
+  return {{"case", n},
+          {"kind", fc.kind},
+          {"format", fc.format},
+          {"inst", fc.inst},
+          {"detail", out.detail},
+          {"file", file.string()},
+          {"lanes", small.c.v0.size()},
+          {"memory_words_nonzero", small.simple.memoryWordsLeft},
+          {"data_values_nonzero", small.simple.dataValuesLeft},
+          {"reproduces", reproduces}};
+}
+
+int runFuzz(const FuzzOptions& o) {
+  const FuzzDevice device = openFuzzDevice(o.device);
+  const bool raw = device.rawWhy.empty();
+  const vk::DeviceInfo& info = device.ctx->info();
+  const gcn::Gen gen = info.chip ? info.chip->gen : gcn::Gen::Gfx8;
+  Fuzzer fuzzer(*device.ctx);
+  FuzzTally tally;
   nlohmann::json findings = nlohmann::json::array();
   const auto t0 = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -161,130 +299,38 @@ int runFuzz(const FuzzOptions& o) {
                std::string(gcn::genName(gen)).c_str(), static_cast<unsigned long long>(o.seed),
                info.chip ? "" : ": NOT an AMD GCN device, a match says what this driver does",
                raw ? "on (one case in four, through the lane shaders or the binary route)"
-                   : ("off: " + rawWhy).c_str());
+                   : ("off: " + device.rawWhy).c_str());
   uint64_t n = 0;
   for (; n < o.count && (o.time <= 0 || elapsed() < o.time); ++n) {
     const explore::FuzzCase fc = explore::makeFuzzCase(gen, o.seed, n, raw);
     const Outcome out = fuzzer.run(explore::fuzzProbeText(gen, fc, ""), name(fc) + ".probe");
-    ++counts[out.status];
-    ++byKind[fc.kind][out.status];
-    if (out.status == "unrealisable" || out.status == "unsupported" || out.status == "route-miss" ||
-        out.status == "error")
-      ++why[out.status + ": " + out.detail.substr(0, 160)];
-    if (out.status == "policy") ++explainedBy[fc.kind + ": " + out.detail.substr(0, 160)];
+    tally.add(fc, out);
     if (out.status != "mismatch") continue;
-    // Minimise: the first lane no prediction explains, alone. A store's or atomic's memory
-    // matches no prediction as a whole, so there each lane is tried alone, in order, until one
-    // still mismatches. Else every lane stays. With ADD_TID a lane's address depends on its
-    // lane id, so there the lanes up to it stay (it keeps its id).
-    explore::FuzzCase small = fc;
-    Outcome smallOut = out;
-    std::vector<unsigned> tries;
-    const gcn::OpKind kind = explore::fuzzOpcode(fc).kind;
-    const bool writes = gcn::writesMemory(kind);
-    if (fc.v0.size() > 1 && out.firstBadLane >= 0)
-      tries.push_back(static_cast<unsigned>(out.firstBadLane));
-    else if (fc.v0.size() > 1 && writes)
-      for (unsigned l = 0; l < fc.v0.size(); ++l)
-        tries.push_back(l);
-    const bool addTid = gcn::decodeVSharp(gen, {fc.vsharpWords[0], fc.vsharpWords[1],
-                                                fc.vsharpWords[2], fc.vsharpWords[3]})
-                            .addTidEnable;
-    for (unsigned lane : tries) {
-      std::vector<unsigned> keep{lane};
-      if (addTid) {
-        keep.clear();
-        for (unsigned l = 0; l <= lane; ++l)
-          keep.push_back(l);
-      }
-      const explore::FuzzCase one = explore::keepLanes(fc, keep);
-      const Outcome oneOut = fuzzer.run(explore::fuzzProbeText(gen, one, ""), name(one) + ".probe");
-      if (oneOut.status == "mismatch") {
-        small = one;
-        smallOut = oneOut;
-        break;
-      }
-    }
-    // Then zero the memory words and data values the difference does not need, so that the
-    // probe file shows what matters (each try is a run on the device).
-    const explore::Simplified simple =
-        explore::zeroUnneeded(small, [&](const explore::FuzzCase& c) {
-          const Outcome o2 = fuzzer.run(explore::fuzzProbeText(gen, c, ""), name(c) + ".probe");
-          if (o2.status != "mismatch") return false;
-          smallOut = o2;  // the outcome of the case zeroUnneeded keeps
-          return true;
-        });
-    small = simple.c;
-    fs::create_directories(o.out);
-    const fs::path file = fs::path(o.out) / (name(small) + ".probe");
-    const std::string probeText = explore::fuzzProbeText(gen, small, smallOut.detail);
-    {
-      std::ofstream f(file);
-      f << probeText;
-      if (!f) throw gcn::Error(file.string() + ": cannot write the minimised probe");
-    }
-    // Read back and run again: the file is the reproducer, not the in-memory case.
-    std::ifstream in(file);
-    const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const Outcome again = fuzzer.run(back, file.string());
-    const bool reproduces = again.status == "mismatch";
-    std::fprintf(text,
-                 "case %llu: %s %s: mismatch (%s); %s, %zu lane(s), %u of %zu memory words "
-                 "non-zero%s\n",
-                 static_cast<unsigned long long>(n), fc.kind.c_str(),
-                 (fc.format.empty() ? fc.inst : fc.format).c_str(), out.detail.c_str(),
-                 file.string().c_str(), small.v0.size(), simple.memoryWordsLeft,
-                 small.memory.size(),
-                 reproduces ? ", reproduces" : ", does NOT reproduce when run again");
-    findings.push_back({{"case", n},
-                        {"kind", fc.kind},
-                        {"format", fc.format},
-                        {"inst", fc.inst},
-                        {"detail", out.detail},
-                        {"file", file.string()},
-                        {"lanes", small.v0.size()},
-                        {"memory_words_nonzero", simple.memoryWordsLeft},
-                        {"data_values_nonzero", simple.dataValuesLeft},
-                        {"reproduces", reproduces}});
+    const Minimised small = minimise(fuzzer, gen, fc, out);
+    findings.push_back(writeReproducer(fuzzer, gen, o.out, n, fc, out, small, text));
   }
   const double seconds = elapsed();
-  for (const auto& [reason, k] : why)
-    std::fprintf(text, "  %llu x %s\n", static_cast<unsigned long long>(k), reason.c_str());
-  for (const auto& [labels, k] : explainedBy)
-    std::fprintf(text, "  %llu x policy, %s\n", static_cast<unsigned long long>(k), labels.c_str());
-  for (const auto& [kind, statuses] : byKind) {
-    std::string line = "  " + kind + ":";
-    for (const auto& [status, k] : statuses)
-      line += " " + std::to_string(k) + " " + status;
-    std::fprintf(text, "%s\n", line.c_str());
-  }
-  std::string summary = std::to_string(n) + " cases:";
-  for (const char* s :
-       {"exact", "policy", "mismatch", "unsupported", "unrealisable", "route-miss", "error"})
-    summary += " " + std::to_string(counts[s]) + " " + s;
-  char tail[64];
-  std::snprintf(tail, sizeof tail, "; %.2f s", seconds);
-  std::fprintf(text, "%s%s\n", summary.c_str(), tail);
+  tally.print(text, n, seconds);
   if (o.json) {
     nlohmann::json c = nlohmann::json::object();
-    for (const auto& [k, v] : counts)
+    for (const auto& [k, v] : tally.counts)
       c[k] = v;
     std::printf("%s\n", nlohmann::json{{"device", info.name},
                                        {"driver", info.driverName + " " + info.driverInfo},
                                        {"gen", std::string(gcn::genName(gen))},
                                        {"seed", o.seed},
                                        {"raw_vsharps", raw},
-                                       {"raw_vsharps_why", rawWhy},
+                                       {"raw_vsharps_why", device.rawWhy},
                                        {"cases", n},
                                        {"counts", c},
-                                       {"kinds", byKind},
-                                       {"policies", explainedBy},
+                                       {"kinds", tally.byKind},
+                                       {"policies", tally.explainedBy},
                                        {"findings", findings},
                                        {"seconds", seconds}}
                             .dump(2)
                             .c_str());
   }
-  return counts["mismatch"] == 0 && counts["route-miss"] == 0 && counts["error"] == 0 ? 0 : 1;
+  return tally.clean() ? 0 : 1;
 }
 
 }  // namespace
