@@ -143,6 +143,113 @@ void numberRepeatedLabels(nlohmann::json& runList) {
   }
 }
 
+// The cases in list order (`listOrder`), then those it does not name in the order the reports
+// hold them (the first report's, then each later report's new cases): a report lists its cases
+// as they finish, which is not an order for people.
+std::vector<std::string> caseOrder(const std::vector<std::vector<const nlohmann::json*>>& records,
+                                   std::span<const std::string> listOrder) {
+  std::unordered_map<std::string, std::size_t> listPosition;
+  for (std::size_t i = 0; i < listOrder.size(); ++i)
+    listPosition.emplace(listOrder[i], i);
+  std::vector<std::pair<std::size_t, std::string>> ordered;  // (list position, name)
+  std::unordered_map<std::string, std::size_t> seenName;
+  for (const std::vector<const nlohmann::json*>& recs : records)
+    for (const nlohmann::json* rec : recs) {
+      const std::string name = rec->value("name", "");
+      if (!seenName.emplace(name, ordered.size()).second) continue;
+      const auto it = listPosition.find(name);
+      ordered.emplace_back(it != listPosition.end() ? it->second : listOrder.size(), name);
+    }
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> names;
+  for (auto& [position, name] : ordered)
+    names.push_back(std::move(name));
+  return names;
+}
+
+// A record as the page holds it: without what the case entry says once for all runs, without
+// empty ISA lines and proofs, and its lanes as rows of kLaneFields (half the size of the
+// objects).
+nlohmann::json compactRecord(const nlohmann::json& rec) {
+  nlohmann::json r = rec;
+  for (const char* member : {"name", "suite", "profile", "device", "format", "binding", "vsharp"})
+    r.erase(member);
+  if (const auto isa = r.find("isa_lines"); isa != r.end() && isa->empty()) r.erase(isa);
+  if (const auto proof = r.find("proof"); proof != r.end() && proof->empty()) r.erase(proof);
+  const auto lanes = r.find("lanes");
+  if (lanes != r.end() && lanes->is_array()) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const nlohmann::json& l : *lanes) {
+      nlohmann::json row = nlohmann::json::array();
+      for (const char* f : kLaneFields)
+        row.push_back(l.is_object() && l.contains(f) ? l[f] : nlohmann::json(nullptr));
+      rows.push_back(std::move(row));
+    }
+    r.erase(lanes);
+    r["L"] = std::move(rows);
+  }
+  return r;
+}
+
+// The V# each report's record says the case bound (the page shows one entry when all agree);
+// null when no record names one.
+nlohmann::json vsharpEntries(const std::vector<const nlohmann::json*>& records,
+                             const nlohmann::json& runs) {
+  nlohmann::json vs = nlohmann::json::array();
+  bool anyVs = false;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const nlohmann::json* rec = records[k];
+    const auto it = rec != nullptr ? rec->find("vsharp") : nlohmann::json::const_iterator();
+    if (rec == nullptr || it == rec->end() || !it->is_object()) {
+      vs.push_back(nullptr);
+      continue;
+    }
+    vs.push_back({{"profile", headerText(runs[k]["header"], "profile")},
+                  {"text", it->value("text", "")},
+                  {"words", it->value("words", "")}});
+    anyVs = true;
+  }
+  return anyVs ? vs : nlohmann::json(nullptr);
+}
+
+// Suites and rows in order of first appearance in list order (the suites' own order: the format
+// table's for formats); columns then sorted into instruction order (sortColumns).
+struct SuiteAxes {
+  std::vector<std::string> rows, columns;
+  std::map<std::string, std::size_t> rowIndex, columnIndex;
+};
+
+std::size_t indexOf(std::vector<std::string>& list, std::map<std::string, std::size_t>& idx,
+                    const std::string& key) {
+  auto [it, added] = idx.emplace(key, list.size());
+  if (added) list.push_back(key);
+  return it->second;
+}
+
+// Columns in instruction order: a format missing from the first row would otherwise put its
+// instructions last. The cases of suite `s` are renumbered with them.
+void sortColumns(SuiteAxes& a, std::size_t s, nlohmann::json& cases) {
+  std::vector<std::size_t> order(a.columns.size());
+  for (std::size_t j = 0; j < order.size(); ++j)
+    order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return columnBefore(a.columns[x], a.columns[y]);
+  });
+  std::vector<std::size_t> newIndex(order.size());
+  std::vector<std::string> sorted;
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    newIndex[order[j]] = j;
+    sorted.push_back(a.columns[order[j]]);
+  }
+  a.columns = std::move(sorted);
+  a.columnIndex.clear();
+  for (std::size_t j = 0; j < a.columns.size(); ++j)
+    a.columnIndex[a.columns[j]] = j;
+  for (nlohmann::json& c : cases)
+    if (c["s"].get<std::size_t>() == s) c["c"] = newIndex[c["c"].get<std::size_t>()];
+}
+
 }  // namespace
 
 nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
@@ -157,29 +264,10 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
   numberRepeatedLabels(in.runs);
   const std::size_t runCount = in.runs.size();
   data["runs"] = std::move(in.runs);
-  // The cases in list order (`listOrder`), then those it does not name in the order the reports
-  // hold them (the first report's, then each later report's new cases): a report lists its
-  // cases as they finish, which is not an order for people.
-  std::unordered_map<std::string, std::size_t> listPosition;
-  for (std::size_t i = 0; i < listOrder.size(); ++i)
-    listPosition.emplace(listOrder[i], i);
-  std::vector<std::pair<std::size_t, std::string>> ordered;  // (list position, name)
-  std::unordered_map<std::string, std::size_t> seenName;
-  for (const std::vector<const nlohmann::json*>& recs : in.records)
-    for (const nlohmann::json* rec : recs) {
-      const std::string name = rec->value("name", "");
-      if (!seenName.emplace(name, ordered.size()).second) continue;
-      const auto it = listPosition.find(name);
-      ordered.emplace_back(it != listPosition.end() ? it->second : listOrder.size(), name);
-    }
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> names;
+  const std::vector<std::string> names = caseOrder(in.records, listOrder);
   std::unordered_map<std::string, std::size_t> index;
-  for (const auto& [position, name] : ordered) {
-    index.emplace(name, names.size());
-    names.push_back(name);
-  }
+  for (std::size_t i = 0; i < names.size(); ++i)
+    index.emplace(names[i], i);
   std::vector<std::vector<const nlohmann::json*>> records(
       names.size(), std::vector<const nlohmann::json*>(runCount, nullptr));  // [case][run]
   for (std::size_t k = 0; k < runCount; ++k)
@@ -189,22 +277,9 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
   std::vector<std::set<std::string>> kinds(names.size());
   if (runCount > 1 && in.markDifferences) in.markDifferences(index, kinds);
 
-  // Suites and rows in order of first appearance in list order (the suites' own order: the
-  // format table's for formats); columns then sorted into instruction order (columnOrder).
-  struct SuiteAxes {
-    std::vector<std::string> rows, columns;
-    std::map<std::string, std::size_t> rowIndex, columnIndex;
-  };
   std::vector<std::string> suiteNames;
   std::map<std::string, std::size_t> suiteIndex;
   std::vector<SuiteAxes> axes;
-  auto indexOf = [](std::vector<std::string>& list, std::map<std::string, std::size_t>& idx,
-                    const std::string& key) {
-    auto [it, added] = idx.emplace(key, list.size());
-    if (added) list.push_back(key);
-    return it->second;
-  };
-
   nlohmann::json cases = nlohmann::json::array();
   for (std::size_t i = 0; i < names.size(); ++i) {
     const nlohmann::json* first = nullptr;
@@ -225,8 +300,7 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
     c["b"] = binding;
     nlohmann::json v = nlohmann::json::array();
     nlohmann::json recs = nlohmann::json::array();
-    for (std::size_t k = 0; k < runCount; ++k) {
-      const nlohmann::json* rec = records[i][k];
+    for (const nlohmann::json* rec : records[i]) {
       if (rec == nullptr) {
         v.push_back(-1);
         recs.push_back(nullptr);
@@ -236,70 +310,16 @@ nlohmann::json reportPageData(ReportPageInput in, const std::string& generator,
           std::find(in.verdicts.begin(), in.verdicts.end(), rec->value("verdict", ""));
       v.push_back(verdict != in.verdicts.end() ? static_cast<int>(verdict - in.verdicts.begin())
                                                : -1);
-      nlohmann::json r = *rec;
-      for (const char* member :
-           {"name", "suite", "profile", "device", "format", "binding", "vsharp"})
-        r.erase(member);
-      if (const auto isa = r.find("isa_lines"); isa != r.end() && isa->empty()) r.erase(isa);
-      if (const auto proof = r.find("proof"); proof != r.end() && proof->empty()) r.erase(proof);
-      // The lane entries as rows of kLaneFields: half the size of the objects.
-      const auto lanes = r.find("lanes");
-      if (lanes != r.end() && lanes->is_array()) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const nlohmann::json& l : *lanes) {
-          nlohmann::json row = nlohmann::json::array();
-          for (const char* f : kLaneFields)
-            row.push_back(l.is_object() && l.contains(f) ? l[f] : nlohmann::json(nullptr));
-          rows.push_back(std::move(row));
-        }
-        r.erase(lanes);
-        r["L"] = std::move(rows);
-      }
-      recs.push_back(std::move(r));
+      recs.push_back(compactRecord(*rec));
     }
     c["v"] = v;
     c["rec"] = recs;
     if (!kinds[i].empty()) c["d"] = kinds[i];
-    // The V# each report's record says the case bound (the page shows one entry when all agree).
-    nlohmann::json vs = nlohmann::json::array();
-    bool anyVs = false;
-    for (std::size_t k = 0; k < runCount; ++k) {
-      const nlohmann::json* rec = records[i][k];
-      const auto it = rec != nullptr ? rec->find("vsharp") : nlohmann::json::const_iterator();
-      if (rec == nullptr || it == rec->end() || !it->is_object()) {
-        vs.push_back(nullptr);
-        continue;
-      }
-      vs.push_back({{"profile", headerText(data["runs"][k]["header"], "profile")},
-                    {"text", it->value("text", "")},
-                    {"words", it->value("words", "")}});
-      anyVs = true;
-    }
-    if (anyVs) c["vs"] = vs;
+    if (nlohmann::json vs = vsharpEntries(records[i], data["runs"]); !vs.is_null()) c["vs"] = vs;
     cases.push_back(std::move(c));
   }
-  // Columns in instruction order: a format missing from the first row would otherwise put its
-  // instructions last.
-  for (SuiteAxes& a : axes) {
-    std::vector<std::size_t> order(a.columns.size());
-    for (std::size_t j = 0; j < order.size(); ++j)
-      order[j] = j;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-      return columnBefore(a.columns[x], a.columns[y]);
-    });
-    std::vector<std::size_t> newIndex(order.size());
-    std::vector<std::string> sorted;
-    for (std::size_t j = 0; j < order.size(); ++j) {
-      newIndex[order[j]] = j;
-      sorted.push_back(a.columns[order[j]]);
-    }
-    a.columns = std::move(sorted);
-    a.columnIndex.clear();
-    for (std::size_t j = 0; j < a.columns.size(); ++j)
-      a.columnIndex[a.columns[j]] = j;
-    for (nlohmann::json& c : cases)
-      if (&axes[c["s"].get<std::size_t>()] == &a) c["c"] = newIndex[c["c"].get<std::size_t>()];
-  }
+  for (std::size_t s = 0; s < axes.size(); ++s)
+    sortColumns(axes[s], s, cases);
   nlohmann::json suites = nlohmann::json::array();
   for (std::size_t s = 0; s < suiteNames.size(); ++s)
     suites.push_back({{"name", suiteNames[s]}, {"rows", axes[s].rows}, {"cols", axes[s].columns}});
