@@ -128,23 +128,20 @@ Instruction instructionOf(const Chip& chip, std::string_view text) {
   return decode(chip.gen, static_cast<uint32_t>(w[0]), static_cast<uint32_t>(w[1]));
 }
 
-}  // namespace
-
-ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
-  ProbeSetup s;
-  if (options.gen) {
-    s.chip = &parseAnyChip(*options.gen);
-  } else if (probe.gen) {
-    try {
-      s.chip = &parseAnyChip(probe.gen->value);
-    } catch (const Error& e) {
-      rethrowAt(e, probe.gen->place);
-    }
-  } else {
+const Chip& probeChip(const Probe& probe, const EvalOptions& options) {
+  if (options.gen) return parseAnyChip(*options.gen);
+  if (!probe.gen)
     throw Error(Place{probe.file, 0, 0}, "no 'gen = ...' line and no --gen: which generation?");
+  try {
+    return parseAnyChip(probe.gen->value);
+  } catch (const Error& e) {
+    rethrowAt(e, probe.gen->place);
   }
-  const Gen gen = s.chip->gen;
+}
 
+// The instruction, and the V# in its SRSRC registers (explicit SGPRs after it).
+void setInstructionAndVsharp(const Probe& probe, ProbeSetup& s) {
+  const Gen gen = s.chip->gen;
   try {
     s.inst = instructionOf(*s.chip, probe.inst->value);
     validate(gen, s.inst);
@@ -152,7 +149,6 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
     rethrowAt(e, probe.inst->place);
   }
   if (s.inst.op == nullptr) throw Error(probe.inst->place, "no instruction");
-
   std::array<uint32_t, 4> words{};
   if (probe.vsharpWords) {
     for (std::size_t i = 0; i < 4; ++i)
@@ -173,7 +169,10 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   for (const auto& sg : probe.sgprs)
     s.state.sgpr[sg.value.first] = static_cast<uint32_t>(sg.value.second);
   s.vsharp = decodeVSharp(gen, vsharpWords(s.state, s.inst.srsrc));
+}
 
+// The lanes, EXEC, M0 and VGPRs; per-lane lists (expectations too) must have one value a lane.
+void setLanes(const Probe& probe, ProbeSetup& s) {
   s.lanes = probe.lanes ? static_cast<unsigned>(probe.lanes->value) : kWaveSize;
   const uint64_t laneMask = s.lanes == 64 ? ~0ull : (1ull << s.lanes) - 1;
   s.state.exec = laneMask;
@@ -198,7 +197,10 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
   if (probe.expectInRange)
     checkListLength(probe.expectInRange->list.size(), probe.expectInRange->isList, s.lanes,
                     probe.expectInRange->place, "expect inrange");
+}
 
+// The memory image (with its far regions) and the LDS image, zeroed.
+void setImages(const Probe& probe, ProbeSetup& s) {
   s.memory.base = probe.memoryBase ? probe.memoryBase->value : s.vsharp.base;
   s.memory.bytes.assign(probe.memorySize ? probe.memorySize->value : 256, 0);
   for (const Placed<Probe::FarRegion>& f : probe.farRegions) {
@@ -209,51 +211,58 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
     if (const std::string p = s.memory.layoutProblem(); !p.empty()) throw Error(f.place, p);
   }
   s.lds.assign(probe.ldsSize ? probe.ldsSize->value : kMaxLdsBytes, 0);
-  {
-    EvalBudget budget;
-    for (const RegInit& r : probe.vgprs)
-      budget.charge(r.values.list, r.values.isList, s.lanes, r.values.place, exprNodes);
-    for (const DataWrite& w : probe.writes) {
-      const uint64_t times =
-          w.fill ? (w.lds ? s.lds.size() : s.memory.bytes.size()) : w.count.value_or(1);
-      budget.charge(w.values.list, w.values.isList, times, w.values.place, exprNodes);
-    }
-    for (const ExpectReg& r : probe.expectRegs)
-      budget.charge(r.values.list, r.values.isList, s.lanes, r.values.place, expectNodes);
-    if (probe.expectInRange)
-      budget.charge(probe.expectInRange->list, probe.expectInRange->isList, s.lanes,
-                    probe.expectInRange->place, expectNodes);
-    for (const ExpectData& e : probe.expectData)
-      budget.charge(e.values.list, e.values.isList, e.count.value_or(1), e.values.place,
-                    expectNodes);
-  }
+}
+
+// Every expression the probe evaluates, counted before any write is made (EvalBudget).
+void chargeExpressions(const Probe& probe, const ProbeSetup& s) {
+  EvalBudget budget;
+  for (const RegInit& r : probe.vgprs)
+    budget.charge(r.values.list, r.values.isList, s.lanes, r.values.place, exprNodes);
   for (const DataWrite& w : probe.writes) {
-    if (w.lds || w.fill || s.memory.far.empty()) {
-      applyWrite(w, w.lds ? s.lds : s.memory.bytes, w.lds ? "lds" : "memory");
-      continue;
-    }
-    // A write that starts past the image goes to the far region holding its first byte.
-    MemoryRegion* far = nullptr;
-    if (w.offset >= s.memory.bytes.size())
-      for (MemoryRegion& r : s.memory.far)
-        if (r.base - s.memory.base <= w.offset &&
-            w.offset - (r.base - s.memory.base) < r.bytes.size())
-          far = &r;
-    if (far == nullptr) {
-      applyWrite(w, s.memory.bytes, "memory");
-      continue;
-    }
-    DataWrite shifted = w;
-    shifted.offset = w.offset - (far->base - s.memory.base);
-    const uint64_t bytes = w.count.value_or(1) * w.elementBytes;
-    if (bytes > far->bytes.size() - shifted.offset)
-      throw Error(w.values.place, "memory write of " + std::to_string(bytes) + " bytes at @" +
-                                      hexNumber(w.offset) + " runs past the far region at @" +
-                                      hexNumber(far->base - s.memory.base) + " (" +
-                                      std::to_string(far->bytes.size()) +
-                                      " bytes; widen its 'far @OFF = SIZE' line)");
-    applyWrite(shifted, far->bytes, "far");
+    const uint64_t times =
+        w.fill ? (w.lds ? s.lds.size() : s.memory.bytes.size()) : w.count.value_or(1);
+    budget.charge(w.values.list, w.values.isList, times, w.values.place, exprNodes);
   }
+  for (const ExpectReg& r : probe.expectRegs)
+    budget.charge(r.values.list, r.values.isList, s.lanes, r.values.place, expectNodes);
+  if (probe.expectInRange)
+    budget.charge(probe.expectInRange->list, probe.expectInRange->isList, s.lanes,
+                  probe.expectInRange->place, expectNodes);
+  for (const ExpectData& e : probe.expectData)
+    budget.charge(e.values.list, e.values.isList, e.count.value_or(1), e.values.place, expectNodes);
+}
+
+// One memory or LDS write; one that starts past the image goes to the far region holding its
+// first byte.
+void applyProbeWrite(const DataWrite& w, ProbeSetup& s) {
+  if (w.lds || w.fill || s.memory.far.empty()) {
+    applyWrite(w, w.lds ? s.lds : s.memory.bytes, w.lds ? "lds" : "memory");
+    return;
+  }
+  MemoryRegion* far = nullptr;
+  if (w.offset >= s.memory.bytes.size())
+    for (MemoryRegion& r : s.memory.far)
+      if (r.base - s.memory.base <= w.offset &&
+          w.offset - (r.base - s.memory.base) < r.bytes.size())
+        far = &r;
+  if (far == nullptr) {
+    applyWrite(w, s.memory.bytes, "memory");
+    return;
+  }
+  DataWrite shifted = w;
+  shifted.offset = w.offset - (far->base - s.memory.base);
+  const uint64_t bytes = w.count.value_or(1) * w.elementBytes;
+  if (bytes > far->bytes.size() - shifted.offset)
+    throw Error(w.values.place, "memory write of " + std::to_string(bytes) + " bytes at @" +
+                                    hexNumber(w.offset) + " runs past the far region at @" +
+                                    hexNumber(far->base - s.memory.base) + " (" +
+                                    std::to_string(far->bytes.size()) +
+                                    " bytes; widen its 'far @OFF = SIZE' line)");
+  applyWrite(shifted, far->bytes, "far");
+}
+
+// Memory and LDS expectations must lie inside their images.
+void checkExpectedData(const Probe& probe, const ProbeSetup& s) {
   for (const ExpectData& e : probe.expectData) {
     const uint64_t size = e.lds ? s.lds.size() : s.memory.bytes.size();
     const uint64_t bytes = e.count.value_or(1) * e.elementBytes;
@@ -265,7 +274,10 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
                                              "the registers a load returns)"
                                            : ""));
   }
+}
 
+// The chip's default policies with the probe's and the command line's pinned points.
+void pinPolicies(const Probe& probe, const EvalOptions& options, ProbeSetup& s) {
   s.policies = Policies::defaults(*s.chip);
   auto pin = [&s](const std::string& assignment, const Place& place) {
     try {
@@ -280,6 +292,21 @@ ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
     pin(p.value, p.place);
   for (const std::string& p : options.policies)
     pin(p, Place{"--policy", 0, 0});
+}
+
+}  // namespace
+
+ProbeSetup prepare(const Probe& probe, const EvalOptions& options) {
+  ProbeSetup s;
+  s.chip = &probeChip(probe, options);
+  setInstructionAndVsharp(probe, s);
+  setLanes(probe, s);
+  setImages(probe, s);
+  chargeExpressions(probe, s);
+  for (const DataWrite& w : probe.writes)
+    applyProbeWrite(w, s);
+  checkExpectedData(probe, s);
+  pinPolicies(probe, options, s);
   s.route = probe.route;
   s.format = probe.format;
   return s;
