@@ -384,6 +384,136 @@ SweepFormat sweepOne(vk::Context& ctx, const vk::BufferFormat& f, const gcn::Chi
   return r;
 }
 
+// The V# a driver builds for an index sweep's view (makeBufferVSharp) in the suites' SRSRC
+// registers.
+constexpr uint64_t kSweepBase = 0x100000;
+gcn::WaveState indexSweepScalars(const gcn::Chip& chip, const vk::BufferFormat& f, uint32_t view) {
+  const gcn::VSharp vsharp =
+      vk::makeBufferVSharp(chip, kSweepBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
+  // The lanes are numbered by their place in a thread's part, not by their lane on the device:
+  // only a V# without SWIZZLE_ENABLE and ADD_TID_ENABLE (which read the lane) allows it.
+  if (vsharp.swizzleEnable || vsharp.addTidEnable)
+    throw gcn::Error(std::string(f.name) +
+                     ": an index sweep's V# must not read the lane number (swizzle, ADD_TID)");
+  gcn::WaveState scalars;
+  gcn::setVsharpWords(scalars, cases::kCaseSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
+  return scalars;
+}
+
+// The device's registers against a prediction: every component the reference claims.
+bool matchesPrediction(const gcn::BatchLane& want, const uint32_t* got) {
+  for (unsigned c = 0; c < 4; ++c)
+    if (((want.claimed >> c) & 1) && want.reg[c] != got[c]) return false;
+  return true;
+}
+
+std::string indexMismatchText(uint32_t index, const gcn::BatchLane& e, const uint32_t* d) {
+  std::string text = "index " + std::to_string(index) + ": expected";
+  for (unsigned c = 0; c < 4; ++c) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, " 0x%08x", e.reg[c]);
+    text += (e.claimed >> c) & 1 ? buf : " any";
+  }
+  text += ", device";
+  for (unsigned c = 0; c < 4; ++c) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, " 0x%08x", d[c]);
+    text += buf;
+  }
+  return text;
+}
+
+// The predictions of an index sweep: one FormatLoadBatch per policy variant (the defaults
+// first), each made when a lane first needs it (from any thread).
+class IndexPredictions {
+ public:
+  IndexPredictions(const gcn::Chip& chip, const gcn::Instruction& inst,
+                   const gcn::WaveState& scalars)
+      : chip_(chip), inst_(inst), scalars_(scalars) {
+    // Every point, addressing ones included: an index moves the access (index-product: is
+    // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
+    addVariants(chip, /*addressing=*/true, pols_, names_);
+    batches_.resize(pols_.size());
+    once_ = std::make_unique<std::once_flag[]>(pols_.size());
+  }
+  std::size_t variants() const { return pols_.size(); }
+  // The variants' names, then "mismatch" (the class of a lane none explains).
+  const std::vector<std::string>& names() const { return names_; }
+  const gcn::FormatLoadBatch& batch(std::size_t v) {
+    std::call_once(once_[v], [&] {
+      batches_[v] = std::make_unique<gcn::FormatLoadBatch>(chip_, inst_, scalars_, pols_[v]);
+    });
+    return *batches_[v];
+  }
+
+ private:
+  const gcn::Chip& chip_;
+  const gcn::Instruction& inst_;
+  const gcn::WaveState& scalars_;
+  std::vector<gcn::Policies> pols_;
+  std::vector<std::string> names_;
+  std::vector<std::unique_ptr<gcn::FormatLoadBatch>> batches_;
+  std::unique_ptr<std::once_flag[]> once_;
+};
+
+// One thread's part of a chunk of an index sweep, with its buffers kept between chunks.
+struct IndexWork {
+  std::vector<uint32_t> index, pendingIndex;
+  std::vector<gcn::BatchLane> lanes, pendingLanes;
+  std::vector<std::size_t> pending;
+  std::vector<uint8_t> cls;
+  std::vector<uint64_t> counts;                      // [range * classes + class]
+  std::array<std::vector<std::string>, 2> examples;  // mismatches: in range, out of range
+
+  // Indices first + lo .. first + hi - 1, whose device registers start at got[lo * 4]: each
+  // lane's class is the first variant that explains it (the last class: none).
+  void classify(IndexPredictions& pred, const gcn::MemoryImage& memory, uint32_t first,
+                std::size_t lo, std::size_t hi, const uint32_t* got, std::size_t maxExamples) {
+    const std::size_t classes = pred.names().size();
+    const std::size_t m = hi - lo;
+    index.resize(m);
+    for (std::size_t i = 0; i < m; ++i)
+      index[i] = first + static_cast<uint32_t>(lo + i);
+    lanes.resize(m);
+    pred.batch(0).run(memory, index, {}, lanes);
+    cls.assign(m, 0);
+    counts.assign(2 * classes, 0);
+    for (auto& e : examples)
+      e.clear();
+    pending.clear();
+    for (std::size_t i = 0; i < m; ++i)
+      if (!matchesPrediction(lanes[i], &got[(lo + i) * 4])) {
+        pending.push_back(i);
+        cls[i] = static_cast<uint8_t>(classes - 1);
+      }
+    // The other options, each over the lanes still unexplained.
+    for (std::size_t v = 1; v < pred.variants() && !pending.empty(); ++v) {
+      const gcn::FormatLoadBatch& b = pred.batch(v);
+      if (!b.unclaimedReason().empty()) continue;
+      pendingIndex.resize(pending.size());
+      for (std::size_t j = 0; j < pending.size(); ++j)
+        pendingIndex[j] = index[pending[j]];
+      pendingLanes.resize(pending.size());
+      b.run(memory, pendingIndex, {}, pendingLanes);
+      std::size_t kept = 0;
+      for (std::size_t j = 0; j < pending.size(); ++j) {
+        const std::size_t i = pending[j];
+        if (matchesPrediction(pendingLanes[j], &got[(lo + i) * 4]))
+          cls[i] = static_cast<uint8_t>(v);
+        else
+          pending[kept++] = i;
+      }
+      pending.resize(kept);
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      const unsigned outOfRange = lanes[i].inRange ? 0 : 1;
+      ++counts[outOfRange * classes + cls[i]];
+      if (cls[i] != classes - 1 || examples[outOfRange].size() >= maxExamples) continue;
+      examples[outOfRange].push_back(indexMismatchText(index[i], lanes[i], &got[(lo + i) * 4]));
+    }
+  }
+};
+
 // An index sweep of one format: lane i reads texel first + i of a view of viewElements
 // elements (the start of the code plan). Each lane is predicted by FormatLoadBatch on the V#
 // a driver builds for that view (makeBufferVSharp, the device's chip or gfx8), under the
@@ -401,33 +531,11 @@ SweepFormat sweepIndices(vk::Context& ctx, const vk::BufferFormat& f, const gcn:
   const uint32_t view = std::max<uint32_t>(o.viewElements, 1);
   // The instruction texelFetch is on GCN, on the driver's V# for the view, in the suites'
   // register layout.
-  constexpr uint64_t kSweepBase = 0x100000;
   gcn::Instruction inst = cases::caseInstruction(gcn::requireOpcode("buffer_load_format_xyzw"));
   inst.idxen = true;
-  const gcn::VSharp vsharp =
-      vk::makeBufferVSharp(chip, kSweepBase, view, f.dfmt, f.nfmt, f.dstSel, f.stride);
-  // The lanes below are numbered by their place in a thread's part, not by their lane on the
-  // device: only a V# without SWIZZLE_ENABLE and ADD_TID_ENABLE (which read the lane) allows it.
-  if (vsharp.swizzleEnable || vsharp.addTidEnable)
-    throw gcn::Error(std::string(f.name) +
-                     ": an index sweep's V# must not read the lane number (swizzle, ADD_TID)");
-  gcn::WaveState scalars;
-  gcn::setVsharpWords(scalars, cases::kCaseSrsrc, gcn::encodeVSharp(chip.gen, vsharp));
-  // Every point, addressing ones included: an index moves the access (index-product: is
-  // AINDEX * STRIDE truncated to 32 bits, so that a huge index wraps back into range?).
-  std::vector<gcn::Policies> pols;
-  std::vector<std::string> names;
-  addVariants(chip, /*addressing=*/true, pols, names);
-  const std::size_t classes = names.size();
-  std::vector<std::unique_ptr<gcn::FormatLoadBatch>> batches(pols.size());
-  const auto once = std::make_unique<std::once_flag[]>(pols.size());
-  const auto batch = [&](std::size_t v) -> const gcn::FormatLoadBatch& {
-    std::call_once(once[v], [&] {
-      batches[v] = std::make_unique<gcn::FormatLoadBatch>(chip, inst, scalars, pols[v]);
-    });
-    return *batches[v];
-  };
-  if (const std::string& why = batch(0).unclaimedReason(); !why.empty()) {
+  const gcn::WaveState scalars = indexSweepScalars(chip, f, view);
+  IndexPredictions pred(chip, inst, scalars);
+  if (const std::string& why = pred.batch(0).unclaimedReason(); !why.empty()) {
     r.skipped = "the reference claims no value: " + why;
     return r;
   }
@@ -446,23 +554,9 @@ SweepFormat sweepIndices(vk::Context& ctx, const vk::BufferFormat& f, const gcn:
   memory.bytes.assign(device.input(), device.input() + std::size_t{view} * info.bytes);
 
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  struct Work {
-    std::vector<uint32_t> index, pendingIndex;
-    std::vector<gcn::BatchLane> lanes, pendingLanes;
-    std::vector<std::size_t> pending;
-    std::vector<uint8_t> cls;
-    std::vector<uint64_t> counts;                      // [range * classes + class]
-    std::array<std::vector<std::string>, 2> examples;  // mismatches: in range, out of range
-  };
-  std::vector<Work> works(threads);
-  std::vector<uint64_t> counts(2 * classes, 0);
+  std::vector<IndexWork> works(threads);
+  std::vector<uint64_t> counts(2 * pred.names().size(), 0);
   std::array<std::vector<std::string>, 2> examples;
-  // The device's registers against a prediction: every component the reference claims.
-  const auto matches = [](const gcn::BatchLane& want, const uint32_t* got) {
-    for (unsigned c = 0; c < 4; ++c)
-      if (((want.claimed >> c) & 1) && want.reg[c] != got[c]) return false;
-    return true;
-  };
   for (uint64_t start = 0; start < range.count; start += chunk) {
     const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(chunk, range.count - start));
     const uint32_t first = static_cast<uint32_t>(range.first + start);  // < 2^32 (parsed so)
@@ -470,70 +564,15 @@ SweepFormat sweepIndices(vk::Context& ctx, const vk::BufferFormat& f, const gcn:
     const uint32_t* got = device.run(static_cast<uint32_t>(n), true, first);
     r.deviceSeconds += since(td);
     splitWork(threads, n, [&](unsigned t, std::size_t lo, std::size_t hi) {
-      Work& w = works[t];
-      const std::size_t m = hi - lo;
-      w.index.resize(m);
-      for (std::size_t i = 0; i < m; ++i)
-        w.index[i] = first + static_cast<uint32_t>(lo + i);
-      w.lanes.resize(m);
-      batch(0).run(memory, w.index, {}, w.lanes);
-      w.cls.assign(m, 0);
-      w.counts.assign(2 * classes, 0);
-      for (auto& e : w.examples)
-        e.clear();
-      w.pending.clear();
-      for (std::size_t i = 0; i < m; ++i)
-        if (!matches(w.lanes[i], &got[(lo + i) * 4])) {
-          w.pending.push_back(i);
-          w.cls[i] = static_cast<uint8_t>(classes - 1);
-        }
-      // The other options, each over the lanes still unexplained.
-      for (std::size_t v = 1; v < pols.size() && !w.pending.empty(); ++v) {
-        w.pendingIndex.resize(w.pending.size());
-        for (std::size_t j = 0; j < w.pending.size(); ++j)
-          w.pendingIndex[j] = w.index[w.pending[j]];
-        w.pendingLanes.resize(w.pending.size());
-        const gcn::FormatLoadBatch& b = batch(v);
-        if (!b.unclaimedReason().empty()) continue;
-        b.run(memory, w.pendingIndex, {}, w.pendingLanes);
-        std::size_t kept = 0;
-        for (std::size_t j = 0; j < w.pending.size(); ++j) {
-          const std::size_t i = w.pending[j];
-          if (matches(w.pendingLanes[j], &got[(lo + i) * 4]))
-            w.cls[i] = static_cast<uint8_t>(v);
-          else
-            w.pending[kept++] = i;
-        }
-        w.pending.resize(kept);
-      }
-      for (std::size_t i = 0; i < m; ++i) {
-        const unsigned inRange = w.lanes[i].inRange ? 0 : 1;
-        ++w.counts[inRange * classes + w.cls[i]];
-        if (w.cls[i] != classes - 1 || w.examples[inRange].size() >= o.examples) continue;
-        const gcn::BatchLane& e = w.lanes[i];
-        const uint32_t* d = &got[(lo + i) * 4];
-        std::string text = "index " + std::to_string(w.index[i]) + ": expected";
-        for (unsigned c = 0; c < 4; ++c) {
-          char buf[16];
-          std::snprintf(buf, sizeof buf, " 0x%08x", e.reg[c]);
-          text += (e.claimed >> c) & 1 ? buf : " any";
-        }
-        text += ", device";
-        for (unsigned c = 0; c < 4; ++c) {
-          char buf[16];
-          std::snprintf(buf, sizeof buf, " 0x%08x", d[c]);
-          text += buf;
-        }
-        w.examples[inRange].push_back(std::move(text));
-      }
+      works[t].classify(pred, memory, first, lo, hi, got, o.examples);
     });
-    for (Work& w : works) {
+    for (IndexWork& w : works) {
       mergePart(counts, examples, w.counts, w.examples, o.examples);
       w.counts.clear();
     }
   }
   const std::string ranges[] = {"in-range", "out-of-range"};
-  appendGroups(counts, examples, ranges, names, r.groups);
+  appendGroups(counts, examples, ranges, pred.names(), r.groups);
   r.referenceSeconds = since(t0) - r.deviceSeconds;
   return r;
 }
