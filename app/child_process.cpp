@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -47,17 +48,11 @@ std::string ChildResult::describe() const {
   return s.empty() ? end : s + " (then " + end + ")";
 }
 
-ChildResult runChildProcess(const ChildSpec& spec) {
-  ChildResult r;
-  std::string program;
-  try {
-    program = spec.program.empty() ? selfPath() : spec.program;
-  } catch (const std::exception& e) {
-    r.error = e.what();
-    return r;
-  }
-  std::vector<std::string> args = {program};
-  args.insert(args.end(), spec.args.begin(), spec.args.end());
+namespace {
+
+// This process's environment with the spec's changes (a value sets, nullopt removes), as
+// KEY=VALUE strings.
+std::vector<std::string> childEnvironment(const ChildSpec& spec) {
   std::map<std::string, std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string kv(*e);
@@ -70,9 +65,16 @@ ChildResult runChildProcess(const ChildSpec& spec) {
     else
       env.erase(k);
   }
-  std::vector<std::string> envStrings;
+  std::vector<std::string> out;
   for (const auto& [k, v] : env)
-    envStrings.push_back(k + "=" + v);
+    out.push_back(k + "=" + v);
+  return out;
+}
+
+// Starts the child with its redirections; posix_spawn's error number, 0 when it started.
+// `lineFd` (or -1) becomes the child's fd 3.
+int spawnChild(const ChildSpec& spec, const std::string& program, std::vector<std::string> args,
+               std::vector<std::string> envStrings, int lineFd, pid_t& pid) {
   std::vector<char*> argv, envp;
   for (std::string& a : args)
     argv.push_back(a.data());
@@ -80,12 +82,6 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   for (std::string& e : envStrings)
     envp.push_back(e.data());
   envp.push_back(nullptr);
-
-  int lines[2] = {-1, -1};  // onLine's pipe: read end here, write end the child's fd 3
-  if (spec.onLine && pipe2(lines, O_CLOEXEC) != 0) {
-    r.error = std::string("pipe: ") + std::strerror(errno);
-    return r;
-  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawnattr_t attr;
@@ -96,7 +92,7 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   }
   if (!spec.workingDirectory.empty())
     posix_spawn_file_actions_addchdir_np(&fa, spec.workingDirectory.c_str());
-  if (spec.onLine) posix_spawn_file_actions_adddup2(&fa, lines[1], 3);  // dup2 clears CLOEXEC
+  if (lineFd >= 0) posix_spawn_file_actions_adddup2(&fa, lineFd, 3);  // dup2 clears CLOEXEC
   if (spec.stdoutToStderr) posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
   if (!spec.stdoutPath.empty())
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, spec.stdoutPath.c_str(),
@@ -104,48 +100,58 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   if (!spec.stderrPath.empty())
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, spec.stderrPath.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const auto start = std::chrono::steady_clock::now();
   const int rc = spec.program.empty() || spec.program.find('/') != std::string::npos
                      ? posix_spawn(&pid, program.c_str(), &fa, &attr, argv.data(), envp.data())
                      : posix_spawnp(&pid, program.c_str(), &fa, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
-  if (spec.onLine) close(lines[1]);
-  if (rc != 0) {
-    if (spec.onLine) close(lines[0]);
-    r.error = program + ": " + std::strerror(rc);
-    return r;
+  return rc;
+}
+
+// The child's lines on the onLine pipe (or none: then wait() only sleeps).
+class LineReader {
+ public:
+  LineReader(int fd, const std::function<void(const std::string&)>& onLine)
+      : fd_(fd), onLine_(onLine), ended_(fd < 0) {}
+  bool ended() const { return ended_; }
+  // Waits up to `seconds` for the child's lines and hands on each complete one; ended() at the
+  // end of the pipe (every writer gone).
+  void wait(double seconds) {
+    if (ended_) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+      return;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(seconds * 1000)) <= 0) return;
+    char buf[65536];
+    const ssize_t n = read(fd_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) return;
+    if (n <= 0) {
+      ended_ = true;
+      return;
+    }
+    pending_.append(buf, static_cast<std::size_t>(n));
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = pending_.find('\n', from)) != std::string::npos; from = nl + 1)
+      onLine_(pending_.substr(from, nl - from));
+    pending_.erase(0, from);
   }
-  r.started = true;
+
+ private:
+  int fd_;
+  const std::function<void(const std::string&)>& onLine_;
+  bool ended_;
+  std::string pending_;
+};
+
+// Waits for the child, stopping it (SIGTERM, then SIGKILL after the grace time) when it runs
+// late or is asked to stop, killing it when asked to; its wait status.
+int watchChild(const ChildSpec& spec, pid_t pid, std::chrono::steady_clock::time_point start,
+               LineReader& lines, ChildResult& r) {
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const pid_t target = spec.ownProcessGroup ? -pid : pid;
-  // Waits up to `seconds` for the child's lines and hands on each complete one; false at the
-  // end of the pipe (every writer gone).
-  std::string pending;
-  bool lineEnd = !spec.onLine;
-  const auto readLines = [&](double seconds) {
-    if (lineEnd) {
-      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-      return;
-    }
-    pollfd p{lines[0], POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(seconds * 1000)) <= 0) return;
-    char buf[65536];
-    const ssize_t n = read(lines[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) return;
-    if (n <= 0) {
-      lineEnd = true;
-      return;
-    }
-    pending.append(buf, static_cast<std::size_t>(n));
-    std::size_t from = 0;
-    for (std::size_t nl; (nl = pending.find('\n', from)) != std::string::npos; from = nl + 1)
-      spec.onLine(pending.substr(from, nl - from));
-    pending.erase(0, from);
-  };
   double termAt = -1;  // when SIGTERM was sent
   int status = 0;
   while (true) {
@@ -178,13 +184,46 @@ ChildResult runChildProcess(const ChildSpec& spec) {
       r.killed = true;
       kill(target, SIGKILL);
     }
-    readLines(spec.pollSeconds);
+    lines.wait(spec.pollSeconds);
   }
+  return status;
+}
+
+}  // namespace
+
+ChildResult runChildProcess(const ChildSpec& spec) {
+  ChildResult r;
+  std::string program;
+  try {
+    program = spec.program.empty() ? selfPath() : spec.program;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    return r;
+  }
+  std::vector<std::string> args = {program};
+  args.insert(args.end(), spec.args.begin(), spec.args.end());
+  int lines[2] = {-1, -1};  // onLine's pipe: read end here, write end the child's fd 3
+  if (spec.onLine && pipe2(lines, O_CLOEXEC) != 0) {
+    r.error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  pid_t pid = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const int rc = spawnChild(spec, program, std::move(args), childEnvironment(spec), lines[1], pid);
+  if (spec.onLine) close(lines[1]);
+  if (rc != 0) {
+    if (spec.onLine) close(lines[0]);
+    r.error = program + ": " + std::strerror(rc);
+    return r;
+  }
+  r.started = true;
+  LineReader reader(spec.onLine ? lines[0] : -1, spec.onLine);
+  const int status = watchChild(spec, pid, start, reader, r);
   // What the child wrote before it ended (a grandchild holding the pipe ends it later).
-  while (!lineEnd)
-    readLines(1);
+  while (!reader.ended())
+    reader.wait(1);
   if (spec.onLine) close(lines[0]);
-  r.seconds = elapsed();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;
