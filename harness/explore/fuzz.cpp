@@ -350,6 +350,135 @@ FuzzCase rawCase(gcn::Gen gen, FuzzCase c, unsigned lanes, Rng& rng, Below& belo
   return c;
 }
 
+// The case makers below draw from `rng` (through `below`) in a fixed order: a seed's cases stay
+// the same only while that order does.
+
+// A texel-buffer atomic (imageAtomic* on an R32 storage texel buffer): IDXEN, GLC, each lane on
+// an element of its own, a few past the end. Fills the memory.
+template <typename Below>
+gcn::VSharp texelAtomicCase(const gcn::Chip& chip, FuzzCase& c, unsigned lanes,
+                            std::mt19937_64& rng, Below& below) {
+  const std::string op = kAtomics[below(std::size(kAtomics))];
+  const bool cmpswap = op == "cmpswap";
+  const gcn::AtomicOp aop = gcn::findOpcode("buffer_atomic_" + op)->atomic;
+  const VkFormat format = routes::atomicTexelFormat(aop);
+  const uint32_t elements = 1 + below(32);
+  c.kind = "texel-atomic";
+  c.format = vk::vkFormatName(format);
+  c.inst = "buffer_atomic_" + op + (cmpswap ? " v[1:2]" : " v1") + ", v0, s[4:7], 0 idxen glc";
+  const gcn::VSharp v = vk::makeTexelBufferVSharp(chip, kBase, elements, format);
+  c.memoryBytes = uint64_t{elements} * 4;
+  for (uint64_t i = 0; i < elements; ++i)
+    c.memory.push_back(static_cast<uint32_t>(rng()));
+  lanes = std::min(lanes, elements + 2);
+  c.v0 = distinct(elements + 2, lanes, below);
+  c.data.assign(cmpswap ? 2 : 1, {});
+  for (unsigned l = 0; l < lanes; ++l) {
+    c.data[0].push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
+                                      : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
+    if (cmpswap)
+      c.data[1].push_back(below(2) == 0 && c.v0[l] < elements ? c.memory[c.v0[l]]
+                                                              : below(0xffffffffu) + below(2));
+  }
+  return v;
+}
+
+// An atomic with the pre-op value returned (GLC), each lane on a slot of its own (the order of
+// two lanes' atomics on one place is the device's), a few past the end. Fills the memory.
+template <typename Below>
+gcn::VSharp storageAtomicCase(FuzzCase& c, unsigned lanes, std::mt19937_64& rng, Below& below) {
+  const std::string op = kAtomics[below(std::size(kAtomics))];
+  const bool wide = below(4) == 0;
+  const bool cmpswap = op == "cmpswap";
+  const unsigned es = wide ? 8 : 4;
+  const unsigned offset = atomicOffset(wide, below);
+  const uint32_t range = es * (1 + below(32));
+  const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
+  c.kind = "storage-atomic";
+  c.inst = ssboAtomicText(op, wide, offset);
+  const gcn::VSharp v = routes::makeStorageBufferVSharp(kBase, range);
+  c.memoryBytes = range;
+  for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
+    c.memory.push_back(static_cast<uint32_t>(rng()));
+  const uint32_t slots = range / es + 2;
+  lanes = std::min(lanes, slots);
+  for (uint32_t slot : distinct(slots, lanes, below))
+    c.v0.push_back(slot * es);
+  c.data.assign(regs, {});
+  for (unsigned l = 0; l < lanes; ++l) {
+    // Source: random, or small signed values (the min/max orders differ there).
+    for (unsigned k = 0; k < (wide ? 2u : 1u); ++k)
+      c.data[k].push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
+                                        : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
+    if (!cmpswap) continue;
+    // Compare: the memory's own value on about half the lanes, so that some swaps happen.
+    const uint64_t at = uint64_t{c.v0[l]} + offset;
+    for (unsigned k = 0; k < (wide ? 2u : 1u); ++k) {
+      const uint64_t word = at / 4 + k;
+      c.data[(wide ? 2 : 1) + k].push_back(
+          below(2) == 0 && word < c.memory.size() ? c.memory[word] : below(0xffffffffu) + below(2));
+    }
+  }
+  return v;
+}
+
+// Texel loads and stores through the V# of a random format's view. The memory is left to fill.
+template <typename Below>
+gcn::VSharp texelCase(const gcn::Chip& chip, FuzzCase& c, unsigned lanes, bool store,
+                      Below& below) {
+  static const std::vector<const vk::BufferFormat*> formats = texelFormats();
+  const vk::BufferFormat& f = *formats[below(formats.size())];
+  const uint32_t elements = 1 + below(64);
+  c.kind = store ? "texel-store" : "texel";
+  c.format = std::string(f.name);
+  c.inst = store ? "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen"
+                 : "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
+  const gcn::VSharp v = vk::makeTexelBufferVSharp(chip, kBase, elements, f.vk);
+  c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
+  if (!store) {
+    for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
+      c.v0.push_back(below(8) == 0 ? elements + below(4) : below(elements));
+    return v;
+  }
+  // Distinct elements, up to three past the end.
+  lanes = std::min(lanes, elements + 3);
+  c.v0 = distinct(elements + 3, lanes, below);
+  const bool integer = f.nfmt == gcn::Nfmt::Uint || f.nfmt == gcn::Nfmt::Sint;
+  c.data.assign(4, {});
+  for (unsigned k = 0; k < 4; ++k)
+    for (unsigned l = 0; l < lanes; ++l)
+      c.data[k].push_back(integer ? intData(below) : floatData(below));
+  return v;
+}
+
+// Storage-buffer loads and stores (OFFEN, a random OFFSET). The memory is left to fill.
+template <typename Below>
+gcn::VSharp storageCase(FuzzCase& c, unsigned lanes, bool store, Below& below) {
+  const StorageLoad& s = store ? kStorageStores[below(std::size(kStorageStores))]
+                               : kStorageLoads[below(std::size(kStorageLoads))];
+  const unsigned offset = kOffsets[below(std::size(kOffsets))];
+  const uint32_t range = 4 * (1 + below(64));
+  c.kind = store ? "storage-store" : "storage";
+  c.inst = std::string(s.mnemonic) + " " + s.vdata + ", v0, s[4:7], 0 offen" +
+           (offset != 0 ? " offset:" + std::to_string(offset) : "");
+  const gcn::VSharp v = routes::makeStorageBufferVSharp(kBase, range);
+  c.memoryBytes = range;
+  const uint32_t slots = range / s.bytes + 2;  // a few past the end
+  if (!store) {
+    for (unsigned l = 0; l < lanes; ++l)
+      c.v0.push_back(below(slots) * s.bytes);
+    return v;
+  }
+  lanes = std::min(lanes, slots);
+  for (uint32_t slot : distinct(slots, lanes, below))
+    c.v0.push_back(slot * s.bytes);
+  c.data.assign(std::max(1u, s.bytes / 4), {});
+  for (std::vector<uint32_t>& reg : c.data)
+    for (unsigned l = 0; l < lanes; ++l)
+      reg.push_back(below(0xffffffffu) + below(2));
+  return v;
+}
+
 }  // namespace
 
 FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsharps) {
@@ -362,135 +491,22 @@ FuzzCase makeFuzzCase(gcn::Gen gen, uint64_t seed, uint64_t number, bool rawVsha
   FuzzCase c;
   c.seed = seed;
   c.number = number;
-  unsigned lanes = 1 + below(64);
+  const unsigned lanes = 1 + below(64);
   // A raw store or atomic may keep no lane (keepOrderFreeLanes): then another raw case.
   while (rawVsharps && rawDraw(seed, number))
     if (FuzzCase r = rawCase(gen, c, lanes, rng, below); !r.v0.empty()) return r;
-  gcn::VSharp v;
   const unsigned kind = below(20);
-  if (kind >= 18 && below(3) == 0) {
-    // A texel-buffer atomic (imageAtomic* on an R32 storage texel buffer): IDXEN, GLC, each
-    // lane on an element of its own, a few past the end.
-    const std::string op = kAtomics[below(std::size(kAtomics))];
-    const bool cmpswap = op == "cmpswap";
-    const gcn::AtomicOp aop = gcn::findOpcode("buffer_atomic_" + op)->atomic;
-    const VkFormat format = routes::atomicTexelFormat(aop);
-    const uint32_t elements = 1 + below(32);
-    c.kind = "texel-atomic";
-    c.format = vk::vkFormatName(format);
-    c.inst = "buffer_atomic_" + op + (cmpswap ? " v[1:2]" : " v1") + ", v0, s[4:7], 0 idxen glc";
-    v = vk::makeTexelBufferVSharp(chip, kBase, elements, format);
-    c.memoryBytes = uint64_t{elements} * 4;
-    for (uint64_t i = 0; i < elements; ++i)
-      c.memory.push_back(static_cast<uint32_t>(rng()));
-    lanes = std::min(lanes, elements + 2);
-    c.v0 = distinct(elements + 2, lanes, below);
-    c.data.assign(cmpswap ? 2 : 1, {});
-    for (unsigned l = 0; l < lanes; ++l) {
-      c.data[0].push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
-                                        : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
-      if (cmpswap)
-        c.data[1].push_back(below(2) == 0 && c.v0[l] < elements ? c.memory[c.v0[l]]
-                                                                : below(0xffffffffu) + below(2));
-    }
-    const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
-    c.vsharpWords.assign(w.begin(), w.end());
-    return c;
-  }
-  if (kind >= 18) {
-    // An atomic with the pre-op value returned (GLC), each lane on a slot of its own (the
-    // order of two lanes' atomics on one place is the device's), a few past the end.
-    const std::string op = kAtomics[below(std::size(kAtomics))];
-    const bool wide = below(4) == 0;
-    const bool cmpswap = op == "cmpswap";
-    const unsigned es = wide ? 8 : 4;
-    const unsigned offset = atomicOffset(wide, below);
-    const uint32_t range = es * (1 + below(32));
-    const unsigned regs = (cmpswap ? 2 : 1) * (wide ? 2 : 1);
-    c.kind = "storage-atomic";
-    c.inst = ssboAtomicText(op, wide, offset);
-    v = routes::makeStorageBufferVSharp(kBase, range);
-    c.memoryBytes = range;
-    for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
-      c.memory.push_back(static_cast<uint32_t>(rng()));
-    const uint32_t slots = range / es + 2;
-    lanes = std::min(lanes, slots);
-    for (uint32_t slot : distinct(slots, lanes, below))
-      c.v0.push_back(slot * es);
-    c.data.assign(regs, {});
-    for (unsigned l = 0; l < lanes; ++l) {
-      // Source: random, or small signed values (the min/max orders differ there).
-      for (unsigned k = 0; k < (wide ? 2u : 1u); ++k)
-        c.data[k].push_back(below(2) == 0 ? below(0xffffffffu) + below(2)
-                                          : static_cast<uint32_t>(static_cast<int>(below(17)) - 8));
-      if (!cmpswap) continue;
-      // Compare: the memory's own value on about half the lanes, so that some swaps happen.
-      const uint64_t at = uint64_t{c.v0[l]} + offset;
-      for (unsigned k = 0; k < (wide ? 2u : 1u); ++k) {
-        const uint64_t word = at / 4 + k;
-        c.data[(wide ? 2 : 1) + k].push_back(below(2) == 0 && word < c.memory.size()
-                                                 ? c.memory[word]
-                                                 : below(0xffffffffu) + below(2));
-      }
-    }
-    const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
-    c.vsharpWords.assign(w.begin(), w.end());
-    return c;
-  }
-  if (kind < 11) {
-    // Texel loads (kind < 8) and stores through the V# of a random format's view.
-    static const std::vector<const vk::BufferFormat*> formats = texelFormats();
-    const vk::BufferFormat& f = *formats[below(formats.size())];
-    const uint32_t elements = 1 + below(64);
-    const bool store = kind >= 8;
-    c.kind = store ? "texel-store" : "texel";
-    c.format = std::string(f.name);
-    c.inst = store ? "buffer_store_format_xyzw v[1:4], v0, s[4:7], 0 idxen"
-                   : "buffer_load_format_xyzw v[1:4], v0, s[4:7], 0 idxen";
-    v = vk::makeTexelBufferVSharp(chip, kBase, elements, f.vk);
-    c.memoryBytes = (static_cast<uint64_t>(elements) * f.stride + 3) / 4 * 4;
-    if (!store) {
-      for (unsigned l = 0; l < lanes; ++l)  // about one in eight past the end
-        c.v0.push_back(below(8) == 0 ? elements + below(4) : below(elements));
-    } else {
-      // Distinct elements, up to three past the end.
-      lanes = std::min(lanes, elements + 3);
-      c.v0 = distinct(elements + 3, lanes, below);
-      const bool integer = f.nfmt == gcn::Nfmt::Uint || f.nfmt == gcn::Nfmt::Sint;
-      c.data.assign(4, {});
-      for (unsigned k = 0; k < 4; ++k)
-        for (unsigned l = 0; l < lanes; ++l)
-          c.data[k].push_back(integer ? intData(below) : floatData(below));
-    }
-  } else {
-    const bool store = kind >= 15;
-    const StorageLoad& s = store ? kStorageStores[below(std::size(kStorageStores))]
-                                 : kStorageLoads[below(std::size(kStorageLoads))];
-    const unsigned offset = kOffsets[below(std::size(kOffsets))];
-    const uint32_t range = 4 * (1 + below(64));
-    c.kind = store ? "storage-store" : "storage";
-    c.inst = std::string(s.mnemonic) + " " + s.vdata + ", v0, s[4:7], 0 offen" +
-             (offset != 0 ? " offset:" + std::to_string(offset) : "");
-    v = routes::makeStorageBufferVSharp(kBase, range);
-    c.memoryBytes = range;
-    const uint32_t slots = range / s.bytes + 2;  // a few past the end
-    if (store) {
-      lanes = std::min(lanes, slots);
-      for (uint32_t slot : distinct(slots, lanes, below))
-        c.v0.push_back(slot * s.bytes);
-      c.data.assign(std::max(1u, s.bytes / 4), {});
-      for (std::vector<uint32_t>& reg : c.data)
-        for (unsigned l = 0; l < lanes; ++l)
-          reg.push_back(below(0xffffffffu) + below(2));
-    } else {
-      for (unsigned l = 0; l < lanes; ++l)
-        c.v0.push_back(below(slots) * s.bytes);
-    }
-  }
+  const bool atomic = kind >= 18;
+  const bool texelAtomic = atomic && below(3) == 0;
+  const gcn::VSharp v = texelAtomic ? texelAtomicCase(chip, c, lanes, rng, below)
+                        : atomic    ? storageAtomicCase(c, lanes, rng, below)
+                        : kind < 11 ? texelCase(chip, c, lanes, /*store=*/kind >= 8, below)
+                                    : storageCase(c, lanes, /*store=*/kind >= 15, below);
   const std::array<uint32_t, 4> w = gcn::encodeVSharp(gen, v);
   c.vsharpWords.assign(w.begin(), w.end());
-  for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
-    c.memory.push_back(static_cast<uint32_t>(rng()));
+  if (!atomic)
+    for (uint64_t i = 0; i < c.memoryBytes / 4; ++i)
+      c.memory.push_back(static_cast<uint32_t>(rng()));
   return c;
 }
 
