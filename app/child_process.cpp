@@ -202,6 +202,7 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   }
   std::vector<std::string> args = {program};
   args.insert(args.end(), spec.args.begin(), spec.args.end());
+  std::vector<std::string> env = childEnvironment(spec);
   int lines[2] = {-1, -1};  // onLine's pipe: read end here, write end the child's fd 3
   if (spec.onLine && pipe2(lines, O_CLOEXEC) != 0) {
     r.error = std::string("pipe: ") + std::strerror(errno);
@@ -209,7 +210,7 @@ ChildResult runChildProcess(const ChildSpec& spec) {
   }
   pid_t pid = 0;
   const auto start = std::chrono::steady_clock::now();
-  const int rc = spawnChild(spec, program, std::move(args), childEnvironment(spec), lines[1], pid);
+  const int rc = spawnChild(spec, program, std::move(args), std::move(env), lines[1], pid);
   if (spec.onLine) close(lines[1]);
   if (rc != 0) {
     if (spec.onLine) close(lines[0]);

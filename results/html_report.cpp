@@ -205,7 +205,8 @@ nlohmann::json vsharpEntries(const std::vector<const nlohmann::json*>& records,
       vs.push_back(nullptr);
       continue;
     }
-    vs.push_back({{"profile", headerText(runs[k]["header"], "profile")},
+    const auto header = runs[k].find("header");
+    vs.push_back({{"profile", header != runs[k].end() ? headerText(*header, "profile") : ""},
                   {"text", it->value("text", "")},
                   {"words", it->value("words", "")}});
     anyVs = true;
