@@ -74,14 +74,10 @@ nlohmann::json mergeTrailing(const std::string& key, const std::vector<const Res
   return out;
 }
 
-}  // namespace
-
-MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowIncomplete,
-                          const std::vector<std::string>& listOrder) {
-  if (inputs.empty()) throw gcn::Error("no report to merge");
-  const ResultsFile& first = inputs.front();
-
-  // Every input finished, unless the user accepts what an unfinished one holds.
+// Every input finished, unless the user accepts what an unfinished one holds: the unfinished
+// ones' names.
+std::vector<std::string> checkFinished(const std::vector<ResultsFile>& inputs,
+                                       bool allowIncomplete) {
   std::vector<std::string> incomplete;
   for (const ResultsFile& f : inputs) {
     if (f.finished()) continue;
@@ -93,8 +89,12 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
                        "; --allow-incomplete merges the cases it holds");
     incomplete.push_back(f.source);
   }
+  return incomplete;
+}
 
-  // One run: the same driver, device, profile and gcnprobe.
+// One run: the same driver, device, profile and gcnprobe.
+void checkOneRun(const std::vector<ResultsFile>& inputs) {
+  const ResultsFile& first = inputs.front();
   for (const ResultsFile& f : inputs)
     for (const char* key : kRunIdentityMembers) {
       const nlohmann::json a = memberOr(first.header, key), b = memberOr(f.header, key);
@@ -102,8 +102,11 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
         throw gcn::Error("the headers of " + first.source + " and " + f.source + " disagree on \"" +
                          key + "\": " + describe(a) + " and " + describe(b));
     }
+}
 
-  // Shards 0..N-1 of one N, each exactly once.
+// Shards 0..N-1 of one N, each exactly once: the inputs in shard order.
+std::vector<const ResultsFile*> inShardOrder(const std::vector<ResultsFile>& inputs) {
+  const ResultsFile& first = inputs.front();
   std::vector<Shard> shards;
   for (const ResultsFile& f : inputs)
     shards.push_back(shardOf(f));
@@ -128,8 +131,13 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
       throw gcn::Error("shard " + std::to_string(k) + "/" + std::to_string(count) +
                        " is missing (given: " + given + ")");
     }
+  return byShard;
+}
 
-  // Disjoint: no case in two inputs.
+// Disjoint: no case in two inputs. Shard k holds list positions k, k + N, k + 2N, ...: of T
+// cases, (T - k + N - 1) / N; sizes that do not fit come from different selections (checked
+// only when every input finished). The total number of cases.
+std::size_t checkDisjointShards(const std::vector<const ResultsFile*>& byShard, bool complete) {
   std::map<std::string, const ResultsFile*> seen;
   for (const ResultsFile* f : byShard)
     for (const CaseResult& c : f->cases) {
@@ -139,14 +147,12 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
                                          : "case " + c.name + " is in both " + it->second->source +
                                                " and " + f->source);
     }
-
-  // Shard k holds list positions k, k + N, k + 2N, ...: of T cases, (T - k + N - 1) / N.
-  // Sizes that do not fit come from different selections.
   std::size_t total = 0;
   for (const ResultsFile* f : byShard)
     total += f->records.size();
-  if (incomplete.empty())
-    for (unsigned k = 0; k < count; ++k) {
+  const std::size_t count = byShard.size();
+  if (complete)
+    for (std::size_t k = 0; k < count; ++k) {
       const std::size_t want = (total - std::min<std::size_t>(total, k) + count - 1) / count;
       if (byShard[k]->records.size() != want)
         throw gcn::Error(byShard[k]->source + " (shard " + std::to_string(k) + "/" +
@@ -155,10 +161,13 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
                          std::to_string(want) + " of " + std::to_string(total) +
                          " belong to it: were the shards run with the same selection?");
     }
+  return total;
+}
 
-  MergedReport m;
-  // List order. Without it (cases this build does not define), shard by shard: record j of
-  // shard k, then record j of shard k + 1, ...
+// The records in list order. Without it (cases this build does not define), shard by shard:
+// record j of shard k, then record j of shard k + 1, ...
+void addRecordsInOrder(const std::vector<const ResultsFile*>& byShard, std::size_t total,
+                       const std::vector<std::string>& listOrder, MergedReport& m) {
   std::map<std::string_view, std::size_t> rank;
   for (const std::string& name : listOrder)
     rank.emplace(name, rank.size());
@@ -169,10 +178,10 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
   };
   std::vector<Slot> order;
   for (std::size_t j = 0; order.size() < total; ++j)
-    for (unsigned k = 0; k < count; ++k)
-      if (j < byShard[k]->records.size()) {
-        const auto it = rank.find(byShard[k]->cases[j].name);
-        order.push_back({it == rank.end() ? rank.size() : it->second, byShard[k], j});
+    for (const ResultsFile* f : byShard)
+      if (j < f->records.size()) {
+        const auto it = rank.find(f->cases[j].name);
+        order.push_back({it == rank.end() ? rank.size() : it->second, f, j});
       }
   std::stable_sort(order.begin(), order.end(),
                    [](const Slot& a, const Slot& b) { return a.rank < b.rank; });
@@ -180,23 +189,42 @@ MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowInco
     m.records.push_back(p.file->records[p.index]);
     m.summary.add(p.file->cases[p.index].verdict);
   }
+}
 
-  m.header = byShard[0]->header;
-  m.header["shard"] = "";
+// The first shard's header without a shard, starting at the earliest start, with where each
+// shard came from.
+nlohmann::json mergedHeader(const std::vector<const ResultsFile*>& byShard) {
+  nlohmann::json header = byShard[0]->header;
+  header["shard"] = "";
   nlohmann::json from = nlohmann::json::array();
-  for (unsigned k = 0; k < count; ++k) {
-    const ResultsFile& f = *byShard[k];
-    from.push_back({{"file", f.source},
-                    {"shard", memberOr(f.header, "shard")},
-                    {"cases", f.records.size()},
-                    {"summary", f.summary ? nlohmann::json(*f.summary) : nlohmann::json(nullptr)}});
-    const nlohmann::json start = memberOr(f.header, "start_time");
-    if (start.is_string() && m.header["start_time"].is_string() &&
-        start.get<std::string>() < m.header["start_time"].get<std::string>())
-      m.header["start_time"] = start;
+  for (const ResultsFile* f : byShard) {
+    from.push_back(
+        {{"file", f->source},
+         {"shard", memberOr(f->header, "shard")},
+         {"cases", f->records.size()},
+         {"summary", f->summary ? nlohmann::json(*f->summary) : nlohmann::json(nullptr)}});
+    const nlohmann::json start = memberOr(f->header, "start_time");
+    if (start.is_string() && header["start_time"].is_string() &&
+        start.get<std::string>() < header["start_time"].get<std::string>())
+      header["start_time"] = start;
   }
-  m.header["merged_from"] = from;
+  header["merged_from"] = from;
+  return header;
+}
 
+}  // namespace
+
+MergedReport mergeResults(const std::vector<ResultsFile>& inputs, bool allowIncomplete,
+                          const std::vector<std::string>& listOrder) {
+  if (inputs.empty()) throw gcn::Error("no report to merge");
+  const std::vector<std::string> incomplete = checkFinished(inputs, allowIncomplete);
+  checkOneRun(inputs);
+  const std::vector<const ResultsFile*> byShard = inShardOrder(inputs);
+  const std::size_t total = checkDisjointShards(byShard, incomplete.empty());
+
+  MergedReport m;
+  addRecordsInOrder(byShard, total, listOrder, m);
+  m.header = mergedHeader(byShard);
   std::vector<std::string> keys;
   for (const ResultsFile* f : byShard)
     for (const auto& [key, value] : f->extra.items())
