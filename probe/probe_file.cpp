@@ -229,66 +229,108 @@ class LineParser {
   }
 
   void handle(const std::vector<std::string_view>& k, std::string_view value) {
-    const std::string_view k0 = k[0];
     const std::string key = [&] {
       std::string s;
       for (auto t : k)
         s += (s.empty() ? "" : " ") + std::string(t);
       return s;
     }();
-    if (k.size() == 1 && k0 == "question") {
+    // Each group takes its own keys; the first that takes the line wins.
+    if (handleText(k, key, value) || handleVsharp(k, key, value) ||
+        handleRegisters(k, key, value) || handleImages(k, key, value) ||
+        handleWrites(k, key, value))
+      return;
+    if (k.size() == 1 && k[0] == "policy") {
+      requireValue(key, value);
+      for (std::string_view a : splitWs(value)) {
+        const int col = valueColumn_ + static_cast<int>(a.data() - value.data());
+        if (a.find('=') == std::string_view::npos)
+          fail(col, "policy '" + std::string(a) + "' is not of the form name=option");
+        probe_.policies.push_back({std::string(a), Place{probe_.file, line_, col}});
+      }
+    } else if (k[0] == "expect") {
+      handleExpect(k, key, value);
+    } else {
+      fail(keyColumn_, "unknown key '" + key +
+                           "' (known: question, source, gen, inst, vsharp, vsharp words, lanes, "
+                           "exec, m0, vN, sN, memory base, memory size, far, mem, lds, lds size, "
+                           "policy, expect, route, format)");
+    }
+  }
+
+  // question, source(s), gen, route, format, inst.
+  bool handleText(const std::vector<std::string_view>& k, const std::string& key,
+                  std::string_view value) {
+    if (k.size() != 1) return false;
+    const std::string_view k0 = k[0];
+    if (k0 == "question") {
       requireValue(key, value);
       if (!probe_.question.empty()) probe_.question += ' ';
       probe_.question += std::string(value);
-    } else if (k.size() == 1 && (k0 == "source" || k0 == "sources")) {
+    } else if (k0 == "source" || k0 == "sources") {
       requireValue(key, value);
       probe_.sources.emplace_back(value);
-    } else if (k.size() == 1 && k0 == "gen") {
+    } else if (k0 == "gen" || k0 == "inst" || k0 == "route" || k0 == "format") {
+      // Routes and formats are checked where they are known (harness/cases/suite.h,
+      // probeCase).
       requireValue(key, value);
-      setOnce(probe_.gen, std::string(value), key);
-      probe_.gen->place = valuePlace();
-    } else if (k.size() == 1 && (k0 == "route" || k0 == "format")) {
-      // Checked where routes and formats are known (harness/cases/suite.h, probeCase).
-      requireValue(key, value);
-      auto& slot = k0 == "route" ? probe_.route : probe_.format;
+      auto& slot = k0 == "gen"     ? probe_.gen
+                   : k0 == "inst"  ? probe_.inst
+                   : k0 == "route" ? probe_.route
+                                   : probe_.format;
       setOnce(slot, std::string(value), key);
       slot->place = valuePlace();
-    } else if (k.size() == 1 && k0 == "inst") {
-      requireValue(key, value);
-      setOnce(probe_.inst, std::string(value), key);
-      probe_.inst->place = valuePlace();
-    } else if (k.size() == 1 && k0 == "vsharp") {
-      // Repeated lines continue the V# text (long V#s); errors point at the first line.
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // vsharp (text, repeated lines continue it) and vsharp words.
+  bool handleVsharp(const std::vector<std::string_view>& k, const std::string& key,
+                    std::string_view value) {
+    if (k.size() == 1 && k[0] == "vsharp") {
+      // Errors point at the first line of a long V#.
       if (probe_.vsharpWords) fail(keyColumn_, "both 'vsharp' and 'vsharp words' are given");
       if (probe_.vsharp) {
         probe_.vsharp->value += " " + std::string(value);
       } else {
         probe_.vsharp = Placed<std::string>{std::string(value), valuePlace()};
       }
-    } else if (k.size() == 2 && k0 == "vsharp" && k[1] == "words") {
-      if (probe_.vsharp) fail(keyColumn_, "both 'vsharp' and 'vsharp words' are given");
-      requireValue(key, value);
-      std::vector<uint64_t> words;
-      for (const auto& [piece, off] : splitList(value)) {
-        const uint64_t w = Expr::parse(piece, IndexVar::None, valuePlace(off)).eval(0);
-        if (w > 0xffffffffull) fail(valueColumn_ + off, "V# word does not fit in 32 bits");
-        words.push_back(w);
-      }
-      if (words.size() != 4)
-        fail(valueColumn_,
-             "'vsharp words' needs exactly 4 dwords, found " + std::to_string(words.size()));
-      setOnce(probe_.vsharpWords, std::move(words), key);
-    } else if (k.size() == 1 && k0 == "lanes") {
+      return true;
+    }
+    if (k.size() != 2 || k[0] != "vsharp" || k[1] != "words") return false;
+    if (probe_.vsharp) fail(keyColumn_, "both 'vsharp' and 'vsharp words' are given");
+    requireValue(key, value);
+    std::vector<uint64_t> words;
+    for (const auto& [piece, off] : splitList(value)) {
+      const uint64_t w = Expr::parse(piece, IndexVar::None, valuePlace(off)).eval(0);
+      if (w > 0xffffffffull) fail(valueColumn_ + off, "V# word does not fit in 32 bits");
+      words.push_back(w);
+    }
+    if (words.size() != 4)
+      fail(valueColumn_,
+           "'vsharp words' needs exactly 4 dwords, found " + std::to_string(words.size()));
+    setOnce(probe_.vsharpWords, std::move(words), key);
+    return true;
+  }
+
+  // lanes, exec, m0, vN, sN.
+  bool handleRegisters(const std::vector<std::string_view>& k, const std::string& key,
+                       std::string_view value) {
+    if (k.size() != 1) return false;
+    const std::string_view k0 = k[0];
+    if (k0 == "lanes") {
       const uint64_t n = number(value, key);
       if (n < 1 || n > 64) fail(valueColumn_, "lanes must be 1..64, found " + std::to_string(n));
       setOnce(probe_.lanes, n, key);
-    } else if (k.size() == 1 && k0 == "exec") {
+    } else if (k0 == "exec") {
       setOnce(probe_.exec, number(value, key), key);
-    } else if (k.size() == 1 && k0 == "m0") {
+    } else if (k0 == "m0") {
       const uint64_t v = number(value, key);
       if (v > 0xffffffffull) fail(valueColumn_, "m0 does not fit in 32 bits");
       setOnce(probe_.m0, v, key);
-    } else if (k.size() == 1 && regNumber(k0, 'v')) {
+    } else if (regNumber(k0, 'v')) {
       const unsigned reg = *regNumber(k0, 'v');
       if (reg > 255) fail(keyColumn_, "no VGPR " + std::string(k0) + ": v0..v255");
       for (const RegInit& r : probe_.vgprs)
@@ -296,7 +338,7 @@ class LineParser {
           fail(keyColumn_,
                std::string(k0) + " is already set on line " + std::to_string(r.values.place.line));
       probe_.vgprs.push_back(RegInit{reg, values(value, IndexVar::Lane, key)});
-    } else if (k.size() == 1 && regNumber(k0, 's')) {
+    } else if (regNumber(k0, 's')) {
       const unsigned reg = *regNumber(k0, 's');
       if (reg > 103) fail(keyColumn_, "no SGPR " + std::string(k0) + ": s0..s103");
       for (const auto& s : probe_.sgprs)
@@ -306,15 +348,26 @@ class LineParser {
       const uint64_t v = number(value, key);
       if (v > 0xffffffffull) fail(valueColumn_, std::string(k0) + " value does not fit in 32 bits");
       probe_.sgprs.push_back({{reg, v}, keyPlace()});
-    } else if (k.size() == 2 && k0 == "memory" && k[1] == "base") {
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // memory base, memory size, far @OFF, lds size.
+  bool handleImages(const std::vector<std::string_view>& k, const std::string& key,
+                    std::string_view value) {
+    if (k.size() != 2) return false;
+    const std::string_view k0 = k[0];
+    if (k0 == "memory" && k[1] == "base") {
       setOnce(probe_.memoryBase, number(value, key), key);
-    } else if (k.size() == 2 && k0 == "memory" && k[1] == "size") {
+    } else if (k0 == "memory" && k[1] == "size") {
       const uint64_t n = number(value, key);
       if (n > kMaxMemoryBytes)
         fail(valueColumn_, "memory size " + std::to_string(n) + " is over the limit of " +
                                std::to_string(kMaxMemoryBytes) + " bytes");
       setOnce(probe_.memorySize, n, key);
-    } else if (k.size() == 2 && k0 == "far") {
+    } else if (k0 == "far") {
       if (k[1].size() < 2 || k[1][0] != '@')
         fail(keyColumn_, "'far' needs an offset from the image's base (far @0x100000000 = 256)");
       if (probe_.farRegions.size() == kMaxFarRegions)
@@ -326,41 +379,34 @@ class LineParser {
         fail(valueColumn_, "far region size " + std::to_string(r.size) + " is not 1.." +
                                std::to_string(kMaxMemoryBytes) + " bytes");
       probe_.farRegions.push_back({r, keyPlace()});
-    } else if (k.size() == 2 && k0 == "lds" && k[1] == "size") {
+    } else if (k0 == "lds" && k[1] == "size") {
       const uint64_t n = number(value, key);
       if (n > kMaxLdsBytes)
         fail(valueColumn_, "lds size " + std::to_string(n) + " is over GCN's 64 KiB");
       setOnce(probe_.ldsSize, n, key);
-    } else if ((k0 == "mem" || k0 == "lds") && k.size() == 2 && k[1] == "fill") {
-      DataWrite w;
-      w.lds = k0 == "lds";
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // mem/lds fill, mem/lds @OFF TYPE [xN].
+  bool handleWrites(const std::vector<std::string_view>& k, const std::string& key,
+                    std::string_view value) {
+    if (k[0] != "mem" && k[0] != "lds") return false;
+    DataWrite w;
+    w.lds = k[0] == "lds";
+    if (k.size() == 2 && k[1] == "fill") {
       w.fill = true;
       w.values = values(value, IndexVar::Element, key);
       if (w.values.isList) fail(valueColumn_, "'fill' takes one expression of i, not a list");
-      probe_.writes.push_back(std::move(w));
-    } else if (k0 == "mem" || k0 == "lds") {
-      DataWrite w;
-      w.lds = k0 == "lds";
+    } else {
       dataTarget(k, 1, w);
       w.values = values(value, IndexVar::Element, key);
       checkCount(w, w.values.list.size());
-      probe_.writes.push_back(std::move(w));
-    } else if (k.size() == 1 && k0 == "policy") {
-      requireValue(key, value);
-      for (std::string_view a : splitWs(value)) {
-        const int col = valueColumn_ + static_cast<int>(a.data() - value.data());
-        if (a.find('=') == std::string_view::npos)
-          fail(col, "policy '" + std::string(a) + "' is not of the form name=option");
-        probe_.policies.push_back({std::string(a), Place{probe_.file, line_, col}});
-      }
-    } else if (k0 == "expect") {
-      handleExpect(k, key, value);
-    } else {
-      fail(keyColumn_, "unknown key '" + key +
-                           "' (known: question, source, gen, inst, vsharp, vsharp words, lanes, "
-                           "exec, m0, vN, sN, memory base, memory size, far, mem, lds, lds size, "
-                           "policy, expect, route, format)");
     }
+    probe_.writes.push_back(std::move(w));
+    return true;
   }
 
   void handleExpect(std::vector<std::string_view> k, const std::string& key,
