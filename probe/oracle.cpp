@@ -72,7 +72,7 @@ struct Query {
   bool alternatives = false;
 };
 
-Query parseQuery(const json& q) {
+void checkKnownFields(const json& q) {
   if (!q.is_object()) bad("", "a query is a JSON object");
   static const std::array<std::string_view, 16> kKeys = {
       "id",    "chip", "gen",  "inst", "inst_words", "vsharp", "vsharp_words", "exec",
@@ -83,39 +83,49 @@ Query parseQuery(const json& q) {
       known = known || k == key;
     if (!known) bad(k, "unknown field (docs/oracle.md lists them)");
   }
-  Query out;
+}
+
+const Chip& queryChip(const json& q) {
   const std::string chipField = q.contains("chip") ? "chip" : "gen";
   if (!q.contains(chipField) || !q[chipField].is_string())
     bad("chip", "give 'chip' or 'gen' as a string");
   try {
-    out.chip = &parseAnyChip(q[chipField].get<std::string>());
+    return parseAnyChip(q[chipField].get<std::string>());
   } catch (const Error& e) {
     bad(chipField, e.reason());
   }
-  const Gen gen = out.chip->gen;
+}
+
+Instruction queryInstruction(const json& q, const Chip& chip) {
+  const Gen gen = chip.gen;
   try {
+    Instruction inst;
     if (q.contains("inst_words")) {
       const json& w = q["inst_words"];
       if (!w.is_array() || w.size() != 2) bad("inst_words", "two dwords");
-      out.inst = decode(gen, static_cast<uint32_t>(number(w[0], "inst_words[0]")),
-                        static_cast<uint32_t>(number(w[1], "inst_words[1]")));
+      inst = decode(gen, static_cast<uint32_t>(number(w[0], "inst_words[0]")),
+                    static_cast<uint32_t>(number(w[1], "inst_words[1]")));
     } else if (q.contains("inst") && q["inst"].is_string()) {
-      out.inst = parseInstruction(*out.chip, q["inst"].get<std::string>());
+      inst = parseInstruction(chip, q["inst"].get<std::string>());
     } else {
       bad("inst", "give 'inst' (assembler text) or 'inst_words' (two dwords)");
     }
-    validate(gen, out.inst);
+    validate(gen, inst);
+    return inst;
   } catch (const Error& e) {
     bad(q.contains("inst_words") ? "inst_words" : "inst", e.reason());
   }
-  // Registers before the V#, which goes to s[srsrc..srsrc+3] over them.
+}
+
+// SGPRs, then the V# in s[srsrc..srsrc+3] over them.
+void setScalars(const json& q, Gen gen, unsigned srsrc, WaveState& state) {
   if (q.contains("sgpr")) {
     if (!q["sgpr"].is_object()) bad("sgpr", "an object of register number: value");
     for (const auto& [k, v] : q["sgpr"].items()) {
       uint64_t r = 0;
       if (!parseUnsigned(k, r) || r >= kSgprCount)
         bad("sgpr." + k, "no SGPR s" + k + " (s0..s103)");
-      out.state.sgpr[r] = static_cast<uint32_t>(number(v, "sgpr." + k));
+      state.sgpr[r] = static_cast<uint32_t>(number(v, "sgpr." + k));
     }
   }
   std::array<uint32_t, 4> vsharp{};
@@ -130,74 +140,96 @@ Query parseQuery(const json& q) {
     } else {
       bad("vsharp", "give 'vsharp' (fields as text) or 'vsharp_words' (four dwords)");
     }
-    setVsharpWords(out.state, out.inst.srsrc, vsharp);
+    setVsharpWords(state, srsrc, vsharp);
   } catch (const Error& e) {
     bad(q.contains("vsharp_words") ? "vsharp_words" : "vsharp", e.reason());
   }
+}
+
+// lanes, exec, m0 and the VGPRs.
+void setLanes(const json& q, WaveState& state) {
   const uint64_t lanes = q.contains("lanes") ? number(q["lanes"], "lanes") : kWaveSize;
   if (lanes < 1 || lanes > kWaveSize) bad("lanes", "1..64");
-  out.state.exec = q.contains("exec") ? number(q["exec"], "exec", ~0ull)
-                                      : (lanes == 64 ? ~0ull : (1ull << lanes) - 1);
-  if (q.contains("m0")) out.state.m0 = static_cast<uint32_t>(number(q["m0"], "m0"));
-  if (q.contains("vgpr")) {
-    if (!q["vgpr"].is_object()) bad("vgpr", "an object of register number: value or per-lane list");
-    for (const auto& [k, v] : q["vgpr"].items()) {
-      uint64_t r = 0;
-      const std::string field = "vgpr." + k;
-      if (!parseUnsigned(k, r) || r >= kVgprCount) bad(field, "no VGPR v" + k + " (v0..v255)");
-      LaneWords& lw = out.state.vgprMut(static_cast<unsigned>(r));
-      if (v.is_array()) {
-        if (v.size() > kWaveSize) bad(field, "more than 64 lanes");
-        for (std::size_t l = 0; l < v.size(); ++l)
-          lw[l] = static_cast<uint32_t>(number(v[l], field + "[" + std::to_string(l) + "]"));
-      } else {
-        lw.fill(static_cast<uint32_t>(number(v, field)));
-      }
+  state.exec = q.contains("exec") ? number(q["exec"], "exec", ~0ull)
+                                  : (lanes == 64 ? ~0ull : (1ull << lanes) - 1);
+  if (q.contains("m0")) state.m0 = static_cast<uint32_t>(number(q["m0"], "m0"));
+  if (!q.contains("vgpr")) return;
+  if (!q["vgpr"].is_object()) bad("vgpr", "an object of register number: value or per-lane list");
+  for (const auto& [k, v] : q["vgpr"].items()) {
+    uint64_t r = 0;
+    const std::string field = "vgpr." + k;
+    if (!parseUnsigned(k, r) || r >= kVgprCount) bad(field, "no VGPR v" + k + " (v0..v255)");
+    LaneWords& lw = state.vgprMut(static_cast<unsigned>(r));
+    if (v.is_array()) {
+      if (v.size() > kWaveSize) bad(field, "more than 64 lanes");
+      for (std::size_t l = 0; l < v.size(); ++l)
+        lw[l] = static_cast<uint32_t>(number(v[l], field + "[" + std::to_string(l) + "]"));
+    } else {
+      lw.fill(static_cast<uint32_t>(number(v, field)));
     }
   }
-  if (q.contains("memory")) {
-    const json& m = q["memory"];
-    if (!m.is_object()) bad("memory", "an object: base and hex (or words)");
-    out.memory.base = m.contains("base") ? number(m["base"], "memory.base", ~0ull) : 0;
-    if (m.contains("hex")) {
-      if (!m["hex"].is_string()) bad("memory.hex", "a string of hex digits");
-      out.memory.bytes = bytesOfHex(m["hex"].get<std::string>(), "memory.hex");
-    } else if (m.contains("words")) {
-      if (!m["words"].is_array()) bad("memory.words", "a list of dwords");
-      for (std::size_t i = 0; i < m["words"].size(); ++i) {
-        const auto w =
-            static_cast<uint32_t>(number(m["words"][i], "memory.words[" + std::to_string(i) + "]"));
-        for (int b = 0; b < 4; ++b)
-          out.memory.bytes.push_back(static_cast<uint8_t>(w >> (8 * b)));
-      }
+}
+
+MemoryImage queryMemory(const json& q) {
+  MemoryImage memory;
+  if (!q.contains("memory")) return memory;
+  const json& m = q["memory"];
+  if (!m.is_object()) bad("memory", "an object: base and hex (or words)");
+  memory.base = m.contains("base") ? number(m["base"], "memory.base", ~0ull) : 0;
+  if (m.contains("hex")) {
+    if (!m["hex"].is_string()) bad("memory.hex", "a string of hex digits");
+    memory.bytes = bytesOfHex(m["hex"].get<std::string>(), "memory.hex");
+  } else if (m.contains("words")) {
+    if (!m["words"].is_array()) bad("memory.words", "a list of dwords");
+    for (std::size_t i = 0; i < m["words"].size(); ++i) {
+      const auto w =
+          static_cast<uint32_t>(number(m["words"][i], "memory.words[" + std::to_string(i) + "]"));
+      for (int b = 0; b < 4; ++b)
+        memory.bytes.push_back(static_cast<uint8_t>(w >> (8 * b)));
     }
-    if (out.memory.bytes.size() > (64u << 20)) bad("memory", "more than 64 MiB");
   }
+  if (memory.bytes.size() > (64u << 20)) bad("memory", "more than 64 MiB");
+  return memory;
+}
+
+// The chip's defaults with the query's policy points, as a list or an object.
+Policies queryPolicies(const json& q, const Chip& chip) {
+  Policies policies = Policies::defaults(chip);
+  if (!q.contains("policy")) return policies;
+  const json& p = q["policy"];
+  try {
+    if (p.is_array()) {
+      for (const json& a : p) {
+        if (!a.is_string()) bad("policy", "a list of 'name=option' strings");
+        policies.set(a.get<std::string>());
+      }
+    } else if (p.is_object()) {
+      for (const auto& [k, v] : p.items()) {
+        if (!v.is_string()) bad("policy." + k, "an option name");
+        policies.set(k + "=" + v.get<std::string>());
+      }
+    } else {
+      bad("policy", "a list of 'name=option' or an object of name: option");
+    }
+  } catch (const Error& e) {
+    bad("policy", e.reason());
+  }
+  return policies;
+}
+
+Query parseQuery(const json& q) {
+  checkKnownFields(q);
+  Query out;
+  out.chip = &queryChip(q);
+  out.inst = queryInstruction(q, *out.chip);
+  setScalars(q, out.chip->gen, out.inst.srsrc, out.state);
+  setLanes(q, out.state);
+  out.memory = queryMemory(q);
   if (q.contains("lds")) {
     if (!q["lds"].is_string()) bad("lds", "a string of hex digits");
     out.lds = bytesOfHex(q["lds"].get<std::string>(), "lds");
   }
-  out.policies = Policies::defaults(*out.chip);
-  if (q.contains("policy")) {
-    const json& p = q["policy"];
-    try {
-      if (p.is_array()) {
-        for (const json& a : p) {
-          if (!a.is_string()) bad("policy", "a list of 'name=option' strings");
-          out.policies.set(a.get<std::string>());
-        }
-      } else if (p.is_object()) {
-        for (const auto& [k, v] : p.items()) {
-          if (!v.is_string()) bad("policy." + k, "an option name");
-          out.policies.set(k + "=" + v.get<std::string>());
-        }
-      } else {
-        bad("policy", "a list of 'name=option' or an object of name: option");
-      }
-    } catch (const Error& e) {
-      bad("policy", e.reason());
-    }
-  }
+  out.policies = queryPolicies(q, *out.chip);
   if (q.contains("alternatives")) {
     if (!q["alternatives"].is_boolean()) bad("alternatives", "true or false");
     out.alternatives = q["alternatives"].get<bool>();
