@@ -198,7 +198,9 @@ gcn::Instruction onTemplateOperands(gcn::Gen gen, const gcn::Instruction& templ,
   return i;
 }
 
-struct BinaryBuilder::Template {
+// What a template pipeline gives the patches made from it (BinaryBuilder::Template; a named
+// type of this file, which the file's helpers can name).
+struct BinaryTemplate {
   std::string variant;
   bool descriptorBuffer = false;  // set 0 from a descriptor buffer (raw V#s)
   std::string error;              // why the template cannot be used
@@ -215,6 +217,8 @@ struct BinaryBuilder::Template {
   std::string pathProof;  // the template's data path, as proven (docs/isa.md "The data path")
   std::vector<vk::ExecutableIsa> exes;  // the template's listing, which patched ones rewrite
 };
+
+struct BinaryBuilder::Template : BinaryTemplate {};
 
 namespace {
 
@@ -344,6 +348,83 @@ std::string BinaryBuilder::deviceProblem() const {
   return diskCacheProblem(info);
 }
 
+namespace {
+
+// 1. The template's instruction on set 0 binding 0, from its captured ISA, with its data path
+// proven (and the LDS template's M0 setup slot).
+void captureTemplate(vk::Context& ctx, gcn::Gen gen, std::span<const uint32_t> spirv,
+                     const std::string& driver, BinaryTemplate& t) {
+  const vk::DeviceInfo& info = ctx.info();
+  if (t.descriptorBuffer && !ctx.features().descriptorBuffer)
+    throw gcn::Error(info.name + " (" + driver +
+                     ") has no VK_EXT_descriptor_buffer: a raw V# cannot reach a template");
+  CachedPipeline captured(ctx, spirv, isTexelTemplate(t.variant), VK_NULL_HANDLE, true,
+                          t.descriptorBuffer);
+  const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx, captured.pipeline());
+  t.exes = exes;
+  if (std::none_of(exes.begin(), exes.end(),
+                   [](const vk::ExecutableIsa& e) { return !e.assembly.empty(); }))
+    throw gcn::Error(driver +
+                     " returned no Assembly text for the template (RADV on gfx6/7 needs "
+                     "clrxdisasm on PATH; gcnprobe binary provides one)");
+  const std::vector<EmittedInstruction> emitted = emittedBufferInstructions(gen, exes);
+  std::vector<const EmittedInstruction*> onCase;
+  for (const EmittedInstruction& e : emitted)
+    if (e.decoded && e.descriptor == routes::BufferSlot{} && e.inst.op != nullptr &&
+        e.inst.op->kind != gcn::OpKind::Cache)
+      onCase.push_back(&e);
+  if (onCase.size() != 1)
+    throw gcn::Error("template " + t.variant + " has " + std::to_string(onCase.size()) +
+                     " buffer instructions on set 0 binding 0 (" + driver + "), not exactly one");
+  t.inst = onCase.front()->inst;
+  t.words = {onCase.front()->words.at(0), onCase.front()->words.at(1)};
+  // The patched instruction inherits the template's registers, so the template's own data path
+  // is the case's.
+  const routes::DataPath path = templateDataPath(t.variant, t.inst);
+  const DataPathProof proof = proveEmittedDataPath(gen, exes, *onCase.front(), path);
+  if (!proof.proven)
+    throw gcn::Error("template " + t.variant + " (" + driver +
+                     "): its data path is not proven: " + proof.reason);
+  for (const std::string& link : proof.links)
+    t.pathProof += (t.pathProof.empty() ? "" : "; ") + link;
+  if (t.variant == kLdsTemplate) {
+    std::tie(t.setupWords, t.setupText) = locateM0Setup(gen, exes, t.words, driver);
+    t.setsM0 = true;
+  }
+}
+
+// 2. The same pipeline compiled into an empty cache: the words must be there once (and the M0
+// setup once, shortly before them).
+void locateInCache(vk::Context& ctx, std::span<const uint32_t> spirv, const std::string& driver,
+                   BinaryTemplate& t) {
+  SeededPipelineCache cache(ctx.device(), {});
+  {
+    CachedPipeline compiled(ctx, spirv, isTexelTemplate(t.variant), cache.get(), false,
+                            t.descriptorBuffer);
+  }
+  t.cacheData = cache.data();
+  (void)parseCacheHeader(t.cacheData, driver);
+  const std::vector<std::size_t> at = findWords(t.cacheData, t.words);
+  if (at.size() != 1)
+    throw gcn::Error(driver + ": the template instruction " + hexWords(t.words) + " occurs " +
+                     std::to_string(at.size()) + " times in the " +
+                     std::to_string(t.cacheData.size()) +
+                     " bytes of pipeline cache data, not exactly once");
+  t.offset = at.front();
+  if (!t.setsM0) return;
+  const std::vector<std::size_t> setup = findWords(t.cacheData, t.setupWords);
+  if (setup.size() != 1 || setup.front() + 8 > t.offset || t.offset - setup.front() > kCodeWindow)
+    throw gcn::Error(
+        driver + ": the LDS template's M0 setup slot " + hexWords(t.setupWords) + " occurs " +
+        std::to_string(setup.size()) + " times in the pipeline cache data" +
+        (setup.size() == 1
+             ? ", not within " + std::to_string(kCodeWindow) + " bytes before the instruction"
+             : ", not exactly once"));
+  t.setupOffset = setup.front();
+}
+
+}  // namespace
+
 BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
                                                     bool descriptorBuffer) {
   for (auto& t : templates_)
@@ -355,74 +436,8 @@ BinaryBuilder::Template& BinaryBuilder::templateFor(const std::string& variant,
   const std::string driver = info.driverName + " " + info.driverInfo;
   try {
     const std::span<const uint32_t> spirv = routes::shaderVariant(variant);
-    const gcn::Gen gen = chip_->gen;
-    // 1. The template's instruction on set 0 binding 0, from its captured ISA.
-    {
-      if (descriptorBuffer && !ctx_.features().descriptorBuffer)
-        throw gcn::Error(info.name + " (" + driver +
-                         ") has no VK_EXT_descriptor_buffer: a raw V# cannot reach a template");
-      CachedPipeline captured(ctx_, spirv, isTexelTemplate(variant), VK_NULL_HANDLE, true,
-                              descriptorBuffer);
-      const std::vector<vk::ExecutableIsa> exes = vk::captureIsa(ctx_, captured.pipeline());
-      t->exes = exes;
-      if (std::none_of(exes.begin(), exes.end(),
-                       [](const vk::ExecutableIsa& e) { return !e.assembly.empty(); }))
-        throw gcn::Error(driver +
-                         " returned no Assembly text for the template (RADV on gfx6/7 needs "
-                         "clrxdisasm on PATH; gcnprobe binary provides one)");
-      const std::vector<EmittedInstruction> emitted = emittedBufferInstructions(gen, exes);
-      std::vector<const EmittedInstruction*> onCase;
-      for (const EmittedInstruction& e : emitted)
-        if (e.decoded && e.descriptor == routes::BufferSlot{} && e.inst.op != nullptr &&
-            e.inst.op->kind != gcn::OpKind::Cache)
-          onCase.push_back(&e);
-      if (onCase.size() != 1)
-        throw gcn::Error("template " + variant + " has " + std::to_string(onCase.size()) +
-                         " buffer instructions on set 0 binding 0 (" + driver +
-                         "), not exactly one");
-      t->inst = onCase.front()->inst;
-      t->words = {onCase.front()->words.at(0), onCase.front()->words.at(1)};
-      // The patched instruction inherits the template's registers, so the template's own data
-      // path is the case's.
-      const routes::DataPath path = templateDataPath(variant, t->inst);
-      const DataPathProof proof = proveEmittedDataPath(gen, exes, *onCase.front(), path);
-      if (!proof.proven)
-        throw gcn::Error("template " + variant + " (" + driver +
-                         "): its data path is not proven: " + proof.reason);
-      for (const std::string& link : proof.links)
-        t->pathProof += (t->pathProof.empty() ? "" : "; ") + link;
-      if (variant == kLdsTemplate) {
-        std::tie(t->setupWords, t->setupText) = locateM0Setup(gen, exes, t->words, driver);
-        t->setsM0 = true;
-      }
-    }
-    // 2. The same pipeline compiled into an empty cache: the words must be there once.
-    SeededPipelineCache cache(ctx_.device(), {});
-    {
-      CachedPipeline compiled(ctx_, spirv, isTexelTemplate(variant), cache.get(), false,
-                              descriptorBuffer);
-    }
-    t->cacheData = cache.data();
-    (void)parseCacheHeader(t->cacheData, driver);
-    const std::vector<std::size_t> at = findWords(t->cacheData, t->words);
-    if (at.size() != 1)
-      throw gcn::Error(driver + ": the template instruction " + hexWords(t->words) + " occurs " +
-                       std::to_string(at.size()) + " times in the " +
-                       std::to_string(t->cacheData.size()) +
-                       " bytes of pipeline cache data, not exactly once");
-    t->offset = at.front();
-    if (t->setsM0) {
-      const std::vector<std::size_t> setup = findWords(t->cacheData, t->setupWords);
-      if (setup.size() != 1 || setup.front() + 8 > t->offset ||
-          t->offset - setup.front() > kCodeWindow)
-        throw gcn::Error(
-            driver + ": the LDS template's M0 setup slot " + hexWords(t->setupWords) + " occurs " +
-            std::to_string(setup.size()) + " times in the pipeline cache data" +
-            (setup.size() == 1
-                 ? ", not within " + std::to_string(kCodeWindow) + " bytes before the instruction"
-                 : ", not exactly once"));
-      t->setupOffset = setup.front();
-    }
+    captureTemplate(ctx_, chip_->gen, spirv, driver, *t);
+    locateInCache(ctx_, spirv, driver, *t);
   } catch (const std::exception& e) {
     t->error = e.what();
   }
@@ -437,6 +452,71 @@ gcn::Instruction BinaryBuilder::templateInstruction(const gcn::OpcodeInfo& op, b
   if (!t.error.empty()) throw gcn::Error(t.error);
   return t.inst;
 }
+
+namespace {
+
+// Where the patched words sit in the cache read back, and the code compared around them.
+struct ReadBack {
+  std::size_t offset = 0;       // of the patched words
+  std::size_t before = 0;       // bytes compared before them
+  std::size_t after = 0;        // and after them
+  std::size_t setupBefore = 0;  // the M0 setup's distance before them
+};
+
+// The cache read back holds the patched words once and the template's never, the M0 setup once
+// at the template's distance before them (its marked instruction nowhere), the code around them
+// as the template's cache data had it, and words that decode to the intended instruction. Why
+// not, or empty.
+std::string readBackProblem(const BinaryTemplate& t, gcn::Gen gen, const std::vector<uint8_t>& back,
+                            const std::vector<uint32_t>& w, const std::array<uint32_t, 2>& setup,
+                            const gcn::Instruction& intended, const std::string& driver,
+                            ReadBack& rb) {
+  const std::vector<std::size_t> mine = findWords(back, w);
+  // The template's own instruction "patched" into itself: its words are the patched ones.
+  const bool identity = w[0] == t.words[0] && w[1] == t.words[1];
+  const std::vector<std::size_t> old =
+      identity ? std::vector<std::size_t>{} : findWords(back, t.words);
+  if (mine.size() != 1 || !old.empty())
+    return "the cache read back from " + driver + " holds the patched words " +
+           std::to_string(mine.size()) + " time(s) and the template's " +
+           std::to_string(old.size()) + " time(s), not once and never";
+  rb.setupBefore = t.offset - t.setupOffset;
+  if (t.setsM0) {
+    const std::vector<std::size_t> set = findWords(back, setup);
+    const std::size_t marked = findWords(back, t.setupWords).size();
+    if (set.size() != 1 || marked != 0 || mine.front() < rb.setupBefore ||
+        set.front() != mine.front() - rb.setupBefore)
+      return "the cache read back from " + driver + " holds the M0 setup " + hexWords(setup) + " " +
+             std::to_string(set.size()) + " time(s) and the template's marked instruction " +
+             std::to_string(marked) + " time(s), not once " + std::to_string(rb.setupBefore) +
+             " bytes before the instruction and never";
+  }
+  const auto inSetup = [&](std::size_t k) {  // byte k before the instruction
+    return t.setsM0 && k <= rb.setupBefore && k + 8 > rb.setupBefore;
+  };
+  // The code around the instruction as the template's cache data had it: only the instruction
+  // changed. A window, not the whole data: Mesa 25 serialises the cache's objects in an order of
+  // its own, so the same entries may sit elsewhere.
+  const std::size_t m = mine.front();
+  rb.offset = m;
+  rb.before = std::min({kCodeWindow, m, t.offset});
+  rb.after = std::min({kCodeWindow, back.size() - m - 8, t.cacheData.size() - t.offset - 8});
+  for (std::size_t k = 1; k <= rb.before; ++k)
+    if (!inSetup(k) && back[m - k] != t.cacheData[t.offset - k])
+      return "the cache read back from " + driver + " differs from the template's " +
+             std::to_string(k) + " bytes before the patched instruction";
+  for (std::size_t k = 0; k < rb.after; ++k)
+    if (back[m + 8 + k] != t.cacheData[t.offset + 8 + k])
+      return "the cache read back from " + driver + " differs from the template's " +
+             std::to_string(k) + " bytes after the patched instruction";
+  const std::optional<gcn::Instruction> again =
+      gcn::tryDecode(gen, u32At(back, m), u32At(back, m + 4));
+  if (!again || !(*again == intended))
+    return "the read-back words do not decode to the intended instruction";
+  return "";
+}
+
+}  // namespace
 
 BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
                                  std::optional<std::vector<uint32_t>> words, uint32_t m0,
@@ -482,73 +562,31 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
                                                            isTexelTemplate(t.variant), cache.get(),
                                                            false, descriptorBuffer);
-    const CachedPipeline& patched = *pipeline;
-    if (!patched.feedbackValid())
+    if (!pipeline->feedbackValid())
       return refuse(driver +
                     " gives no pipeline creation feedback: whether the patched cache "
                     "was used cannot be proven");
-    if (!patched.cacheHit())
+    if (!pipeline->cacheHit())
       return refuse(driver +
                     " did not take the pipeline from the patched cache (it compiled the shader "
                     "again): the cache data was rejected");
     const std::vector<uint8_t> back = cache.data();
-    const std::vector<std::size_t> mine = findWords(back, w);
-    // The template's own instruction "patched" into itself: its words are the patched ones.
-    const bool identity = w[0] == t.words[0] && w[1] == t.words[1];
-    const std::vector<std::size_t> old =
-        identity ? std::vector<std::size_t>{} : findWords(back, t.words);
-    if (mine.size() != 1 || !old.empty())
-      return refuse("the cache read back from " + driver + " holds the patched words " +
-                    std::to_string(mine.size()) + " time(s) and the template's " +
-                    std::to_string(old.size()) + " time(s), not once and never");
-    // The M0 setup: once, at the template's distance before the instruction, and the marked
-    // instruction it replaced nowhere.
-    const std::size_t setupBefore = t.offset - t.setupOffset;
-    if (t.setsM0) {
-      const std::vector<std::size_t> set = findWords(back, setup);
-      const std::size_t marked = findWords(back, t.setupWords).size();
-      if (set.size() != 1 || marked != 0 || mine.front() < setupBefore ||
-          set.front() != mine.front() - setupBefore)
-        return refuse("the cache read back from " + driver + " holds the M0 setup " +
-                      hexWords(setup) + " " + std::to_string(set.size()) +
-                      " time(s) and the template's marked instruction " + std::to_string(marked) +
-                      " time(s), not once " + std::to_string(setupBefore) +
-                      " bytes before the instruction and never");
-    }
-    const auto inSetup = [&](std::size_t k) {  // byte k before the instruction
-      return t.setsM0 && k <= setupBefore && k + 8 > setupBefore;
-    };
-    // The code around the instruction as the template's cache data had it: only the
-    // instruction changed. A window, not the whole data: Mesa 25 serialises the cache's
-    // objects in an order of its own, so the same entries may sit elsewhere.
-    const std::size_t before = std::min({kCodeWindow, mine.front(), t.offset});
-    const std::size_t after =
-        std::min({kCodeWindow, back.size() - mine.front() - 8, t.cacheData.size() - t.offset - 8});
-    const std::size_t m = mine.front();
-    for (std::size_t k = 1; k <= before; ++k)
-      if (!inSetup(k) && back[m - k] != t.cacheData[t.offset - k])
-        return refuse("the cache read back from " + driver + " differs from the template's " +
-                      std::to_string(k) + " bytes before the patched instruction");
-    for (std::size_t k = 0; k < after; ++k)
-      if (back[m + 8 + k] != t.cacheData[t.offset + 8 + k])
-        return refuse("the cache read back from " + driver + " differs from the template's " +
-                      std::to_string(k) + " bytes after the patched instruction");
-    const std::optional<gcn::Instruction> again =
-        gcn::tryDecode(chip.gen, u32At(back, mine.front()), u32At(back, mine.front() + 4));
-    if (!again || !(*again == intended))
-      return refuse("the read-back words do not decode to the intended instruction");
-    b.cacheOffset = mine.front();
+    ReadBack rb;
+    if (std::string why = readBackProblem(t, chip.gen, back, w, setup, intended, driver, rb);
+        !why.empty())
+      return refuse(why);
+    b.cacheOffset = rb.offset;
     b.cacheBytes = back.size();
     b.proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +
               "pipeline from the patched cache (application cache hit); read back: '" +
               printOrReason(chip.gen, intended) + "' (" + hexWords(w) + ") at byte " +
               std::to_string(b.cacheOffset) + " of " + std::to_string(b.cacheBytes) +
               " in place of the template's '" + printOrReason(chip.gen, t.inst) + "', the " +
-              std::to_string(before) + " bytes before and " + std::to_string(after) +
+              std::to_string(rb.before) + " bytes before and " + std::to_string(rb.after) +
               " after it unchanged; the template's data path: " + t.pathProof;
     if (t.setsM0) {
       b.proof += " but the M0 setup: 's_mov_b32 m0, " + gcn::hexWord(m0) + "' (" + hexWords(setup) +
-                 ") " + std::to_string(setupBefore) +
+                 ") " + std::to_string(rb.setupBefore) +
                  " bytes before it, in place of the template's '" + t.setupText + "'";
     }
     b.built = true;
