@@ -267,6 +267,101 @@ class Attempts {
   std::vector<RouteAttempt> list_;
 };
 
+// An instruction no Vulkan construct emits (`noVulkan` says why): the binary route's templates,
+// then gcnprobe's own program for a form no template hosts (an SGPR SOFFSET, a VADDR no template
+// computes).
+Realisation realiseWithoutVulkan(const gcn::Chip& chip, const gcn::Instruction& inst,
+                                 const gcn::WaveState& state, const gcn::MemoryImage& memory,
+                                 const std::vector<uint8_t>& lds, const Pick& pick, Attempts& tried,
+                                 const std::string& noVulkan) {
+  Realisation r = no(noVulkan + "; binary route: not the probe's " + pick.routeLine);
+  if (tried.allowed("binary")) {
+    r = tried.note("binary", realiseBinary(chip, inst, state, memory, lds));
+    if (r.device) return r;
+    r.reason = noVulkan + "; binary route: " + r.reason;
+  }
+  if (!tried.allowed("program"))
+    return no(r.reason + "; own program: not the probe's " + pick.routeLine);
+  Realisation p = tried.note("program", realiseProgram(chip, inst, state, memory));
+  if (!p.device) p.reason = r.reason + "; own program: " + p.reason;
+  return p;
+}
+
+// Why no Vulkan construct emits this instruction's modifiers or form; empty when one may.
+std::string noVulkanForm(const gcn::Instruction& inst) {
+  const gcn::OpcodeInfo& op = *inst.op;
+  if (op.encoding == gcn::Encoding::Mtbuf)
+    return "TBUFFER_* comes only from vertex fetch, whose V# (per attribute) and lane inputs "
+           "(vertex index) the vertex route builds itself: no Vulkan route maps a probe onto it";
+  if (inst.addr64) return "ADDR64 (GFX6/7): RADV/ACO never address a buffer with ADDR64";
+  if (inst.lds || op.ldsData)
+    return "LDS forms: no Vulkan construct loads buffer data into LDS (ACO never emits them)";
+  if (inst.tfe)
+    return "TFE: no route's shader asks for residency (ACO sets TFE only for sparse image "
+           "reads)";
+  if (op.d16) return "D16 forms: the routes' shaders use 32-bit components";
+  const bool atomic = op.kind == gcn::OpKind::Atomic;
+  if (atomic && !inst.glc)
+    return "the atomic route's shaders use the returned value, so the driver sets GLC: the "
+           "instruction needs glc";
+  if (atomic && !routes::atomicRoutable(op.atomic))
+    return std::string(op.mnemonic) + " has no GLSL atomic that reaches it";
+  if (op.kind == gcn::OpKind::Cache)
+    return std::string(op.mnemonic) + " has no data access a Vulkan route can realise";
+  if (!atomic && (inst.glc || inst.slc))
+    return "GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access";
+  return "";
+}
+
+// Why no driver-built V# reaches this instruction's V#, SOFFSET or memory; empty when one may.
+std::string noDriverBuiltVsharp(const gcn::Instruction& inst, const gcn::MemoryImage& memory,
+                                const gcn::VSharp& v) {
+  if (inst.soffset != 128)
+    return "SOFFSET is not the inline constant 0: the driver-built routes' accesses have SOFFSET "
+           "0";
+  if (!memory.far.empty())
+    return "the memory has far regions (`far` lines), which only the raw V# placement (raw, "
+           "binary and own-program routes) puts on a device";
+  if (v.swizzleEnable) return "V# has SWIZZLE_ENABLE, which no driver-built descriptor has";
+  if (v.addTidEnable) return "V# has ADD_TID_ENABLE, which no driver-built descriptor has";
+  return "";
+}
+
+// The texel, storage or atomic route with the V# its driver builds.
+Realisation realiseDriverBuilt(const gcn::Chip& chip, const gcn::Instruction& inst,
+                               const gcn::WaveState& state, const gcn::MemoryImage& memory,
+                               const gcn::VSharp& v, const std::array<uint32_t, 4>& words,
+                               const Pick& pick) {
+  const gcn::OpcodeInfo& op = *inst.op;
+  switch (op.kind) {
+    case gcn::OpKind::LoadFormat:
+    case gcn::OpKind::StoreFormat:
+      if (op.kind == gcn::OpKind::StoreFormat && op.components != 4)
+        return no(
+            "imageStore writes four components: only buffer_store_format_xyzw is reached with a "
+            "driver-built V#");
+      return realiseTexel(chip, inst, state, memory, v, words,
+                          op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
+                                                             : routes::Binding::StorageTexel,
+                          pick.format, "the probe's format");
+    case gcn::OpKind::Load:
+    case gcn::OpKind::Store:
+      return realiseStorage(chip, inst, state, memory, v, words);
+    case gcn::OpKind::Atomic:
+      if (inst.idxen && pick.format && *pick.format != routes::atomicTexelFormat(op.atomic))
+        return no("the probe's format is " + std::string(vk::findBufferFormat(*pick.format)->name) +
+                  ", but " + std::string(op.mnemonic) + "'s imageAtomic view is " +
+                  std::string(vk::findBufferFormat(routes::atomicTexelFormat(op.atomic))->name));
+      return inst.idxen
+                 ? realiseTexel(chip, inst, state, memory, v, words, routes::Binding::StorageTexel,
+                                routes::atomicTexelFormat(op.atomic), "the format the atomic needs")
+                 : realiseStorage(chip, inst, state, memory, v, words);
+    case gcn::OpKind::Cache:
+      break;  // taken by the binary route (noVulkanForm)
+  }
+  return no("");
+}
+
 // Whether a route's Vulkan construct makes the driver run exactly this instruction with
 // exactly this V#: `device` when it does (memory cut to what the route binds), else
 // `reason` says why not. A V# no driver builds goes to the raw V# route when the instruction
@@ -276,110 +371,29 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
                     const gcn::WaveState& state, const gcn::MemoryImage& memory,
                     const std::vector<uint8_t>& lds, const Pick& pick, Attempts& tried) {
   if (inst.op == nullptr) return no("no instruction");
-  const gcn::OpcodeInfo& op = *inst.op;
   const std::array<uint32_t, 4> words = gcn::vsharpWords(state, inst.srsrc);
   const gcn::VSharp v = gcn::decodeVSharp(chip.gen, words);
+  const auto withoutVulkan = [&](const std::string& why) {
+    return realiseWithoutVulkan(chip, inst, state, memory, lds, pick, tried, why);
+  };
   // Order: instruction modifiers no shader produces (the binary route), then the driver-built
   // V#s of each route, then the raw V# route.
-  const auto binary = [&](const std::string& noVulkan) {
-    Realisation r = no(noVulkan + "; binary route: not the probe's " + pick.routeLine);
-    if (tried.allowed("binary")) {
-      r = tried.note("binary", realiseBinary(chip, inst, state, memory, lds));
-      if (r.device) return r;
-      r.reason = noVulkan + "; binary route: " + r.reason;
-    }
-    // A form no template hosts (an SGPR SOFFSET, a VADDR no template computes): gcnprobe's own
-    // program.
-    if (!tried.allowed("program"))
-      return no(r.reason + "; own program: not the probe's " + pick.routeLine);
-    Realisation p = tried.note("program", realiseProgram(chip, inst, state, memory));
-    if (!p.device) p.reason = r.reason + "; own program: " + p.reason;
-    return p;
-  };
-  if (op.encoding == gcn::Encoding::Mtbuf)
-    return binary(
-        "TBUFFER_* comes only from vertex fetch, whose V# (per attribute) and lane inputs "
-        "(vertex index) the vertex route builds itself: no Vulkan route maps a probe onto it");
-  if (inst.addr64) return binary("ADDR64 (GFX6/7): RADV/ACO never address a buffer with ADDR64");
-  if (inst.lds || op.ldsData)
-    return binary(
-        "LDS forms: no Vulkan construct loads buffer data into LDS (ACO never emits them)");
-  if (inst.tfe)
-    return binary(
-        "TFE: no route's shader asks for residency (ACO sets TFE only for sparse image "
-        "reads)");
-  if (op.d16) return binary("D16 forms: the routes' shaders use 32-bit components");
-  const bool atomic = op.kind == gcn::OpKind::Atomic;
-  if (atomic && !inst.glc)
-    return binary(
-        "the atomic route's shaders use the returned value, so the driver sets GLC: the "
-        "instruction needs glc");
-  if (atomic && !routes::atomicRoutable(op.atomic))
-    return binary(std::string(op.mnemonic) + " has no GLSL atomic that reaches it");
-  if (op.kind == gcn::OpKind::Cache)
-    return binary(std::string(op.mnemonic) + " has no data access a Vulkan route can realise");
-  if (!atomic && (inst.glc || inst.slc))
-    return binary(
-        "GLC/SLC on a load or store: the routes' shaders have no coherent/volatile access");
-  const std::string_view driverRoute = driverRouteName(op);
-  Realisation driver = no("");
+  if (const std::string why = noVulkanForm(inst); !why.empty()) return withoutVulkan(why);
+  const std::string_view driverRoute = driverRouteName(*inst.op);
   const bool driverAllowed = tried.allowed(driverRoute);
-  if (!driverAllowed)
-    driver = no(std::string(driverRoute) + " route: not the probe's " + pick.routeLine);
-  else if (inst.soffset != 128)
-    driver =
-        no("SOFFSET is not the inline constant 0: the driver-built routes' accesses have SOFFSET "
-           "0");
-  else if (!memory.far.empty())
-    driver =
-        no("the memory has far regions (`far` lines), which only the raw V# placement (raw, binary "
-           "and own-program routes) puts on a device");
-  else if (v.swizzleEnable)
-    driver = no("V# has SWIZZLE_ENABLE, which no driver-built descriptor has");
-  else if (v.addTidEnable)
-    driver = no("V# has ADD_TID_ENABLE, which no driver-built descriptor has");
-  else {
-    switch (op.kind) {
-      case gcn::OpKind::LoadFormat:
-      case gcn::OpKind::StoreFormat:
-        if (op.kind == gcn::OpKind::StoreFormat && op.components != 4)
-          driver =
-              no("imageStore writes four components: only buffer_store_format_xyzw is "
-                 "reached with a driver-built V#");
-        else
-          driver = realiseTexel(chip, inst, state, memory, v, words,
-                                op.kind == gcn::OpKind::LoadFormat ? routes::Binding::UniformTexel
-                                                                   : routes::Binding::StorageTexel,
-                                pick.format, "the probe's format");
-        break;
-      case gcn::OpKind::Load:
-      case gcn::OpKind::Store:
-        driver = realiseStorage(chip, inst, state, memory, v, words);
-        break;
-      case gcn::OpKind::Atomic:
-        if (inst.idxen && pick.format && *pick.format != routes::atomicTexelFormat(op.atomic))
-          driver =
-              no("the probe's format is " + std::string(vk::findBufferFormat(*pick.format)->name) +
-                 ", but " + std::string(op.mnemonic) + "'s imageAtomic view is " +
-                 std::string(vk::findBufferFormat(routes::atomicTexelFormat(op.atomic))->name));
-        else
-          driver = inst.idxen
-                       ? realiseTexel(
-                             chip, inst, state, memory, v, words, routes::Binding::StorageTexel,
-                             routes::atomicTexelFormat(op.atomic), "the format the atomic needs")
-                       : realiseStorage(chip, inst, state, memory, v, words);
-        break;
-      case gcn::OpKind::Cache:
-        break;  // taken by the binary route above
-    }
+  Realisation driver = no(std::string(driverRoute) + " route: not the probe's " + pick.routeLine);
+  if (driverAllowed) {
+    const std::string why = noDriverBuiltVsharp(inst, memory, v);
+    driver = why.empty() ? realiseDriverBuilt(chip, inst, state, memory, v, words, pick) : no(why);
+    tried.note(driverRoute, driver);
   }
-  if (driverAllowed) tried.note(driverRoute, driver);
   if (driver.device) return driver;
   // An SGPR or M0 SOFFSET: the raw route's lane shader takes it from a push constant the proof
   // cannot see, gcnprobe's own program sets and proves it; the own program goes first.
   if (inst.soffset < 128)
-    if (Realisation own = binary(driver.reason + "; raw V# route: an SGPR SOFFSET is proven only "
-                                                 "in gcnprobe's own program");
+    if (Realisation own =
+            withoutVulkan(driver.reason + "; raw V# route: an SGPR SOFFSET is proven only in "
+                                          "gcnprobe's own program");
         own.device)
       return own;
   Realisation raw = no("raw V# route: not the probe's " + pick.routeLine);
@@ -389,7 +403,7 @@ Realisation realise(const gcn::Chip& chip, const gcn::Instruction& inst,
     raw.reason = "raw V# route: " + raw.reason;
   }
   // A form no lane shader has (an IDXEN typed access, say): the binary route's templates.
-  return binary(driver.reason + "; " + raw.reason);
+  return withoutVulkan(driver.reason + "; " + raw.reason);
 }
 
 // The route names of a probe's `route` line: one name, or several separated by commas (in
