@@ -74,11 +74,8 @@ std::string checkedSummary(const Reproduction& r) {
   return s;
 }
 
-}  // namespace
-
-std::string amberScript(const Reproduction& r, const std::string& generator) {
-  if (!r.notExpressed.empty()) throw gcn::Error(r.name + ": no reproduction: " + r.notExpressed);
-  std::string s = "#!amber\n";
+// The script's comment block: what the case is, what it checks and needs.
+void amberHeader(std::string& s, const Reproduction& r, const std::string& generator) {
   commentBlock(s, "Reproduction of gcnprobe case " + r.name + ", written by " + generator + ".");
   commentBlock(s, "route: " + r.route + " (shader variant " + r.variant + ")");
   commentBlock(s, "instruction the case tests: " + r.instruction);
@@ -94,40 +91,47 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
   s += "\n";
   for (const std::string& f : r.deviceFeatures)
     s += "DEVICE_FEATURE " + f + "\n";
+}
+
+void amberBufferData(std::string& s, const std::string& name, const std::string& type,
+                     const std::vector<std::string>& values) {
+  s += "BUFFER " + name + " DATA_TYPE " + type + " DATA\n";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    s += values[i] + ((i + 1) % kValuesPerLine == 0 || i + 1 == values.size() ? "\n" : " ");
+  s += "END\n\n";
+}
+
+// The shaders and the buffers' initial data (the vertex and index buffers of a draw too).
+void amberShadersAndBuffers(std::string& s, const Reproduction& r) {
   const auto shader = [&s](const char* stage, const char* name, const std::string& text) {
     s += std::string("\nSHADER ") + stage + " " + name + " SPIRV-ASM TARGET_ENV vulkan1.1\n" + text;
     if (!text.empty() && text.back() != '\n') s += "\n";
     s += "END\n";
   };
-  const auto bufferData = [&s](const std::string& name, const std::string& type,
-                               const std::vector<std::string>& values) {
-    s += "BUFFER " + name + " DATA_TYPE " + type + " DATA\n";
-    for (std::size_t i = 0; i < values.size(); ++i)
-      s += values[i] + ((i + 1) % kValuesPerLine == 0 || i + 1 == values.size() ? "\n" : " ");
-    s += "END\n\n";
-  };
   const Reproduction::VertexInput* vi = r.vertexInput ? &*r.vertexInput : nullptr;
   shader(vi ? "vertex" : "compute", "gcnprobe_case", r.spirvAsm);
   if (vi) shader("fragment", "gcnprobe_fragment", r.fragmentAsm);
   s += "\n";
-
   for (const ReproBuffer& b : r.buffers) {
     std::vector<std::string> values;
     for (std::size_t i = 0; i < b.bytes.size() / b.componentBytes; ++i)
       values.push_back(listedValue(b.bytes, i, b));
-    bufferData(b.name, b.dataType, values);
+    amberBufferData(s, b.name, b.dataType, values);
   }
-  if (vi) {
-    // The vertex buffer's raw bytes; VERTEX_DATA reads them in the attribute's format.
-    std::vector<std::string> bytes, indices;
-    for (uint8_t byte : vi->vertices)
-      bytes.push_back(std::to_string(byte));
-    for (uint32_t i : vi->indices)
-      indices.push_back(std::to_string(i));
-    bufferData("vertices", "uint8", bytes);
-    bufferData("indices", "uint32", indices);
-  }
+  if (!vi) return;
+  // The vertex buffer's raw bytes; VERTEX_DATA reads them in the attribute's format.
+  std::vector<std::string> bytes, indices;
+  for (uint8_t byte : vi->vertices)
+    bytes.push_back(std::to_string(byte));
+  for (uint32_t i : vi->indices)
+    indices.push_back(std::to_string(i));
+  amberBufferData(s, "vertices", "uint8", bytes);
+  amberBufferData(s, "indices", "uint32", indices);
+}
 
+// The pipeline with its bindings, and the dispatch or draw that runs it.
+void amberPipelineAndRun(std::string& s, const Reproduction& r) {
+  const Reproduction::VertexInput* vi = r.vertexInput ? &*r.vertexInput : nullptr;
   s += std::string("PIPELINE ") + (vi ? "graphics" : "compute") +
        " gcnprobe_pipeline\n  ATTACH gcnprobe_case";
   if (r.specOffset) s += " SPECIALIZE 0 AS uint32 " + std::to_string(*r.specOffset);
@@ -150,63 +154,45 @@ std::string amberScript(const Reproduction& r, const std::string& generator) {
          std::to_string(vi->indices.size()) + "\n\n";
   else
     s += "RUN gcnprobe_pipeline 1 1 1\n\n";
-
-  // The checks: runs of whole checked elements (IDX is a byte offset, a multiple of the
-  // element's size), about kValuesPerLine values per EXPECT.
-  for (const ReproBuffer& b : r.buffers) {
-    const std::size_t elements = b.bytes.size() / b.elementBytes;
-    const std::size_t perElement = b.elementBytes / b.componentBytes;
-    std::vector<uint8_t> want(b.bytes.size());
-    for (std::size_t k = 0; k < want.size() && k < b.expected.size(); ++k)
-      want[k] = b.expected[k].value_or(0);
-    std::size_t e = 0;
-    while (e < elements) {
-      if (!elementChecked(b, e)) {
-        ++e;
-        continue;
-      }
-      // One bound per line: Amber's TOLERANCE applies to every value of the EXPECT.
-      const double bound = e < b.tolerance.size() ? b.tolerance[e] : 0.0;
-      const auto sameBound = [&](std::size_t x) {
-        return (x < b.tolerance.size() ? b.tolerance[x] : 0.0) == bound;
-      };
-      s += "EXPECT " + b.name + " IDX " + std::to_string(e * b.elementBytes) +
-           (bound > 0 ? " TOLERANCE " + floatText(bound) : std::string()) + " EQ";
-      std::size_t listed = 0;
-      while (e < elements && elementChecked(b, e) && sameBound(e) && listed < kValuesPerLine) {
-        for (std::size_t c = 0; c < perElement; ++c)
-          s += " " + listedValue(want, e * perElement + c, b);
-        listed += perElement;
-        ++e;
-      }
-      s += "\n";
-    }
-  }
-  return s;
 }
 
-std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reproduction& r,
-                                                                   const std::string& generator) {
-  std::vector<std::pair<std::string, std::string>> files;
-  files.emplace_back("case.amber", amberScript(r, generator));
-  files.emplace_back(r.vertexInput ? "shader.vert" : "shader.comp", r.glsl);
-  files.emplace_back("shader.spv", std::string(reinterpret_cast<const char*>(r.spirv.data()),
-                                               r.spirv.size() * sizeof(uint32_t)));
-  files.emplace_back("shader.spvasm", r.spirvAsm);
-  nlohmann::json expected = nlohmann::json::object();
-  if (r.vertexInput) {
-    files.emplace_back("fragment.spvasm", r.fragmentAsm);
-    files.emplace_back("vertices.bin",
-                       std::string(reinterpret_cast<const char*>(r.vertexInput->vertices.data()),
-                                   r.vertexInput->vertices.size()));
-    files.emplace_back("indices.bin",
-                       std::string(reinterpret_cast<const char*>(r.vertexInput->indices.data()),
-                                   r.vertexInput->indices.size() * sizeof(uint32_t)));
+// The checks of one buffer: runs of whole checked elements (IDX is a byte offset, a multiple of
+// the element's size), about kValuesPerLine values per EXPECT.
+void amberExpects(std::string& s, const ReproBuffer& b) {
+  const std::size_t elements = b.bytes.size() / b.elementBytes;
+  const std::size_t perElement = b.elementBytes / b.componentBytes;
+  std::vector<uint8_t> want(b.bytes.size());
+  for (std::size_t k = 0; k < want.size() && k < b.expected.size(); ++k)
+    want[k] = b.expected[k].value_or(0);
+  std::size_t e = 0;
+  while (e < elements) {
+    if (!elementChecked(b, e)) {
+      ++e;
+      continue;
+    }
+    // One bound per line: Amber's TOLERANCE applies to every value of the EXPECT.
+    const double bound = e < b.tolerance.size() ? b.tolerance[e] : 0.0;
+    const auto sameBound = [&](std::size_t x) {
+      return (x < b.tolerance.size() ? b.tolerance[x] : 0.0) == bound;
+    };
+    s += "EXPECT " + b.name + " IDX " + std::to_string(e * b.elementBytes) +
+         (bound > 0 ? " TOLERANCE " + floatText(bound) : std::string()) + " EQ";
+    std::size_t listed = 0;
+    while (e < elements && elementChecked(b, e) && sameBound(e) && listed < kValuesPerLine) {
+      for (std::size_t c = 0; c < perElement; ++c)
+        s += " " + listedValue(want, e * perElement + c, b);
+      listed += perElement;
+      ++e;
+    }
+    s += "\n";
   }
+}
+
+// Per buffer, the bytes the reference expects after the run: runs of checked bytes as hex,
+// {"offset": N, "bytes": "a5a5..."}.
+nlohmann::json expectedJson(const Reproduction& r) {
+  nlohmann::json expected = nlohmann::json::object();
   for (const ReproBuffer& b : r.buffers) {
-    files.emplace_back(b.name + ".bin",
-                       std::string(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
-    // Runs of checked bytes as hex: {"offset": N, "bytes": "a5a5..."}.
     nlohmann::json runs = nlohmann::json::array();
     std::size_t k = 0;
     while (k < b.expected.size()) {
@@ -226,8 +212,11 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
                         {"descriptor_range", b.range},
                         {"checked", runs}};
   }
-  files.emplace_back("expected.json", expected.dump(1) + "\n");
+  return expected;
+}
 
+// The README's first part: the case, and how to run and rebuild it.
+std::string readmeIntro(const Reproduction& r, const std::string& generator) {
   std::string readme = "# " + r.name + "\n\nA reproduction of the gcnprobe case `" + r.name +
                        "`, written by " + generator + ". It needs no gcnprobe.\n\n";
   readme += "- **Instruction the case tests** (GCN, LLVM syntax): `" + r.instruction + "`\n";
@@ -238,14 +227,20 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
   for (const std::string& q : r.requirements)
     readme += "- **Requires** " + q + ".\n";
   readme += "\n## Run it\n\n```sh\namber case.amber     # https://github.com/google/amber\n```\n\n";
-  const Reproduction::VertexInput* vi = r.vertexInput ? &*r.vertexInput : nullptr;
-  const std::string glsl = vi ? "shader.vert" : "shader.comp";
+  const std::string glsl = r.vertexInput ? "shader.vert" : "shader.comp";
   readme += "`" + glsl +
             "` is the GLSL (its definitions inlined); `glslangValidator -V --target-env "
             "vulkan1.1 " +
             glsl +
             " -o shader.spv` gives `shader.spv` again, and `shader.spvasm` is its SPIR-V "
             "assembly, the shader of `case.amber`.\n\n";
+  return readme;
+}
+
+// The README's draw or dispatch, with its descriptor set and the files' layout.
+std::string readmeDispatch(const Reproduction& r) {
+  const Reproduction::VertexInput* vi = r.vertexInput ? &*r.vertexInput : nullptr;
+  std::string readme;
   if (vi) {
     readme +=
         "## The draw\n\nA graphics pipeline: the vertex stage `shader.spvasm`, a fragment "
@@ -286,6 +281,11 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
   readme +=
       "`expected.json` lists, per buffer, the bytes the reference expects after the run "
       "(runs of checked bytes in hex).\n";
+  return readme;
+}
+
+std::string readmeText(const Reproduction& r, const std::string& generator) {
+  std::string readme = readmeIntro(r, generator) + readmeDispatch(r);
   if (!r.unchecked.empty()) {
     readme +=
         "\n## Not checked\n\nWhat gcnprobe checks and this reproduction cannot (several "
@@ -296,7 +296,44 @@ std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reprodu
   readme += "\n## Lanes\n\n";
   for (const std::string& n : r.laneNotes)
     readme += "- " + n + "\n";
-  files.emplace_back("README.md", readme);
+  return readme;
+}
+
+std::string bytesOf(const void* data, std::size_t size) {
+  return std::string(static_cast<const char*>(data), size);
+}
+
+}  // namespace
+
+std::string amberScript(const Reproduction& r, const std::string& generator) {
+  if (!r.notExpressed.empty()) throw gcn::Error(r.name + ": no reproduction: " + r.notExpressed);
+  std::string s = "#!amber\n";
+  amberHeader(s, r, generator);
+  amberShadersAndBuffers(s, r);
+  amberPipelineAndRun(s, r);
+  for (const ReproBuffer& b : r.buffers)
+    amberExpects(s, b);
+  return s;
+}
+
+std::vector<std::pair<std::string, std::string>> reproductionFiles(const Reproduction& r,
+                                                                   const std::string& generator) {
+  std::vector<std::pair<std::string, std::string>> files;
+  files.emplace_back("case.amber", amberScript(r, generator));
+  files.emplace_back(r.vertexInput ? "shader.vert" : "shader.comp", r.glsl);
+  files.emplace_back("shader.spv", bytesOf(r.spirv.data(), r.spirv.size() * sizeof(uint32_t)));
+  files.emplace_back("shader.spvasm", r.spirvAsm);
+  if (r.vertexInput) {
+    files.emplace_back("fragment.spvasm", r.fragmentAsm);
+    files.emplace_back("vertices.bin",
+                       bytesOf(r.vertexInput->vertices.data(), r.vertexInput->vertices.size()));
+    files.emplace_back("indices.bin", bytesOf(r.vertexInput->indices.data(),
+                                              r.vertexInput->indices.size() * sizeof(uint32_t)));
+  }
+  for (const ReproBuffer& b : r.buffers)
+    files.emplace_back(b.name + ".bin", bytesOf(b.bytes.data(), b.bytes.size()));
+  files.emplace_back("expected.json", expectedJson(r).dump(1) + "\n");
+  files.emplace_back("README.md", readmeText(r, generator));
   return files;
 }
 
