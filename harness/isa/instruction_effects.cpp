@@ -64,52 +64,100 @@ int vopSrc0(gcn::Gen gen, std::span<const uint32_t> w, bool& modifiers) {
   return src0;
 }
 
-void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEffects& e) {
+// A VALU instruction's VOP3 opcode and VDST, with its sources and modifiers in `e`.
+struct ValuFields {
+  unsigned vop3 = 0;
+  unsigned vdst = 0;
+};
+
+// VOP3 (and gfx9 VOP3P): OP [25:17] on gfx6/7, [25:16] from gfx8 on; CLAMP [11] / [15]; gfx9+
+// OPSEL [14:11].
+ValuFields vop3Fields(gcn::Gen gen, std::span<const uint32_t> w, VgprEffects& e) {
   const uint32_t w0 = w[0];
-  unsigned vop3 = 0, vdst = 0;
-  switch (cls) {
-    case gcn::CodeClass::Vop1: {
-      vop3 = gcn::vop3OpcodeOfVop1(gen, (w0 >> 9) & 0xff);
-      vdst = (w0 >> 17) & 0xff;
-      e.src[0] = vopSrc0(gen, w, e.modifiers);
-      break;
-    }
-    case gcn::CodeClass::Vop2: {
-      vop3 = gcn::vop3OpcodeOfVop2((w0 >> 25) & 0x3f);
-      vdst = (w0 >> 17) & 0xff;
-      e.src[0] = vopSrc0(gen, w, e.modifiers);
-      e.src[1] = 256 + static_cast<int>((w0 >> 9) & 0xff);
-      break;
-    }
-    case gcn::CodeClass::Vopc: {
-      vop3 = (w0 >> 17) & 0xff;
-      e.src[0] = vopSrc0(gen, w, e.modifiers);
-      e.src[1] = 256 + static_cast<int>((w0 >> 9) & 0xff);
-      break;
-    }
-    default: {  // VOP3 (and gfx9 VOP3P)
-      // OP [25:17] on gfx6/7, [25:16] from gfx8 on; CLAMP [11] / [15]; gfx9+ OPSEL [14:11].
-      const bool wide = gen >= gcn::Gen::Gfx8;
-      vop3 = wide ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff;
-      vdst = w0 & 0xff;
-      if (w.size() > 1) {
-        const uint32_t w1 = w[1];
-        e.src = {static_cast<int>(w1 & 0x1ff), static_cast<int>((w1 >> 9) & 0x1ff),
-                 static_cast<int>((w1 >> 18) & 0x1ff)};
-        const bool clamp = wide ? (w0 >> 15) & 1 : (w0 >> 11) & 1;
-        // OPSEL [14:11] (gfx9's VOP3 has it too, for its 16-bit operations).
-        const bool opsel = (gcn::isRdna(gen) || gen == gcn::Gen::Gfx9) && ((w0 >> 11) & 0xf) != 0;
-        e.modifiers = (w1 >> 27) != 0 || ((w0 >> 8) & 7) != 0 || clamp || opsel;
-        // gfx11 VOP3 DPP: the real SRC0 VGPR is in the DPP dword.
-        if (gen == gcn::Gen::Gfx11 && (e.src[0] == 0xfa || e.src[0] == 0xe9 || e.src[0] == 0xea)) {
-          e.modifiers = true;
-          e.src[0] = w.size() > 2 ? 256 + static_cast<int>(w[2] & 0xff) : -1;
-        }
-      }
-      if (gen == gcn::Gen::Gfx9 && vop3 >= 0x380) e.modifiers = true;  // VOP3P op_sel etc.
-      break;
+  const bool wide = gen >= gcn::Gen::Gfx8;
+  ValuFields f{wide ? (w0 >> 16) & 0x3ff : (w0 >> 17) & 0x1ff, w0 & 0xff};
+  if (w.size() > 1) {
+    const uint32_t w1 = w[1];
+    e.src = {static_cast<int>(w1 & 0x1ff), static_cast<int>((w1 >> 9) & 0x1ff),
+             static_cast<int>((w1 >> 18) & 0x1ff)};
+    const bool clamp = wide ? (w0 >> 15) & 1 : (w0 >> 11) & 1;
+    // OPSEL [14:11] (gfx9's VOP3 has it too, for its 16-bit operations).
+    const bool opsel = (gcn::isRdna(gen) || gen == gcn::Gen::Gfx9) && ((w0 >> 11) & 0xf) != 0;
+    e.modifiers = (w1 >> 27) != 0 || ((w0 >> 8) & 7) != 0 || clamp || opsel;
+    // gfx11 VOP3 DPP: the real SRC0 VGPR is in the DPP dword.
+    if (gen == gcn::Gen::Gfx11 && (e.src[0] == 0xfa || e.src[0] == 0xe9 || e.src[0] == 0xea)) {
+      e.modifiers = true;
+      e.src[0] = w.size() > 2 ? 256 + static_cast<int>(w[2] & 0xff) : -1;
     }
   }
+  if (gen == gcn::Gen::Gfx9 && f.vop3 >= 0x380) e.modifiers = true;  // VOP3P op_sel etc.
+  return f;
+}
+
+ValuFields valuFields(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w,
+                      VgprEffects& e) {
+  const uint32_t w0 = w[0];
+  switch (cls) {
+    case gcn::CodeClass::Vop1:
+      e.src[0] = vopSrc0(gen, w, e.modifiers);
+      return {gcn::vop3OpcodeOfVop1(gen, (w0 >> 9) & 0xff), (w0 >> 17) & 0xff};
+    case gcn::CodeClass::Vop2:
+      e.src[0] = vopSrc0(gen, w, e.modifiers);
+      e.src[1] = 256 + static_cast<int>((w0 >> 9) & 0xff);
+      return {gcn::vop3OpcodeOfVop2((w0 >> 25) & 0x3f), (w0 >> 17) & 0xff};
+    case gcn::CodeClass::Vopc:
+      e.src[0] = vopSrc0(gen, w, e.modifiers);
+      e.src[1] = 256 + static_cast<int>((w0 >> 9) & 0xff);
+      return {(w0 >> 17) & 0xff, 0};
+    default:
+      return vop3Fields(gen, w, e);
+  }
+}
+
+// A compare writes VCC or an SGPR pair, never a VGPR; v_cmpx_* also writes EXEC.
+void compareEffects(gcn::Gen gen, gcn::CodeClass cls, const gcn::VgprOpInfo* info, unsigned vdst,
+                    VgprEffects& e) {
+  if (info != nullptr) {
+    e.name = std::string(info->mnemonic);
+    e.behaviour = info->behaviour;
+  }
+  if (info == nullptr || gcn::isCompareX(info->behaviour)) e.exec = VgprEffects::Exec::Narrows;
+  if (info == nullptr) e.exec = VgprEffects::Exec::Changes;
+  // A VOP3 compare whose SDST is EXEC replaces it; RDNA's v_cmpx_*_e64 has no destination
+  // (VDST 0 on gfx10, exec_lo on gfx11, llvm-mc-15) and only narrows EXEC.
+  const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && gcn::isCompareX(info->behaviour);
+  if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1 && !cmpxRdna)
+    e.exec = VgprEffects::Exec::Changes;
+}
+
+// The VALU writes that copy or swap a VGPR: a plain move, a 64-bit shift right by exactly 32 (the
+// high dword to the low one), a swap.
+void valuMoves(gcn::CodeClass cls, gcn::VgprBehaviour b, VgprEffects& e) {
+  if (b == gcn::VgprBehaviour::Mov && !e.modifiers && e.src[0] >= 256) {
+    e.move = VgprEffects::Move::Copy;
+    e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
+  }
+  // After a shift by 32 the high dword becomes 0 or the sign: the low dword is a copy. Gfx8/9
+  // v_lshrrev_b64 / v_ashrrev_i64 take the shift in SRC0 and the value in SRC1; gfx6/7
+  // v_lshr_b64 / v_ashr_i64 the other way.
+  const bool rev = b == gcn::VgprBehaviour::Shift64Rev;
+  const bool fwd = b == gcn::VgprBehaviour::Shift64;
+  if ((rev || fwd) && !e.modifiers && e.writeCount == 2) {
+    const int amount = rev ? e.src[0] : e.src[1], value = rev ? e.src[1] : e.src[0];
+    if (amount == 128 + 32 && value >= 256) {
+      e.move = VgprEffects::Move::Copy;
+      e.moveSrc = static_cast<unsigned>(value - 256) + 1;
+    }
+  }
+  if (b == gcn::VgprBehaviour::Swap && cls == gcn::CodeClass::Vop1 && e.src[0] >= 256) {
+    e.move = VgprEffects::Move::Swap;
+    e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
+  }
+}
+
+void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEffects& e) {
+  const uint32_t w0 = w[0];
+  const auto [vop3, vdst] = valuFields(gen, cls, w, e);
   for (int s : e.src)
     addRead(e, s);
   const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, vop3);
@@ -123,18 +171,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
       (cls == gcn::CodeClass::Vop3 && vop3bCarryOut(gen, vop3) && ((w0 >> 8) & 0x7f) >= kExecLo) ||
       (sdwaSdst && ((w[1] >> 8) & 0x7f) >= kExecLo);
   if (cls == gcn::CodeClass::Vopc || vop3 < 256) {
-    // A compare writes VCC or an SGPR pair, never a VGPR; v_cmpx_* also writes EXEC.
-    if (info != nullptr) {
-      e.name = std::string(info->mnemonic);
-      e.behaviour = info->behaviour;
-    }
-    if (info == nullptr || gcn::isCompareX(info->behaviour)) e.exec = VgprEffects::Exec::Narrows;
-    if (info == nullptr) e.exec = VgprEffects::Exec::Changes;
-    // A VOP3 compare whose SDST is EXEC replaces it; RDNA's v_cmpx_*_e64 has no destination
-    // (VDST 0 on gfx10, exec_lo on gfx11, llvm-mc-15) and only narrows EXEC.
-    const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && gcn::isCompareX(info->behaviour);
-    if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1 && !cmpxRdna)
-      e.exec = VgprEffects::Exec::Changes;
+    compareEffects(gen, cls, info, vdst, e);
     if (carryToExec) e.exec = VgprEffects::Exec::Changes;
     return;
   }
@@ -154,26 +191,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     if (vdst >= kExecLo && vdst <= kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
   }
   if (info == nullptr) e.name = std::string(gcn::codeClassName(cls));
-  if (b == gcn::VgprBehaviour::Mov && !e.modifiers && e.src[0] >= 256) {
-    e.move = VgprEffects::Move::Copy;
-    e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
-  }
-  // A 64-bit shift right by exactly 32 moves the high dword to the low one (the high one
-  // becomes 0 or the sign): the low dword is a copy. Gfx8/9 v_lshrrev_b64 / v_ashrrev_i64 take
-  // the shift in SRC0 and the value in SRC1; gfx6/7 v_lshr_b64 / v_ashr_i64 the other way.
-  const bool rev = b == gcn::VgprBehaviour::Shift64Rev;
-  const bool fwd = b == gcn::VgprBehaviour::Shift64;
-  if ((rev || fwd) && !e.modifiers && e.writeCount == 2) {
-    const int amount = rev ? e.src[0] : e.src[1], value = rev ? e.src[1] : e.src[0];
-    if (amount == 128 + 32 && value >= 256) {
-      e.move = VgprEffects::Move::Copy;
-      e.moveSrc = static_cast<unsigned>(value - 256) + 1;
-    }
-  }
-  if (b == gcn::VgprBehaviour::Swap && cls == gcn::CodeClass::Vop1 && e.src[0] >= 256) {
-    e.move = VgprEffects::Move::Swap;
-    e.moveSrc = static_cast<unsigned>(e.src[0] - 256);
-  }
+  valuMoves(cls, b, e);
 }
 
 // RDNA packed math (VOP3P: [31:24] = 0xcc, OP [22:16], VDST [7:0], sources in the second
