@@ -105,90 +105,88 @@ gcn::ScalarBehaviour behaviourOf(gcn::Gen gen, gcn::ScalarClass cls, unsigned op
   return gcn::scalarBehaviour(gen, cls, op).value_or(gcn::ScalarBehaviour::None);
 }
 
-// Applies one instruction to the state.
-void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, SgprState& s) {
+void sop1Transfer(gcn::Gen gen, const std::vector<uint32_t>& w, SgprState& s) {
+  const uint32_t w0 = w[0];
+  const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff, src = w0 & 0xff;
+  const gcn::ScalarBehaviour b = behaviourOf(gen, gcn::ScalarClass::Sop1, op);
+  const unsigned width = scalarDestCount(gen, gcn::ScalarClass::Sop1, op);
+  if (b == gcn::ScalarBehaviour::Mov && width == 1) {  // s_mov_b32
+    const Val v = sourceVal(s, src, w);
+    if (sdst < kSgprs) s[sdst] = v;
+  } else if (b == gcn::ScalarBehaviour::Mov && width == 2) {  // s_mov_b64
+    // A 64-bit copy of an SGPR pair; a 64-bit constant's high half is not tracked.
+    const Val lo = src < 104 ? s[src] : sourceVal(s, src, w);
+    const Val hi = src < 103 ? s[src + 1] : Val{};
+    if (sdst < kSgprs) s[sdst] = lo;
+    if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
+  } else if (b == gcn::ScalarBehaviour::MovRelDst) {
+    setUnknown(s, 0, kSgprs);  // SGPR[SDST + M0]: M0 is not followed
+  } else {
+    setUnknown(s, sdst, width);
+  }
+}
+
+void sopkTransfer(gcn::Gen gen, uint32_t w0, SgprState& s) {
+  const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
+  if (behaviourOf(gen, gcn::ScalarClass::Sopk, op) == gcn::ScalarBehaviour::Movk && sdst < kSgprs)
+    s[sdst] = Val{Val::K::Const, 0, 0,
+                  static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(w0)))};
+  else
+    // At least one SGPR: s_subvector_loop_* save EXEC's other half in SDST, which LLVM does not
+    // count as a write.
+    setUnknown(s, sdst, std::max(1u, scalarDestCount(gen, gcn::ScalarClass::Sopk, op)));
+}
+
+// SMRD (gfx6/7): [26:22] OP, [21:15] SDST, [14:9] SBASE (pair), [8] IMM, [7:0] OFFSET (dwords
+// when IMM; gfx7: OFFSET 255 without IMM = a literal dword offset in the next word).
+void smrdTransfer(gcn::Gen gen, const std::vector<uint32_t>& w, SgprState& s) {
+  const uint32_t w0 = w[0];
+  const unsigned op = (w0 >> 22) & 0x1f, sdst = (w0 >> 15) & 0x7f;
+  const unsigned sbase = ((w0 >> 9) & 0x3f) * 2, off = w0 & 0xff;
+  const bool imm = (w0 >> 8) & 1;
+  std::optional<uint32_t> byteOffset;
+  if (imm)
+    byteOffset = off * 4;
+  else if (off == 255 && w.size() > 1)
+    byteOffset = w[1] * 4;
+  if (op <= 4)
+    scalarLoad(gen, s, sdst, 1u << op, sbase, byteOffset);
+  else if (op >= 8 && op <= 12)
+    setUnknown(s, sdst, 1u << (op - 8));  // s_buffer_load
+  else
+    setUnknown(s, sdst, 2);  // s_memtime ...
+}
+
+// SMEM (gfx8+): [25:18] OP, [17] IMM, [14] SOE (gfx9), [12:6] SDATA, [5:0] SBASE (pair); word 1
+// [19:0] the byte offset when IMM. RDNA has no IMM: word 1 holds OFFSET [20:0] (signed) and
+// SOFFSET [31:25], an SGPR added to it unless it is NULL (125 on gfx10/10.3, 124 on gfx11;
+// llvm-mc 15: f4080101 fa000010 is "s_load_dwordx4 s[4:7], s[2:3], 0x10" on gfx1010, f4080101
+// f8000010 on gfx1100). The load opcodes are those of gfx8/9.
+void smemTransfer(gcn::Gen gen, const std::vector<uint32_t>& w, SgprState& s) {
+  const uint32_t w0 = w[0];
+  const unsigned op = (w0 >> 18) & 0xff, sdata = (w0 >> 6) & 0x7f, sbase = (w0 & 0x3f) * 2;
+  std::optional<uint32_t> byteOffset;
+  if (gcn::isRdna(gen)) {
+    const unsigned soffset = w.size() > 1 ? w[1] >> 25 : 0;
+    const int32_t offset = w.size() > 1 ? static_cast<int32_t>(w[1] << 11) >> 11 : -1;
+    if (soffset == gcn::nullSgprCode(gen) && offset >= 0)
+      byteOffset = static_cast<uint32_t>(offset);
+  } else {
+    const bool imm = (w0 >> 17) & 1, soe = gen == gcn::Gen::Gfx9 && ((w0 >> 14) & 1);
+    if (imm && !soe && w.size() > 1) byteOffset = w[1] & 0xfffff;
+  }
+  if (op <= 4)
+    scalarLoad(gen, s, sdata, 1u << op, sbase, byteOffset);
+  else if (op >= 8 && op <= 12)
+    setUnknown(s, sdata, 1u << (op - 8));
+  else
+    setUnknown(s, sdata, 4);  // stores, s_memtime, gfx9 atomics with return
+}
+
+// The SGPRs a VALU instruction writes: VCC, a lane read's SGPR, a VOP3's SDST or carry-out.
+void valuTransfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, SgprState& s) {
   const uint32_t w0 = w[0];
   switch (cls) {
-    case gcn::CodeClass::Sop1: {
-      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff, src = w0 & 0xff;
-      const gcn::ScalarBehaviour b = behaviourOf(gen, gcn::ScalarClass::Sop1, op);
-      const unsigned width = scalarDestCount(gen, gcn::ScalarClass::Sop1, op);
-      if (b == gcn::ScalarBehaviour::Mov && width == 1) {  // s_mov_b32
-        const Val v = sourceVal(s, src, w);
-        if (sdst < kSgprs) s[sdst] = v;
-      } else if (b == gcn::ScalarBehaviour::Mov && width == 2) {  // s_mov_b64
-        // A 64-bit copy of an SGPR pair; a 64-bit constant's high half is not tracked.
-        const Val lo = src < 104 ? s[src] : sourceVal(s, src, w);
-        const Val hi = src < 103 ? s[src + 1] : Val{};
-        if (sdst < kSgprs) s[sdst] = lo;
-        if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
-      } else if (b == gcn::ScalarBehaviour::MovRelDst) {
-        setUnknown(s, 0, kSgprs);  // SGPR[SDST + M0]: M0 is not followed
-      } else {
-        setUnknown(s, sdst, width);
-      }
-      return;
-    }
-    case gcn::CodeClass::Sop2:
-      setUnknown(s, (w0 >> 16) & 0x7f,
-                 scalarDestCount(gen, gcn::ScalarClass::Sop2, (w0 >> 23) & 0x7f));
-      return;
-    case gcn::CodeClass::Sopk: {
-      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      if (behaviourOf(gen, gcn::ScalarClass::Sopk, op) == gcn::ScalarBehaviour::Movk &&
-          sdst < kSgprs)
-        s[sdst] = Val{Val::K::Const, 0, 0,
-                      static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(w0)))};
-      else
-        // At least one SGPR: s_subvector_loop_* save EXEC's other half in SDST, which LLVM does
-        // not count as a write.
-        setUnknown(s, sdst, std::max(1u, scalarDestCount(gen, gcn::ScalarClass::Sopk, op)));
-      return;
-    }
-    case gcn::CodeClass::Smrd: {
-      // [26:22] OP, [21:15] SDST, [14:9] SBASE (pair), [8] IMM, [7:0] OFFSET (dwords when
-      // IMM; gfx7: OFFSET 255 without IMM = a literal dword offset in the next word).
-      const unsigned op = (w0 >> 22) & 0x1f, sdst = (w0 >> 15) & 0x7f;
-      const unsigned sbase = ((w0 >> 9) & 0x3f) * 2, off = w0 & 0xff;
-      const bool imm = (w0 >> 8) & 1;
-      std::optional<uint32_t> byteOffset;
-      if (imm)
-        byteOffset = off * 4;
-      else if (off == 255 && w.size() > 1)
-        byteOffset = w[1] * 4;
-      if (op <= 4)
-        scalarLoad(gen, s, sdst, 1u << op, sbase, byteOffset);
-      else if (op >= 8 && op <= 12)
-        setUnknown(s, sdst, 1u << (op - 8));  // s_buffer_load
-      else
-        setUnknown(s, sdst, 2);  // s_memtime ...
-      return;
-    }
-    case gcn::CodeClass::Smem: {
-      // [25:18] OP, [17] IMM, [14] SOE (gfx9), [12:6] SDATA, [5:0] SBASE (pair); word 1
-      // [19:0] the byte offset when IMM. RDNA has no IMM: word 1 holds OFFSET [20:0] (signed)
-      // and SOFFSET [31:25], an SGPR added to it unless it is NULL (125 on gfx10/10.3, 124 on
-      // gfx11; llvm-mc 15: f4080101 fa000010 is "s_load_dwordx4 s[4:7], s[2:3], 0x10" on
-      // gfx1010, f4080101 f8000010 on gfx1100). The load opcodes are those of gfx8/9.
-      const unsigned op = (w0 >> 18) & 0xff, sdata = (w0 >> 6) & 0x7f, sbase = (w0 & 0x3f) * 2;
-      std::optional<uint32_t> byteOffset;
-      if (gcn::isRdna(gen)) {
-        const unsigned soffset = w.size() > 1 ? w[1] >> 25 : 0;
-        const int32_t offset = w.size() > 1 ? static_cast<int32_t>(w[1] << 11) >> 11 : -1;
-        if (soffset == gcn::nullSgprCode(gen) && offset >= 0)
-          byteOffset = static_cast<uint32_t>(offset);
-      } else {
-        const bool imm = (w0 >> 17) & 1, soe = gen == gcn::Gen::Gfx9 && ((w0 >> 14) & 1);
-        if (imm && !soe && w.size() > 1) byteOffset = w[1] & 0xfffff;
-      }
-      if (op <= 4)
-        scalarLoad(gen, s, sdata, 1u << op, sbase, byteOffset);
-      else if (op >= 8 && op <= 12)
-        setUnknown(s, sdata, 1u << (op - 8));
-      else
-        setUnknown(s, sdata, 4);  // stores, s_memtime, gfx9 atomics with return
-      return;
-    }
     case gcn::CodeClass::Vop1:
       if (((w0 >> 9) & 0xff) == 2) setUnknown(s, (w0 >> 17) & 0xff, 1);  // v_readfirstlane_b32
       return;
@@ -204,13 +202,35 @@ void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, 
           (w0 & 0x1ff) == 249 && w.size() > 1 && ((w[1] >> 15) & 1))
         setUnknown(s, (w[1] >> 8) & 0x7f, 2);
       return;
-    case gcn::CodeClass::Vop3: {
+    default: {  // VOP3
       const unsigned op = vop3Opcode(gen, w0);
       if (vop3WritesSgprVdst(gen, op)) setUnknown(s, w0 & 0xff, 2);
       if (vop3bCarryOut(gen, op)) setUnknown(s, (w0 >> 8) & 0x7f, 2);
       setUnknown(s, kVcc, 2);
       return;
     }
+  }
+}
+
+// Applies one instruction to the state.
+void transfer(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& w, SgprState& s) {
+  switch (cls) {
+    case gcn::CodeClass::Sop1:
+      return sop1Transfer(gen, w, s);
+    case gcn::CodeClass::Sop2:
+      return setUnknown(s, (w[0] >> 16) & 0x7f,
+                        scalarDestCount(gen, gcn::ScalarClass::Sop2, (w[0] >> 23) & 0x7f));
+    case gcn::CodeClass::Sopk:
+      return sopkTransfer(gen, w[0], s);
+    case gcn::CodeClass::Smrd:
+      return smrdTransfer(gen, w, s);
+    case gcn::CodeClass::Smem:
+      return smemTransfer(gen, w, s);
+    case gcn::CodeClass::Vop1:
+    case gcn::CodeClass::Vop2:
+    case gcn::CodeClass::Vopc:
+    case gcn::CodeClass::Vop3:
+      return valuTransfer(gen, cls, w, s);
     default:
       // VINTRP, DS, MUBUF, MTBUF, MIMG, EXP, FLAT, SOPC, SOPP and RDNA's VOP3P, VOPD,
       // VINTERP and LDSDIR write no SGPR (VOP3P's VDST is a VGPR).
