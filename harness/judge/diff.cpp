@@ -116,6 +116,93 @@ void laneDiffs(std::vector<results::ComponentDiff>& out, const routes::DeviceCas
   }
 }
 
+// The lane the reference has writing each element in range (shown with its fields); -1 for
+// none.
+std::vector<int> elementWriters(const routes::DeviceCase& c, const gcn::ExecResult& primary,
+                                std::size_t bytes, uint32_t es) {
+  std::vector<int> writer(bytes / es + 1, -1);
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    for (const gcn::LaneAccess& acc : primary.lanes[l].accesses) {
+      const uint64_t off = acc.address - c.memory.base;
+      if (acc.write && acc.inRange && off / es < writer.size())
+        writer[off / es] = static_cast<int>(l);
+    }
+  }
+  return writer;
+}
+
+// The diffs of one memory element the device left otherwise than expected: its bytes when the
+// format has no fields, else one diff per field. `firstBad` gets the first mismatching field's
+// text.
+void elementDiffs(std::vector<results::ComponentDiff>& out, const routes::DeviceCase& c,
+                  const FormatView& fv, const Expected& expected, const Tolerance& tol,
+                  std::size_t e, int writer, std::span<const uint8_t> eb,
+                  std::span<const uint8_t> ab, std::string& firstBad) {
+  const gcn::DfmtInfo& di = gcn::dfmtInfo(fv.dfmt);
+  const std::size_t off = e * fv.stride, len = eb.size();
+  const std::span<const uint8_t> ib =
+      off + len <= c.memory.bytes.size()
+          ? std::span<const uint8_t>(c.memory.bytes.data() + off, len)
+          : std::span<const uint8_t>();
+  results::ComponentDiff d;
+  d.lane = writer;
+  d.element = static_cast<int64_t>(e);
+  d.byteOffset = static_cast<int64_t>(off);
+  d.memoryField = true;
+  if (di.components == 0 || len < di.bytes) {  // no fields: the element's bytes
+    d.memoryBits = ib.empty() ? "" : gcn::hexElement(ib);
+    d.expectedBits = gcn::hexElement(eb);
+    d.actualBits = gcn::hexElement(ab);
+    d.classification = "other";
+    out.push_back(d);
+    return;
+  }
+  std::array<uint32_t, 4> ef{};
+  for (unsigned k = 0; k < di.components; ++k)
+    ef[k] = gcn::extractComponent(fv.dfmt, k, eb);
+  for (unsigned k = 0; k < di.components; ++k) {
+    results::ComponentDiff f = d;
+    f.component = k;
+    const std::optional<uint32_t> init =
+        ib.empty() ? std::nullopt : std::optional<uint32_t>(gcn::extractComponent(fv.dfmt, k, ib));
+    const uint32_t a = gcn::extractComponent(fv.dfmt, k, ab);
+    describeField(f, fv, k, ef[k], a, init);
+    f.match = acceptField(expected, e, k, ef[k], a, fv, tol).has_value();
+    if (!f.match) {
+      f.classification = classifyField(fv.dfmt, fv.nfmt, k, ef[k], a, init.value_or(0),
+                                       std::span<const uint32_t>(ef.data(), di.components));
+      if (firstBad.empty()) firstBad = fieldMismatchText(f);
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+// Memory (stores and atomics, or whatever the device returned), element by element: the
+// problem, or empty.
+std::string memoryDiffs(std::vector<results::ComponentDiff>& out, const routes::DeviceCase& c,
+                        const FormatView& fv, const Expected& expected,
+                        const routes::DeviceResult& actual, const Tolerance& tol,
+                        OrderEvidence evidence) {
+  const std::vector<uint8_t>& exp = expected.primaryMemory();
+  if (actual.memory.size() != exp.size())
+    return memorySizeProblem(actual.memory.size(), exp.size());
+  const uint32_t es = fv.stride;
+  const std::vector<int> writer =
+      elementWriters(c, expected.alternatives.front().result, exp.size(), es);
+  int badElements = 0;
+  std::string firstBad;
+  for (size_t e = 0; e * es < exp.size(); ++e) {
+    const size_t off = e * es;
+    const size_t len = std::min<size_t>(es, exp.size() - off);
+    if (acceptRange(expected, off, len, actual.memory, fv, tol, evidence)) continue;
+    ++badElements;
+    elementDiffs(out, c, fv, expected, tol, e, writer[e],
+                 std::span<const uint8_t>(exp.data() + off, len),
+                 std::span<const uint8_t>(actual.memory.data() + off, len), firstBad);
+  }
+  return badElements > 0 ? memoryProblem(badElements, firstBad) : "";
+}
+
 }  // namespace
 
 DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Expected& expected,
@@ -149,73 +236,9 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
                                     [](const results::ComponentDiff& d) { return !d.match; });
     problems.push_back(laneProblem(failingLanes, first != r.diffs.end() ? &*first : nullptr));
   }
-
-  // Memory (stores and atomics, or whatever the device returned): element by element.
-  if (expected.memory.compared || !actual.memory.empty()) {
-    const std::vector<uint8_t>& exp = expected.primaryMemory();
-    if (actual.memory.size() != exp.size()) {
-      problems.push_back(memorySizeProblem(actual.memory.size(), exp.size()));
-    } else {
-      const gcn::DfmtInfo& di = gcn::dfmtInfo(fv.dfmt);
-      const uint32_t es = fv.stride;
-      // The lane the reference has writing each element in range (shown with its fields).
-      std::vector<int> writer(exp.size() / es + 1, -1);
-      for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-        for (const gcn::LaneAccess& acc : primary.lanes[l].accesses) {
-          const uint64_t off = acc.address - c.memory.base;
-          if (acc.write && acc.inRange && off / es < writer.size())
-            writer[off / es] = static_cast<int>(l);
-        }
-      }
-      int badElements = 0;
-      std::string firstBad;
-      for (size_t e = 0; e * es < exp.size(); ++e) {
-        const size_t off = e * es;
-        const size_t len = std::min<size_t>(es, exp.size() - off);
-        if (acceptRange(expected, off, len, actual.memory, fv, tol, evidence)) continue;
-        ++badElements;
-        const std::span<const uint8_t> eb(exp.data() + off, len),
-            ab(actual.memory.data() + off, len);
-        const std::span<const uint8_t> ib =
-            off + len <= c.memory.bytes.size()
-                ? std::span<const uint8_t>(c.memory.bytes.data() + off, len)
-                : std::span<const uint8_t>();
-        results::ComponentDiff d;
-        d.lane = writer[e];
-        d.element = static_cast<int64_t>(e);
-        d.byteOffset = static_cast<int64_t>(off);
-        d.memoryField = true;
-        if (di.components == 0 || len < di.bytes) {  // no fields: the element's bytes
-          d.memoryBits = ib.empty() ? "" : gcn::hexElement(ib);
-          d.expectedBits = gcn::hexElement(eb);
-          d.actualBits = gcn::hexElement(ab);
-          d.classification = "other";
-          r.diffs.push_back(d);
-          continue;
-        }
-        std::array<uint32_t, 4> ef{};
-        for (unsigned k = 0; k < di.components; ++k)
-          ef[k] = gcn::extractComponent(fv.dfmt, k, eb);
-        for (unsigned k = 0; k < di.components; ++k) {
-          results::ComponentDiff f = d;
-          f.component = k;
-          const std::optional<uint32_t> init =
-              ib.empty() ? std::nullopt
-                         : std::optional<uint32_t>(gcn::extractComponent(fv.dfmt, k, ib));
-          const uint32_t a = gcn::extractComponent(fv.dfmt, k, ab);
-          describeField(f, fv, k, ef[k], a, init);
-          f.match = acceptField(expected, e, k, ef[k], a, fv, tol).has_value();
-          if (!f.match) {
-            f.classification = classifyField(fv.dfmt, fv.nfmt, k, ef[k], a, init.value_or(0),
-                                             std::span<const uint32_t>(ef.data(), di.components));
-            if (firstBad.empty()) firstBad = fieldMismatchText(f);
-          }
-          r.diffs.push_back(std::move(f));
-        }
-      }
-      if (badElements > 0) problems.push_back(memoryProblem(badElements, firstBad));
-    }
-  }
+  if (expected.memory.compared || !actual.memory.empty())
+    if (std::string p = memoryDiffs(r.diffs, c, fv, expected, actual, tol, evidence); !p.empty())
+      problems.push_back(std::move(p));
 
   // Far regions the route put on the device (the raw V# placement): each byte for byte, as one
   // of the outcomes left it.
