@@ -167,6 +167,111 @@ std::optional<LaneOp> laneOpOf(std::string_view mnemonic) {
   return std::nullopt;
 }
 
+namespace {
+
+// The 24-bit multiplies (whose operands must fit 24 bits), the 32-bit one, and the multiply-adds.
+std::optional<LaneTerm> multiplyOp(LaneOp op, const LaneTerm& x, const LaneTerm& y,
+                                   const LaneTerm& z, unsigned lanes, std::string& why) {
+  const bool unsigned24 = op == LaneOp::MulU24 || op == LaneOp::MadU24;
+  if (op != LaneOp::MulLo && !fits24(x, y, unsigned24 ? 24 : 23, lanes)) {
+    why = "a 24-bit multiply of an operand that may exceed 24 bits";
+    return std::nullopt;
+  }
+  const std::optional<LaneTerm> p = multiply(x, y, lanes, why);
+  if (!p || op == LaneOp::MulU24 || op == LaneOp::MulI24 || op == LaneOp::MulLo) return p;
+  return modWord(Wide{p->a} + z.a, Wide{p->b} + z.b, lanes);  // MadU24, MadI24
+}
+
+// BFE_U32: a constant offset and width; the value a constant, or one that fits the field at 0.
+std::optional<LaneTerm> bitFieldExtract(const LaneTerm& x, const LaneTerm& y, const LaneTerm& z,
+                                        unsigned lanes, std::string& why) {
+  if (!isConstant(y) || !isConstant(z)) {
+    why = "a bit-field extract at a lane-dependent position";
+    return std::nullopt;
+  }
+  const unsigned offset = static_cast<unsigned>(y.b & 31), width = static_cast<unsigned>(z.b & 31);
+  if (width == 0) return LaneTerm{};
+  if (isConstant(x)) return LaneTerm{0, (x.b >> offset) & ((int64_t{1} << width) - 1)};
+  if (offset == 0 && laneTermMax(x, lanes) < (int64_t{1} << width)) return x;
+  why = "a bit-field extract that may drop bits of the value";
+  return std::nullopt;
+}
+
+// OR of operands that share no bits, AND with a mask that keeps every bit of the value, and
+// their combinations with a shift.
+std::optional<LaneTerm> bitwiseOp(LaneOp op, const LaneTerm& x, const LaneTerm& y,
+                                  const LaneTerm& z, unsigned lanes, std::string& why) {
+  std::optional<LaneTerm> r;
+  switch (op) {
+    case LaneOp::LshlOr:
+      if (const std::optional<LaneTerm> s = shiftLeft(x, y, lanes, why)) {
+        r = disjointOr(*s, z, lanes);
+        if (!r) why = "an OR whose operands may share bits";
+      }
+      return r;
+    case LaneOp::Or:
+      r = disjointOr(x, y, lanes);
+      if (!r) why = "an OR whose operands may share bits";
+      return r;
+    case LaneOp::Or3:
+      if (const std::optional<LaneTerm> s = disjointOr(x, y, lanes)) r = disjointOr(*s, z, lanes);
+      if (!r) why = "an OR whose operands may share bits";
+      return r;
+    case LaneOp::And:
+      if (isConstant(x) && isConstant(y))
+        r = LaneTerm{0, x.b & y.b};
+      else if (isConstant(x) || isConstant(y))
+        r = andMask(isConstant(x) ? y : x, isConstant(x) ? x : y, lanes);
+      if (!r) why = "an AND that may clear bits of the value";
+      return r;
+    default:
+      return bitFieldExtract(x, y, z, lanes, why);  // BfeU32
+  }
+}
+
+std::optional<LaneTerm> laneOpValue(LaneOp op, const LaneTerm& x, const LaneTerm& y,
+                                    const LaneTerm& z, unsigned lanes, std::string& why) {
+  switch (op) {
+    case LaneOp::Move:
+      return x;
+    case LaneOp::Add:
+      return modWord(Wide{x.a} + y.a, Wide{x.b} + y.b, lanes);
+    case LaneOp::Sub:
+      return modWord(Wide{x.a} - y.a, Wide{x.b} - y.b, lanes);
+    case LaneOp::SubRev:
+      return modWord(Wide{y.a} - x.a, Wide{y.b} - x.b, lanes);
+    case LaneOp::Add3:
+      return modWord(Wide{x.a} + y.a + z.a, Wide{x.b} + y.b + z.b, lanes);
+    case LaneOp::ShlRev:
+      return shiftLeft(y, x, lanes, why);
+    case LaneOp::Shl:
+      return shiftLeft(x, y, lanes, why);
+    case LaneOp::LshlAdd:
+      if (const std::optional<LaneTerm> s = shiftLeft(x, y, lanes, why))
+        return modWord(Wide{s->a} + z.a, Wide{s->b} + z.b, lanes);
+      return std::nullopt;
+    case LaneOp::AddLshl:
+      if (const std::optional<LaneTerm> s = modWord(Wide{x.a} + y.a, Wide{x.b} + y.b, lanes))
+        return shiftLeft(*s, z, lanes, why);
+      return std::nullopt;
+    case LaneOp::MulU24:
+    case LaneOp::MulI24:
+    case LaneOp::MulLo:
+    case LaneOp::MadU24:
+    case LaneOp::MadI24:
+      return multiplyOp(op, x, y, z, lanes, why);
+    case LaneOp::LshlOr:
+    case LaneOp::Or:
+    case LaneOp::Or3:
+    case LaneOp::And:
+    case LaneOp::BfeU32:
+      return bitwiseOp(op, x, y, z, lanes, why);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<LaneTerm> evaluateLaneOp(LaneOp op, std::span<const std::optional<LaneTerm>> operands,
                                        unsigned lanes, std::string& why) {
   const unsigned n = operandCount(op);
@@ -182,96 +287,7 @@ std::optional<LaneTerm> evaluateLaneOp(LaneOp op, std::span<const std::optional<
   const LaneTerm x = *operands[0];
   const LaneTerm y = n > 1 ? *operands[1] : LaneTerm{};
   const LaneTerm z = n > 2 ? *operands[2] : LaneTerm{};
-  std::optional<LaneTerm> r;
-  switch (op) {
-    case LaneOp::Move:
-      r = x;
-      break;
-    case LaneOp::Add:
-      r = modWord(Wide{x.a} + y.a, Wide{x.b} + y.b, lanes);
-      break;
-    case LaneOp::Sub:
-      r = modWord(Wide{x.a} - y.a, Wide{x.b} - y.b, lanes);
-      break;
-    case LaneOp::SubRev:
-      r = modWord(Wide{y.a} - x.a, Wide{y.b} - x.b, lanes);
-      break;
-    case LaneOp::ShlRev:
-      r = shiftLeft(y, x, lanes, why);
-      break;
-    case LaneOp::Shl:
-      r = shiftLeft(x, y, lanes, why);
-      break;
-    case LaneOp::MulU24:
-    case LaneOp::MulI24:
-      if (!fits24(x, y, op == LaneOp::MulU24 ? 24 : 23, lanes)) {
-        why = "a 24-bit multiply of an operand that may exceed 24 bits";
-        return std::nullopt;
-      }
-      r = multiply(x, y, lanes, why);
-      break;
-    case LaneOp::MulLo:
-      r = multiply(x, y, lanes, why);
-      break;
-    case LaneOp::MadU24:
-    case LaneOp::MadI24: {
-      if (!fits24(x, y, op == LaneOp::MadU24 ? 24 : 23, lanes)) {
-        why = "a 24-bit multiply of an operand that may exceed 24 bits";
-        return std::nullopt;
-      }
-      const std::optional<LaneTerm> p = multiply(x, y, lanes, why);
-      if (p) r = modWord(Wide{p->a} + z.a, Wide{p->b} + z.b, lanes);
-      break;
-    }
-    case LaneOp::LshlAdd:
-      if (const std::optional<LaneTerm> s = shiftLeft(x, y, lanes, why))
-        r = modWord(Wide{s->a} + z.a, Wide{s->b} + z.b, lanes);
-      break;
-    case LaneOp::AddLshl:
-      if (const std::optional<LaneTerm> s = modWord(Wide{x.a} + y.a, Wide{x.b} + y.b, lanes))
-        r = shiftLeft(*s, z, lanes, why);
-      break;
-    case LaneOp::LshlOr:
-      if (const std::optional<LaneTerm> s = shiftLeft(x, y, lanes, why)) {
-        r = disjointOr(*s, z, lanes);
-        if (!r) why = "an OR whose operands may share bits";
-      }
-      break;
-    case LaneOp::Or:
-      r = disjointOr(x, y, lanes);
-      if (!r) why = "an OR whose operands may share bits";
-      break;
-    case LaneOp::Or3:
-      if (const std::optional<LaneTerm> s = disjointOr(x, y, lanes)) r = disjointOr(*s, z, lanes);
-      if (!r) why = "an OR whose operands may share bits";
-      break;
-    case LaneOp::Add3:
-      r = modWord(Wide{x.a} + y.a + z.a, Wide{x.b} + y.b + z.b, lanes);
-      break;
-    case LaneOp::And:
-      if (isConstant(x) && isConstant(y))
-        r = LaneTerm{0, x.b & y.b};
-      else if (isConstant(x) || isConstant(y))
-        r = andMask(isConstant(x) ? y : x, isConstant(x) ? x : y, lanes);
-      if (!r) why = "an AND that may clear bits of the value";
-      break;
-    case LaneOp::BfeU32: {
-      if (!isConstant(y) || !isConstant(z)) {
-        why = "a bit-field extract at a lane-dependent position";
-        return std::nullopt;
-      }
-      const unsigned offset = static_cast<unsigned>(y.b & 31),
-                     width = static_cast<unsigned>(z.b & 31);
-      if (width == 0)
-        r = LaneTerm{};
-      else if (isConstant(x))
-        r = LaneTerm{0, (x.b >> offset) & ((int64_t{1} << width) - 1)};
-      else if (offset == 0 && laneTermMax(x, lanes) < (int64_t{1} << width))
-        r = x;
-      if (!r) why = "a bit-field extract that may drop bits of the value";
-      break;
-    }
-  }
+  const std::optional<LaneTerm> r = laneOpValue(op, x, y, z, lanes, why);
   if (!r && why.empty()) why = "a step whose 32-bit result wraps for some lanes and not others";
   return r;
 }
