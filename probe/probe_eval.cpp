@@ -449,40 +449,54 @@ std::vector<ExpectFailure> checkExpect(const Probe& probe, const ProbeSetup& set
   return out;
 }
 
-Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxImageBytes) {
-  Exploration ex;
-  uint64_t imageBytes = 0;  // held by the distinct predictions' memory images
-  const Policies base = setup.policies;
-  const ExecResult baseResult = run(probe, setup, base);
-  // A point matters when another of its options changes the prediction: from the base, or
-  // from the base with one point that matters already set otherwise, since a point can matter
-  // only together with another (a store's norm-store under store-dst-sel=inverse, when the
-  // inverse swizzle moves a tie-breaking value into the field). Repeated until no point is
-  // added. Memory images held while exploring count against maxImageBytes, searched ones
-  // included.
-  const auto holdImage = [&](const ExecResult& r, std::size_t images) {
+namespace {
+
+// The memory images held while exploring count against maxImageBytes, searched ones included.
+class ImageBudget {
+ public:
+  ImageBudget(const Probe& probe, uint64_t maxImageBytes)
+      : probe_(probe), maxImageBytes_(maxImageBytes) {}
+  // `r`'s image (with its far regions, which are copied with it: executor.h MemoryImage) is
+  // held, as the images-th distinct one.
+  void hold(const ExecResult& r, std::size_t images) {
     if (!r.written) return;
-    // The far regions are copied with the image (executor.h MemoryImage).
     uint64_t held = r.written->bytes.size();
     for (const MemoryRegion& far : r.written->far)
       held += far.bytes.size();
-    imageBytes += held;
-    if (imageBytes <= maxImageBytes) return;
-    const Place& place = probe.memorySize ? probe.memorySize->place : probe.inst->place;
+    imageBytes_ += held;
+    if (imageBytes_ <= maxImageBytes_) return;
+    const Place& place = probe_.memorySize ? probe_.memorySize->place : probe_.inst->place;
     throw Error(place, "exploring the policies gives " + std::to_string(images) +
                            " or more distinct memory images of " + std::to_string(held) +
-                           " bytes (far regions included), " + std::to_string(imageBytes) +
-                           " bytes in all (the limit is " + std::to_string(maxImageBytes) +
+                           " bytes (far regions included), " + std::to_string(imageBytes_) +
+                           " bytes in all (the limit is " + std::to_string(maxImageBytes_) +
                            "): make `memory size` smaller or pin policies with "
                            "`policy = name=option`");
-  };
+  }
+  void releaseAll() { imageBytes_ = 0; }
+
+ private:
+  const Probe& probe_;
+  uint64_t maxImageBytes_;
+  uint64_t imageBytes_ = 0;  // held by the images so far
+};
+
+// The policy points that matter. A point matters when another of its options changes the
+// prediction: from the base, or from the base with one point that matters already set
+// otherwise, since a point can matter only together with another (a store's norm-store under
+// store-dst-sel=inverse, when the inverse swizzle moves a tie-breaking value into the field).
+// Repeated until no point is added.
+std::vector<PolicyId> matteringPoints(const Probe& probe, const ProbeSetup& setup,
+                                      const ExecResult& baseResult, ImageBudget& budget) {
+  const Policies& base = setup.policies;
+  std::vector<PolicyId> mattering;
   // from[k] for k >= 1 is the base with one point that matters at another option; each pass
   // tests the points that do not matter yet against the entries the previous pass added (the
   // older ones were tested already).
   std::vector<Policies> from = {base};
   std::vector<ExecResult> fromResults;  // of from[1..]; from[0]'s is baseResult
   std::size_t firstNew = 0;
-  std::size_t expanded = 0;  // points of ex.mattering whose other options are in `from`
+  std::size_t expanded = 0;  // points of `mattering` whose other options are in `from`
   const auto matters = [&](const Policies& at, const ExecResult& before, PolicyId id) {
     for (uint8_t o : otherOptions(id, at.get(id))) {
       Policies q = at;
@@ -495,58 +509,74 @@ Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxIma
     grown = false;
     for (const PolicyPoint& point : allPolicyPoints()) {
       if (std::find(setup.pinned.begin(), setup.pinned.end(), point.id) != setup.pinned.end() ||
-          std::find(ex.mattering.begin(), ex.mattering.end(), point.id) != ex.mattering.end())
+          std::find(mattering.begin(), mattering.end(), point.id) != mattering.end())
         continue;
       for (std::size_t k = firstNew; k < from.size(); ++k) {
         if (!matters(from[k], k == 0 ? baseResult : fromResults[k - 1], point.id)) continue;
-        ex.mattering.push_back(point.id);
+        mattering.push_back(point.id);
         grown = true;
         break;
       }
     }
     firstNew = from.size();
-    for (; expanded < ex.mattering.size(); ++expanded) {
-      const PolicyId id = ex.mattering[expanded];
+    for (; expanded < mattering.size(); ++expanded) {
+      const PolicyId id = mattering[expanded];
       for (uint8_t o : otherOptions(id, base.get(id))) {
         from.push_back(base);
         from.back().set(id, o);
         fromResults.push_back(run(probe, setup, from.back()));
-        holdImage(fromResults.back(), fromResults.size() + 1);
+        budget.hold(fromResults.back(), fromResults.size() + 1);
       }
     }
   }
-  fromResults.clear();  // the searched images are freed before the predictions are made
-  imageBytes = 0;
-  // Every combination of the points that matter (a few hundred runs of one instruction at
-  // most); with more, only one point at another option at a time, so the run stays short.
-  constexpr std::size_t kMaxCombinations = 256;
+  return mattering;
+}
+
+// Every combination of the points that matter (a few hundred runs of one instruction at most);
+// with more, only one point at another option at a time, so the run stays short.
+constexpr std::size_t kMaxCombinations = 256;
+std::vector<Policies> predictionPolicies(const Policies& base,
+                                         const std::vector<PolicyId>& mattering, bool exhaustive) {
+  if (exhaustive) return everyCombination(base, mattering);
+  std::vector<Policies> combos{base};
+  for (PolicyId id : mattering) {
+    for (uint8_t o : otherOptions(id, base.get(id))) {
+      combos.push_back(base);
+      combos.back().set(id, o);
+    }
+  }
+  return combos;
+}
+
+// "name=option ..." of the points that matter, "(every policy)" for none.
+std::string policyLabel(const std::vector<PolicyId>& mattering, const Policies& p) {
+  std::string label;
+  for (PolicyId id : mattering) {
+    if (!label.empty()) label += ' ';
+    const PolicyPoint& point = policyPoint(id);
+    label += std::string(point.name) + "=" + std::string(point.options()[p.get(id)].name);
+  }
+  return label.empty() ? "(every policy)" : label;
+}
+
+}  // namespace
+
+Exploration explore(const Probe& probe, const ProbeSetup& setup, uint64_t maxImageBytes) {
+  Exploration ex;
+  ImageBudget budget(probe, maxImageBytes);
+  const Policies base = setup.policies;
+  const ExecResult baseResult = run(probe, setup, base);
+  ex.mattering = matteringPoints(probe, setup, baseResult, budget);
+  budget.releaseAll();  // the searched images are freed before the predictions are made
   ex.exhaustive = combinationCount(ex.mattering) <= kMaxCombinations;
-  std::vector<Policies> combos;
-  if (ex.exhaustive) {
-    combos = everyCombination(base, ex.mattering);
-  } else {
-    combos.push_back(base);
-    for (PolicyId id : ex.mattering) {
-      for (uint8_t o : otherOptions(id, base.get(id))) {
-        combos.push_back(base);
-        combos.back().set(id, o);
-      }
-    }
-  }
-  for (const Policies& p : combos) {
-    std::string label;
-    for (PolicyId id : ex.mattering) {
-      if (!label.empty()) label += ' ';
-      const PolicyPoint& point = policyPoint(id);
-      label += std::string(point.name) + "=" + std::string(point.options()[p.get(id)].name);
-    }
-    if (label.empty()) label = "(every policy)";
+  for (const Policies& p : predictionPolicies(base, ex.mattering, ex.exhaustive)) {
+    const std::string label = policyLabel(ex.mattering, p);
     ExecResult r = p == base ? baseResult : run(probe, setup, p);
     auto same =
         std::find_if(ex.predictions.begin(), ex.predictions.end(),
                      [&](const Prediction& q) { return samePrediction(q.result, r, setup.lanes); });
     if (same == ex.predictions.end()) {
-      holdImage(r, ex.predictions.size() + 1);
+      budget.hold(r, ex.predictions.size() + 1);
       ex.predictions.push_back(Prediction{std::move(r), p, {label}, p == base});
     } else {
       same->labels.push_back(label);
