@@ -20,6 +20,7 @@
 // (s_and_not1_b32 for s_andn2_b32, s_ctz_i32_b32 for s_ff1_i32_b32).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -85,6 +86,11 @@ struct ScalarOpInfo {
   // (s_setreg_imm32_b32). Any SOP1/SOP2/SOPC source of 255 also brings one: not counted here.
   bool extraLiteral;
   ScalarBehaviour behaviour;
+  // SGPRs the SSRC0 and SSRC1 fields read when they name an SGPR: 1 or 2 (s_lshl_b64 reads a
+  // pair and one SGPR); 0 where the class has no such field (SOPK, SOPP, SOP1's SSRC1) or the
+  // field holds no register operand (s_getpc_b64's SSRC0, s_set_gpr_idx_on's mode bits). As
+  // llvm-mc prints the operand the field holds.
+  std::array<uint8_t, 2> srcSgprs;
 };
 
 // Sorted by generation, class, opcode; one row per (generation, class, opcode).

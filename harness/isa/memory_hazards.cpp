@@ -72,13 +72,73 @@ struct Access {
   std::vector<unsigned> wideStoreData;
 };
 
-bool wide(std::string_view mnemonic) {
-  return mnemonic.ends_with("_b64") || mnemonic.ends_with("_u64") || mnemonic.ends_with("_i64");
-}
-
 void addScalar(std::vector<unsigned>& to, unsigned first, unsigned count) {
   for (unsigned r = first; r < first + count && r < kHazardSgprOperands; ++r)
     to.push_back(r);
+}
+
+// MUBUF/MTBUF: the V# and SOFFSET SGPRs; a returned value is a VMEM result. Only GFX6 reads a
+// store's (or atomic's) data from the VGPRs after issue, counted by EXP_CNT (LLVM
+// GCNSubtarget::vmemWriteNeedsExpWaitcnt: generations before Sea Islands).
+void bufferAccess(gcn::Gen gen, std::span<const uint32_t> words, Access& a) {
+  if (words.size() < 2) return;
+  const std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[0], words[1]);
+  if (!inst || inst->op == nullptr) return;
+  addScalar(a.sRead, inst->srsrc, 4);
+  if (inst->soffset < kHazardSgprOperands) addScalar(a.sRead, inst->soffset, 1);
+  if (!a.vWrite.empty()) a.result = Access::Result::Vmem;
+  if (!gcn::writesMemory(inst->op->kind)) return;
+  const unsigned data = widestVdataRegs(gen, *inst);
+  if (gen == gcn::Gen::Gfx6)
+    for (unsigned k = 0; k < data; ++k)
+      a.storeData.push_back((inst->vdata + k) % kHazardVgprs);
+  if (gen != gcn::Gen::Gfx6 && data > 2)
+    for (unsigned k = 0; k < data; ++k)
+      a.wideStoreData.push_back((inst->vdata + k) % kHazardVgprs);
+}
+
+// The VGPRs a DS instruction reads, by its operands (LLVM's DS definitions): ADDR [7:0], DATA0
+// [15:8] unless it only reads LDS, DATA1 [23:16] for the two-data forms. An unused field holds
+// 0, which must not count as reading v0. An opcode the table does not know keeps every field.
+void dsAccess(gcn::Gen gen, std::span<const uint32_t> words, Access& a) {
+  if (!a.vWrite.empty()) a.result = Access::Result::Lds;
+  if (words.size() < 2) return;
+  const uint32_t w0 = words[0];
+  const unsigned op = gcn::isGfx8Or9(gen) ? (w0 >> 17) & 0xff : (w0 >> 18) & 0xff;
+  const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
+  if (info == nullptr) return;
+  const uint32_t w1 = words[1];
+  a.vRead = {w1 & 0xff};
+  if (info->behaviour != gcn::VgprBehaviour::DsRead) a.vRead.push_back((w1 >> 8) & 0xff);
+  if (info->behaviour == gcn::VgprBehaviour::DsTwoData) a.vRead.push_back((w1 >> 16) & 0xff);
+}
+
+// A scalar ALU instruction's SGPR sources: SSRC0 [7:0] and SSRC1 [15:8] as wide as the scalar
+// table says (a pair from each where it does not know the opcode), and SOPK's SDST [22:16] where
+// it is read and not written (s_cmpk_*, s_setreg_*, s_waitcnt_*cnt).
+void scalarAluAccess(gcn::Gen gen, gcn::CodeClass cls, uint32_t w0, Access& a) {
+  const auto sources = [&](gcn::ScalarClass sc, unsigned op, unsigned fields) {
+    const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, sc, op);
+    for (unsigned f = 0; f < fields; ++f)
+      addScalar(a.sRead, (w0 >> (8 * f)) & 0xff, info != nullptr ? info->srcSgprs[f] : 2u);
+  };
+  switch (cls) {
+    case gcn::CodeClass::Sop1:
+      sources(gcn::ScalarClass::Sop1, (w0 >> 8) & 0xff, 1);
+      return;
+    case gcn::CodeClass::Sop2:
+      sources(gcn::ScalarClass::Sop2, (w0 >> 23) & 0x7f, 2);
+      return;
+    case gcn::CodeClass::Sopc:
+      sources(gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f, 2);
+      return;
+    default: {  // SOPK
+      const gcn::ScalarOpInfo* info =
+          gcn::findScalarOp(gen, gcn::ScalarClass::Sopk, (w0 >> 23) & 0x1f);
+      if (info == nullptr || info->dstSgprs == 0) addScalar(a.sRead, (w0 >> 16) & 0x7f, 1);
+      return;
+    }
+  }
 }
 
 Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects& e,
@@ -94,24 +154,9 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
   const uint32_t w0 = words[0];
   switch (*cls) {
     case gcn::CodeClass::Mubuf:
-    case gcn::CodeClass::Mtbuf: {
-      if (words.size() < 2) break;
-      const std::optional<gcn::Instruction> inst = gcn::tryDecode(gen, words[0], words[1]);
-      if (!inst || inst->op == nullptr) break;
-      addScalar(a.sRead, inst->srsrc, 4);
-      if (inst->soffset < kHazardSgprOperands) addScalar(a.sRead, inst->soffset, 1);
-      if (!a.vWrite.empty()) a.result = Access::Result::Vmem;
-      // Only GFX6 reads a store's (or atomic's) data from the VGPRs after issue, counted by
-      // EXP_CNT (LLVM GCNSubtarget::vmemWriteNeedsExpWaitcnt: generations before Sea Islands).
-      if (gcn::writesMemory(inst->op->kind) && gen == gcn::Gen::Gfx6)
-        for (unsigned k = 0; k < widestVdataRegs(gen, *inst); ++k)
-          a.storeData.push_back((inst->vdata + k) % kHazardVgprs);
-      if (gcn::writesMemory(inst->op->kind) && gen != gcn::Gen::Gfx6 &&
-          widestVdataRegs(gen, *inst) > 2)
-        for (unsigned k = 0; k < widestVdataRegs(gen, *inst); ++k)
-          a.wideStoreData.push_back((inst->vdata + k) % kHazardVgprs);
+    case gcn::CodeClass::Mtbuf:
+      bufferAccess(gen, words, a);
       break;
-    }
     case gcn::CodeClass::Mimg:
       if (words.size() > 1) addScalar(a.sRead, ((words[1] >> 16) & 0x1f) * 4, 8);
       if (!a.vWrite.empty()) a.result = Access::Result::Vmem;
@@ -119,23 +164,9 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
     case gcn::CodeClass::Flat:
       if (!a.vWrite.empty()) a.result = Access::Result::Flat;
       break;
-    case gcn::CodeClass::Ds: {
-      if (!a.vWrite.empty()) a.result = Access::Result::Lds;
-      // The VGPRs a DS instruction reads, by its operands (LLVM's DS definitions): ADDR [7:0],
-      // DATA0 [15:8] unless it only reads LDS, DATA1 [23:16] for the two-data forms. An unused
-      // field holds 0, which must not count as reading v0.
-      if (words.size() < 2) break;
-      const unsigned op = gcn::isGfx8Or9(gen) ? (w0 >> 17) & 0xff : (w0 >> 18) & 0xff;
-      const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
-      if (info == nullptr) break;  // unknown: every field counts
-      const uint32_t w1 = words[1];
-      a.vRead = {w1 & 0xff};
-      const bool onlyReads = info->behaviour == gcn::VgprBehaviour::DsRead;
-      const bool twoData = info->behaviour == gcn::VgprBehaviour::DsTwoData;
-      if (!onlyReads) a.vRead.push_back((w1 >> 8) & 0xff);
-      if (twoData) a.vRead.push_back((w1 >> 16) & 0xff);
+    case gcn::CodeClass::Ds:
+      dsAccess(gen, words, a);
       break;
-    }
     case gcn::CodeClass::Smrd:
       addScalar(a.sRead, ((w0 >> 9) & 0x3f) * 2, 2);
       if ((w0 & 0x100) == 0 && (w0 & 0xff) < kHazardSgprOperands) addScalar(a.sRead, w0 & 0xff, 1);
@@ -150,35 +181,25 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
       a.result = Access::Result::Smem;
       break;
     }
-    case gcn::CodeClass::Sop1: {
-      const gcn::ScalarOpInfo* op =
-          gcn::findScalarOp(gen, gcn::ScalarClass::Sop1, (w0 >> 8) & 0xff);
-      addScalar(a.sRead, w0 & 0xff, op != nullptr && wide(op->mnemonic) ? 2 : 1);
-      break;
-    }
+    case gcn::CodeClass::Sop1:
     case gcn::CodeClass::Sop2:
-    case gcn::CodeClass::Sopc: {
-      const bool sop2 = *cls == gcn::CodeClass::Sop2;
-      const gcn::ScalarOpInfo* op =
-          gcn::findScalarOp(gen, sop2 ? gcn::ScalarClass::Sop2 : gcn::ScalarClass::Sopc,
-                            sop2 ? (w0 >> 23) & 0x7f : (w0 >> 16) & 0x7f);
-      const unsigned n = op != nullptr && wide(op->mnemonic) ? 2 : 1;
-      addScalar(a.sRead, w0 & 0xff, n);
-      addScalar(a.sRead, (w0 >> 8) & 0xff, n);
+    case gcn::CodeClass::Sopc:
+    case gcn::CodeClass::Sopk:
+      scalarAluAccess(gen, *cls, w0, a);
       break;
-    }
     case gcn::CodeClass::Vop1:
     case gcn::CodeClass::Vop2:
     case gcn::CodeClass::Vopc:
     case gcn::CodeClass::Vop3:
-      // SGPR operands (the first register: the width of a 64-bit scalar operand is not known).
-      // A VOP3 encodes the sources an operation lacks as 0, so s0 as a second or third source
-      // is taken as absent.
+      // SGPR operands, each as a pair: the tables do not give the width of a VALU's scalar
+      // operand (a 64-bit one reads two SGPRs), so the next SGPR counts as read too, which is
+      // too strict rather than too lenient. A VOP3 encodes the sources an operation lacks as 0,
+      // so s0 as a second or third source is taken as absent.
       for (std::size_t k = 0; k < e.src.size(); ++k) {
         const int s = e.src[k];
         if (*cls == gcn::CodeClass::Vop3 && k > 0 && s == 0) continue;
         if (s >= 0 && s < static_cast<int>(kHazardSgprOperands))
-          a.sRead.push_back(static_cast<unsigned>(s));
+          addScalar(a.sRead, static_cast<unsigned>(s), 2);
       }
       break;
     default:

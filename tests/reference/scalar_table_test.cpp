@@ -10,6 +10,9 @@
 //    generation, is assembled with a list of operand shapes; each one llvm-mc accepts as a
 //    scalar ALU word must be the row of its class and opcode (encoding formats: see
 //    reference/scalar_table.h), and each row's mnemonic must be accepted.
+//  - The SGPRs SSRC0 and SSRC1 read: the width of the operand llvm-mc prints for the register
+//    the field holds (s20 or s[20:21] when we wrote 20 there), 0 when it prints none (no such
+//    operand, or an immediate such as gpr_idx(SRC0)).
 //  - Whether a printed SDST is written (s_cmpk_* and s_setreg_* read theirs): llvm-mca's
 //    register-file statistics, one code region per instruction, count the registers it
 //    writes. LLVM models the SDST of s_movreld_* (a write to SGPR[SDST + M0]) as a read; the
@@ -18,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -128,6 +132,30 @@ unsigned widthOfS10(const std::string& op) {
   return op == "s10" ? 1u : 0u;
 }
 
+// SGPRs of the printed operand that names register `base` (s<base> or s[<base>:N]), 0 when no
+// operand does.
+unsigned widthAt(const std::string& text, unsigned base) {
+  const std::size_t sp = text.find_first_of(" \t");
+  if (sp == std::string::npos) return 0;
+  const std::regex op(R"(s(\d+)|s\[(\d+):(\d+)\])");
+  const std::string ops = text.substr(sp);
+  for (auto it = std::sregex_iterator(ops.begin(), ops.end(), op); it != std::sregex_iterator();
+       ++it) {
+    const std::smatch& m = *it;
+    if (m[1].matched && std::stoul(m[1]) == base) return 1;
+    if (m[2].matched && std::stoul(m[2]) == base)
+      return static_cast<unsigned>(std::stoul(m[3]) - base + 1);
+  }
+  return 0;
+}
+
+// The SGPRs SSRC0 [7:0] and SSRC1 [15:8] of word `w` read, by what llvm-mc printed for it.
+std::array<unsigned, 2> sourceWidths(ScalarClass cls, uint32_t w, const std::string& text) {
+  if (cls != ScalarClass::Sop1 && cls != ScalarClass::Sop2 && cls != ScalarClass::Sopc)
+    return {0, 0};
+  return {widthAt(text, w & 0xff), cls == ScalarClass::Sop1 ? 0u : widthAt(text, (w >> 8) & 0xff)};
+}
+
 // How many registers llvm-mca counts as written by each instruction alone.
 std::vector<int> mcaWrites(Gen gen, const std::vector<std::string>& texts) {
   if (texts.empty()) return {};
@@ -156,10 +184,11 @@ bool isRelativeWrite(const std::string& mnemonic) {
 
 // What llvm-mc says about one opcode.
 struct Seen {
-  std::string text;           // the instruction as llvm-mc printed it
-  bool literal = false;       // the word carried a 32-bit literal
-  unsigned dstCandidate = 0;  // SGPRs of the printed SDST (s10), 0 when none
-  unsigned dst = 0;           // dstCandidate when llvm-mca counts it written (or s_movreld_*)
+  std::string text;               // the instruction as llvm-mc printed it
+  bool literal = false;           // the word carried a 32-bit literal
+  unsigned dstCandidate = 0;      // SGPRs of the printed SDST (s10), 0 when none
+  unsigned dst = 0;               // dstCandidate when llvm-mca counts it written (or s_movreld_*)
+  std::array<unsigned, 2> src{};  // SGPRs of the printed SSRC0 and SSRC1 operands
 };
 
 // Fills in Seen::dst with one llvm-mca run.
@@ -206,6 +235,8 @@ void compare(Gen gen, const std::map<std::pair<ScalarClass, unsigned>, Seen>& se
     EXPECT_EQ(row->mnemonic, mnemonicOf(s.text)) << where;
     EXPECT_EQ(unsigned{row->dstSgprs}, s.dst) << where << " '" << s.text << "'";
     EXPECT_EQ(row->extraLiteral, s.literal) << where << " '" << s.text << "'";
+    EXPECT_EQ(unsigned{row->srcSgprs[0]}, s.src[0]) << where << " SSRC0 '" << s.text << "'";
+    EXPECT_EQ(unsigned{row->srcSgprs[1]}, s.src[1]) << where << " SSRC1 '" << s.text << "'";
   }
 }
 
@@ -277,6 +308,7 @@ TEST(ScalarTable, Gfx8ToGfx11RowsAreWhatLlvmMcDisassembles) {
       ScalarClass cls;
       unsigned op;
       bool sdst10;
+      uint32_t word;
     };
     std::vector<Item> items;
     std::vector<std::string> lines;
@@ -284,7 +316,7 @@ TEST(ScalarTable, Gfx8ToGfx11RowsAreWhatLlvmMcDisassembles) {
       for (unsigned op = 0; op < s.count; ++op)
         for (std::size_t k = 0; k < s.fields.size(); ++k) {
           const uint32_t w = wordOf(s.cls, op, s.fields[k]);
-          items.push_back({s.cls, op, s.hasSdst && s.fields[k][0] == 10});
+          items.push_back({s.cls, op, s.hasSdst && s.fields[k][0] == 10, w});
           for (const std::vector<uint32_t>& words :
                {std::vector<uint32_t>{w}, std::vector<uint32_t>{w, kTrailing}}) {
             lines.push_back(group(words));
@@ -312,6 +344,7 @@ TEST(ScalarTable, Gfx8ToGfx11RowsAreWhatLlvmMcDisassembles) {
       }
       if (s.text.rfind("s_", 0) != 0) continue;
       s.dstCandidate = it.sdst10 ? widthOfS10(firstOperand(s.text)) : 0;
+      s.src = sourceWidths(it.cls, it.word, s.text);
       seen[key] = s;
     }
     EXPECT_GT(seen.size(), 150u) << cpuOf(gen);
@@ -422,6 +455,7 @@ TEST(ScalarTable, Gfx6AndGfx7RowsAreWhatLlvmMcAssembles) {
       s.text = m[1];
       s.literal = words.size() > 1;
       s.dstCandidate = sdst == 10 ? widthOfS10(firstOperand(s.text)) : 0;
+      s.src = sourceWidths(cls, words[0], s.text);
       const auto key = std::pair(cls, op);
       if (seen.count(key) && seen[key].text != s.text) {
         EXPECT_EQ(mnemonicOf(seen[key].text), mnemonicOf(s.text))
@@ -444,6 +478,41 @@ TEST(ScalarTable, Gfx6AndGfx7RowsAreWhatLlvmMcAssembles) {
 // Islands, GCN3 and Vega guides; CLRX's GcnInstrsSopp/Sop1/Sopk/Sopc.md list the same numbers
 // per generation), not at the generator's names: a behaviour on the wrong row, or a row the
 // generator's rules missed, fails here.
+// The source widths at the manuals' opcodes, from each instruction's operation in AMD's
+// Southern Islands and Vega ISA guides (CLRX's GcnInstrsSop1/Sop2/Sopc.md give the same
+// operands): S_LSHL_B64 "D.u64 = S0.u64 << S1.u[5:0]" reads a pair and one SGPR, S_BFM_B64 two
+// SGPRs, S_BITSET0_B64 "D.u64[S0.u[5:0]] = 0" one, S_GETPC_B64 none.
+TEST(ScalarTable, SourceWidthsAreTheManuals) {
+  using C = ScalarClass;
+  struct Golden {
+    C cls;
+    unsigned gfx6, gfx8;  // opcode on gfx6/gfx7 and on gfx8/gfx9; 999: none there
+    unsigned src0, src1;
+    const char* name;
+  };
+  constexpr unsigned kNone = 999;
+  const Golden golden[] = {
+      {C::Sop1, 3, 0, 1, 0, "s_mov_b32"},       {C::Sop1, 4, 1, 2, 0, "s_mov_b64"},
+      {C::Sop1, 28, 25, 1, 0, "s_bitset0_b64"}, {C::Sop1, 31, 28, 0, 0, "s_getpc_b64"},
+      {C::Sop1, 32, 29, 2, 0, "s_setpc_b64"},   {C::Sop2, 15, 13, 2, 2, "s_and_b64"},
+      {C::Sop2, 31, 29, 2, 1, "s_lshl_b64"},    {C::Sop2, 37, 35, 1, 1, "s_bfm_b64"},
+      {C::Sop2, 41, 39, 2, 1, "s_bfe_u64"},     {C::Sopc, 0, 0, 1, 1, "s_cmp_eq_i32"},
+      {C::Sopc, 14, 14, 2, 1, "s_bitcmp0_b64"}, {C::Sopc, kNone, 18, 2, 2, "s_cmp_eq_u64"},
+      {C::Sopk, 0, 0, 0, 0, "s_movk_i32"},
+  };
+  for (Gen gen : {Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9}) {
+    for (const Golden& g : golden) {
+      const unsigned op = gen <= Gen::Gfx7 ? g.gfx6 : g.gfx8;
+      if (op == kNone) continue;
+      const ScalarOpInfo* row = gcn::findScalarOp(gen, g.cls, op);
+      ASSERT_NE(row, nullptr) << gcn::genName(gen) << " " << g.name;
+      EXPECT_EQ(row->mnemonic, g.name) << gcn::genName(gen) << " opcode " << op;
+      EXPECT_EQ(unsigned{row->srcSgprs[0]}, g.src0) << gcn::genName(gen) << " " << g.name;
+      EXPECT_EQ(unsigned{row->srcSgprs[1]}, g.src1) << gcn::genName(gen) << " " << g.name;
+    }
+  }
+}
+
 TEST(ScalarTable, BehaviourIsAtTheManualsOpcodes) {
   using B = gcn::ScalarBehaviour;
   using C = ScalarClass;

@@ -212,6 +212,18 @@ make("family-20-wide-store-hazard.lst", "base-tonga-texel-load-xyzw.lst", G8,
      "refused: right after the store of more than 64 bits that reads it",
      [("after", "buffer_store_dwordx4 v[4:7], v0, s[0:3], 0 offen", ["v_mov_b32_e32 v7, 0"])])
 
+make("family-21-sopk-reads-pending.lst", LOAD, G8,
+     "A SOPK compare reads its SDST field: s12 before the scalar load of it returns",
+     "refused: reads s12",
+     [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0",
+       ["s_load_dword s12, s[2:3], 0x30", "s_cmpk_eq_u32 s12, 0x1"])])
+
+make("family-22-valu-sgpr-pair.lst", LOAD, G8,
+     "A VALU reads the SGPR pair s[12:13] while a scalar load of s13 alone is outstanding",
+     "refused: reads s13",
+     [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0",
+       ["s_load_dword s13, s[2:3], 0x30", "v_lshlrev_b64 v[6:7], 1, s[12:13]"])])
+
 make("proven-mul24-address.lst", LOAD, G8,
      "A true edit: the Out address as a 24-bit multiply by 16 instead of a shift by 4",
      "proven",
@@ -221,6 +233,11 @@ make("proven-saveexec.lst", LOAD, G8,
      "proven",
      [("replace", "v_cmpx_ne_i32_e32 vcc, 0, v2", ["v_cmp_ne_u32_e32 vcc, 0, v2",
                                                   "s_and_saveexec_b64 s[0:1], vcc"])])
+make("proven-scalar-shift.lst", LOAD, G8,
+     "A true edit: a 64-bit shift whose amount (s7, one SGPR) is loaded and waited for while "
+     "s8, the next SGPR, is still loading",
+     "proven",
+     [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0", ["s_lshl_b64 s[12:13], s[4:5], s7"])])
 make("proven-copies.lst", LOAD, G8,
      "A true edit: the results copied to v[4:5] before the store",
      "proven",
