@@ -12,7 +12,8 @@ import sys
 root = sys.argv[1]
 TABLES = [
     ("scripts/gen-scalar-table.py", "reference/scalar_table.inc",
-     r'\{Gen::(\w+), ScalarClass::(\w+), (\d+), "([^"]+)", \d+, \w+, ScalarBehaviour::(\w+)\}'),
+     r'\{Gen::(\w+), ScalarClass::(\w+), (\d+), "([^"]+)", \d+, \w+, ScalarBehaviour::(\w+), '
+     r'\{\d+, \d+\}\}'),
     ("scripts/gen-vgpr-table.py", "reference/vgpr_table.inc",
      r'\{Gen::(\w+), VgprClass::(\w+), (\d+), "([^"]+)", \d+, VgprBehaviour::(\w+)\}'),
 ]
