@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <optional>
 
 #include "reference/error.h"
 
@@ -19,106 +20,106 @@ bool floatUnclaimed(F a, F b) {
   return a == F(0) && b == F(0) && std::signbit(a) != std::signbit(b);
 }
 
-template <class U, class S, class F>
-AtomicOutcome apply(AtomicOp op, U mem, U src, U cmp) {
-  AtomicOutcome out;
-  U r = mem;
+// The integer operations: the new memory value, or nullopt for a float operation.
+template <class U, class S>
+std::optional<U> integerAtomic(AtomicOp op, U mem, U src, U cmp) {
   switch (op) {
     case AtomicOp::Swap:
-      r = src;
-      break;
+      return src;
     case AtomicOp::Cmpswap:
-      r = mem == cmp ? src : mem;
-      break;
+      return mem == cmp ? src : mem;
     case AtomicOp::Add:
-      r = static_cast<U>(mem + src);
-      break;
+      return static_cast<U>(mem + src);
     case AtomicOp::Sub:
-      r = static_cast<U>(mem - src);
-      break;
+      return static_cast<U>(mem - src);
     case AtomicOp::Rsub:
-      r = static_cast<U>(src - mem);
-      break;
+      return static_cast<U>(src - mem);
     case AtomicOp::Smin:
-      r = static_cast<S>(src) < static_cast<S>(mem) ? src : mem;
-      break;
+      return static_cast<S>(src) < static_cast<S>(mem) ? src : mem;
     case AtomicOp::Umin:
-      r = src < mem ? src : mem;
-      break;
+      return src < mem ? src : mem;
     case AtomicOp::Smax:
-      r = static_cast<S>(src) > static_cast<S>(mem) ? src : mem;
-      break;
+      return static_cast<S>(src) > static_cast<S>(mem) ? src : mem;
     case AtomicOp::Umax:
-      r = src > mem ? src : mem;
-      break;
+      return src > mem ? src : mem;
     case AtomicOp::And:
-      r = mem & src;
-      break;
+      return static_cast<U>(mem & src);
     case AtomicOp::Or:
-      r = mem | src;
-      break;
+      return static_cast<U>(mem | src);
     case AtomicOp::Xor:
-      r = mem ^ src;
-      break;
+      return static_cast<U>(mem ^ src);
     // INC/DEC: CLRX `(*VM < VDATA) ? *VM+1 : 0` and `(*VM <= VDATA && *VM != 0) ? *VM-1 :
     // VDATA`, i.e. LLVM's "tmp >= src ? 0 : tmp+1" and "(tmp == 0 || tmp > src) ? src : tmp-1".
     case AtomicOp::Inc:
-      r = mem >= src ? U(0) : static_cast<U>(mem + 1);
-      break;
+      return mem >= src ? U(0) : static_cast<U>(mem + 1);
     case AtomicOp::Dec:
-      r = (mem == 0 || mem > src) ? src : static_cast<U>(mem - 1);
-      break;
+      return (mem == 0 || mem > src) ? src : static_cast<U>(mem - 1);
+    // CSUB (GFX10.3+): the subtraction clamps at 0 (LLVM renames it sub_clamp_u32 on GFX12).
+    case AtomicOp::Csub:
+      return mem >= src ? static_cast<U>(mem - src) : U(0);
+    default:
+      return std::nullopt;
+  }
+}
+
+// ADD_F32 (GFX11 here): the IEEE sum; the rounding and denormal mode of the memory-side ALU is
+// not documented, so only exact sums of normal operands are claimed.
+template <class U, class F>
+U floatAdd(U mem, U src, AtomicOutcome& out) {
+  const F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
+  const F sum = m + s;
+  // Knuth's two-sum: the rounding error of m + s, exactly (no wider type is wide enough when
+  // the exponents lie far apart).
+  const F bv = sum - m;
+  const F err = (m - (sum - bv)) + (s - bv);
+  if (floatUnclaimed(m, s) || std::fpclassify(sum) == FP_SUBNORMAL || std::isinf(sum) ||
+      err != F(0)) {
+    out.claimed = false;
+    out.reason =
+        "ADD_F32 with a NaN, denormal, signed-zero pair or an inexact sum: the rounding "
+        "and denormal mode of the memory-side add are not documented";
+  }
+  return std::bit_cast<U>(sum);
+}
+
+// The float operations, with the cases no source documents left unclaimed.
+template <class U, class F>
+U floatAtomic(AtomicOp op, U mem, U src, U cmp, AtomicOutcome& out) {
+  switch (op) {
     case AtomicOp::Fcmpswap: {
-      F m = std::bit_cast<F>(mem), c = std::bit_cast<F>(cmp);
-      r = m == c ? src : mem;
+      const F m = std::bit_cast<F>(mem), c = std::bit_cast<F>(cmp);
       if (floatUnclaimed(m, c)) {
         out.claimed = false;
         out.reason =
             "FCMPSWAP with a NaN, denormal or signed-zero pair: float compare rule "
             "not documented (CLRX, SI ISA)";
       }
-      break;
+      return m == c ? src : mem;
     }
     case AtomicOp::Fmin:
     case AtomicOp::Fmax: {
-      F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
-      bool takeSrc = op == AtomicOp::Fmin ? s < m : s > m;
-      r = takeSrc ? src : mem;
+      const F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
       if (floatUnclaimed(m, s)) {
         out.claimed = false;
         out.reason =
             "FMIN/FMAX with a NaN, denormal or -0/+0 pair: not documented (CLRX "
             "gives MIN/MAX only)";
       }
-      break;
+      return (op == AtomicOp::Fmin ? s < m : s > m) ? src : mem;
     }
-    // CSUB (GFX10.3+): the subtraction clamps at 0 (LLVM renames it sub_clamp_u32 on GFX12).
-    case AtomicOp::Csub:
-      r = mem >= src ? static_cast<U>(mem - src) : U(0);
-      break;
-    // ADD_F32 (GFX11 here): the IEEE sum; the rounding and denormal mode of the memory-side
-    // ALU is not documented, so only exact sums of normal operands are claimed.
-    case AtomicOp::Fadd: {
-      F m = std::bit_cast<F>(mem), s = std::bit_cast<F>(src);
-      const F sum = m + s;
-      r = std::bit_cast<U>(sum);
-      // Knuth's two-sum: the rounding error of m + s, exactly (no wider type is wide enough
-      // when the exponents lie far apart).
-      const F bv = sum - m;
-      const F err = (m - (sum - bv)) + (s - bv);
-      if (floatUnclaimed(m, s) || std::fpclassify(sum) == FP_SUBNORMAL || std::isinf(sum) ||
-          err != F(0)) {
-        out.claimed = false;
-        out.reason =
-            "ADD_F32 with a NaN, denormal, signed-zero pair or an inexact sum: the rounding "
-            "and denormal mode of the memory-side add are not documented";
-      }
-      break;
-    }
-    case AtomicOp::None:
+    case AtomicOp::Fadd:
+      return floatAdd<U, F>(mem, src, out);
+    default:
       throw Error("atomic: no atomic operation given");
   }
-  out.newValue = r;
+}
+
+template <class U, class S, class F>
+AtomicOutcome apply(AtomicOp op, U mem, U src, U cmp) {
+  AtomicOutcome out;
+  if (op == AtomicOp::None) throw Error("atomic: no atomic operation given");
+  const std::optional<U> integer = integerAtomic<U, S>(op, mem, src, cmp);
+  out.newValue = integer ? *integer : floatAtomic<U, F>(op, mem, src, cmp, out);
   return out;
 }
 
