@@ -410,6 +410,95 @@ bool breaksStraightLine(gcn::Gen gen, std::span<const uint32_t> words) {
   return vgprEffects(gen, words).indirectFlow;
 }
 
+namespace {
+
+// DS: OP [24:17] on gfx8/9, [25:18] on gfx6/7 and RDNA; ADDR, DATA0, DATA1 read, VDST [63:56]
+// written as wide as the VGPR table says. False for a word too short.
+bool dsEffects(gcn::Gen gen, std::span<const uint32_t> words, VgprEffects& e) {
+  if (words.size() < 2) return false;
+  const unsigned op = gcn::isGfx8Or9(gen) ? (words[0] >> 17) & 0xff : (words[0] >> 18) & 0xff;
+  const uint32_t w1 = words[1];
+  e.reads = {w1 & 0xff, (w1 >> 8) & 0xff, (w1 >> 16) & 0xff};
+  const gcn::VgprOpInfo* ds = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
+  setWrite(e, w1 >> 24, ds, 4);
+  if (e.writeWidthKnown && e.writeCount == 0) e.writeFirst = 0;
+  if (ds == nullptr) {
+    // An opcode the table does not know (GFX11's ds_bvh_stack_rtn_b32 also writes ADDR): it
+    // may write anything.
+    e.writeFirst = 0;
+    e.writeCount = 256;
+  }
+  return true;
+}
+
+// MIMG: DMASK [11:8] selects the registers (D16 packs fewer), but a gather4 writes four
+// whatever DMASK says; TFE [16] / LWE [17] add one (gfx11 moved them: one is always added
+// there). Four plus the status register is the widest: stores and narrower loads are counted
+// the same, too strict, never lenient.
+bool mimgEffects(gcn::Gen gen, std::span<const uint32_t> words, VgprEffects& e) {
+  if (words.size() < 2) return false;
+  const bool status = gen == gcn::Gen::Gfx11 || ((words[0] >> 16) & 3) != 0;
+  e.writeFirst = (words[1] >> 8) & 0xff;
+  e.writeCount = 4u + (status ? 1u : 0u);
+  e.writeWidthKnown = false;
+  e.reads.push_back(words[1] & 0xff);
+  return true;
+}
+
+// FLAT: loads write VDST [63:56] (1-4 registers, plus TFE); the width is not tabled here.
+bool flatEffects(std::span<const uint32_t> words, VgprEffects& e) {
+  if (words.size() < 2) return false;
+  e.writeFirst = words[1] >> 24;
+  e.writeCount = 5;
+  e.writeWidthKnown = false;
+  e.reads = {words[1] & 0xff, (words[1] >> 8) & 0xff};
+  return true;
+}
+
+// VINTRP, gfx11's VINTERP (VDST [7:0], sources in the second dword) and LDSDIR (VDST [7:0]).
+bool interpolationEffects(gcn::CodeClass cls, std::span<const uint32_t> words, VgprEffects& e) {
+  if (cls == gcn::CodeClass::Vintrp) {
+    e.writeFirst = (words[0] >> 18) & 0xff;
+    e.writeCount = 1;
+    e.reads.push_back(words[0] & 0xff);
+    return true;
+  }
+  if (cls == gcn::CodeClass::Vinterp && words.size() < 2) return false;
+  e.writeFirst = words[0] & 0xff;
+  e.writeCount = 1;
+  if (cls == gcn::CodeClass::Vinterp)
+    for (unsigned k = 0; k < 3; ++k)
+      addRead(e, static_cast<int>((words[1] >> (9 * k)) & 0x1ff));
+  return true;
+}
+
+// Every class but the VALU and buffer ones: false for a word too short to read.
+bool otherEffects(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> words,
+                  VgprEffects& e) {
+  switch (cls) {
+    case gcn::CodeClass::Vintrp:
+    case gcn::CodeClass::Vinterp:
+    case gcn::CodeClass::Ldsdir:
+      return interpolationEffects(cls, words, e);
+    case gcn::CodeClass::Ds:
+      return dsEffects(gen, words, e);
+    case gcn::CodeClass::Mimg:
+      return mimgEffects(gen, words, e);
+    case gcn::CodeClass::Flat:
+      return flatEffects(words, e);
+    case gcn::CodeClass::Exp:
+      if (words.size() > 1)
+        for (unsigned k = 0; k < 4; ++k)
+          e.reads.push_back((words[1] >> (8 * k)) & 0xff);
+      return true;
+    default:
+      scalarExec(gen, cls, words, e);
+      return true;
+  }
+}
+
+}  // namespace
+
 VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
   VgprEffects e;
   const std::optional<gcn::CodeInstruction> ci =
@@ -437,73 +526,13 @@ VgprEffects vgprEffects(gcn::Gen gen, std::span<const uint32_t> words) {
     case gcn::CodeClass::Vopd:
       vopd(words, e);
       return e;
-    case gcn::CodeClass::Vintrp:
-      e.writeFirst = (words[0] >> 18) & 0xff;
-      e.writeCount = 1;
-      e.reads.push_back(words[0] & 0xff);
-      return e;
-    case gcn::CodeClass::Vinterp:  // gfx11: VDST [7:0], sources in the second dword
-      if (words.size() < 2) break;
-      e.writeFirst = words[0] & 0xff;
-      e.writeCount = 1;
-      for (unsigned k = 0; k < 3; ++k)
-        addRead(e, static_cast<int>((words[1] >> (9 * k)) & 0x1ff));
-      return e;
-    case gcn::CodeClass::Ldsdir:  // gfx11: VDST [7:0]
-      e.writeFirst = words[0] & 0xff;
-      e.writeCount = 1;
-      return e;
-    case gcn::CodeClass::Ds: {
-      if (words.size() < 2) break;
-      // OP [24:17] on gfx8/9, [25:18] on gfx6/7 and RDNA.
-      const unsigned op = gcn::isGfx8Or9(gen) ? (words[0] >> 17) & 0xff : (words[0] >> 18) & 0xff;
-      const uint32_t w1 = words[1];
-      e.reads = {w1 & 0xff, (w1 >> 8) & 0xff, (w1 >> 16) & 0xff};
-      const gcn::VgprOpInfo* ds = gcn::findVgprOp(gen, gcn::VgprClass::Ds, op);
-      setWrite(e, w1 >> 24, ds, 4);
-      if (e.writeWidthKnown && e.writeCount == 0) e.writeFirst = 0;
-      if (ds == nullptr) {
-        // An opcode the table does not know (GFX11's ds_bvh_stack_rtn_b32 also writes ADDR):
-        // it may write anything.
-        e.writeFirst = 0;
-        e.writeCount = 256;
-      }
-      return e;
-    }
     case gcn::CodeClass::Mubuf:
     case gcn::CodeClass::Mtbuf:
       buffer(gen, ci->cls, words, e);
       return e;
-    case gcn::CodeClass::Mimg: {
-      if (words.size() < 2) break;
-      // DMASK [11:8] selects the registers (D16 packs fewer), but a gather4 writes four
-      // whatever DMASK says; TFE [16] / LWE [17] add one (gfx11 moved them: one is always added
-      // there). Four plus the status register is the widest: stores and narrower loads are
-      // counted the same, too strict, never lenient.
-      const bool status = gen == gcn::Gen::Gfx11 || ((words[0] >> 16) & 3) != 0;
-      e.writeFirst = (words[1] >> 8) & 0xff;
-      e.writeCount = 4u + (status ? 1u : 0u);
-      e.writeWidthKnown = false;
-      e.reads.push_back(words[1] & 0xff);
-      return e;
-    }
-    case gcn::CodeClass::Flat: {
-      if (words.size() < 2) break;
-      // Loads write VDST [63:56] (1-4 registers, plus TFE); the width is not tabled here.
-      e.writeFirst = words[1] >> 24;
-      e.writeCount = 5;
-      e.writeWidthKnown = false;
-      e.reads = {words[1] & 0xff, (words[1] >> 8) & 0xff};
-      return e;
-    }
-    case gcn::CodeClass::Exp:
-      if (words.size() > 1)
-        for (unsigned k = 0; k < 4; ++k)
-          e.reads.push_back((words[1] >> (8 * k)) & 0xff);
-      return e;
     default:
-      scalarExec(gen, ci->cls, words, e);
-      return e;
+      if (otherEffects(gen, ci->cls, words, e)) return e;
+      break;
   }
   e.decoded = false;
   e.writeCount = 256;
