@@ -223,16 +223,10 @@ class Isolator {
     emit(r);
   }
 
-  ChildRun runChild(const std::vector<std::string>& names) {
-    const TempDir dir;
-    const fs::path list = dir.path() / "cases.txt", resultsJson = dir.path() / "results.json",
-                   batches = dir.path() / "batches.txt", err = dir.path() / "stderr.txt";
-    {
-      std::ofstream out(list);
-      for (const std::string& n : names)
-        out << n << '\n';
-      if (!out) throw gcn::InfraError(list.string() + ": cannot write the child's case list");
-    }
+  // The child `run` over the case list `list`, its report, batch log and standard error in
+  // the files named.
+  ChildSpec childSpec(const fs::path& list, const fs::path& resultsJson, const fs::path& batches,
+                      const fs::path& err) const {
     ChildSpec spec;
     spec.program = exe_;
     spec.args = {"run",         "--isolate",     "off",         "--quiet", "--shard",
@@ -249,7 +243,41 @@ class Isolator {
     // stop does not wait for the batch timeout (the cases it holds are reported as not run).
     spec.stop = options_.stop;
     spec.graceSeconds = kStopGraceSeconds;
+    return spec;
+  }
 
+  // How a child that was not stopped or killed for want of progress ended: its exit, a
+  // signal, or an error it printed last (`err`).
+  static void classifyExit(const ChildResult& child, const fs::path& err, ChildRun& r) {
+    if (child.signal != 0) {
+      r.end = End::Crashed;
+      const int sig = child.signal;
+      r.why = "the process crashed with signal " + std::to_string(sig) + " (" + strsignal(sig) +
+              ") while this case's batch was on the device";
+    } else if (child.exitCode == 0 || child.exitCode == 1) {
+      r.end = End::Finished;
+    } else {
+      r.end = End::Crashed;
+      std::string message = lastError(err);
+      if (message.rfind("error: ", 0) == 0) message.erase(0, 7);
+      r.why = message.find("VK_ERROR_DEVICE_LOST") != std::string::npos
+                  ? "the device was lost while this case's batch was on it: " + message
+                  : "the process exited with code " + std::to_string(child.exitCode) +
+                        (message.empty() ? std::string() : ": " + message);
+    }
+  }
+
+  ChildRun runChild(const std::vector<std::string>& names) {
+    const TempDir dir;
+    const fs::path list = dir.path() / "cases.txt", resultsJson = dir.path() / "results.json",
+                   batches = dir.path() / "batches.txt", err = dir.path() / "stderr.txt";
+    {
+      std::ofstream out(list);
+      for (const std::string& n : names)
+        out << n << '\n';
+      if (!out) throw gcn::InfraError(list.string() + ": cannot write the child's case list");
+    }
+    ChildSpec spec = childSpec(list, resultsJson, batches, err);
     ChildRun r;
     ReportTail tail(resultsJson);
     std::set<std::string> reported;
@@ -300,24 +328,7 @@ class Isolator {
       r.end = End::Stopped;
       return r;
     }
-    if (r.end != End::TimedOut) {
-      if (child.signal != 0) {
-        r.end = End::Crashed;
-        const int sig = child.signal;
-        r.why = "the process crashed with signal " + std::to_string(sig) + " (" + strsignal(sig) +
-                ") while this case's batch was on the device";
-      } else if (child.exitCode == 0 || child.exitCode == 1) {
-        r.end = End::Finished;
-      } else {
-        r.end = End::Crashed;
-        std::string message = lastError(err);
-        if (message.rfind("error: ", 0) == 0) message.erase(0, 7);
-        r.why = message.find("VK_ERROR_DEVICE_LOST") != std::string::npos
-                    ? "the device was lost while this case's batch was on it: " + message
-                    : "the process exited with code " + std::to_string(child.exitCode) +
-                          (message.empty() ? std::string() : ": " + message);
-      }
-    }
+    if (r.end != End::TimedOut) classifyExit(child, err, r);
     const std::set<std::string> unfinished(r.unfinished.begin(), r.unfinished.end());
     for (const std::string& n : lastBatch(batches))
       if (unfinished.count(n)) r.batch.push_back(n);
