@@ -225,6 +225,89 @@ bool pendingV(const Pending& p, unsigned r) {
   return p.vm[r] != 0 || p.lgkm[r];
 }
 
+// What instruction i leaves outstanding after its waits: its loads' results (a VMEM load counts
+// the older ones on), GFX6 store data, its scalar loads' SGPRs.
+void issue(const Access& a, uint32_t i, Pending& p) {
+  using R = Access::Result;
+  if (a.result == R::Vmem || a.result == R::Flat)
+    for (auto& k : p.vm)
+      if (k != 0 && k < 255) ++k;
+  for (const unsigned r : a.vWrite) {
+    p.vm[r] = a.result == R::Vmem || a.result == R::Flat ? 1 : 0;
+    p.lgkm[r] = a.result == R::Lds || a.result == R::Flat;
+    p.store[r] = false;
+    p.vWriter[r] = i;
+  }
+  for (const unsigned r : a.storeData) {
+    p.store[r] = true;
+    p.vWriter[r] = i;
+  }
+  for (const unsigned r : a.sWrite) {
+    p.smem[r] = a.result == R::Smem;
+    p.sWriter[r] = i;
+  }
+}
+
+// Where paths join: outstanding on either path (the longer vmcnt distance), with the writer of
+// the path that makes it outstanding. Whether `into` changed.
+bool joinPending(Pending& into, const Pending& from) {
+  Pending m = into;
+  for (unsigned r = 0; r < kHazardVgprs; ++r) {
+    if (from.vm[r] > m.vm[r] || (from.lgkm[r] && !m.lgkm[r]) || (from.store[r] && !m.store[r]))
+      m.vWriter[r] = from.vWriter[r];
+    m.vm[r] = std::max(m.vm[r], from.vm[r]);
+    m.lgkm[r] = m.lgkm[r] || from.lgkm[r];
+    m.store[r] = m.store[r] || from.store[r];
+  }
+  for (unsigned r = 0; r < kHazardSgprs; ++r) {
+    if (from.smem[r] && !m.smem[r]) m.sWriter[r] = from.sWriter[r];
+    m.smem[r] = m.smem[r] || from.smem[r];
+  }
+  const bool changed = !(m == into);
+  into = m;
+  return changed;
+}
+
+// The hazard of instruction i with what is outstanding before it (`p`, after its own waits).
+std::optional<MemoryHazard> hazardAt(std::size_t i, const Access& a, const Pending& p) {
+  const auto v = [](unsigned r) { return "v" + std::to_string(r); };
+  const auto s = [](unsigned r) { return "s" + std::to_string(r); };
+  for (const unsigned r : a.vRead)
+    if (r < kHazardVgprs && pendingV(p, r))
+      return MemoryHazard{i, p.vWriter[r], "reads " + v(r),
+                          std::string("before its result returns (no s_waitcnt ") +
+                              (p.lgkm[r] ? "lgkmcnt" : "vmcnt") + " covers it)"};
+  for (const unsigned r : a.sRead)
+    if (p.smem[r])
+      return MemoryHazard{i, p.sWriter[r], "reads " + s(r),
+                          "before its result returns (no s_waitcnt lgkmcnt(0) covers it)"};
+  for (const unsigned r : a.vWrite) {
+    if (pendingV(p, r))
+      return MemoryHazard{i, p.vWriter[r], "overwrites " + v(r),
+                          "while its result is outstanding (it may land later)"};
+    if (p.store[r])
+      return MemoryHazard{i, p.vWriter[r], "overwrites " + v(r),
+                          "which the store may still read (no s_waitcnt expcnt(0) covers it)"};
+  }
+  for (const unsigned r : a.sWrite)
+    if (p.smem[r])
+      return MemoryHazard{i, p.sWriter[r], "overwrites " + s(r),
+                          "while its result is outstanding (scalar loads return in any order)"};
+  return std::nullopt;
+}
+
+// A write of a wide store's data VGPRs right after the store (GFX7 on: one wait state).
+std::optional<MemoryHazard> wideStoreHazard(std::size_t i, const Access& store,
+                                            const Access& next) {
+  for (const unsigned r : next.vWrite)
+    if (std::find(store.wideStoreData.begin(), store.wideStoreData.end(), r) !=
+        store.wideStoreData.end())
+      return MemoryHazard{i, i - 1, "overwrites v" + std::to_string(r),
+                          "right after the store of more than 64 bits that reads it (one "
+                          "wait state is needed from GFX7 on)"};
+  return std::nullopt;
+}
+
 }  // namespace memory_hazards_detail
 
 using namespace memory_hazards_detail;
@@ -248,82 +331,18 @@ std::optional<MemoryHazard> firstMemoryHazard(gcn::Gen gen,
       gen, words, in,
       [&](std::size_t i, const std::optional<gcn::CodeClass>&, Pending& p) {
         applyWaits(waits[i], p);
-        const Access& a = access[i];
-        using R = Access::Result;
-        if (a.result == R::Vmem || a.result == R::Flat)
-          for (auto& k : p.vm)
-            if (k != 0 && k < 255) ++k;
-        for (const unsigned r : a.vWrite) {
-          p.vm[r] = a.result == R::Vmem || a.result == R::Flat ? 1 : 0;
-          p.lgkm[r] = a.result == R::Lds || a.result == R::Flat;
-          p.store[r] = false;
-          p.vWriter[r] = static_cast<uint32_t>(i);
-        }
-        for (const unsigned r : a.storeData) {
-          p.store[r] = true;
-          p.vWriter[r] = static_cast<uint32_t>(i);
-        }
-        for (const unsigned r : a.sWrite) {
-          p.smem[r] = a.result == R::Smem;
-          p.sWriter[r] = static_cast<uint32_t>(i);
-        }
+        issue(access[i], static_cast<uint32_t>(i), p);
       },
-      [](Pending& into, const Pending& from) {
-        Pending m = into;
-        for (unsigned r = 0; r < kHazardVgprs; ++r) {
-          if (from.vm[r] > m.vm[r] || (from.lgkm[r] && !m.lgkm[r]) ||
-              (from.store[r] && !m.store[r]))
-            m.vWriter[r] = from.vWriter[r];
-          m.vm[r] = std::max(m.vm[r], from.vm[r]);
-          m.lgkm[r] = m.lgkm[r] || from.lgkm[r];
-          m.store[r] = m.store[r] || from.store[r];
-        }
-        for (unsigned r = 0; r < kHazardSgprs; ++r) {
-          if (from.smem[r] && !m.smem[r]) m.sWriter[r] = from.sWriter[r];
-          m.smem[r] = m.smem[r] || from.smem[r];
-        }
-        const bool changed = !(m == into);
-        into = m;
-        return changed;
-      },
-      [](Pending&) {});
+      joinPending, [](Pending&) {});
 
   for (std::size_t i = 0; i < n; ++i) {
     if (!in[i]) continue;
     if (i > 0 && in[i - 1] && !access[i - 1].wideStoreData.empty())
-      for (const unsigned r : access[i].vWrite)
-        if (std::find(access[i - 1].wideStoreData.begin(), access[i - 1].wideStoreData.end(), r) !=
-            access[i - 1].wideStoreData.end())
-          return MemoryHazard{i, i - 1, "overwrites v" + std::to_string(r),
-                              "right after the store of more than 64 bits that reads it (one "
-                              "wait state is needed from GFX7 on)"};
+      if (std::optional<MemoryHazard> h = wideStoreHazard(i, access[i - 1], access[i])) return h;
     Pending p = *in[i];
     // The waits of the instruction itself come first (an s_waitcnt reads nothing).
     applyWaits(waits[i], p);
-    const Access& a = access[i];
-    const auto v = [](unsigned r) { return "v" + std::to_string(r); };
-    const auto s = [](unsigned r) { return "s" + std::to_string(r); };
-    for (const unsigned r : a.vRead)
-      if (r < kHazardVgprs && pendingV(p, r))
-        return MemoryHazard{i, p.vWriter[r], "reads " + v(r),
-                            std::string("before its result returns (no s_waitcnt ") +
-                                (p.lgkm[r] ? "lgkmcnt" : "vmcnt") + " covers it)"};
-    for (const unsigned r : a.sRead)
-      if (p.smem[r])
-        return MemoryHazard{i, p.sWriter[r], "reads " + s(r),
-                            "before its result returns (no s_waitcnt lgkmcnt(0) covers it)"};
-    for (const unsigned r : a.vWrite) {
-      if (pendingV(p, r))
-        return MemoryHazard{i, p.vWriter[r], "overwrites " + v(r),
-                            "while its result is outstanding (it may land later)"};
-      if (p.store[r])
-        return MemoryHazard{i, p.vWriter[r], "overwrites " + v(r),
-                            "which the store may still read (no s_waitcnt expcnt(0) covers it)"};
-    }
-    for (const unsigned r : a.sWrite)
-      if (p.smem[r])
-        return MemoryHazard{i, p.sWriter[r], "overwrites " + s(r),
-                            "while its result is outstanding (scalar loads return in any order)"};
+    if (std::optional<MemoryHazard> h = hazardAt(i, access[i], p)) return h;
   }
   return std::nullopt;
 }
