@@ -499,35 +499,96 @@ bool skippedByABranch(const Analysis& a, std::size_t i) {
 // s_cbranch_execnz not taken) while EXEC holds the enabled lanes is a path with no enabled lane,
 // where every obligation holds; with every launched lane in EXEC it cannot be taken. Returns
 // the first break, or "" when all of it holds.
-std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uint32_t all,
-                         const routes::DataPath& path) {
-  const auto& cls = a.cls;
+// The Out stores and the result components each stores at the lane's slot (component k at
+// Out byte laneBytes * lane + 4k).
+struct OutStores {
+  std::vector<bool> at;
+  std::vector<uint32_t> components;
+};
+
+OutStores outStoreComponents(const Analysis& a, unsigned results, const routes::DataPath& path) {
   const std::size_t n = a.code.size();
-  std::vector<uint32_t> components(n, 0);
-  std::vector<bool> outStore(n, false);
+  OutStores o{std::vector<bool>(n, false), std::vector<uint32_t>(n, 0)};
   for (std::size_t i = 0; i < n && results > 0; ++i) {
     if (!a.in[i] || !a.buffer[i] || !a.onSlot(i, *path.out)) continue;
     const gcn::Instruction& st = *a.buffer[i];
     if (st.op->kind != gcn::OpKind::Store && st.op->kind != gcn::OpKind::StoreFormat) continue;
-    outStore[i] = true;
+    o.at[i] = true;
     std::string why;
     const std::optional<LaneTerm> at = bufferOffset(a, i, why);
     for (unsigned j = 0; at && j < widestVdataRegs(a.gen, st); ++j)
       for (unsigned k = 0; k < results; ++k)
         if (LaneTerm{at->a, at->b + 4 * static_cast<int64_t>(j)} ==
             LaneTerm{a.lanes->laneBytes, 4 * static_cast<int64_t>(k)})
-          components[i] |= 1u << k;
+          o.components[i] |= 1u << k;
   }
-  std::vector<std::optional<ExecState>> in(n);
-  if (n == 0) return "the listing is empty";
-  // A branch back (every cycle has one): the lane shaders have no loop, and a loop may never
-  // end, which "every path that reaches the end" would not see.
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!cls[i] || !a.in[i]) continue;
-    const ControlFlow f = controlFlowOf(a.gen, *cls[i], a.words[i], a.start[i + 1]);
+  return o;
+}
+
+// A branch back (every cycle has one): the lane shaders have no loop, and a loop may never end,
+// which "every path that reaches the end" would not see. The reason, or empty.
+std::string branchBack(const Analysis& a) {
+  for (std::size_t i = 0; i < a.code.size(); ++i) {
+    if (!a.cls[i] || !a.in[i]) continue;
+    const ControlFlow f = controlFlowOf(a.gen, *a.cls[i], a.words[i], a.start[i + 1]);
     if (f.targetDword && *f.targetDword <= a.start[i])
       return a.where(i) + " branches back: the proof does not show that a loop ends";
   }
+  return "";
+}
+
+bool joinExecStates(ExecState& into, const ExecState& from) {
+  ExecState m = into;
+  for (unsigned r = 0; r < 128; ++r)
+    if (!(m.sgpr[r] == from.sgpr[r])) m.sgpr[r] = Half{};
+  m.caseMin = std::min(m.caseMin, from.caseMin);
+  m.caseMax = std::max(m.caseMax, from.caseMax);
+  m.stored &= from.stored;
+  const bool changed = !(m == into);
+  into = m;
+  return changed;
+}
+
+// The obligations at instruction i with state s before it: EXEC at the case instruction and
+// the Out stores, the case at most once, and at an end the case run and every component of
+// `all` stored. The first break, or empty.
+std::string execObligations(const Analysis& a, std::size_t i, std::size_t c, unsigned results,
+                            uint32_t all, const OutStores& out, const ExecState& s) {
+  const Mask exec = pairMask(s, kExec);
+  if (i == c || out.at[i]) {
+    if (exec != Mask::Enabled)
+      return a.where(i) + " runs with EXEC = " + maskText(exec) +
+             ", not exactly the lanes whose enable word (In byte " +
+             laneTermText(LaneTerm{4, a.lanes->inEnableWord}) + ") is not 0";
+    if (i == c && s.caseMax > 0)
+      return "the case instruction " + a.where(i) + " may run more than once on one path";
+  }
+  ExecState after = s;
+  if (i == c) after.caseMin = std::max<uint8_t>(after.caseMin, 1);
+  if (out.at[i]) after.stored |= out.components[i];
+  const ControlFlow f =
+      a.cls[i] ? controlFlowOf(a.gen, *a.cls[i], a.words[i], a.start[i + 1]) : ControlFlow{};
+  const bool ends =
+      (!f.fallsThrough && !f.targetDword) || (f.fallsThrough && i + 1 == a.code.size());
+  if (!ends) return "";
+  if (after.caseMin == 0)
+    return "a path reaches " + a.where(i) +
+           " without running the case instruction while lanes may be enabled";
+  if ((after.stored & all) == all) return "";
+  for (unsigned k = 0; k < results; ++k)
+    if (!(after.stored & (1u << k)))
+      return "a path reaches " + a.where(i) + " without storing result component " +
+             std::to_string(k) + " to Out while lanes may be enabled";
+  return "";
+}
+
+std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uint32_t all,
+                         const routes::DataPath& path) {
+  const std::size_t n = a.code.size();
+  const OutStores out = outStoreComponents(a, results, path);
+  if (n == 0) return "the listing is empty";
+  if (std::string why = branchBack(a); !why.empty()) return why;
+  std::vector<std::optional<ExecState>> in(n);
   ExecState entry;
   entry.sgpr.fill(Half{});
   entry.sgpr[kExec] = Half{Mask::Full, false};
@@ -540,23 +601,12 @@ std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uin
           s.caseMin = static_cast<uint8_t>(std::min(2, s.caseMin + 1));
           s.caseMax = static_cast<uint8_t>(std::min(2, s.caseMax + 1));
         }
-        if (outStore[i]) s.stored |= components[i];
+        if (out.at[i]) s.stored |= out.components[i];
         execTransfer(a, i, k, path.in, a.sgprWrites[i], s);
       },
-      [](ExecState& into, const ExecState& from) {
-        ExecState m = into;
-        for (unsigned r = 0; r < 128; ++r)
-          if (!(m.sgpr[r] == from.sgpr[r])) m.sgpr[r] = Half{};
-        m.caseMin = std::min(m.caseMin, from.caseMin);
-        m.caseMax = std::max(m.caseMax, from.caseMax);
-        m.stored &= from.stored;
-        const bool changed = !(m == into);
-        into = m;
-        return changed;
-      },
-      [](ExecState& s) { s.sgpr.fill(Half{}); },
+      joinExecStates, [](ExecState& s) { s.sgpr.fill(Half{}); },
       [&](std::size_t i, bool taken, ExecState& s) {
-        const int b = execBranch(a, i, cls[i]);
+        const int b = execBranch(a, i, a.cls[i]);
         if (b == 0 || (b == 1) != taken) return true;  // not the EXEC-is-zero edge
         const Mask exec = pairMask(s, kExec);
         if (exec == Mask::Full) return false;  // a launched lane is always active
@@ -566,35 +616,10 @@ std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uin
         }
         return true;
       });
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!in[i]) continue;
-    const ExecState& s = *in[i];
-    const Mask exec = pairMask(s, kExec);
-    if (i == c || outStore[i]) {
-      if (exec != Mask::Enabled)
-        return a.where(i) + " runs with EXEC = " + maskText(exec) +
-               ", not exactly the lanes whose enable word (In byte " +
-               laneTermText(LaneTerm{4, a.lanes->inEnableWord}) + ") is not 0";
-      if (i == c && s.caseMax > 0)
-        return "the case instruction " + a.where(i) + " may run more than once on one path";
-    }
-    ExecState after = s;
-    if (i == c) after.caseMin = std::max<uint8_t>(after.caseMin, 1);
-    if (outStore[i]) after.stored |= components[i];
-    const ControlFlow f =
-        cls[i] ? controlFlowOf(a.gen, *cls[i], a.words[i], a.start[i + 1]) : ControlFlow{};
-    const bool ends = (!f.fallsThrough && !f.targetDword) || (f.fallsThrough && i + 1 == n);
-    if (!ends) continue;
-    if (after.caseMin == 0)
-      return "a path reaches " + a.where(i) +
-             " without running the case instruction while lanes may be enabled";
-    if ((after.stored & all) != all) {
-      for (unsigned k = 0; k < results; ++k)
-        if (!(after.stored & (1u << k)))
-          return "a path reaches " + a.where(i) + " without storing result component " +
-                 std::to_string(k) + " to Out while lanes may be enabled";
-    }
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (in[i])
+      if (std::string why = execObligations(a, i, c, results, all, out, *in[i]); !why.empty())
+        return why;
   return "";
 }
 
