@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -103,6 +104,104 @@ std::string runSummary(const fs::path& report) {
   }
 }
 
+std::string firstLineOf(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The OS's PRETTY_NAME from /etc/os-release, nullopt when it has none.
+std::optional<std::string> osName() {
+  std::ifstream in("/etc/os-release");
+  std::optional<std::string> name;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      name = line.substr(12);
+      if (name->size() >= 2 && name->front() == '"' && name->back() == '"')
+        name = name->substr(1, name->size() - 2);
+    }
+  return name;
+}
+
+// The GPUs the kernel sees: PCI ids and the kernel driver bound to each.
+json kernelGpus() {
+  json gpus = json::array();
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/sys/class/drm", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("card", 0) != 0 || name.find('-') != std::string::npos) continue;
+    const fs::path dev = e.path() / "device";
+    json g = {{"card", name},
+              {"vendor", firstLineOf(dev / "vendor")},
+              {"device", firstLineOf(dev / "device")},
+              {"revision", firstLineOf(dev / "revision")}};
+    std::error_code lec;
+    const fs::path drv = fs::read_symlink(dev / "driver", lec);
+    g["kernel_driver"] = lec ? "" : drv.filename().string();
+    gpus.push_back(g);
+  }
+  return gpus;
+}
+
+// Firmware versions (debugfs: root only) into firmware.txt; the file's name, or why it is
+// missing.
+std::string firmwareFacts(const fs::path& dir) {
+  std::string firmware;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/sys/kernel/debug/dri", ec)) {
+    const fs::path f = e.path() / "amdgpu_firmware_info";
+    std::ifstream in(f);
+    if (in) firmware += "== " + f.string() + "\n" + readWholeFile(f);
+  }
+  if (firmware.empty())
+    return "not readable (/sys/kernel/debug/dri/*/amdgpu_firmware_info needs root)";
+  std::ofstream(dir / "firmware.txt") << firmware;
+  return "firmware.txt";
+}
+
+// The kernel's GPU lines (resets, ring timeouts, page faults) from dmesg, often restricted,
+// into kernel-gpu.txt; the file's name, or why it is missing.
+std::string kernelGpuLines(const fs::path& dir) {
+  ChildSpec dmesg;
+  dmesg.program = "dmesg";
+  dmesg.stdoutPath = (dir / "dmesg.txt").string();
+  dmesg.stderrPath = "/dev/null";
+  dmesg.timeoutSeconds = 20;
+  const ChildResult d = runChildProcess(dmesg);
+  std::string fact;
+  if (d.started && d.exitCode == 0) {
+    std::string kept;
+    std::istringstream lines(readWholeFile(dir / "dmesg.txt"));
+    for (std::string l; std::getline(lines, l);)
+      if (l.find("amdgpu") != std::string::npos || l.find("radeon") != std::string::npos ||
+          l.find("drm") != std::string::npos)
+        kept += l + "\n";
+    std::ofstream(dir / "kernel-gpu.txt") << kept;
+    fact = "kernel-gpu.txt";
+  } else {
+    fact = "not readable (dmesg: " + d.describe() + ")";
+  }
+  std::error_code ec;
+  fs::remove(dir / "dmesg.txt", ec);
+  return fact;
+}
+
+// `vulkaninfo --summary` into vulkaninfo.txt; the file's name, or why it is missing.
+std::string vulkaninfoFacts(const fs::path& dir) {
+  ChildSpec vi;
+  vi.program = "vulkaninfo";
+  vi.args = {"--summary"};
+  vi.stdoutPath = (dir / "vulkaninfo.txt").string();
+  vi.stderrPath = "/dev/null";
+  vi.timeoutSeconds = 60;
+  const ChildResult v = runChildProcess(vi);
+  if (v.started && v.exitCode == 0) return "vulkaninfo.txt";
+  std::error_code ec;
+  fs::remove(dir / "vulkaninfo.txt", ec);
+  return "not available (vulkaninfo --summary: " + v.describe() + "; Debian's vulkan-tools has it)";
+}
+
 // Facts about the machine a reader of the bundle needs: what is readable without privileges,
 // and for the rest why it is missing.
 json machineFacts(const fs::path& dir) {
@@ -112,92 +211,14 @@ json machineFacts(const fs::path& dir) {
   utsname u{};
   if (uname(&u) == 0)
     facts["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
-  const auto firstLine = [](const fs::path& p) {
-    std::ifstream in(p);
-    std::string line;
-    std::getline(in, line);
-    return line;
-  };
-  for (const std::string& line : [&] {
-         std::vector<std::string> v;
-         std::ifstream in("/etc/os-release");
-         for (std::string l; std::getline(in, l);)
-           v.push_back(l);
-         return v;
-       }())
-    if (line.rfind("PRETTY_NAME=", 0) == 0) {
-      std::string v = line.substr(12);
-      if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-      facts["os"] = v;
-    }
-  facts["kernel_cmdline"] = firstLine("/proc/cmdline");
+  if (const std::optional<std::string> os = osName()) facts["os"] = *os;
+  facts["kernel_cmdline"] = firstLineOf("/proc/cmdline");
   const char* driver = std::getenv("GCNPROBE_DRIVER");
   facts["driver_choice"] = driver != nullptr ? driver : "system";
-  // The GPUs the kernel sees: PCI ids and the kernel driver bound to each.
-  json gpus = json::array();
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator("/sys/class/drm", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("card", 0) != 0 || name.find('-') != std::string::npos) continue;
-    const fs::path dev = e.path() / "device";
-    json g = {{"card", name},
-              {"vendor", firstLine(dev / "vendor")},
-              {"device", firstLine(dev / "device")},
-              {"revision", firstLine(dev / "revision")}};
-    std::error_code lec;
-    const fs::path drv = fs::read_symlink(dev / "driver", lec);
-    g["kernel_driver"] = lec ? "" : drv.filename().string();
-    gpus.push_back(g);
-  }
-  facts["gpus"] = gpus;
-  // Firmware versions (debugfs: root only) and the kernel's GPU reset lines (dmesg: often
-  // restricted); each copied when readable, else the reason is recorded.
-  std::string firmware;
-  for (const auto& e : fs::directory_iterator("/sys/kernel/debug/dri", ec)) {
-    const fs::path f = e.path() / "amdgpu_firmware_info";
-    std::ifstream in(f);
-    if (in) firmware += "== " + f.string() + "\n" + readWholeFile(f);
-  }
-  if (!firmware.empty()) {
-    std::ofstream(dir / "firmware.txt") << firmware;
-    facts["firmware"] = "firmware.txt";
-  } else {
-    facts["firmware"] = "not readable (/sys/kernel/debug/dri/*/amdgpu_firmware_info needs root)";
-  }
-  ChildSpec dmesg;
-  dmesg.program = "dmesg";
-  dmesg.stdoutPath = (dir / "dmesg.txt").string();
-  dmesg.stderrPath = "/dev/null";
-  dmesg.timeoutSeconds = 20;
-  const ChildResult d = runChildProcess(dmesg);
-  if (d.started && d.exitCode == 0) {
-    // Only the GPU's lines: resets, ring timeouts, page faults.
-    std::string kept;
-    std::istringstream lines(readWholeFile(dir / "dmesg.txt"));
-    for (std::string l; std::getline(lines, l);)
-      if (l.find("amdgpu") != std::string::npos || l.find("radeon") != std::string::npos ||
-          l.find("drm") != std::string::npos)
-        kept += l + "\n";
-    std::ofstream(dir / "kernel-gpu.txt") << kept;
-    facts["kernel_gpu_lines"] = "kernel-gpu.txt";
-  } else {
-    facts["kernel_gpu_lines"] = "not readable (dmesg: " + d.describe() + ")";
-  }
-  fs::remove(dir / "dmesg.txt", ec);
-  ChildSpec vi;
-  vi.program = "vulkaninfo";
-  vi.args = {"--summary"};
-  vi.stdoutPath = (dir / "vulkaninfo.txt").string();
-  vi.stderrPath = "/dev/null";
-  vi.timeoutSeconds = 60;
-  const ChildResult v = runChildProcess(vi);
-  if (v.started && v.exitCode == 0) {
-    facts["vulkaninfo"] = "vulkaninfo.txt";
-  } else {
-    fs::remove(dir / "vulkaninfo.txt", ec);
-    facts["vulkaninfo"] =
-        "not available (vulkaninfo --summary: " + v.describe() + "; Debian's vulkan-tools has it)";
-  }
+  facts["gpus"] = kernelGpus();
+  facts["firmware"] = firmwareFacts(dir);
+  facts["kernel_gpu_lines"] = kernelGpuLines(dir);
+  facts["vulkaninfo"] = vulkaninfoFacts(dir);
   return facts;
 }
 
