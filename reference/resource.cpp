@@ -505,35 +505,93 @@ std::string formatVSharp(Gen gen, const VSharp& v) {
   return out;
 }
 
+namespace {
+
+// Four raw dwords, as `gcnprobe vsharp --decode` takes them.
+VSharp vsharpOfDwords(Gen gen, const std::vector<VSharpToken>& tokens) {
+  if (tokens.size() != 4)
+    fail(tokens[0].column, "expected four dwords (0x........ x4) or name=value fields, got " +
+                               std::to_string(tokens.size()) + " words");
+  std::array<uint32_t, 4> words{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    uint64_t x = 0;
+    if (!parseUnsigned(tokens[i].text, x) || x > 0xffffffffull)
+      fail(tokens[i].column, "dword " + std::to_string(i) + ": '" + std::string(tokens[i].text) +
+                                 "' is not a 32-bit number");
+    words[i] = static_cast<uint32_t>(x);
+  }
+  return decodeVSharp(gen, words);
+}
+
+// The fields given so far: each once.
+class SeenFields {
+ public:
+  void mark(const std::string& name, int column) {
+    for (const std::string& s : seen_)
+      if (s == name) fail(column, "field '" + name + "' is given twice");
+    seen_.push_back(name);
+  }
+
+ private:
+  std::vector<std::string> seen_;
+};
+
+// dst_sel: four one-character selectors (zyx1), or four comma-separated ones (0,x,1,1).
+void setDstSel(Gen gen, std::string_view value, int valueColumn, int column, SeenFields& seen,
+               VSharp& v) {
+  std::vector<std::pair<std::string_view, int>> sels;  // selector, its column
+  if (value.find(',') != std::string_view::npos) {
+    for (std::size_t at = 0;;) {
+      const std::size_t comma = value.find(',', at);
+      sels.push_back({value.substr(at, comma == std::string_view::npos ? comma : comma - at),
+                      valueColumn + static_cast<int>(at)});
+      if (comma == std::string_view::npos) break;
+      at = comma + 1;
+    }
+  } else if (value.size() == 4) {
+    for (std::size_t i = 0; i < 4; ++i)
+      sels.push_back({value.substr(i, 1), valueColumn + static_cast<int>(i)});
+  }
+  if (sels.size() != 4)
+    fail(valueColumn, "dst_sel: '" + std::string(value) +
+                          "' must be four selectors from 0, 1, x, y, z, w (e.g. zyx1 or "
+                          "0,x,1,1)");
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::string one = "dst_sel_" + std::string(1, "xyzw"[i]);
+    seen.mark(one, column);
+    if (sels[i].first.empty())
+      fail(sels[i].second, "dst_sel: selector " + std::to_string(i + 1) + " is empty");
+    set(v, *findField(gen, one),
+        parseFieldValue(gen, *findField(gen, one), sels[i].first, sels[i].second));
+  }
+}
+
+// reserved_wN: bits of word N that no field of the generation names.
+void setReserved(Gen gen, const std::string& name, std::string_view value, int valueColumn,
+                 VSharp& v) {
+  const std::size_t word = static_cast<std::size_t>(name[10] - '0');
+  uint64_t x = 0;
+  if (!parseUnsigned(value, x) || x > 0xffffffffull)
+    fail(valueColumn, name + ": '" + std::string(value) + "' is not a 32-bit number");
+  const uint32_t mask = vsharpReservedMask(gen)[word];
+  if ((x & ~uint64_t{mask}) != 0)
+    fail(valueColumn, name + ": " + hexNumber(x & ~uint64_t{mask}) + " are field bits on " +
+                          std::string(genName(gen)) + " (give them by field name; reserved " +
+                          "bits of word " + std::to_string(word) + ": " + hexNumber(mask) + ")");
+  v.reserved[word] = static_cast<uint32_t>(x);
+}
+
+}  // namespace
+
 VSharp parseVSharp(Gen gen, std::string_view text) {
   const std::vector<VSharpToken> tokens = tokenize(text);
   bool anyAssignment = false;
   for (const VSharpToken& t : tokens)
     anyAssignment = anyAssignment || t.text.find('=') != std::string_view::npos;
-
-  // Four raw dwords, as `gcnprobe vsharp --decode` takes them.
-  if (!tokens.empty() && !anyAssignment) {
-    if (tokens.size() != 4)
-      fail(tokens[0].column, "expected four dwords (0x........ x4) or name=value fields, got " +
-                                 std::to_string(tokens.size()) + " words");
-    std::array<uint32_t, 4> words{};
-    for (std::size_t i = 0; i < 4; ++i) {
-      uint64_t x = 0;
-      if (!parseUnsigned(tokens[i].text, x) || x > 0xffffffffull)
-        fail(tokens[i].column, "dword " + std::to_string(i) + ": '" + std::string(tokens[i].text) +
-                                   "' is not a 32-bit number");
-      words[i] = static_cast<uint32_t>(x);
-    }
-    return decodeVSharp(gen, words);
-  }
+  if (!tokens.empty() && !anyAssignment) return vsharpOfDwords(gen, tokens);
 
   VSharp v;
-  std::vector<std::string> seen;
-  auto markSeen = [&seen](const std::string& name, int column) {
-    for (const std::string& s : seen)
-      if (s == name) fail(column, "field '" + name + "' is given twice");
-    seen.push_back(name);
-  };
+  SeenFields seen;
   for (const VSharpToken& t : tokens) {
     const auto eq = t.text.find('=');
     if (eq == std::string_view::npos || eq == 0)
@@ -543,48 +601,13 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
     const int valueColumn = t.column + static_cast<int>(eq) + 1;
     if (value.empty()) fail(valueColumn, "field '" + name + "' has no value");
     if (name == "dst_sel") {
-      // Four one-character selectors (zyx1), or four comma-separated ones (0,x,1,1).
-      std::vector<std::pair<std::string_view, int>> sels;  // selector, its column
-      if (value.find(',') != std::string_view::npos) {
-        for (std::size_t at = 0;;) {
-          const std::size_t comma = value.find(',', at);
-          sels.push_back({value.substr(at, comma == std::string_view::npos ? comma : comma - at),
-                          valueColumn + static_cast<int>(at)});
-          if (comma == std::string_view::npos) break;
-          at = comma + 1;
-        }
-      } else if (value.size() == 4) {
-        for (std::size_t i = 0; i < 4; ++i)
-          sels.push_back({value.substr(i, 1), valueColumn + static_cast<int>(i)});
-      }
-      if (sels.size() != 4)
-        fail(valueColumn, "dst_sel: '" + std::string(value) +
-                              "' must be four selectors from 0, 1, x, y, z, w (e.g. zyx1 or "
-                              "0,x,1,1)");
-      for (std::size_t i = 0; i < 4; ++i) {
-        const std::string one = "dst_sel_" + std::string(1, "xyzw"[i]);
-        markSeen(one, t.column);
-        if (sels[i].first.empty())
-          fail(sels[i].second, "dst_sel: selector " + std::to_string(i + 1) + " is empty");
-        set(v, *findField(gen, one),
-            parseFieldValue(gen, *findField(gen, one), sels[i].first, sels[i].second));
-      }
+      setDstSel(gen, value, valueColumn, t.column, seen, v);
       continue;
     }
     if (name.size() == 11 && name.rfind("reserved_w", 0) == 0 && name[10] >= '0' &&
         name[10] <= '3') {
-      const std::size_t word = static_cast<std::size_t>(name[10] - '0');
-      markSeen(name, t.column);
-      uint64_t x = 0;
-      if (!parseUnsigned(value, x) || x > 0xffffffffull)
-        fail(valueColumn, name + ": '" + std::string(value) + "' is not a 32-bit number");
-      const uint32_t mask = vsharpReservedMask(gen)[word];
-      if ((x & ~uint64_t{mask}) != 0)
-        fail(valueColumn, name + ": " + hexNumber(x & ~uint64_t{mask}) + " are field bits on " +
-                              std::string(genName(gen)) + " (give them by field name; reserved " +
-                              "bits of word " + std::to_string(word) + ": " + hexNumber(mask) +
-                              ")");
-      v.reserved[word] = static_cast<uint32_t>(x);
+      seen.mark(name, t.column);
+      setReserved(gen, name, value, valueColumn, v);
       continue;
     }
     const VSharpField* f = findField(gen, name);
@@ -593,7 +616,7 @@ VSharp parseVSharp(Gen gen, std::string_view text) {
     if (!vsharpFieldExists(gen, *f))
       fail(t.column, "V# field '" + name + "' (" + std::string(f->reg) + ") does not exist on " +
                          std::string(genName(gen)));
-    markSeen(name, t.column);
+    seen.mark(name, t.column);
     set(v, *f, parseFieldValue(gen, *f, value, valueColumn));
   }
   return v;
