@@ -41,6 +41,79 @@ void writeFile(const fs::path& path, const std::string& contents) {
   if (!out) throw gcn::InfraError(path.string() + ": cannot write the reproduction");
 }
 
+// Per route: how many were written (and of them how many check less than gcnprobe does), and
+// why the others were not (reason -> count).
+struct ExportTally {
+  std::map<std::string, unsigned> written, partial;
+  std::map<std::string, std::map<std::string, unsigned>> notWritten;
+  std::size_t invalid = 0;
+
+  // The summary lines; how many were written in all.
+  std::size_t print(bool dir) {
+    std::size_t total = 0;
+    for (const auto& [route, n] : written) {
+      total += n;
+      std::printf(
+          "export: %s route: %u %s, %u of them checking less than gcnprobe does (their "
+          "'not checked' lines say what)\n",
+          route.c_str(), n, dir ? "folders" : "scripts", partial[route]);
+    }
+    // Reasons naming a format are grouped: "<format> has 3 components: ..." with the formats.
+    static const std::regex kFormat(R"(VK_FORMAT_[A-Z0-9_]+)");
+    for (const auto& [route, reasons] : notWritten) {
+      std::map<std::string, std::pair<unsigned, std::set<std::string>>> grouped;
+      for (const auto& [why, n] : reasons) {
+        std::smatch m;
+        const bool named = std::regex_search(why, m, kFormat);
+        auto& g = grouped[named ? std::regex_replace(why, kFormat, "<format>") : why];
+        g.first += n;
+        if (named) g.second.insert(m.str().substr(10));
+      }
+      for (const auto& [why, g] : grouped) {
+        std::string formats;
+        for (const std::string& f : g.second)
+          formats += (formats.empty() ? " (" : ", ") + f;
+        std::printf("export: %s route: %u not exported: %s%s\n", route.c_str(), g.first,
+                    why.c_str(), formats.empty() ? "" : (formats + ")").c_str());
+      }
+    }
+    return total;
+  }
+};
+
+// One case's reproduction into the output folder (a folder of files, or one Amber script).
+void exportCase(const ExportOptions& o, const judge::Case& c, const judge::Profile& profile,
+                const std::string& generator, ExportTally& tally) {
+  if (!c.broken.empty()) {
+    ++tally.notWritten["(broken)"][c.broken];
+    return;
+  }
+  const repro::Reproduction r = repro::reproduce(c, profile);
+  if (!r.notExpressed.empty()) {
+    ++tally.notWritten[r.route][r.notExpressed];
+    return;
+  }
+  // A shader the validator refuses would make the reproduction a report about the export.
+  if (const std::string bad = repro::spirvValidationProblem(r.spirv); !bad.empty()) {
+    std::fprintf(stderr, "gcnprobe: error: %s: variant %s is not valid SPIR-V: %s\n",
+                 c.name.c_str(), r.variant.c_str(), bad.c_str());
+    ++tally.invalid;
+    return;
+  }
+  if (o.dir) {
+    const fs::path folder = fs::path(o.output) / c.name;
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) throw gcn::InfraError(folder.string() + ": cannot create the folder: " + ec.message());
+    for (const auto& [file, contents] : repro::reproductionFiles(r, generator))
+      writeFile(folder / file, contents);
+  } else {
+    writeFile(fs::path(o.output) / (c.name + ".amber"), repro::amberScript(r, generator));
+  }
+  ++tally.written[r.route];
+  if (!r.unchecked.empty()) ++tally.partial[r.route];
+}
+
 int runExport(const ExportOptions& o) {
   const judge::Profile profile = judge::resolveProfile(o.profile, std::nullopt);
   results::Selection s;
@@ -58,78 +131,22 @@ int runExport(const ExportOptions& o) {
   if (ec) throw gcn::InfraError(o.output + ": cannot create the folder: " + ec.message());
   const std::string generator =
       std::string("gcnprobe ") + GCNPROBE_VERSION + " (" + GCNPROBE_GIT_REVISION + ")";
-  // Per route: how many were written, and why the others were not (reason -> count).
-  std::map<std::string, unsigned> written, partial;
-  std::map<std::string, std::map<std::string, unsigned>> notWritten;
-  std::size_t invalid = 0;
-  for (const judge::Case& c : cases) {
-    if (!c.broken.empty()) {
-      ++notWritten["(broken)"][c.broken];
-      continue;
-    }
-    const repro::Reproduction r = repro::reproduce(c, profile);
-    if (!r.notExpressed.empty()) {
-      ++notWritten[r.route][r.notExpressed];
-      continue;
-    }
-    // A shader the validator refuses would make the reproduction a report about the export.
-    if (const std::string bad = repro::spirvValidationProblem(r.spirv); !bad.empty()) {
-      std::fprintf(stderr, "gcnprobe: error: %s: variant %s is not valid SPIR-V: %s\n",
-                   c.name.c_str(), r.variant.c_str(), bad.c_str());
-      ++invalid;
-      continue;
-    }
-    if (o.dir) {
-      const fs::path folder = fs::path(o.output) / c.name;
-      fs::create_directories(folder, ec);
-      if (ec)
-        throw gcn::InfraError(folder.string() + ": cannot create the folder: " + ec.message());
-      for (const auto& [file, contents] : repro::reproductionFiles(r, generator))
-        writeFile(folder / file, contents);
-    } else {
-      writeFile(fs::path(o.output) / (c.name + ".amber"), repro::amberScript(r, generator));
-    }
-    ++written[r.route];
-    if (!r.unchecked.empty()) ++partial[r.route];
-  }
-  std::size_t total = 0;
-  for (const auto& [route, n] : written) {
-    total += n;
-    std::printf(
-        "export: %s route: %u %s, %u of them checking less than gcnprobe does (their "
-        "'not checked' lines say what)\n",
-        route.c_str(), n, o.dir ? "folders" : "scripts", partial[route]);
-  }
-  // Reasons naming a format are grouped: "<format> has 3 components: ..." with the formats.
-  static const std::regex kFormat(R"(VK_FORMAT_[A-Z0-9_]+)");
-  for (const auto& [route, reasons] : notWritten) {
-    std::map<std::string, std::pair<unsigned, std::set<std::string>>> grouped;
-    for (const auto& [why, n] : reasons) {
-      std::smatch m;
-      const bool named = std::regex_search(why, m, kFormat);
-      auto& g = grouped[named ? std::regex_replace(why, kFormat, "<format>") : why];
-      g.first += n;
-      if (named) g.second.insert(m.str().substr(10));
-    }
-    for (const auto& [why, g] : grouped) {
-      std::string formats;
-      for (const std::string& f : g.second)
-        formats += (formats.empty() ? " (" : ", ") + f;
-      std::printf("export: %s route: %u not exported: %s%s\n", route.c_str(), g.first, why.c_str(),
-                  formats.empty() ? "" : (formats + ")").c_str());
-    }
-  }
-  std::printf(
-      "export: %zu of %zu cases written to %s (profile %s)%s\n", total, cases.size(),
-      o.output.c_str(), profile.name.c_str(),
-      invalid > 0 ? (", " + std::to_string(invalid) + " refused: invalid SPIR-V").c_str() : "");
+  ExportTally tally;
+  for (const judge::Case& c : cases)
+    exportCase(o, c, profile, generator, tally);
+  const std::size_t total = tally.print(o.dir);
+  std::printf("export: %zu of %zu cases written to %s (profile %s)%s\n", total, cases.size(),
+              o.output.c_str(), profile.name.c_str(),
+              tally.invalid > 0
+                  ? (", " + std::to_string(tally.invalid) + " refused: invalid SPIR-V").c_str()
+                  : "");
   if (total == 0) {
     std::fprintf(stderr,
                  "gcnprobe: error: no selected case can be exported (the lines above say "
                  "why)\n");
     return 1;
   }
-  return invalid > 0 ? 1 : 0;
+  return tally.invalid > 0 ? 1 : 0;
 }
 
 }  // namespace
