@@ -143,94 +143,103 @@ class VertexRoute final : public Route {
     std::vector<DeviceResult> results(cases.size());
     if (cases.empty()) return results;
     if (!pass_) pass_ = std::make_unique<vk::EmptyRenderPass>(ctx_);
-
-    struct PerCase {
-      vk::GraphicsPipeline* pipeline = nullptr;
-      std::unique_ptr<vk::HostBuffer> vertices, indices, in, out;
-      std::unique_ptr<vk::StorageDescriptorSets> set;
-      uint32_t draws = 0;
-    };
-    std::vector<PerCase> per(cases.size());
-    for (size_t i = 0; i < cases.size(); ++i) {
-      const DeviceCase& c = *cases[i];
-      PerCase& p = per[i];
-      p.pipeline = &pipelineFor(c);
-      // The vertex buffer is a VkBuffer of exactly the memory image, bound whole: the robust
-      // vertex-input rules are relative to the bound range, and lavapipe (Mesa 22.3.6) was
-      // measured fetching an out-of-range vertex from the rest of the VkBuffer (a
-      // GuardedBuffer's guard band) although vkCmdBindVertexBuffers2's pSizes ended the
-      // binding at the payload. A fetch cannot write, so no guard band is lost.
-      p.vertices = std::make_unique<vk::HostBuffer>(ctx_, c.memory.bytes.size(),
-                                                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-      std::memcpy(p.vertices->bytes().data(), c.memory.bytes.data(), c.memory.bytes.size());
-      std::vector<uint32_t> in(kInWords, 0), drawn;
-      for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-        const bool active = ((c.state.exec >> l) & 1u) != 0;
-        in[l] = c.state.vgpr(c.inst.vaddr)[l];
-        in[64 + l] = active ? 1u : 0u;
-        if (active) drawn.push_back(in[l]);
-      }
-      p.draws = static_cast<uint32_t>(drawn.size());
-      p.indices = std::make_unique<vk::HostBuffer>(ctx_, std::max<size_t>(4, drawn.size() * 4),
-                                                   VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
-      std::memcpy(p.indices->bytes().data(), drawn.data(), drawn.size() * 4);
-      p.in =
-          std::make_unique<vk::HostBuffer>(ctx_, kInWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-      std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
-      p.out =
-          std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-      std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords,
-                  kUnwrittenVertexWord);
-      p.set = std::make_unique<vk::StorageDescriptorSets>(ctx_, *p.pipeline, 1);
-      p.set->writeStorageBuffer(0, 0, p.in->buffer());
-      p.set->writeStorageBuffer(0, 1, p.out->buffer());
-    }
-
+    std::vector<Draw> draws;
+    draws.reserve(cases.size());
+    for (const DeviceCase* c : cases)
+      draws.push_back(prepareDraw(*c));
     vk::submitAndWait(ctx_, [&](VkCommandBuffer cmd) {
       pass_->begin(cmd);
-      for (PerCase& p : per) {
-        if (p.draws == 0) continue;
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.pipeline->pipeline());
-        const VkDescriptorSet set = p.set->set(0);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.pipeline->layout(), 0, 1,
-                                &set, 0, nullptr);
-        const VkBuffer vb = p.vertices->buffer();
-        const VkDeviceSize offset = 0;
-        vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
-        vkCmdBindIndexBuffer(cmd, p.indices->buffer(), 0, VK_INDEX_TYPE_UINT32);
-        vkCmdDrawIndexed(cmd, p.draws, 1, 0, 0, 0);
-      }
+      for (const Draw& d : draws)
+        recordDraw(cmd, d);
       vk::EmptyRenderPass::end(cmd);
       vk::recordVertexToHostBarrier(cmd);
     });
-
-    for (size_t i = 0; i < cases.size(); ++i) {
-      const DeviceCase& c = *cases[i];
-      const vk::BufferFormat& f = *vk::findBufferFormat(c.format);
-      DeviceResult& r = results[i];
-      r.vdataCount = c.inst.op->components;
-      std::vector<uint32_t> out(kOutWords);
-      std::memcpy(out.data(), per[i].out->bytes().data(), kOutWords * 4);
-      // The vertex shader sees the registers after the format's swizzle (ACO swaps BGRA
-      // formats after the load, "post_shuffle"; formats.h's DST_SEL is that swizzle):
-      // register k is the shader component j with dstSel[j] = X + k.
-      for (unsigned k = 0; k < r.vdataCount; ++k) {
-        unsigned from = 4;
-        for (unsigned j = 0; j < 4; ++j)
-          if (f.dstSel[j] == static_cast<gcn::DstSel>(static_cast<uint8_t>(gcn::DstSel::X) + k))
-            from = j;
-        for (unsigned l = 0; l < gcn::kWaveSize; ++l)
-          r.vdata[l][k] = from < 4 ? out[l * 4 + from] : kUnwrittenVertexWord;
-      }
-      const auto payload = per[i].vertices->bytes();
-      r.memory.assign(payload.begin(), payload.end());
-    }
+    for (size_t i = 0; i < cases.size(); ++i)
+      results[i] = resultOf(*cases[i], draws[i]);
     return results;
   }
 
   void releasePipelines() override { pipelines_.clear(); }
 
  private:
+  // One case's draw: its pipeline, buffers and descriptor set, and how many vertices (its
+  // active lanes) it draws.
+  struct Draw {
+    vk::GraphicsPipeline* pipeline = nullptr;
+    std::unique_ptr<vk::HostBuffer> vertices, indices, in, out;
+    std::unique_ptr<vk::StorageDescriptorSets> set;
+    uint32_t draws = 0;
+  };
+
+  Draw prepareDraw(const DeviceCase& c) {
+    Draw p;
+    p.pipeline = &pipelineFor(c);
+    // The vertex buffer is a VkBuffer of exactly the memory image, bound whole: the robust
+    // vertex-input rules are relative to the bound range, and lavapipe (Mesa 22.3.6) was
+    // measured fetching an out-of-range vertex from the rest of the VkBuffer (a GuardedBuffer's
+    // guard band) although vkCmdBindVertexBuffers2's pSizes ended the binding at the payload.
+    // A fetch cannot write, so no guard band is lost.
+    p.vertices = std::make_unique<vk::HostBuffer>(ctx_, c.memory.bytes.size(),
+                                                  VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    std::memcpy(p.vertices->bytes().data(), c.memory.bytes.data(), c.memory.bytes.size());
+    std::vector<uint32_t> in(kInWords, 0), drawn;
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      const bool active = ((c.state.exec >> l) & 1u) != 0;
+      in[l] = c.state.vgpr(c.inst.vaddr)[l];
+      in[64 + l] = active ? 1u : 0u;
+      if (active) drawn.push_back(in[l]);
+    }
+    p.draws = static_cast<uint32_t>(drawn.size());
+    p.indices = std::make_unique<vk::HostBuffer>(ctx_, std::max<size_t>(4, drawn.size() * 4),
+                                                 VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+    std::memcpy(p.indices->bytes().data(), drawn.data(), drawn.size() * 4);
+    p.in = std::make_unique<vk::HostBuffer>(ctx_, kInWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    std::memcpy(p.in->bytes().data(), in.data(), kInWords * 4);
+    p.out =
+        std::make_unique<vk::HostBuffer>(ctx_, kOutWords * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    std::fill_n(reinterpret_cast<uint32_t*>(p.out->bytes().data()), kOutWords,
+                kUnwrittenVertexWord);
+    p.set = std::make_unique<vk::StorageDescriptorSets>(ctx_, *p.pipeline, 1);
+    p.set->writeStorageBuffer(0, 0, p.in->buffer());
+    p.set->writeStorageBuffer(0, 1, p.out->buffer());
+    return p;
+  }
+
+  static void recordDraw(VkCommandBuffer cmd, const Draw& p) {
+    if (p.draws == 0) return;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.pipeline->pipeline());
+    const VkDescriptorSet set = p.set->set(0);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.pipeline->layout(), 0, 1, &set,
+                            0, nullptr);
+    const VkBuffer vb = p.vertices->buffer();
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
+    vkCmdBindIndexBuffer(cmd, p.indices->buffer(), 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexed(cmd, p.draws, 1, 0, 0, 0);
+  }
+
+  // The vertex shader sees the registers after the format's swizzle (ACO swaps BGRA formats
+  // after the load, "post_shuffle"; formats.h's DST_SEL is that swizzle): register k is the
+  // shader component j with dstSel[j] = X + k.
+  static DeviceResult resultOf(const DeviceCase& c, const Draw& p) {
+    const vk::BufferFormat& f = *vk::findBufferFormat(c.format);
+    DeviceResult r;
+    r.vdataCount = c.inst.op->components;
+    std::vector<uint32_t> out(kOutWords);
+    std::memcpy(out.data(), p.out->bytes().data(), kOutWords * 4);
+    for (unsigned k = 0; k < r.vdataCount; ++k) {
+      unsigned from = 4;
+      for (unsigned j = 0; j < 4; ++j)
+        if (f.dstSel[j] == static_cast<gcn::DstSel>(static_cast<uint8_t>(gcn::DstSel::X) + k))
+          from = j;
+      for (unsigned l = 0; l < gcn::kWaveSize; ++l)
+        r.vdata[l][k] = from < 4 ? out[l * 4 + from] : kUnwrittenVertexWord;
+    }
+    const auto payload = p.vertices->bytes();
+    r.memory.assign(payload.begin(), payload.end());
+    return r;
+  }
+
   vk::GraphicsPipeline& pipelineFor(const DeviceCase& c) {
     const std::string variant = vertexVariant(c);
     const auto key = std::make_tuple(variant, static_cast<int>(c.format), strideOf(c),
