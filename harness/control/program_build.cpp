@@ -146,6 +146,70 @@ ProgramBuilder::Template& ProgramBuilder::templateFor(bool descriptorBuffer) {
   return *templates_.back();
 }
 
+namespace {
+
+// The program's words padded with s_endpgm to the template's code size, or why it does not fit
+// the template's registers or room (`why`).
+std::vector<uint32_t> paddedProgram(const gcn::Chip& chip, const LaneProgram& program,
+                                    uint64_t sgprs, uint64_t vgprs, std::size_t codeWords,
+                                    const std::string& driver, std::string& why) {
+  if (program.sgprs > sgprs || program.vgprs > vgprs) {
+    why = "the program names " + std::to_string(program.sgprs) + " SGPRs and " +
+          std::to_string(program.vgprs) + " VGPRs; " + driver + " allocates " +
+          std::to_string(sgprs) + " and " + std::to_string(vgprs) + " for the template";
+    return {};
+  }
+  std::vector<uint32_t> words = program.words();
+  if (words.size() > codeWords) {
+    why = "the program is " + std::to_string(words.size() * 4) +
+          " bytes; the template's code, its room, " + std::to_string(codeWords * 4);
+    return {};
+  }
+  const uint32_t endpgm =
+      0xbf800000u |
+      (static_cast<uint32_t>(
+           gcn::findScalarOpByName(chip.gen, gcn::ScalarClass::Sopp, "s_endpgm")->opcode)
+       << 16);
+  words.resize(codeWords, endpgm);
+  return words;
+}
+
+// The pipeline came from the patched cache, and the cache read back (into `back`) holds the
+// program once and the template's code never: the program's byte offset there, or why not
+// (`why`).
+std::optional<std::size_t> readBackOffset(const isa::CachedPipeline& pipeline,
+                                          const isa::SeededPipelineCache& cache,
+                                          std::vector<uint8_t>& back,
+                                          const std::vector<uint32_t>& words,
+                                          const std::vector<uint32_t>& templateCode,
+                                          const std::string& driver, std::string& why) {
+  if (!pipeline.feedbackValid()) {
+    why = driver +
+          " gives no pipeline creation feedback: whether the patched cache was used cannot be "
+          "proven";
+    return std::nullopt;
+  }
+  if (!pipeline.cacheHit()) {
+    why = driver +
+          " did not take the pipeline from the patched cache (it compiled the shader again): the "
+          "cache data was rejected";
+    return std::nullopt;
+  }
+  back = cache.data();
+  const std::vector<std::size_t> mine = isa::findWords(back, words);
+  const std::vector<std::size_t> old =
+      words == templateCode ? std::vector<std::size_t>{} : isa::findWords(back, templateCode);
+  if (mine.size() != 1 || !old.empty()) {
+    why = "the cache read back from " + driver + " holds the program " +
+          std::to_string(mine.size()) + " time(s) and the template's code " +
+          std::to_string(old.size()) + " time(s), not once and never";
+    return std::nullopt;
+  }
+  return mine.front();
+}
+
+}  // namespace
+
 ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffsetValue,
                                    bool descriptorBuffer) {
   ProgramBuild b;
@@ -167,21 +231,10 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
     spec.inst = inst;
     spec.soffsetValue = soffsetValue;
     b.program = writeLaneProgram(spec);
-    if (b.program.sgprs > t.sgprs || b.program.vgprs > t.vgprs)
-      return refuse("the program names " + std::to_string(b.program.sgprs) + " SGPRs and " +
-                    std::to_string(b.program.vgprs) + " VGPRs; " + driver + " allocates " +
-                    std::to_string(t.sgprs) + " and " + std::to_string(t.vgprs) +
-                    " for the template");
-    std::vector<uint32_t> words = b.program.words();
-    if (words.size() > t.code.size())
-      return refuse("the program is " + std::to_string(words.size() * 4) +
-                    " bytes; the template's code, its room, " + std::to_string(t.code.size() * 4));
-    const uint32_t endpgm =
-        0xbf800000u |
-        (static_cast<uint32_t>(
-             gcn::findScalarOpByName(chip.gen, gcn::ScalarClass::Sopp, "s_endpgm")->opcode)
-         << 16);
-    words.resize(t.code.size(), endpgm);
+    std::string why;
+    const std::vector<uint32_t> words =
+        paddedProgram(chip, b.program, t.sgprs, t.vgprs, t.code.size(), driver, why);
+    if (!why.empty()) return refuse(why);
     std::vector<uint8_t> data = t.cacheData;
     const std::vector<uint8_t> bytes = bytesOf(words);
     std::memcpy(data.data() + t.codeOffset, bytes.data(), bytes.size());
@@ -189,25 +242,12 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
     auto pipeline =
         std::make_shared<isa::CachedPipeline>(ctx_, routes::shaderVariant(kProgramTemplateVariant),
                                               false, cache.get(), false, descriptorBuffer);
-    if (!pipeline->feedbackValid())
-      return refuse(driver +
-                    " gives no pipeline creation feedback: whether the patched cache was used "
-                    "cannot be proven");
-    if (!pipeline->cacheHit())
-      return refuse(driver +
-                    " did not take the pipeline from the patched cache (it compiled the shader "
-                    "again): the cache data was rejected");
-    const std::vector<uint8_t> back = cache.data();
-    const std::vector<std::size_t> mine = isa::findWords(back, words);
-    const std::vector<std::size_t> old =
-        words == t.code ? std::vector<std::size_t>{} : isa::findWords(back, t.code);
-    if (mine.size() != 1 || !old.empty())
-      return refuse("the cache read back from " + driver + " holds the program " +
-                    std::to_string(mine.size()) + " time(s) and the template's code " +
-                    std::to_string(old.size()) + " time(s), not once and never");
+    std::vector<uint8_t> back;
+    const std::optional<std::size_t> at =
+        readBackOffset(*pipeline, cache, back, words, t.code, driver, why);
+    if (!at) return refuse(why);
     b.executables.push_back(programExecutable(
-        b.program,
-        driver + " (pipeline cache read-back, byte " + std::to_string(mine.front()) + ")"));
+        b.program, driver + " (pipeline cache read-back, byte " + std::to_string(*at) + ")"));
     // The same shape the route's pipelineIsa gives (routes::routePipelineShape "program").
     routes::DeviceCase c;
     c.inst = inst;
@@ -222,9 +262,8 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
               "program (" +
               std::to_string(b.program.lines.size()) + " instructions, " +
               std::to_string(b.program.words().size() * 4) + " bytes, padded with s_endpgm to " +
-              std::to_string(words.size() * 4) + ") at byte " + std::to_string(mine.front()) +
-              " of " + std::to_string(back.size()) + " in place of the template's code; " +
-              t.layout;
+              std::to_string(words.size() * 4) + ") at byte " + std::to_string(*at) + " of " +
+              std::to_string(back.size()) + " in place of the template's code; " + t.layout;
     b.built = true;
     b.pipeline = std::move(pipeline);
   } catch (const std::exception& e) {
