@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -286,18 +287,58 @@ SavedListing parseSavedListing(std::string_view text, std::string_view source) {
   return ListingReader(text, source).read();
 }
 
+namespace {
+
+// The listing's route shape for the case instruction: a template's own data path on the binary
+// route, else the route's (routePipelineShape), with the listing's executables.
+routes::PipelineIsa listingShape(const SavedListing& s, const gcn::Instruction& intended,
+                                 std::vector<vk::ExecutableIsa> executables) {
+  routes::PipelineIsa pisa;
+  if (s.route == "binary") {
+    // The listing is a template's: its instruction's own data path (binary_patch.h).
+    pisa.executables = std::move(executables);
+    pisa.caseBuffer = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 0};
+    pisa.dataPath =
+        templateDataPath(templateVariant(*s.chip, *intended.op, intended.idxen), intended);
+    pisa.vsharpSource = "not part of a template's proof (the binary route records its case's)";
+  } else {
+    routes::DeviceCase c;
+    c.inst = intended;
+    c.binding = s.route == "vertex" ? routes::Binding::VertexAttribute
+                : intended.idxen    ? routes::Binding::StorageTexel
+                                    : routes::Binding::StorageBuffer;
+    pisa = routes::routePipelineShape(s.route, c, s.chip->name);
+    pisa.executables = std::move(executables);
+  }
+  // The value an SGPR or M0 SOFFSET must hold (the own program's listings carry it), compared
+  // with the constant the trace finds.
+  if (s.soffset && intended.soffset < 128) pisa.soffsetValue = s.soffset;
+  return pisa;
+}
+
+// Why `case =` selects nothing: the buffer instructions the listing holds.
+std::string nothingSelected(const SavedListing& s, const std::vector<EmittedInstruction>& emitted,
+                            const std::function<int(const EmittedInstruction&)>& lineOf) {
+  std::string reason = "no buffer instruction of the listing starts with '" + s.caseText + "'";
+  if (emitted.empty()) return reason + "; it holds none";
+  reason += "; it holds:";
+  for (const EmittedInstruction& e : emitted)
+    reason += " [line " + std::to_string(lineOf(e)) + ": " + e.driverText + "]";
+  return reason;
+}
+
+}  // namespace
+
 SavedProof proveSavedListing(const SavedListing& s) {
   SavedProof out;
   const gcn::Gen gen = s.chip->gen;
   const bool legacyVs = s.route == "vertex" && s.chip->name == "navi14";
-  routes::PipelineIsa pisa;
-  pisa.executables = s.executables;
   const std::vector<EmittedInstruction> emitted =
-      emittedBufferInstructions(gen, pisa.executables, legacyVs);
+      emittedBufferInstructions(gen, s.executables, legacyVs);
   std::vector<std::vector<AsmInstruction>> code;  // per executable, for line numbers
   for (const vk::ExecutableIsa& exe : s.executables)
     code.push_back(parseAcoAssembly(exe.assembly, s.source));
-  const auto lineOf = [&](const EmittedInstruction& e) {
+  const std::function<int(const EmittedInstruction&)> lineOf = [&](const EmittedInstruction& e) {
     for (std::size_t k = 0; k < s.executables.size(); ++k)
       if (s.executables[k].name == e.executable && e.listingIndex < code[k].size())
         return code[k][e.listingIndex].line;
@@ -310,14 +351,7 @@ SavedProof proveSavedListing(const SavedListing& s) {
   for (const EmittedInstruction& e : emitted)
     if (selects(e)) selected.push_back(&e);
   if (selected.empty()) {
-    out.reason = "no buffer instruction of the listing starts with '" + s.caseText + "'";
-    if (emitted.empty()) {
-      out.reason += "; it holds none";
-    } else {
-      out.reason += "; it holds:";
-      for (const EmittedInstruction& e : emitted)
-        out.reason += " [line " + std::to_string(lineOf(e)) + ": " + e.driverText + "]";
-    }
+    out.reason = nothingSelected(s, emitted, lineOf);
     return out;
   }
   const EmittedInstruction& first = *selected.front();
@@ -336,25 +370,7 @@ SavedProof proveSavedListing(const SavedListing& s) {
                            std::to_string(lineOf(*e)) + "; give more of the text");
   }
   const gcn::Instruction& intended = first.inst;
-  if (s.route == "binary") {
-    // The listing is a template's: its instruction's own data path (binary_patch.h).
-    pisa.caseBuffer = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, 0};
-    pisa.dataPath =
-        templateDataPath(templateVariant(*s.chip, *intended.op, intended.idxen), intended);
-    pisa.vsharpSource = "not part of a template's proof (the binary route records its case's)";
-  } else {
-    routes::DeviceCase c;
-    c.inst = intended;
-    c.binding = s.route == "vertex" ? routes::Binding::VertexAttribute
-                : intended.idxen    ? routes::Binding::StorageTexel
-                                    : routes::Binding::StorageBuffer;
-    routes::PipelineIsa shape = routes::routePipelineShape(s.route, c, s.chip->name);
-    shape.executables = std::move(pisa.executables);
-    pisa = std::move(shape);
-  }
-  // The value an SGPR or M0 SOFFSET must hold (the own program's listings carry it), compared
-  // with the constant the trace finds.
-  if (s.soffset && intended.soffset < 128) pisa.soffsetValue = s.soffset;
+  const routes::PipelineIsa pisa = listingShape(s, intended, s.executables);
   // Only the selected instructions may be the case's (another with the same fields, such as an
   // In load of the same opcode, is not what `case` names).
   const CheckResult check = checkIsa(gen, intended, pisa, selects);
