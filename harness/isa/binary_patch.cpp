@@ -516,6 +516,25 @@ std::string readBackProblem(const BinaryTemplate& t, gcn::Gen gen, const std::ve
   return "";
 }
 
+// The proof text of a patched build: what the cache read back holds where, and the template's
+// data path.
+std::string patchProof(const BinaryTemplate& t, gcn::Gen gen, const gcn::Instruction& intended,
+                       const std::vector<uint32_t>& w, std::size_t cacheBytes, const ReadBack& rb,
+                       bool descriptorBuffer, uint32_t m0, const std::array<uint32_t, 2>& setup) {
+  std::string proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +
+                      "pipeline from the patched cache (application cache hit); read back: '" +
+                      printOrReason(gen, intended) + "' (" + hexWords(w) + ") at byte " +
+                      std::to_string(rb.offset) + " of " + std::to_string(cacheBytes) +
+                      " in place of the template's '" + printOrReason(gen, t.inst) + "', the " +
+                      std::to_string(rb.before) + " bytes before and " + std::to_string(rb.after) +
+                      " after it unchanged; the template's data path: " + t.pathProof;
+  if (t.setsM0)
+    proof += " but the M0 setup: 's_mov_b32 m0, " + gcn::hexWord(m0) + "' (" + hexWords(setup) +
+             ") " + std::to_string(rb.setupBefore) +
+             " bytes before it, in place of the template's '" + t.setupText + "'";
+  return proof;
+}
+
 }  // namespace
 
 BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
@@ -577,18 +596,7 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
       return refuse(why);
     b.cacheOffset = rb.offset;
     b.cacheBytes = back.size();
-    b.proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +
-              "pipeline from the patched cache (application cache hit); read back: '" +
-              printOrReason(chip.gen, intended) + "' (" + hexWords(w) + ") at byte " +
-              std::to_string(b.cacheOffset) + " of " + std::to_string(b.cacheBytes) +
-              " in place of the template's '" + printOrReason(chip.gen, t.inst) + "', the " +
-              std::to_string(rb.before) + " bytes before and " + std::to_string(rb.after) +
-              " after it unchanged; the template's data path: " + t.pathProof;
-    if (t.setsM0) {
-      b.proof += " but the M0 setup: 's_mov_b32 m0, " + gcn::hexWord(m0) + "' (" + hexWords(setup) +
-                 ") " + std::to_string(rb.setupBefore) +
-                 " bytes before it, in place of the template's '" + t.setupText + "'";
-    }
+    b.proof = patchProof(t, chip.gen, intended, w, back.size(), rb, descriptorBuffer, m0, setup);
     b.built = true;
     b.pipeline = pipeline;
     // The listing of what the cache read-back holds: the template's, with the instruction (and
