@@ -41,6 +41,59 @@ std::array<uint32_t, gcn::kWaveSize> loadIndices(uint64_t seed) {
   return idx;
 }
 
+std::string texelCaseName(const vk::BufferFormat& f, routes::Binding binding,
+                          const gcn::OpcodeInfo& op, unsigned viewComponents) {
+  const std::string fmt = gcn::asciiLower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
+  std::string mnemonic(op.mnemonic);
+  static constexpr const char* kViewComps[] = {"", "x", "xy", "xyz", "xyzw"};
+  return "texel." + std::string(binding == routes::Binding::UniformTexel ? "uniform" : "storage") +
+         "." + fmt + "." +
+         (viewComponents != 0 ? std::string("view_") + kViewComps[std::min(viewComponents, 4u)]
+                              : mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0));
+}
+
+// How close the device must come: a load of a normalized format to an ULP (sRGB its own),
+// stores and floats as portable texel rules allow, the rest exactly. Under GCN profiles the load
+// is the reference's to the bit; an sRGB decode after it is driver shader code (tolerance.cpp
+// "srgb-gcn").
+void setTexelTolerance(judge::Case& c, const vk::BufferFormat& f, bool store) {
+  const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
+  c.tolerance = norm && !store
+                    ? (f.srgb ? judge::ToleranceId::Srgb : judge::ToleranceId::Norm1Ulp)
+                    : (store || f.nfmt == gcn::Nfmt::Float ? judge::ToleranceId::PortableTexel
+                                                           : judge::ToleranceId::Exact);
+  if (f.srgb) c.gcnTolerance = judge::ToleranceId::SrgbGcn;
+}
+
+// A store's lanes: distinct in-range elements per lane (Vulkan leaves the order of two lanes'
+// writes to one texel open), reversed so lane and element differ; the data the format's edge
+// values, then seeded values inside the format's range.
+void setTexelStoreLanes(const vk::BufferFormat& f, uint64_t seed,
+                        std::array<uint32_t, gcn::kWaveSize>& idx, gcn::WaveState& state) {
+  for (uint32_t l = 0; l < kTexelElements; ++l)
+    idx[l] = kTexelElements - 1 - l;
+  for (uint32_t l = kTexelElements + 1; l < gcn::kWaveSize; ++l)
+    if (idx[l] < kTexelElements) idx[l] = kTexelElements + l;  // past the end instead
+  idx[kTexelElements] = kTexelElements;
+  CaseRng rng(seed ^ 0x5151);
+  for (unsigned k = 0; k < 4; ++k) {
+    const std::vector<uint32_t> edges = edgeRegisterValues(
+        f.dfmt, f.nfmt, std::min<unsigned>(k, gcn::dfmtInfo(f.dfmt).components - 1));
+    for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+      uint32_t value = edges[(l + k) % edges.size()];
+      if (l >= 2 * edges.size()) {
+        value = static_cast<uint32_t>(rng());
+        if (f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Float ||
+            f.nfmt == gcn::Nfmt::Snorm) {
+          const float x = static_cast<float>(static_cast<int32_t>(value)) / 2147483648.0f;
+          value = std::bit_cast<uint32_t>(f.nfmt == gcn::Nfmt::Unorm ? (x < 0 ? -x : x) : x);
+        }
+      }
+      state.vgprMut(kCaseVdata + k)[l] = value;
+    }
+  }
+}
+
 // A texel case. viewComponents != 0: a composed view read (formats.h channelDfmt): `op` is
 // BUFFER_LOAD_FORMAT_X on a one-channel V#, one load per channel, and the shader reads
 // viewComponents components of the view.
@@ -49,25 +102,11 @@ std::optional<judge::Case> makeTexelCase(const CaseFilter& want, const gcn::Chip
                                          const vk::BufferFormat& f, routes::Binding binding,
                                          const gcn::OpcodeInfo& op, unsigned viewComponents = 0) {
   judge::Case c;
-  const std::string fmt = gcn::asciiLower(f.name.substr(f.name.rfind("VK_FORMAT_") == 0 ? 10 : 0));
-  std::string mnemonic(op.mnemonic);
-  static constexpr const char* kViewComps[] = {"", "x", "xy", "xyz", "xyzw"};
-  c.name = "texel." +
-           std::string(binding == routes::Binding::UniformTexel ? "uniform" : "storage") + "." +
-           fmt + "." +
-           (viewComponents != 0 ? std::string("view_") + kViewComps[std::min(viewComponents, 4u)]
-                                : mnemonic.substr(mnemonic.rfind("buffer_", 0) == 0 ? 7 : 0));
+  c.name = texelCaseName(f, binding, op, viewComponents);
   if (!wanted(want, c.name)) return std::nullopt;
   c.suite = kTexelSuite;
   const bool store = op.kind == gcn::OpKind::StoreFormat;
-  const bool norm = f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Snorm;
-  c.tolerance = norm && !store
-                    ? (f.srgb ? judge::ToleranceId::Srgb : judge::ToleranceId::Norm1Ulp)
-                    : (store || f.nfmt == gcn::Nfmt::Float ? judge::ToleranceId::PortableTexel
-                                                           : judge::ToleranceId::Exact);
-  // Under GCN profiles the load is the reference's to the bit; an sRGB decode after it is
-  // driver shader code (tolerance.cpp "srgb-gcn").
-  if (f.srgb) c.gcnTolerance = judge::ToleranceId::SrgbGcn;
+  setTexelTolerance(c, f, store);
   const bool composed = viewComponents != 0;
   const gcn::Dfmt dfmt = composed ? f.channelDfmt : f.dfmt;
   const unsigned channels = composed ? perChannelCount(f) : 1;
@@ -99,33 +138,7 @@ std::optional<judge::Case> makeTexelCase(const CaseFilter& want, const gcn::Chip
   d.state.exec = ~0ull & ~(3ull << 62);
 
   auto idx = loadIndices(seed);
-  if (store) {
-    // Stores: distinct in-range elements per lane (Vulkan leaves the order of two lanes'
-    // writes to one texel open), reversed so lane and element differ.
-    for (uint32_t l = 0; l < kTexelElements; ++l)
-      idx[l] = kTexelElements - 1 - l;
-    for (uint32_t l = kTexelElements + 1; l < gcn::kWaveSize; ++l)
-      if (idx[l] < kTexelElements) idx[l] = kTexelElements + l;  // past the end instead
-    idx[kTexelElements] = kTexelElements;
-    CaseRng rng(seed ^ 0x5151);
-    for (unsigned k = 0; k < 4; ++k) {
-      const std::vector<uint32_t> edges = edgeRegisterValues(
-          f.dfmt, f.nfmt, std::min<unsigned>(k, gcn::dfmtInfo(f.dfmt).components - 1));
-      for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-        uint32_t value = edges[(l + k) % edges.size()];
-        if (l >= 2 * edges.size()) {
-          // Later lanes: seeded values inside the format's range.
-          value = static_cast<uint32_t>(rng());
-          if (f.nfmt == gcn::Nfmt::Unorm || f.nfmt == gcn::Nfmt::Float ||
-              f.nfmt == gcn::Nfmt::Snorm) {
-            const float x = static_cast<float>(static_cast<int32_t>(value)) / 2147483648.0f;
-            value = std::bit_cast<uint32_t>(f.nfmt == gcn::Nfmt::Unorm ? (x < 0 ? -x : x) : x);
-          }
-        }
-        d.state.vgprMut(kCaseVdata + k)[l] = value;
-      }
-    }
-  }
+  if (store) setTexelStoreLanes(f, seed, idx, d.state);
   for (unsigned l = 0; l < gcn::kWaveSize; ++l)
     d.state.vgprMut(kCaseVaddr)[l] = idx[l];
   return c;
