@@ -18,6 +18,60 @@ namespace {
 constexpr uint64_t kAtomicBase = 0x300000;
 constexpr uint32_t kElements = 64;
 
+// The element each lane reaches (>= kElements: out of range): distinct ones, groups of four
+// on one element, some past the end.
+std::array<uint32_t, gcn::kWaveSize> laneElements() {
+  std::array<uint32_t, gcn::kWaveSize> element{};
+  for (uint32_t l = 0; l < 32; ++l)
+    element[l] = 40 - l;  // 9..40, distinct
+  for (uint32_t l = 32; l < 48; ++l)
+    element[l] = 4 + (l - 32) / 4;  // 4..7 (>= any shift), four lanes each
+  const uint32_t past[] = {kElements, kElements + 1, kElements + 7, 1000};
+  for (uint32_t l = 48; l < 56; ++l)
+    element[l] = past[(l - 48) % 4];
+  for (uint32_t l = 56; l < 62; ++l)
+    element[l] = 41 + (l - 56);
+  return element;
+}
+
+// Each lane's address, source and compare values (es: the element's bytes; shift: the elements
+// OFFSET moves every lane by).
+void setAtomicLanes(routes::DeviceCase& d, bool texel, bool wide, uint32_t es, uint32_t shift,
+                    CaseRng& rng) {
+  const std::array<uint32_t, gcn::kWaveSize> element = laneElements();
+  const auto memValue = [&](uint32_t e) {
+    uint64_t x = 0;
+    std::memcpy(&x, d.memory.bytes.data() + e * es, es);
+    return x;
+  };
+  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
+    const bool in = element[l] < kElements;
+    // SSBO: VADDR + OFFSET addresses the element; past-the-end lanes start at or beyond
+    // NUM_RECORDS whatever OFFSET adds.
+    d.state.vgprMut(kCaseVaddr)[l] =
+        texel ? element[l] : (in ? (element[l] - shift) * es : element[l] * es);
+    const uint64_t src = rng() & (wide ? ~0ull : 0xffffffffull);
+    uint64_t cmp = rng() & (wide ? ~0ull : 0xffffffffull);
+    // CMPSWAP: distinct lanes succeed on even lanes; in a group the first and last lanes
+    // compare with the initial value and the second with the first's source, so which lanes
+    // succeed depends on the order.
+    const uint32_t target = in ? element[l] : 0;
+    if (in && l < 32 && l % 2 == 0) cmp = memValue(target);
+    if (l >= 32 && l < 48) {
+      const uint32_t pos = (l - 32) % 4;
+      if (pos == 0 || pos == 3) cmp = memValue(target);
+      if (pos == 1)
+        cmp = d.state.vgpr(kCaseVdata)[l - 1] |
+              (wide ? static_cast<uint64_t>(d.state.vgpr(kCaseVdata + 1)[l - 1]) << 32 : 0);
+    }
+    const unsigned w = wide ? 2 : 1;
+    for (unsigned k = 0; k < w; ++k) {
+      d.state.vgprMut(kCaseVdata + k)[l] = static_cast<uint32_t>(src >> (32 * k));
+      d.state.vgprMut(kCaseVdata + w + k)[l] = static_cast<uint32_t>(cmp >> (32 * k));
+    }
+  }
+}
+
 // The case, or nothing when `want` does not take its name.
 std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chip,
                                     const gcn::OpcodeInfo& op, routes::Binding binding,
@@ -57,50 +111,7 @@ std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chi
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());
   d.state.exec = ~0ull & ~(3ull << 62);
-
-  // Element each lane reaches (>= kElements: out of range).
-  std::array<uint32_t, gcn::kWaveSize> element{};
-  const uint32_t shift = texel ? 0 : offset / es;  // OFFSET moves every lane by this much
-  for (uint32_t l = 0; l < 32; ++l)
-    element[l] = 40 - l;  // 9..40, distinct
-  for (uint32_t l = 32; l < 48; ++l)
-    element[l] = 4 + (l - 32) / 4;  // 4..7 (>= any shift), four lanes each
-  const uint32_t past[] = {kElements, kElements + 1, kElements + 7, 1000};
-  for (uint32_t l = 48; l < 56; ++l)
-    element[l] = past[(l - 48) % 4];
-  for (uint32_t l = 56; l < 62; ++l)
-    element[l] = 41 + (l - 56);
-  const auto memValue = [&](uint32_t e) {
-    uint64_t x = 0;
-    std::memcpy(&x, d.memory.bytes.data() + e * es, es);
-    return x;
-  };
-  for (unsigned l = 0; l < gcn::kWaveSize; ++l) {
-    const bool in = element[l] < kElements;
-    // SSBO: VADDR + OFFSET addresses the element; past-the-end lanes start at or beyond
-    // NUM_RECORDS whatever OFFSET adds.
-    d.state.vgprMut(kCaseVaddr)[l] =
-        texel ? element[l] : (in ? (element[l] - shift) * es : element[l] * es);
-    const uint64_t src = rng() & (wide ? ~0ull : 0xffffffffull);
-    uint64_t cmp = rng() & (wide ? ~0ull : 0xffffffffull);
-    // CMPSWAP: distinct lanes succeed on even lanes; in a group the first and last lanes
-    // compare with the initial value and the second with the first's source, so which
-    // lanes succeed depends on the order.
-    const uint32_t target = in ? element[l] : 0;
-    if (in && l < 32 && l % 2 == 0) cmp = memValue(target);
-    if (l >= 32 && l < 48) {
-      const uint32_t pos = (l - 32) % 4;
-      if (pos == 0 || pos == 3) cmp = memValue(target);
-      if (pos == 1)
-        cmp = d.state.vgpr(kCaseVdata)[l - 1] |
-              (wide ? static_cast<uint64_t>(d.state.vgpr(kCaseVdata + 1)[l - 1]) << 32 : 0);
-    }
-    const unsigned w = wide ? 2 : 1;
-    for (unsigned k = 0; k < w; ++k) {
-      d.state.vgprMut(kCaseVdata + k)[l] = static_cast<uint32_t>(src >> (32 * k));
-      d.state.vgprMut(kCaseVdata + w + k)[l] = static_cast<uint32_t>(cmp >> (32 * k));
-    }
-  }
+  setAtomicLanes(d, texel, wide, es, texel ? 0 : offset / es, rng);
   return c;
 }
 
