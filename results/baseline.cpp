@@ -104,37 +104,78 @@ std::optional<std::vector<Verdict>> statusVerdicts(std::string_view status) {
   return std::nullopt;
 }
 
+namespace {
+
+// "recorded: key=value; ..." (`gcnprobe baseline --from`): where the baseline was recorded.
+RecordedOn recordedOn(std::string_view comment, const gcn::Place& at) {
+  const auto fail = [&](const std::string& why) { throw gcn::Error(at, why); };
+  RecordedOn r;
+  r.where = at.file + ":" + std::to_string(at.line);
+  std::string_view rest = comment.substr(std::string_view("recorded:").size());
+  while (!rest.empty()) {
+    const std::size_t semi = rest.find(';');
+    const std::string_view pair = gcn::trimSpace(rest.substr(0, semi));
+    rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos) fail("'" + std::string(pair) + "' is not key=value");
+    const std::string key(gcn::trimSpace(pair.substr(0, eq)));
+    const std::string value(gcn::trimSpace(pair.substr(eq + 1)));
+    if (key == "profile")
+      r.profile = value;
+    else if (key == "device")
+      r.device = value;
+    else if (key == "driver")
+      r.driver = value;
+    else
+      fail("unknown key '" + key + "' in the recorded line (known: profile, device, driver)");
+  }
+  return r;
+}
+
+// NAME_OR_GLOB,STATUS (or a results.csv line NAME,STATUS,DURATION): the entry's pattern and
+// status, checked.
+BaselineEntry baselineEntry(std::string_view body, const gcn::Place& at) {
+  const auto fail = [&](const std::string& why) { throw gcn::Error(at, why); };
+  const std::size_t comma = body.find(',');
+  if (comma == std::string_view::npos)
+    fail("'" + std::string(body) + "' has no comma: an entry is NAME_OR_GLOB,STATUS");
+  BaselineEntry e;
+  e.pattern = std::string(gcn::trimSpace(body.substr(0, comma)));
+  std::string_view rest = body.substr(comma + 1);
+  const std::size_t comma2 = rest.find(',');
+  e.status = std::string(gcn::trimSpace(rest.substr(0, comma2)));
+  if (comma2 != std::string_view::npos) {
+    const std::string_view third = rest.substr(comma2 + 1);
+    if (third.find(',') != std::string_view::npos)
+      fail(
+          "too many fields: an entry is NAME_OR_GLOB,STATUS (or a results.csv line "
+          "NAME,STATUS,DURATION)");
+    if (!isDuration(gcn::trimSpace(third)))
+      fail("'" + std::string(gcn::trimSpace(third)) +
+           "' is no duration (the third field of a results.csv line)");
+  }
+  if (e.pattern.empty()) fail("empty case name before the comma");
+  if (e.status.empty()) fail("empty status after '" + e.pattern + ",'");
+  const auto verdicts = statusVerdicts(e.status);
+  if (!verdicts)
+    fail("unknown status '" + e.status +
+         "' (known: fail, route-miss, error, crash, timeout, expected-fail, pass, skip, "
+         "unsupported, flake, unexpected-pass; any case)");
+  e.expected = *verdicts;
+  return e;
+}
+
+}  // namespace
+
 Baseline parseBaseline(std::string_view text, const std::string& source) {
   Baseline b;
   std::string block;  // the comment lines right above the next entries
   bool afterEntry = false;
   forEachLine(text, [&](const Line& l) {
-    const auto fail = [&](const std::string& why) {
-      throw gcn::Error(gcn::Place{source, l.number, 0}, why);
-    };
+    const gcn::Place at{source, l.number, 0};
+    const auto fail = [&](const std::string& why) { throw gcn::Error(at, why); };
     if (l.body.empty() && l.comment.rfind("recorded:", 0) == 0 && !b.recorded) {
-      // Where the baseline was recorded (`gcnprobe baseline --from`): "key=value; ..." pairs.
-      RecordedOn r;
-      r.where = source + ":" + std::to_string(l.number);
-      std::string_view rest = l.comment.substr(std::string_view("recorded:").size());
-      while (!rest.empty()) {
-        const std::size_t semi = rest.find(';');
-        const std::string_view pair = gcn::trimSpace(rest.substr(0, semi));
-        rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
-        const std::size_t eq = pair.find('=');
-        if (eq == std::string_view::npos) fail("'" + std::string(pair) + "' is not key=value");
-        const std::string key(gcn::trimSpace(pair.substr(0, eq)));
-        const std::string value(gcn::trimSpace(pair.substr(eq + 1)));
-        if (key == "profile")
-          r.profile = value;
-        else if (key == "device")
-          r.device = value;
-        else if (key == "driver")
-          r.driver = value;
-        else
-          fail("unknown key '" + key + "' in the recorded line (known: profile, device, driver)");
-      }
-      b.recorded = r;
+      b.recorded = recordedOn(l.comment, at);
       return;
     }
     if (l.body.empty()) {
@@ -149,32 +190,7 @@ Baseline parseBaseline(std::string_view text, const std::string& source) {
       }
       return;
     }
-    const std::size_t comma = l.body.find(',');
-    if (comma == std::string_view::npos)
-      fail("'" + std::string(l.body) + "' has no comma: an entry is NAME_OR_GLOB,STATUS");
-    BaselineEntry e;
-    e.pattern = std::string(gcn::trimSpace(l.body.substr(0, comma)));
-    std::string_view rest = l.body.substr(comma + 1);
-    const std::size_t comma2 = rest.find(',');
-    e.status = std::string(gcn::trimSpace(rest.substr(0, comma2)));
-    if (comma2 != std::string_view::npos) {
-      const std::string_view third = rest.substr(comma2 + 1);
-      if (third.find(',') != std::string_view::npos)
-        fail(
-            "too many fields: an entry is NAME_OR_GLOB,STATUS (or a results.csv line "
-            "NAME,STATUS,DURATION)");
-      if (!isDuration(gcn::trimSpace(third)))
-        fail("'" + std::string(gcn::trimSpace(third)) +
-             "' is no duration (the third field of a results.csv line)");
-    }
-    if (e.pattern.empty()) fail("empty case name before the comma");
-    if (e.status.empty()) fail("empty status after '" + e.pattern + ",'");
-    const auto verdicts = statusVerdicts(e.status);
-    if (!verdicts)
-      fail("unknown status '" + e.status +
-           "' (known: fail, route-miss, error, crash, timeout, expected-fail, pass, skip, "
-           "unsupported, flake, unexpected-pass; any case)");
-    e.expected = *verdicts;
+    BaselineEntry e = baselineEntry(l.body, at);
     e.reason = !l.comment.empty() ? std::string(l.comment) : block;
     e.file = source;
     e.line = l.number;
