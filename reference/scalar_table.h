@@ -43,6 +43,8 @@ enum class ScalarBehaviour : uint8_t {
   Mov,           // s_mov_b32/b64: SDST = SSRC0
   Movk,          // s_movk_i32: SDST = sign-extended SIMM16
   MovRelDst,     // s_movreld_b32/b64: SGPR[SDST + M0] = SSRC0 (any SGPR, EXEC included)
+  MovRelSrc,     // s_movrels_b32/b64: SDST = SGPR[SSRC0 + M0] (reads any SGPR)
+  MovRelBoth,    // s_movrelsd_2_b32 (gfx10+): SGPR[SDST + M0[25:16]] = SGPR[SSRC0 + M0[9:0]]
   And,           // s_and_b32/b64
   Or,            // s_or_b32/b64
   AndSaveexec,   // s_and_saveexec_b32/b64: SDST = EXEC, EXEC &= SSRC0 (only narrows EXEC)
@@ -52,7 +54,9 @@ enum class ScalarBehaviour : uint8_t {
   BranchExecz,   // s_cbranch_execz: that branch when EXEC is 0
   BranchExecnz,  // s_cbranch_execnz: that branch when EXEC is not 0
   BranchOther,   // every other SOPP s_cbranch_* (SCC, VCC, debug conditions)
-  IndirectFlow,  // s_setpc/s_swappc/s_rfe_b64, s_cbranch_join, s_cbranch_g_fork: targets in SGPRs
+  // s_setpc/s_swappc/s_rfe_b64, s_rfe_restore_b64, s_cbranch_join, s_cbranch_g_fork: targets in
+  // SGPRs
+  IndirectFlow,
   // s_cbranch_i_fork, s_call_b64, s_subvector_loop_begin/end: control flow the checks do not
   // follow that also rewrites EXEC (LLVM marks the loop pair as branches defining EXEC)
   IndirectFlowExec,

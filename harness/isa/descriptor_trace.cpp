@@ -119,7 +119,7 @@ void sop1Transfer(gcn::Gen gen, const std::vector<uint32_t>& w, SgprState& s) {
     const Val hi = src < 103 ? s[src + 1] : Val{};
     if (sdst < kSgprs) s[sdst] = lo;
     if (sdst + 1 < kSgprs) s[sdst + 1] = hi;
-  } else if (b == gcn::ScalarBehaviour::MovRelDst) {
+  } else if (b == gcn::ScalarBehaviour::MovRelDst || b == gcn::ScalarBehaviour::MovRelBoth) {
     setUnknown(s, 0, kSgprs);  // SGPR[SDST + M0]: M0 is not followed
   } else {
     setUnknown(s, sdst, width);

@@ -53,15 +53,33 @@ bool isSdwaOrDpp(gcn::Gen gen, int src0) {
   return src0 == 0xfa || src0 == 0xe9 || src0 == 0xea || (src0 == 0xf9 && gen != gcn::Gen::Gfx11);
 }
 
-// A VOP1/VOP2/VOPC (32-bit encoding) with SRC0: SDWA and DPP carry the real source VGPR in the
-// second dword's low byte.
+// SDWA with the S0 [55] / S1 [63] bits (gfx9, gfx10, gfx10.3; LLVM's SDWA9 encoding): a set
+// bit makes SRC0 [39:32] or VSRC1 an SGPR (or constant) code instead of a VGPR.
+bool sdwaSgpr(gcn::Gen gen, std::span<const uint32_t> w, unsigned bit) {
+  const bool sdwa9 = gen == gcn::Gen::Gfx9 || gen == gcn::Gen::Gfx10 || gen == gcn::Gen::Gfx10_3;
+  return sdwa9 && (w[0] & 0x1ff) == 0xf9 && w.size() > 1 && ((w[1] >> bit) & 1) != 0;
+}
+
+// A VOP1/VOP2/VOPC (32-bit encoding) with SRC0: SDWA and DPP carry the real source in the second
+// dword's low byte, a VGPR unless SDWA's S0 says an SGPR.
 int vopSrc0(gcn::Gen gen, std::span<const uint32_t> w, bool& modifiers) {
   const int src0 = static_cast<int>(w[0] & 0x1ff);
   if (isSdwaOrDpp(gen, src0) && w.size() > 1) {
     modifiers = true;
-    return 256 + static_cast<int>(w[1] & 0xff);
+    return (sdwaSgpr(gen, w, 23) ? 0 : 256) + static_cast<int>(w[1] & 0xff);
   }
   return src0;
+}
+
+// VSRC1 [16:9] of a VOP2/VOPC: a VGPR, but an SGPR where SDWA's S1 says so, and the lane select
+// of gfx6/7's VOP2 v_readlane_b32 (1) and v_writelane_b32 (2) (AMD's Southern Islands and Sea
+// Islands guides: SSRC1 "lane select" in the VSRC1 field).
+int vopSrc1(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w) {
+  const int field = static_cast<int>((w[0] >> 9) & 0xff);
+  const unsigned op2 = (w[0] >> 25) & 0x3f;
+  const bool laneSelect =
+      gen <= gcn::Gen::Gfx7 && cls == gcn::CodeClass::Vop2 && (op2 == 1 || op2 == 2);
+  return laneSelect || sdwaSgpr(gen, w, 31) ? field : 256 + field;
 }
 
 // A VALU instruction's VOP3 opcode and VDST, with its sources and modifiers in `e`.
@@ -103,11 +121,11 @@ ValuFields valuFields(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t
       return {gcn::vop3OpcodeOfVop1(gen, (w0 >> 9) & 0xff), (w0 >> 17) & 0xff};
     case gcn::CodeClass::Vop2:
       e.src[0] = vopSrc0(gen, w, e.modifiers);
-      e.src[1] = 256 + static_cast<int>((w0 >> 9) & 0xff);
+      e.src[1] = vopSrc1(gen, cls, w);
       return {gcn::vop3OpcodeOfVop2((w0 >> 25) & 0x3f), (w0 >> 17) & 0xff};
     case gcn::CodeClass::Vopc:
       e.src[0] = vopSrc0(gen, w, e.modifiers);
-      e.src[1] = 256 + static_cast<int>((w0 >> 9) & 0xff);
+      e.src[1] = vopSrc1(gen, cls, w);
       return {(w0 >> 17) & 0xff, 0};
     default:
       return vop3Fields(gen, w, e);
@@ -257,7 +275,8 @@ void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, V
       if (indirectFlow(b)) e.indirectFlow = true;
       if (b == Behaviour::VectorMode) e.vectorMode = true;  // s_set_gpr_idx_idx
       // SGPR[SDST + M0]: any SGPR, EXEC included (M0 is not followed).
-      if (b == Behaviour::MovRelDst) e.exec = VgprEffects::Exec::Changes;
+      if (b == Behaviour::MovRelDst || b == Behaviour::MovRelBoth)
+        e.exec = VgprEffects::Exec::Changes;
       if (b == Behaviour::AndSaveexec)
         e.exec = VgprEffects::Exec::Narrows;
       else if (!b || *b == Behaviour::ExecWrite)

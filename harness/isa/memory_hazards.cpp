@@ -14,7 +14,8 @@ namespace gcnprobe::isa {
 // Named, not anonymous: the unity build puts this file beside the other proofs.
 namespace memory_hazards_detail {
 
-constexpr unsigned kHazardVgprs = 256, kHazardSgprs = 128, kHazardSgprOperands = 106;  // s0..s105
+// SGPR operand codes the reads cover: s0..s105 and VCC (106, 107), which a scalar load may write.
+constexpr unsigned kHazardVgprs = 256, kHazardSgprs = 128, kHazardSgprOperands = 108;
 
 struct Pending {
   std::array<uint8_t, kHazardVgprs> vm{};  // 0: none; k: a vector memory load, k - 1 loads after it
@@ -113,12 +114,34 @@ void dsAccess(gcn::Gen gen, std::span<const uint32_t> words, Access& a) {
   if (info->behaviour == gcn::VgprBehaviour::DsTwoData) a.vRead.push_back((w1 >> 16) & 0xff);
 }
 
+// SMEM: SBASE [5:0] (a pair), a store's or atomic's SDATA [12:6], and the SGPR offset: gfx8/9
+// OFFSET [7:0] of word 1 without IMM [17], gfx9's SOFFSET [63:57] with SOE [14], RDNA's SOFFSET
+// [63:57] (NULL reads nothing: it is past the operand codes read).
+void smemReads(gcn::Gen gen, std::span<const uint32_t> words, Access& a) {
+  const uint32_t w0 = words[0];
+  addScalar(a.sRead, (w0 & 0x3f) * 2, 2);
+  const unsigned op = (w0 >> 18) & 0xff;
+  if ((op >= 16 && op <= 30) || op >= 64) addScalar(a.sRead, (w0 >> 6) & 0x7f, 4);  // data
+  if (words.size() < 2) return;
+  const uint32_t w1 = words[1];
+  if (gcn::isRdna(gen)) {
+    addScalar(a.sRead, w1 >> 25, 1);
+    return;
+  }
+  if (((w0 >> 17) & 1) == 0) addScalar(a.sRead, w1 & 0xff, 1);
+  if (gen == gcn::Gen::Gfx9 && ((w0 >> 14) & 1) != 0) addScalar(a.sRead, w1 >> 25, 1);
+}
+
 // A scalar ALU instruction's SGPR sources: SSRC0 [7:0] and SSRC1 [15:8] as wide as the scalar
 // table says (a pair from each where it does not know the opcode), and SOPK's SDST [22:16] where
 // it is read and not written (s_cmpk_*, s_setreg_*, s_waitcnt_*cnt).
 void scalarAluAccess(gcn::Gen gen, gcn::CodeClass cls, uint32_t w0, Access& a) {
   const auto sources = [&](gcn::ScalarClass sc, unsigned op, unsigned fields) {
     const gcn::ScalarOpInfo* info = gcn::findScalarOp(gen, sc, op);
+    // SGPR[SSRC0 + M0]: M0 is not followed, so any SGPR.
+    if (info != nullptr && (info->behaviour == gcn::ScalarBehaviour::MovRelSrc ||
+                            info->behaviour == gcn::ScalarBehaviour::MovRelBoth))
+      addScalar(a.sRead, 0, kHazardSgprOperands);
     for (unsigned f = 0; f < fields; ++f)
       addScalar(a.sRead, (w0 >> (8 * f)) & 0xff, info != nullptr ? info->srcSgprs[f] : 2u);
   };
@@ -172,15 +195,10 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
       if ((w0 & 0x100) == 0 && (w0 & 0xff) < kHazardSgprOperands) addScalar(a.sRead, w0 & 0xff, 1);
       a.result = Access::Result::Smem;
       break;
-    case gcn::CodeClass::Smem: {
-      addScalar(a.sRead, (w0 & 0x3f) * 2, 2);
-      const unsigned op = (w0 >> 18) & 0xff;
-      if ((op >= 16 && op <= 30) || op >= 64) addScalar(a.sRead, (w0 >> 6) & 0x7f, 4);  // data
-      if (gcn::isRdna(gen) && words.size() > 1 && (words[1] >> 25) < kHazardSgprOperands)
-        addScalar(a.sRead, words[1] >> 25, 1);
+    case gcn::CodeClass::Smem:
+      smemReads(gen, words, a);
       a.result = Access::Result::Smem;
       break;
-    }
     case gcn::CodeClass::Sop1:
     case gcn::CodeClass::Sop2:
     case gcn::CodeClass::Sopc:
@@ -191,6 +209,8 @@ Access accessOf(gcn::Gen gen, std::span<const uint32_t> words, const VgprEffects
     case gcn::CodeClass::Vop2:
     case gcn::CodeClass::Vopc:
     case gcn::CodeClass::Vop3:
+    case gcn::CodeClass::Vop3p:
+    case gcn::CodeClass::Vopd:
       // SGPR operands, each as a pair: the tables do not give the width of a VALU's scalar
       // operand (a 64-bit one reads two SGPRs), so the next SGPR counts as read too, which is
       // too strict rather than too lenient. A VOP3 encodes the sources an operation lacks as 0,
@@ -271,7 +291,11 @@ bool joinPending(Pending& into, const Pending& from) {
 // The hazard of instruction i with what is outstanding before it (`p`, after its own waits).
 std::optional<MemoryHazard> hazardAt(std::size_t i, const Access& a, const Pending& p) {
   const auto v = [](unsigned r) { return "v" + std::to_string(r); };
-  const auto s = [](unsigned r) { return "s" + std::to_string(r); };
+  const auto s = [](unsigned r) {
+    return r == 106   ? std::string("vcc_lo")
+           : r == 107 ? std::string("vcc_hi")
+                      : "s" + std::to_string(r);
+  };
   for (const unsigned r : a.vRead)
     if (r < kHazardVgprs && pendingV(p, r))
       return MemoryHazard{i, p.vWriter[r], "reads " + v(r),

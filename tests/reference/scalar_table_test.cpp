@@ -546,6 +546,10 @@ TEST(ScalarTable, BehaviourIsAtTheManualsOpcodes) {
       {C::Sop1, 3, 0, B::Mov},
       {C::Sop1, 4, 1, B::Mov},
       {C::Sop1, 31, 28, B::None},  // s_getpc_b64
+      {C::Sop1, 46, 42, B::MovRelSrc},
+      {C::Sop1, 47, 43, B::MovRelSrc},
+      {C::Sop1, 48, 44, B::MovRelDst},
+      {C::Sop2, kNone, 43, B::IndirectFlow},  // s_rfe_restore_b64
       {C::Sop2, 14, 12, B::And},
       {C::Sop2, 15, 13, B::And},
       {C::Sop2, 16, 14, B::Or},

@@ -7,6 +7,8 @@
 //    llvm-mc from text (wave32 and wave64 forms on RDNA, and GFX11's VOPD).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <regex>
 #include <string>
 #include <vector>
@@ -148,6 +150,37 @@ TEST(InstructionEffects, SignallingCompareXNarrowsExecOnGfx6And7) {
     ASSERT_EQ(words.size(), 2u) << cpuOf(gen);
     EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, words[0]).exec, X::Narrows) << cpuOf(gen);
     EXPECT_EQ(gcnprobe::isa::vgprEffects(gen, words[1]).exec, X::Keeps) << cpuOf(gen);
+  }
+}
+
+// SGPR sources where the encoding puts them in a VGPR-looking field: SDWA's S0/S1 bits (gfx9)
+// and gfx6/7's VOP2 lane select of v_readlane_b32 / v_writelane_b32. Words from llvm-mc.
+TEST(InstructionEffects, SgprSourcesInVgprFields) {
+  if (!gcntest::haveLlvmMcTool()) GTEST_SKIP() << "llvm-mc not on PATH";
+  const auto sdwa =
+      assemble(Gen::Gfx9, {"v_add_f32_sdwa v6, s12, v3 dst_sel:DWORD dst_unused:UNUSED_PAD "
+                           "src0_sel:DWORD src1_sel:DWORD",
+                           "v_add_f32_sdwa v6, v3, s12 dst_sel:DWORD dst_unused:UNUSED_PAD "
+                           "src0_sel:DWORD src1_sel:DWORD",
+                           "v_add_f32_sdwa v6, v12, v3 dst_sel:DWORD dst_unused:UNUSED_PAD "
+                           "src0_sel:DWORD src1_sel:DWORD"});
+  ASSERT_EQ(sdwa.size(), 3u);
+  const VgprEffects s0 = gcnprobe::isa::vgprEffects(Gen::Gfx9, sdwa[0]);
+  EXPECT_EQ(s0.src[0], 12);  // s12, not v12
+  EXPECT_EQ(s0.src[1], 256 + 3);
+  EXPECT_EQ(std::count(s0.reads.begin(), s0.reads.end(), 12u), 0);
+  const VgprEffects s1 = gcnprobe::isa::vgprEffects(Gen::Gfx9, sdwa[1]);
+  EXPECT_EQ(s1.src[0], 256 + 3);
+  EXPECT_EQ(s1.src[1], 12);
+  const VgprEffects v = gcnprobe::isa::vgprEffects(Gen::Gfx9, sdwa[2]);
+  EXPECT_EQ(v.src[0], 256 + 12);  // S0 clear: a VGPR
+  for (Gen gen : {Gen::Gfx6, Gen::Gfx7}) {
+    const auto lane = assemble(gen, {"v_readlane_b32 s1, v2, s5"});
+    ASSERT_EQ(lane.size(), 1u) << cpuOf(gen);
+    const VgprEffects r = gcnprobe::isa::vgprEffects(gen, lane[0]);
+    EXPECT_EQ(r.src[0], 256 + 2) << cpuOf(gen);
+    EXPECT_EQ(r.src[1], 5) << cpuOf(gen) << ": the lane select is s5";
+    EXPECT_EQ(std::count(r.reads.begin(), r.reads.end(), 5u), 0) << cpuOf(gen);
   }
 }
 

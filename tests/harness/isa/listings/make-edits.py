@@ -224,6 +224,31 @@ make("family-22-valu-sgpr-pair.lst", LOAD, G8,
      [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0",
        ["s_load_dword s13, s[2:3], 0x30", "v_lshlrev_b64 v[6:7], 1, s[12:13]"])])
 
+make("family-23-smem-sgpr-offset.lst", LOAD, G8,
+     "A scalar load whose SGPR offset (s12) another scalar load has not returned",
+     "refused: reads s12",
+     [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0",
+       ["s_load_dword s12, s[2:3], 0x30", "s_load_dword s13, s[2:3], s12"])])
+make("family-24-vcc-load.lst", LOAD, G8,
+     "A scalar load into VCC read by the next instruction",
+     "refused: reads vcc_lo",
+     [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0",
+       ["s_load_dwordx2 vcc, s[2:3], 0x30", "s_and_b64 s[12:13], s[4:5], vcc"])])
+make("family-25-movrels.lst", LOAD, G8,
+     "A relative scalar move reads SGPR[s4 + M0], any SGPR: s8 is still loading",
+     "refused: reads s8",
+     [("after", "s_load_dwordx4 s[8:11], s[2:3], 0x0", ["s_movrels_b32 s14, s4"])])
+make("family-26-packed-math-sgpr.lst", "base-navi31-storage-load.lst", "gfx11",
+     "A packed-math VALU reads s12 before the scalar load of it returns",
+     "refused: reads s12",
+     [("after", "s_load_b128 s[8:11], s[2:3], null",
+       ["s_load_b32 s12, s[2:3], 0x30", "v_pk_add_u16 v6, s12, v3"])])
+make("family-27-dual-issue-sgpr.lst", "base-navi31-storage-load.lst", "gfx11",
+     "A dual-issue VALU reads s12 before the scalar load of it returns",
+     "refused: reads s12",
+     [("after", "s_load_b128 s[8:11], s[2:3], null",
+       ["s_load_b32 s12, s[2:3], 0x30", "v_dual_mov_b32 v6, s12 :: v_dual_mov_b32 v7, v3"])])
+
 make("proven-mul24-address.lst", LOAD, G8,
      "A true edit: the Out address as a 24-bit multiply by 16 instead of a shift by 4",
      "proven",
