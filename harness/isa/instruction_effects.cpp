@@ -262,86 +262,83 @@ void vopd(std::span<const uint32_t> w, VgprEffects& e) {
   }
 }
 
-// What scalar ALU words do to EXEC and to control flow, by the scalar table's mnemonics.
+bool writesExec(unsigned sdst) {
+  return sdst == kExecLo || sdst == kExecLo + 1;
+}
+
+void sop1Exec(gcn::Gen gen, uint32_t w0, VgprEffects& e) {
+  const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff;
+  const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sop1, op);
+  // s_setpc/s_swappc/s_rfe, s_cbranch_join; s_and_saveexec_* narrows, every other *_saveexec_*
+  // / *_wrexec_* may enable lanes; an opcode the table does not know too.
+  if (indirectFlow(b)) e.indirectFlow = true;
+  if (b == Behaviour::VectorMode) e.vectorMode = true;  // s_set_gpr_idx_idx
+  // SGPR[SDST + M0]: any SGPR, EXEC included (M0 is not followed).
+  if (b == Behaviour::MovRelDst || b == Behaviour::MovRelBoth) e.exec = VgprEffects::Exec::Changes;
+  if (b == Behaviour::AndSaveexec)
+    e.exec = VgprEffects::Exec::Narrows;
+  else if (!b || *b == Behaviour::ExecWrite)
+    e.exec = VgprEffects::Exec::Changes;
+  if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
+}
+
+void sop2Exec(gcn::Gen gen, uint32_t w0, VgprEffects& e) {
+  const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x7f;
+  const unsigned s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
+  const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sop2, op);
+  if (indirectFlow(b)) e.indirectFlow = true;  // s_cbranch_g_fork, s_rfe_restore_b64
+  if (writesExec(sdst)) {
+    // s_and_b64 exec, exec, x (wave64) or s_and_b32 exec_lo, exec_lo, x (wave32).
+    const bool andWithExec =
+        b == Behaviour::And && sdst == kExecLo && (s0 == kExecLo || s1 == kExecLo);
+    e.exec = andWithExec ? VgprEffects::Exec::Narrows : VgprEffects::Exec::Changes;
+  }
+}
+
+void sopkExec(gcn::Gen gen, uint32_t w0, VgprEffects& e) {
+  const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
+  const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopk, op);
+  // s_cbranch_i_fork, s_call_b64; s_subvector_loop_begin/end (gfx10+) branch by SIMM16 and
+  // rewrite EXEC (LLVM marks them branches with an implicit def of EXEC; ACO patches their
+  // offsets as branch targets): the proofs do not follow them.
+  if (indirectFlow(b)) {
+    e.indirectFlow = true;
+    e.exec = VgprEffects::Exec::Changes;
+  }
+  if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
+  // s_setreg* of the MODE register (hwreg 1) over bit 28 (VSKIP, GFX6-9) or 27 (GPR_IDX_EN,
+  // GFX8/9): SIMM16 = ID [5:0], OFFSET [10:6], SIZE - 1 [15:11] (AMD's GCN3 and Vega ISA guides,
+  // S_SETREG_B32 and the MODE register).
+  if (!gcn::isRdna(gen) && b == Behaviour::SetReg) {
+    const unsigned id = w0 & 0x3f, offset = (w0 >> 6) & 0x1f, size = ((w0 >> 11) & 0x1f) + 1;
+    const auto covers = [&](unsigned bit) { return bit >= offset && bit < offset + size; };
+    if (id == 1 && (covers(27) || covers(28))) e.vectorMode = true;
+  }
+}
+
+// What scalar words do to EXEC and to control flow, by the scalar table's behaviour column.
 void scalarExec(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEffects& e) {
   const uint32_t w0 = w[0];
-  const auto writesExec = [](unsigned sdst) { return sdst == kExecLo || sdst == kExecLo + 1; };
   switch (cls) {
-    case gcn::CodeClass::Sop1: {
-      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 8) & 0xff;
-      const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sop1, op);
-      // s_setpc/s_swappc/s_rfe, s_cbranch_join; s_and_saveexec_* narrows, every other
-      // *_saveexec_* / *_wrexec_* may enable lanes; an opcode the table does not know too.
-      if (indirectFlow(b)) e.indirectFlow = true;
-      if (b == Behaviour::VectorMode) e.vectorMode = true;  // s_set_gpr_idx_idx
-      // SGPR[SDST + M0]: any SGPR, EXEC included (M0 is not followed).
-      if (b == Behaviour::MovRelDst || b == Behaviour::MovRelBoth)
-        e.exec = VgprEffects::Exec::Changes;
-      if (b == Behaviour::AndSaveexec)
-        e.exec = VgprEffects::Exec::Narrows;
-      else if (!b || *b == Behaviour::ExecWrite)
-        e.exec = VgprEffects::Exec::Changes;
-      if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
-      return;
-    }
-    case gcn::CodeClass::Sop2: {
-      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x7f;
-      const unsigned s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
-      const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sop2, op);
-      if (indirectFlow(b)) e.indirectFlow = true;  // s_cbranch_g_fork
-      if (writesExec(sdst)) {
-        // s_and_b64 exec, exec, x (wave64) or s_and_b32 exec_lo, exec_lo, x (wave32).
-        const bool andWithExec =
-            b == Behaviour::And && sdst == kExecLo && (s0 == kExecLo || s1 == kExecLo);
-        e.exec = andWithExec ? VgprEffects::Exec::Narrows : VgprEffects::Exec::Changes;
-      }
-      return;
-    }
-    case gcn::CodeClass::Sopk: {
-      const unsigned sdst = (w0 >> 16) & 0x7f, op = (w0 >> 23) & 0x1f;
-      const std::optional<Behaviour> b = gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopk, op);
-      // s_cbranch_i_fork, s_call_b64; s_subvector_loop_begin/end (gfx10+) branch by SIMM16 and
-      // rewrite EXEC (LLVM marks them branches with an implicit def of EXEC; ACO patches their
-      // offsets as branch targets): the proofs do not follow them.
-      if (indirectFlow(b)) {
-        e.indirectFlow = true;
-        e.exec = VgprEffects::Exec::Changes;
-      }
-      if (writesExec(sdst)) e.exec = VgprEffects::Exec::Changes;
-      // s_setreg* of the MODE register (hwreg 1) over bit 28 (VSKIP, GFX6-9) or 27
-      // (GPR_IDX_EN, GFX8/9): SIMM16 = ID [5:0], OFFSET [10:6], SIZE - 1 [15:11] (AMD's GCN3
-      // and Vega ISA guides, S_SETREG_B32 and the MODE register).
-      if (!gcn::isRdna(gen) && b == Behaviour::SetReg) {
-        const unsigned id = w0 & 0x3f, offset = (w0 >> 6) & 0x1f, size = ((w0 >> 11) & 0x1f) + 1;
-        const auto covers = [&](unsigned bit) { return bit >= offset && bit < offset + size; };
-        if (id == 1 && (covers(27) || covers(28))) e.vectorMode = true;
-      }
-      return;
-    }
-    case gcn::CodeClass::Sopc: {
-      // s_setvskip, s_set_gpr_idx_on
-      if (gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopc, (w0 >> 16) & 0x7f) ==
-          Behaviour::VectorMode)
+    case gcn::CodeClass::Sop1:
+      return sop1Exec(gen, w0, e);
+    case gcn::CodeClass::Sop2:
+      return sop2Exec(gen, w0, e);
+    case gcn::CodeClass::Sopk:
+      return sopkExec(gen, w0, e);
+    case gcn::CodeClass::Sopc:  // s_setvskip, s_set_gpr_idx_on
+    case gcn::CodeClass::Sopp:  // s_set_gpr_idx_mode
+      if (gcn::scalarBehaviour(
+              gen, cls == gcn::CodeClass::Sopc ? gcn::ScalarClass::Sopc : gcn::ScalarClass::Sopp,
+              (w0 >> 16) & 0x7f) == Behaviour::VectorMode)
         e.vectorMode = true;
       return;
-    }
-    case gcn::CodeClass::Sopp: {
-      // s_set_gpr_idx_mode
-      if (gcn::scalarBehaviour(gen, gcn::ScalarClass::Sopp, (w0 >> 16) & 0x7f) ==
-          Behaviour::VectorMode)
-        e.vectorMode = true;
+    case gcn::CodeClass::Smrd:
+      if (((w0 >> 15) & 0x7f) >= kExecLo - 3) e.exec = VgprEffects::Exec::Changes;  // into exec
       return;
-    }
-    case gcn::CodeClass::Smrd: {
-      const unsigned sdst = (w0 >> 15) & 0x7f;
-      if (sdst >= kExecLo - 3) e.exec = VgprEffects::Exec::Changes;  // a wide load into exec
+    case gcn::CodeClass::Smem:
+      if (((w0 >> 6) & 0x7f) >= kExecLo - 15) e.exec = VgprEffects::Exec::Changes;
       return;
-    }
-    case gcn::CodeClass::Smem: {
-      const unsigned sdata = (w0 >> 6) & 0x7f;
-      if (sdata >= kExecLo - 15) e.exec = VgprEffects::Exec::Changes;
-      return;
-    }
     default:
       return;
   }
