@@ -288,6 +288,47 @@ SgprWrites sgprWrites(gcn::Gen gen, std::span<const uint32_t> words) {
   return w;
 }
 
+namespace {
+
+// Buffer instruction i's descriptor: the slot its SRSRC was loaded from, or why it is not known;
+// and the constant its SGPR SOFFSET holds.
+TracedDescriptor traceOne(gcn::Gen gen, gcn::CodeClass cls, const std::vector<uint32_t>& words,
+                          const SgprState& s, const UserSgprRoles& roles) {
+  TracedDescriptor t;
+  const gcn::Encoding enc =
+      cls == gcn::CodeClass::Mubuf ? gcn::Encoding::Mubuf : gcn::Encoding::Mtbuf;
+  const std::array<uint32_t, 2> pair{words[0], words[1]};
+  const unsigned srsrc = gcn::srsrcFirstSgpr(gen, enc, pair);
+  if (const std::optional<uint32_t> so =
+          gcn::instFieldValue(gen, enc, gcn::InstField::Soffset, pair);
+      so && *so < kSgprs && s[*so].k == Val::K::Const)
+    t.soffsetConstant = s[*so].constant;
+  const Val& first = s[srsrc];
+  bool same = first.k == Val::K::DescWord && first.offset % 16 == 0;
+  for (unsigned k = 1; same && k < 4; ++k)
+    same = s[srsrc + k].k == Val::K::DescWord && s[srsrc + k].arg == first.arg &&
+           s[srsrc + k].offset == first.offset + 4 * k;
+  const std::string reg = "s[" + std::to_string(srsrc) + ":" + std::to_string(srsrc + 3) + "]";
+  if (!same) {
+    t.why = "descriptor not traced: " + reg +
+            " is not one 16-byte-aligned scalar load from an argument pointer (its low half an "
+            "argument SGPR, its high half the driver's constant " +
+            gcn::hexWord(address32Hi(gen)) + ")";
+    return t;
+  }
+  const uint32_t index = first.offset / 16;
+  if (static_cast<int>(first.arg) == roles.set0Pointer)
+    t.slot = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, index};
+  else if (static_cast<int>(first.arg) == roles.vertexBuffersPointer)
+    t.slot = routes::BufferSlot{routes::BufferSlot::Kind::VertexBuffer, 0, index};
+  else
+    t.why = "descriptor not traced: " + reg + " is loaded from the pointer in s" +
+            std::to_string(first.arg) + ", which is no known argument of this stage";
+  return t;
+}
+
+}  // namespace
+
 std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
                                                std::span<const std::vector<uint32_t>> instructions,
                                                const UserSgprRoles& roles,
@@ -324,48 +365,14 @@ std::vector<TracedDescriptor> traceDescriptors(gcn::Gen gen,
         (*entryCopies)[i][r] =
             in[i] && (*in[i])[r].k == Val::K::Arg ? static_cast<int16_t>((*in[i])[r].arg) : -1;
   }
-
   std::vector<TracedDescriptor> out(n);
   for (std::size_t i = 0; i < n; ++i) {
-    TracedDescriptor& t = out[i];
-    if (!cls[i] || !gcn::isBufferClass(*cls[i]) || instructions[i].size() < 2) {
-      t.why = "not a buffer instruction";
-      continue;
-    }
-    if (!in[i]) {
-      t.why = "unreachable code";
-      continue;
-    }
-    const gcn::Encoding enc =
-        *cls[i] == gcn::CodeClass::Mubuf ? gcn::Encoding::Mubuf : gcn::Encoding::Mtbuf;
-    const std::array<uint32_t, 2> pair{instructions[i][0], instructions[i][1]};
-    const unsigned srsrc = gcn::srsrcFirstSgpr(gen, enc, pair);
-    const SgprState& s = *in[i];
-    if (const std::optional<uint32_t> so =
-            gcn::instFieldValue(gen, enc, gcn::InstField::Soffset, pair);
-        so && *so < kSgprs && s[*so].k == Val::K::Const)
-      t.soffsetConstant = s[*so].constant;
-    const Val& first = s[srsrc];
-    bool same = first.k == Val::K::DescWord && first.offset % 16 == 0;
-    for (unsigned k = 1; same && k < 4; ++k)
-      same = s[srsrc + k].k == Val::K::DescWord && s[srsrc + k].arg == first.arg &&
-             s[srsrc + k].offset == first.offset + 4 * k;
-    const std::string reg = "s[" + std::to_string(srsrc) + ":" + std::to_string(srsrc + 3) + "]";
-    if (!same) {
-      t.why = "descriptor not traced: " + reg +
-              " is not one 16-byte-aligned scalar load from an argument pointer (its low half an "
-              "argument SGPR, its high half the driver's constant " +
-              gcn::hexWord(address32Hi(gen)) + ")";
-      continue;
-    }
-    const uint32_t index = first.offset / 16;
-    if (static_cast<int>(first.arg) == roles.set0Pointer)
-      t.slot = routes::BufferSlot{routes::BufferSlot::Kind::DescriptorSet, 0, index};
-    else if (static_cast<int>(first.arg) == roles.vertexBuffersPointer)
-      t.slot = routes::BufferSlot{routes::BufferSlot::Kind::VertexBuffer, 0, index};
+    if (!cls[i] || !gcn::isBufferClass(*cls[i]) || instructions[i].size() < 2)
+      out[i].why = "not a buffer instruction";
+    else if (!in[i])
+      out[i].why = "unreachable code";
     else
-      t.why = "descriptor not traced: " + reg + " is loaded from the pointer in s" +
-              std::to_string(first.arg) + ", which is no known argument of this stage";
+      out[i] = traceOne(gen, *cls[i], instructions[i], *in[i], roles);
   }
   return out;
 }
