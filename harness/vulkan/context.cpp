@@ -396,25 +396,33 @@ struct FeatureChain {
   }
 
  private:
+  // The core features the probes use, each with where `Features` records it: the one list.
+  // Formatted imageLoad variants of the texel route declare StorageImageExtendedFormats.
+  struct CoreFeature {
+    VkBool32 VkPhysicalDeviceFeatures::*vk;
+    bool Features::*on;
+  };
+  static constexpr CoreFeature kCoreFeatures[] = {
+      {&VkPhysicalDeviceFeatures::robustBufferAccess, &Features::robustBufferAccess},
+      {&VkPhysicalDeviceFeatures::shaderInt16, &Features::shaderInt16},
+      {&VkPhysicalDeviceFeatures::shaderInt64, &Features::shaderInt64},
+      {&VkPhysicalDeviceFeatures::vertexPipelineStoresAndAtomics,
+       &Features::vertexPipelineStoresAndAtomics},
+      {&VkPhysicalDeviceFeatures::shaderStorageImageReadWithoutFormat,
+       &Features::shaderStorageImageReadWithoutFormat},
+      {&VkPhysicalDeviceFeatures::shaderStorageImageWriteWithoutFormat,
+       &Features::shaderStorageImageWriteWithoutFormat},
+      {&VkPhysicalDeviceFeatures::shaderStorageImageExtendedFormats,
+       &Features::shaderStorageImageExtendedFormats},
+  };
+
   void keepCore(Features& on) {
-    const VkPhysicalDeviceFeatures& has = f2.features;
     VkPhysicalDeviceFeatures core{};
-    core.robustBufferAccess = has.robustBufferAccess;
-    core.shaderInt16 = has.shaderInt16;
-    core.shaderInt64 = has.shaderInt64;
-    core.vertexPipelineStoresAndAtomics = has.vertexPipelineStoresAndAtomics;
-    core.shaderStorageImageReadWithoutFormat = has.shaderStorageImageReadWithoutFormat;
-    core.shaderStorageImageWriteWithoutFormat = has.shaderStorageImageWriteWithoutFormat;
-    // Formatted imageLoad variants of the texel route declare StorageImageExtendedFormats.
-    core.shaderStorageImageExtendedFormats = has.shaderStorageImageExtendedFormats;
+    for (const CoreFeature& f : kCoreFeatures) {
+      core.*f.vk = f2.features.*f.vk;
+      on.*f.on = core.*f.vk != VK_FALSE;
+    }
     f2.features = core;
-    on.robustBufferAccess = core.robustBufferAccess;
-    on.shaderInt16 = core.shaderInt16;
-    on.shaderInt64 = core.shaderInt64;
-    on.vertexPipelineStoresAndAtomics = core.vertexPipelineStoresAndAtomics;
-    on.shaderStorageImageReadWithoutFormat = core.shaderStorageImageReadWithoutFormat;
-    on.shaderStorageImageWriteWithoutFormat = core.shaderStorageImageWriteWithoutFormat;
-    on.shaderStorageImageExtendedFormats = core.shaderStorageImageExtendedFormats;
   }
 
   void keepVulkan12(Features& on) {
