@@ -98,6 +98,15 @@ std::string hexDigits(std::span<const uint8_t> bytes) {
   return s;
 }
 
+std::string hexWordList(std::span<const uint32_t> words) {
+  std::string s;
+  for (uint32_t w : words) {
+    if (!s.empty()) s += ' ';
+    s += hexWord(w).substr(2);
+  }
+  return s;
+}
+
 std::string hexElement(std::span<const uint8_t> bytes) {
   std::string s = "0x";
   for (std::size_t i = bytes.size(); i-- > 0;)

@@ -25,6 +25,9 @@ std::string hexWord(uint32_t w);
 // `x` as 0x and as few lower-case hex digits as it needs, at least `minDigits` ("0x1f", "0x0";
 // hexNumber(0x1f, 4) is "0x001f").
 std::string hexNumber(uint64_t x, unsigned minDigits = 0);
+// Words as eight lower-case hex digits each, no prefix, blank-separated ("e00c2000 80020401"):
+// instruction words as listings print them, V# dwords.
+std::string hexWordList(std::span<const uint32_t> words);
 // Each byte as two lower-case hex digits, in order, no prefix ("0a1b"): memory as stored.
 std::string hexDigits(std::span<const uint8_t> bytes);
 // A little-endian element as one number: 0x and its bytes from the last to the first

@@ -214,9 +214,7 @@ void describeVSharp(gcn::Gen gen, const judge::Case& c, results::CaseResult& r) 
   } catch (const gcn::Error&) {
     return;  // no V# in range: the reference rejects the case and says why
   }
-  char hex[48];
-  std::snprintf(hex, sizeof hex, "%08x %08x %08x %08x", words[0], words[1], words[2], words[3]);
-  r.vsharpWords = hex;
+  r.vsharpWords = gcn::hexWordList(words);
   r.vsharp = gcn::formatVSharp(gen, gcn::decodeVSharp(gen, words));
 }
 

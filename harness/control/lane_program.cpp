@@ -170,13 +170,7 @@ std::string LaneProgram::assembly() const {
   for (const ProgramLine& l : lines) {
     std::string line = "\t" + l.text;
     if (line.size() < 61) line.resize(61, ' ');
-    line += " ;";
-    char w[16];
-    for (uint32_t x : l.words) {
-      std::snprintf(w, sizeof w, " %08x", x);
-      line += w;
-    }
-    out += line + "\n";
+    out += line + " ;" + (l.words.empty() ? "" : " " + gcn::hexWordList(l.words)) + "\n";
   }
   return out;
 }

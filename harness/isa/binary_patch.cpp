@@ -77,12 +77,13 @@ std::string patchProblem(const gcn::Chip& chip, const gcn::Instruction& templ,
   const std::optional<gcn::Instruction> decoded =
       gcn::tryDecode(chip.gen, patched[0], patched[1], &why);
   if (!decoded)
-    return "the words " + hexWords(patched) + " are no buffer instruction of " +
+    return "the words " + gcn::hexWordList(patched) + " are no buffer instruction of " +
            std::string(gcn::genName(chip.gen)) + ": " + why;
   if (!(*decoded == intended))
-    return "the words " + hexWords(patched) + " decode on " + std::string(gcn::genName(chip.gen)) +
-           " as '" + printOrReason(chip.gen, *decoded) + "', not the intended '" +
-           printOrReason(chip.gen, intended) + "' (an encoding of another generation?)";
+    return "the words " + gcn::hexWordList(patched) + " decode on " +
+           std::string(gcn::genName(chip.gen)) + " as '" + printOrReason(chip.gen, *decoded) +
+           "', not the intended '" + printOrReason(chip.gen, intended) +
+           "' (an encoding of another generation?)";
   if (intended.lds && !op.ldsData)
     return "a load with the LDS bit writes LDS, which no template reads back";
   if (intended.addr64) return "ADDR64 needs two VADDR registers; the templates address with one";
@@ -304,7 +305,7 @@ std::vector<vk::ExecutableIsa> rewriteListing(std::vector<vk::ExecutableIsa> exe
       if (!std::equal(a.words.begin(), a.words.end(), from.begin(), from.end())) continue;
       std::string line = "\t" + text;
       if (line.size() < 61) line.resize(61, ' ');
-      line += " ; " + hexWords(to);
+      line += " ; " + gcn::hexWordList(to);
       std::string out;
       int n = 0;
       std::size_t start = 0;
@@ -406,8 +407,8 @@ void locateInCache(vk::Context& ctx, std::span<const uint32_t> spirv, const std:
   (void)parseCacheHeader(t.cacheData, driver);
   const std::vector<std::size_t> at = findWords(t.cacheData, t.words);
   if (at.size() != 1)
-    throw gcn::Error(driver + ": the template instruction " + hexWords(t.words) + " occurs " +
-                     std::to_string(at.size()) + " times in the " +
+    throw gcn::Error(driver + ": the template instruction " + gcn::hexWordList(t.words) +
+                     " occurs " + std::to_string(at.size()) + " times in the " +
                      std::to_string(t.cacheData.size()) +
                      " bytes of pipeline cache data, not exactly once");
   t.offset = at.front();
@@ -415,8 +416,8 @@ void locateInCache(vk::Context& ctx, std::span<const uint32_t> spirv, const std:
   const std::vector<std::size_t> setup = findWords(t.cacheData, t.setupWords);
   if (setup.size() != 1 || setup.front() + 8 > t.offset || t.offset - setup.front() > kCodeWindow)
     throw gcn::Error(
-        driver + ": the LDS template's M0 setup slot " + hexWords(t.setupWords) + " occurs " +
-        std::to_string(setup.size()) + " times in the pipeline cache data" +
+        driver + ": the LDS template's M0 setup slot " + gcn::hexWordList(t.setupWords) +
+        " occurs " + std::to_string(setup.size()) + " times in the pipeline cache data" +
         (setup.size() == 1
              ? ", not within " + std::to_string(kCodeWindow) + " bytes before the instruction"
              : ", not exactly once"));
@@ -486,9 +487,10 @@ std::string readBackProblem(const BinaryTemplate& t, gcn::Gen gen, const std::ve
     const std::size_t marked = findWords(back, t.setupWords).size();
     if (set.size() != 1 || marked != 0 || mine.front() < rb.setupBefore ||
         set.front() != mine.front() - rb.setupBefore)
-      return "the cache read back from " + driver + " holds the M0 setup " + hexWords(setup) + " " +
-             std::to_string(set.size()) + " time(s) and the template's marked instruction " +
-             std::to_string(marked) + " time(s), not once " + std::to_string(rb.setupBefore) +
+      return "the cache read back from " + driver + " holds the M0 setup " +
+             gcn::hexWordList(setup) + " " + std::to_string(set.size()) +
+             " time(s) and the template's marked instruction " + std::to_string(marked) +
+             " time(s), not once " + std::to_string(rb.setupBefore) +
              " bytes before the instruction and never";
   }
   const auto inSetup = [&](std::size_t k) {  // byte k before the instruction
@@ -523,14 +525,14 @@ std::string patchProof(const BinaryTemplate& t, gcn::Gen gen, const gcn::Instruc
                        bool descriptorBuffer, uint32_t m0, const std::array<uint32_t, 2>& setup) {
   std::string proof = std::string(descriptorBuffer ? "descriptor-buffer " : "") +
                       "pipeline from the patched cache (application cache hit); read back: '" +
-                      printOrReason(gen, intended) + "' (" + hexWords(w) + ") at byte " +
+                      printOrReason(gen, intended) + "' (" + gcn::hexWordList(w) + ") at byte " +
                       std::to_string(rb.offset) + " of " + std::to_string(cacheBytes) +
                       " in place of the template's '" + printOrReason(gen, t.inst) + "', the " +
                       std::to_string(rb.before) + " bytes before and " + std::to_string(rb.after) +
                       " after it unchanged; the template's data path: " + t.pathProof;
   if (t.setsM0)
-    proof += " but the M0 setup: 's_mov_b32 m0, " + gcn::hexWord(m0) + "' (" + hexWords(setup) +
-             ") " + std::to_string(rb.setupBefore) +
+    proof += " but the M0 setup: 's_mov_b32 m0, " + gcn::hexWord(m0) + "' (" +
+             gcn::hexWordList(setup) + ") " + std::to_string(rb.setupBefore) +
              " bytes before it, in place of the template's '" + t.setupText + "'";
   return proof;
 }

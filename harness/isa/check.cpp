@@ -51,16 +51,6 @@ DataPathProof proveEmittedDataPath(gcn::Gen gen,
   return none;
 }
 
-std::string hexWords(std::span<const uint32_t> words) {
-  std::string s;
-  char buf[16];
-  for (uint32_t w : words) {
-    std::snprintf(buf, sizeof buf, "%s%08x", s.empty() ? "" : " ", w);
-    s += buf;
-  }
-  return s;
-}
-
 std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst) {
   try {
     return gcn::printInstruction(gen, inst);
@@ -76,12 +66,12 @@ std::string EmittedInstruction::descriptorName() const {
 std::string EmittedInstruction::describe(gcn::Gen gen) const {
   const std::string text =
       decoded ? printOrReason(gen, inst) : "<undecodable: " + decodeError + ">";
-  return text + " ; " + hexWords(words) + " ; " + descriptorName();
+  return text + " ; " + gcn::hexWordList(words) + " ; " + descriptorName();
 }
 
 std::string EmittedInstruction::listingLine(gcn::Gen gen) const {
   std::string line =
-      executable + ": " + driverText + " ; " + hexWords(words) + " ; " + descriptorName();
+      executable + ": " + driverText + " ; " + gcn::hexWordList(words) + " ; " + descriptorName();
   if (!decoded)
     line += " ; undecodable: " + decodeError;
   else if (!textDisagreement.empty())
@@ -211,7 +201,7 @@ CheckResult checkIsa(gcn::Gen gen, const gcn::Instruction& intended, const route
       const DataPathProof proof = proveEmittedDataPath(gen, isa.executables, e, isa.dataPath);
       const auto links = [&](CheckResult& into) {
         into.proven.push_back("instruction: proven: " + printOrReason(gen, e.inst) + " ; " +
-                              hexWords(e.words) + " on " + bufferSlotName(*e.descriptor));
+                              gcn::hexWordList(e.words) + " on " + bufferSlotName(*e.descriptor));
         into.proven.push_back("V#: " + (isa.vsharpSource.empty()
                                             ? std::string("not stated by the route")
                                             : isa.vsharpSource));

@@ -53,8 +53,6 @@ struct EmittedInstruction {
   std::string listingLine(gcn::Gen gen) const;
 };
 
-// "e00c2000 80020401": words as the listings print them.
-std::string hexWords(std::span<const uint32_t> words);
 // printInstruction, or "<mnemonic> <why it cannot be printed>".
 std::string printOrReason(gcn::Gen gen, const gcn::Instruction& inst);
 

@@ -3,6 +3,8 @@
 // every 16-bit value is compared with what std::snprintf makes of it with "0x%04x".
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -15,6 +17,13 @@ TEST(HexText, Words) {
   EXPECT_EQ(gcn::hexWord(0), "0x00000000");
   EXPECT_EQ(gcn::hexWord(0x1f), "0x0000001f");
   EXPECT_EQ(gcn::hexWord(0xdeadbeefu), "0xdeadbeef");
+}
+
+// As RADV's listings print instruction words ("; e0042000 80020201").
+TEST(HexText, WordLists) {
+  EXPECT_EQ(gcn::hexWordList(std::vector<uint32_t>{0xe0042000u, 0x80020201u}), "e0042000 80020201");
+  EXPECT_EQ(gcn::hexWordList(std::vector<uint32_t>{0x1fu}), "0000001f");
+  EXPECT_EQ(gcn::hexWordList(std::vector<uint32_t>{}), "");
 }
 
 TEST(HexText, NumbersWithAMinimumWidth) {
