@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "app/child_process.h"
 #include "app/clrx_dir.h"
 #include "app/commands.h"
 #include "harness/cases/suite.h"
@@ -258,9 +259,7 @@ nlohmann::json writeReproducer(Fuzzer& fuzzer, gcn::Gen gen, const std::string& 
     f << explore::fuzzProbeText(gen, small.c, small.out.detail);
     if (!f) throw gcn::Error(file.string() + ": cannot write the minimised probe");
   }
-  std::ifstream in(file);
-  const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const bool reproduces = fuzzer.run(back, file.string()).status == "mismatch";
+  const bool reproduces = fuzzer.run(readWholeFile(file), file.string()).status == "mismatch";
   std::fprintf(text,
                "case %llu: %s %s: mismatch (%s); %s, %zu lane(s), %u of %zu memory words "
                "non-zero%s\n",

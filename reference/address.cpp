@@ -252,19 +252,18 @@ struct RangeCheck {
   std::string_view why;
   bool wholeAccess = false;  // straddle=whole
   bool rdna = false;
-  bool soffsetInBase = false;
   bool soffsetOver = false;  // SOFFSET > NUM_RECORDS in a byte check
   bool allOut = false;       // ... and soffset=all-oob
   uint64_t limit = 0;        // NUM_RECORDS - SOFFSET as the byte check sees it
 };
 
-RangeCheck rangeCheckOf(Gen gen, const VSharp& v, const AddressOperands& in, const Policies& p,
-                        const BufferAddress& addr) {
+RangeCheck rangeCheckOf(const AddressOperands& in, const BufferAddress& addr) {
+  const VSharp& v = addr.v;
+  const Policies& p = addr.p;
   RangeCheck rc;
-  rc.check = chooseCheck(gen, v, in, p, rc.offsetTest, rc.why);
+  rc.check = chooseCheck(addr.gen, v, in, p, rc.offsetTest, rc.why);
   rc.wholeAccess = p.rawStraddle() == policy::RawStraddle::WholeAccess;
-  rc.rdna = isRdna(gen);
-  rc.soffsetInBase = addr.soffsetInBase;
+  rc.rdna = isRdna(addr.gen);
   // Byte check, CLRX GcnMemHandling: out of range when BUFOFFSET >= NUMRECORDS - SGPR_OFFSET.
   // When SOFFSET > NUM_RECORDS the subtraction wraps (LLVM: GFX6/7 clamping bug) or everything
   // is out of range (soffset policy).
@@ -286,8 +285,10 @@ RangeCheck rangeCheckOf(Gen gen, const VSharp& v, const AddressOperands& in, con
 // Whether each span is in range. Under straddle=start every piece shares the verdict of the
 // access start (CLRX GcnMemHandling). Under straddle=whole, PerDword checks each dword alone and
 // Whole is all-or-nothing (AMD RDNA3 ISA).
+// `offsets`: each span's buffer offset (the first is the access's).
 std::array<bool, 4> verdictsOf(const RangeCheck& rc, const BufferAddress& addr,
-                               std::span<const Span> spans, uint32_t bytes, CheckUnit unit) {
+                               std::span<const Span> spans, std::span<const uint64_t> offsets,
+                               uint32_t bytes, CheckUnit unit) {
   const VSharp& v = addr.v;
   auto byteInRange = [&](uint64_t start, uint32_t size) {
     if (rc.allOut || addr.carryOut) return false;
@@ -303,7 +304,6 @@ std::array<bool, 4> verdictsOf(const RangeCheck& rc, const BufferAddress& addr,
     if (rc.rdna && rc.wholeAccess) return uint64_t{offsetInRecord} + size <= v.stride;
     return offsetInRecord < v.stride;
   };
-  const uint64_t startOffset = addr.offsetFor(0);
   std::array<bool, 4> verdict{};
   const bool own = rc.wholeAccess && unit == CheckUnit::PerDword;
   for (std::size_t i = 0; i < spans.size(); ++i) {
@@ -313,8 +313,8 @@ std::array<bool, 4> verdictsOf(const RangeCheck& rc, const BufferAddress& addr,
         verdict[i] = true;
         break;
       case Check::Byte:
-        verdict[i] = rc.wholeAccess ? byteInRange(addr.offsetFor(s.dataOffset), s.size)
-                                    : byteInRange(startOffset, bytes);
+        verdict[i] =
+            rc.wholeAccess ? byteInRange(offsets[i], s.size) : byteInRange(offsets[0], bytes);
         break;
       case Check::Index:
         verdict[i] = indexInRange(addr.aoffset + (own ? s.dataOffset : 0u), own ? s.size : bytes);
@@ -333,7 +333,8 @@ std::array<bool, 4> verdictsOf(const RangeCheck& rc, const BufferAddress& addr,
 }
 
 // The short text of the range rule applied, for reports.
-std::string ruleText(const RangeCheck& rc, CheckUnit unit, bool carryOut) {
+std::string ruleText(const RangeCheck& rc, const BufferAddress& addr, CheckUnit unit) {
+  const bool carryOut = addr.carryOut;
   const std::string carry =
       carryOut ? "; VGPR offset + OFFSET >= 2^32: out of range (offset-carry)" : "";
   const std::string why = " (" + std::string(rc.why) + ")";
@@ -343,7 +344,7 @@ std::string ruleText(const RangeCheck& rc, CheckUnit unit, bool carryOut) {
     case Check::Byte:
       return std::string("byte: out of range when BUFOFFSET") +
              (rc.wholeAccess ? " + size >" : " >=") + " NUM_RECORDS" +
-             (rc.soffsetInBase && !rc.rdna ? " - SOFFSET" : "") +
+             (addr.soffsetInBase && !rc.rdna ? " - SOFFSET" : "") +
              (rc.wholeAccess ? (unit == CheckUnit::PerDword ? " (each dword)" : " (whole access)")
                              : " (start only)") +
              (rc.soffsetOver ? (rc.allOut ? "; SOFFSET > NUM_RECORDS: all out of range"
@@ -429,18 +430,22 @@ void planAccessInto(Gen gen, const VSharp& vIn, const AddressOperands& in, uint3
   plan.index = addr.aindex;
   plan.offset = addr.aoffset;
   plan.swizzled = v.swizzleEnable;
-  plan.bufferOffset = addr.offsetFor(0);
-  const RangeCheck rc = rangeCheckOf(gen, v, in, p, addr);
-  const std::array<bool, 4> verdict = verdictsOf(rc, addr, spans.view(), bytes, unit);
+  // Each span's buffer offset, once; the first span starts the access (dataOffset 0).
+  std::array<uint64_t, 4> offsetStore{};
+  for (std::size_t i = 0; i < spans.count; ++i)
+    offsetStore[i] = addr.offsetFor(spans.store[i].dataOffset);
+  const std::span<const uint64_t> offsets(offsetStore.data(), spans.count);
+  plan.bufferOffset = offsets[0];
+  const RangeCheck rc = rangeCheckOf(in, addr);
+  const std::array<bool, 4> verdict = verdictsOf(rc, addr, spans.view(), offsets, bytes, unit);
 
   const uint64_t base = v.base + (addr.soffsetInBase ? in.soffset : 0u);
   const uint64_t delta = alignDelta(p, alignBytes, base + plan.bufferOffset);
   for (std::size_t i = 0; i < spans.count; ++i) {
     const Span& s = spans.store[i];
-    plan.pieces.push_back(
-        {base + addr.offsetFor(s.dataOffset) - delta, s.dataOffset, s.size, verdict[i]});
+    plan.pieces.push_back({base + offsets[i] - delta, s.dataOffset, s.size, verdict[i]});
   }
-  if (withRule) plan.rule = ruleText(rc, unit, addr.carryOut);
+  if (withRule) plan.rule = ruleText(rc, addr, unit);
 }
 
 }  // namespace gcn

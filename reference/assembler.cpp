@@ -307,8 +307,8 @@ Instruction parseInstruction(Gen gen, std::string_view text) {
 
 namespace {
 
+// A mnemonic token that is not empty (parseInstruction checks that first).
 const OpcodeInfo& parseMnemonic(Gen gen, const Token& mnem) {
-  if (mnem.text.empty()) failAt(mnem.column, "expected an instruction mnemonic");
   const OpcodeInfo* op = findOpcode(mnem.text);
   if (op == nullptr)
     failAt(mnem.column, "unknown MUBUF/MTBUF mnemonic '" + std::string(mnem.text) + "'");
@@ -489,10 +489,15 @@ void checkModifiers(Gen gen, const OpcodeInfo& op, const Seen& seen, int endColu
   }
 }
 
-// The register counts the instruction reads and writes against those written; `where` names the
-// chip in errors.
-void checkRegisterCounts(Gen gen, const Chip& chip, const OpcodeInfo& op, const Instruction& inst,
-                         const Operands& o, const std::string& where, int mnemonicColumn) {
+// The register counts the instruction reads and writes against those written. D16 register
+// counts are the chip's (Stoney packs D16 inside GFX8); errors name the chip when it is not its
+// generation's representative.
+void checkRegisterCounts(const Chip& chip, const OpcodeInfo& op, const Instruction& inst,
+                         const Operands& o, int mnemonicColumn) {
+  const Gen gen = chip.gen;
+  const std::string where = &chip == &representativeChip(gen)
+                                ? std::string(genName(gen))
+                                : std::string(chip.name) + " (" + std::string(genName(gen)) + ")";
   if (o.noVdata && !inst.lds)
     failAt(mnemonicColumn, "no VDATA: only a load to LDS (lds) names none on " + where);
   if (isRdna(gen) && inst.lds && !o.noVdata && !op.ldsData)
@@ -528,15 +533,10 @@ Instruction parseInstruction(const Chip& chip, std::string_view text) {
   Instruction inst;
   const OpcodeInfo& op = parseMnemonic(gen, mnem);
   inst.op = &op;
-  // D16 register counts are the chip's (Stoney packs D16 inside GFX8); errors name the chip
-  // when it is not its generation's representative.
-  const std::string where = &chip == &representativeChip(gen)
-                                ? std::string(genName(gen))
-                                : std::string(chip.name) + " (" + std::string(genName(gen)) + ")";
   const Operands operands = parseOperands(gen, op, cur, inst);
   const Seen seen = parseModifiers(gen, op, cur, inst);
   checkModifiers(gen, op, seen, static_cast<int>(text.size()) + 1);
-  checkRegisterCounts(gen, chip, op, inst, operands, where, mnem.column);
+  checkRegisterCounts(chip, op, inst, operands, mnem.column);
   try {
     validate(gen, inst);
   } catch (const Error& e) {

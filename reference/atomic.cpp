@@ -57,9 +57,14 @@ std::optional<U> integerAtomic(AtomicOp op, U mem, U src, U cmp) {
     // CSUB (GFX10.3+): the subtraction clamps at 0 (LLVM renames it sub_clamp_u32 on GFX12).
     case AtomicOp::Csub:
       return mem >= src ? static_cast<U>(mem - src) : U(0);
-    default:
-      return std::nullopt;
+    case AtomicOp::Fcmpswap:
+    case AtomicOp::Fmin:
+    case AtomicOp::Fmax:
+    case AtomicOp::Fadd:
+    case AtomicOp::None:
+      break;
   }
+  return std::nullopt;  // a float operation (floatAtomic), or none
 }
 
 // ADD_F32 (GFX11 here): the IEEE sum; the rounding and denormal mode of the memory-side ALU is
@@ -110,8 +115,9 @@ U floatAtomic(AtomicOp op, U mem, U src, U cmp, AtomicOutcome& out) {
     case AtomicOp::Fadd:
       return floatAdd<U, F>(mem, src, out);
     default:
-      throw Error("atomic: no atomic operation given");
+      break;  // an integer operation: integerAtomic has it
   }
+  return mem;
 }
 
 template <class U, class S, class F>

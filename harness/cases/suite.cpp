@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <cstdio>
 
 #include "harness/cases/pattern.h"
 #include "harness/formats.h"

@@ -34,10 +34,11 @@ std::array<uint32_t, gcn::kWaveSize> laneElements() {
   return element;
 }
 
-// Each lane's address, source and compare values (es: the element's bytes; shift: the elements
-// OFFSET moves every lane by).
-void setAtomicLanes(routes::DeviceCase& d, bool texel, bool wide, uint32_t es, uint32_t shift,
-                    CaseRng& rng) {
+// Each lane's address, source and compare values.
+void setAtomicLanes(routes::DeviceCase& d, bool wide, CaseRng& rng) {
+  const bool texel = d.binding == routes::Binding::StorageTexel;
+  const uint32_t es = wide ? 8 : 4;
+  const uint32_t shift = texel ? 0 : d.inst.offset / es;  // OFFSET moves every lane by this much
   const std::array<uint32_t, gcn::kWaveSize> element = laneElements();
   const auto memValue = [&](uint32_t e) {
     uint64_t x = 0;
@@ -111,7 +112,7 @@ std::optional<judge::Case> makeCase(const CaseFilter& want, const gcn::Chip& chi
   for (uint8_t& b : d.memory.bytes)
     b = static_cast<uint8_t>(rng());
   d.state.exec = ~0ull & ~(3ull << 62);
-  setAtomicLanes(d, texel, wide, es, texel ? 0 : offset / es, rng);
+  setAtomicLanes(d, wide, rng);
   return c;
 }
 

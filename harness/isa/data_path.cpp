@@ -492,13 +492,6 @@ bool skippedByABranch(const Analysis& a, std::size_t i) {
   return false;
 }
 
-// EXEC per lane and every path, on a route with a lane layout: the case instruction runs with
-// EXEC = exactly the enabled lanes, at most once on any path; so does every Out store; and every
-// path that reaches the end of the program with an enabled lane ran the case and stored every
-// component of the `all` mask (of `results`). A branch on EXEC being zero (s_cbranch_execz taken,
-// s_cbranch_execnz not taken) while EXEC holds the enabled lanes is a path with no enabled lane,
-// where every obligation holds; with every launched lane in EXEC it cannot be taken. Returns
-// the first break, or "" when all of it holds.
 // The Out stores and the result components each stores at the lane's slot (component k at
 // Out byte laneBytes * lane + 4k).
 struct OutStores {
@@ -582,11 +575,18 @@ std::string execObligations(const Analysis& a, std::size_t i, std::size_t c, uns
   return "";
 }
 
+// EXEC per lane and every path, on a route with a lane layout: the case instruction runs with
+// EXEC = exactly the enabled lanes, at most once on any path; so does every Out store; and every
+// path that reaches the end of the program with an enabled lane ran the case and stored every
+// component of the `all` mask (of `results`). A branch on EXEC being zero (s_cbranch_execz taken,
+// s_cbranch_execnz not taken) while EXEC holds the enabled lanes is a path with no enabled lane,
+// where every obligation holds; with every launched lane in EXEC it cannot be taken. Returns
+// the first break, or "" when all of it holds.
 std::string execAndPaths(const Analysis& a, std::size_t c, unsigned results, uint32_t all,
                          const routes::DataPath& path) {
   const std::size_t n = a.code.size();
-  const OutStores out = outStoreComponents(a, results, path);
   if (n == 0) return "the listing is empty";
+  const OutStores out = outStoreComponents(a, results, path);
   if (std::string why = branchBack(a); !why.empty()) return why;
   std::vector<std::optional<ExecState>> in(n);
   ExecState entry;

@@ -14,6 +14,10 @@ namespace {
 
 constexpr unsigned kExecLo = 126;
 
+bool writesExec(unsigned sdst) {
+  return sdst == kExecLo || sdst == kExecLo + 1;
+}
+
 using Behaviour = gcn::ScalarBehaviour;
 
 // Control flow the checks do not follow: the table says so, or does not know the opcode.
@@ -53,9 +57,10 @@ bool isSdwaOrDpp(gcn::Gen gen, int src0) {
   return src0 == 0xfa || src0 == 0xe9 || src0 == 0xea || (src0 == 0xf9 && gen != gcn::Gen::Gfx11);
 }
 
-// SDWA with the S0 [55] / S1 [63] bits (gfx9, gfx10, gfx10.3; LLVM's SDWA9 encoding): a set
-// bit makes SRC0 [39:32] or VSRC1 an SGPR (or constant) code instead of a VGPR.
-bool sdwaSgpr(gcn::Gen gen, std::span<const uint32_t> w, unsigned bit) {
+// A bit of SDWA's second dword (gfx9, gfx10, gfx10.3; LLVM's SDWA9 encoding): S0 [55] (23) and
+// S1 [63] (31) make SRC0 [39:32] or VSRC1 an SGPR (or constant) code instead of a VGPR; a VOPC's
+// SD [47] (15) writes SDST [46:40] instead of VCC.
+bool sdwaBit(gcn::Gen gen, std::span<const uint32_t> w, unsigned bit) {
   const bool sdwa9 = gen == gcn::Gen::Gfx9 || gen == gcn::Gen::Gfx10 || gen == gcn::Gen::Gfx10_3;
   return sdwa9 && (w[0] & 0x1ff) == 0xf9 && w.size() > 1 && ((w[1] >> bit) & 1) != 0;
 }
@@ -66,7 +71,7 @@ int vopSrc0(gcn::Gen gen, std::span<const uint32_t> w, bool& modifiers) {
   const int src0 = static_cast<int>(w[0] & 0x1ff);
   if (isSdwaOrDpp(gen, src0) && w.size() > 1) {
     modifiers = true;
-    return (sdwaSgpr(gen, w, 23) ? 0 : 256) + static_cast<int>(w[1] & 0xff);
+    return (sdwaBit(gen, w, 23) ? 0 : 256) + static_cast<int>(w[1] & 0xff);
   }
   return src0;
 }
@@ -79,7 +84,7 @@ int vopSrc1(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w) {
   const unsigned op2 = (w[0] >> 25) & 0x3f;
   const bool laneSelect =
       gen <= gcn::Gen::Gfx7 && cls == gcn::CodeClass::Vop2 && (op2 == 1 || op2 == 2);
-  return laneSelect || sdwaSgpr(gen, w, 31) ? field : 256 + field;
+  return laneSelect || sdwaBit(gen, w, 31) ? field : 256 + field;
 }
 
 // A VALU instruction's VOP3 opcode and VDST, with its sources and modifiers in `e`.
@@ -144,7 +149,7 @@ void compareEffects(gcn::Gen gen, gcn::CodeClass cls, const gcn::VgprOpInfo* inf
   // A VOP3 compare whose SDST is EXEC replaces it; RDNA's v_cmpx_*_e64 has no destination
   // (VDST 0 on gfx10, exec_lo on gfx11, llvm-mc-15) and only narrows EXEC.
   const bool cmpxRdna = gcn::isRdna(gen) && info != nullptr && gcn::isCompareX(info->behaviour);
-  if (cls != gcn::CodeClass::Vopc && vdst >= kExecLo && vdst <= kExecLo + 1 && !cmpxRdna)
+  if (cls != gcn::CodeClass::Vopc && writesExec(vdst) && !cmpxRdna)
     e.exec = VgprEffects::Exec::Changes;
 }
 
@@ -180,10 +185,7 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     addRead(e, s);
   const gcn::VgprOpInfo* info = gcn::findVgprOp(gen, gcn::VgprClass::Valu, vop3);
   // SDWA on gfx9/gfx10 (SRC0 249): with SD [47] a VOPC writes SDST [46:40] instead of VCC.
-  const bool sdwaSdst =
-      (gen == gcn::Gen::Gfx9 || gen == gcn::Gen::Gfx10 || gen == gcn::Gen::Gfx10_3) &&
-      cls == gcn::CodeClass::Vopc && (w0 & 0x1ff) == 0xf9 && w.size() > 1 &&
-      ((w[1] >> 15) & 1) != 0;
+  const bool sdwaSdst = cls == gcn::CodeClass::Vopc && sdwaBit(gen, w, 15);
   // A VOP3b's SDST [14:8] (a carry-out) may be EXEC.
   const bool carryToExec =
       (cls == gcn::CodeClass::Vop3 && vop3bCarryOut(gen, vop3) && ((w0 >> 8) & 0x7f) >= kExecLo) ||
@@ -204,10 +206,9 @@ void valu(gcn::Gen gen, gcn::CodeClass cls, std::span<const uint32_t> w, VgprEff
     e.writeWidthKnown = false;
     return;
   }
-  if (info != nullptr && info->dstVgprs == 0) {
-    // v_readlane_b32 / v_readfirstlane_b32: VDST is an SGPR.
-    if (vdst >= kExecLo && vdst <= kExecLo + 1) e.exec = VgprEffects::Exec::Changes;
-  }
+  // v_readlane_b32 / v_readfirstlane_b32: VDST is an SGPR.
+  if (info != nullptr && info->dstVgprs == 0 && writesExec(vdst))
+    e.exec = VgprEffects::Exec::Changes;
   if (info == nullptr) e.name = std::string(gcn::codeClassName(cls));
   valuMoves(cls, b, e);
 }
@@ -260,10 +261,6 @@ void vopd(std::span<const uint32_t> w, VgprEffects& e) {
     e.dualCopy = true;
     e.dualMoveSrc = static_cast<unsigned>(src0y - 256);
   }
-}
-
-bool writesExec(unsigned sdst) {
-  return sdst == kExecLo || sdst == kExecLo + 1;
 }
 
 void sop1Exec(gcn::Gen gen, uint32_t w0, VgprEffects& e) {

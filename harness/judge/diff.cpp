@@ -136,10 +136,10 @@ std::vector<int> elementWriters(const routes::DeviceCase& c, const gcn::ExecResu
 // text.
 void elementDiffs(std::vector<results::ComponentDiff>& out, const routes::DeviceCase& c,
                   const FormatView& fv, const Expected& expected, const Tolerance& tol,
-                  std::size_t e, int writer, std::span<const uint8_t> eb,
+                  std::size_t e, std::size_t off, int writer, std::span<const uint8_t> eb,
                   std::span<const uint8_t> ab, std::string& firstBad) {
   const gcn::DfmtInfo& di = gcn::dfmtInfo(fv.dfmt);
-  const std::size_t off = e * fv.stride, len = eb.size();
+  const std::size_t len = eb.size();
   const std::span<const uint8_t> ib =
       off + len <= c.memory.bytes.size()
           ? std::span<const uint8_t>(c.memory.bytes.data() + off, len)
@@ -181,14 +181,13 @@ void elementDiffs(std::vector<results::ComponentDiff>& out, const routes::Device
 // problem, or empty.
 std::string memoryDiffs(std::vector<results::ComponentDiff>& out, const routes::DeviceCase& c,
                         const FormatView& fv, const Expected& expected,
-                        const routes::DeviceResult& actual, const Tolerance& tol,
-                        OrderEvidence evidence) {
+                        const gcn::ExecResult& primary, const routes::DeviceResult& actual,
+                        const Tolerance& tol, OrderEvidence evidence) {
   const std::vector<uint8_t>& exp = expected.primaryMemory();
   if (actual.memory.size() != exp.size())
     return memorySizeProblem(actual.memory.size(), exp.size());
   const uint32_t es = fv.stride;
-  const std::vector<int> writer =
-      elementWriters(c, expected.alternatives.front().result, exp.size(), es);
+  const std::vector<int> writer = elementWriters(c, primary, exp.size(), es);
   int badElements = 0;
   std::string firstBad;
   for (size_t e = 0; e * es < exp.size(); ++e) {
@@ -196,7 +195,7 @@ std::string memoryDiffs(std::vector<results::ComponentDiff>& out, const routes::
     const size_t len = std::min<size_t>(es, exp.size() - off);
     if (acceptRange(expected, off, len, actual.memory, fv, tol, evidence)) continue;
     ++badElements;
-    elementDiffs(out, c, fv, expected, tol, e, writer[e],
+    elementDiffs(out, c, fv, expected, tol, e, off, writer[e],
                  std::span<const uint8_t>(exp.data() + off, len),
                  std::span<const uint8_t>(actual.memory.data() + off, len), firstBad);
   }
@@ -237,7 +236,8 @@ DiffResult diffCase(const routes::DeviceCase& c, const FormatView& fv, const Exp
     problems.push_back(laneProblem(failingLanes, first != r.diffs.end() ? &*first : nullptr));
   }
   if (expected.memory.compared || !actual.memory.empty())
-    if (std::string p = memoryDiffs(r.diffs, c, fv, expected, actual, tol, evidence); !p.empty())
+    if (std::string p = memoryDiffs(r.diffs, c, fv, expected, primary, actual, tol, evidence);
+        !p.empty())
       problems.push_back(std::move(p));
 
   // Far regions the route put on the device (the raw V# placement): each byte for byte, as one
