@@ -550,12 +550,7 @@ std::vector<Policies> predictionPolicies(const Policies& base,
 
 // "name=option ..." of the points that matter, "(every policy)" for none.
 std::string policyLabel(const std::vector<PolicyId>& mattering, const Policies& p) {
-  std::string label;
-  for (PolicyId id : mattering) {
-    if (!label.empty()) label += ' ';
-    const PolicyPoint& point = policyPoint(id);
-    label += std::string(point.name) + "=" + std::string(point.options()[p.get(id)].name);
-  }
+  const std::string label = p.describe(mattering);
   return label.empty() ? "(every policy)" : label;
 }
 

@@ -237,13 +237,8 @@ nlohmann::json refJson(const Probe& probe, const ProbeSetup& setup, const ExecRe
 std::string exploreText(const Probe& probe, const ProbeSetup& setup, const Exploration& ex,
                         const std::vector<ExpectFailure>& failures, const std::string& device) {
   std::string out = header(probe, setup);
-  std::string pinned;
-  for (PolicyId id : setup.pinned) {
-    const PolicyPoint& p = policyPoint(id);
-    pinned +=
-        " " + std::string(p.name) + "=" + std::string(p.options()[setup.policies.get(id)].name);
-  }
-  if (!pinned.empty()) out += "pinned:" + pinned + "\n";
+  if (const std::string pinned = setup.policies.describe(setup.pinned); !pinned.empty())
+    out += "pinned: " + pinned + "\n";
   if (ex.mattering.empty()) {
     out += "policy points that matter: none (every policy predicts the same)\n";
   } else {

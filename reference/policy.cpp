@@ -367,13 +367,21 @@ void Policies::set(std::string_view assignment) {
   throw Error("unknown policy '" + std::string(name) + "': expected one of " + known);
 }
 
-std::string Policies::describe() const {
+std::string Policies::describe(std::span<const PolicyId> ids) const {
   std::string out;
-  for (const PolicyPoint& point : kPoints) {
+  for (PolicyId id : ids) {
+    const PolicyPoint& point = policyPoint(id);
     if (!out.empty()) out += ' ';
-    out += std::string(point.name) + "=" + std::string(point.options()[get(point.id)].name);
+    out += std::string(point.name) + "=" + std::string(point.options()[get(id)].name);
   }
   return out;
+}
+
+std::string Policies::describe() const {
+  std::vector<PolicyId> all;
+  for (const PolicyPoint& point : kPoints)
+    all.push_back(point.id);
+  return describe(all);
 }
 
 }  // namespace gcn

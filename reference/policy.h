@@ -130,6 +130,8 @@ class Policies {
   void set(std::string_view assignment);
   // "straddle=start soffset=wraps ..." in table order.
   std::string describe() const;
+  // "name=option ..." of these points, in this order; empty for none.
+  std::string describe(std::span<const PolicyId> ids) const;
   bool operator==(const Policies&) const = default;
 
   policy::RawStraddle rawStraddle() const { return as<policy::RawStraddle>(PolicyId::RawStraddle); }

@@ -110,12 +110,7 @@ std::vector<Policies> combinations(Gen gen, const std::vector<Point>& pts) {
 }
 
 std::string describePoints(const Policies& p, const std::vector<PolicyId>& ids) {
-  std::string out;
-  for (PolicyId id : ids) {
-    const PolicyPoint& point = policyPoint(id);
-    if (!out.empty()) out += ' ';
-    out += std::string(point.name) + "=" + std::string(point.options()[p.get(id)].name);
-  }
+  const std::string out = p.describe(ids);
   return out.empty() ? "no policy point involved" : out;
 }
 

@@ -204,12 +204,11 @@ void addPortableAlternatives(Expected& e, const Case& c, const Profile& profile,
   const std::vector<gcn::Policies> combos = gcn::everyCombination(base, openPoints);
   for (std::size_t k = 1; k < combos.size(); ++k) {  // combos[0] is the base
     const gcn::Policies& p = combos[k];
-    std::string label = std::string(gcn::genName(profile.chip.gen));
-    for (gcn::PolicyId id : openPoints) {
-      if (p.get(id) == base.get(id)) continue;
-      const gcn::PolicyPoint& pt = gcn::policyPoint(id);
-      label.append(" ").append(pt.name).append("=").append(pt.options()[p.get(id)].name);
-    }
+    std::vector<gcn::PolicyId> changed;
+    for (gcn::PolicyId id : openPoints)
+      if (p.get(id) != base.get(id)) changed.push_back(id);
+    const std::string label = std::string(gcn::genName(profile.chip.gen)) +
+                              (changed.empty() ? "" : " " + p.describe(changed));
     e.alternatives.push_back({label, executeView(profile.chip, c, d.state, p)});
     e.rules.push_back(label);  // rules[i] names alternatives[i]
   }
