@@ -174,40 +174,6 @@ std::vector<uint32_t> paddedProgram(const gcn::Chip& chip, const LaneProgram& pr
   return words;
 }
 
-// The pipeline came from the patched cache, and the cache read back (into `back`) holds the
-// program once and the template's code never: the program's byte offset there, or why not
-// (`why`).
-std::optional<std::size_t> readBackOffset(const isa::CachedPipeline& pipeline,
-                                          const isa::SeededPipelineCache& cache,
-                                          std::vector<uint8_t>& back,
-                                          const std::vector<uint32_t>& words,
-                                          const std::vector<uint32_t>& templateCode,
-                                          const std::string& driver, std::string& why) {
-  if (!pipeline.feedbackValid()) {
-    why = driver +
-          " gives no pipeline creation feedback: whether the patched cache was used cannot be "
-          "proven";
-    return std::nullopt;
-  }
-  if (!pipeline.cacheHit()) {
-    why = driver +
-          " did not take the pipeline from the patched cache (it compiled the shader again): the "
-          "cache data was rejected";
-    return std::nullopt;
-  }
-  back = cache.data();
-  const std::vector<std::size_t> mine = isa::findWords(back, words);
-  const std::vector<std::size_t> old =
-      words == templateCode ? std::vector<std::size_t>{} : isa::findWords(back, templateCode);
-  if (mine.size() != 1 || !old.empty()) {
-    why = "the cache read back from " + driver + " holds the program " +
-          std::to_string(mine.size()) + " time(s) and the template's code " +
-          std::to_string(old.size()) + " time(s), not once and never";
-    return std::nullopt;
-  }
-  return mine.front();
-}
-
 }  // namespace
 
 ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffsetValue,
@@ -242,12 +208,12 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
     auto pipeline =
         std::make_shared<isa::CachedPipeline>(ctx_, routes::shaderVariant(kProgramTemplateVariant),
                                               false, cache.get(), false, descriptorBuffer);
-    std::vector<uint8_t> back;
-    const std::optional<std::size_t> at =
-        readBackOffset(*pipeline, cache, back, words, t.code, driver, why);
-    if (!at) return refuse(why);
+    const isa::PatchedReadBack read = isa::readPatchedCache(*pipeline, cache, words, t.code, driver,
+                                                            "the program", "the template's code");
+    if (!read.why.empty()) return refuse(read.why);
     b.executables.push_back(programExecutable(
-        b.program, driver + " (pipeline cache read-back, byte " + std::to_string(*at) + ")"));
+        b.program,
+        driver + " (pipeline cache read-back, byte " + std::to_string(read.offset) + ")"));
     // The same shape the route's pipelineIsa gives (routes::routePipelineShape "program").
     routes::DeviceCase c;
     c.inst = inst;
@@ -262,8 +228,9 @@ ProgramBuild ProgramBuilder::build(const gcn::Instruction& inst, uint32_t soffse
               "program (" +
               std::to_string(b.program.lines.size()) + " instructions, " +
               std::to_string(b.program.words().size() * 4) + " bytes, padded with s_endpgm to " +
-              std::to_string(words.size() * 4) + ") at byte " + std::to_string(*at) + " of " +
-              std::to_string(back.size()) + " in place of the template's code; " + t.layout;
+              std::to_string(words.size() * 4) + ") at byte " + std::to_string(read.offset) +
+              " of " + std::to_string(read.data.size()) + " in place of the template's code; " +
+              t.layout;
     b.built = true;
     b.pipeline = std::move(pipeline);
   } catch (const std::exception& e) {

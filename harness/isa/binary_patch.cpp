@@ -56,6 +56,38 @@ CacheHeader parseCacheHeader(std::span<const uint8_t> data, const std::string& d
   return h;
 }
 
+PatchedReadBack readPatchedCache(const CachedPipeline& pipeline, const SeededPipelineCache& cache,
+                                 std::span<const uint32_t> patched,
+                                 std::span<const uint32_t> original, const std::string& driver,
+                                 std::string_view what, std::string_view originalWhat) {
+  PatchedReadBack r;
+  if (!pipeline.feedbackValid()) {
+    r.why = driver +
+            " gives no pipeline creation feedback: whether the patched cache was used cannot be "
+            "proven";
+    return r;
+  }
+  if (!pipeline.cacheHit()) {
+    r.why = driver +
+            " did not take the pipeline from the patched cache (it compiled the shader again): "
+            "the cache data was rejected";
+    return r;
+  }
+  r.data = cache.data();
+  const std::vector<std::size_t> mine = findWords(r.data, patched);
+  const bool same = std::equal(patched.begin(), patched.end(), original.begin(), original.end());
+  const std::vector<std::size_t> old =
+      same ? std::vector<std::size_t>{} : findWords(r.data, original);
+  if (mine.size() != 1 || !old.empty()) {
+    r.why = "the cache read back from " + driver + " holds " + std::string(what) + " " +
+            std::to_string(mine.size()) + " time(s) and " + std::string(originalWhat) + " " +
+            std::to_string(old.size()) + " time(s), not once and never";
+    return r;
+  }
+  r.offset = mine.front();
+  return r;
+}
+
 std::vector<std::size_t> findWords(std::span<const uint8_t> data, std::span<const uint32_t> words) {
   std::vector<uint8_t> needle(words.size() * 4);
   std::memcpy(needle.data(), words.data(), needle.size());
@@ -469,24 +501,14 @@ struct ReadBack {
 // as the template's cache data had it, and words that decode to the intended instruction. Why
 // not, or empty.
 std::string readBackProblem(const BinaryTemplate& t, gcn::Gen gen, const std::vector<uint8_t>& back,
-                            const std::vector<uint32_t>& w, const std::array<uint32_t, 2>& setup,
+                            std::size_t at, const std::array<uint32_t, 2>& setup,
                             const gcn::Instruction& intended, const std::string& driver,
                             ReadBack& rb) {
-  const std::vector<std::size_t> mine = findWords(back, w);
-  // The template's own instruction "patched" into itself: its words are the patched ones.
-  const bool identity = w[0] == t.words[0] && w[1] == t.words[1];
-  const std::vector<std::size_t> old =
-      identity ? std::vector<std::size_t>{} : findWords(back, t.words);
-  if (mine.size() != 1 || !old.empty())
-    return "the cache read back from " + driver + " holds the patched words " +
-           std::to_string(mine.size()) + " time(s) and the template's " +
-           std::to_string(old.size()) + " time(s), not once and never";
   rb.setupBefore = t.offset - t.setupOffset;
   if (t.setsM0) {
     const std::vector<std::size_t> set = findWords(back, setup);
     const std::size_t marked = findWords(back, t.setupWords).size();
-    if (set.size() != 1 || marked != 0 || mine.front() < rb.setupBefore ||
-        set.front() != mine.front() - rb.setupBefore)
+    if (set.size() != 1 || marked != 0 || at < rb.setupBefore || set.front() != at - rb.setupBefore)
       return "the cache read back from " + driver + " holds the M0 setup " +
              gcn::hexWordList(setup) + " " + std::to_string(set.size()) +
              " time(s) and the template's marked instruction " + std::to_string(marked) +
@@ -499,7 +521,7 @@ std::string readBackProblem(const BinaryTemplate& t, gcn::Gen gen, const std::ve
   // The code around the instruction as the template's cache data had it: only the instruction
   // changed. A window, not the whole data: Mesa 25 serialises the cache's objects in an order of
   // its own, so the same entries may sit elsewhere.
-  const std::size_t m = mine.front();
+  const std::size_t m = at;
   rb.offset = m;
   rb.before = std::min({kCodeWindow, m, t.offset});
   rb.after = std::min({kCodeWindow, back.size() - m - 8, t.cacheData.size() - t.offset - 8});
@@ -583,17 +605,14 @@ BinaryBuild BinaryBuilder::build(const gcn::Instruction& intended,
     const auto pipeline = std::make_shared<CachedPipeline>(ctx_, routes::shaderVariant(t.variant),
                                                            isTexelTemplate(t.variant), cache.get(),
                                                            false, descriptorBuffer);
-    if (!pipeline->feedbackValid())
-      return refuse(driver +
-                    " gives no pipeline creation feedback: whether the patched cache "
-                    "was used cannot be proven");
-    if (!pipeline->cacheHit())
-      return refuse(driver +
-                    " did not take the pipeline from the patched cache (it compiled the shader "
-                    "again): the cache data was rejected");
-    const std::vector<uint8_t> back = cache.data();
+    // The template's own instruction "patched" into itself: its words are the patched ones.
+    const PatchedReadBack read = readPatchedCache(*pipeline, cache, w, t.words, driver,
+                                                  "the patched words", "the template's");
+    if (!read.why.empty()) return refuse(read.why);
+    const std::vector<uint8_t>& back = read.data;
     ReadBack rb;
-    if (std::string why = readBackProblem(t, chip.gen, back, w, setup, intended, driver, rb);
+    if (std::string why =
+            readBackProblem(t, chip.gen, back, read.offset, setup, intended, driver, rb);
         !why.empty())
       return refuse(why);
     b.cacheOffset = rb.offset;

@@ -54,6 +54,23 @@ CacheHeader parseCacheHeader(std::span<const uint8_t> data, const std::string& d
 // header, at any byte alignment.
 std::vector<std::size_t> findWords(std::span<const uint8_t> data, std::span<const uint32_t> words);
 
+class CachedPipeline;
+class SeededPipelineCache;
+
+// A pipeline created from patched cache data, checked: creation feedback says it came from the
+// cache, and the cache read back holds `patched` once and `original` nowhere (unless they are the
+// same words). `what` and `originalWhat` name the two in messages ("the patched words", "the
+// template's"). The read-back data and the offset of `patched` in it, or `why` not.
+struct PatchedReadBack {
+  std::vector<uint8_t> data;
+  std::size_t offset = 0;
+  std::string why;
+};
+PatchedReadBack readPatchedCache(const CachedPipeline& pipeline, const SeededPipelineCache& cache,
+                                 std::span<const uint32_t> patched,
+                                 std::span<const uint32_t> original, const std::string& driver,
+                                 std::string_view what, std::string_view originalWhat);
+
 // Why `patched` (the words that will replace the template's) cannot stand in for `templ` on
 // `chip`, or "" when it can: the words must be two dwords (MUBUF/MTBUF are 8 bytes) that decode
 // on the chip's generation to exactly `intended`; the intended instruction must use the
